@@ -1,0 +1,1 @@
+//! Command-line front end: one module per subcommand.

@@ -1,0 +1,1 @@
+//! Track-name grammar (three.js `PropertyBinding.parseTrackName`).

@@ -1,0 +1,73 @@
+//! Findings of validation, shared by the CLI, the GUI and tests.
+
+use serde::Serialize;
+
+/// How bad a finding is. Errors are exactly what three.js's `validate()` rejects (or what makes
+/// a file unreadable); warnings are clipscope's own advice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth a look, but three.js plays the clip.
+    Warning,
+    /// three.js rejects the clip (or the file cannot be read).
+    Error,
+}
+
+/// One finding about a clip, located as precisely as possible.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable kebab-case identifier such as `unsorted-times`, for scripts and config.
+    pub code: String,
+    /// Index of the clip in its file, if the problem belongs to one.
+    pub clip: Option<usize>,
+    /// Index of the track in its clip, if the problem belongs to one.
+    pub track: Option<usize>,
+    /// Index of the key in its track, if the problem belongs to one.
+    pub key: Option<usize>,
+    /// A human-readable sentence naming what is wrong.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem of `severity` with `code` and `message`, not yet located.
+    pub fn new(severity: Severity, code: &str, message: impl Into<String>) -> Problem {
+        Problem {
+            severity,
+            code: code.to_string(),
+            clip: None,
+            track: None,
+            key: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error (see [`Severity::Error`]).
+    pub fn error(code: &str, message: impl Into<String>) -> Problem {
+        Problem::new(Severity::Error, code, message)
+    }
+
+    /// A warning (see [`Severity::Warning`]).
+    pub fn warning(code: &str, message: impl Into<String>) -> Problem {
+        Problem::new(Severity::Warning, code, message)
+    }
+
+    /// Sets the clip index.
+    pub fn in_clip(mut self, clip: usize) -> Problem {
+        self.clip = Some(clip);
+        self
+    }
+
+    /// Sets the track index.
+    pub fn in_track(mut self, track: usize) -> Problem {
+        self.track = Some(track);
+        self
+    }
+
+    /// Sets the key index.
+    pub fn at_key(mut self, key: usize) -> Problem {
+        self.key = Some(key);
+        self
+    }
+}

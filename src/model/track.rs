@@ -1,0 +1,101 @@
+//! A keyframe track: one animated property (three.js `KeyframeTrack`).
+
+use super::{Extras, Interpolation, Tangents, TrackKind, Values};
+
+/// One animated property: key `times` (seconds, ascending), a flat `values` array with
+/// `value_size()` entries per key, and how to interpolate between keys.
+///
+/// Mirrors three.js r187's `KeyframeTrack` field for field. The model allows what three.js allows
+/// (unsorted or NaN times, say); [`Track::validate`](crate::model::ops) reports them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// The property path, e.g. `.bones[hip].quaternion` or `cube.position`
+    /// (see [`binding`](super::binding)).
+    pub name: String,
+    /// The value type (number, vector, color, quaternion, bool, string).
+    pub kind: TrackKind,
+    /// Key times in seconds, as `f32` like three.js's `Float32Array`.
+    pub times: Vec<f32>,
+    /// `times.len() * value_size()` values, key after key.
+    pub values: Values,
+    /// How values between keys are computed.
+    pub interpolation: Interpolation,
+    /// Bezier handles (three.js `settings.inTangents/outTangents`), if the track has them.
+    pub tangents: Option<Tangents>,
+    /// Fields of the source file that the model does not interpret.
+    pub extras: Extras,
+}
+
+impl Track {
+    /// A track of `kind` with the kind's default interpolation and no tangents.
+    pub fn new(name: impl Into<String>, kind: TrackKind, times: Vec<f32>, values: Values) -> Track {
+        Track {
+            name: name.into(),
+            kind,
+            times,
+            values,
+            interpolation: kind.default_interpolation(),
+            tangents: None,
+            extras: Extras::default(),
+        }
+    }
+
+    /// A number/vector/color/quaternion track from `f32` values.
+    pub fn numeric(name: impl Into<String>, kind: TrackKind, times: Vec<f32>, values: Vec<f32>) -> Track {
+        Track::new(name, kind, times, Values::Numbers(values))
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// True for a track with no keys (which three.js refuses to construct).
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// Values per key (three.js `getValueSize()`); readers guarantee it is a whole number.
+    pub fn value_size(&self) -> usize {
+        if self.times.is_empty() {
+            0
+        } else {
+            self.values.len() / self.times.len()
+        }
+    }
+
+    /// Sets the interpolation like three.js's `setInterpolation`: a mode the kind does not
+    /// support (smooth quaternions, linear booleans, …) leaves the current one in place and
+    /// returns three.js's warning text.
+    pub fn set_interpolation(&mut self, interpolation: Interpolation) -> Result<(), String> {
+        if self.kind.supports(interpolation) {
+            self.interpolation = interpolation;
+            Ok(())
+        } else {
+            Err(format!(
+                "unsupported interpolation for {} keyframe track named {}",
+                self.kind.type_name(),
+                self.name
+            ))
+        }
+    }
+
+    /// The interpolation three.js would end up with when constructing a track of `kind` with
+    /// `requested` (unsupported or unknown modes fall back to the kind's default).
+    pub fn resolve_interpolation(kind: TrackKind, requested: Option<Interpolation>) -> Interpolation {
+        match requested {
+            Some(i) if kind.supports(i) => i,
+            _ => kind.default_interpolation(),
+        }
+    }
+
+    /// True when the track has both tangent arrays (three.js `hasTangents(settings)`).
+    pub fn has_tangents(&self) -> bool {
+        self.tangents.is_some()
+    }
+
+    /// The time of the last key, or `None` for an empty track.
+    pub fn end_time(&self) -> Option<f32> {
+        self.times.last().copied()
+    }
+}
