@@ -1,9 +1,13 @@
 //! clipscope: a previewer, editor and checker for animation clips.
 //!
-//! The crate is organised as the architecture map describes: [`model`] holds the format-neutral
-//! clip model with three.js semantics, [`formats`] reads and writes files, and [`cli`] implements
-//! the command-line front end. The GUI lives behind the `gui` feature.
+//! The crate follows the architecture map: [`model`] holds the format-neutral clip model with
+//! three.js r187 semantics, [`formats`] reads and writes files, [`cli`] is the command-line front
+//! end, and `ui` (feature `gui`) is the desktop editor. Data flows one way: file bytes →
+//! `formats::read` → [`formats::Document`] → model operations → `formats::write` → bytes.
 
+pub mod assets;
 pub mod cli;
 pub mod formats;
 pub mod model;
+#[cfg(feature = "gui")]
+pub mod ui;

@@ -1,1 +1,75 @@
-//! Command-line front end: one module per subcommand.
+//! The command-line front end: one module per subcommand, all sharing the same readers,
+//! writers and model operations as the GUI.
+//!
+//! Exit status is part of the contract that scripts and CI hooks rely on: 0 for success,
+//! 1 when `validate` found an error, 2 when a file could not be read or the arguments are wrong.
+
+mod convert;
+mod info;
+mod optimize;
+mod output;
+mod sample;
+mod trim;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// `clipscope`: preview, fix and check animation clips.
+#[derive(Debug, Parser)]
+#[command(name = "clipscope", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; with none, the editor opens with its built-in demo.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open files in the editor window.
+    Open {
+        /// Clip files to open.
+        files: Vec<PathBuf>,
+    },
+    /// Print the clips and tracks of a file.
+    Info(info::Args),
+    /// Check clip files against three.js's rules and clipscope's own advice.
+    Validate(validate::Args),
+    /// Remove redundant keys, losslessly, exactly like three.js's `clip.optimize()`.
+    Optimize(optimize::Args),
+    /// Drop keys outside each clip's [0, duration], exactly like three.js's `clip.trim()`.
+    Trim(trim::Args),
+    /// Rewrite a file (compact numbers, optional rounding or pretty printing).
+    Convert(convert::Args),
+    /// Print track values at given times, as three.js's interpolants compute them.
+    Sample(sample::Args),
+}
+
+/// Runs a non-GUI subcommand and returns the process exit status.
+pub fn run(command: Command) -> ExitCode {
+    let result = match command {
+        Command::Open { .. } => {
+            eprintln!("clipscope: this build has no editor window (built without the `gui` feature)");
+            return ExitCode::from(2);
+        }
+        Command::Info(args) => info::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Optimize(args) => optimize::run(args),
+        Command::Trim(args) => trim::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Sample(args) => sample::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("clipscope: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What a subcommand returns: its exit status, or a one-line error (exit status 2).
+type Outcome = Result<ExitCode, String>;

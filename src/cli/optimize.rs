@@ -1,0 +1,37 @@
+//! `clipscope optimize FILE -o OUT`: three.js's lossless key reduction on every clip.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::output::{self, OutputArgs, thousands};
+use super::Outcome;
+
+/// Arguments of `optimize`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The clip file to optimize.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Optimizes every clip and writes the result, printing `keys before → after`.
+pub fn run(args: Args) -> Outcome {
+    let mut doc = output::read(&args.file)?;
+    let (mut before, mut after) = (0, 0);
+    for clip in &mut doc.clips {
+        let report = clip.optimize();
+        before += report.keys_before;
+        after += report.keys_after;
+    }
+    let bytes = args.output.write(&doc)?;
+    println!(
+        "optimize: {} → {} keys in {} clip(s); wrote {} ({} bytes)",
+        thousands(before),
+        thousands(after),
+        doc.clips.len(),
+        args.output.output.display(),
+        thousands(bytes as usize)
+    );
+    Ok(ExitCode::SUCCESS)
+}

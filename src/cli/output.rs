@@ -1,0 +1,68 @@
+//! Options and helpers shared by the subcommands that write a file.
+
+use std::path::{Path, PathBuf};
+
+use crate::formats::{self, Document, WriteOptions};
+
+/// `-o OUT`, `--precision N` and `--pretty`, shared by optimize, trim and convert.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Where to write the result (written atomically; the input is never modified).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Round numbers to N decimals instead of the shortest exact form.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=17))]
+    pub precision: Option<u32>,
+    /// Indent the output for reading (number arrays stay on one line).
+    #[arg(long)]
+    pub pretty: bool,
+}
+
+impl OutputArgs {
+    /// The writer options these arguments ask for.
+    pub fn write_options(&self) -> WriteOptions {
+        WriteOptions {
+            precision: self.precision,
+            pretty: self.pretty,
+        }
+    }
+
+    /// Writes `doc` to the output path atomically and returns the number of bytes written.
+    pub fn write(&self, doc: &Document) -> Result<u64, String> {
+        formats::write_file(doc, &self.output, &self.write_options())
+            .map_err(|e| format!("{}: cannot write: {e}", self.output.display()))?;
+        Ok(std::fs::metadata(&self.output).map(|m| m.len()).unwrap_or(0))
+    }
+}
+
+/// Reads a file, turning the error into its one-line message.
+pub fn read(path: &Path) -> Result<Document, String> {
+    formats::read_file(path).map_err(|e| e.to_string())
+}
+
+/// `12345` → `12,345`: counts are printed with thousands separators.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(428766), "428,766");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}
