@@ -2,5 +2,33 @@
 //! (see `shared/spec/threejs.md` §2–§5). They are inherent methods on [`Clip`](super::Clip) and
 //! [`Track`](super::Track), or free functions for the `AnimationUtils` helpers, and they return
 //! reports instead of printing.
+//!
+//! * [`Track::shift`](super::Track::shift), [`Track::scale`](super::Track::scale),
+//!   [`Track::trim`](super::Track::trim), [`Track::optimize`](super::Track::optimize),
+//!   [`Track::validate`](super::Track::validate) and their `Clip` counterparts;
+//! * [`Clip::reset_duration`](super::Clip::reset_duration) and
+//!   [`Clip::duplicate`](super::Clip::duplicate) (three.js `clone`, new uuid);
+//! * [`subclip`], [`make_clip_additive`], [`find_by_name`],
+//!   [`create_from_morph_target_sequence`] and [`create_clips_from_morph_target_sequences`].
 
+mod additive;
+mod clone;
+mod find_by_name;
+mod morph_sequence;
+mod optimize;
 mod reset_duration;
+mod scale;
+mod shift;
+mod subclip;
+mod trim;
+mod validate;
+
+pub use additive::make_clip_additive;
+pub use find_by_name::find_by_name;
+pub use morph_sequence::{
+    create_clips_from_morph_target_sequences, create_from_morph_target_sequence,
+    morph_sequence_prefix,
+};
+pub use optimize::OptimizeReport;
+pub use subclip::subclip;
+pub use validate::QUATERNION_LENGTH_TOLERANCE;

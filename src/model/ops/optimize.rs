@@ -1,0 +1,230 @@
+//! `optimize`: remove keys that add nothing, exactly like three.js's `KeyframeTrack.optimize`.
+//!
+//! A key in the middle of a track is dropped when its value equals (strict `!==`, so NaN always
+//! differs and `-0` equals `0`) both of its original neighbours, or when it shares its time with
+//! the next key (the earlier of two equal-time keys goes), or when it is key 1 with key 0's time.
+//! Smooth tracks keep every key except the equal-time ones. The first and last keys always stay.
+//! There is no epsilon and no special case for quaternions; bezier tangents are not compacted.
+
+use crate::model::{Clip, Interpolation, Track};
+
+/// What [`Clip::optimize`] did: key counts before and after, and how many tracks lost keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct OptimizeReport {
+    /// Keys over all tracks before optimizing.
+    pub keys_before: usize,
+    /// Keys over all tracks after optimizing.
+    pub keys_after: usize,
+    /// Number of tracks whose key count went down.
+    pub tracks_changed: usize,
+}
+
+impl OptimizeReport {
+    /// Keys removed over all tracks.
+    pub fn keys_removed(&self) -> usize {
+        self.keys_before - self.keys_after
+    }
+}
+
+impl Track {
+    /// Removes redundant keys in place (three.js `KeyframeTrack.optimize`, see the module
+    /// docs). A track whose value count is not a whole multiple of its key count is left as it
+    /// is (three.js's `validate` rejects such tracks). Returns `self`.
+    pub fn optimize(&mut self) -> &mut Track {
+        let n = self.times.len();
+        if n == 0 || !self.values.len().is_multiple_of(n) {
+            return self;
+        }
+        let stride = self.values.len() / n;
+        let smooth = self.interpolation == Interpolation::Smooth;
+        // Compaction writes only to slots below `i`, so the neighbour reads (i-1, i+1) in the
+        // loop always see original keys, exactly like three.js working on its sliced copies.
+        let times = &mut self.times;
+        let values = &mut self.values;
+        let last = n - 1;
+        let mut write = 1usize;
+        for i in 1..last {
+            let mut keep = false;
+            let time = times[i];
+            let time_next = times[i + 1];
+            if time != time_next && (i != 1 || time != times[0]) {
+                if !smooth {
+                    let offset = i * stride;
+                    keep = (0..stride).any(|j| {
+                        values.differs(offset + j, offset - stride + j)
+                            || values.differs(offset + j, offset + stride + j)
+                    });
+                } else {
+                    keep = true;
+                }
+            }
+            if keep {
+                if i != write {
+                    times[write] = times[i];
+                    values.copy_within(i * stride, write * stride, stride);
+                }
+                write += 1;
+            }
+        }
+        if last > 0 {
+            times[write] = times[last];
+            values.copy_within(last * stride, write * stride, stride);
+            write += 1;
+        }
+        if write != n {
+            times.truncate(write);
+            values.truncate(write * stride);
+        }
+        self
+    }
+}
+
+impl Clip {
+    /// Optimizes every track (three.js `AnimationClip.optimize`) and reports the key counts.
+    pub fn optimize(&mut self) -> OptimizeReport {
+        let mut report = OptimizeReport::default();
+        for track in &mut self.tracks {
+            let before = track.len();
+            track.optimize();
+            report.keys_before += before;
+            report.keys_after += track.len();
+            if track.len() != before {
+                report.tracks_changed += 1;
+            }
+        }
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind, Values};
+
+    fn optimized(times: &[f32], values: &[f32]) -> (Vec<f32>, Vec<f32>) {
+        let mut t = Track::numeric(".x", TrackKind::Number, times.to_vec(), values.to_vec());
+        t.optimize();
+        (t.times.clone(), t.values.as_numbers().unwrap().to_vec())
+    }
+
+    #[test]
+    fn optimize_golden_flat_run() {
+        let r = optimized(&[0.0, 1.0, 2.0, 3.0, 4.0], &[0.0, 0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(r, (vec![0.0, 3.0, 4.0], vec![0.0, 0.0, 1.0]));
+    }
+
+    #[test]
+    fn optimize_golden_two_plateaus() {
+        let r = optimized(
+            &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            &[0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        );
+        assert_eq!(r.0, vec![0.0, 1.0, 2.0, 4.0, 5.0, 6.0]);
+        assert_eq!(r.1, vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn optimize_golden_equal_times() {
+        let r = optimized(&[0.0, 0.0, 1.0, 1.0, 2.0], &[5.0, 6.0, 7.0, 8.0, 9.0]);
+        assert_eq!(r, (vec![0.0, 1.0, 2.0], vec![5.0, 8.0, 9.0]));
+    }
+
+    #[test]
+    fn optimize_keeps_smooth_constant_track() {
+        let mut t = Track::numeric(
+            ".x",
+            TrackKind::Number,
+            vec![0.0, 1.0, 2.0, 3.0],
+            vec![1.0; 4],
+        );
+        t.interpolation = Interpolation::Smooth;
+        let before = t.clone();
+        t.optimize();
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn optimize_smooth_still_drops_equal_times() {
+        let mut t = Track::numeric(
+            ".x",
+            TrackKind::Number,
+            vec![0.0, 1.0, 1.0, 2.0],
+            vec![1.0, 2.0, 3.0, 4.0],
+        );
+        t.interpolation = Interpolation::Smooth;
+        t.optimize();
+        assert_eq!(t.times, vec![0.0, 1.0, 2.0]);
+        assert_eq!(t.values.as_numbers().unwrap(), &[1.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn optimize_bool_track() {
+        let mut t = Track::new(
+            ".visible",
+            TrackKind::Bool,
+            vec![0.0, 1.0, 2.0, 3.0],
+            Values::Bools(vec![true, true, true, false]),
+        );
+        t.optimize();
+        assert_eq!(t.times, vec![0.0, 2.0, 3.0]);
+        assert_eq!(t.values, Values::Bools(vec![true, true, false]));
+    }
+
+    #[test]
+    fn optimize_nan_always_differs_and_negative_zero_equals_zero() {
+        let nan = optimized(&[0.0, 1.0, 2.0], &[f32::NAN, f32::NAN, f32::NAN]);
+        assert_eq!(nan.0, vec![0.0, 1.0, 2.0]);
+        let zero = optimized(&[0.0, 1.0, 2.0], &[0.0, -0.0, 0.0]);
+        assert_eq!(zero.0, vec![0.0, 2.0]);
+    }
+
+    #[test]
+    fn optimize_compares_with_original_neighbours() {
+        // Key 2 equals keys 1 and 3 even though key 1 is dropped before key 2 is looked at.
+        let r = optimized(&[0.0, 1.0, 2.0, 3.0], &[0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(r.0, vec![0.0, 3.0]);
+    }
+
+    #[test]
+    fn optimize_vector_any_component_keeps_key() {
+        let mut t = Track::numeric(
+            ".p",
+            TrackKind::Vector,
+            vec![0.0, 1.0, 2.0],
+            vec![0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0],
+        );
+        t.optimize();
+        assert_eq!(t.times, vec![0.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn optimize_small_tracks_and_tangents_untouched() {
+        assert_eq!(optimized(&[], &[]).0, Vec::<f32>::new());
+        assert_eq!(optimized(&[1.0], &[2.0]), (vec![1.0], vec![2.0]));
+        assert_eq!(optimized(&[0.0, 0.0], &[2.0, 2.0]).0, vec![0.0, 0.0]);
+        let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0, 2.0], vec![0.0; 3]);
+        t.tangents = Some(Tangents {
+            in_tangents: vec![0.0; 6],
+            out_tangents: vec![0.0; 6],
+        });
+        t.optimize();
+        assert_eq!(t.times, vec![0.0, 2.0]);
+        assert_eq!(t.tangents.as_ref().unwrap().out_tangents.len(), 6);
+    }
+
+    #[test]
+    fn clip_optimize_reports_counts() {
+        let a = Track::numeric(
+            ".a",
+            TrackKind::Number,
+            vec![0.0, 1.0, 2.0, 3.0, 4.0],
+            vec![0.0, 0.0, 0.0, 0.0, 1.0],
+        );
+        let b = Track::numeric(".b", TrackKind::Number, vec![0.0, 1.0], vec![0.0, 1.0]);
+        let mut clip = Clip::new("c", -1.0, vec![a, b]);
+        let report = clip.optimize();
+        assert_eq!(report.keys_before, 7);
+        assert_eq!(report.keys_after, 5);
+        assert_eq!(report.tracks_changed, 1);
+        assert_eq!(report.keys_removed(), 2);
+    }
+}
