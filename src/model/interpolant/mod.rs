@@ -13,9 +13,9 @@
 //!   hit on an inner key starts that key's interval, and with duplicated times the later key
 //!   wins.
 //!
-//! The interpolation itself lives in one module per three.js interpolant: [`discrete`],
-//! [`linear`], [`cubic`] (smooth), [`quaternion_linear`] (slerp, via [`slerp_flat`]) and
-//! [`bezier`]. Which one a track gets follows three.js's factories: an interpolation the kind
+//! The interpolation itself lives in one module per three.js interpolant: `discrete`,
+//! `linear`, `cubic` (smooth), `quaternion_linear` (slerp, via [`slerp_flat`]) and
+//! `bezier`. Which one a track gets follows three.js's factories: an interpolation the kind
 //! does not support falls back to the kind's default, and the linear mode of quaternion tracks
 //! slerps.
 //!
@@ -166,8 +166,9 @@ impl<'a> Sampler<'a> {
 
     /// The f32-rounded result of `track.createInterpolant().evaluate(t)`.
     ///
-    /// Bool and string tracks give the chosen key's values; see [`bezier`] for what their
-    /// (unusual) Bezier mode gives. Like three.js's result buffer, the returned values persist
+    /// Bool and string tracks give the chosen key's values. In their (unusual) Bezier mode,
+    /// where three.js would produce numbers, a bool result is the JavaScript truthiness of that
+    /// number and a string result holds the key at or before `t`. Like three.js's result buffer, the returned values persist
     /// between calls: with more than one quaternion per key, slerping writes only the first
     /// four entries and the rest keep the last copied key.
     pub fn evaluate(&mut self, t: f64) -> Values {
