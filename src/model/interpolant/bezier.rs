@@ -1,0 +1,264 @@
+//! Bezier interpolation (three.js r187 `BezierInterpolant`, `InterpolateBezier`).
+//!
+//! Each component of each interval is a cubic bezier in the (time, value) plane from key
+//! `i1 - 1` through its out handle and key `i1`'s in handle to key `i1`. The curve parameter `s`
+//! for time `t` comes from a clamped Newton solve of `Bx(s) = t` (at most 8 steps), and the
+//! result is `By(s)`, all with r187's exact operation order.
+//!
+//! Tangents missing (or shorter than `keys × value_size × 2`, which three.js would read as
+//! `undefined`) fall back to the linear formula. Quaternion tracks are interpolated component by
+//! component, without normalization, like three.js.
+//!
+//! Bool and string tracks inherit three.js's Bezier factory too. There, JavaScript coerces the
+//! values to numbers (`true` → 1, `false` → 0, text → usually NaN) and the result buffer ends up
+//! holding numbers. clipscope keeps the model's types instead: a bool result is the JavaScript
+//! truthiness of that number (non-zero and not NaN, which is what a bound `visible` flag would
+//! act on), and a string result holds the key at or before `t`, as in discrete mode.
+
+use super::linear;
+use crate::model::Tangents;
+
+/// Writes the bezier value of interval `i1` per component into `out`; `tangents` is `None`
+/// when the track has no usable handles (then the linear formula is used).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn interpolate(
+    sample: impl Fn(usize) -> f64,
+    tangents: Option<&Tangents>,
+    stride: usize,
+    i1: usize,
+    t0: f64,
+    t: f64,
+    t1: f64,
+    out: &mut [f64],
+) {
+    match tangents {
+        None => linear::interpolate(sample, stride, i1, t0, t, t1, out),
+        Some(tangents) => {
+            let handle = |arr: &[f32], i: usize| arr.get(i).map_or(f64::NAN, |&v| v as f64);
+            let in_handle = |i: usize| handle(&tangents.in_tangents, i);
+            let out_handle = |i: usize| handle(&tangents.out_tangents, i);
+            interpolate_with_handles(sample, in_handle, out_handle, stride, i1, t0, t, t1, out);
+        }
+    }
+}
+
+/// The tangent path of three.js's `interpolate_`: `in_handle(j)` / `out_handle(j)` read entry
+/// `j` of `inTangents` / `outTangents`.
+#[allow(clippy::too_many_arguments)]
+fn interpolate_with_handles(
+    sample: impl Fn(usize) -> f64,
+    in_handle: impl Fn(usize) -> f64,
+    out_handle: impl Fn(usize) -> f64,
+    stride: usize,
+    i1: usize,
+    t0: f64,
+    t: f64,
+    t1: f64,
+    out: &mut [f64],
+) {
+    let offset1 = i1 * stride;
+    let offset0 = offset1 - stride;
+    let tangent_stride = stride * 2;
+    let i0 = i1 - 1;
+
+    for (i, r) in out.iter_mut().enumerate().take(stride) {
+        let v0 = sample(offset0 + i);
+        let v1 = sample(offset1 + i);
+
+        // out handle of the previous key (C0) and in handle of this key (C1)
+        let out_offset = i0 * tangent_stride + i * 2;
+        let c0x = out_handle(out_offset);
+        let c0y = out_handle(out_offset + 1);
+        let in_offset = i1 * tangent_stride + i * 2;
+        let c1x = in_handle(in_offset);
+        let c1y = in_handle(in_offset + 1);
+
+        let s = solve_parameter(t, t0, c0x, c1x, t1);
+        *r = cubic_bezier(s, v0, c0y, c1y, v1);
+    }
+}
+
+/// `B(s) = k³·p0 + 3k²s·p1 + 3ks²·p2 + s³·p3` with `k = 1 - s`, left to right as in three.js.
+fn cubic_bezier(s: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
+    let k = 1.0 - s;
+    k * k * k * p0 + 3.0 * k * k * s * p1 + 3.0 * k * s * s * p2 + s * s * s * p3
+}
+
+/// `B'(s)`, the slope used by the Newton steps.
+fn cubic_bezier_slope(s: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
+    let k = 1.0 - s;
+    3.0 * k * k * (p1 - p0) + 6.0 * k * s * (p2 - p1) + 3.0 * s * s * (p3 - p2)
+}
+
+/// Solves `B(s; x0, x1, x2, x3) = x` for `s` in `[0, 1]`: start at the linear guess, then up
+/// to 8 Newton steps, stopping when the error or the slope drops below 1e-10.
+fn solve_parameter(x: f64, x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
+    let mut s = (x - x0) / (x3 - x0);
+    for _ in 0..8 {
+        let error = cubic_bezier(s, x0, x1, x2, x3) - x;
+        if error.abs() < 1e-10 {
+            break;
+        }
+        let slope = cubic_bezier_slope(s, x0, x1, x2, x3);
+        if slope.abs() < 1e-10 {
+            break;
+        }
+        s = js_max(0.0, js_min(1.0, s - error / slope));
+    }
+    s
+}
+
+/// JavaScript `Math.min(a, b)`: NaN if either is NaN, and -0 is smaller than +0.
+fn js_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// JavaScript `Math.max(a, b)`: NaN if either is NaN, and +0 is larger than -0.
+fn js_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else if a > b || (a == b && a.is_sign_positive()) {
+        a
+    } else {
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::interpolant::Sampler;
+    use crate::model::{Interpolation, Track, TrackKind, Values};
+
+    fn bezier_track(kind: TrackKind, values: Values, tangents: Option<Tangents>) -> Track {
+        let mut tr = Track::new(".x", kind, vec![0.0, 1.0], values);
+        tr.interpolation = Interpolation::Bezier;
+        tr.tangents = tangents;
+        tr
+    }
+
+    fn golden_tangents() -> Tangents {
+        Tangents {
+            in_tangents: vec![0.0, 0.0, -0.25, -8.0],
+            out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+        }
+    }
+
+    #[test]
+    fn golden_values() {
+        let tr = bezier_track(
+            TrackKind::Number,
+            Values::Numbers(vec![0.0, 10.0]),
+            Some(golden_tangents()),
+        );
+        let mut s = Sampler::new(&tr);
+        let mut out = [0.0];
+        for (t, want) in [
+            (0.25, 1.2329289781518054),
+            (0.5, 3.461189752818119),
+            (0.75, 6.535929200041484),
+        ] {
+            s.evaluate_f64(t, &mut out);
+            assert_eq!(out[0], want, "t = {t}");
+            assert_eq!(s.evaluate(t), Values::Numbers(vec![want as f32]));
+        }
+    }
+
+    #[test]
+    fn missing_or_short_tangents_fall_back_to_linear() {
+        let short = Tangents {
+            in_tangents: vec![0.0, 0.0, -0.25],
+            out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+        };
+        let empty = Tangents::default();
+        for tangents in [None, Some(short), Some(empty)] {
+            let tr = bezier_track(
+                TrackKind::Number,
+                Values::Numbers(vec![0.0, 10.0]),
+                tangents,
+            );
+            let mut s = Sampler::new(&tr);
+            let mut out = [0.0];
+            s.evaluate_f64(0.25, &mut out);
+            assert_eq!(out[0], 2.5);
+        }
+    }
+
+    #[test]
+    fn non_monotone_handles_use_the_final_parameter() {
+        // three.js's test feeds plain (f64) arrays, so call the kernel with f64 data.
+        let values = [-3.9409040232346717, 2.5647222407848815];
+        let in_tangents = [0.0, 0.0, 1.6432901810391907, 4.793039761023614];
+        let out_tangents = [0.31457929469714085, -4.946690276064974, 0.0, 0.0];
+        let mut out = [0.0];
+        interpolate_with_handles(
+            |i| values[i],
+            |i| in_tangents[i],
+            |i| out_tangents[i],
+            1,
+            1,
+            0.0,
+            0.75,
+            1.0,
+            &mut out,
+        );
+        assert_eq!(out[0], 2.6204556999314477);
+    }
+
+    #[test]
+    fn quaternion_bezier_is_component_wise() {
+        let q0 = [0.0f32, 0.0, 0.0, 1.0];
+        let q1 = [0.0f32, 1.0, 0.0, 0.0];
+        let tr = bezier_track(
+            TrackKind::Quaternion,
+            Values::Numbers([q0, q1].concat()),
+            None,
+        );
+        let mut s = Sampler::new(&tr);
+        // Linear fallback, no normalization: (0, .5, 0, .5).
+        assert_eq!(s.evaluate(0.5), Values::Numbers(vec![0.0, 0.5, 0.0, 0.5]));
+    }
+
+    #[test]
+    fn bool_and_string_bezier() {
+        let tr = bezier_track(TrackKind::Bool, Values::Bools(vec![true, false]), None);
+        let mut s = Sampler::new(&tr);
+        let mut out = [0.0];
+        s.evaluate_f64(0.25, &mut out);
+        assert_eq!(out, [0.75]);
+        assert_eq!(s.evaluate(0.25), Values::Bools(vec![true]));
+        assert_eq!(s.evaluate(1.0), Values::Bools(vec![false]));
+        let tr = bezier_track(
+            TrackKind::Bool,
+            Values::Bools(vec![false, false]),
+            Some(golden_tangents()),
+        );
+        let mut s = Sampler::new(&tr);
+        // 0 * ... + 3k²s * 8 + 3ks² * -8 + 0: truthy unless exactly zero.
+        assert_eq!(s.evaluate(0.25), Values::Bools(vec![true]));
+
+        let names = Values::Strings(vec!["a".into(), "b".into()]);
+        let tr = bezier_track(TrackKind::String, names, Some(golden_tangents()));
+        let mut s = Sampler::new(&tr);
+        assert_eq!(s.evaluate(0.5), Values::Strings(vec!["a".into()]));
+        assert_eq!(s.evaluate(1.0), Values::Strings(vec!["b".into()]));
+        s.evaluate_f64(0.5, &mut out);
+        assert!(out[0].is_nan());
+    }
+
+    #[test]
+    fn js_min_max_semantics() {
+        assert!(js_min(1.0, f64::NAN).is_nan());
+        assert!(js_max(0.0, f64::NAN).is_nan());
+        assert!(js_min(0.0, -0.0).is_sign_negative());
+        assert!(js_max(-0.0, 0.0).is_sign_positive());
+        assert_eq!(js_max(0.0, js_min(1.0, 3.0)), 1.0);
+        assert_eq!(js_max(0.0, js_min(1.0, -3.0)), 0.0);
+    }
+}

@@ -1,0 +1,120 @@
+//! Straight-line interpolation (three.js `LinearInterpolant`).
+
+/// Writes `v0 * w0 + v1 * w1` per component, with `w1 = (t - t0) / (t1 - t0)` and `w0 = 1 - w1`,
+/// for the keys `i1 - 1` and `i1`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn interpolate(
+    sample: impl Fn(usize) -> f64,
+    stride: usize,
+    i1: usize,
+    t0: f64,
+    t: f64,
+    t1: f64,
+    out: &mut [f64],
+) {
+    let offset1 = i1 * stride;
+    let offset0 = offset1 - stride;
+    let weight1 = (t - t0) / (t1 - t0);
+    let weight0 = 1.0 - weight1;
+    for (i, r) in out.iter_mut().enumerate().take(stride) {
+        *r = sample(offset0 + i) * weight0 + sample(offset1 + i) * weight1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::interpolant::Sampler;
+    use crate::model::{Track, TrackKind, Values};
+
+    fn track(times: Vec<f32>, values: Vec<f32>) -> Track {
+        Track::numeric(".x", TrackKind::Number, times, values)
+    }
+
+    #[test]
+    fn golden_table_with_cached_indices() {
+        let tr = track(vec![0.0, 1.0, 2.0], vec![10.0, 20.0, 40.0]);
+        let mut s = Sampler::new(&tr);
+        let cases: [(f64, f32, Option<usize>); 8] = [
+            (-1.0, 10.0, Some(0)),
+            (0.0, 10.0, Some(1)),
+            (0.5, 15.0, None),
+            (1.0, 20.0, Some(2)),
+            (2.0, 40.0, Some(3)),
+            (3.0, 40.0, None),
+            (f64::NAN, 40.0, None),
+            (f64::NEG_INFINITY, 10.0, Some(0)),
+        ];
+        for (t, want, cached) in cases {
+            assert_eq!(s.evaluate(t), Values::Numbers(vec![want]), "t = {t}");
+            if let Some(c) = cached {
+                assert_eq!(s.cached_index(), c, "t = {t}");
+            }
+        }
+        assert_eq!(s.evaluate(f64::INFINITY), Values::Numbers(vec![40.0]));
+        assert_eq!(s.cached_index(), 3);
+    }
+
+    #[test]
+    fn f32_result_rounding() {
+        let tr = track(vec![0.0, 3.0], vec![0.0, 1.0]);
+        let mut s = Sampler::new(&tr);
+        let v = s.evaluate(1.0);
+        assert_eq!(v.as_numbers().unwrap()[0] as f64, 0.3333333432674408);
+        let mut out = [0.0];
+        s.evaluate_f64(1.0, &mut out);
+        assert_eq!(out[0], 1.0 / 3.0);
+    }
+
+    #[test]
+    fn single_key_track() {
+        let tr = track(vec![1.0], vec![7.0, 8.0]);
+        let mut s = Sampler::new(&tr);
+        for t in [
+            -5.0,
+            0.0,
+            1.0,
+            1.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            assert_eq!(s.evaluate(t), Values::Numbers(vec![7.0, 8.0]), "t = {t}");
+        }
+    }
+
+    #[test]
+    fn duplicate_times_later_key_wins() {
+        let tr = track(vec![0.0, 1.0, 1.0, 2.0], vec![0.0, 10.0, 20.0, 30.0]);
+        let mut s = Sampler::new(&tr);
+        assert_eq!(s.evaluate(1.0), Values::Numbers(vec![20.0]));
+        assert_eq!(s.evaluate(0.5), Values::Numbers(vec![5.0]));
+        assert_eq!(s.evaluate(1.0), Values::Numbers(vec![20.0]));
+        assert_eq!(s.evaluate(1.5), Values::Numbers(vec![25.0]));
+        let mut fresh = Sampler::new(&tr);
+        assert_eq!(fresh.evaluate(1.0), Values::Numbers(vec![20.0]));
+        // A track made only of duplicates: t at that time gives the last key.
+        let tr = track(vec![1.0, 1.0, 1.0], vec![1.0, 2.0, 3.0]);
+        let mut s = Sampler::new(&tr);
+        assert_eq!(s.evaluate(1.0), Values::Numbers(vec![3.0]));
+        assert_eq!(s.evaluate(0.0), Values::Numbers(vec![1.0]));
+    }
+
+    #[test]
+    fn odd_tracks_do_not_panic() {
+        // Empty track, NaN times, unsorted times, short output buffers.
+        let empty = track(vec![], vec![]);
+        assert_eq!(Sampler::new(&empty).evaluate(0.0), Values::Numbers(vec![]));
+        let nan = track(vec![0.0, f32::NAN, 2.0], vec![1.0, 2.0, 3.0]);
+        let unsorted = track(vec![3.0, 1.0, 2.0, 0.0], vec![1.0, 2.0, 3.0, 4.0]);
+        for tr in [&nan, &unsorted] {
+            let mut s = Sampler::new(tr);
+            for t in [-1.0, 0.0, 0.5, 1.0, 1.5, 2.5, 9.0, f64::NAN, 0.5, -3.0] {
+                let _ = s.evaluate(t);
+                let mut short = [0.0; 0];
+                s.evaluate_f64(t, &mut short);
+                let mut long = [0.0; 4];
+                s.evaluate_f64(t, &mut long);
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Rotation interpolation (three.js `QuaternionLinearInterpolant`): the linear mode of
+//! quaternion tracks, a [`slerp_flat`] between the two keys.
+//!
+//! Bug-compatible with three.js: every quaternion of a key (value size 8, 12, …) is slerped
+//! into `result[0..4]`, so only the last quaternion of the key survives there and the rest of
+//! the result buffer keeps whatever it held before. A value size that is not a multiple of 4
+//! makes three.js loop forever (`offset !== end`); here the loop stops at the end of the key.
+
+use super::quaternion::slerp_flat;
+
+/// Slerps each quaternion of key `i1 - 1` towards key `i1` by `(t - t0) / (t1 - t0)`, always
+/// writing into `out[0..4]`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn interpolate(
+    sample: impl Fn(usize) -> f64,
+    stride: usize,
+    i1: usize,
+    t0: f64,
+    t: f64,
+    t1: f64,
+    out: &mut [f64],
+) {
+    let alpha = (t - t0) / (t1 - t0);
+    let quat = |o: usize| [sample(o), sample(o + 1), sample(o + 2), sample(o + 3)];
+    let end = i1 * stride + stride;
+    let mut offset = i1 * stride;
+    while offset < end {
+        let r = slerp_flat(quat(offset - stride), quat(offset), alpha);
+        for (dst, v) in out.iter_mut().zip(r) {
+            *dst = v;
+        }
+        offset += 4;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::interpolant::{Sampler, slerp_flat};
+    use crate::model::{Interpolation, Track, TrackKind, Values};
+
+    const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+    #[test]
+    fn slerps_between_keys() {
+        let tr = Track::numeric(
+            ".q",
+            TrackKind::Quaternion,
+            vec![0.0, 2.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, H, 0.0, H],
+        );
+        let mut s = Sampler::new(&tr);
+        let mut out = [0.0; 4];
+        s.evaluate_f64(0.5, &mut out);
+        let want = slerp_flat([0.0, 0.0, 0.0, 1.0], [0.0, H as f64, 0.0, H as f64], 0.25);
+        assert_eq!(out, want);
+        let v = s.evaluate(0.5);
+        assert_eq!(v, Values::Numbers(want.iter().map(|&x| x as f32).collect()));
+        // Quaternion tracks cannot be smooth: three.js keeps the linear (slerp) interpolant.
+        let mut smooth = tr.clone();
+        smooth.interpolation = Interpolation::Smooth;
+        let mut s = Sampler::new(&smooth);
+        s.evaluate_f64(0.5, &mut out);
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn identical_keys_are_copied_without_normalizing() {
+        let q = [0.0f32, 0.0, 0.0, 2.0];
+        let tr = Track::numeric(".q", TrackKind::Quaternion, vec![0.0, 1.0], [q, q].concat());
+        let mut s = Sampler::new(&tr);
+        assert_eq!(s.evaluate(0.5), Values::Numbers(q.to_vec()));
+    }
+
+    #[test]
+    fn stride_eight_writes_the_first_four_only() {
+        let a = [0.0f32, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+        let b = [0.0f32, H, 0.0, H, 0.0, 0.0, 1.0, 0.0];
+        let tr = Track::numeric(".q", TrackKind::Quaternion, vec![0.0, 1.0], [a, b].concat());
+        let mut s = Sampler::new(&tr);
+        // Fresh buffer: the tail stays zero, the head holds the second quaternion's slerp.
+        let v = s.evaluate(0.5);
+        let second = slerp_flat([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], 0.5);
+        let mut want: Vec<f32> = second.iter().map(|&x| x as f32).collect();
+        want.extend([0.0; 4]);
+        assert_eq!(v, Values::Numbers(want.clone()));
+        // After a copy (t past the end) the tail keeps the copied values.
+        assert_eq!(s.evaluate(2.0), Values::Numbers(b.to_vec()));
+        let v = s.evaluate(0.5);
+        want[4..].copy_from_slice(&b[4..]);
+        assert_eq!(v, Values::Numbers(want));
+    }
+
+    #[test]
+    fn odd_value_sizes_do_not_hang_or_panic() {
+        let tr = Track::numeric(
+            ".q",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 1.0, 1.0, 0.0, 0.0],
+        );
+        let mut s = Sampler::new(&tr);
+        let _ = s.evaluate(0.5);
+        let tr = Track::numeric(
+            ".q",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            (0..10).map(|i| i as f32).collect(),
+        );
+        let mut s = Sampler::new(&tr);
+        assert_eq!(s.evaluate(0.5).len(), 5);
+    }
+}
