@@ -66,8 +66,17 @@ pub fn to_json(doc: &Document) -> Value {
 /// The human-readable report: one header line per clip, then one aligned line per track.
 pub fn to_text(doc: &Document) -> String {
     let mut out = String::new();
-    let path = doc.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-    let _ = writeln!(out, "{path}: {} file, {} clip(s)", doc.format.name(), doc.clips.len());
+    let path = doc
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{path}: {} file, {} clip(s)",
+        doc.format.name(),
+        doc.clips.len()
+    );
     for (i, clip) in doc.clips.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -79,7 +88,12 @@ pub fn to_text(doc: &Document) -> String {
             thousands(clip.key_count()),
             clip.uuid.as_deref().unwrap_or("(none)")
         );
-        let width = clip.tracks.iter().map(|t| t.name.chars().count()).max().unwrap_or(0);
+        let width = clip
+            .tracks
+            .iter()
+            .map(|t| t.name.chars().count())
+            .max()
+            .unwrap_or(0);
         for t in &clip.tracks {
             let _ = writeln!(
                 out,

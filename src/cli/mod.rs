@@ -52,7 +52,9 @@ pub enum Command {
 pub fn run(command: Command) -> ExitCode {
     let result = match command {
         Command::Open { .. } => {
-            eprintln!("clipscope: this build has no editor window (built without the `gui` feature)");
+            eprintln!(
+                "clipscope: this build has no editor window (built without the `gui` feature)"
+            );
             return ExitCode::from(2);
         }
         Command::Info(args) => info::run(args),

@@ -31,7 +31,9 @@ impl OutputArgs {
     pub fn write(&self, doc: &Document) -> Result<u64, String> {
         formats::write_file(doc, &self.output, &self.write_options())
             .map_err(|e| format!("{}: cannot write: {e}", self.output.display()))?;
-        Ok(std::fs::metadata(&self.output).map(|m| m.len()).unwrap_or(0))
+        Ok(std::fs::metadata(&self.output)
+            .map(|m| m.len())
+            .unwrap_or(0))
     }
 }
 

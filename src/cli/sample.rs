@@ -25,7 +25,10 @@ pub struct Args {
 /// Prints one JSON object: `"<clip>|<track>"` → one array of values per time.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
-    println!("{}", serde_json::to_string(&sample(&doc, &args.times)).unwrap_or_default());
+    println!(
+        "{}",
+        serde_json::to_string(&sample(&doc, &args.times)).unwrap_or_default()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -37,7 +40,10 @@ pub fn sample(doc: &Document, times: &[f64]) -> Map<String, Value> {
     for clip in &doc.clips {
         for track in &clip.tracks {
             let mut sampler = Sampler::new(track);
-            let rows: Vec<Value> = times.iter().map(|&t| to_json(sampler.evaluate(t))).collect();
+            let rows: Vec<Value> = times
+                .iter()
+                .map(|&t| to_json(sampler.evaluate(t)))
+                .collect();
             out.insert(format!("{}|{}", clip.name, track.name), Value::Array(rows));
         }
     }

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::output::{self, OutputArgs, thousands};
 use super::Outcome;
+use super::output::{self, OutputArgs, thousands};
 
 /// Arguments of `trim`.
 #[derive(Debug, clap::Args)]

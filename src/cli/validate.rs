@@ -91,7 +91,9 @@ pub fn check_file(path: &Path) -> FileReport {
         path: path.display().to_string(),
         format: doc.as_ref().map(|d| d.format.name()),
         ok: !problems.iter().any(|p| p.severity == Severity::Error),
-        clip_names: doc.map(|d| d.clips.iter().map(|c| c.name.clone()).collect()).unwrap_or_default(),
+        clip_names: doc
+            .map(|d| d.clips.iter().map(|c| c.name.clone()).collect())
+            .unwrap_or_default(),
         problems,
         readable,
     }
@@ -131,7 +133,11 @@ fn to_text(reports: &[FileReport]) -> String {
     let mut out = String::new();
     let (mut errors, mut warnings) = (0, 0);
     for r in reports {
-        let e = r.problems.iter().filter(|p| p.severity == Severity::Error).count();
+        let e = r
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
         let w = r.problems.len() - e;
         errors += e;
         warnings += w;
@@ -156,9 +162,19 @@ fn to_text(reports: &[FileReport]) -> String {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            let _ = writeln!(out, "  {sev:<7} {:<26} {}: {}", p.code, place.trim(), p.message);
+            let _ = writeln!(
+                out,
+                "  {sev:<7} {:<26} {}: {}",
+                p.code,
+                place.trim(),
+                p.message
+            );
         }
     }
-    let _ = writeln!(out, "{} file(s): {errors} error(s), {warnings} warning(s)", reports.len());
+    let _ = writeln!(
+        out,
+        "{} file(s): {errors} error(s), {warnings} warning(s)",
+        reports.len()
+    );
     out
 }

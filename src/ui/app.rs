@@ -39,7 +39,11 @@ impl ClipscopeApp {
             app.load(file);
         }
         if app.documents.iter().any(|d| !d.clips.is_empty()) {
-            let doc = app.documents.iter().position(|d| !d.clips.is_empty()).unwrap_or(0);
+            let doc = app
+                .documents
+                .iter()
+                .position(|d| !d.clips.is_empty())
+                .unwrap_or(0);
             app.selected = Some((doc, 0));
         }
         app
@@ -50,7 +54,9 @@ impl ClipscopeApp {
         match formats::read_file(path) {
             Ok(doc) => {
                 self.documents.push(doc);
-                if self.selected.is_none() && !self.documents.last().is_some_and(|d| d.clips.is_empty()) {
+                if self.selected.is_none()
+                    && !self.documents.last().is_some_and(|d| d.clips.is_empty())
+                {
                     self.selected = Some((self.documents.len() - 1, 0));
                 }
             }
@@ -90,9 +96,11 @@ impl eframe::App for ClipscopeApp {
                 });
             });
         }
-        egui::Panel::left("clips").default_size(260.0).show(ui, |ui| {
-            clip_list::show(ui, &self.documents, &mut self.filter, &mut self.selected);
-        });
+        egui::Panel::left("clips")
+            .default_size(260.0)
+            .show(ui, |ui| {
+                clip_list::show(ui, &self.documents, &mut self.filter, &mut self.selected);
+            });
         egui::CentralPanel::default().show(ui, |ui| {
             let clip = self
                 .selected

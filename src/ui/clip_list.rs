@@ -27,9 +27,16 @@ pub fn show(
                 if !needle.is_empty() && !clip.name.to_lowercase().contains(&needle) {
                     continue;
                 }
-                let name = if clip.name.is_empty() { "(unnamed)" } else { &clip.name };
+                let name = if clip.name.is_empty() {
+                    "(unnamed)"
+                } else {
+                    &clip.name
+                };
                 let text = format!("{name}   {:.2}s", clip.duration);
-                if ui.selectable_label(*selected == Some((d, c)), text).clicked() {
+                if ui
+                    .selectable_label(*selected == Some((d, c)), text)
+                    .clicked()
+                {
                     *selected = Some((d, c));
                 }
             }

@@ -12,7 +12,7 @@
 //! in-tangent/value/out-tangent triples). clipscope tracks never carry that custom factory, so
 //! the offsets are always 0 here.
 
-use crate::model::interpolant::Sampler;
+use crate::model::interpolant::{Sampler, multiply_quaternions_flat};
 use crate::model::{BlendMode, Clip, Track, TrackKind, Values};
 
 /// Makes `target` additive relative to its pose at `reference_frame` (three.js
@@ -146,18 +146,6 @@ fn subtract(track: &mut Track, reference: &[f32]) {
 
 /// three.js `Quaternion.multiplyQuaternionsFlat`: the product `a ⊗ b` of `[x, y, z, w]`
 /// quaternions, evaluated in three.js's order.
-// TODO(merge): replace with crate::model::interpolant::quaternion::multiply_quaternions_flat.
-fn multiply_quaternions_flat(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let [ax, ay, az, aw] = a;
-    let [bx, by, bz, bw] = b;
-    [
-        ax * bw + aw * bx + ay * bz - az * by,
-        ay * bw + aw * by + az * bx - ax * bz,
-        az * bw + aw * bz + ax * by - ay * bx,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::make_clip_additive;
