@@ -34,7 +34,9 @@ impl Interpolation {
 
     /// The mode for a three.js constant, or `None` for an unknown number.
     pub fn from_code(code: f64) -> Option<Interpolation> {
-        Interpolation::ALL.into_iter().find(|i| i.code() as f64 == code)
+        Interpolation::ALL
+            .into_iter()
+            .find(|i| i.code() as f64 == code)
     }
 
     /// A short lowercase name for reports (`discrete`, `linear`, `smooth`, `bezier`).

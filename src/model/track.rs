@@ -41,7 +41,12 @@ impl Track {
     }
 
     /// A number/vector/color/quaternion track from `f32` values.
-    pub fn numeric(name: impl Into<String>, kind: TrackKind, times: Vec<f32>, values: Vec<f32>) -> Track {
+    pub fn numeric(
+        name: impl Into<String>,
+        kind: TrackKind,
+        times: Vec<f32>,
+        values: Vec<f32>,
+    ) -> Track {
         Track::new(name, kind, times, Values::Numbers(values))
     }
 
@@ -82,7 +87,10 @@ impl Track {
 
     /// The interpolation three.js would end up with when constructing a track of `kind` with
     /// `requested` (unsupported or unknown modes fall back to the kind's default).
-    pub fn resolve_interpolation(kind: TrackKind, requested: Option<Interpolation>) -> Interpolation {
+    pub fn resolve_interpolation(
+        kind: TrackKind,
+        requested: Option<Interpolation>,
+    ) -> Interpolation {
         match requested {
             Some(i) if kind.supports(i) => i,
             _ => kind.default_interpolation(),

@@ -72,7 +72,10 @@ impl TrackKind {
         !matches!(
             (self, interpolation),
             (TrackKind::Quaternion, Interpolation::Smooth)
-                | (TrackKind::Bool | TrackKind::String, Interpolation::Linear | Interpolation::Smooth)
+                | (
+                    TrackKind::Bool | TrackKind::String,
+                    Interpolation::Linear | Interpolation::Smooth
+                )
         )
     }
 

@@ -19,5 +19,9 @@ impl Clip {
 
 /// JavaScript's `Math.max` for two numbers: NaN wins.
 pub(crate) fn js_max(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }

@@ -1,0 +1,1041 @@
+//! Converting the [`schema`](super::schema) of a three.js file into model clips, exactly like
+//! `AnimationClip.parse` / `KeyframeTrack` parsing in three.js r187 (spec §3, §5).
+//!
+//! Numbers are parsed from the raw text with `fast_float2` as `f64` and then rounded to `f32`,
+//! the same `text -> f64 -> f32` path as `JSON.parse` followed by a `Float32Array`. Tracks are
+//! converted in parallel for large files. In strict mode the first problem stops the read; in
+//! lenient mode (for `validate`) problems are collected and the document is kept when possible.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde_json::value::RawValue;
+
+use super::schema::{
+    ClipSchema, Field, FileSchema, JsonKind, Key, Layout, RawFields, Shaped, clip_raw, clip_tracks,
+};
+use crate::formats::document::Source;
+use crate::formats::json_path::{field, index, offset_of, path_at};
+use crate::formats::{Document, Format, ReadError};
+use crate::model::{
+    BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
+};
+
+/// Files larger than this convert their tracks on several threads.
+const PARALLEL_BYTES: usize = 256 * 1024;
+
+/// One finding while converting, with where it is.
+#[derive(Debug, Clone)]
+pub(crate) struct Issue {
+    /// The problem code (`parse`, `time-not-a-number`, …).
+    code: &'static str,
+    /// The JSON path of the culprit.
+    path: String,
+    /// What is wrong.
+    reason: String,
+    /// Index of the key the culprit belongs to, when known.
+    key: Option<usize>,
+}
+
+impl Issue {
+    /// A `parse` issue (three.js's parse would throw, or the value cannot be modelled).
+    fn parse(path: impl Into<String>, reason: impl Into<String>) -> Issue {
+        Issue::coded("parse", path, reason)
+    }
+
+    /// An issue with its own code.
+    fn coded(code: &'static str, path: impl Into<String>, reason: impl Into<String>) -> Issue {
+        Issue {
+            code,
+            path: path.into(),
+            reason: reason.into(),
+            key: None,
+        }
+    }
+
+    /// The same issue located at `key`.
+    fn at_key(mut self, key: usize) -> Issue {
+        self.key = Some(key);
+        self
+    }
+
+    /// As a `validate` problem (the message carries the JSON path).
+    fn problem(&self, clip: usize, track: Option<usize>) -> Problem {
+        let message = if self.path.is_empty() {
+            self.reason.clone()
+        } else {
+            format!("{}: {}", self.path, self.reason)
+        };
+        let mut p = Problem::new(Severity::Error, self.code, message).in_clip(clip);
+        p.track = track;
+        p.key = self.key;
+        p
+    }
+}
+
+/// Strict (`read`) or lenient (`lint`) conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// The first problem is an error.
+    Strict,
+    /// Problems are collected; what three.js would read is kept.
+    Lenient,
+}
+
+/// Where converting one value leaves its non-fatal findings.
+struct Ctx {
+    /// Strict or lenient.
+    mode: Mode,
+    /// Non-fatal issues found so far (lenient mode only).
+    issues: Vec<Issue>,
+}
+
+impl Ctx {
+    /// Records a problem three.js lives with: an error in strict mode, a note in lenient mode.
+    fn soft(&mut self, issue: Issue) -> Result<(), Issue> {
+        match self.mode {
+            Mode::Strict => Err(issue),
+            Mode::Lenient => {
+                self.issues.push(issue);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Reads three.js JSON `bytes`. Strict mode returns an error for the first problem; lenient mode
+/// returns the problems next to the document (and an error only when nothing is readable).
+pub(crate) fn read(
+    bytes: &[u8],
+    file: &Path,
+    mode: Mode,
+) -> Result<(Document, Vec<Problem>), ReadError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let err = |path: String, reason: String| ReadError::new(file, path, reason);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(err(String::new(), "file is empty".into()));
+    }
+    let schema: FileSchema = serde_json::from_slice(bytes).map_err(|e| {
+        let offset = offset_of(bytes, e.line(), e.column());
+        let what = if e.is_eof() {
+            "truncated JSON"
+        } else {
+            "invalid JSON"
+        };
+        err(path_at(bytes, offset), format!("{what}: {e}"))
+    })?;
+
+    let no_clips = "no three.js animation clips found: expected a clip object with \"tracks\", \
+                    an array of clips, or an object file with \"animations\"";
+    let (layout, clips): (Layout, Vec<(String, Option<&ClipSchema>)>) = match &schema {
+        FileSchema::Array(list) => {
+            let mut clips = Vec::new();
+            for (i, clip) in list.0.iter().enumerate() {
+                match clip {
+                    Shaped::Ok(c) => clips.push((index("", i), Some(c))),
+                    Shaped::Wrong(kind) => {
+                        return Err(err(
+                            index("", i),
+                            format!("expected a clip object, found {}", kind.describe()),
+                        ));
+                    }
+                }
+            }
+            (Layout::Array, clips)
+        }
+        FileSchema::Other(kind) => {
+            return Err(err(
+                String::new(),
+                format!("{no_clips}, found {}", kind.describe()),
+            ));
+        }
+        FileSchema::Object(fields) => {
+            let animations = fields.iter().rev().find_map(|(_, v)| match v {
+                Field::Animations(a) => Some(a),
+                _ => None,
+            });
+            let has_tracks = fields.iter().any(|(_, v)| matches!(v, Field::Tracks(_)));
+            let has = |name: &str| fields.iter().any(|(k, _)| k.0 == name);
+            if let Some(animations) = animations {
+                if has_tracks {
+                    return Err(err(
+                        String::new(),
+                        "the top-level object has both \"tracks\" and \"animations\"; expected one clip or an object file"
+                            .into(),
+                    ));
+                }
+                let list = match animations {
+                    Shaped::Ok(list) => list,
+                    Shaped::Wrong(kind) => {
+                        return Err(err(
+                            "animations".into(),
+                            format!("expected an array of clips, found {}", kind.describe()),
+                        ));
+                    }
+                };
+                let mut clips = Vec::new();
+                for (i, clip) in list.0.iter().enumerate() {
+                    let path = index("animations", i);
+                    match clip {
+                        Shaped::Ok(c) => clips.push((path, Some(c))),
+                        Shaped::Wrong(kind) => {
+                            return Err(err(
+                                path,
+                                format!("expected a clip object, found {}", kind.describe()),
+                            ));
+                        }
+                    }
+                }
+                (scene_layout(fields), clips)
+            } else if has_tracks {
+                (Layout::Clip, vec![(String::new(), None)])
+            } else if has("object") && has("metadata") {
+                (scene_layout(fields), Vec::new())
+            } else {
+                return Err(err(String::new(), no_clips.into()));
+            }
+        }
+    };
+
+    // A top-level clip object's fields live in the file schema itself.
+    let clips: Vec<(String, &[(Key, Field)])> = match &schema {
+        FileSchema::Object(fields) if matches!(layout, Layout::Clip) => {
+            vec![(String::new(), fields.as_slice())]
+        }
+        _ => clips
+            .into_iter()
+            .filter_map(|(p, c)| c.map(|c| (p, c.fields.as_slice())))
+            .collect(),
+    };
+
+    convert_clips(&clips, bytes.len() >= PARALLEL_BYTES, mode, file).map(|(clips, problems)| {
+        let doc = Document {
+            path: Some(file.to_path_buf()),
+            format: Format::ThreeJs,
+            clips,
+            source: Source::ThreeJs(layout),
+        };
+        (doc, problems)
+    })
+}
+
+/// The layout of an object file: every field but `animations`, and where `animations` was.
+fn scene_layout(fields: &[(Key, Field)]) -> Layout {
+    let mut kept: Vec<(String, Box<RawValue>)> = Vec::new();
+    let mut animations_at = None;
+    for (k, v) in fields {
+        match v {
+            Field::Raw(raw) => {
+                let key = k.0.to_string();
+                if let Some(slot) = kept.iter_mut().find(|(name, _)| *name == key) {
+                    slot.1 = (*raw).to_owned();
+                } else {
+                    kept.push((key, (*raw).to_owned()));
+                }
+            }
+            Field::Animations(_) => {
+                if animations_at.is_none() {
+                    animations_at = Some(kept.len());
+                }
+            }
+            Field::Tracks(_) => {}
+        }
+    }
+    Layout::Scene {
+        fields: kept,
+        animations_at,
+    }
+}
+
+/// The clip-level fields of one clip, before its tracks are converted.
+struct ClipHead {
+    /// The clip being built (tracks still empty).
+    clip: Clip,
+    /// Whether `duration` was missing or negative (recomputed from the tracks).
+    reset: bool,
+    /// `1 / (fps || 1)`.
+    frame_time: f64,
+}
+
+/// One track to convert.
+struct Job<'a, 'de> {
+    /// Index of the clip in the file.
+    clip: usize,
+    /// Index of the track in its clip.
+    track: usize,
+    /// JSON path of the track.
+    path: String,
+    /// The track's fields.
+    fields: &'a RawFields<'de>,
+    /// Scale applied to times (`1 / fps`).
+    frame_time: f64,
+}
+
+/// Converts every clip: heads first, then all tracks (in parallel when `parallel`).
+fn convert_clips(
+    clips: &[(String, &[(Key, Field)])],
+    parallel: bool,
+    mode: Mode,
+    file: &Path,
+) -> Result<(Vec<Clip>, Vec<Problem>), ReadError> {
+    let mut problems = Vec::new();
+    let mut heads = Vec::with_capacity(clips.len());
+    let mut jobs = Vec::new();
+    let fail = |issue: Issue| ReadError::new(file, issue.path, issue.reason);
+    for (c, (path, schema)) in clips.iter().enumerate() {
+        let mut ctx = Ctx {
+            mode,
+            issues: Vec::new(),
+        };
+        let head = convert_head(schema, path, &mut ctx).map_err(fail)?;
+        problems.extend(ctx.issues.iter().map(|i| i.problem(c, None)));
+        let tracks_path = field(path, "tracks");
+        let tracks = match clip_tracks(schema) {
+            Some(Shaped::Ok(list)) => Some(list),
+            Some(Shaped::Wrong(kind)) => {
+                let issue = Issue::parse(
+                    &tracks_path,
+                    format!("expected an array of tracks, found {}", kind.describe()),
+                );
+                clip_failure(mode, issue, c, &mut problems).map_err(fail)?;
+                None
+            }
+            None => {
+                let reason = if clip_raw(schema, "hierarchy").is_some() {
+                    "legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; \
+                     expected \"tracks\""
+                } else {
+                    "missing \"tracks\""
+                };
+                clip_failure(mode, Issue::parse(path, reason), c, &mut problems).map_err(fail)?;
+                None
+            }
+        };
+        for (t, track) in tracks.into_iter().flat_map(|l| l.0.iter()).enumerate() {
+            let track_path = index(&tracks_path, t);
+            match track {
+                Shaped::Ok(fields) => jobs.push(Job {
+                    clip: c,
+                    track: t,
+                    path: track_path,
+                    fields,
+                    frame_time: head.frame_time,
+                }),
+                Shaped::Wrong(kind) => {
+                    let issue = Issue::parse(
+                        track_path,
+                        format!("expected a track object, found {}", kind.describe()),
+                    );
+                    match mode {
+                        Mode::Strict => return Err(fail(issue)),
+                        Mode::Lenient => problems.push(issue.problem(c, Some(t))),
+                    }
+                }
+            }
+        }
+        heads.push(head);
+    }
+
+    let convert = |job: &Job| {
+        let mut ctx = Ctx {
+            mode,
+            issues: Vec::new(),
+        };
+        let track = convert_track(job.fields, &job.path, job.frame_time, &mut ctx);
+        (track, ctx.issues)
+    };
+    let results: Vec<_> = if parallel && jobs.len() > 1 {
+        jobs.par_iter().map(convert).collect()
+    } else {
+        jobs.iter().map(convert).collect()
+    };
+
+    for (job, (track, issues)) in jobs.iter().zip(results) {
+        problems.extend(issues.iter().map(|i| i.problem(job.clip, Some(job.track))));
+        match track {
+            Ok(track) => heads[job.clip].clip.tracks.push(track),
+            Err(issue) => match mode {
+                Mode::Strict => return Err(fail(issue)),
+                Mode::Lenient => problems.push(issue.problem(job.clip, Some(job.track))),
+            },
+        }
+    }
+    let clips = heads
+        .into_iter()
+        .map(|mut head| {
+            if head.reset {
+                head.clip.reset_duration();
+            }
+            head.clip
+        })
+        .collect();
+    Ok((clips, problems))
+}
+
+/// A clip that cannot be read: an error in strict mode, a problem (and an empty clip) otherwise.
+fn clip_failure(
+    mode: Mode,
+    issue: Issue,
+    clip: usize,
+    problems: &mut Vec<Problem>,
+) -> Result<(), Issue> {
+    match mode {
+        Mode::Strict => Err(issue),
+        Mode::Lenient => {
+            problems.push(issue.problem(clip, None));
+            Ok(())
+        }
+    }
+}
+
+/// The clip fields other than `tracks`: name, duration, fps, uuid, blendMode, userData, extras.
+fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<ClipHead, Issue> {
+    let name = match clip_raw(schema, "name") {
+        None => String::new(),
+        Some(raw) => match string_of(raw) {
+            Some(s) => s,
+            None => {
+                ctx.soft(wrong(&field(path, "name"), "a string", raw))?;
+                raw.get().to_string()
+            }
+        },
+    };
+    let mut reset = false;
+    let duration = match clip_raw(schema, "duration") {
+        None => {
+            reset = true;
+            -1.0
+        }
+        Some(raw) => match JsonKind::of(raw) {
+            // JSON.stringify writes a NaN duration as null; read it back as NaN.
+            JsonKind::Null => f64::NAN,
+            JsonKind::Number => {
+                let d = number_f64(raw);
+                if !d.is_finite() {
+                    ctx.soft(out_of_range(
+                        &field(path, "duration"),
+                        raw.get(),
+                        "a 64-bit",
+                    ))?;
+                }
+                d
+            }
+            _ => {
+                ctx.soft(wrong(&field(path, "duration"), "a number", raw))?;
+                -1.0
+            }
+        },
+    };
+    if duration < 0.0 {
+        reset = true;
+    }
+    let fps = match clip_raw(schema, "fps") {
+        None => 1.0,
+        Some(raw) => match JsonKind::of(raw) {
+            JsonKind::Null => 1.0,
+            JsonKind::Number => number_f64(raw),
+            _ => {
+                ctx.soft(wrong(&field(path, "fps"), "a number", raw))?;
+                1.0
+            }
+        },
+    };
+    // `1 / (json.fps || 1)`: 0 and NaN count as missing.
+    let frame_time = 1.0 / if fps == 0.0 || fps.is_nan() { 1.0 } else { fps };
+    let uuid = match clip_raw(schema, "uuid") {
+        None => None,
+        Some(raw) => match JsonKind::of(raw) {
+            JsonKind::Null => None,
+            _ => match string_of(raw) {
+                Some(s) => Some(s),
+                None => {
+                    ctx.soft(wrong(&field(path, "uuid"), "a string", raw))?;
+                    None
+                }
+            },
+        },
+    };
+    let blend_mode = match clip_raw(schema, "blendMode") {
+        None => BlendMode::Normal,
+        Some(raw) => {
+            let mode = match JsonKind::of(raw) {
+                JsonKind::Number => BlendMode::from_code(number_f64(raw)),
+                _ => None,
+            };
+            match mode {
+                Some(m) => m,
+                None => {
+                    let issue = Issue::coded(
+                        "unknown-blend-mode",
+                        field(path, "blendMode"),
+                        format!("unknown blendMode {} (expected 2500 or 2501)", raw.get()),
+                    );
+                    ctx.soft(issue)?;
+                    BlendMode::Normal
+                }
+            }
+        }
+    };
+    let user_data = match clip_raw(schema, "userData") {
+        None => empty_object(),
+        Some(raw) => match JsonKind::of(raw) {
+            JsonKind::Null => empty_object(),
+            JsonKind::Object => serde_json::from_str(raw.get()).unwrap_or_else(|_| empty_object()),
+            JsonKind::String => {
+                let text = string_of(raw).unwrap_or_default();
+                if text.is_empty() {
+                    empty_object()
+                } else {
+                    match serde_json::from_str(&text) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            ctx.soft(Issue::parse(
+                                field(path, "userData"),
+                                format!("userData is not valid JSON: {e}"),
+                            ))?;
+                            empty_object()
+                        }
+                    }
+                }
+            }
+            _ => {
+                ctx.soft(wrong(&field(path, "userData"), "a JSON string", raw))?;
+                empty_object()
+            }
+        },
+    };
+    let mut extras = Extras::default();
+    for (k, v) in schema {
+        if let Field::Raw(raw) = v
+            && !matches!(
+                &*k.0,
+                "name" | "duration" | "fps" | "uuid" | "blendMode" | "userData"
+            )
+        {
+            push_extra(&mut extras, &k.0, raw);
+        }
+    }
+    Ok(ClipHead {
+        clip: Clip {
+            name,
+            duration,
+            tracks: Vec::new(),
+            blend_mode,
+            uuid,
+            user_data,
+            extras,
+        },
+        reset,
+        frame_time,
+    })
+}
+
+/// `{}`.
+fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(Default::default())
+}
+
+/// Adds `key: raw` to `extras`; a repeated key keeps its first position and its last value.
+fn push_extra(extras: &mut Extras, key: &str, raw: &RawValue) {
+    if let Some(slot) = extras.0.iter_mut().find(|(k, _)| k == key) {
+        slot.1 = raw.to_owned();
+    } else {
+        extras.0.push((key.to_string(), raw.to_owned()));
+    }
+}
+
+/// "expected X, found Y" at `path`.
+fn wrong(path: &str, expected: &str, raw: &RawValue) -> Issue {
+    Issue::parse(
+        path,
+        format!(
+            "expected {expected}, found {}",
+            JsonKind::of(raw).describe()
+        ),
+    )
+}
+
+/// "number T is out of range for a N-bit float" at `path`.
+fn out_of_range(path: &str, text: &str, bits: &str) -> Issue {
+    Issue::coded(
+        "number-out-of-range",
+        path,
+        format!("number {} is out of range for {bits} float", text.trim()),
+    )
+}
+
+/// The string in `raw`, or `None` when it is not a string.
+fn string_of(raw: &RawValue) -> Option<String> {
+    if JsonKind::of(raw) != JsonKind::String {
+        return None;
+    }
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// The number in `raw` (which holds a JSON number) as an `f64`; overflow gives ±Infinity.
+fn number_f64(raw: &RawValue) -> f64 {
+    fast_float2::parse::<f64, _>(raw.get().trim()).unwrap_or(f64::NAN)
+}
+
+/// Converts one track (`parseKeyframeTrack` followed by `scale(frameTime)`).
+fn convert_track(
+    fields: &RawFields,
+    path: &str,
+    frame_time: f64,
+    ctx: &mut Ctx,
+) -> Result<Track, Issue> {
+    let name = match fields.get("name") {
+        None => return Err(Issue::parse(path, "track name is undefined")),
+        Some(raw) => string_of(raw).ok_or_else(|| wrong(&field(path, "name"), "a string", raw))?,
+    };
+    let kind = match fields.get("type") {
+        None => return Err(Issue::parse(path, "track type undefined, can not parse")),
+        Some(raw) => {
+            let type_name =
+                string_of(raw).ok_or_else(|| wrong(&field(path, "type"), "a string", raw))?;
+            TrackKind::from_type_name(&type_name).ok_or_else(|| {
+                Issue::parse(
+                    field(path, "type"),
+                    format!("unsupported track type '{type_name}'"),
+                )
+            })?
+        }
+    };
+
+    let times_raw = fields.get("times");
+    let (mut times, values, used_keys) = match times_raw {
+        Some(raw) => {
+            let times_path = field(path, "times");
+            let times = numbers(raw, &times_path, ctx, "time-not-a-number")?;
+            let values_path = field(path, "values");
+            let first_value_issue = ctx.issues.len();
+            let values = match fields.get("values") {
+                None => {
+                    return Err(Issue::parse(
+                        path,
+                        format!("missing \"values\" in track named {name}"),
+                    ));
+                }
+                Some(raw) => match kind {
+                    TrackKind::Bool => Values::Bools(bools(raw, &values_path)?),
+                    TrackKind::String => Values::Strings(strings(raw, &values_path)?),
+                    _ => Values::Numbers(numbers(raw, &values_path, ctx, "value-not-a-number")?),
+                },
+            };
+            // Element indices of value issues become key indices.
+            if !times.is_empty() && values.len() % times.len() == 0 {
+                let value_size = (values.len() / times.len()).max(1);
+                for issue in &mut ctx.issues[first_value_issue..] {
+                    issue.key = issue.key.map(|elem| elem / value_size);
+                }
+            }
+            (times, values, false)
+        }
+        None => match fields.get("keys") {
+            None => {
+                return Err(Issue::parse(
+                    path,
+                    format!("track named {name} has neither \"times\" nor \"keys\""),
+                ));
+            }
+            Some(raw) => {
+                let (t, v) = flatten_keys(raw, &field(path, "keys"), kind, ctx)?;
+                (t, v, true)
+            }
+        },
+    };
+    if times.is_empty() {
+        let at = if used_keys { "keys" } else { "times" };
+        return Err(Issue::parse(
+            field(path, at),
+            format!("no keyframes in track named {name}"),
+        ));
+    }
+    if values.len() % times.len() != 0 {
+        let at = if used_keys { "keys" } else { "values" };
+        return Err(Issue::coded(
+            "invalid-value-size",
+            field(path, at),
+            format!(
+                "{} values for {} keys is not a whole number per key",
+                values.len(),
+                times.len()
+            ),
+        ));
+    }
+    let value_size = values.len() / times.len();
+
+    let interpolation = if kind.is_numeric() {
+        match fields.get("interpolation") {
+            None => kind.default_interpolation(),
+            Some(raw) => match JsonKind::of(raw) {
+                JsonKind::Number => {
+                    Track::resolve_interpolation(kind, Interpolation::from_code(number_f64(raw)))
+                }
+                JsonKind::Null => kind.default_interpolation(),
+                _ => {
+                    ctx.soft(wrong(&field(path, "interpolation"), "a number", raw))?;
+                    kind.default_interpolation()
+                }
+            },
+        }
+    } else {
+        // Boolean and string track constructors take no interpolation argument.
+        kind.default_interpolation()
+    };
+
+    let mut tangents = None;
+    if let Some(raw) = fields.get("settings") {
+        let settings_path = field(path, "settings");
+        let settings: Shaped<RawFields> = serde_json::from_str(raw.get())
+            .map_err(|e| Issue::parse(&settings_path, format!("invalid JSON: {e}")))?;
+        let settings = match settings {
+            Shaped::Ok(s) => s,
+            Shaped::Wrong(kind) => {
+                return Err(Issue::parse(
+                    settings_path,
+                    format!("expected an object, found {}", kind.describe()),
+                ));
+            }
+        };
+        if let (Some(i), Some(o)) = (settings.get("inTangents"), settings.get("outTangents")) {
+            let expected = values.len() * 2;
+            let mut arrays = [Vec::new(), Vec::new()];
+            for (slot, (name, raw)) in arrays
+                .iter_mut()
+                .zip([("inTangents", i), ("outTangents", o)])
+            {
+                let p = field(&settings_path, name);
+                let first_issue = ctx.issues.len();
+                let v = numbers(raw, &p, ctx, "tangent-not-a-number")?;
+                for issue in &mut ctx.issues[first_issue..] {
+                    issue.key = issue.key.map(|elem| elem / (2 * value_size).max(1));
+                }
+                if v.len() != expected {
+                    return Err(Issue::coded(
+                        "invalid-tangent-size",
+                        p,
+                        format!(
+                            "{} numbers for {} values; expected 2 per value (a time and a value), {expected} in all",
+                            v.len(),
+                            values.len()
+                        ),
+                    ));
+                }
+                *slot = v;
+            }
+            let [in_tangents, out_tangents] = arrays;
+            tangents = Some(Tangents {
+                in_tangents,
+                out_tangents,
+            });
+        }
+    }
+
+    let mut extras = Extras::default();
+    for (k, raw) in &fields.0 {
+        let known = match &*k.0 {
+            "name" | "type" | "times" | "values" | "interpolation" => true,
+            "keys" => used_keys,
+            "settings" => tangents.is_some(),
+            _ => false,
+        };
+        if !known {
+            push_extra(&mut extras, &k.0, raw);
+        }
+    }
+
+    // AnimationClip.parse: `track.scale(frameTime)`, tangent times included.
+    if frame_time != 1.0 {
+        for t in &mut times {
+            *t = (*t as f64 * frame_time) as f32;
+        }
+        if let Some(tangents) = &mut tangents {
+            tangents.map_times(|t| t * frame_time);
+        }
+    }
+    Ok(Track {
+        name,
+        kind,
+        times,
+        values,
+        interpolation,
+        tangents,
+        extras,
+    })
+}
+
+/// Skips JSON whitespace from `i`.
+#[inline]
+fn skip_ws(s: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = s.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Parses a JSON array of numbers (`text -> f64 -> f32`). Non-numbers are errors in strict mode
+/// and three.js's `Float32Array` coercion (usually NaN) plus a `nan_code` issue in lenient mode.
+fn numbers(
+    raw: &RawValue,
+    path: &str,
+    ctx: &mut Ctx,
+    nan_code: &'static str,
+) -> Result<Vec<f32>, Issue> {
+    let s = raw.get().as_bytes();
+    let mut i = skip_ws(s, 0);
+    if s.get(i) != Some(&b'[') {
+        return Err(wrong(path, "an array of numbers", raw));
+    }
+    let mut out = Vec::with_capacity(s.len() / 6 + 1);
+    i = skip_ws(s, i + 1);
+    if s.get(i) == Some(&b']') {
+        return Ok(out);
+    }
+    loop {
+        match s.get(i) {
+            Some(b'-' | b'0'..=b'9') => match fast_float2::parse_partial::<f64, _>(&s[i..]) {
+                Ok((v, n)) => {
+                    let f = v as f32;
+                    if f.is_infinite() {
+                        let text = String::from_utf8_lossy(&s[i..i + n]);
+                        let issue = out_of_range(&index(path, out.len()), &text, "a 32-bit");
+                        ctx.soft(issue.at_key(out.len()))?;
+                    }
+                    out.push(f);
+                    i += n;
+                }
+                Err(_) => return numbers_slow(raw, path, ctx, nan_code),
+            },
+            _ => return numbers_slow(raw, path, ctx, nan_code),
+        }
+        i = skip_ws(s, i);
+        match s.get(i) {
+            Some(b',') => i = skip_ws(s, i + 1),
+            Some(b']') => return Ok(out),
+            _ => return numbers_slow(raw, path, ctx, nan_code),
+        }
+    }
+}
+
+/// Element-by-element version of [`numbers`] for arrays that hold something other than numbers.
+fn numbers_slow(
+    raw: &RawValue,
+    path: &str,
+    ctx: &mut Ctx,
+    nan_code: &'static str,
+) -> Result<Vec<f32>, Issue> {
+    let elems: Vec<&RawValue> =
+        serde_json::from_str(raw.get()).map_err(|_| wrong(path, "an array of numbers", raw))?;
+    let mut out = Vec::with_capacity(elems.len());
+    for (k, elem) in elems.iter().enumerate() {
+        let p = index(path, k);
+        out.push(number_elem(elem, &p, ctx, nan_code, k)?);
+    }
+    Ok(out)
+}
+
+/// One element that should be a number: the `f32`, or (lenient) three.js's coercion of it.
+/// `key` is the element index, later turned into a key index by the caller.
+fn number_elem(
+    elem: &RawValue,
+    path: &str,
+    ctx: &mut Ctx,
+    nan_code: &'static str,
+    key: usize,
+) -> Result<f32, Issue> {
+    let kind = JsonKind::of(elem);
+    if kind == JsonKind::Number {
+        let f = number_f64(elem) as f32;
+        if f.is_infinite() {
+            ctx.soft(out_of_range(path, elem.get(), "a 32-bit").at_key(key))?;
+        }
+        return Ok(f);
+    }
+    // What `new Float32Array([x])` stores for a non-number x.
+    let (coerced, note) = match kind {
+        JsonKind::Null => (0.0, " (three.js stores 0)"),
+        JsonKind::Bool => (
+            if elem.get().trim() == "true" {
+                1.0
+            } else {
+                0.0
+            },
+            "",
+        ),
+        JsonKind::String => {
+            let s = string_of(elem).unwrap_or_default();
+            let t = s.trim();
+            let v = if t.is_empty() {
+                0.0
+            } else {
+                fast_float2::parse::<f64, _>(t).unwrap_or(f64::NAN)
+            };
+            (v as f32, "")
+        }
+        _ => (f32::NAN, ""),
+    };
+    let reason = format!("{} is not a number{note}", kind.describe());
+    ctx.soft(Issue::coded(nan_code, path, reason).at_key(key))?;
+    Ok(coerced)
+}
+
+/// A JSON array of booleans (a `BooleanKeyframeTrack`'s values).
+fn bools(raw: &RawValue, path: &str) -> Result<Vec<bool>, Issue> {
+    let elems: Vec<&RawValue> = elements(raw, path, "an array of booleans")?;
+    elems
+        .iter()
+        .enumerate()
+        .map(|(k, e)| match e.get().trim() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(wrong(&index(path, k), "true or false", e)),
+        })
+        .collect()
+}
+
+/// A JSON array of strings (a `StringKeyframeTrack`'s values).
+fn strings(raw: &RawValue, path: &str) -> Result<Vec<String>, Issue> {
+    let elems: Vec<&RawValue> = elements(raw, path, "an array of strings")?;
+    elems
+        .iter()
+        .enumerate()
+        .map(|(k, e)| string_of(e).ok_or_else(|| wrong(&index(path, k), "a string", e)))
+        .collect()
+}
+
+/// The elements of a JSON array, or "expected {what}" at `path`.
+fn elements<'a>(raw: &'a RawValue, path: &str, what: &str) -> Result<Vec<&'a RawValue>, Issue> {
+    if JsonKind::of(raw) != JsonKind::Array {
+        return Err(wrong(path, what, raw));
+    }
+    serde_json::from_str(raw.get()).map_err(|_| wrong(path, what, raw))
+}
+
+/// How the first defined key value of a legacy `keys` list is laid out (three.js `flattenJSON`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum KeyMode {
+    /// Arrays, spread into the values.
+    Array,
+    /// `{x, y, z, w}` objects, taken in that order (like `Vector3.toArray`).
+    Vector,
+    /// Single values.
+    Scalar,
+}
+
+/// three.js `flattenJSON(keys, times, values, 'value')` on a legacy `keys: [{time, value}]` list.
+fn flatten_keys(
+    raw: &RawValue,
+    path: &str,
+    kind: TrackKind,
+    ctx: &mut Ctx,
+) -> Result<(Vec<f32>, Values), Issue> {
+    let elems = elements(raw, path, "an array of keys")?;
+    let mut keys = Vec::with_capacity(elems.len());
+    for (k, elem) in elems.iter().enumerate() {
+        let fields: Shaped<RawFields> = serde_json::from_str(elem.get())
+            .map_err(|e| Issue::parse(index(path, k), format!("invalid JSON: {e}")))?;
+        match fields {
+            Shaped::Ok(f) => keys.push(f),
+            Shaped::Wrong(kind) => {
+                return Err(Issue::parse(
+                    index(path, k),
+                    format!("expected a key object, found {}", kind.describe()),
+                ));
+            }
+        }
+    }
+    let mut times = Vec::with_capacity(keys.len());
+    let mut values = match kind {
+        TrackKind::Bool => Values::Bools(Vec::new()),
+        TrackKind::String => Values::Strings(Vec::new()),
+        _ => Values::Numbers(Vec::with_capacity(keys.len() * 4)),
+    };
+    let mut mode = None;
+    for (k, key) in keys.iter().enumerate() {
+        let key_path = index(path, k);
+        // Keys without a value are skipped, their time too (leading ones pick no mode).
+        let Some(value) = key.get("value") else {
+            continue;
+        };
+        let value_path = field(&key_path, "value");
+        let this_mode = match JsonKind::of(value) {
+            JsonKind::Array => KeyMode::Array,
+            JsonKind::Object => KeyMode::Vector,
+            _ => KeyMode::Scalar,
+        };
+        let mode = *mode.get_or_insert(this_mode);
+        if mode != this_mode {
+            return Err(Issue::parse(
+                value_path,
+                format!(
+                    "expected {} like the first key's value, found {}",
+                    match mode {
+                        KeyMode::Array => "an array",
+                        KeyMode::Vector => "an {x, y, z} object",
+                        KeyMode::Scalar => "a single value",
+                    },
+                    JsonKind::of(value).describe()
+                ),
+            ));
+        }
+        let time_path = field(&key_path, "time");
+        let time = match key.get("time") {
+            Some(t) => number_elem(t, &time_path, ctx, "time-not-a-number", times.len())?,
+            None => {
+                ctx.soft(
+                    Issue::coded("time-not-a-number", &time_path, "missing time")
+                        .at_key(times.len()),
+                )?;
+                f32::NAN
+            }
+        };
+        times.push(time);
+        let key_index = times.len() - 1;
+        let parts: Vec<(String, &RawValue)> = match mode {
+            KeyMode::Scalar => vec![(value_path, value)],
+            KeyMode::Array => elements(value, &value_path, "an array")?
+                .into_iter()
+                .enumerate()
+                .map(|(j, e)| (index(&value_path, j), e))
+                .collect(),
+            KeyMode::Vector => {
+                let obj: Shaped<RawFields> = serde_json::from_str(value.get())
+                    .map_err(|e| Issue::parse(&value_path, format!("invalid JSON: {e}")))?;
+                let Shaped::Ok(obj) = obj else {
+                    return Err(wrong(&value_path, "an object", value));
+                };
+                let mut parts = Vec::new();
+                for axis in ["x", "y", "z", "w"] {
+                    match obj.get(axis) {
+                        Some(v) => parts.push((field(&value_path, axis), v)),
+                        None if axis == "x" || axis == "y" => {
+                            return Err(Issue::parse(
+                                &value_path,
+                                "expected an array or an {x, y, z} object with x and y",
+                            ));
+                        }
+                        None => {}
+                    }
+                }
+                parts
+            }
+        };
+        for (p, part) in parts {
+            match &mut values {
+                Values::Numbers(v) => {
+                    v.push(number_elem(part, &p, ctx, "value-not-a-number", key_index)?)
+                }
+                Values::Bools(v) => match part.get().trim() {
+                    "true" => v.push(true),
+                    "false" => v.push(false),
+                    _ => return Err(wrong(&p, "true or false", part)),
+                },
+                Values::Strings(v) => {
+                    v.push(string_of(part).ok_or_else(|| wrong(&p, "a string", part))?)
+                }
+            }
+        }
+    }
+    Ok((times, values))
+}
