@@ -116,7 +116,8 @@ pub(crate) fn read(
         return Err(err(String::new(), "file is empty".into()));
     }
     let schema: FileSchema = serde_json::from_slice(bytes).map_err(|e| {
-        let offset = offset_of(bytes, e.line(), e.column());
+        // serde_json's column points at the offending byte, or at the last byte read at EOF.
+        let offset = offset_of(bytes, e.line(), e.column()) + usize::from(e.is_eof());
         let what = if e.is_eof() {
             "truncated JSON"
         } else {
@@ -1038,4 +1039,415 @@ fn flatten_keys(
         }
     }
     Ok((times, values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{lint_bytes, read_bytes};
+    use crate::model::Severity;
+
+    fn read(text: &str) -> Document {
+        read_bytes(text.as_bytes(), Path::new("t.json")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn error(text: &str) -> String {
+        match read_bytes(text.as_bytes(), Path::new("t.json")) {
+            Ok(_) => panic!("read {text} without error"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn nums(track: &Track) -> &[f32] {
+        track.values.as_numbers().unwrap()
+    }
+
+    #[test]
+    fn spec_clip_json_example() {
+        let doc = read(
+            r#"{"name":"c","duration":3,"tracks":[{"name":".x","times":[0,2],"values":[0,1],"type":"number"},{"name":".p","times":[0.5,3],"values":[0,0,0,1,1,1],"type":"vector"}],"uuid":"0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9","blendMode":2500,"userData":"{}"}"#,
+        );
+        assert_eq!(doc.format, Format::ThreeJs);
+        assert_eq!(doc.clips.len(), 1);
+        let clip = &doc.clips[0];
+        assert_eq!(clip.name, "c");
+        assert_eq!(clip.duration, 3.0);
+        assert_eq!(
+            clip.uuid.as_deref(),
+            Some("0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
+        );
+        assert_eq!(clip.blend_mode, BlendMode::Normal);
+        assert_eq!(clip.user_data, serde_json::json!({}));
+        assert!(clip.extras.is_empty());
+        let (x, p) = (&clip.tracks[0], &clip.tracks[1]);
+        assert_eq!(
+            (x.name.as_str(), x.kind, x.times.as_slice(), nums(x)),
+            (".x", TrackKind::Number, &[0.0, 2.0][..], &[0.0, 1.0][..])
+        );
+        assert_eq!(p.kind, TrackKind::Vector);
+        assert_eq!(p.times, [0.5, 3.0]);
+        assert_eq!(p.value_size(), 3);
+        assert_eq!(p.interpolation, Interpolation::Linear);
+    }
+
+    #[test]
+    fn spec_keys_vector3_example() {
+        let doc = read(
+            r#"{"tracks":[{"type":"vector3","name":".p","keys":[{"time":0,"value":[1,2,3]},{"time":1,"value":[4,5,6]}]}]}"#,
+        );
+        let clip = &doc.clips[0];
+        assert_eq!(clip.name, "");
+        assert_eq!(clip.duration, 1.0);
+        assert_eq!(clip.uuid, None);
+        assert_eq!(clip.blend_mode, BlendMode::Normal);
+        let t = &clip.tracks[0];
+        assert_eq!(t.kind, TrackKind::Vector);
+        assert_eq!(t.times, [0.0, 1.0]);
+        assert_eq!(nums(t), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert!(t.extras.is_empty(), "keys are consumed");
+    }
+
+    #[test]
+    fn flatten_json_rules() {
+        // Leading keys without value are skipped; scalars keep 0; later keys without value are
+        // skipped together with their time; null counts as a value (three.js stores 0).
+        let doc = read(
+            r#"{"tracks":[{"type":"number","name":".a","keys":[{"time":0},{"time":1,"value":0},{"time":2},{"time":3,"value":5}]},
+                {"type":"vector","name":".v","keys":[{"time":0,"value":{"x":1,"y":2,"z":3}},{"time":1,"value":{"x":4,"y":5,"z":6}}]},
+                {"type":"bool","name":".b","keys":[{"time":0,"value":true},{"time":1,"value":false}]},
+                {"type":"string","name":".s","keys":[{"time":0,"value":"a"}]}]}"#,
+        );
+        let t = &doc.clips[0].tracks;
+        assert_eq!(t[0].times, [1.0, 3.0]);
+        assert_eq!(nums(&t[0]), [0.0, 5.0]);
+        assert_eq!(nums(&t[1]), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(t[2].values, Values::Bools(vec![true, false]));
+        assert_eq!(t[3].values, Values::Strings(vec!["a".into()]));
+    }
+
+    #[test]
+    fn fps_scales_times_and_tangents_but_not_duration() {
+        let doc = read(
+            r#"{"duration":10,"fps":30,"tracks":[{"name":".x","type":"number","times":[0,30,60],"values":[0,1,2]}]}"#,
+        );
+        assert_eq!(doc.clips[0].duration, 10.0);
+        assert_eq!(doc.clips[0].tracks[0].times, [0.0, 1.0, 2.0]);
+        // Missing duration: reset from the scaled times; bit-exact f32 rounding of t * (1/fps).
+        let doc = read(
+            r#"{"fps":29,"tracks":[{"name":".x","type":"number","times":[1,7],"values":[0,1],"interpolation":2303,
+                "settings":{"inTangents":[0.5,0,6,1],"outTangents":[2,0,8,1]}}]}"#,
+        );
+        let ft = 1.0 / 29.0f64;
+        let s = |t: f32| ((t as f64) * ft) as f32;
+        let track = &doc.clips[0].tracks[0];
+        assert_eq!(track.times, [s(1.0), s(7.0)]);
+        assert_eq!(doc.clips[0].duration, s(7.0) as f64);
+        assert_eq!(track.interpolation, Interpolation::Bezier);
+        let tan = track.tangents.as_ref().unwrap();
+        assert_eq!(tan.in_tangents, [s(0.5), 0.0, s(6.0), 1.0]);
+        assert_eq!(tan.out_tangents, [s(2.0), 0.0, s(8.0), 1.0]);
+        // fps 0 counts as missing (`json.fps || 1`).
+        let doc =
+            read(r#"{"fps":0,"tracks":[{"name":".x","type":"number","times":[3],"values":[0]}]}"#);
+        assert_eq!(doc.clips[0].tracks[0].times, [3.0]);
+        // Negative durations are reset; text -> f64 -> f32 for times (no direct f32 parse).
+        let doc = read(
+            r#"{"duration":-1,"tracks":[{"name":".x","type":"number","times":[0.1],"values":[0]}]}"#,
+        );
+        assert_eq!(doc.clips[0].duration, 0.1f32 as f64);
+    }
+
+    #[test]
+    fn text_goes_through_f64_before_f32() {
+        // 1.00000005960464477539062500001 is just above the f32 midpoint between 1 and
+        // 1+2^-23; as f64 it rounds to the midpoint exactly, which then ties to even (1.0).
+        let doc = read(
+            r#"[{"tracks":[{"name":".x","type":"number","times":[0],"values":[1.00000005960464477539062500001]}]}]"#,
+        );
+        assert_eq!(nums(&doc.clips[0].tracks[0])[0].to_bits(), 1.0f32.to_bits());
+        let doc = read(
+            r#"[{"tracks":[{"name":".x","type":"number","times":[0],"values":[-0, 3.4028235e38]}]}]"#,
+        );
+        let v = nums(&doc.clips[0].tracks[0]);
+        assert_eq!(v[0].to_bits(), (-0.0f32).to_bits());
+        assert_eq!(v[1], f32::MAX);
+    }
+
+    #[test]
+    fn interpolation_is_resolved_like_the_constructors() {
+        let doc = read(
+            r#"[{"tracks":[
+                {"name":"a","type":"number","times":[0],"values":[0],"interpolation":2302},
+                {"name":"b","type":"quaternion","times":[0],"values":[0,0,0,1],"interpolation":2302},
+                {"name":"c","type":"number","times":[0],"values":[0],"interpolation":9999},
+                {"name":"d","type":"bool","times":[0],"values":[true],"interpolation":2301},
+                {"name":"e","type":"String","times":[0],"values":["x"],"interpolation":"weird"},
+                {"name":"f","type":"scalar","times":[0],"values":[0],"interpolation":0}]}]"#,
+        );
+        let modes: Vec<_> = doc.clips[0]
+            .tracks
+            .iter()
+            .map(|t| t.interpolation)
+            .collect();
+        use Interpolation::*;
+        assert_eq!(modes, [Smooth, Linear, Linear, Discrete, Discrete, Linear]);
+        assert!(doc.clips[0].tracks.iter().all(|t| t.extras.is_empty()));
+    }
+
+    #[test]
+    fn extras_and_user_data_are_kept() {
+        let doc = read(
+            r#"{"zeta":1,"name":"n","tracks":[{"name":".x","custom":{"a":[1, 2]},"times":[0],"values":[0],"type":"number","settings":{"foo":1},"alpha":"x"}],
+                "userData":"{\"k\":[1,2]}","blendMode":2501,"extra":null}"#,
+        );
+        let clip = &doc.clips[0];
+        let keys: Vec<_> = clip
+            .extras
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.get()))
+            .collect();
+        assert_eq!(keys, [("zeta", "1"), ("extra", "null")]);
+        assert_eq!(clip.user_data, serde_json::json!({"k": [1, 2]}));
+        assert_eq!(clip.blend_mode, BlendMode::Additive);
+        let t = &clip.tracks[0];
+        let keys: Vec<_> = t
+            .extras
+            .0
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.get()))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                ("custom", r#"{"a":[1, 2]}"#),
+                ("settings", r#"{"foo":1}"#),
+                ("alpha", r#""x""#)
+            ]
+        );
+        assert!(t.tangents.is_none());
+        // userData as an object is accepted too.
+        let doc = read(r#"{"tracks":[],"userData":{"a":1}}"#);
+        assert_eq!(doc.clips[0].user_data, serde_json::json!({"a": 1}));
+        assert_eq!(doc.clips[0].duration, 0.0);
+    }
+
+    #[test]
+    fn error_messages_name_file_path_and_reason() {
+        let t = |tracks: &str| format!(r#"{{"name":"c","tracks":[{tracks}]}}"#);
+        let ok = r#"{"name":".ok","type":"number","times":[0],"values":[0]}"#;
+        let cases: Vec<(String, &str)> = vec![
+            ("".into(), "t.json: file is empty"),
+            ("  \n".into(), "t.json: file is empty"),
+            (
+                r#"{"tracks":[{"name":".x","type":"number","times":[0,1"#.into(),
+                "t.json: tracks[0].times[1]: truncated JSON: EOF while parsing a list at line 1 column 52",
+            ),
+            (r#"{"tracks":[}"#.into(), "t.json: tracks[0]: invalid JSON: expected value at line 1 column 12"),
+            ("42".into(), "t.json: no three.js animation clips found: expected a clip object with \"tracks\", an array of clips, or an object file with \"animations\", found a number"),
+            (r#"{"metadata":{}}"#.into(), "t.json: no three.js animation clips found: expected a clip object with \"tracks\", an array of clips, or an object file with \"animations\""),
+            (r#"{"tracks":5}"#.into(), "t.json: tracks: expected an array of tracks, found a number"),
+            (r#"[{"tracks":[]},7]"#.into(), "t.json: [1]: expected a clip object, found a number"),
+            (r#"{"animations":{}}"#.into(), "t.json: animations: expected an array of clips, found an object"),
+            (r#"{"animations":[{"name":"x"}]}"#.into(), "t.json: animations[0]: missing \"tracks\""),
+            (r#"{"animations":[{"hierarchy":[]}]}"#.into(), "t.json: animations[0]: legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; expected \"tracks\""),
+            (t(&format!("{ok},[]")), "t.json: tracks[1]: expected a track object, found an array"),
+            (t(r#"{"type":"number","times":[0],"values":[0]}"#), "t.json: tracks[0]: track name is undefined"),
+            (t(r#"{"name":".x","times":[0],"values":[0]}"#), "t.json: tracks[0]: track type undefined, can not parse"),
+            (t(r#"{"name":".x","type":"matrix","times":[0],"values":[0]}"#), "t.json: tracks[0].type: unsupported track type 'matrix'"),
+            (t(r#"{"name":".x","type":7,"times":[0],"values":[0]}"#), "t.json: tracks[0].type: expected a string, found a number"),
+            (t(r#"{"name":3,"type":"number","times":[0],"values":[0]}"#), "t.json: tracks[0].name: expected a string, found a number"),
+            (t(r#"{"name":".x","type":"number","times":[],"values":[]}"#), "t.json: tracks[0].times: no keyframes in track named .x"),
+            (t(r#"{"name":".x","type":"number","keys":[{"time":0}]}"#), "t.json: tracks[0].keys: no keyframes in track named .x"),
+            (t(r#"{"name":".x","type":"number","values":[1]}"#), "t.json: tracks[0]: track named .x has neither \"times\" nor \"keys\""),
+            (t(r#"{"name":".x","type":"number","times":[0]}"#), "t.json: tracks[0]: missing \"values\" in track named .x"),
+            (t(r#"{"name":".x","type":"vector","times":[0,1,2],"values":[1,2,3,4,5,6,7]}"#), "t.json: tracks[0].values: 7 values for 3 keys is not a whole number per key"),
+            (t(&format!(r#"{ok},{ok},{ok},{{"name":".x","type":"number","times":[0,1,2,3,4,5,6,"7"],"values":[0,0,0,0,0,0,0,0]}}"#)), "t.json: tracks[3].times[7]: a string is not a number"),
+            (t(r#"{"name":".x","type":"number","times":[0,1],"values":[0,null]}"#), "t.json: tracks[0].values[1]: null is not a number (three.js stores 0)"),
+            (t(r#"{"name":".x","type":"number","times":[0,1],"values":[0,[1]]}"#), "t.json: tracks[0].values[1]: an array is not a number"),
+            (t(r#"{"name":".x","type":"number","times":{},"values":[0]}"#), "t.json: tracks[0].times: expected an array of numbers, found an object"),
+            (t(r#"{"name":".x","type":"number","times":[0],"values":[1e39]}"#), "t.json: tracks[0].values[0]: number 1e39 is out of range for a 32-bit float"),
+            (t(r#"{"name":".x","type":"number","times":[1e400],"values":[1]}"#), "t.json: tracks[0].times[0]: number 1e400 is out of range for a 32-bit float"),
+            (t(r#"{"name":".x","type":"bool","times":[0],"values":[1]}"#), "t.json: tracks[0].values[0]: expected true or false, found a number"),
+            (t(r#"{"name":".x","type":"string","times":[0],"values":[1]}"#), "t.json: tracks[0].values[0]: expected a string, found a number"),
+            (t(r#"{"name":".x","type":"number","keys":[{"time":0,"value":[1]},{"time":1,"value":2}]}"#), "t.json: tracks[0].keys[1].value: expected an array like the first key's value, found a number"),
+            (t(r#"{"name":".x","type":"number","keys":[{"value":1}]}"#), "t.json: tracks[0].keys[0].time: missing time"),
+            (t(r#"{"name":".x","type":"number","keys":[null]}"#), "t.json: tracks[0].keys[0]: expected a key object, found null"),
+            (t(r#"{"name":".x","type":"number","times":[0],"values":[0],"interpolation":"smooth"}"#), "t.json: tracks[0].interpolation: expected a number, found a string"),
+            (t(r#"{"name":".x","type":"number","times":[0],"values":[0],"settings":{"inTangents":[0,0],"outTangents":[0]}}"#), "t.json: tracks[0].settings.outTangents: 1 numbers for 1 values; expected 2 per value (a time and a value), 2 in all"),
+            (t(r#"{"name":".x","type":"number","times":[0],"values":[0],"settings":null}"#), "t.json: tracks[0].settings: expected an object, found null"),
+            (r#"{"tracks":[],"blendMode":2502}"#.into(), "t.json: blendMode: unknown blendMode 2502 (expected 2500 or 2501)"),
+            (r#"{"tracks":[],"userData":"{oops"}"#.into(), "t.json: userData: userData is not valid JSON: key must be a string at line 1 column 2"),
+            (r#"{"tracks":[],"duration":"1"}"#.into(), "t.json: duration: expected a number, found a string"),
+            (r#"{"tracks":[],"duration":1e400}"#.into(), "t.json: duration: number 1e400 is out of range for a 64-bit float"),
+            (r#"{"tracks":[],"fps":"30"}"#.into(), "t.json: fps: expected a number, found a string"),
+            (r#"{"tracks":[],"uuid":5}"#.into(), "t.json: uuid: expected a string, found a number"),
+            (r#"{"tracks":[],"animations":[]}"#.into(), "t.json: the top-level object has both \"tracks\" and \"animations\"; expected one clip or an object file"),
+            (r#"{"animations":[{"tracks":[{"name":".x","type":"number","times":[0,1],"values":[0,1,2,3,4]}]}]}"#.into(), "t.json: animations[0].tracks[0].values: 5 values for 2 keys is not a whole number per key"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(error(&text), expected, "for {text}");
+        }
+    }
+
+    #[test]
+    fn lint_reports_and_keeps_what_three_js_keeps() {
+        let text = r#"{"name":"c","tracks":[
+            {"name":".a","type":"number","times":[0,"x",2],"values":[0,1,null]},
+            {"name":".b","type":"vector","times":[0,1,2],"values":[1,2,3,4,5,6,7]},
+            {"name":".c","times":[0],"values":[0]},
+            {"name":".d","type":"vector","times":[0,1],"values":[0,0,0,1,true,1]},
+            {"name":".e","type":"number","times":[0],"values":[1e39]}
+        ]}"#;
+        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"));
+        let doc = doc.unwrap();
+        let summary: Vec<_> = problems
+            .iter()
+            .map(|p| {
+                (
+                    p.severity,
+                    p.code.as_str(),
+                    p.clip,
+                    p.track,
+                    p.key,
+                    p.message.as_str(),
+                )
+            })
+            .collect();
+        let e = Severity::Error;
+        assert_eq!(
+            summary,
+            [
+                (
+                    e,
+                    "time-not-a-number",
+                    Some(0),
+                    Some(0),
+                    Some(1),
+                    "tracks[0].times[1]: a string is not a number"
+                ),
+                (
+                    e,
+                    "value-not-a-number",
+                    Some(0),
+                    Some(0),
+                    Some(2),
+                    "tracks[0].values[2]: null is not a number (three.js stores 0)"
+                ),
+                (
+                    e,
+                    "invalid-value-size",
+                    Some(0),
+                    Some(1),
+                    None,
+                    "tracks[1].values: 7 values for 3 keys is not a whole number per key"
+                ),
+                (
+                    e,
+                    "parse",
+                    Some(0),
+                    Some(2),
+                    None,
+                    "tracks[2]: track type undefined, can not parse"
+                ),
+                (
+                    e,
+                    "value-not-a-number",
+                    Some(0),
+                    Some(3),
+                    Some(1),
+                    "tracks[3].values[4]: a boolean is not a number"
+                ),
+                (
+                    e,
+                    "number-out-of-range",
+                    Some(0),
+                    Some(4),
+                    Some(0),
+                    "tracks[4].values[0]: number 1e39 is out of range for a 32-bit float"
+                ),
+            ]
+        );
+        let names: Vec<_> = doc.clips[0]
+            .tracks
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(names, [".a", ".d", ".e"]);
+        let a = &doc.clips[0].tracks[0];
+        assert!(a.times[1].is_nan());
+        assert_eq!(nums(a), [0.0, 1.0, 0.0]);
+        assert_eq!(nums(&doc.clips[0].tracks[1])[4], 1.0);
+        assert_eq!(nums(&doc.clips[0].tracks[2])[0], f32::INFINITY);
+
+        let (doc, problems) = lint_bytes(b"{\"tracks\":[", Path::new("t.json"));
+        assert!(doc.is_none());
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].code, "parse");
+        assert_eq!(
+            problems[0].message,
+            "tracks[0]: truncated JSON: EOF while parsing a list at line 1 column 11"
+        );
+
+        let (doc, problems) = lint_bytes(br#"[{"name":"x"},{"tracks":[]}]"#, Path::new("t.json"));
+        assert_eq!(
+            doc.unwrap().clips.len(),
+            2,
+            "a clip without tracks stays (empty) to keep indices"
+        );
+        assert_eq!(problems[0].message, "[0]: missing \"tracks\"");
+    }
+
+    #[test]
+    fn escaped_keys_and_duplicate_fields_follow_json_parse() {
+        let doc = read(
+            r#"{"tracks":[{"na\u006de":".x","type":"number","times":[0],"values":[0],"type":"vector","values":[1,2]}]}"#,
+        );
+        let t = &doc.clips[0].tracks[0];
+        assert_eq!(t.name, ".x");
+        assert_eq!(t.kind, TrackKind::Vector);
+        assert_eq!(nums(t), [1.0, 2.0]);
+    }
+
+    #[test]
+    fn random_mutations_never_panic() {
+        let seed = r#"{"metadata":{"version":4.5},"animations":[{"name":"c","fps":24,"duration":3,"tracks":[
+            {"name":".x","times":[0,2],"values":[0,1],"type":"number","interpolation":2302},
+            {"name":".p","times":[0.5,3],"values":[0,0,0,1,1,1],"type":"vector","extra":{"a":[1]}},
+            {"name":".b","times":[0.5],"values":[true],"type":"bool"},
+            {"name":".q","keys":[{"time":0,"value":[0,0,0,1]},{"time":1,"value":{"x":0,"y":0,"z":0,"w":1}}],"type":"quaternion"},
+            {"name":".z","times":[0,1],"values":[0,1],"type":"number","interpolation":2303,"settings":{"inTangents":[0,0,1,1],"outTangents":[0,0,1,1]}}
+            ],"uuid":"u","blendMode":2500,"userData":"{}"}],"object":{}}"#;
+        let alphabet = b"{}[],:\"0123456789.-+eEtrufalsn \\x";
+        let mut s = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for _ in 0..4000 {
+            let mut bytes = seed.as_bytes().to_vec();
+            for _ in 0..(next() % 4 + 1) {
+                let pos = (next() as usize) % bytes.len();
+                match next() % 3 {
+                    0 => bytes[pos] = alphabet[(next() as usize) % alphabet.len()],
+                    1 => {
+                        bytes.remove(pos);
+                    }
+                    _ => bytes.insert(pos, alphabet[(next() as usize) % alphabet.len()]),
+                }
+            }
+            if next() % 5 == 0 {
+                let cut = (next() as usize) % bytes.len();
+                bytes.truncate(cut);
+            }
+            let strict = read_bytes(&bytes, Path::new("f.json"));
+            let (_, _) = lint_bytes(&bytes, Path::new("f.json"));
+            if let Ok(doc) = strict {
+                let out = crate::formats::write_bytes(&doc, &Default::default());
+                read_bytes(&out, Path::new("f.json")).expect("written output reads back");
+            }
+        }
+    }
 }

@@ -355,3 +355,244 @@ fn write_track(out: &mut Out, track: &Track) {
     );
     out.close(b'}');
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::formats::{Format, read_bytes, read_file, write_bytes, write_file};
+    use crate::model::{BlendMode, Interpolation, Tangents, TrackKind};
+
+    fn data(name: &str) -> PathBuf {
+        PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/threejs"
+        ))
+        .join(name)
+    }
+
+    fn text(doc: &Document, opts: &WriteOptions) -> String {
+        String::from_utf8(write_bytes(doc, opts)).unwrap()
+    }
+
+    fn reread(doc: &Document, opts: &WriteOptions) -> Document {
+        read_bytes(&write_bytes(doc, opts), Path::new("out.json")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    const SPEC_CLIP: &str = r#"{"name":"c","duration":3,"tracks":[{"name":".x","times":[0,2],"values":[0,1],"type":"number"},{"name":".p","times":[0.5,3],"values":[0,0,0,1,1,1],"type":"vector"}],"uuid":"0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9","blendMode":2500,"userData":"{}"}"#;
+
+    #[test]
+    fn spec_clip_is_written_back_byte_for_byte() {
+        let doc = read_bytes(SPEC_CLIP.as_bytes(), Path::new("c.json")).unwrap();
+        assert_eq!(text(&doc, &WriteOptions::default()), SPEC_CLIP);
+    }
+
+    #[test]
+    fn tojson_key_order_interpolation_settings_and_kinds() {
+        let mut smooth = Track::numeric(".s", TrackKind::Number, vec![0.0, 0.1], vec![1.0, -0.0]);
+        smooth.interpolation = Interpolation::Smooth;
+        let mut bez = Track::numeric(
+            ".material.opacity",
+            TrackKind::Number,
+            vec![0.0, 1.0],
+            vec![0.0, 10.0],
+        );
+        bez.interpolation = Interpolation::Bezier;
+        bez.tangents = Some(Tangents {
+            in_tangents: vec![0.0, 0.0, -0.25, -8.0],
+            out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+        });
+        let flags = Track::new(
+            ".visible",
+            TrackKind::Bool,
+            vec![0.0, 1.0],
+            Values::Bools(vec![true, false]),
+        );
+        let names = Track::new(
+            ".name",
+            TrackKind::String,
+            vec![0.0],
+            Values::Strings(vec!["a\"b\n".into()]),
+        );
+        let mut clip = Clip::new("k", -1.0, vec![smooth, bez, flags, names]);
+        clip.uuid = None;
+        clip.blend_mode = BlendMode::Additive;
+        clip.user_data = serde_json::json!({"a": "x"});
+        let doc = Document::new(Format::ThreeJs, vec![clip]);
+        assert_eq!(
+            text(&doc, &WriteOptions::default()),
+            concat!(
+                r#"{"name":"k","duration":1,"tracks":["#,
+                r#"{"name":".s","times":[0,0.1],"values":[1,-0],"interpolation":2302,"type":"number"},"#,
+                r#"{"name":".material.opacity","times":[0,1],"values":[0,10],"interpolation":2303,"#,
+                r#""settings":{"inTangents":[0,0,-0.25,-8],"outTangents":[0.25,8,0,0]},"type":"number"},"#,
+                r#"{"name":".visible","times":[0,1],"values":[true,false],"type":"bool"},"#,
+                r#"{"name":".name","times":[0],"values":["a\"b\n"],"type":"string"}],"#,
+                r#""blendMode":2501,"userData":"{\"a\":\"x\"}"}"#
+            )
+        );
+        let back = reread(&doc, &WriteOptions::default());
+        assert_eq!(back.clips, doc.clips);
+    }
+
+    #[test]
+    fn pretty_indents_objects_and_keeps_numeric_arrays_on_one_line() {
+        let doc = read_bytes(SPEC_CLIP.as_bytes(), Path::new("c.json")).unwrap();
+        let opts = WriteOptions {
+            pretty: true,
+            precision: None,
+        };
+        let expected = r#"{
+  "name": "c",
+  "duration": 3,
+  "tracks": [
+    {
+      "name": ".x",
+      "times": [0, 2],
+      "values": [0, 1],
+      "type": "number"
+    },
+    {
+      "name": ".p",
+      "times": [0.5, 3],
+      "values": [0, 0, 0, 1, 1, 1],
+      "type": "vector"
+    }
+  ],
+  "uuid": "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9",
+  "blendMode": 2500,
+  "userData": "{}"
+}
+"#;
+        assert_eq!(text(&doc, &opts), expected);
+        assert_eq!(reread(&doc, &opts).clips, doc.clips);
+        let empty = Document::new(Format::ThreeJs, vec![]);
+        assert_eq!(text(&empty, &opts), "[]\n");
+        assert_eq!(text(&empty, &WriteOptions::default()), "[]");
+    }
+
+    #[test]
+    fn precision_rounds_numbers() {
+        let doc = read_bytes(
+            br#"[{"name":"p","duration":1.23456789,"tracks":[{"name":".x","times":[0,0.333333343],"values":[1.23456,2],"type":"number"}]}]"#,
+            Path::new("p.json"),
+        )
+        .unwrap();
+        let opts = WriteOptions {
+            precision: Some(3),
+            pretty: false,
+        };
+        let out = text(&doc, &opts);
+        assert!(out.starts_with(r#"[{"name":"p","duration":1.235,"tracks":[{"name":".x","times":[0,0.333],"values":[1.235,2],"#), "{out}");
+    }
+
+    #[test]
+    fn real_files_round_trip_and_keep_other_fields_verbatim() {
+        for name in [
+            "scene-animation.json",
+            "tri12-butterfly-object-1.json",
+            "tri12-butterfly-object-2.json",
+            "blend-animation.json",
+        ] {
+            let path = data(name);
+            let doc = read_file(&path).unwrap_or_else(|e| panic!("{e}"));
+            let original = std::fs::read(&path).unwrap();
+            for opts in [
+                WriteOptions::default(),
+                WriteOptions {
+                    pretty: true,
+                    precision: None,
+                },
+            ] {
+                let out = write_bytes(&doc, &opts);
+                let back = read_bytes(&out, &path).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(back.clips, doc.clips, "{name}");
+                // Every top-level field but `animations` is byte-identical, in the same order.
+                let keys = |bytes: &[u8]| -> Vec<String> {
+                    let map: serde_json::Map<String, serde_json::Value> =
+                        serde_json::from_slice(bytes).unwrap();
+                    map.keys().cloned().collect()
+                };
+                assert_eq!(keys(&original), keys(&out), "{name}");
+                let raw_a: std::collections::HashMap<String, &RawValue> =
+                    serde_json::from_slice(&original).unwrap();
+                let raw_b: std::collections::HashMap<String, &RawValue> =
+                    serde_json::from_slice(&out).unwrap();
+                for (k, v) in &raw_a {
+                    if k != "animations" {
+                        assert_eq!(v.get(), raw_b[k].get(), "{name}: {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn output_is_smaller_than_full_double_output() {
+        let doc = read_file(&data("scene-animation.json")).unwrap();
+        let ours = write_bytes(&doc, &WriteOptions::default());
+        // three.js writes each f32 widened to a double: `0.10000000149011612`.
+        let mut value: serde_json::Value = serde_json::from_slice(&ours).unwrap();
+        for clip in value["animations"].as_array_mut().unwrap() {
+            for track in clip["tracks"].as_array_mut().unwrap() {
+                for key in ["times", "values"] {
+                    for n in track[key].as_array_mut().unwrap() {
+                        let x = n.as_f64().unwrap() as f32 as f64;
+                        *n = serde_json::Value::from(x);
+                    }
+                }
+            }
+        }
+        let full = serde_json::to_vec(&value).unwrap();
+        assert!(
+            ours.len() * 10 < full.len() * 9,
+            "{} vs {}",
+            ours.len(),
+            full.len()
+        );
+    }
+
+    #[test]
+    fn write_file_is_atomic_and_leaves_the_input_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = data("tri12-butterfly-object-1.json");
+        let before = std::fs::read(&input).unwrap();
+        let doc = read_file(&input).unwrap();
+        let out = dir.path().join("out.json");
+        std::fs::write(&out, b"old").unwrap();
+        write_file(&doc, &out, &WriteOptions::default()).unwrap();
+        assert_eq!(read_file(&out).unwrap().clips, doc.clips);
+        assert_eq!(std::fs::read(&input).unwrap(), before);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn big_documents_write_tracks_in_parallel_identically() {
+        let tracks: Vec<Track> = (0..8)
+            .map(|i| {
+                let n = 10_000;
+                let times = (0..n).map(|k| k as f32 / 30.0).collect();
+                let values = (0..n * 3)
+                    .map(|k| (k as f32 * 0.37 + i as f32).sin())
+                    .collect();
+                Track::numeric(format!("j{i}.position"), TrackKind::Vector, times, values)
+            })
+            .collect();
+        let doc = Document::new(Format::ThreeJs, vec![Clip::new("big", -1.0, tracks)]);
+        for pretty in [false, true] {
+            let opts = WriteOptions {
+                pretty,
+                precision: None,
+            };
+            let parallel = write_bytes(&doc, &opts);
+            let mut serial = Out::new(&opts, 0, 0);
+            write_clip(&mut serial, &doc.clips[0], &opts, false);
+            if pretty {
+                serial.buf.push(b'\n');
+            }
+            assert_eq!(parallel, serial.buf);
+            assert_eq!(reread(&doc, &opts).clips, doc.clips);
+        }
+    }
+}
