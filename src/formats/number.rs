@@ -78,38 +78,40 @@ fn trim_point_zero(s: &str) -> &str {
     s.strip_suffix(".0").unwrap_or(s)
 }
 
+/// Exact powers of ten up to 10^17.
+const POW10: [f64; 18] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17,
+];
+
 /// `x` rounded to `n` decimals, or `shortest` when that is no longer.
 fn write_rounded(out: &mut Vec<u8>, x: f64, n: u32, shortest: &str) {
-    let n = n.min(17);
-    let scaled = (x * 10f64.powi(n as i32)).round();
+    let n = n.min(17) as usize;
+    let scaled = (x * POW10[n]).round();
     if scaled.is_nan() || scaled.abs() >= 9.0e15 {
         out.extend_from_slice(shortest.as_bytes());
         return;
     }
+    // Digits of |scaled|, left-padded with zeros to at least n + 1 digits.
+    let mut digits = [b'0'; 24];
+    let mut m = scaled.abs() as u64;
+    let mut i = digits.len();
+    while m > 0 {
+        i -= 1;
+        digits[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+    }
+    let first = i.min(digits.len() - n - 1);
+    let (int, frac) = digits[first..].split_at(digits.len() - first - n);
     let start = out.len();
-    let negative = scaled < 0.0;
-    let mut digits = Vec::with_capacity(20);
-    write_u64(&mut digits, scaled.abs() as u64);
-    let n = n as usize;
-    if negative {
+    if scaled < 0.0 {
         out.push(b'-');
     }
-    if digits.len() > n {
-        let (int, frac) = digits.split_at(digits.len() - n);
-        out.extend_from_slice(int);
-        push_fraction(out, frac);
-    } else {
-        out.push(b'0');
-        let mut frac = vec![b'0'; n - digits.len()];
-        frac.extend_from_slice(&digits);
-        push_fraction(out, &frac);
-    }
+    out.extend_from_slice(int);
+    push_fraction(out, frac);
     if out.len() - start > shortest.len() {
         out.truncate(start);
         out.extend_from_slice(shortest.as_bytes());
-    } else if &out[start..] == b"-0" {
-        out.truncate(start);
-        out.push(b'0');
     }
 }
 

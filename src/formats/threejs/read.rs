@@ -8,11 +8,15 @@
 
 use std::path::Path;
 
-use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use serde::de::DeserializeSeed;
 use serde_json::value::RawValue;
 
 use super::schema::{
-    ClipSchema, Field, FileSchema, JsonKind, Key, Layout, RawFields, Shaped, clip_raw, clip_tracks,
+    ClipSchema, Field, FileSchema, FileSeed, JsonKind, Key, Layout, RawFields, SeedCtx, Shaped,
+    Sink, TrackJob, clip_raw, clip_tracks,
 };
 use crate::formats::document::Source;
 use crate::formats::json_path::{field, index, offset_of, path_at};
@@ -21,7 +25,7 @@ use crate::model::{
     BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
 };
 
-/// Files larger than this convert their tracks on several threads.
+/// Files larger than this convert their tracks on other threads while the scan goes on.
 const PARALLEL_BYTES: usize = 256 * 1024;
 
 /// One finding while converting, with where it is.
@@ -103,6 +107,72 @@ impl Ctx {
     }
 }
 
+/// The converted track (or why not) and the findings, for the track `track` of the `tracks`
+/// array at field position `array` of clip object `uid`.
+struct TrackResult {
+    /// Unique id of the clip object.
+    uid: usize,
+    /// Position of the `tracks` key among the clip's fields.
+    array: usize,
+    /// Index of the track in its clip.
+    track: usize,
+    /// The track, or the issue that stopped it.
+    result: Result<Track, Issue>,
+    /// Non-fatal issues (lenient mode).
+    issues: Vec<Issue>,
+}
+
+/// Converts one scanned track.
+fn run_job(job: TrackJob, mode: Mode) -> TrackResult {
+    let mut ctx = Ctx {
+        mode,
+        issues: Vec::new(),
+    };
+    let result = match &job.fields {
+        Shaped::Ok(fields) => convert_track(fields, &job.path, &mut ctx),
+        Shaped::Wrong(kind) => Err(Issue::parse(
+            &job.path,
+            format!("expected a track object, found {}", kind.describe()),
+        )),
+    };
+    TrackResult {
+        uid: job.uid,
+        array: job.array,
+        track: job.track,
+        result,
+        issues: ctx.issues,
+    }
+}
+
+/// Adds a result to the shared list.
+fn push(results: &Mutex<Vec<TrackResult>>, result: TrackResult) {
+    results
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(result);
+}
+
+/// Scans `bytes`, handing every track to `sink`.
+fn scan<'de>(bytes: &'de [u8], sink: Sink<'_, 'de>) -> Result<FileSchema<'de>, serde_json::Error> {
+    let ctx = SeedCtx::new(sink);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let schema = FileSeed { ctx: &ctx }.deserialize(&mut de)?;
+    de.end()?;
+    Ok(schema)
+}
+
+/// Scans `bytes` on one rayon worker while other workers convert the tracks already scanned.
+fn scan_parallel<'de>(
+    bytes: &'de [u8],
+    mode: Mode,
+    results: &Mutex<Vec<TrackResult>>,
+) -> Result<FileSchema<'de>, serde_json::Error> {
+    rayon::scope(|scope| {
+        let sink = |job: TrackJob<'de>| scope.spawn(move |_| push(results, run_job(job, mode)));
+        scan(bytes, &sink)
+    })
+}
+
 /// Reads three.js JSON `bytes`. Strict mode returns an error for the first problem; lenient mode
 /// returns the problems next to the document (and an error only when nothing is readable).
 pub(crate) fn read(
@@ -115,7 +185,13 @@ pub(crate) fn read(
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(err(String::new(), "file is empty".into()));
     }
-    let schema: FileSchema = serde_json::from_slice(bytes).map_err(|e| {
+    let results = Mutex::new(Vec::new());
+    let scanned = if bytes.len() >= PARALLEL_BYTES {
+        scan_parallel(bytes, mode, &results)
+    } else {
+        scan(bytes, &|job| push(&results, run_job(job, mode)))
+    };
+    let schema = scanned.map_err(|e| {
         // serde_json's column points at the offending byte, or at the last byte read at EOF.
         let offset = offset_of(bytes, e.line(), e.column()) + usize::from(e.is_eof());
         let what = if e.is_eof() {
@@ -125,25 +201,13 @@ pub(crate) fn read(
         };
         err(path_at(bytes, offset), format!("{what}: {e}"))
     })?;
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
 
     let no_clips = "no three.js animation clips found: expected a clip object with \"tracks\", \
                     an array of clips, or an object file with \"animations\"";
-    let (layout, clips): (Layout, Vec<(String, Option<&ClipSchema>)>) = match &schema {
-        FileSchema::Array(list) => {
-            let mut clips = Vec::new();
-            for (i, clip) in list.0.iter().enumerate() {
-                match clip {
-                    Shaped::Ok(c) => clips.push((index("", i), Some(c))),
-                    Shaped::Wrong(kind) => {
-                        return Err(err(
-                            index("", i),
-                            format!("expected a clip object, found {}", kind.describe()),
-                        ));
-                    }
-                }
-            }
-            (Layout::Array, clips)
-        }
+    let clip_list = |list, prefix| clip_list(list, prefix).map_err(|(p, r)| err(p, r));
+    let (layout, clips) = match &schema {
+        FileSchema::Array(list) => (Layout::Array, clip_list(list, "")?),
         FileSchema::Other(kind) => {
             return Err(err(
                 String::new(),
@@ -165,31 +229,17 @@ pub(crate) fn read(
                             .into(),
                     ));
                 }
-                let list = match animations {
-                    Shaped::Ok(list) => list,
+                match animations {
+                    Shaped::Ok(list) => (scene_layout(fields), clip_list(list, "animations")?),
                     Shaped::Wrong(kind) => {
                         return Err(err(
                             "animations".into(),
                             format!("expected an array of clips, found {}", kind.describe()),
                         ));
                     }
-                };
-                let mut clips = Vec::new();
-                for (i, clip) in list.0.iter().enumerate() {
-                    let path = index("animations", i);
-                    match clip {
-                        Shaped::Ok(c) => clips.push((path, Some(c))),
-                        Shaped::Wrong(kind) => {
-                            return Err(err(
-                                path,
-                                format!("expected a clip object, found {}", kind.describe()),
-                            ));
-                        }
-                    }
                 }
-                (scene_layout(fields), clips)
             } else if has_tracks {
-                (Layout::Clip, vec![(String::new(), None)])
+                (Layout::Clip, vec![(String::new(), 0, fields.as_slice())])
             } else if has("object") && has("metadata") {
                 (scene_layout(fields), Vec::new())
             } else {
@@ -198,18 +248,7 @@ pub(crate) fn read(
         }
     };
 
-    // A top-level clip object's fields live in the file schema itself.
-    let clips: Vec<(String, &[(Key, Field)])> = match &schema {
-        FileSchema::Object(fields) if matches!(layout, Layout::Clip) => {
-            vec![(String::new(), fields.as_slice())]
-        }
-        _ => clips
-            .into_iter()
-            .filter_map(|(p, c)| c.map(|c| (p, c.fields.as_slice())))
-            .collect(),
-    };
-
-    convert_clips(&clips, bytes.len() >= PARALLEL_BYTES, mode, file).map(|(clips, problems)| {
+    convert_clips(&clips, results, mode, file).map(|(clips, problems)| {
         let doc = Document {
             path: Some(file.to_path_buf()),
             format: Format::ThreeJs,
@@ -218,6 +257,29 @@ pub(crate) fn read(
         };
         (doc, problems)
     })
+}
+
+/// The clips of an array as `(path, uid, fields)`, or the path and reason of a non-object.
+type ClipRef<'a, 'de> = (String, usize, &'a [(Key<'de>, Field<'de>)]);
+
+/// Lists the clip objects of `list`, whose paths start with `prefix`.
+fn clip_list<'a, 'de>(
+    list: &'a [Shaped<ClipSchema<'de>>],
+    prefix: &str,
+) -> Result<Vec<ClipRef<'a, 'de>>, (String, String)> {
+    let mut clips = Vec::with_capacity(list.len());
+    for (i, clip) in list.iter().enumerate() {
+        match clip {
+            Shaped::Ok(c) => clips.push((index(prefix, i), c.uid, c.fields.as_slice())),
+            Shaped::Wrong(kind) => {
+                return Err((
+                    index(prefix, i),
+                    format!("expected a clip object, found {}", kind.describe()),
+                ));
+            }
+        }
+    }
+    Ok(clips)
 }
 
 /// The layout of an object file: every field but `animations`, and where `animations` was.
@@ -258,48 +320,38 @@ struct ClipHead {
     frame_time: f64,
 }
 
-/// One track to convert.
-struct Job<'a, 'de> {
-    /// Index of the clip in the file.
-    clip: usize,
-    /// Index of the track in its clip.
-    track: usize,
-    /// JSON path of the track.
-    path: String,
-    /// The track's fields.
-    fields: &'a RawFields<'de>,
-    /// Scale applied to times (`1 / fps`).
-    frame_time: f64,
-}
-
-/// Converts every clip: heads first, then all tracks (in parallel when `parallel`).
+/// Assembles every clip from its head fields and its converted tracks, in file order.
 fn convert_clips(
-    clips: &[(String, &[(Key, Field)])],
-    parallel: bool,
+    clips: &[ClipRef],
+    results: Vec<TrackResult>,
     mode: Mode,
     file: &Path,
 ) -> Result<(Vec<Clip>, Vec<Problem>), ReadError> {
+    let mut by_array: HashMap<(usize, usize), Vec<TrackResult>> = HashMap::new();
+    for r in results {
+        by_array.entry((r.uid, r.array)).or_default().push(r);
+    }
     let mut problems = Vec::new();
-    let mut heads = Vec::with_capacity(clips.len());
-    let mut jobs = Vec::new();
+    let mut out = Vec::with_capacity(clips.len());
     let fail = |issue: Issue| ReadError::new(file, issue.path, issue.reason);
-    for (c, (path, schema)) in clips.iter().enumerate() {
+    for (c, (path, uid, schema)) in clips.iter().enumerate() {
         let mut ctx = Ctx {
             mode,
             issues: Vec::new(),
         };
-        let head = convert_head(schema, path, &mut ctx).map_err(fail)?;
+        let mut head = convert_head(schema, path, &mut ctx).map_err(fail)?;
         problems.extend(ctx.issues.iter().map(|i| i.problem(c, None)));
-        let tracks_path = field(path, "tracks");
-        let tracks = match clip_tracks(schema) {
-            Some(Shaped::Ok(list)) => Some(list),
-            Some(Shaped::Wrong(kind)) => {
+        let mut tracks = Vec::new();
+        match clip_tracks(schema) {
+            Some((array, Shaped::Ok(_))) => {
+                tracks = by_array.remove(&(*uid, array)).unwrap_or_default()
+            }
+            Some((_, Shaped::Wrong(kind))) => {
                 let issue = Issue::parse(
-                    &tracks_path,
+                    field(path, "tracks"),
                     format!("expected an array of tracks, found {}", kind.describe()),
                 );
                 clip_failure(mode, issue, c, &mut problems).map_err(fail)?;
-                None
             }
             None => {
                 let reason = if clip_raw(schema, "hierarchy").is_some() {
@@ -309,68 +361,40 @@ fn convert_clips(
                     "missing \"tracks\""
                 };
                 clip_failure(mode, Issue::parse(path, reason), c, &mut problems).map_err(fail)?;
-                None
             }
-        };
-        for (t, track) in tracks.into_iter().flat_map(|l| l.0.iter()).enumerate() {
-            let track_path = index(&tracks_path, t);
-            match track {
-                Shaped::Ok(fields) => jobs.push(Job {
-                    clip: c,
-                    track: t,
-                    path: track_path,
-                    fields,
-                    frame_time: head.frame_time,
-                }),
-                Shaped::Wrong(kind) => {
-                    let issue = Issue::parse(
-                        track_path,
-                        format!("expected a track object, found {}", kind.describe()),
-                    );
-                    match mode {
-                        Mode::Strict => return Err(fail(issue)),
-                        Mode::Lenient => problems.push(issue.problem(c, Some(t))),
-                    }
+        }
+        tracks.sort_by_key(|r| r.track);
+        for r in tracks {
+            problems.extend(r.issues.iter().map(|i| i.problem(c, Some(r.track))));
+            match r.result {
+                Ok(mut track) => {
+                    scale_times(&mut track, head.frame_time);
+                    head.clip.tracks.push(track);
                 }
+                Err(issue) => match mode {
+                    Mode::Strict => return Err(fail(issue)),
+                    Mode::Lenient => problems.push(issue.problem(c, Some(r.track))),
+                },
             }
         }
-        heads.push(head);
+        if head.reset {
+            head.clip.reset_duration();
+        }
+        out.push(head.clip);
     }
+    Ok((out, problems))
+}
 
-    let convert = |job: &Job| {
-        let mut ctx = Ctx {
-            mode,
-            issues: Vec::new(),
-        };
-        let track = convert_track(job.fields, &job.path, job.frame_time, &mut ctx);
-        (track, ctx.issues)
-    };
-    let results: Vec<_> = if parallel && jobs.len() > 1 {
-        jobs.par_iter().map(convert).collect()
-    } else {
-        jobs.iter().map(convert).collect()
-    };
-
-    for (job, (track, issues)) in jobs.iter().zip(results) {
-        problems.extend(issues.iter().map(|i| i.problem(job.clip, Some(job.track))));
-        match track {
-            Ok(track) => heads[job.clip].clip.tracks.push(track),
-            Err(issue) => match mode {
-                Mode::Strict => return Err(fail(issue)),
-                Mode::Lenient => problems.push(issue.problem(job.clip, Some(job.track))),
-            },
+/// `AnimationClip.parse`'s `track.scale(frameTime)`: key times and tangent times, rounded to f32.
+fn scale_times(track: &mut Track, frame_time: f64) {
+    if frame_time != 1.0 {
+        for t in &mut track.times {
+            *t = (*t as f64 * frame_time) as f32;
+        }
+        if let Some(tangents) = &mut track.tangents {
+            tangents.map_times(|t| t * frame_time);
         }
     }
-    let clips = heads
-        .into_iter()
-        .map(|mut head| {
-            if head.reset {
-                head.clip.reset_duration();
-            }
-            head.clip
-        })
-        .collect();
-    Ok((clips, problems))
 }
 
 /// A clip that cannot be read: an error in strict mode, a problem (and an empty clip) otherwise.
@@ -575,16 +599,15 @@ fn string_of(raw: &RawValue) -> Option<String> {
 
 /// The number in `raw` (which holds a JSON number) as an `f64`; overflow gives ±Infinity.
 fn number_f64(raw: &RawValue) -> f64 {
-    fast_float2::parse::<f64, _>(raw.get().trim()).unwrap_or(f64::NAN)
+    let text = raw.get().trim().as_bytes();
+    match parse_json_number(text) {
+        Ok((v, n)) if n == text.len() => v,
+        _ => f64::NAN,
+    }
 }
 
 /// Converts one track (`parseKeyframeTrack` followed by `scale(frameTime)`).
-fn convert_track(
-    fields: &RawFields,
-    path: &str,
-    frame_time: f64,
-    ctx: &mut Ctx,
-) -> Result<Track, Issue> {
+fn convert_track(fields: &RawFields, path: &str, ctx: &mut Ctx) -> Result<Track, Issue> {
     let name = match fields.get("name") {
         None => return Err(Issue::parse(path, "track name is undefined")),
         Some(raw) => string_of(raw).ok_or_else(|| wrong(&field(path, "name"), "a string", raw))?,
@@ -604,7 +627,7 @@ fn convert_track(
     };
 
     let times_raw = fields.get("times");
-    let (mut times, values, used_keys) = match times_raw {
+    let (times, values, used_keys) = match times_raw {
         Some(raw) => {
             let times_path = field(path, "times");
             let times = numbers(raw, &times_path, ctx, "time-not-a-number")?;
@@ -746,15 +769,6 @@ fn convert_track(
         }
     }
 
-    // AnimationClip.parse: `track.scale(frameTime)`, tangent times included.
-    if frame_time != 1.0 {
-        for t in &mut times {
-            *t = (*t as f64 * frame_time) as f32;
-        }
-        if let Some(tangents) = &mut tangents {
-            tangents.map_times(|t| t * frame_time);
-        }
-    }
     Ok(Track {
         name,
         kind,
@@ -795,7 +809,7 @@ fn numbers(
     }
     loop {
         match s.get(i) {
-            Some(b'-' | b'0'..=b'9') => match fast_float2::parse_partial::<f64, _>(&s[i..]) {
+            Some(b'-' | b'0'..=b'9') => match parse_json_number(&s[i..]) {
                 Ok((v, n)) => {
                     let f = v as f32;
                     if f.is_infinite() {
@@ -817,6 +831,47 @@ fn numbers(
             _ => return numbers_slow(raw, path, ctx, nan_code),
         }
     }
+}
+
+/// Exact powers of ten for the fast path (all representable in an `f64`).
+const POW10: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
+
+/// Parses the JSON number at the start of `s` (which must start with `-` or a digit) as a
+/// correctly rounded `f64`, returning it and its length. Plain decimals with at most 15
+/// significant digits and no exponent take a fast path: the digits form an exact integer and
+/// one correctly rounded division by an exact power of ten gives the correctly rounded result
+/// (Clinger's fast path). Everything else goes to `fast_float2`.
+#[inline]
+fn parse_json_number(s: &[u8]) -> Result<(f64, usize), fast_float2::Error> {
+    let negative = s.first() == Some(&b'-');
+    let mut i = usize::from(negative);
+    let mut mantissa = 0u64;
+    let mut digits = 0usize;
+    while let Some(&d @ b'0'..=b'9') = s.get(i) {
+        mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+        digits += 1;
+        i += 1;
+    }
+    let mut frac = 0usize;
+    if s.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&d @ b'0'..=b'9') = s.get(i) {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+            frac += 1;
+            i += 1;
+        }
+    }
+    if digits == 0
+        || digits + frac > 15
+        || frac == 0 && s.get(i - 1) == Some(&b'.')
+        || matches!(s.get(i), Some(b'e' | b'E'))
+    {
+        return fast_float2::parse_partial::<f64, _>(s);
+    }
+    let v = mantissa as f64 / POW10[frac];
+    Ok((if negative { -v } else { v }, i))
 }
 
 /// Element-by-element version of [`numbers`] for arrays that hold something other than numbers.
@@ -1399,6 +1454,61 @@ mod tests {
     }
 
     #[test]
+    fn fast_number_path_matches_fast_float() {
+        let mut s = 0x853c_49e6_748f_ea9bu64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "0.5",
+            "1.",
+            "123456789012345",
+            "1234567890123456",
+            "0.000000000000001",
+            "9007199254740993",
+            "-12.5e3",
+            "1E-2",
+            "0.1",
+            "100",
+            "3.4028235e38",
+            "1e400",
+            "-1e-400",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for _ in 0..200_000 {
+            let digits = (next() % 18 + 1) as usize;
+            let mut t = String::new();
+            if next() % 2 == 0 {
+                t.push('-');
+            }
+            let int = next() % (digits as u64 + 1);
+            for k in 0..digits {
+                if k as u64 == int && k > 0 {
+                    t.push('.');
+                }
+                t.push((b'0' + (next() % 10) as u8) as char);
+            }
+            texts.push(t);
+        }
+        for t in texts {
+            let expected = fast_float2::parse_partial::<f64, _>(t.as_bytes()).unwrap();
+            let got = parse_json_number(t.as_bytes()).unwrap();
+            assert_eq!(
+                (got.0.to_bits(), got.1),
+                (expected.0.to_bits(), expected.1),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
     fn escaped_keys_and_duplicate_fields_follow_json_parse() {
         let doc = read(
             r#"{"tracks":[{"na\u006de":".x","type":"number","times":[0],"values":[0],"type":"vector","values":[1,2]}]}"#,
@@ -1407,6 +1517,16 @@ mod tests {
         assert_eq!(t.name, ".x");
         assert_eq!(t.kind, TrackKind::Vector);
         assert_eq!(nums(t), [1.0, 2.0]);
+        // A repeated `tracks` key: the last array wins, like JSON.parse.
+        let doc = read(
+            r#"{"tracks":[{"bad":1}],"tracks":[{"name":".y","type":"number","times":[0],"values":[0]}]}"#,
+        );
+        assert_eq!(doc.clips[0].tracks.len(), 1);
+        assert_eq!(doc.clips[0].tracks[0].name, ".y");
+        let doc = read(
+            r#"{"animations":[{"tracks":[{"bad":1}]}],"object":{},"animations":[{"tracks":[]}]}"#,
+        );
+        assert!(doc.clips[0].tracks.is_empty());
     }
 
     #[test]
