@@ -1,0 +1,65 @@
+//! A loaded file: its clips plus what a writer needs to put the file back together.
+
+use std::path::PathBuf;
+
+use crate::model::Clip;
+
+use super::threejs::Layout;
+
+/// The file formats clipscope reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// three.js JSON: `AnimationClip.toJSON` clips, arrays of them, or ObjectLoader files.
+    ThreeJs,
+}
+
+impl Format {
+    /// The short name used on the command line and in reports (`threejs`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::ThreeJs => "threejs",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the original file was laid out, so writing back keeps its shape and unmodelled fields.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Source {
+    /// Built in memory: writers pick a natural shape.
+    #[default]
+    None,
+    /// Read from a three.js JSON file.
+    ThreeJs(Layout),
+}
+
+/// The clips of one file, with where they came from and the original layout for round trips.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The file the document was read from, if any.
+    pub path: Option<PathBuf>,
+    /// The detected (or chosen) format.
+    pub format: Format,
+    /// The clips, in file order.
+    pub clips: Vec<Clip>,
+    /// The original layout (top-level fields, single clip or array), kept for writing back.
+    pub(crate) source: Source,
+}
+
+impl Document {
+    /// A document of `format` holding `clips`, not read from any file. A three.js writer puts
+    /// one clip as a clip object and any other number as an array of clips.
+    pub fn new(format: Format, clips: Vec<Clip>) -> Document {
+        Document {
+            path: None,
+            format,
+            clips,
+            source: Source::None,
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! three.js JSON: `AnimationClip.toJSON` clips, arrays of clips, and ObjectLoader object/scene
+//! files with a top-level `animations` array (spec §3, §5).
+//!
+//! Split like linebender's velato: [`schema`] mirrors the file (borrowing the text), [`read`]
+//! converts it into model clips with three.js's parsing rules, and [`write`] turns clips back
+//! into the same shape (three.js `toJSON` key order, other top-level fields verbatim).
+
+pub(crate) mod read;
+pub(crate) mod schema;
+pub(crate) mod write;
+
+pub(crate) use schema::Layout;
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use crate::formats::{Format, read_file};
+    use crate::model::{BlendMode, Interpolation, TrackKind};
+
+    fn data(name: &str) -> PathBuf {
+        PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/threejs"
+        ))
+        .join(name)
+    }
+
+    #[test]
+    fn scene_animation_keys_at_29_fps() {
+        let doc = read_file(&data("scene-animation.json")).unwrap();
+        assert_eq!(doc.format, Format::ThreeJs);
+        assert_eq!(doc.clips.len(), 1);
+        let clip = &doc.clips[0];
+        assert_eq!(clip.name, "default");
+        assert_eq!(clip.uuid, None);
+        let s = |frame: f32| (frame as f64 * (1.0 / 29.0)) as f32;
+        let summary: Vec<_> = clip
+            .tracks
+            .iter()
+            .map(|t| (t.name.as_str(), t.kind, t.len()))
+            .collect();
+        assert_eq!(summary.len(), 9);
+        assert_eq!(summary[0], ("cylinder001.position", TrackKind::Vector, 140));
+        assert_eq!(
+            summary[2],
+            ("cylinder001.quaternion", TrackKind::Quaternion, 140)
+        );
+        assert_eq!(summary[3], ("cylinder002.position", TrackKind::Vector, 137));
+        assert_eq!(
+            summary[8],
+            ("cylinder003.quaternion", TrackKind::Quaternion, 5)
+        );
+        let first = &clip.tracks[0];
+        assert_eq!(first.times[0].to_bits(), s(5.0).to_bits());
+        assert_eq!(first.times[1].to_bits(), s(6.0).to_bits());
+        assert_eq!(
+            first.values.as_numbers().unwrap()[..3],
+            [0.0, 38.7012, -1.71412]
+        );
+        assert_eq!(first.interpolation, Interpolation::Linear);
+        assert_eq!(clip.tracks[6].times[0], 0.0);
+        assert_eq!(clip.tracks[6].values.as_numbers().unwrap()[0], -2e-6);
+        // No duration in the file: reset from the scaled times (frame 145).
+        assert_eq!(clip.duration, s(145.0) as f64);
+    }
+
+    #[test]
+    fn butterfly_object_files() {
+        for name in [
+            "tri12-butterfly-object-1.json",
+            "tri12-butterfly-object-2.json",
+        ] {
+            let doc = read_file(&data(name)).unwrap();
+            assert_eq!(doc.clips.len(), 1, "{name}");
+            let clip = &doc.clips[0];
+            assert_eq!(clip.name, "flap");
+            assert_eq!(clip.duration, 1.0);
+            assert_eq!(
+                clip.uuid.as_deref(),
+                Some("024eb45e-f782-443b-9fde-522a2897b585")
+            );
+            assert_eq!(clip.blend_mode, BlendMode::Normal);
+            let t = &clip.tracks[0];
+            assert_eq!(t.name, ".morphTargetInfluences[0]");
+            assert_eq!(t.times, [0.0, 0.25, 0.5, 0.75, 1.0]);
+            assert_eq!(t.values.as_numbers().unwrap(), [0.0, 0.3, 0.5, 0.15, 0.0]);
+        }
+    }
+
+    #[test]
+    fn legacy_files_give_clear_errors_or_no_clips() {
+        let e = read_file(&data("simple-skinned.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("simple-skinned.json: animations[0]: legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; expected \"tracks\""), "{e}");
+        let doc = read_file(&data("blend-animation.json")).unwrap();
+        assert!(doc.clips.is_empty());
+        for name in ["flamingo.json", "horse.json", "parrot.json", "stork.json"] {
+            let e = read_file(&data(name)).unwrap_err();
+            assert_eq!(e.json_path, "");
+            assert!(
+                e.reason.starts_with("no three.js animation clips found"),
+                "{name}: {e}"
+            );
+        }
+        let e = read_file(Path::new("/nonexistent/x.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("/nonexistent/x.json: cannot read file: "),
+            "{e}"
+        );
+    }
+}
