@@ -4,11 +4,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::{Map, Value};
-
 use super::Outcome;
 use super::output;
-use crate::formats::Document;
+use crate::formats::{Document, number};
 use crate::model::Values;
 use crate::model::interpolant::Sampler;
 
@@ -18,47 +16,71 @@ pub struct Args {
     /// The clip file to sample.
     pub file: PathBuf,
     /// Comma-separated times in seconds, evaluated in this order (e.g. `-0.5,0,0.25,1`).
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true, required = true, num_args = 1..)]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, required = true, num_args = 1..)]
     pub times: Vec<f64>,
 }
 
 /// Prints one JSON object: `"<clip>|<track>"` → one array of values per time.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
-    println!(
-        "{}",
-        serde_json::to_string(&sample(&doc, &args.times)).unwrap_or_default()
-    );
+    let mut text = Vec::with_capacity(4096);
+    text.push(b'{');
+    for (i, (key, rows)) in sample(&doc, &args.times).iter().enumerate() {
+        if i > 0 {
+            text.push(b',');
+        }
+        text.extend_from_slice(serde_json::to_string(key).unwrap_or_default().as_bytes());
+        text.push(b':');
+        write_rows(&mut text, rows);
+    }
+    text.extend_from_slice(b"}\n");
+    use std::io::Write as _;
+    std::io::stdout()
+        .write_all(&text)
+        .map_err(|e| format!("cannot write to standard output: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Samples every track of every clip at `times` (one sampler per track, times in order, so the
-/// interval cache behaves as it does in three.js). A later track with the same key replaces an
-/// earlier one in place, as in a JavaScript object.
-pub fn sample(doc: &Document, times: &[f64]) -> Map<String, Value> {
-    let mut out = Map::new();
+/// interval cache and result buffer behave as one three.js interpolant does). A later track with
+/// the same key replaces an earlier one in place, as in a JavaScript object.
+pub fn sample(doc: &Document, times: &[f64]) -> Vec<(String, Vec<Values>)> {
+    let mut out: Vec<(String, Vec<Values>)> = Vec::new();
     for clip in &doc.clips {
         for track in &clip.tracks {
             let mut sampler = Sampler::new(track);
-            let rows: Vec<Value> = times
-                .iter()
-                .map(|&t| to_json(sampler.evaluate(t)))
-                .collect();
-            out.insert(format!("{}|{}", clip.name, track.name), Value::Array(rows));
+            let rows: Vec<Values> = times.iter().map(|&t| sampler.evaluate(t)).collect();
+            let key = format!("{}|{}", clip.name, track.name);
+            match out.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = rows,
+                None => out.push((key, rows)),
+            }
         }
     }
     out
 }
 
-/// One evaluated value as a JSON array. `f32` results go through `f64` exactly, so the printed
-/// number reads back to the same `f32`; NaN and infinities become `null`, as `JSON.stringify` does.
-fn to_json(values: Values) -> Value {
-    match values {
-        Values::Numbers(v) => v
-            .into_iter()
-            .map(|x| serde_json::Number::from_f64(x as f64).map_or(Value::Null, Value::Number))
-            .collect(),
-        Values::Bools(v) => v.into_iter().map(Value::Bool).collect(),
-        Values::Strings(v) => v.into_iter().map(Value::String).collect(),
+/// Writes one track's results as a JSON array of arrays. Numbers use the shortest text that reads
+/// back to the same `f32`; NaN and infinities become `null`, as `JSON.stringify` writes them.
+fn write_rows(out: &mut Vec<u8>, rows: &[Values]) {
+    out.push(b'[');
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'[');
+        for k in 0..row.len() {
+            if k > 0 {
+                out.push(b',');
+            }
+            match row {
+                Values::Numbers(v) => number::write_f32(out, v[k], None),
+                Values::Bools(v) => out.extend_from_slice(if v[k] { b"true" } else { b"false" }),
+                Values::Strings(v) => out
+                    .extend_from_slice(serde_json::to_string(&v[k]).unwrap_or_default().as_bytes()),
+            }
+        }
+        out.push(b']');
     }
+    out.push(b']');
 }

@@ -79,7 +79,8 @@ pub fn run(args: Args) -> Outcome {
 /// Lints one file: read problems plus model validation of every clip.
 pub fn check_file(path: &Path) -> FileReport {
     let (doc, mut problems) = formats::lint_file(path);
-    let readable = doc.is_some() || !problems.iter().any(|p| p.code == "parse");
+    // Anything three.js's parse would throw on makes the whole file unreadable (exit status 2).
+    let readable = doc.is_some() && !problems.iter().any(|p| p.code == "parse");
     problems.sort_by(|a, b| {
         b.severity
             .cmp(&a.severity)

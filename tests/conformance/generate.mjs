@@ -215,7 +215,7 @@ function scalar(g, mode) {
 		case 'int':
 			return g.int(-5, 5);
 		case 'extreme':
-			return g.pick([3e38, -3e38, 3.4028234663852886e38, 1e-30, -1e-30, 0, 1e-45, 1e-40, 0.1, 1e30, -0, 3.5e38, 1e39]);
+			return g.pick([3e38, -3e38, 3.4028234663852886e38, 1e-30, -1e-30, 0, 1e-45, 1e-40, 0.1, 1e30, -0, -3.4028234663852886e38, 1e38]);
 		case 'tiny':
 			return g.dec(-5, 5, 2) * 1e-30;
 		default:
@@ -296,7 +296,7 @@ function genTangents(g, times, values, vs) {
 	const inT = [];
 	const outT = [];
 	const wild = g.chance(0.3);
-	const r3 = (x) => Number(x.toPrecision(4)) + 0; // + 0 turns -0 into 0
+	const r3 = (x) => Math.max(-3.4e38, Math.min(3.4e38, Number(x.toPrecision(4)))) + 0; // + 0 turns -0 into 0; stays inside the f32 range
 	for (let k = 0; k < n; k++) {
 		const dPrev = k > 0 ? times[k] - times[k - 1] : k + 1 < n ? times[k + 1] - times[k] : 1;
 		const dNext = k + 1 < n ? times[k + 1] - times[k] : dPrev;

@@ -364,12 +364,16 @@ fn convert_clips(
             }
         }
         tracks.sort_by_key(|r| r.track);
+        let in_file = tracks.len();
+        // Position in the file of each track that made it into the clip.
+        let mut file_index = Vec::with_capacity(in_file);
         for r in tracks {
             problems.extend(r.issues.iter().map(|i| i.problem(c, Some(r.track))));
             match r.result {
                 Ok(mut track) => {
                     scale_times(&mut track, head.frame_time);
                     head.clip.tracks.push(track);
+                    file_index.push(r.track);
                 }
                 Err(issue) => match mode {
                     Mode::Strict => return Err(fail(issue)),
@@ -380,9 +384,38 @@ fn convert_clips(
         if head.reset {
             head.clip.reset_duration();
         }
+        if mode == Mode::Lenient {
+            validate_clip(&head.clip, c, &file_index, in_file, &mut problems);
+        }
         out.push(head.clip);
     }
     Ok((out, problems))
+}
+
+/// Adds the model's validation of a leniently read clip to `problems`, with track indices
+/// mapped back to positions in the file. Findings the reader already reported (a non-number
+/// stored as NaN, say) are not repeated, and a clip whose tracks were all unreadable is not also
+/// called empty.
+fn validate_clip(
+    clip: &crate::model::Clip,
+    c: usize,
+    file_index: &[usize],
+    in_file: usize,
+    problems: &mut Vec<Problem>,
+) {
+    for mut p in clip.validate() {
+        if p.code == "empty-clip" && in_file > 0 {
+            continue;
+        }
+        p.clip = Some(c);
+        p.track = p.track.and_then(|t| file_index.get(t).copied());
+        let known = problems
+            .iter()
+            .any(|q| q.code == p.code && q.clip == p.clip && q.track == p.track);
+        if !known {
+            problems.push(p);
+        }
+    }
 }
 
 /// `AnimationClip.parse`'s `track.scale(frameTime)`: key times and tangent times, rounded to f32.

@@ -1,0 +1,399 @@
+//! The `clipscope` command-line contract, exercised through the built binary: output shapes,
+//! exit codes, atomic writes and one-line errors for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn clipscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("run clipscope")
+}
+
+fn demo() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json").to_string()
+}
+
+fn shared(rel: &str) -> String {
+    format!("{}/../shared/data/{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    if let Some(parent) = p.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const UNSORTED: &str = r#"{"name":"bad","duration":1,"tracks":[
+  {"name":".x","times":[0,0.5,1],"values":[0,1,2],"type":"number"},
+  {"name":".y","times":[0,0.6,0.5,1],"values":[0,1,2,3],"type":"number"}]}"#;
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [
+        "info", "validate", "optimize", "trim", "convert", "sample", "open",
+    ] {
+        let o = clipscope(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub} --help failed");
+        assert!(
+            stdout(&o).contains("Usage:"),
+            "{sub} --help: {}",
+            stdout(&o)
+        );
+    }
+    let o = clipscope(&["--help"]);
+    assert!(o.status.success());
+    for sub in ["info", "validate", "optimize", "trim", "convert", "sample"] {
+        assert!(stdout(&o).contains(sub));
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    assert_eq!(clipscope(&["optimize"]).status.code(), Some(2));
+    assert_eq!(clipscope(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        clipscope(&["sample", &demo(), "--times", "a,b"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(clipscope(&["validate"]).status.code(), Some(2));
+}
+
+#[test]
+fn info_json_shape() {
+    let o = clipscope(&["info", &demo(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["format"], "threejs");
+    let clips = v["clips"].as_array().unwrap();
+    assert_eq!(clips.len(), 2);
+    assert_eq!(clips[0]["name"], "walk");
+    assert_eq!(clips[0]["duration"], 1.0);
+    assert_eq!(clips[0]["blendMode"], "normal");
+    assert_eq!(clips[0]["uuid"], "5d1c8f0e-3a7b-4c2e-9f61-2b8d4e7a1c30");
+    let t0 = &clips[0]["tracks"][0];
+    assert_eq!(t0["name"], ".bones[hips].position");
+    assert_eq!(t0["type"], "vector");
+    assert_eq!(t0["interpolation"], "linear");
+    assert_eq!(t0["keys"], 31);
+    assert_eq!(t0["valueSize"], 3);
+    let blink = clips[0]["tracks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == ".morphTargetInfluences[blink]")
+        .unwrap();
+    assert_eq!(blink["interpolation"], "bezier");
+    assert_eq!(clips[1]["tracks"][0]["interpolation"], "smooth");
+}
+
+#[test]
+fn info_text_lists_clips_and_tracks() {
+    let o = clipscope(&["info", &demo()]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("clip 0 \"walk\""), "{text}");
+    assert!(text.contains(".bones[upperArm.L].quaternion"));
+    assert!(text.contains("quaternion"));
+}
+
+#[test]
+fn info_reads_a_real_scene_file() {
+    let o = clipscope(&["info", &shared("threejs/scene-animation.json"), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(!v["clips"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn validate_good_file_exits_0() {
+    let o = clipscope(&["validate", &demo(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["files"][0]["ok"], true);
+    assert_eq!(v["files"][0]["format"], "threejs");
+}
+
+#[test]
+fn validate_locates_unsorted_keys_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(dir.path(), "bad.json", UNSORTED);
+    let o = clipscope(&["validate", bad.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let file = &v["files"][0];
+    assert_eq!(file["ok"], false);
+    let p = file["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "unsorted-times")
+        .expect("an unsorted-times problem");
+    assert_eq!(p["severity"], "error");
+    assert_eq!(p["clip"], 0);
+    assert_eq!(p["track"], 1);
+    assert_eq!(p["key"], 2);
+    // The text report names the file, the code and the place.
+    let o = clipscope(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(
+        text.contains("unsorted-times") && text.contains("track 1") && text.contains("key 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn validate_searches_directories_and_reports_unreadable_files_with_2() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a/good.json",
+        &std::fs::read_to_string(demo()).unwrap(),
+    );
+    write(dir.path(), "a/b/bad.json", UNSORTED);
+    write(
+        dir.path(),
+        "c/broken.json",
+        r#"{"name":"x","tracks":[{"name":".a","#,
+    );
+    write(dir.path(), "c/notes.txt", "not a clip");
+    let o = clipscope(&["validate", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "{v}");
+    let broken = files
+        .iter()
+        .find(|f| f["path"].as_str().unwrap().ends_with("broken.json"))
+        .unwrap();
+    assert_eq!(broken["ok"], false);
+    assert_eq!(broken["problems"][0]["code"], "parse");
+    assert_eq!(broken["problems"][0]["severity"], "error");
+}
+
+#[test]
+fn optimize_writes_a_smaller_file_and_leaves_the_input_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "in.json",
+        r#"{"name":"c","duration":4,"tracks":[{"name":".x","times":[0,1,2,3,4],"values":[0,0,0,0,1],"type":"number"}],"uuid":"u-1","blendMode":2500,"userData":"{}"}"#,
+    );
+    let before = std::fs::read(&input).unwrap();
+    let out = dir.path().join("out.json");
+    let o = clipscope(&[
+        "optimize",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("5 → 3 keys"), "{}", stdout(&o));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["tracks"][0]["times"], serde_json::json!([0, 3, 4]));
+    assert_eq!(v["tracks"][0]["values"], serde_json::json!([0, 0, 1]));
+    assert_eq!(v["uuid"], "u-1");
+}
+
+#[test]
+fn trim_and_convert() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "in.json",
+        r#"{"name":"c","duration":1,"tracks":[{"name":".x","times":[-1,0.5,1,2],"values":[0.123456,1.987654,2,3],"type":"number"}]}"#,
+    );
+    let out = dir.path().join("trim.json");
+    let o = clipscope(&["trim", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["tracks"][0]["times"], serde_json::json!([0.5, 1]));
+
+    let out = dir.path().join("rounded.json");
+    let o = clipscope(&[
+        "convert",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--precision",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(
+        v["tracks"][0]["values"],
+        serde_json::json!([0.12, 1.99, 2, 3])
+    );
+
+    let out = dir.path().join("pretty.json");
+    let o = clipscope(&[
+        "convert",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--pretty",
+    ]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.lines().count() > 3, "{text}");
+    assert!(
+        text.contains("[-1,0.5,1,2]") || text.contains("[-1, 0.5, 1, 2]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn sample_prints_one_object_keyed_by_clip_and_track() {
+    let o = clipscope(&["sample", &demo(), "--times", "-1,0,0.25,0.5,2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let hips = v["walk|.bones[hips].position"].as_array().unwrap();
+    assert_eq!(hips.len(), 5);
+    assert_eq!(hips[0].as_array().unwrap().len(), 3);
+    assert_eq!(v["walk|.visible"][0], serde_json::json!([true]));
+    assert!(v.get("idle|.bones[head].quaternion").is_some());
+}
+
+/// Bad input: exit 2, one line on stderr naming the file, the JSON path and the reason; no panic;
+/// an existing output file is left exactly as it was.
+#[test]
+fn bad_input_gives_one_line_errors() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("empty", "", &[]),
+        (
+            "truncated",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,1"#,
+            &[],
+        ),
+        (
+            "wrong-type",
+            r#"{"name":"c","tracks":[{"name":".x","times":"0,1","values":[0,1],"type":"number"}]}"#,
+            &["tracks[0].times"],
+        ),
+        (
+            "string-time",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,"a"],"values":[0,1],"type":"number"}]}"#,
+            &["tracks[0].times[1]"],
+        ),
+        (
+            "null-value",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,1],"values":[0,null],"type":"number"}]}"#,
+            &["tracks[0].values[1]"],
+        ),
+        (
+            "value-size",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,1,2],"values":[0,1,2,3,4,5,6],"type":"vector"}]}"#,
+            &["tracks[0]"],
+        ),
+        (
+            "unknown-type",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0],"values":[0],"type":"matrix"}]}"#,
+            &["tracks[0]", "matrix"],
+        ),
+        (
+            "missing-type",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0],"values":[0]}]}"#,
+            &["tracks[0]"],
+        ),
+        (
+            "empty-times",
+            r#"{"name":"c","tracks":[{"name":".x","times":[],"values":[],"type":"number"}]}"#,
+            &["tracks[0]"],
+        ),
+        (
+            "huge",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,1],"values":[0,1e39],"type":"number"}]}"#,
+            &["tracks[0].values[1]"],
+        ),
+        (
+            "huger",
+            r#"{"name":"c","tracks":[{"name":".x","times":[0,1e400],"values":[0,1],"type":"number"}]}"#,
+            &["tracks[0].times[1]"],
+        ),
+        ("not-a-clip", r#"{"hello":"world"}"#, &[]),
+        (
+            "array-path",
+            r#"[{"name":"a","tracks":[]},{"name":"b","tracks":[{"name":".x","times":[0,true],"values":[0,1],"type":"number"}]}]"#,
+            &["[1].tracks[0].times[1]"],
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let out = write(dir.path(), "out.json", "precious");
+    for (name, text, needles) in cases {
+        let input = write(dir.path(), &format!("{name}.json"), text);
+        for args in [
+            vec!["info", input.to_str().unwrap()],
+            vec![
+                "optimize",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            vec!["sample", input.to_str().unwrap(), "--times", "0"],
+        ] {
+            let o = clipscope(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{name} {args:?}: {err}");
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            assert_eq!(
+                err.trim_end().lines().count(),
+                1,
+                "{name}: not one line: {err}"
+            );
+            assert!(
+                err.contains(&format!("{name}.json")),
+                "{name}: no file name: {err}"
+            );
+            for needle in *needles {
+                assert!(err.contains(needle), "{name}: {needle:?} missing in: {err}");
+            }
+        }
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "precious",
+            "{name} touched the output"
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".json"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary files left behind: {leftovers:?}"
+    );
+}
+
+#[test]
+fn missing_file_and_unwritable_output() {
+    let o = clipscope(&["info", "/nonexistent/clip.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/clip.json"));
+    let o = clipscope(&["optimize", &demo(), "-o", "/nonexistent-dir/out.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent-dir/out.json"),
+        "{}",
+        stderr(&o)
+    );
+}
