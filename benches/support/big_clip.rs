@@ -67,8 +67,7 @@ pub fn json() -> String {
         array(&mut out, times.iter().copied());
         out.push_str(r#","values":"#);
         let mut pos = Vec::with_capacity(FRAMES * 3);
-        for f in 0..FRAMES {
-            let t = times[f];
+        for (f, &t) in times.iter().enumerate() {
             if j == 0 {
                 pos.extend([
                     0.02 * (t * 0.7).sin(),

@@ -163,13 +163,9 @@ fn to_text(reports: &[FileReport]) -> String {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             };
-            let _ = writeln!(
-                out,
-                "  {sev:<7} {:<26} {}: {}",
-                p.code,
-                place.trim(),
-                p.message
-            );
+            let place = place.trim();
+            let sep = if place.is_empty() { "" } else { ": " };
+            let _ = writeln!(out, "  {sev:<7} {:<26} {place}{sep}{}", p.code, p.message);
         }
     }
     let _ = writeln!(

@@ -85,6 +85,12 @@ impl ClipscopeApp {
 
 impl eframe::App for ClipscopeApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let dropped: Vec<PathBuf> = ui.ctx().input(|i| {
+            i.raw.dropped_files.iter().filter_map(|f| f.path.clone()).collect()
+        });
+        for path in dropped {
+            self.load(&path);
+        }
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         if let Some(error) = self.error.clone() {
             egui::Panel::bottom("error").show(ui, |ui| {

@@ -11,7 +11,7 @@ pub fn show(
 ) {
     ui.add_space(4.0);
     ui.strong("CLIPS");
-    ui.add(egui::TextEdit::singleline(filter).hint_text("🔍 filter"));
+    ui.add(egui::TextEdit::singleline(filter).hint_text("Filter clips"));
     ui.separator();
     let needle = filter.to_lowercase();
     egui::ScrollArea::vertical().show(ui, |ui| {
@@ -32,7 +32,7 @@ pub fn show(
                 } else {
                     &clip.name
                 };
-                let text = format!("{name}   {:.2}s", clip.duration);
+                let text = format!("{name}   {:.2} s · {} tracks", clip.duration, clip.tracks.len());
                 if ui
                     .selectable_label(*selected == Some((d, c)), text)
                     .clicked()

@@ -404,7 +404,8 @@ fn validate_clip(
     problems: &mut Vec<Problem>,
 ) {
     for mut p in clip.validate() {
-        if p.code == "empty-clip" && in_file > 0 {
+        let unreadable = problems.iter().any(|q| q.code == "parse" && q.clip == Some(c));
+        if p.code == "empty-clip" && (in_file > 0 || unreadable) {
             continue;
         }
         p.clip = Some(c);
