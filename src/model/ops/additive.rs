@@ -5,8 +5,9 @@
 //! key's value after (or at) the last key, and otherwise the f32 result of sampling the track.
 //! The matching target track (the first one with the same name AND kind) then has the reference
 //! subtracted from every key: component-wise for numbers, vectors and colors, and by
-//! multiplying with the conjugate of the normalized reference for quaternions
-//! (`q_key ⊗ q_ref⁻¹`, not renormalized). Every result is stored as f32, as in three.js.
+//! multiplying the conjugate of the normalized reference onto the key from the left for
+//! quaternions (`q_ref⁻¹ ⊗ q_key`, not renormalized: three.js calls
+//! `multiplyQuaternionsFlat(values, o, ref, 0, values, o)`, i.e. `dst = ref ⊗ values`). Every result is stored as f32, as in three.js.
 //!
 //! three.js also honours the GLTF cubic-spline interpolant factory (values stored as
 //! in-tangent/value/out-tangent triples). clipscope tracks never carry that custom factory, so
@@ -120,19 +121,20 @@ fn subtract(track: &mut Track, reference: &[f32]) {
             if o + 4 > values.len() {
                 continue;
             }
-            let a = [
+            let key = [
                 values[o] as f64,
                 values[o + 1] as f64,
                 values[o + 2] as f64,
                 values[o + 3] as f64,
             ];
-            let b = [
+            let reference_conjugate = [
                 at(reference, 0),
                 at(reference, 1),
                 at(reference, 2),
                 at(reference, 3),
             ];
-            let r = multiply_quaternions_flat(a, b);
+            // three.js: multiplyQuaternionsFlat(dst = values, src0 = ref, src1 = values).
+            let r = multiply_quaternions_flat(reference_conjugate, key);
             for (k, value) in r.into_iter().enumerate() {
                 values[o + k] = value as f32;
             }
@@ -144,8 +146,6 @@ fn subtract(track: &mut Track, reference: &[f32]) {
     }
 }
 
-/// three.js `Quaternion.multiplyQuaternionsFlat`: the product `a ⊗ b` of `[x, y, z, w]`
-/// quaternions, evaluated in three.js's order.
 #[cfg(test)]
 mod tests {
     use super::make_clip_additive;
@@ -250,6 +250,36 @@ mod tests {
             assert!((a - b).abs() < 1e-6, "{v:?}");
         }
         assert_eq!(v[3], 0.99999994);
+    }
+
+    fn quaternion_against_reference(key: Vec<f32>, reference: Vec<f32>) -> Vec<f32> {
+        let track = |v| Track::numeric(".quaternion", TrackKind::Quaternion, vec![0.0], v);
+        let mut target = Clip::new("t", -1.0, vec![track(key)]);
+        let reference = Clip::new("r", -1.0, vec![track(reference)]);
+        make_clip_additive(&mut target, 0.0, Some(&reference), 30.0);
+        target.tracks[0].values.as_numbers().unwrap().to_vec()
+    }
+
+    #[test]
+    fn additive_quaternion_multiplies_the_reference_from_the_left() {
+        // three.js r187: key i, reference j gives j⁻¹ ⊗ i = k (the right product would be -k).
+        assert_eq!(
+            quaternion_against_reference(vec![1.0, 0.0, 0.0, 0.0], vec![0.0, 1.0, 0.0, 0.0]),
+            vec![0.0, 0.0, 1.0, 0.0]
+        );
+        // Golden values from three.js r187 (non-unit quaternions, f32 results).
+        let got = quaternion_against_reference(vec![0.1, 0.2, 0.3, 0.4], vec![0.5, -0.1, 0.7, 0.2]);
+        let expected = [
+            -0.011250865645706654f64 as f32,
+            0.18001407384872437f64 as f32,
+            -0.3712790012359619f64 as f32,
+            0.36002814769744873f64 as f32,
+        ];
+        assert_eq!(
+            got.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            expected.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            "{got:?}"
+        );
     }
 
     #[test]
