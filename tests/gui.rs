@@ -9,7 +9,10 @@ use egui_kittest::kittest::Queryable;
 
 #[test]
 fn demo_lists_clips_and_tracks_and_selects_by_click() {
-    let mut harness = Harness::new_eframe(|_cc| ClipscopeApp::open(&[]));
+    let mut harness = Harness::new_ui_state(
+        |ui, app: &mut ClipscopeApp| app.show(ui),
+        ClipscopeApp::open(&[]),
+    );
     harness.run();
     // The demo opens with the first clip selected and its tracks listed.
     assert_eq!(harness.state().selected, Some((0, 0)));
@@ -22,12 +25,19 @@ fn demo_lists_clips_and_tracks_and_selects_by_click() {
     assert_eq!(harness.state().selected, Some((0, 1)));
     harness.get_by_label("idle");
     harness.get_by_label(".bones[head].quaternion");
-    assert!(harness.query_by_label(".morphTargetInfluences[blink]").is_none());
+    assert!(
+        harness
+            .query_by_label(".morphTargetInfluences[blink]")
+            .is_none()
+    );
 }
 
 #[test]
 fn filter_hides_clips_that_do_not_match() {
-    let mut harness = Harness::new_eframe(|_cc| ClipscopeApp::open(&[]));
+    let mut harness = Harness::new_ui_state(
+        |ui, app: &mut ClipscopeApp| app.show(ui),
+        ClipscopeApp::open(&[]),
+    );
     harness.state_mut().filter = "idl".into();
     harness.run();
     assert!(harness.query_by_label_contains("walk   1.00 s").is_none());
@@ -39,9 +49,15 @@ fn a_failed_load_keeps_open_documents_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.json");
     std::fs::write(&broken, r#"{"name":"x","tracks":[{"name":".a","times":[0,"#).unwrap();
-    let demo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json"));
+    let demo = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/walk.json"
+    ));
     let files = vec![demo, broken];
-    let mut harness = Harness::new_eframe(move |_cc| ClipscopeApp::open(&files));
+    let mut harness = Harness::new_ui_state(
+        |ui, app: &mut ClipscopeApp| app.show(ui),
+        ClipscopeApp::open(&files),
+    );
     harness.run();
     assert_eq!(harness.state().documents.len(), 1);
     let error = harness.state().error.clone().expect("an error message");

@@ -33,5 +33,6 @@ pub fn run(args: Args) -> Outcome {
         args.output.output.display(),
         thousands(bytes as usize)
     );
+    output::release(doc);
     Ok(ExitCode::SUCCESS)
 }

@@ -9,6 +9,15 @@ use std::path::Path;
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written, flushed
 /// to disk and renamed over `path`. An existing target keeps its permissions.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Like [`write_atomic`], for text produced bit by bit: `write` streams it into the temporary
+/// file (through a buffer); only when it succeeds is the file flushed, synced and renamed.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -17,7 +26,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .prefix(".clipscope-")
         .suffix(".tmp")
         .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+    {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        write(&mut buffered)?;
+        buffered.flush()?;
+    }
     tmp.as_file().sync_all()?;
     let permissions = match std::fs::metadata(path) {
         Ok(meta) => Some(meta.permissions()),

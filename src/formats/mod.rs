@@ -10,11 +10,14 @@
 pub mod atomic;
 pub mod document;
 pub mod error;
+pub mod file_bytes;
 pub mod json_path;
 pub mod number;
 pub mod threejs;
 
 use std::path::Path;
+
+use file_bytes::FileBytes;
 
 pub use document::{Document, Format};
 pub use error::ReadError;
@@ -33,7 +36,7 @@ pub struct WriteOptions {
 
 /// Reads and parses the file at `path` (see [`read_bytes`]).
 pub fn read_file(path: &Path) -> Result<Document, ReadError> {
-    let bytes = std::fs::read(path)
+    let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     read_bytes(&bytes, path)
 }
@@ -45,7 +48,7 @@ pub fn read_bytes(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
 
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
 pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
-    match std::fs::read(path) {
+    match FileBytes::open(path) {
         Ok(bytes) => lint_bytes(&bytes, path),
         Err(e) => (
             None,
@@ -83,5 +86,7 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
 /// Writes `doc` to `path` atomically (temporary file in the same folder, then rename): the
 /// target is either untouched or completely replaced.
 pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::Result<()> {
-    atomic::write_atomic(path, &write_bytes(doc, opts))
+    atomic::write_atomic_with(path, |out| match doc.format {
+        Format::ThreeJs => threejs::write::write_to(doc, opts, out),
+    })
 }

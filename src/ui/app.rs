@@ -85,8 +85,19 @@ impl ClipscopeApp {
 
 impl eframe::App for ClipscopeApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+impl ClipscopeApp {
+    /// Draws the whole window into `ui` (what eframe calls every frame; tests call it directly).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
         let dropped: Vec<PathBuf> = ui.ctx().input(|i| {
-            i.raw.dropped_files.iter().filter_map(|f| f.path.clone()).collect()
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
         });
         for path in dropped {
             self.load(&path);
@@ -95,7 +106,10 @@ impl eframe::App for ClipscopeApp {
         if let Some(error) = self.error.clone() {
             egui::Panel::bottom("error").show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {error}"));
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        format!("Could not open: {error}"),
+                    );
                     if ui.small_button("Dismiss").clicked() {
                         self.error = None;
                     }

@@ -32,7 +32,11 @@ pub fn show(
                 } else {
                     &clip.name
                 };
-                let text = format!("{name}   {:.2} s · {} tracks", clip.duration, clip.tracks.len());
+                let text = format!(
+                    "{name}   {:.2} s · {} tracks",
+                    clip.duration,
+                    clip.tracks.len()
+                );
                 if ui
                     .selectable_label(*selected == Some((d, c)), text)
                     .clicked()

@@ -404,7 +404,9 @@ fn validate_clip(
     problems: &mut Vec<Problem>,
 ) {
     for mut p in clip.validate() {
-        let unreadable = problems.iter().any(|q| q.code == "parse" && q.clip == Some(c));
+        let unreadable = problems
+            .iter()
+            .any(|q| q.code == "parse" && q.clip == Some(c));
         if p.code == "empty-clip" && (in_file > 0 || unreadable) {
             continue;
         }

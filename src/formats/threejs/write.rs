@@ -8,8 +8,11 @@
 //! byte for byte. Numbers go through [`number`](crate::formats::number); numeric arrays are
 //! written straight into the output buffer, tracks of big documents on several threads.
 
-use rayon::prelude::*;
 use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use super::schema::Layout;
 use crate::formats::document::Source;
@@ -20,9 +23,40 @@ use crate::model::{Clip, Extras, Track, Values};
 /// Documents with more keys than this write their tracks in parallel.
 const PARALLEL_KEYS: usize = 50_000;
 
+/// Where a writer's finished pieces go.
+enum Sink<'a> {
+    /// Kept in memory, in order.
+    Collect(Vec<Vec<u8>>),
+    /// Written as they are finished; the first error stops further writes and is kept.
+    Stream {
+        /// The destination.
+        to: &'a mut dyn Write,
+        /// The first write error, if any.
+        error: Option<std::io::Error>,
+    },
+}
+
+impl Sink<'_> {
+    /// Takes one finished piece.
+    fn accept(&mut self, piece: Vec<u8>) {
+        match self {
+            Sink::Collect(pieces) => pieces.push(piece),
+            Sink::Stream { to, error } => {
+                if error.is_none()
+                    && let Err(e) = to.write_all(&piece)
+                {
+                    *error = Some(e);
+                }
+            }
+        }
+    }
+}
+
 /// A JSON writer with optional indentation.
-struct Out {
-    /// The text so far.
+struct Out<'a> {
+    /// Where finished pieces of the text go (see [`Out::flush`]).
+    sink: Sink<'a>,
+    /// The text after the finished pieces.
     buf: Vec<u8>,
     /// Indent objects and arrays of objects.
     pretty: bool,
@@ -34,15 +68,40 @@ struct Out {
     first: bool,
 }
 
-impl Out {
-    /// An empty writer at `depth`.
-    fn new(opts: &WriteOptions, depth: usize, capacity: usize) -> Out {
+impl<'a> Out<'a> {
+    /// An empty writer at `depth` that collects its text in memory.
+    fn new(opts: &WriteOptions, depth: usize, capacity: usize) -> Out<'a> {
         Out {
+            sink: Sink::Collect(Vec::new()),
             buf: Vec::with_capacity(capacity),
             pretty: opts.pretty,
             precision: opts.precision,
             depth,
             first: true,
+        }
+    }
+
+    /// Ends the current piece, so large parts written elsewhere can follow without a copy.
+    fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            let piece = std::mem::take(&mut self.buf);
+            self.sink.accept(piece);
+        }
+    }
+
+    /// Appends a finished part as its own piece.
+    fn part(&mut self, part: Vec<u8>) {
+        self.flush();
+        self.sink.accept(part);
+    }
+
+    /// Finishes the text: all pieces in order (collecting), or the outcome of the writes.
+    fn finish(mut self) -> std::io::Result<Vec<Vec<u8>>> {
+        self.flush();
+        match self.sink {
+            Sink::Collect(pieces) => Ok(pieces),
+            Sink::Stream { error: Some(e), .. } => Err(e),
+            Sink::Stream { error: None, .. } => Ok(Vec::new()),
         }
     }
 
@@ -192,9 +251,48 @@ fn write_str(buf: &mut Vec<u8>, s: &str) {
 
 /// The whole document as three.js JSON.
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let keys: usize = doc.clips.iter().map(Clip::key_count).sum();
-    let parallel = keys > PARALLEL_KEYS;
-    let mut out = Out::new(opts, 0, keys * 12 + 256);
+    let out = Out::new(opts, 0, capacity(doc));
+    let pieces = write_document(out, doc, opts).unwrap_or_default();
+    if pieces.len() == 1 {
+        return pieces.into_iter().next().unwrap_or_default();
+    }
+    pieces.concat()
+}
+
+/// Writes the whole document as three.js JSON to `to`, piece by piece as the pieces are
+/// finished (large documents are written track by track in parallel, so writing overlaps
+/// serializing and the text is never held in memory twice).
+pub(crate) fn write_to(
+    doc: &Document,
+    opts: &WriteOptions,
+    to: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut out = Out::new(opts, 0, capacity(doc));
+    out.sink = Sink::Stream { to, error: None };
+    write_document(out, doc, opts).map(|_| ())
+}
+
+/// Whether a document is big enough to write its tracks in parallel.
+fn is_large(doc: &Document) -> bool {
+    doc.clips.iter().map(Clip::key_count).sum::<usize>() > PARALLEL_KEYS
+}
+
+/// A first buffer size: the whole text for small documents, the clip headers for large ones.
+fn capacity(doc: &Document) -> usize {
+    if is_large(doc) {
+        4096
+    } else {
+        doc.clips.iter().map(Clip::key_count).sum::<usize>() * 12 + 256
+    }
+}
+
+/// Writes the document into `out` and finishes it.
+fn write_document(
+    mut out: Out<'_>,
+    doc: &Document,
+    opts: &WriteOptions,
+) -> std::io::Result<Vec<Vec<u8>>> {
+    let parallel = is_large(doc);
     let natural = if doc.clips.len() == 1 {
         Layout::Clip
     } else {
@@ -238,7 +336,7 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     if opts.pretty {
         out.buf.push(b'\n');
     }
-    out.buf
+    out.finish()
 }
 
 /// `[clip, clip, …]`.
@@ -251,6 +349,46 @@ fn write_clip_array(out: &mut Out, clips: &[Clip], opts: &WriteOptions, parallel
     out.close(b']');
 }
 
+/// Serializes `tracks` on worker threads that take the next track in file order, and hands the
+/// finished pieces to `out` in order as soon as they are ready, so the writer streams while
+/// the workers keep serializing.
+fn write_in_parallel(
+    out: &mut Out<'_>,
+    tracks: &[Track],
+    write_one: impl Fn((usize, &Track)) -> Vec<u8> + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<(usize, Vec<u8>)>();
+    let workers = std::thread::available_parallelism()
+        .map_or(2, usize::from)
+        .min(tracks.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (next, write_one) = (&next, &write_one);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(track) = tracks.get(i) else { break };
+                    if sender.send((i, write_one((i, track)))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting: BTreeMap<usize, Vec<u8>> = BTreeMap::new();
+        let mut wanted = 0;
+        for (i, piece) in receiver {
+            waiting.insert(i, piece);
+            while let Some(piece) = waiting.remove(&wanted) {
+                out.part(piece);
+                wanted += 1;
+            }
+        }
+    });
+}
+
 /// One clip in `AnimationClip.toJSON` order, then its extras.
 fn write_clip(out: &mut Out, clip: &Clip, opts: &WriteOptions, parallel: bool) {
     out.open(b'{');
@@ -261,25 +399,19 @@ fn write_clip(out: &mut Out, clip: &Clip, opts: &WriteOptions, parallel: bool) {
     out.key("tracks");
     out.open(b'[');
     let depth = out.depth;
-    let write_one = |track: &Track| {
+    let write_one = |(i, track): (usize, &Track)| {
         let mut o = Out::new(
             opts,
             depth,
             track.times.len() * (1 + track.value_size()) * 12 + 64,
         );
+        o.first = i == 0; // the comma before every track but the first
         o.next();
         write_track(&mut o, track);
         o.buf
     };
     if parallel && clip.tracks.len() > 1 {
-        let parts: Vec<Vec<u8>> = clip.tracks.par_iter().map(write_one).collect();
-        for (i, part) in parts.iter().enumerate() {
-            // Each part starts with its own `next()`: drop the leading comma-less start and add ours.
-            if i > 0 {
-                out.buf.push(b',');
-            }
-            out.buf.extend_from_slice(part);
-        }
+        write_in_parallel(out, &clip.tracks, write_one);
         out.first = clip.tracks.is_empty();
     } else {
         for track in &clip.tracks {

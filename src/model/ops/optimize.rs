@@ -6,7 +6,7 @@
 //! Smooth tracks keep every key except the equal-time ones. The first and last keys always stay.
 //! There is no epsilon and no special case for quaternions; bezier tangents are not compacted.
 
-use crate::model::{Clip, Interpolation, Track};
+use crate::model::{Clip, Interpolation, Track, Values};
 
 /// What [`Clip::optimize`] did: key counts before and after, and how many tracks lost keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,46 +37,69 @@ impl Track {
         }
         let stride = self.values.len() / n;
         let smooth = self.interpolation == Interpolation::Smooth;
-        // Compaction writes only to slots below `i`, so the neighbour reads (i-1, i+1) in the
-        // loop always see original keys, exactly like three.js working on its sliced copies.
-        let times = &mut self.times;
-        let values = &mut self.values;
-        let last = n - 1;
-        let mut write = 1usize;
-        for i in 1..last {
-            let mut keep = false;
-            let time = times[i];
-            let time_next = times[i + 1];
-            if time != time_next && (i != 1 || time != times[0]) {
-                if !smooth {
-                    let offset = i * stride;
-                    keep = (0..stride).any(|j| {
-                        values.differs(offset + j, offset - stride + j)
-                            || values.differs(offset + j, offset + stride + j)
-                    });
-                } else {
-                    keep = true;
-                }
-            }
-            if keep {
-                if i != write {
-                    times[write] = times[i];
-                    values.copy_within(i * stride, write * stride, stride);
-                }
-                write += 1;
-            }
-        }
-        if last > 0 {
-            times[write] = times[last];
-            values.copy_within(last * stride, write * stride, stride);
-            write += 1;
-        }
-        if write != n {
-            times.truncate(write);
-            values.truncate(write * stride);
+        let kept = match &mut self.values {
+            Values::Numbers(v) => compact(&mut self.times, v, stride, smooth),
+            Values::Bools(v) => compact(&mut self.times, v, stride, smooth),
+            Values::Strings(v) => compact(&mut self.times, v, stride, smooth),
+        };
+        if kept != n {
+            self.times.truncate(kept);
+            self.values.truncate(kept * stride);
         }
         self
     }
+}
+
+/// Copies key `from` over key `to` (`to < from`).
+fn copy_key<T: Clone>(values: &mut [T], from: usize, to: usize, stride: usize) {
+    if from != to {
+        let (head, tail) = values.split_at_mut(from * stride);
+        head[to * stride..(to + 1) * stride].clone_from_slice(&tail[..stride]);
+    }
+}
+
+/// The compaction loop of `optimize` over one value type; returns the number of keys kept.
+///
+/// Compaction writes only to slots below `i`, so the neighbour reads (i-1, i+1) in the loop
+/// always see original keys, exactly like three.js working on its sliced copies. `!=` on `f32`
+/// is JavaScript's `!==` (NaN differs from itself, `-0` equals `0`).
+fn compact<T: PartialEq + Clone>(
+    times: &mut [f32],
+    values: &mut [T],
+    stride: usize,
+    smooth: bool,
+) -> usize {
+    let n = times.len();
+    let last = n - 1;
+    let mut write = 1usize;
+    for i in 1..last {
+        let mut keep = false;
+        let time = times[i];
+        if time != times[i + 1] && (i != 1 || time != times[0]) {
+            keep = smooth || {
+                let key = &values[i * stride..(i + 1) * stride];
+                let prev = &values[(i - 1) * stride..i * stride];
+                let next = &values[(i + 1) * stride..(i + 2) * stride];
+                key.iter()
+                    .zip(prev)
+                    .zip(next)
+                    .any(|((v, p), n)| v != p || v != n)
+            };
+        }
+        if keep {
+            if i != write {
+                times[write] = times[i];
+                copy_key(values, i, write, stride);
+            }
+            write += 1;
+        }
+    }
+    if last > 0 {
+        times[write] = times[last];
+        copy_key(values, last, write, stride);
+        write += 1;
+    }
+    write
 }
 
 impl Clip {
