@@ -116,6 +116,8 @@ struct TrackResult {
     array: usize,
     /// Index of the track in its clip.
     track: usize,
+    /// The earlier track whose parsed times this one takes (its own were not parsed).
+    shares_times_with: Option<usize>,
     /// The track, or the issue that stopped it.
     result: Result<Track, Issue>,
     /// Non-fatal issues (lenient mode).
@@ -128,8 +130,10 @@ fn run_job(job: TrackJob, mode: Mode) -> TrackResult {
         mode,
         issues: Vec::new(),
     };
+    // Lenient reads parse every array, so each track gets its own findings.
+    let shared = mode == Mode::Strict && job.shares_times_with.is_some();
     let result = match &job.fields {
-        Shaped::Ok(fields) => convert_track(fields, &job.path, &mut ctx),
+        Shaped::Ok(fields) => convert_track(fields, &job.path, shared, &mut ctx),
         Shaped::Wrong(kind) => Err(Issue::parse(
             &job.path,
             format!("expected a track object, found {}", kind.describe()),
@@ -139,6 +143,7 @@ fn run_job(job: TrackJob, mode: Mode) -> TrackResult {
         uid: job.uid,
         array: job.array,
         track: job.track,
+        shares_times_with: job.shares_times_with.filter(|_| shared),
         result,
         issues: ctx.issues,
     }
@@ -364,6 +369,7 @@ fn convert_clips(
             }
         }
         tracks.sort_by_key(|r| r.track);
+        share_times(&mut tracks);
         let in_file = tracks.len();
         // Position in the file of each track that made it into the clip.
         let mut file_index = Vec::with_capacity(in_file);
@@ -390,6 +396,41 @@ fn convert_clips(
         out.push(head.clip);
     }
     Ok((out, problems))
+}
+
+/// Gives tracks whose `times` text repeated an earlier track's (and so was not parsed again)
+/// that track's parsed times. `results` are one clip's tracks, sorted by index; a source that
+/// failed leaves the placeholder, and its own error is reported first anyway.
+fn share_times(results: &mut [TrackResult]) {
+    for j in 0..results.len() {
+        let Some(source) = results[j].shares_times_with else {
+            continue;
+        };
+        let Ok(k) = results[..j].binary_search_by_key(&source, |r| r.track) else {
+            continue;
+        };
+        let (before, after) = results.split_at_mut(j);
+        if let (Ok(from), Ok(to)) = (&before[k].result, &mut after[0].result)
+            && from.times.len() == to.times.len()
+        {
+            to.times.clone_from(&from.times);
+        }
+    }
+}
+
+/// The number of elements of a JSON array of numbers (commas plus one), without parsing them.
+fn count_elements(raw: &RawValue) -> usize {
+    let text = raw.get().as_bytes();
+    let inner = text
+        .iter()
+        .filter(|b| !matches!(b, b'[' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
+        .take(1)
+        .count();
+    if inner == 0 {
+        0
+    } else {
+        text.iter().filter(|&&b| b == b',').count() + 1
+    }
 }
 
 /// Adds the model's validation of a leniently read clip to `problems`, with track indices
@@ -643,7 +684,12 @@ fn number_f64(raw: &RawValue) -> f64 {
 }
 
 /// Converts one track (`parseKeyframeTrack` followed by `scale(frameTime)`).
-fn convert_track(fields: &RawFields, path: &str, ctx: &mut Ctx) -> Result<Track, Issue> {
+fn convert_track(
+    fields: &RawFields,
+    path: &str,
+    shares_times: bool,
+    ctx: &mut Ctx,
+) -> Result<Track, Issue> {
     let name = match fields.get("name") {
         None => return Err(Issue::parse(path, "track name is undefined")),
         Some(raw) => string_of(raw).ok_or_else(|| wrong(&field(path, "name"), "a string", raw))?,
@@ -665,8 +711,12 @@ fn convert_track(fields: &RawFields, path: &str, ctx: &mut Ctx) -> Result<Track,
     let times_raw = fields.get("times");
     let (times, values, used_keys) = match times_raw {
         Some(raw) => {
-            let times_path = field(path, "times");
-            let times = numbers(raw, &times_path, ctx, "time-not-a-number")?;
+            let times = if shares_times {
+                // Filled in from the earlier track with the same text once both are converted.
+                vec![0.0; count_elements(raw)]
+            } else {
+                numbers(raw, &field(path, "times"), ctx, "time-not-a-number")?
+            };
             let values_path = field(path, "values");
             let first_value_issue = ctx.issues.len();
             let values = match fields.get("values") {
@@ -879,7 +929,7 @@ const POW10: [f64; 16] = [
 /// significant digits and no exponent take a fast path: the digits form an exact integer and
 /// one correctly rounded division by an exact power of ten gives the correctly rounded result
 /// (Clinger's fast path). Everything else goes to `fast_float2`.
-#[inline]
+#[inline(always)]
 fn parse_json_number(s: &[u8]) -> Result<(f64, usize), fast_float2::Error> {
     let negative = s.first() == Some(&b'-');
     let mut i = usize::from(negative);
@@ -904,10 +954,18 @@ fn parse_json_number(s: &[u8]) -> Result<(f64, usize), fast_float2::Error> {
         || frac == 0 && s.get(i - 1) == Some(&b'.')
         || matches!(s.get(i), Some(b'e' | b'E'))
     {
-        return fast_float2::parse_partial::<f64, _>(s);
+        return parse_json_number_slow(s);
     }
     let v = mantissa as f64 / POW10[frac];
     Ok((if negative { -v } else { v }, i))
+}
+
+/// Numbers off the fast path (exponents, more than 15 digits): `fast_float2`. Kept out of line
+/// so the fast path inlines into the array loop.
+#[cold]
+#[inline(never)]
+fn parse_json_number_slow(s: &[u8]) -> Result<(f64, usize), fast_float2::Error> {
+    fast_float2::parse_partial::<f64, _>(s)
 }
 
 /// Element-by-element version of [`numbers`] for arrays that hold something other than numbers.
@@ -1140,6 +1198,56 @@ mod tests {
 
     fn read(text: &str) -> Document {
         read_bytes(text.as_bytes(), Path::new("t.json")).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn repeated_times_text_is_parsed_once_and_shared() {
+        let times = "[0,0.1,0.2,0.30000001]";
+        let text = format!(
+            r#"{{"name":"c","fps":10,"tracks":[
+            {{"name":".a","times":{times},"values":[0,1,2,3],"type":"number"}},
+            {{"name":".b","times":{times},"values":[0,0,1,1,2,2,3,3],"type":"vector"}},
+            {{"name":".c","times":[0,1],"values":[5,6],"type":"number"}},
+            {{"name":".d","times":{times},"values":[9,9,9,9],"type":"number"}},
+            {{"name":".e","times":{times},"values":[true,false,true,true],"type":"bool"}}]}}"#
+        );
+        let doc = read(&text);
+        let tracks = &doc.clips[0].tracks;
+        let expected: Vec<u32> = [0.0f64, 0.1, 0.2, 0.30000001]
+            .iter()
+            .map(|&t| (((t as f32) as f64 * 0.1) as f32).to_bits())
+            .collect();
+        for j in [0, 1, 3, 4] {
+            let bits: Vec<u32> = tracks[j].times.iter().map(|t| t.to_bits()).collect();
+            assert_eq!(bits, expected, "track {j}");
+        }
+        assert_eq!(tracks[2].times, vec![0.0, 0.1]);
+        assert_eq!(tracks[1].value_size(), 2);
+        // The same document read leniently (every array parsed) is identical.
+        let (lenient, problems) = crate::formats::lint_bytes(text.as_bytes(), Path::new("t.json"));
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.severity == crate::model::Severity::Warning)
+        );
+        assert_eq!(lenient.unwrap().clips, doc.clips);
+    }
+
+    #[test]
+    fn errors_in_repeated_times_name_the_first_track_with_them() {
+        let text = r#"{"name":"c","tracks":[
+            {"name":".a","times":[0,"x"],"values":[0,1],"type":"number"},
+            {"name":".b","times":[0,"x"],"values":[0,1],"type":"number"}]}"#;
+        let e = error(text);
+        assert!(e.contains("tracks[0].times[1]"), "{e}");
+        let text = r#"{"name":"c","tracks":[
+            {"name":".a","times":[0,1],"values":[0,1],"type":"number"},
+            {"name":".b","times":[0,1],"values":[0,1,2],"type":"number"}]}"#;
+        let e = error(text);
+        assert!(
+            e.contains("tracks[1].values") && e.contains("3 values for 2 keys"),
+            "{e}"
+        );
     }
 
     fn error(text: &str) -> String {

@@ -193,6 +193,9 @@ pub(crate) struct TrackJob<'de> {
     pub path: String,
     /// The track's fields, or what was found instead of an object.
     pub fields: Shaped<RawFields<'de>>,
+    /// An earlier track of the same array whose `times` text is byte for byte the same (common
+    /// in exports, where every channel repeats the frame times): its parsed times can be reused.
+    pub shares_times_with: Option<usize>,
 }
 
 /// Receives every track as the scan reaches it (the reader converts it, maybe on another thread).
@@ -297,13 +300,27 @@ impl<'a, 'de> Visitor<'de> for TracksSeed<'a, 'de> {
     wrong_scalars!(Shaped<usize>);
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shaped<usize>, A::Error> {
         let mut track = 0;
+        // The last track whose times were new, and their text.
+        let mut times_source: Option<(usize, &'de str)> = None;
         while let Some(fields) = seq.next_element::<Shaped<RawFields<'de>>>()? {
+            let times = match &fields {
+                Shaped::Ok(f) => f.get("times").map(RawValue::get),
+                Shaped::Wrong(_) => None,
+            };
+            let shares_times_with = times.and_then(|text| match times_source {
+                Some((source, seen)) if seen == text => Some(source),
+                _ => {
+                    times_source = Some((track, text));
+                    None
+                }
+            });
             (self.ctx.sink)(TrackJob {
                 uid: self.uid,
                 array: self.array,
                 track,
                 path: format!("{}[{track}]", self.path),
                 fields,
+                shares_times_with,
             });
             track += 1;
         }
