@@ -25,6 +25,9 @@
 //! * For cases three.js finds invalid, `sample`/`optimize`/`trim` may refuse the file (non-zero
 //!   exit, no panic); if they succeed, their output must match.
 
+mod common;
+
+use common::{Report, as_f32, canonical_type, is_nonfinite_marker, short, user_data_of};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Read;
@@ -37,9 +40,6 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/conf
 
 /// How long one CLI run may take before it counts as hung.
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// At most this many mismatch lines are printed (the total count is always printed).
-const MAX_LINES: usize = 400;
 
 // ------------------------------------------------------------------------------------------------
 // Fixtures
@@ -199,55 +199,6 @@ fn os(parts: &[&dyn AsRef<std::ffi::OsStr>]) -> Vec<OsString> {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Mismatch collection
-
-/// Mismatches of one test, each a line `caseNNN: key: what`.
-#[derive(Default)]
-struct Report {
-    lines: Vec<String>,
-}
-
-impl Report {
-    fn push(&mut self, case: &str, key: &str, what: impl std::fmt::Display) {
-        self.lines.push(format!("{case}: {key}: {what}"));
-    }
-
-    /// Fails the test with every mismatch (up to MAX_LINES lines) and a per-case count.
-    fn finish(self, what: &str, cases: usize) {
-        if self.lines.is_empty() {
-            return;
-        }
-        let mut per_case: Vec<(String, usize)> = Vec::new();
-        for line in &self.lines {
-            let case = line.split(':').next().unwrap_or_default().to_string();
-            match per_case.last_mut() {
-                Some((c, n)) if *c == case => *n += 1,
-                _ => per_case.push((case, 1)),
-            }
-        }
-        let summary: Vec<String> = per_case.iter().map(|(c, n)| format!("{c} ({n})")).collect();
-        let shown: Vec<&str> = self
-            .lines
-            .iter()
-            .take(MAX_LINES)
-            .map(String::as_str)
-            .collect();
-        panic!(
-            "{what}: {} mismatches with three.js r187 in {} of {cases} cases: {}\n{}{}",
-            self.lines.len(),
-            per_case.len(),
-            summary.join(", "),
-            shown.join("\n"),
-            if self.lines.len() > MAX_LINES {
-                format!("\n… {} more", self.lines.len() - MAX_LINES)
-            } else {
-                String::new()
-            }
-        );
-    }
-}
-
-// ------------------------------------------------------------------------------------------------
 // Value comparison
 
 /// Whether `-0` and `0` count as different.
@@ -257,26 +208,6 @@ enum ZeroSign {
     Strict,
     /// `-0 == 0` (file output: three.js itself writes `-0` as `0`).
     Loose,
-}
-
-/// A JSON number or non-finite marker as an f32, or `None` when `v` is not numeric.
-/// `null` reads as `None`.
-fn as_f32(v: &Value) -> Option<f32> {
-    match v {
-        Value::Number(n) => n.as_f64().map(|x| x as f32),
-        Value::String(s) => match s.as_str() {
-            "NaN" => Some(f32::NAN),
-            "Infinity" => Some(f32::INFINITY),
-            "-Infinity" => Some(f32::NEG_INFINITY),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// Is `s` one of the fixture's non-finite markers?
-fn is_nonfinite_marker(s: &str) -> bool {
-    matches!(s, "NaN" | "Infinity" | "-Infinity")
 }
 
 /// Compares two f32 values bit for bit (any NaN equals any NaN).
@@ -306,16 +237,6 @@ fn same_scalar(expected: &Value, actual: &Value, zero: ZeroSign) -> bool {
             _ => false,
         },
         _ => expected == actual,
-    }
-}
-
-/// Short text of a JSON value for reports.
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.len() > 200 {
-        format!("{}…", &s[..s.floor_char_boundary(200)])
-    } else {
-        s
     }
 }
 
@@ -377,20 +298,6 @@ fn compare_scalars(
 // ------------------------------------------------------------------------------------------------
 // three.js reading rules for written files
 
-/// three.js's case-insensitive track type map (`parseKeyframeTrack`), giving the canonical
-/// `ValueTypeName`, or `None` for a type three.js rejects.
-fn canonical_type(name: &str) -> Option<&'static str> {
-    Some(match name.to_ascii_lowercase().as_str() {
-        "scalar" | "double" | "float" | "number" | "integer" => "number",
-        "vector" | "vector2" | "vector3" | "vector4" => "vector",
-        "color" => "color",
-        "quaternion" => "quaternion",
-        "bool" | "boolean" => "bool",
-        "string" => "string",
-        _ => return None,
-    })
-}
-
 /// The interpolation three.js ends up with for a track of canonical type `kind` whose JSON has
 /// `interpolation` (`None` when absent): bool/string ignore it, unknown or unsupported codes give
 /// the default (Linear for numeric kinds, Discrete for bool/string; Smooth is unsupported on
@@ -451,21 +358,6 @@ fn scale_track_times(track: &Value, fps: f64) -> Value {
         }
     }
     track
-}
-
-/// A clip's `userData` as three.js reads it: `JSON.parse(json.userData || '{}')`.
-fn user_data_of(clip: &Value) -> Result<Value, String> {
-    match clip.get("userData") {
-        None | Some(Value::Null) => Ok(Value::Object(Default::default())),
-        Some(Value::String(s)) if s.is_empty() => Ok(Value::Object(Default::default())),
-        Some(Value::String(s)) => {
-            serde_json::from_str(s).map_err(|e| format!("userData is not JSON text: {e}"))
-        }
-        Some(other) => Err(format!(
-            "userData must be a JSON string, got {}",
-            short(other)
-        )),
-    }
 }
 
 /// A file's clips: a single clip object becomes a one-element list.

@@ -22,6 +22,9 @@ use clipscope::model::ops::{
     create_clips_from_morph_target_sequences, make_clip_additive, subclip,
 };
 use clipscope::model::{Clip, Tangents, Track, Values};
+mod common;
+
+use common::{Report, as_f32, as_f64, canonical_type, short, user_data_of};
 use serde_json::Value;
 use std::path::Path;
 
@@ -31,81 +34,8 @@ const OPS_FIXTURE: &str = concat!(
     "/tests/fixtures/conformance/ops.json"
 );
 
-/// At most this many mismatch lines are printed (the total count is always printed).
-const MAX_LINES: usize = 400;
-
-// ------------------------------------------------------------------------------------------------
-// Mismatch collection
-
-/// Mismatches of the test, each a line `<case> <operation (parameters)>: <key>: <what>`.
-#[derive(Default)]
-struct Report {
-    lines: Vec<String>,
-}
-
-impl Report {
-    fn push(&mut self, ctx: &str, key: &str, what: impl std::fmt::Display) {
-        if key.is_empty() {
-            self.lines.push(format!("{ctx}: {what}"));
-        } else {
-            self.lines.push(format!("{ctx}: {key}: {what}"));
-        }
-    }
-
-    /// Fails the test with every mismatch (up to MAX_LINES lines).
-    fn finish(self, checked: usize) {
-        if self.lines.is_empty() {
-            return;
-        }
-        let shown: Vec<&str> = self
-            .lines
-            .iter()
-            .take(MAX_LINES)
-            .map(String::as_str)
-            .collect();
-        panic!(
-            "{} mismatches with three.js r187 in {checked} checked operation results:\n{}{}",
-            self.lines.len(),
-            shown.join("\n"),
-            if self.lines.len() > MAX_LINES {
-                format!("\n… {} more", self.lines.len() - MAX_LINES)
-            } else {
-                String::new()
-            }
-        );
-    }
-}
-
 // ------------------------------------------------------------------------------------------------
 // Value comparison
-
-/// A JSON number or non-finite marker as an f32, or `None` when `v` is not numeric.
-fn as_f32(v: &Value) -> Option<f32> {
-    match v {
-        Value::Number(n) => n.as_f64().map(|x| x as f32),
-        Value::String(s) => match s.as_str() {
-            "NaN" => Some(f32::NAN),
-            "Infinity" => Some(f32::INFINITY),
-            "-Infinity" => Some(f32::NEG_INFINITY),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// A JSON number or non-finite marker as an f64, or `None` when `v` is not numeric.
-fn as_f64(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => match s.as_str() {
-            "NaN" => Some(f64::NAN),
-            "Infinity" => Some(f64::INFINITY),
-            "-Infinity" => Some(f64::NEG_INFINITY),
-            _ => None,
-        },
-        _ => None,
-    }
-}
 
 /// Compares two f32 values bit for bit, the sign of zero included (any NaN equals any NaN).
 fn same_f32(a: f32, b: f32) -> bool {
@@ -121,16 +51,6 @@ fn same_f64(a: f64, b: f64) -> bool {
         return a.is_nan() && b.is_nan();
     }
     a.to_bits() == b.to_bits()
-}
-
-/// Short text of a JSON value for reports.
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.len() > 200 {
-        format!("{}…", &s[..s.floor_char_boundary(200)])
-    } else {
-        s
-    }
 }
 
 /// Short text of a list of f32 values for reports.
@@ -243,30 +163,6 @@ fn compare_values(report: &mut Report, ctx: &str, key: &str, expected: &Value, a
 
 // ------------------------------------------------------------------------------------------------
 // three.js reading rules for the expected JSON
-
-/// three.js's case-insensitive track type map (`parseKeyframeTrack`), giving the canonical
-/// `ValueTypeName`, or `None` for a type three.js rejects.
-fn canonical_type(name: &str) -> Option<&'static str> {
-    Some(match name.to_ascii_lowercase().as_str() {
-        "scalar" | "double" | "float" | "number" | "integer" => "number",
-        "vector" | "vector2" | "vector3" | "vector4" => "vector",
-        "color" => "color",
-        "quaternion" => "quaternion",
-        "bool" | "boolean" => "bool",
-        "string" => "string",
-        _ => return None,
-    })
-}
-
-/// The `userData` of a toJSON clip as a value (`"{}"`, `""` or absent are `{}`).
-fn user_data_of(clip: &Value) -> Result<Value, String> {
-    match clip.get("userData") {
-        None | Some(Value::Null) => Ok(serde_json::json!({})),
-        Some(Value::String(s)) if s.is_empty() => Ok(serde_json::json!({})),
-        Some(Value::String(s)) => serde_json::from_str(s).map_err(|e| format!("{e}")),
-        Some(other) => Err(format!("userData is not a string: {}", short(other))),
-    }
-}
 
 /// Reads a three.js clip JSON object into a [`Clip`] (a single clip object is a one-clip
 /// document).
@@ -694,7 +590,7 @@ fn library_operations_match_threejs() {
     for (k, entry) in morphs.iter().enumerate() {
         checked += check_morph(&mut report, k, entry);
     }
-    report.finish(checked);
+    report.finish("clipscope library operations", checked);
 }
 
 // ------------------------------------------------------------------------------------------------
