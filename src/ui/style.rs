@@ -12,7 +12,7 @@ pub fn apply(ctx: &egui::Context) {
     ctx.set_theme(egui::Theme::Dark);
     ctx.all_styles_mut(|style| {
         style.visuals.selection.bg_fill = ACCENT.gamma_multiply(0.45);
-        style.visuals.selection.stroke.color = ACCENT;
+        style.visuals.selection.stroke.color = Color32::WHITE;
         style.spacing.item_spacing = egui::vec2(8.0, 5.0);
     });
 }
