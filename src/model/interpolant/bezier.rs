@@ -15,47 +15,40 @@
 //! truthiness of that number (non-zero and not NaN, which is what a bound `visible` flag would
 //! act on), and a string result holds the key at or before `t`, as in discrete mode.
 
-use super::linear;
+use super::{Segment, linear};
 use crate::model::Tangents;
 
-/// Writes the bezier value of interval `i1` per component into `out`; `tangents` is `None`
-/// when the track has no usable handles (then the linear formula is used).
-#[allow(clippy::too_many_arguments)]
+/// Writes the bezier value of `seg` per component into `out`; `tangents` is `None` when the
+/// track has no usable handles (then the linear formula is used).
 pub(crate) fn interpolate(
     sample: impl Fn(usize) -> f64,
     tangents: Option<&Tangents>,
     stride: usize,
-    i1: usize,
-    t0: f64,
-    t: f64,
-    t1: f64,
+    seg: Segment,
     out: &mut [f64],
 ) {
     match tangents {
-        None => linear::interpolate(sample, stride, i1, t0, t, t1, out),
+        None => linear::interpolate(sample, stride, seg, out),
         Some(tangents) => {
             let handle = |arr: &[f32], i: usize| arr.get(i).map_or(f64::NAN, |&v| v as f64);
             let in_handle = |i: usize| handle(&tangents.in_tangents, i);
             let out_handle = |i: usize| handle(&tangents.out_tangents, i);
-            interpolate_with_handles(sample, in_handle, out_handle, stride, i1, t0, t, t1, out);
+            interpolate_with_handles(sample, in_handle, out_handle, stride, seg, out);
         }
     }
 }
 
 /// The tangent path of three.js's `interpolate_`: `in_handle(j)` / `out_handle(j)` read entry
 /// `j` of `inTangents` / `outTangents`.
-#[allow(clippy::too_many_arguments)]
 fn interpolate_with_handles(
     sample: impl Fn(usize) -> f64,
     in_handle: impl Fn(usize) -> f64,
     out_handle: impl Fn(usize) -> f64,
     stride: usize,
-    i1: usize,
-    t0: f64,
-    t: f64,
-    t1: f64,
+    seg: Segment,
     out: &mut [f64],
 ) {
+    let Segment { i1, t0, t, t1 } = seg;
     let offset1 = i1 * stride;
     let offset0 = offset1 - stride;
     let tangent_stride = stride * 2;
@@ -202,10 +195,12 @@ mod tests {
             |i| in_tangents[i],
             |i| out_tangents[i],
             1,
-            1,
-            0.0,
-            0.75,
-            1.0,
+            Segment {
+                i1: 1,
+                t0: 0.0,
+                t: 0.75,
+                t1: 1.0,
+            },
             &mut out,
         );
         assert_eq!(out[0], 2.6204556999314477);

@@ -6,7 +6,7 @@
 //! computed only when the sampler moves to a new interval (`intervalChanged_`), so a change of
 //! endings takes effect only after the interval changes, exactly like three.js.
 
-use super::CubicEnding;
+use super::{CubicEnding, Segment};
 
 /// Per-interval state of a smooth sampler: the endings and the weights/offsets computed by
 /// `intervalChanged_`.
@@ -101,17 +101,14 @@ impl CubicState {
     }
 
     /// three.js `interpolate_(i1, t0, t, t1)`: the cubic blend of the four samples.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn interpolate(
         &self,
         sample: impl Fn(usize) -> f64,
         stride: usize,
-        i1: usize,
-        t0: f64,
-        t: f64,
-        t1: f64,
+        seg: Segment,
         out: &mut [f64],
     ) {
+        let Segment { i1, t0, t, t1 } = seg;
         let o1 = i1 * stride;
         let o0 = o1 - stride;
         let (op, on) = (self.offset_prev, self.offset_next);

@@ -1,14 +1,17 @@
 //! Step interpolation (three.js `DiscreteInterpolant`): between two keys the earlier key's value
 //! is held until the next key is reached.
 
-/// Writes sample `i1 - 1`, the key at or before `t`, into `out` (`copySampleValue_(i1 - 1)`).
+use super::Segment;
+
+/// Writes key `seg.i1 - 1`, the key at or before `seg.t`, into `out`
+/// (`copySampleValue_(i1 - 1)`); only `seg.i1` is read.
 pub(crate) fn interpolate(
     sample: impl Fn(usize) -> f64,
     stride: usize,
-    i1: usize,
+    seg: Segment,
     out: &mut [f64],
 ) {
-    super::copy_sample(sample, stride, i1 - 1, out);
+    super::copy_sample(sample, stride, seg.i1 - 1, out);
 }
 
 #[cfg(test)]

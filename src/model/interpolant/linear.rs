@@ -1,17 +1,16 @@
 //! Straight-line interpolation (three.js `LinearInterpolant`).
 
+use super::Segment;
+
 /// Writes `v0 * w0 + v1 * w1` per component, with `w1 = (t - t0) / (t1 - t0)` and `w0 = 1 - w1`,
-/// for the keys `i1 - 1` and `i1`.
-#[allow(clippy::too_many_arguments)]
+/// for the keys `i1 - 1` and `i1` of `seg`.
 pub(crate) fn interpolate(
     sample: impl Fn(usize) -> f64,
     stride: usize,
-    i1: usize,
-    t0: f64,
-    t: f64,
-    t1: f64,
+    seg: Segment,
     out: &mut [f64],
 ) {
+    let Segment { i1, t0, t, t1 } = seg;
     let offset1 = i1 * stride;
     let offset0 = offset1 - stride;
     let weight1 = (t - t0) / (t1 - t0);

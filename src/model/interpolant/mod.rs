@@ -58,6 +58,19 @@ enum Method {
     Bezier,
 }
 
+/// The key interval being evaluated: three.js's `interpolate_(i1, t0, t, t1)` arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Segment {
+    /// Index of the key at the end of the interval (the interval runs from key `i1 - 1`).
+    pub(crate) i1: usize,
+    /// Time of key `i1 - 1`.
+    pub(crate) t0: f64,
+    /// The time being evaluated.
+    pub(crate) t: f64,
+    /// Time of key `i1`.
+    pub(crate) t1: f64,
+}
+
 /// Where a seek ended: a copy of one key, or an interval to interpolate.
 #[derive(Debug, Clone, Copy)]
 enum Seek {
@@ -364,15 +377,18 @@ fn apply(
 ) {
     match step {
         Seek::Copy(k) => copy_sample(sample, stride, k, out),
-        Seek::Interval { i1, t0, t1 } => match method {
-            Method::Discrete => discrete::interpolate(sample, stride, i1, out),
-            Method::Linear => linear::interpolate(sample, stride, i1, t0, t, t1, out),
-            Method::Cubic(state) => state.interpolate(sample, stride, i1, t0, t, t1, out),
-            Method::QuaternionLinear => {
-                quaternion_linear::interpolate(sample, stride, i1, t0, t, t1, out)
+        Seek::Interval { i1, t0, t1 } => {
+            let seg = Segment { i1, t0, t, t1 };
+            match method {
+                Method::Discrete => discrete::interpolate(sample, stride, seg, out),
+                Method::Linear => linear::interpolate(sample, stride, seg, out),
+                Method::Cubic(state) => state.interpolate(sample, stride, seg, out),
+                Method::QuaternionLinear => {
+                    quaternion_linear::interpolate(sample, stride, seg, out)
+                }
+                Method::Bezier => bezier::interpolate(sample, tangents, stride, seg, out),
             }
-            Method::Bezier => bezier::interpolate(sample, tangents, stride, i1, t0, t, t1, out),
-        },
+        }
     }
 }
 

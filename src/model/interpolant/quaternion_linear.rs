@@ -6,20 +6,18 @@
 //! the result buffer keeps whatever it held before. A value size that is not a multiple of 4
 //! makes three.js loop forever (`offset !== end`); here the loop stops at the end of the key.
 
+use super::Segment;
 use super::quaternion::slerp_flat;
 
-/// Slerps each quaternion of key `i1 - 1` towards key `i1` by `(t - t0) / (t1 - t0)`, always
-/// writing into `out[0..4]`.
-#[allow(clippy::too_many_arguments)]
+/// Slerps each quaternion of key `i1 - 1` towards key `i1` of `seg` by `(t - t0) / (t1 - t0)`,
+/// always writing into `out[0..4]`.
 pub(crate) fn interpolate(
     sample: impl Fn(usize) -> f64,
     stride: usize,
-    i1: usize,
-    t0: f64,
-    t: f64,
-    t1: f64,
+    seg: Segment,
     out: &mut [f64],
 ) {
+    let Segment { i1, t0, t, t1 } = seg;
     let alpha = (t - t0) / (t1 - t0);
     let quat = |o: usize| [sample(o), sample(o + 1), sample(o + 2), sample(o + 3)];
     let end = i1 * stride + stride;
