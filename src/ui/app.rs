@@ -105,14 +105,17 @@ impl ClipscopeApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         if let Some(error) = self.error.clone() {
             egui::Panel::bottom("error").show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.colored_label(
-                        ui.visuals().error_fg_color,
-                        format!("Could not open: {error}"),
-                    );
+                // The button first, on the right, so a long message wraps instead of pushing
+                // it out of the window.
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.small_button("Dismiss").clicked() {
                         self.error = None;
                     }
+                    let text = egui::RichText::new(format!("Could not open: {error}"))
+                        .color(ui.visuals().error_fg_color);
+                    ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                        ui.add(egui::Label::new(text).wrap());
+                    });
                 });
             });
         }
