@@ -28,5 +28,6 @@ pub fn run(args: Args) -> Outcome {
         thousands(after as usize),
         args.output.output.display()
     );
+    output::release(doc);
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! `clipscope sample FILE --times T1,T2,...`: track values at given times, as three.js's
 //! `track.createInterpolant().evaluate(t)` returns them.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -46,14 +47,18 @@ pub fn run(args: Args) -> Outcome {
 /// the same key replaces an earlier one in place, as in a JavaScript object.
 pub fn sample(doc: &Document, times: &[f64]) -> Vec<(String, Vec<Values>)> {
     let mut out: Vec<(String, Vec<Values>)> = Vec::new();
+    let mut slots: HashMap<String, usize> = HashMap::new();
     for clip in &doc.clips {
         for track in &clip.tracks {
             let mut sampler = Sampler::new(track);
             let rows: Vec<Values> = times.iter().map(|&t| sampler.evaluate(t)).collect();
             let key = format!("{}|{}", clip.name, track.name);
-            match out.iter_mut().find(|(k, _)| *k == key) {
-                Some(slot) => slot.1 = rows,
-                None => out.push((key, rows)),
+            match slots.get(&key) {
+                Some(&slot) => out[slot].1 = rows,
+                None => {
+                    slots.insert(key.clone(), out.len());
+                    out.push((key, rows));
+                }
             }
         }
     }

@@ -31,5 +31,6 @@ pub fn run(args: Args) -> Outcome {
         doc.clips.len(),
         args.output.output.display()
     );
+    output::release(doc);
     Ok(ExitCode::SUCCESS)
 }
