@@ -7,7 +7,9 @@
 
 pub mod assets;
 pub mod cli;
+pub mod editor;
 pub mod formats;
 pub mod model;
+pub mod text;
 #[cfg(feature = "gui")]
 pub mod ui;

@@ -14,6 +14,7 @@
 mod additive;
 mod clone;
 mod find_by_name;
+mod handles;
 mod morph_sequence;
 mod optimize;
 mod reset_duration;
@@ -25,6 +26,7 @@ mod validate;
 
 pub use additive::make_clip_additive;
 pub use find_by_name::find_by_name;
+pub use handles::HandleSide;
 pub use morph_sequence::{
     create_clips_from_morph_target_sequences, create_from_morph_target_sequence,
     morph_sequence_prefix,

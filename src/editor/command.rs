@@ -1,0 +1,177 @@
+//! The edits a user can make, as data.
+
+use crate::model::ops::HandleSide;
+use crate::model::{BlendMode, Interpolation, TangentMode};
+
+/// A clip of an open document: `(document index, clip index)` in the workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClipId {
+    /// Index of the document in [`Workspace::documents`](super::Workspace::documents).
+    pub doc: usize,
+    /// Index of the clip in the document.
+    pub clip: usize,
+}
+
+/// One component of one key of a track of a clip (the unit a curve editor selects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyRef {
+    /// Track index in the clip.
+    pub track: usize,
+    /// Key index in the track.
+    pub key: usize,
+    /// Value component (0 for scalar tracks; x, y, z, w for vectors and quaternions).
+    pub component: usize,
+}
+
+/// Which clips an operation such as optimize runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// One clip.
+    Clip(ClipId),
+    /// Every clip of every open document.
+    All,
+}
+
+/// One undoable edit. Commands hold indices, not references, so they can be queued, logged and
+/// replayed; [`Workspace::apply`](super::Workspace::apply) checks them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Renames a clip.
+    RenameClip {
+        /// The clip.
+        clip: ClipId,
+        /// Its new name.
+        name: String,
+    },
+    /// Inserts a copy (new uuid, name with " copy") right after the clip.
+    DuplicateClip {
+        /// The clip to copy.
+        clip: ClipId,
+    },
+    /// Removes a clip from its document.
+    DeleteClip {
+        /// The clip.
+        clip: ClipId,
+    },
+    /// Sets a clip's duration in seconds.
+    SetDuration {
+        /// The clip.
+        clip: ClipId,
+        /// New duration (seconds).
+        duration: f64,
+    },
+    /// Sets a clip's blend mode.
+    SetBlendMode {
+        /// The clip.
+        clip: ClipId,
+        /// Normal or additive.
+        mode: BlendMode,
+    },
+    /// Lossless key reduction (three.js `optimize`).
+    Optimize(Scope),
+    /// Cuts keys outside `[0, duration]` (three.js `trim`).
+    Trim(Scope),
+    /// Sets each clip's duration to its last key (three.js `resetDuration`).
+    ResetDuration(Scope),
+    /// Moves keys by `dt` seconds (clamped so keys never pass unselected neighbours) and the
+    /// given components by `dv`. Commands with the same `gesture` merge into one undo step.
+    MoveKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The selected key components (time moves apply to whole keys).
+        keys: Vec<KeyRef>,
+        /// Time offset in seconds.
+        dt: f64,
+        /// Value offset.
+        dv: f64,
+        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        gesture: Option<u64>,
+    },
+    /// Places one bezier handle at `(time, value)`.
+    SetHandle {
+        /// The clip.
+        clip: ClipId,
+        /// The key and component whose handle moves.
+        key: KeyRef,
+        /// In or out handle.
+        side: HandleSide,
+        /// Handle time (seconds, absolute).
+        time: f64,
+        /// Handle value.
+        value: f64,
+        /// Break aligned handles (the key becomes free) instead of rotating the other side.
+        break_handles: bool,
+        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        gesture: Option<u64>,
+    },
+    /// Sets a key's time and/or one component's value (inspector fields).
+    SetKey {
+        /// The clip.
+        clip: ClipId,
+        /// The key and component.
+        key: KeyRef,
+        /// New time, if it changes.
+        time: Option<f64>,
+        /// New value of `key.component`, if it changes.
+        value: Option<f64>,
+        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        gesture: Option<u64>,
+    },
+    /// Deletes whole keys (all components); tracks left without keys are removed.
+    DeleteKeys {
+        /// The clip.
+        clip: ClipId,
+        /// Keys to delete (components are ignored).
+        keys: Vec<KeyRef>,
+    },
+    /// Inserts a key at `time` in each track, on the current curve (the shape is unchanged).
+    InsertKey {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+        /// Time in seconds.
+        time: f64,
+    },
+    /// Changes the interpolation of tracks; to bezier keeps the curve's shape.
+    SetInterpolation {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+        /// The new interpolation.
+        interpolation: Interpolation,
+    },
+    /// Sets the handle type of keys (recomputing automatic handles).
+    SetTangentMode {
+        /// The clip.
+        clip: ClipId,
+        /// The keys (components are ignored).
+        keys: Vec<KeyRef>,
+        /// The handle type.
+        mode: TangentMode,
+    },
+}
+
+impl Command {
+    /// A short name for the undo menu and the status line ("Optimize", "Move keys", …).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Command::RenameClip { .. } => "Rename clip",
+            Command::DuplicateClip { .. } => "Duplicate clip",
+            Command::DeleteClip { .. } => "Delete clip",
+            Command::SetDuration { .. } => "Set duration",
+            Command::SetBlendMode { .. } => "Set blend mode",
+            Command::Optimize(_) => "Optimize",
+            Command::Trim(_) => "Trim",
+            Command::ResetDuration(_) => "Reset duration",
+            Command::MoveKeys { .. } => "Move keys",
+            Command::SetHandle { .. } => "Move handle",
+            Command::SetKey { .. } => "Edit key",
+            Command::DeleteKeys { .. } => "Delete keys",
+            Command::InsertKey { .. } => "Insert key",
+            Command::SetInterpolation { .. } => "Set interpolation",
+            Command::SetTangentMode { .. } => "Set handle type",
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Editing without a window: the commands that panels emit, how they apply to the open
+//! documents, and the undo history.
+//!
+//! The GUI never edits a [`Document`](crate::formats::Document) directly. A panel returns
+//! [`Command`]s; [`Workspace::apply`] carries one out, records what it changed (snapshots of the
+//! touched tracks or clips) in the [`History`], and marks the document dirty. Undo puts the
+//! snapshots back. Because all of this is plain data, every edit is testable without a window,
+//! and shortcuts, menus and the command palette all reach the same actions.
+
+pub mod command;
+pub mod history;
+pub mod workspace;
+
+pub use command::{ClipId, Command, KeyRef, Scope};
+pub use history::History;
+pub use workspace::{Applied, OpenDocument, Workspace};

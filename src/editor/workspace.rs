@@ -1,0 +1,580 @@
+//! The open documents and the one place where commands change them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::formats::Document;
+use crate::model::{Clip, Problem};
+use crate::text::thousands;
+
+use super::command::{ClipId, Command, KeyRef, Scope};
+use super::history::{DocChange, Edit, History, Snapshot};
+
+/// A document open in the editor, with its dirty state.
+#[derive(Debug, Clone)]
+pub struct OpenDocument {
+    /// The clips and where they came from.
+    pub doc: Document,
+    /// A stable id (indices shift when documents close; undo records use this).
+    pub id: u64,
+    /// Changes with every edit, undo and redo.
+    pub version: u64,
+    /// The version that was last saved (or loaded).
+    pub saved_version: u64,
+}
+
+impl OpenDocument {
+    /// True when the document has edits that are not saved.
+    pub fn is_dirty(&self) -> bool {
+        self.version != self.saved_version
+    }
+
+    /// A short name for tabs and lists: the file name, or "untitled".
+    pub fn title(&self) -> String {
+        self.doc
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "untitled".to_string())
+    }
+}
+
+/// What [`Workspace::apply`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Applied {
+    /// The command's label ("Optimize").
+    pub label: String,
+    /// A report for the user ("optimize: 428,766 → 248,618 keys"), if the command has one.
+    pub message: Option<String>,
+    /// A clip the editor should select afterwards (a duplicate, say).
+    pub select_clip: Option<ClipId>,
+    /// Keys the editor should select afterwards (inserted keys, say).
+    pub select_keys: Vec<KeyRef>,
+}
+
+/// The open documents plus the undo history: the editor's model.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    /// Open documents, in the order they were opened.
+    pub documents: Vec<OpenDocument>,
+    /// Undo and redo stacks.
+    pub history: History,
+    counter: u64,
+}
+
+impl Workspace {
+    /// An empty workspace.
+    pub fn new() -> Workspace {
+        Workspace::default()
+    }
+
+    fn next(&mut self) -> u64 {
+        self.counter += 1;
+        self.counter
+    }
+
+    /// Adds a loaded document (clean) and returns its index.
+    pub fn add(&mut self, doc: Document) -> usize {
+        let id = self.next();
+        let version = self.next();
+        self.documents.push(OpenDocument {
+            doc,
+            id,
+            version,
+            saved_version: version,
+        });
+        self.documents.len() - 1
+    }
+
+    /// Closes a document; its undo steps are forgotten.
+    pub fn close(&mut self, index: usize) -> Option<OpenDocument> {
+        if index >= self.documents.len() {
+            return None;
+        }
+        let doc = self.documents.remove(index);
+        self.history.forget_document(doc.id);
+        Some(doc)
+    }
+
+    /// Marks a document as saved at its current version.
+    pub fn mark_saved(&mut self, index: usize) {
+        if let Some(d) = self.documents.get_mut(index) {
+            d.saved_version = d.version;
+        }
+    }
+
+    /// True when any document has unsaved edits.
+    pub fn any_dirty(&self) -> bool {
+        self.documents.iter().any(OpenDocument::is_dirty)
+    }
+
+    /// The clip `id`, if it exists.
+    pub fn clip(&self, id: ClipId) -> Option<&Clip> {
+        self.documents.get(id.doc)?.doc.clips.get(id.clip)
+    }
+
+    /// Every clip id, document by document.
+    pub fn clip_ids(&self) -> Vec<ClipId> {
+        self.documents
+            .iter()
+            .enumerate()
+            .flat_map(|(doc, d)| (0..d.doc.clips.len()).map(move |clip| ClipId { doc, clip }))
+            .collect()
+    }
+
+    /// Validates the clips in `scope`: problems with the clip they belong to.
+    pub fn validate(&self, scope: Scope) -> Vec<(ClipId, Problem)> {
+        let ids = match scope {
+            Scope::Clip(id) => vec![id],
+            Scope::All => self.clip_ids(),
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(clip) = self.clip(id) {
+                for p in clip.validate() {
+                    out.push((id, p.in_clip(id.clip)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Undoes the last edit; returns its label.
+    pub fn undo(&mut self) -> Option<String> {
+        let edit = self.history.take_undo()?;
+        for change in edit.changes.iter().rev() {
+            if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
+                change.before.restore(&mut d.doc.clips);
+                d.version = change.version_before;
+            }
+        }
+        Some(edit.label)
+    }
+
+    /// Redoes the last undone edit; returns its label.
+    pub fn redo(&mut self) -> Option<String> {
+        let edit = self.history.take_redo()?;
+        for change in &edit.changes {
+            if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
+                change.after.restore(&mut d.doc.clips);
+                d.version = change.version_after;
+            }
+        }
+        Some(edit.label)
+    }
+
+    /// Carries out `command`, records it for undo and marks the documents it changed dirty.
+    /// A command that does not fit the documents (a stale index, say) changes nothing and
+    /// returns why.
+    pub fn apply(&mut self, command: Command) -> Result<Applied, String> {
+        let label = command.label().to_string();
+        let gesture = match &command {
+            Command::MoveKeys { gesture, .. }
+            | Command::SetHandle { gesture, .. }
+            | Command::SetKey { gesture, .. } => *gesture,
+            _ => None,
+        };
+        let mut applied = Applied {
+            label: label.clone(),
+            ..Applied::default()
+        };
+        let mut changes = Vec::new();
+        match command {
+            Command::Optimize(scope) | Command::Trim(scope) | Command::ResetDuration(scope) => {
+                let op = match command {
+                    Command::Optimize(_) => ClipOp::Optimize,
+                    Command::Trim(_) => ClipOp::Trim,
+                    _ => ClipOp::ResetDuration,
+                };
+                applied.message = Some(self.clip_op(op, scope, &mut changes)?);
+            }
+            Command::RenameClip { clip, name } => {
+                self.edit_clip(clip, &mut changes, |c| {
+                    c.name = name;
+                    Ok(())
+                })?;
+            }
+            Command::SetDuration { clip, duration } => {
+                if !(duration.is_finite() && duration >= 0.0) {
+                    return Err(format!(
+                        "duration must be a finite number ≥ 0, not {duration}"
+                    ));
+                }
+                self.edit_clip(clip, &mut changes, |c| {
+                    c.duration = duration;
+                    Ok(())
+                })?;
+            }
+            Command::SetBlendMode { clip, mode } => {
+                self.edit_clip(clip, &mut changes, |c| {
+                    c.blend_mode = mode;
+                    Ok(())
+                })?;
+            }
+            Command::DuplicateClip { clip } => {
+                let copy = {
+                    let c = self.clip(clip).ok_or("no such clip")?;
+                    let mut copy = c.duplicate();
+                    copy.name = format!("{} copy", c.name);
+                    copy
+                };
+                self.edit_clips(clip.doc, &mut changes, |clips| {
+                    clips.insert(clip.clip + 1, copy);
+                })?;
+                applied.select_clip = Some(ClipId {
+                    doc: clip.doc,
+                    clip: clip.clip + 1,
+                });
+            }
+            Command::DeleteClip { clip } => {
+                self.clip(clip).ok_or("no such clip")?;
+                self.edit_clips(clip.doc, &mut changes, |clips| {
+                    clips.remove(clip.clip);
+                })?;
+            }
+            Command::MoveKeys {
+                clip, keys, dt, dv, ..
+            } => {
+                let by_track = group_by_track(&keys);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::INFINITY);
+                    for (&t, (whole, _)) in &by_track {
+                        let (l, h) = c.tracks[t].time_move_limits(whole);
+                        lo = lo.max(l);
+                        hi = hi.min(h);
+                    }
+                    let dt = if lo <= hi { dt.clamp(lo, hi) } else { 0.0 };
+                    for (&t, (whole, parts)) in &by_track {
+                        let track = &mut c.tracks[t];
+                        if dt != 0.0 {
+                            track.move_keys(whole, dt);
+                        }
+                        if dv != 0.0 {
+                            track.offset_values(parts, dv);
+                        }
+                        track.refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                applied.select_keys = keys;
+            }
+            Command::SetHandle {
+                clip,
+                key,
+                side,
+                time,
+                value,
+                break_handles,
+                ..
+            } => {
+                self.edit_tracks(clip, [key.track], &mut changes, |c| {
+                    c.tracks[key.track].set_handle(
+                        key.key,
+                        key.component,
+                        side,
+                        time,
+                        value,
+                        break_handles,
+                    );
+                    Ok(())
+                })?;
+            }
+            Command::SetKey {
+                clip,
+                key,
+                time,
+                value,
+                ..
+            } => {
+                self.edit_tracks(clip, [key.track], &mut changes, |c| {
+                    let track = &mut c.tracks[key.track];
+                    track.set_key(key.key, time, value.map(|v| (key.component, v)));
+                    track.refresh_auto_handles();
+                    Ok(())
+                })?;
+            }
+            Command::DeleteKeys { clip, keys } => {
+                let by_track = group_by_track(&keys);
+                let empties = {
+                    let c = self.clip(clip).ok_or("no such clip")?;
+                    by_track.iter().any(|(&t, (whole, _))| {
+                        c.tracks.get(t).is_some_and(|tr| tr.len() <= whole.len())
+                    })
+                };
+                let work = |c: &mut Clip| -> Result<(), String> {
+                    for (&t, (whole, _)) in by_track.iter().rev() {
+                        let track = c.tracks.get_mut(t).ok_or("no such track")?;
+                        track.delete_keys(whole);
+                        if track.is_empty() {
+                            c.tracks.remove(t);
+                        } else {
+                            track.refresh_auto_handles();
+                        }
+                    }
+                    Ok(())
+                };
+                if empties {
+                    self.edit_clip(clip, &mut changes, work)?;
+                } else {
+                    self.edit_tracks(clip, by_track.keys().copied(), &mut changes, work)?;
+                }
+                applied.message =
+                    Some(format!("deleted {} keys", thousands(count_keys(&by_track))));
+            }
+            Command::InsertKey { clip, tracks, time } => {
+                let mut inserted = Vec::new();
+                self.edit_tracks(clip, tracks.iter().copied(), &mut changes, |c| {
+                    for &t in &tracks {
+                        let k = c.tracks[t].insert_key(time);
+                        c.tracks[t].refresh_auto_handles();
+                        inserted.push(KeyRef {
+                            track: t,
+                            key: k,
+                            component: 0,
+                        });
+                    }
+                    Ok(())
+                })?;
+                applied.select_keys = inserted;
+            }
+            Command::SetInterpolation {
+                clip,
+                tracks,
+                interpolation,
+            } => {
+                let mut refused = Vec::new();
+                self.edit_tracks(clip, tracks.iter().copied(), &mut changes, |c| {
+                    for &t in &tracks {
+                        if let Err(e) = c.tracks[t].convert_interpolation(interpolation) {
+                            refused.push(e);
+                        }
+                    }
+                    Ok(())
+                })?;
+                if !refused.is_empty() {
+                    applied.message = Some(refused.join("; "));
+                }
+            }
+            Command::SetTangentMode { clip, keys, mode } => {
+                let by_track = group_by_track(&keys);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, _)) in &by_track {
+                        for &k in whole {
+                            c.tracks[t].set_tangent_mode(k, mode);
+                        }
+                        c.tracks[t].refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+            }
+        }
+        if !changes.is_empty() {
+            self.history.push(Edit {
+                label,
+                changes,
+                gesture,
+            });
+        }
+        Ok(applied)
+    }
+
+    /// Runs optimize / trim / reset duration over a scope and says what it did.
+    fn clip_op(
+        &mut self,
+        op: ClipOp,
+        scope: Scope,
+        changes: &mut Vec<DocChange>,
+    ) -> Result<String, String> {
+        let ids = match scope {
+            Scope::Clip(id) => {
+                self.clip(id).ok_or("no such clip")?;
+                vec![id]
+            }
+            Scope::All => self.clip_ids(),
+        };
+        let (mut keys_before, mut keys_after) = (0, 0);
+        let (mut dur_changed, mut clips) = (0, 0);
+        for id in ids {
+            let before = self.clip(id).ok_or("no such clip")?.clone();
+            let mut after = before.clone();
+            match op {
+                ClipOp::Optimize => {
+                    let r = after.optimize();
+                    keys_before += r.keys_before;
+                    keys_after += r.keys_after;
+                }
+                ClipOp::Trim => {
+                    keys_before += after.key_count();
+                    after.trim();
+                    keys_after += after.key_count();
+                }
+                ClipOp::ResetDuration => {
+                    after.reset_duration();
+                    if after.duration != before.duration {
+                        dur_changed += 1;
+                    }
+                }
+            }
+            clips += 1;
+            if after != before {
+                let version_after = self.next();
+                let d = &mut self.documents[id.doc];
+                d.doc.clips[id.clip] = after.clone();
+                changes.push(DocChange {
+                    doc_id: d.id,
+                    before: Snapshot::Clip {
+                        index: id.clip,
+                        clip: Box::new(before),
+                    },
+                    after: Snapshot::Clip {
+                        index: id.clip,
+                        clip: Box::new(after),
+                    },
+                    version_before: d.version,
+                    version_after,
+                });
+                d.version = version_after;
+            }
+        }
+        let of = if clips == 1 {
+            String::new()
+        } else {
+            format!(" over {clips} clips")
+        };
+        Ok(match op {
+            ClipOp::Optimize => format!(
+                "optimize: {} → {} keys{of}",
+                thousands(keys_before),
+                thousands(keys_after)
+            ),
+            ClipOp::Trim => format!(
+                "trim: {} → {} keys{of}",
+                thousands(keys_before),
+                thousands(keys_after)
+            ),
+            ClipOp::ResetDuration => {
+                format!("reset duration: {dur_changed} of {clips} clips changed")
+            }
+        })
+    }
+
+    /// Edits one clip, recording the whole clip.
+    fn edit_clip(
+        &mut self,
+        id: ClipId,
+        changes: &mut Vec<DocChange>,
+        f: impl FnOnce(&mut Clip) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let before = self.clip(id).ok_or("no such clip")?.clone();
+        let mut after = before.clone();
+        f(&mut after)?;
+        let version_after = self.next();
+        let d = &mut self.documents[id.doc];
+        d.doc.clips[id.clip] = after.clone();
+        changes.push(DocChange {
+            doc_id: d.id,
+            before: Snapshot::Clip {
+                index: id.clip,
+                clip: Box::new(before),
+            },
+            after: Snapshot::Clip {
+                index: id.clip,
+                clip: Box::new(after),
+            },
+            version_before: d.version,
+            version_after,
+        });
+        d.version = version_after;
+        Ok(())
+    }
+
+    /// Edits some tracks of one clip, recording only those tracks.
+    fn edit_tracks(
+        &mut self,
+        id: ClipId,
+        tracks: impl IntoIterator<Item = usize>,
+        changes: &mut Vec<DocChange>,
+        f: impl FnOnce(&mut Clip) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let indices: BTreeSet<usize> = tracks.into_iter().collect();
+        let clip = self.clip(id).ok_or("no such clip")?;
+        if let Some(bad) = indices.iter().find(|&&t| t >= clip.tracks.len()) {
+            return Err(format!("no track {bad} in clip {}", clip.name));
+        }
+        let snapshot = |c: &Clip| Snapshot::Tracks {
+            clip: id.clip,
+            tracks: indices.iter().map(|&t| (t, c.tracks[t].clone())).collect(),
+        };
+        let before = snapshot(clip);
+        let version_after = self.next();
+        let d = &mut self.documents[id.doc];
+        let c = &mut d.doc.clips[id.clip];
+        if let Err(e) = f(c) {
+            before.restore(&mut d.doc.clips);
+            return Err(e);
+        }
+        let after = snapshot(&d.doc.clips[id.clip]);
+        changes.push(DocChange {
+            doc_id: d.id,
+            before,
+            after,
+            version_before: d.version,
+            version_after,
+        });
+        d.version = version_after;
+        Ok(())
+    }
+
+    /// Edits a document's clip list, recording the whole list.
+    fn edit_clips(
+        &mut self,
+        doc: usize,
+        changes: &mut Vec<DocChange>,
+        f: impl FnOnce(&mut Vec<Clip>),
+    ) -> Result<(), String> {
+        let version_after = self.next();
+        let d = self.documents.get_mut(doc).ok_or("no such document")?;
+        let before = Snapshot::Clips(d.doc.clips.clone());
+        f(&mut d.doc.clips);
+        changes.push(DocChange {
+            doc_id: d.id,
+            before,
+            after: Snapshot::Clips(d.doc.clips.clone()),
+            version_before: d.version,
+            version_after,
+        });
+        d.version = version_after;
+        Ok(())
+    }
+}
+
+/// The whole-clip operations of the Clip menu.
+#[derive(Clone, Copy)]
+enum ClipOp {
+    Optimize,
+    Trim,
+    ResetDuration,
+}
+
+/// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.
+type ByTrack = BTreeMap<usize, (Vec<usize>, Vec<(usize, usize)>)>;
+
+fn group_by_track(keys: &[KeyRef]) -> ByTrack {
+    let mut map: ByTrack = BTreeMap::new();
+    for k in keys {
+        let e = map.entry(k.track).or_default();
+        e.0.push(k.key);
+        e.1.push((k.key, k.component));
+    }
+    for (whole, parts) in map.values_mut() {
+        whole.sort_unstable();
+        whole.dedup();
+        parts.sort_unstable();
+        parts.dedup();
+    }
+    map
+}
+
+fn count_keys(by_track: &ByTrack) -> usize {
+    by_track.values().map(|(w, _)| w.len()).sum()
+}
