@@ -16,6 +16,8 @@ pub struct OpenDocument {
     pub doc: Document,
     /// A stable id (indices shift when documents close; undo records use this).
     pub id: u64,
+    /// The name shown for it: the file name, or a given name for documents without a file.
+    pub name: String,
     /// Changes with every edit, undo and redo.
     pub version: u64,
     /// The version that was last saved (or loaded).
@@ -28,14 +30,15 @@ impl OpenDocument {
         self.version != self.saved_version
     }
 
-    /// A short name for tabs and lists: the file name, or "untitled".
-    pub fn title(&self) -> String {
-        self.doc
-            .path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "untitled".to_string())
+    /// A short name for lists and dialogs.
+    pub fn title(&self) -> &str {
+        &self.name
+    }
+
+    /// Points the document at a new file (after Save As), renaming it after the file.
+    pub fn set_path(&mut self, path: &std::path::Path) {
+        self.doc.path = Some(path.to_path_buf());
+        self.name = file_name(path);
     }
 }
 
@@ -73,17 +76,57 @@ impl Workspace {
         self.counter
     }
 
-    /// Adds a loaded document (clean) and returns its index.
+    /// Adds a loaded document (clean), named after its file, and returns its index.
     pub fn add(&mut self, doc: Document) -> usize {
+        let name = doc
+            .path
+            .as_deref()
+            .map(file_name)
+            .unwrap_or_else(|| "untitled".into());
+        self.add_named(doc, name)
+    }
+
+    /// Adds a document under a given name (the built-in demo, say) and returns its index.
+    pub fn add_named(&mut self, doc: Document, name: impl Into<String>) -> usize {
         let id = self.next();
         let version = self.next();
         self.documents.push(OpenDocument {
             doc,
             id,
+            name: name.into(),
             version,
             saved_version: version,
         });
         self.documents.len() - 1
+    }
+
+    /// Replaces document `index` with a freshly loaded one (a reload): clean, its undo steps
+    /// forgotten.
+    pub fn replace(&mut self, index: usize, doc: Document) {
+        let version = self.next();
+        if let Some(d) = self.documents.get_mut(index) {
+            self.history.forget_document(d.id);
+            d.doc = doc;
+            d.version = version;
+            d.saved_version = version;
+        }
+    }
+
+    /// The index of the open document read from `path`, if any (paths compared canonically).
+    pub fn find_path(&self, path: &std::path::Path) -> Option<usize> {
+        let want = std::fs::canonicalize(path).ok()?;
+        self.documents.iter().position(|d| {
+            d.doc
+                .path
+                .as_deref()
+                .and_then(|p| std::fs::canonicalize(p).ok())
+                .is_some_and(|p| p == want)
+        })
+    }
+
+    /// The index of the document with stable id `id`.
+    pub fn index_of(&self, id: u64) -> Option<usize> {
+        self.documents.iter().position(|d| d.id == id)
     }
 
     /// Closes a document; its undo steps are forgotten.
@@ -546,6 +589,13 @@ impl Workspace {
         d.version = version_after;
         Ok(())
     }
+}
+
+/// The last component of `path`, for display.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
 }
 
 /// The whole-clip operations of the Clip menu.

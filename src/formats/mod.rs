@@ -13,6 +13,7 @@ pub mod error;
 pub mod file_bytes;
 pub mod json_path;
 pub mod number;
+pub mod progress;
 pub mod threejs;
 
 use std::path::Path;
@@ -21,6 +22,7 @@ use file_bytes::FileBytes;
 
 pub use document::{Document, Format};
 pub use error::ReadError;
+pub use progress::LoadProgress;
 
 use crate::model::Problem;
 
@@ -43,7 +45,22 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 
 /// Parses `bytes` (the contents of `file`, named in errors), detecting the format by content.
 pub fn read_bytes(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
-    threejs::read::read(bytes, file, threejs::read::Mode::Strict).map(|(doc, _)| doc)
+    threejs::read::read(bytes, file, threejs::read::Mode::Strict, None).map(|(doc, _)| doc)
+}
+
+/// Reads the file at `path` like [`read_file`], reporting progress to `progress` and stopping
+/// with a "cancelled" error when it is cancelled (the editor's background loads).
+pub fn read_file_with_progress(
+    path: &Path,
+    progress: &LoadProgress,
+) -> Result<Document, ReadError> {
+    let bytes = FileBytes::open(path)
+        .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
+    progress.set_total(bytes.len());
+    let doc = threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
+        .map(|(doc, _)| doc)?;
+    progress.advance_to(bytes.len());
+    Ok(doc)
 }
 
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
@@ -63,7 +80,7 @@ pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
 /// track is left out); non-numbers are `time-not-a-number` / `value-not-a-number` at their key
 /// (kept as three.js's `Float32Array` would store them). Messages carry the JSON path.
 pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>) {
-    match threejs::read::read(bytes, file, threejs::read::Mode::Lenient) {
+    match threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None) {
         Ok((doc, problems)) => (Some(doc), problems),
         Err(e) => {
             let message = if e.json_path.is_empty() {

@@ -1,49 +1,122 @@
-//! The CLIPS panel: every clip of every open document, filterable, one selected.
+//! The CLIPS panel: every clip of every open document, filterable, selectable, renamable in
+//! place, with duplicate and delete in the context menu.
 
-use crate::formats::Document;
+use crate::editor::{ClipId, Command, Workspace};
+use crate::model::BlendMode;
 
-/// Shows the clip list; clicking a clip selects it.
+use super::actions::{Action, Outbox};
+use super::selection::Selection;
+
+/// The panel's own state.
+#[derive(Debug, Default)]
+pub struct ClipList {
+    /// Filter text (case-insensitive substring of the clip name).
+    pub filter: String,
+    /// The clip being renamed and the text typed so far.
+    pub renaming: Option<(ClipId, String)>,
+}
+
+/// Shows the clip list: click selects, double-click (or F2) renames, right-click for more.
 pub fn show(
     ui: &mut egui::Ui,
-    documents: &[Document],
-    filter: &mut String,
-    selected: &mut Option<(usize, usize)>,
+    ws: &Workspace,
+    state: &mut ClipList,
+    selection: &mut Selection,
+    out: &mut Outbox,
 ) {
-    ui.add_space(4.0);
-    ui.strong("CLIPS");
-    ui.add(egui::TextEdit::singleline(filter).hint_text("Filter clips"));
-    ui.separator();
-    let needle = filter.to_lowercase();
-    egui::ScrollArea::vertical().show(ui, |ui| {
-        for (d, doc) in documents.iter().enumerate() {
-            let title = doc
-                .path
-                .as_ref()
-                .and_then(|p| p.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "untitled".into());
-            ui.label(egui::RichText::new(title).weak().small());
-            for (c, clip) in doc.clips.iter().enumerate() {
-                if !needle.is_empty() && !clip.name.to_lowercase().contains(&needle) {
-                    continue;
+    ui.horizontal(|ui| {
+        ui.strong("CLIPS");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.filter)
+                .hint_text("Filter clips")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    let needle = state.filter.to_lowercase();
+    egui::ScrollArea::vertical()
+        .id_salt("clip list")
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            if ws.documents.is_empty() {
+                ui.weak("Drop a clip file here or press Ctrl+O.");
+            }
+            for (d, open) in ws.documents.iter().enumerate() {
+                let dirty = if open.is_dirty() { " ●" } else { "" };
+                ui.label(egui::RichText::new(format!("{}{dirty}", open.title())).weak().small())
+                    .on_hover_text(
+                        open.doc
+                            .path
+                            .as_ref()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_else(|| "not saved yet".into()),
+                    );
+                if open.doc.clips.is_empty() {
+                    ui.weak("  (no clips)");
                 }
-                let name = if clip.name.is_empty() {
-                    "(unnamed)"
-                } else {
-                    &clip.name
-                };
-                let text = format!(
-                    "{name}   {:.2} s · {} tracks",
-                    clip.duration,
-                    clip.tracks.len()
-                );
-                if ui
-                    .selectable_label(*selected == Some((d, c)), text)
-                    .clicked()
-                {
-                    *selected = Some((d, c));
+                for (c, clip) in open.doc.clips.iter().enumerate() {
+                    if !needle.is_empty() && !clip.name.to_lowercase().contains(&needle) {
+                        continue;
+                    }
+                    let id = ClipId { doc: d, clip: c };
+                    if let Some((rid, text)) = &mut state.renaming
+                        && *rid == id
+                    {
+                        let r = ui.add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY));
+                        r.request_focus();
+                        if r.lost_focus() {
+                            if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name {
+                                out.command(Command::RenameClip {
+                                    clip: id,
+                                    name: text.clone(),
+                                });
+                            }
+                            state.renaming = None;
+                        }
+                        continue;
+                    }
+                    let name = if clip.name.is_empty() {
+                        "(unnamed)"
+                    } else {
+                        &clip.name
+                    };
+                    let blend = match clip.blend_mode {
+                        BlendMode::Normal => "",
+                        BlendMode::Additive => " · additive",
+                    };
+                    let text = format!(
+                        "{name}   {:.2} s · {} tracks{blend}",
+                        clip.duration,
+                        clip.tracks.len()
+                    );
+                    let selected = selection.clip == Some(id);
+                    let r = ui.selectable_label(selected, text);
+                    if r.clicked() {
+                        selection.select_clip(id, clip);
+                    }
+                    if r.double_clicked() || (selected && ui.input(|i| i.key_pressed(egui::Key::F2))) {
+                        state.renaming = Some((id, clip.name.clone()));
+                    }
+                    r.context_menu(|ui| {
+                        selection.select_clip(id, clip);
+                        if ui.button("Rename").clicked() {
+                            state.renaming = Some((id, clip.name.clone()));
+                            ui.close();
+                        }
+                        for action in [
+                            Action::DuplicateClip,
+                            Action::DeleteClip,
+                            Action::Optimize,
+                            Action::Trim,
+                            Action::ResetDuration,
+                            Action::Validate,
+                        ] {
+                            if ui.button(action.label()).clicked() {
+                                out.action(action);
+                                ui.close();
+                            }
+                        }
+                    });
                 }
             }
-        }
-    });
+        });
 }

@@ -1,18 +1,26 @@
 //! The desktop editor (feature `gui`): an eframe window over the same documents the CLI uses.
 //!
 //! Panels are small `show(ui, …)` functions over plain state structs; they never edit documents
-//! themselves. This window lists the loaded clips and their tracks; the editor proper
-//! (curves, timeline, viewport, undo) builds on it.
+//! themselves: they put [`Command`](crate::editor::Command)s and [`actions::Action`]s into an
+//! [`actions::Outbox`] that the [`ClipscopeApp`] carries out after the frame's panels are drawn.
 
+pub mod actions;
 mod app;
-mod clip_list;
-mod style;
-mod track_table;
+pub mod clip_list;
+pub mod dialogs;
+pub mod files;
+pub mod inspector;
+pub mod menu;
+pub mod palette;
+pub mod selection;
+pub mod style;
+pub mod track_tree;
+pub mod validation_panel;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub use app::ClipscopeApp;
+pub use app::{ClipscopeApp, SETTINGS_KEY, Settings};
 
 /// Opens the editor window with `files` (or the built-in demo when there are none) and blocks
 /// until it is closed.
@@ -28,8 +36,12 @@ pub fn run(files: Vec<PathBuf>) -> ExitCode {
         "clipscope",
         options,
         Box::new(move |cc| {
-            style::apply(&cc.egui_ctx);
-            Ok(Box::new(ClipscopeApp::open(&files)))
+            let settings: Settings = cc
+                .storage
+                .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+                .unwrap_or_default();
+            style::apply_theme(&cc.egui_ctx, settings.dark);
+            Ok(Box::new(ClipscopeApp::open(&files).with_settings(settings)))
         }),
     );
     match result {

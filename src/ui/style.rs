@@ -9,7 +9,16 @@ pub const ACCENT: Color32 = Color32::from_rgb(255, 166, 77);
 
 /// Sets the dark theme with the accent colour for selections.
 pub fn apply(ctx: &egui::Context) {
-    ctx.set_theme(egui::Theme::Dark);
+    apply_theme(ctx, true);
+}
+
+/// Sets the dark or the light theme, both with the accent colour for selections.
+pub fn apply_theme(ctx: &egui::Context, dark: bool) {
+    ctx.set_theme(if dark {
+        egui::Theme::Dark
+    } else {
+        egui::Theme::Light
+    });
     ctx.all_styles_mut(|style| {
         style.visuals.selection.bg_fill = ACCENT.gamma_multiply(0.45);
         style.visuals.selection.stroke.color = Color32::WHITE;
@@ -32,4 +41,11 @@ pub fn track_colour(track: &Track) -> Color32 {
     } else {
         Color32::from_gray(170)
     }
+}
+
+/// A shade of a track colour for component `c` (x lighter, y as is, z darker, w darkest).
+pub fn component_colour_from(colour: Color32, c: usize) -> Color32 {
+    let f = [1.25, 1.0, 0.78, 0.6][c % 4];
+    let ch = |v: u8| ((v as f32) * f).min(255.0) as u8;
+    Color32::from_rgb(ch(colour.r()), ch(colour.g()), ch(colour.b()))
 }

@@ -20,7 +20,7 @@ use super::schema::{
 };
 use crate::formats::document::Source;
 use crate::formats::json_path::{field, index, offset_of, path_at};
-use crate::formats::{Document, Format, ReadError};
+use crate::formats::{Document, Format, LoadProgress, ReadError};
 use crate::model::{
     BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
 };
@@ -171,11 +171,31 @@ fn scan_parallel<'de>(
     bytes: &'de [u8],
     mode: Mode,
     results: &Mutex<Vec<TrackResult>>,
+    progress: Option<&LoadProgress>,
 ) -> Result<FileSchema<'de>, serde_json::Error> {
     rayon::scope(|scope| {
-        let sink = |job: TrackJob<'de>| scope.spawn(move |_| push(results, run_job(job, mode)));
+        let sink = |job: TrackJob<'de>| {
+            if report(bytes, &job, progress) {
+                scope.spawn(move |_| push(results, run_job(job, mode)))
+            }
+        };
         scan(bytes, &sink)
     })
+}
+
+/// Tells `progress` how far the scan got (the track's position in `bytes`); false when the
+/// read was cancelled, so the track is not converted.
+fn report(bytes: &[u8], job: &TrackJob, progress: Option<&LoadProgress>) -> bool {
+    let Some(progress) = progress else {
+        return true;
+    };
+    if let Shaped::Ok(fields) = &job.fields
+        && let Some((_, raw)) = fields.0.last()
+    {
+        let offset = (raw.get().as_ptr() as usize).saturating_sub(bytes.as_ptr() as usize);
+        progress.advance_to(offset);
+    }
+    !progress.is_cancelled()
 }
 
 /// Reads three.js JSON `bytes`. Strict mode returns an error for the first problem; lenient mode
@@ -184,6 +204,7 @@ pub(crate) fn read(
     bytes: &[u8],
     file: &Path,
     mode: Mode,
+    progress: Option<&LoadProgress>,
 ) -> Result<(Document, Vec<Problem>), ReadError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let err = |path: String, reason: String| ReadError::new(file, path, reason);
@@ -192,9 +213,13 @@ pub(crate) fn read(
     }
     let results = Mutex::new(Vec::new());
     let scanned = if bytes.len() >= PARALLEL_BYTES {
-        scan_parallel(bytes, mode, &results)
+        scan_parallel(bytes, mode, &results, progress)
     } else {
-        scan(bytes, &|job| push(&results, run_job(job, mode)))
+        scan(bytes, &|job| {
+            if report(bytes, &job, progress) {
+                push(&results, run_job(job, mode))
+            }
+        })
     };
     let schema = scanned.map_err(|e| {
         // serde_json's column points at the offending byte, or at the last byte read at EOF.
@@ -206,6 +231,9 @@ pub(crate) fn read(
         };
         err(path_at(bytes, offset), format!("{what}: {e}"))
     })?;
+    if progress.is_some_and(LoadProgress::is_cancelled) {
+        return Err(err(String::new(), "cancelled".into()));
+    }
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
 
     let no_clips = "no three.js animation clips found: expected a clip object with \"tracks\", \

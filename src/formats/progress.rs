@@ -1,0 +1,51 @@
+//! Progress and cancellation of a long read, shared between the reading thread and the UI.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// How far a read has got (bytes scanned of the total) and whether it should stop.
+///
+/// The reader updates it as its scan passes each track; another thread reads the fraction for
+/// a progress bar and can [`cancel`](LoadProgress::cancel), after which the read stops at the
+/// next track and returns a "cancelled" error.
+#[derive(Debug, Default)]
+pub struct LoadProgress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+    cancelled: AtomicBool,
+}
+
+impl LoadProgress {
+    /// A fresh progress: nothing read, not cancelled.
+    pub fn new() -> LoadProgress {
+        LoadProgress::default()
+    }
+
+    /// The fraction read so far, 0 to 1 (0 until the size is known).
+    pub fn fraction(&self) -> f32 {
+        let total = self.total.load(Ordering::Relaxed);
+        if total == 0 {
+            return 0.0;
+        }
+        (self.done.load(Ordering::Relaxed) as f64 / total as f64).clamp(0.0, 1.0) as f32
+    }
+
+    /// Asks the read to stop.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`cancel`](LoadProgress::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Sets the total number of bytes to read.
+    pub(crate) fn set_total(&self, total: usize) {
+        self.total.store(total, Ordering::Relaxed);
+    }
+
+    /// Records that the scan reached byte `done`.
+    pub(crate) fn advance_to(&self, done: usize) {
+        self.done.fetch_max(done, Ordering::Relaxed);
+    }
+}

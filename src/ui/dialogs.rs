@@ -1,0 +1,173 @@
+//! The small modal dialogs: unsaved-edits confirmation, export settings and the typed path.
+
+use crate::formats::{Format, WriteOptions};
+
+use super::files::PathPrompt;
+
+/// What waits for the user's go-ahead because it would discard unsaved edits.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    /// Close the document with this id.
+    Close(u64),
+    /// Quit the editor.
+    Quit,
+    /// Reload this file over its open, edited document.
+    Reload(std::path::PathBuf),
+}
+
+/// The user's answer to an unsaved-edits question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Go ahead and discard the edits.
+    Discard,
+    /// Keep everything as it is.
+    Cancel,
+}
+
+/// Asks whether to discard unsaved edits; `None` while the user has not answered.
+pub fn confirm(ctx: &egui::Context, question: &str) -> Option<Answer> {
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("confirm discard")).show(ctx, |ui| {
+        ui.set_width(380.0);
+        ui.heading("Unsaved edits");
+        ui.add(egui::Label::new(question).wrap());
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Discard edits").clicked() {
+                answer = Some(Answer::Discard);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(Answer::Cancel);
+            }
+        });
+    });
+    if answer.is_none() && modal.should_close() {
+        answer = Some(Answer::Cancel);
+    }
+    answer
+}
+
+/// Export settings being chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Export {
+    /// The document to export (stable id).
+    pub doc_id: u64,
+    /// The target format.
+    pub format: Format,
+    /// Round numbers to this many decimals (`None`: shortest exact text).
+    pub precision: Option<u32>,
+    /// Indent the output.
+    pub pretty: bool,
+}
+
+impl Export {
+    /// The write options these settings mean.
+    pub fn options(&self) -> WriteOptions {
+        WriteOptions {
+            precision: self.precision,
+            pretty: self.pretty,
+        }
+    }
+}
+
+/// What the export dialog asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportAnswer {
+    /// Choose the file and write.
+    ChooseFile,
+    /// Close without exporting.
+    Cancel,
+}
+
+/// Shows the export settings; `None` while open.
+pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("export")).show(ctx, |ui| {
+        ui.set_width(360.0);
+        ui.heading("Export As");
+        egui::Grid::new("export grid").num_columns(2).show(ui, |ui| {
+            ui.label("Format");
+            egui::ComboBox::from_id_salt("export format")
+                .selected_text(format_label(state.format))
+                .show_ui(ui, |ui| {
+                    for f in [Format::ThreeJs] {
+                        ui.selectable_value(&mut state.format, f, format_label(f));
+                    }
+                });
+            ui.end_row();
+            ui.label("Numbers");
+            let mut exact = state.precision.is_none();
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut exact, "exact");
+                if exact {
+                    state.precision = None;
+                } else {
+                    let mut p = state.precision.unwrap_or(4);
+                    ui.add(egui::DragValue::new(&mut p).range(0..=9).suffix(" decimals"));
+                    state.precision = Some(p);
+                }
+            });
+            ui.end_row();
+            ui.label("Layout");
+            ui.checkbox(&mut state.pretty, "indented");
+            ui.end_row();
+        });
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Choose file…").clicked() {
+                answer = Some(ExportAnswer::ChooseFile);
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(ExportAnswer::Cancel);
+            }
+        });
+    });
+    if answer.is_none() && modal.should_close() {
+        answer = Some(ExportAnswer::Cancel);
+    }
+    answer
+}
+
+fn format_label(f: Format) -> &'static str {
+    match f {
+        Format::ThreeJs => "three.js AnimationClip JSON",
+    }
+}
+
+/// What the path prompt asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptAnswer {
+    /// Use this path.
+    Path(std::path::PathBuf),
+    /// Close without a path.
+    Cancel,
+}
+
+/// Shows the typed-path prompt; `None` while open.
+pub fn path_prompt(ctx: &egui::Context, prompt: &mut PathPrompt) -> Option<PromptAnswer> {
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("path prompt")).show(ctx, |ui| {
+        ui.set_width(460.0);
+        ui.heading("File path");
+        ui.add(egui::Label::new(&prompt.reason).wrap());
+        let r = ui.add(
+            egui::TextEdit::singleline(&mut prompt.text)
+                .hint_text("/path/to/clip.json")
+                .desired_width(f32::INFINITY),
+        );
+        r.request_focus();
+        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        ui.horizontal(|ui| {
+            if (ui.button("OK").clicked() || enter) && !prompt.text.trim().is_empty() {
+                answer = Some(PromptAnswer::Path(prompt.text.trim().into()));
+            }
+            if ui.button("Cancel").clicked() {
+                answer = Some(PromptAnswer::Cancel);
+            }
+        });
+    });
+    if answer.is_none() && modal.should_close() {
+        answer = Some(PromptAnswer::Cancel);
+    }
+    answer
+}

@@ -1,0 +1,239 @@
+//! Files: native dialogs on their own threads, a typed-path fallback, background loads with
+//! progress and cancel, and the recent-files list.
+//!
+//! A native dialog (through rfd: the XDG portal or zenity on Linux) blocks the thread that
+//! opens it, so it runs on a worker and the answer is polled each frame. Where no dialog can be
+//! shown at all (no portal and no zenity, or the dialog gives up at once), the editor offers a
+//! path text field instead of silently doing nothing. Loads run on worker threads too and
+//! report their progress through a shared [`LoadProgress`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use crate::formats::{self, Document, LoadProgress, ReadError};
+
+/// Most recent files remembered.
+const RECENT_LIMIT: usize = 12;
+
+/// A dialog that answers faster than this was not shown to anyone (no portal, no zenity).
+const INSTANT_ANSWER: Duration = Duration::from_millis(150);
+
+/// What a file dialog or path prompt is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileTarget {
+    /// Open the chosen files.
+    Open,
+    /// Save the document with this id under the chosen path (Save As / Export As).
+    SaveAs {
+        /// The document's stable id.
+        doc_id: u64,
+        /// Write options (export settings).
+        options: formats::WriteOptions,
+    },
+}
+
+/// A typed-path prompt shown when no native dialog is available.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathPrompt {
+    /// What the path is for.
+    pub target: FileTarget,
+    /// The text typed so far.
+    pub text: String,
+    /// Why the prompt is shown instead of a dialog.
+    pub reason: String,
+}
+
+/// A native dialog running on a worker thread.
+struct DialogJob {
+    target: FileTarget,
+    started: Instant,
+    answer: Receiver<Option<Vec<PathBuf>>>,
+}
+
+/// A file being read on a worker thread.
+pub struct LoadJob {
+    /// The file.
+    pub path: PathBuf,
+    /// Its progress, shared with the reader.
+    pub progress: Arc<LoadProgress>,
+    result: Receiver<Result<Document, ReadError>>,
+}
+
+/// Something that finished this frame.
+pub enum FileEvent {
+    /// The user chose paths for `target`.
+    Chosen(FileTarget, Vec<PathBuf>),
+    /// A load finished (or failed, or was cancelled).
+    Loaded(PathBuf, Result<Document, ReadError>),
+}
+
+/// Dialogs, prompts, loads and recent files.
+#[derive(Default)]
+pub struct Files {
+    /// Recently opened or saved files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// The typed-path prompt, when one is open.
+    pub prompt: Option<PathPrompt>,
+    /// Loads in progress.
+    pub loads: Vec<LoadJob>,
+    dialog: Option<DialogJob>,
+}
+
+impl Files {
+    /// True while a native dialog is open.
+    pub fn dialog_open(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    /// Asks for paths: a native dialog when one can be shown, else the path prompt.
+    pub fn ask(&mut self, target: FileTarget, suggested: Option<&Path>) {
+        if self.dialog.is_some() {
+            return;
+        }
+        if let Some(reason) = no_dialog_reason() {
+            self.prompt_for(target, suggested, reason);
+            return;
+        }
+        let (tx, rx) = channel();
+        let mut dialog = rfd::FileDialog::new()
+            .add_filter("Animation clips (JSON)", &["json"])
+            .add_filter("All files", &["*"]);
+        if let Some(p) = suggested {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                dialog = dialog.set_directory(dir);
+            }
+            if let Some(name) = p.file_name() {
+                dialog = dialog.set_file_name(name.to_string_lossy());
+            }
+        }
+        let open = target == FileTarget::Open;
+        std::thread::spawn(move || {
+            let answer = if open {
+                dialog.pick_files()
+            } else {
+                dialog.save_file().map(|p| vec![p])
+            };
+            let _ = tx.send(answer);
+        });
+        self.dialog = Some(DialogJob {
+            target,
+            started: Instant::now(),
+            answer: rx,
+        });
+    }
+
+    /// Opens the typed-path prompt for `target`.
+    pub fn prompt_for(&mut self, target: FileTarget, suggested: Option<&Path>, reason: String) {
+        self.prompt = Some(PathPrompt {
+            target,
+            text: suggested
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            reason,
+        });
+    }
+
+    /// Starts reading `path` on a worker thread.
+    pub fn load(&mut self, path: PathBuf) {
+        let progress = Arc::new(LoadProgress::new());
+        let (tx, rx) = channel();
+        let (p, job_path) = (progress.clone(), path.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(formats::read_file_with_progress(&job_path, &p));
+        });
+        self.loads.push(LoadJob {
+            path,
+            progress,
+            result: rx,
+        });
+    }
+
+    /// Cancels every load in progress.
+    pub fn cancel_loads(&mut self) {
+        for job in &self.loads {
+            job.progress.cancel();
+        }
+    }
+
+    /// Collects what finished since the last frame.
+    pub fn poll(&mut self) -> Vec<FileEvent> {
+        let mut events = Vec::new();
+        if let Some(job) = &self.dialog
+            && let Ok(answer) = job.answer.try_recv()
+        {
+            let job = self.dialog.take().expect("dialog job");
+            match answer {
+                Some(paths) if !paths.is_empty() => {
+                    events.push(FileEvent::Chosen(job.target, paths));
+                }
+                _ if job.started.elapsed() < INSTANT_ANSWER => {
+                    self.prompt_for(
+                        job.target,
+                        None,
+                        "No file dialog could be shown on this system; type a path instead."
+                            .into(),
+                    );
+                }
+                _ => {}
+            }
+        }
+        let mut i = 0;
+        while i < self.loads.len() {
+            match self.loads[i].result.try_recv() {
+                Ok(result) => {
+                    let job = self.loads.remove(i);
+                    events.push(FileEvent::Loaded(job.path, result));
+                }
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    let job = self.loads.remove(i);
+                    let err = ReadError::new(&job.path, "", "the reader stopped unexpectedly");
+                    events.push(FileEvent::Loaded(job.path, Err(err)));
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => i += 1,
+            }
+        }
+        events
+    }
+
+    /// Waits for every load in progress and returns the results (tests and start-up).
+    pub fn finish_loads(&mut self) -> Vec<FileEvent> {
+        self.loads
+            .drain(..)
+            .map(|job| {
+                let result = job.result.recv().unwrap_or_else(|_| {
+                    Err(ReadError::new(&job.path, "", "the reader stopped unexpectedly"))
+                });
+                FileEvent::Loaded(job.path, result)
+            })
+            .collect()
+    }
+
+    /// Puts `path` at the top of the recent files.
+    pub fn remember(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(RECENT_LIMIT);
+    }
+}
+
+/// Why no native dialog can be shown here, or `None` when one probably can.
+fn no_dialog_reason() -> Option<String> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let portal = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some();
+    let zenity = std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file())
+    });
+    if portal || zenity {
+        None
+    } else {
+        Some(
+            "No file dialog is available (no desktop portal on D-Bus and no zenity); type a path instead."
+                .into(),
+        )
+    }
+}

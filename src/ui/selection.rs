@@ -1,0 +1,88 @@
+//! What the user has selected: a clip, the tracks shown as curves, and keys.
+
+use std::collections::BTreeSet;
+
+use crate::editor::{ClipId, KeyRef};
+use crate::model::Clip;
+
+/// The editor's selection. It is view state, not document data, so panels change it directly.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    /// The clip shown in the track tree, curve editor and timeline.
+    pub clip: Option<ClipId>,
+    /// Tracks shown in the curve editor and the dopesheet (indices into the clip).
+    pub tracks: BTreeSet<usize>,
+    /// Hidden components of shown tracks, as `(track, component)`.
+    pub hidden: BTreeSet<(usize, usize)>,
+    /// Selected key components.
+    pub keys: BTreeSet<KeyRef>,
+}
+
+/// How many tracks a newly selected clip shows at first.
+const FIRST_TRACKS: usize = 4;
+
+impl Selection {
+    /// Selects `clip` (a different clip starts with its first few tracks shown, no keys).
+    pub fn select_clip(&mut self, id: ClipId, clip: &Clip) {
+        if self.clip == Some(id) {
+            return;
+        }
+        self.clip = Some(id);
+        self.tracks = (0..clip.tracks.len().min(FIRST_TRACKS)).collect();
+        self.hidden.clear();
+        self.keys.clear();
+    }
+
+    /// Clears everything (no clip).
+    pub fn clear(&mut self) {
+        *self = Selection::default();
+    }
+
+    /// Drops indices that no longer exist in `clip` (after undo, delete keys, …).
+    pub fn fit(&mut self, clip: &Clip) {
+        let n = clip.tracks.len();
+        self.tracks.retain(|&t| t < n);
+        self.hidden.retain(|&(t, _)| t < n);
+        self.keys.retain(|k| {
+            clip.tracks
+                .get(k.track)
+                .is_some_and(|t| k.key < t.len() && k.component < t.value_size().max(1))
+        });
+    }
+
+    /// True when component `c` of track `t` is drawn.
+    pub fn is_visible(&self, t: usize, c: usize) -> bool {
+        self.tracks.contains(&t) && !self.hidden.contains(&(t, c))
+    }
+
+    /// Shows or hides a track.
+    pub fn set_track_shown(&mut self, t: usize, shown: bool) {
+        if shown {
+            self.tracks.insert(t);
+        } else {
+            self.tracks.remove(&t);
+            self.keys.retain(|k| k.track != t);
+        }
+    }
+
+    /// Shows or hides one component of a track.
+    pub fn set_component_shown(&mut self, t: usize, c: usize, shown: bool) {
+        if shown {
+            self.hidden.remove(&(t, c));
+            self.tracks.insert(t);
+        } else {
+            self.hidden.insert((t, c));
+            self.keys.retain(|k| !(k.track == t && k.component == c));
+        }
+    }
+
+    /// The tracks of the selected keys, or the shown tracks when no key is selected.
+    pub fn target_tracks(&self) -> Vec<usize> {
+        if self.keys.is_empty() {
+            self.tracks.iter().copied().collect()
+        } else {
+            let set: BTreeSet<usize> = self.keys.iter().map(|k| k.track).collect();
+            set.into_iter().collect()
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The TRACKS tree: the selected clip's tracks grouped by the node or bone they animate, with
+//! a colour and key count per track, eye toggles per track and per component, and a warning
+//! mark on tracks with validation problems.
+
+use std::collections::BTreeMap;
+
+use crate::model::binding::parse_track_name;
+use crate::model::{Clip, Problem, Severity, Track, TrackKind};
+use crate::text::thousands;
+
+use super::selection::Selection;
+use super::style;
+
+/// The tracks of `clip` grouped by target: `(target label, track indices)` in first-seen order.
+pub fn group_by_target(clip: &Clip) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, track) in clip.tracks.iter().enumerate() {
+        let target = target_of(track);
+        match groups.iter_mut().find(|(name, _)| *name == target) {
+            Some((_, list)) => list.push(i),
+            None => groups.push((target, vec![i])),
+        }
+    }
+    groups
+}
+
+/// The node or bone a track animates ("hips", "cube", or "(root)").
+fn target_of(track: &Track) -> String {
+    match parse_track_name(&track.name) {
+        Ok(p) => match (p.object_name.as_deref(), p.object_index, p.node_name) {
+            (Some("bones"), Some(bone), _) => bone,
+            (_, _, Some(node)) if !node.is_empty() => node,
+            _ => "(root)".into(),
+        },
+        Err(_) => "(unparsable names)".into(),
+    }
+}
+
+/// The property part of a track name, shown in the tree ("position", "material.opacity").
+pub fn property_of(track: &Track) -> String {
+    match parse_track_name(&track.name) {
+        Ok(p) => {
+            let mut s = String::new();
+            if let Some(o) = p.object_name.as_deref().filter(|o| *o != "bones") {
+                s.push_str(o);
+                if let Some(i) = &p.object_index {
+                    s.push_str(&format!("[{i}]"));
+                }
+                s.push('.');
+            }
+            s.push_str(&p.property_name);
+            if let Some(i) = &p.property_index {
+                s.push_str(&format!("[{i}]"));
+            }
+            s
+        }
+        Err(_) => track.name.clone(),
+    }
+}
+
+/// Names of a track's value components ("x", "y", "z", "w"; "r", "g", "b"; or numbers).
+pub fn component_names(track: &Track) -> Vec<String> {
+    let n = track.value_size();
+    let letters: &[&str] = match track.kind {
+        TrackKind::Color => &["r", "g", "b"],
+        TrackKind::Vector | TrackKind::Quaternion if n <= 4 => &["x", "y", "z", "w"],
+        _ => &[],
+    };
+    (0..n)
+        .map(|c| letters.get(c).map_or_else(|| c.to_string(), |s| s.to_string()))
+        .collect()
+}
+
+/// Shows the tree for `clip`. `problems` are the clip's validation findings.
+pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mut Selection) {
+    let mut by_track: BTreeMap<usize, Vec<&Problem>> = BTreeMap::new();
+    for p in problems {
+        if let Some(t) = p.track {
+            by_track.entry(t).or_default().push(p);
+        }
+    }
+    ui.horizontal(|ui| {
+        ui.strong("TRACKS");
+        ui.weak(format!("{} · {} keys", clip.tracks.len(), thousands(clip.key_count())));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.small_button("None").on_hover_text("Hide every curve").clicked() {
+                selection.tracks.clear();
+                selection.keys.clear();
+            }
+            if ui.small_button("All").on_hover_text("Show every track's curves").clicked() {
+                selection.tracks = (0..clip.tracks.len()).collect();
+            }
+        });
+    });
+    egui::ScrollArea::vertical()
+        .id_salt("track tree")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for (target, tracks) in group_by_target(clip) {
+                let warn = tracks.iter().any(|t| by_track.contains_key(t));
+                let mut header = egui::RichText::new(&target).strong();
+                if warn {
+                    header = header.color(ui.visuals().warn_fg_color);
+                }
+                egui::CollapsingHeader::new(header)
+                    .id_salt(("target", &target))
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for t in tracks {
+                            track_row(ui, clip, t, by_track.get(&t), selection);
+                        }
+                    });
+            }
+        });
+}
+
+/// One track: eye/colour dot, property name (click to show only it, Ctrl-click to add),
+/// component toggles, key count and warning mark.
+fn track_row(
+    ui: &mut egui::Ui,
+    clip: &Clip,
+    t: usize,
+    problems: Option<&Vec<&Problem>>,
+    selection: &mut Selection,
+) {
+    let track = &clip.tracks[t];
+    let colour = style::track_colour(track);
+    let shown = selection.tracks.contains(&t);
+    ui.horizontal(|ui| {
+        if eye(ui, colour, shown)
+            .on_hover_text(if shown { "Hide curves" } else { "Show curves" })
+            .clicked()
+        {
+            selection.set_track_shown(t, !shown);
+        }
+        let label = egui::Label::new(egui::RichText::new(property_of(track)).color(if shown {
+            colour
+        } else {
+            ui.visuals().weak_text_color()
+        }))
+        .sense(egui::Sense::click());
+        let r = ui.add(label).on_hover_text(format!(
+            "{}\n{} · {} · {} keys\nClick: show only this track; Ctrl+click: add or remove",
+            track.name,
+            track.kind.type_name(),
+            track.interpolation.name(),
+            thousands(track.len())
+        ));
+        if r.clicked() {
+            if ui.input(|i| i.modifiers.command) {
+                selection.set_track_shown(t, !shown);
+            } else {
+                selection.tracks = [t].into();
+                selection.keys.retain(|k| k.track == t);
+            }
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if let Some(problems) = problems {
+                let worst = problems.iter().map(|p| p.severity).max();
+                let colour = if worst == Some(Severity::Error) {
+                    ui.visuals().error_fg_color
+                } else {
+                    ui.visuals().warn_fg_color
+                };
+                let text: Vec<String> = problems.iter().take(8).map(|p| p.message.clone()).collect();
+                ui.label(egui::RichText::new("!").strong().color(colour))
+                    .on_hover_text(text.join("\n"));
+            }
+            ui.weak(thousands(track.len()));
+            let names = component_names(track);
+            if names.len() > 1 && names.len() <= 4 {
+                for (c, name) in names.iter().enumerate().rev() {
+                    let on = shown && !selection.hidden.contains(&(t, c));
+                    let text = egui::RichText::new(name).small().color(if on {
+                        component_shade(colour, c)
+                    } else {
+                        ui.visuals().weak_text_color()
+                    });
+                    if ui
+                        .add(egui::Button::new(text).small().frame(false))
+                        .on_hover_text(format!("Show or hide {name}"))
+                        .clicked()
+                    {
+                        selection.set_component_shown(t, c, !on);
+                    }
+                }
+            }
+        });
+    });
+}
+
+/// A round eye toggle in the track colour: filled when shown, a ring when hidden.
+fn eye(ui: &mut egui::Ui, colour: egui::Color32, on: bool) -> egui::Response {
+    let (rect, r) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::click());
+    let c = rect.center();
+    if on {
+        ui.painter().circle_filled(c, 5.0, colour);
+    } else {
+        ui.painter()
+            .circle_stroke(c, 4.5, egui::Stroke::new(1.2, colour.gamma_multiply(0.6)));
+    }
+    r
+}
+
+/// Component `c` of a track colour: x lighter, then darker shades.
+fn component_shade(colour: egui::Color32, c: usize) -> egui::Color32 {
+    style::component_colour_from(colour, c)
+}
