@@ -11,10 +11,12 @@
 pub mod binding;
 pub mod clip;
 pub mod extras;
+pub mod handle_side;
 pub mod interpolant;
 pub mod interpolation;
 pub mod ops;
 pub mod problem;
+pub mod tangent_mode;
 pub mod tangents;
 pub mod track;
 pub mod track_kind;
@@ -22,8 +24,10 @@ pub mod values;
 
 pub use clip::{BlendMode, Clip};
 pub use extras::Extras;
+pub use handle_side::HandleSide;
 pub use interpolation::Interpolation;
 pub use problem::{Problem, Severity};
+pub use tangent_mode::TangentMode;
 pub use tangents::Tangents;
 pub use track::Track;
 pub use track_kind::TrackKind;

@@ -838,6 +838,7 @@ fn convert_track(
             tangents = Some(Tangents {
                 in_tangents,
                 out_tangents,
+                modes: Vec::new(),
             });
         }
     }
