@@ -241,6 +241,7 @@ fn compare_track(report: &mut Report, ctx: &str, key: &str, expected: &Value, ac
             Some(Tangents {
                 in_tangents,
                 out_tangents,
+                ..
             }),
         ) => {
             let empty = Value::Null;

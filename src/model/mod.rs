@@ -11,6 +11,7 @@
 pub mod binding;
 pub mod clip;
 pub mod extras;
+pub mod handle_side;
 pub mod interpolant;
 pub mod interpolation;
 pub mod ops;
@@ -23,6 +24,7 @@ pub mod values;
 
 pub use clip::{BlendMode, Clip};
 pub use extras::Extras;
+pub use handle_side::HandleSide;
 pub use interpolation::Interpolation;
 pub use problem::{Problem, Severity};
 pub use tangent_mode::TangentMode;

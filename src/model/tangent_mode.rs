@@ -1,17 +1,23 @@
-//! Handle types of bezier keys, like Blender's: how a key's in and out handles are computed.
+//! How a bezier key's handles are kept in shape (Blender's graph-editor handle types).
+//!
+//! Modes are editor state: three.js files carry only the handle points, so a track read from a
+//! file has no modes and every key counts as [`TangentMode::Free`].
 
-/// How the handles of one bezier key behave when keys or handles move.
+/// The handle type of one bezier key, as in Blender's graph editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TangentMode {
-    /// Automatic, smooth, flat at extrema and never overshooting the neighbouring keys.
+    /// Automatic handles, flattened at local extrema and clamped so the curve does not
+    /// overshoot the neighbouring key values.
     AutoClamped,
-    /// Automatic, smooth (slope from the neighbouring keys).
+    /// Automatic smooth handles: the slope between the neighbouring keys, each handle a third of
+    /// the adjacent interval long.
     Auto,
-    /// Each handle points at the neighbouring key (straight segments between vector keys).
+    /// Each handle points a third of the way to the neighbouring key (straight segments
+    /// between vector keys).
     Vector,
-    /// In and out handles stay collinear; their lengths are independent.
+    /// The in and out handles stay collinear; each keeps its own length.
     Aligned,
-    /// In and out handles move independently.
+    /// The handles move independently and are never recomputed.
     #[default]
     Free,
 }
@@ -26,7 +32,8 @@ impl TangentMode {
         TangentMode::Free,
     ];
 
-    /// The name shown in menus and reports.
+    /// A short lowercase name for menus and reports (`auto-clamped`, `auto`, `vector`,
+    /// `aligned`, `free`).
     pub fn name(self) -> &'static str {
         match self {
             TangentMode::AutoClamped => "auto-clamped",
@@ -35,5 +42,35 @@ impl TangentMode {
             TangentMode::Aligned => "aligned",
             TangentMode::Free => "free",
         }
+    }
+
+    /// True for the modes whose handles are recomputed from the keys (auto-clamped, auto and
+    /// vector) by [`Track::refresh_auto_handles`](crate::model::Track::refresh_auto_handles).
+    pub fn is_automatic(self) -> bool {
+        matches!(
+            self,
+            TangentMode::AutoClamped | TangentMode::Auto | TangentMode::Vector
+        )
+    }
+}
+
+impl std::fmt::Display for TangentMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TangentMode;
+
+    #[test]
+    fn names_and_default() {
+        let names: Vec<&str> = TangentMode::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(names, ["auto-clamped", "auto", "vector", "aligned", "free"]);
+        assert_eq!(TangentMode::default(), TangentMode::Free);
+        assert!(TangentMode::Vector.is_automatic());
+        assert!(!TangentMode::Aligned.is_automatic());
+        assert_eq!(TangentMode::AutoClamped.to_string(), "auto-clamped");
     }
 }

@@ -94,6 +94,16 @@ impl Values {
         }
     }
 
+    /// Inserts the entries of `other` (which must be the same variant) before entry `at`.
+    pub fn insert_from(&mut self, at: usize, other: &Values) {
+        match (self, other) {
+            (Values::Numbers(a), Values::Numbers(b)) => drop(a.splice(at..at, b.iter().copied())),
+            (Values::Bools(a), Values::Bools(b)) => drop(a.splice(at..at, b.iter().copied())),
+            (Values::Strings(a), Values::Strings(b)) => drop(a.splice(at..at, b.iter().cloned())),
+            _ => panic!("Values::insert_from: mismatched value kinds"),
+        }
+    }
+
     /// An empty array of the same variant.
     pub fn empty_like(&self) -> Values {
         match self {

@@ -866,6 +866,7 @@ fn convert_track(
             tangents = Some(Tangents {
                 in_tangents,
                 out_tangents,
+                modes: Vec::new(),
             });
         }
     }

@@ -534,6 +534,7 @@ mod tests {
         bez.tangents = Some(Tangents {
             in_tangents: vec![0.0, 0.0, -0.25, -8.0],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         });
         let flags = Track::new(
             ".visible",

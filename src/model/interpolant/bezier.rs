@@ -72,7 +72,7 @@ fn interpolate_with_handles(
 }
 
 /// `B(s) = k³·p0 + 3k²s·p1 + 3ks²·p2 + s³·p3` with `k = 1 - s`, left to right as in three.js.
-fn cubic_bezier(s: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
+pub(crate) fn cubic_bezier(s: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
     let k = 1.0 - s;
     k * k * k * p0 + 3.0 * k * k * s * p1 + 3.0 * k * s * s * p2 + s * s * s * p3
 }
@@ -84,8 +84,9 @@ fn cubic_bezier_slope(s: f64, p0: f64, p1: f64, p2: f64, p3: f64) -> f64 {
 }
 
 /// Solves `B(s; x0, x1, x2, x3) = x` for `s` in `[0, 1]`: start at the linear guess, then up
-/// to 8 Newton steps, stopping when the error or the slope drops below 1e-10.
-fn solve_parameter(x: f64, x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
+/// to 8 Newton steps, stopping when the error or the slope drops below 1e-10. This is the curve
+/// parameter at which the interpolant evaluates time `x`.
+pub(crate) fn solve_parameter(x: f64, x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
     let mut s = (x - x0) / (x3 - x0);
     for _ in 0..8 {
         let error = cubic_bezier(s, x0, x1, x2, x3) - x;
@@ -99,6 +100,19 @@ fn solve_parameter(x: f64, x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
         s = js_max(0.0, js_min(1.0, s - error / slope));
     }
     s
+}
+
+/// Splits the cubic bezier `p` at parameter `s` (de Casteljau): the control points of the part
+/// before `s` and of the part after it, which share the point `B(s)`.
+pub(crate) fn split(p: [f64; 4], s: f64) -> ([f64; 4], [f64; 4]) {
+    let lerp = |a: f64, b: f64| a + (b - a) * s;
+    let p01 = lerp(p[0], p[1]);
+    let p12 = lerp(p[1], p[2]);
+    let p23 = lerp(p[2], p[3]);
+    let p012 = lerp(p01, p12);
+    let p123 = lerp(p12, p23);
+    let mid = lerp(p012, p123);
+    ([p[0], p01, p012, mid], [mid, p123, p23, p[3]])
 }
 
 /// JavaScript `Math.min(a, b)`: NaN if either is NaN, and -0 is smaller than +0.
@@ -140,6 +154,7 @@ mod tests {
         Tangents {
             in_tangents: vec![0.0, 0.0, -0.25, -8.0],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         }
     }
 
@@ -168,6 +183,7 @@ mod tests {
         let short = Tangents {
             in_tangents: vec![0.0, 0.0, -0.25],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         };
         let empty = Tangents::default();
         for tangents in [None, Some(short), Some(empty)] {
@@ -245,6 +261,22 @@ mod tests {
         assert_eq!(s.evaluate(1.0), Values::Strings(vec!["b".into()]));
         s.evaluate_f64(0.5, &mut out);
         assert!(out[0].is_nan());
+    }
+
+    #[test]
+    fn split_halves_trace_the_same_curve() {
+        let p = [0.0, 3.0, -2.0, 5.0];
+        let (left, right) = split(p, 0.3);
+        assert_eq!(left[3], cubic_bezier(0.3, p[0], p[1], p[2], p[3]));
+        for k in 0..=10 {
+            let u = k as f64 / 10.0;
+            let a = cubic_bezier(u, left[0], left[1], left[2], left[3]);
+            let b = cubic_bezier(0.3 * u, p[0], p[1], p[2], p[3]);
+            assert!((a - b).abs() < 1e-12);
+            let a = cubic_bezier(u, right[0], right[1], right[2], right[3]);
+            let b = cubic_bezier(0.3 + 0.7 * u, p[0], p[1], p[2], p[3]);
+            assert!((a - b).abs() < 1e-12);
+        }
     }
 
     #[test]

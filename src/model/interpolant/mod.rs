@@ -24,7 +24,7 @@
 //! not allocate; [`Sampler::evaluate`] rounds them to `f32` (the `Float32Array` that
 //! `createInterpolant()` allocates) and also handles bool and string tracks.
 
-mod bezier;
+pub(crate) mod bezier;
 mod cubic;
 mod discrete;
 mod linear;

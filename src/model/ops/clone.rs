@@ -38,6 +38,7 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0, 0.0, -0.25, -8.0],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         });
         let mut clip = Clip::new("walk", 2.0, vec![t]);
         clip.blend_mode = BlendMode::Additive;

@@ -9,12 +9,22 @@
 //! * [`Clip::reset_duration`](super::Clip::reset_duration) and
 //!   [`Clip::duplicate`](super::Clip::duplicate) (three.js `clone`, new uuid);
 //! * [`subclip`], [`make_clip_additive`], [`find_by_name`],
-//!   [`create_from_morph_target_sequence`] and [`create_clips_from_morph_target_sequences`].
+//!   [`create_from_morph_target_sequence`] and [`create_clips_from_morph_target_sequences`];
+//! * curve editing, which is clipscope's own and has no three.js counterpart: key edits
+//!   ([`Track::insert_key`](super::Track::insert_key), [`Track::move_keys`](super::Track::move_keys),
+//!   [`Track::delete_keys`](super::Track::delete_keys), …), handle edits with Blender-like
+//!   modes ([`Track::set_tangent_mode`](super::Track::set_tangent_mode),
+//!   [`Track::set_handle`](super::Track::set_handle), …) and
+//!   [`Track::convert_interpolation`](super::Track::convert_interpolation).
 
 mod additive;
 mod clone;
+mod convert_interpolation;
+#[cfg(test)]
+mod curve_samples;
 mod find_by_name;
 mod handles;
+mod keys;
 mod morph_sequence;
 mod optimize;
 mod reset_duration;
@@ -24,9 +34,10 @@ mod subclip;
 mod trim;
 mod validate;
 
+pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
 pub use find_by_name::find_by_name;
-pub use handles::HandleSide;
+pub use keys::min_key_gap;
 pub use morph_sequence::{
     create_clips_from_morph_target_sequences, create_from_morph_target_sequence,
     morph_sequence_prefix,

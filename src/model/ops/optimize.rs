@@ -5,8 +5,10 @@
 //! the next key (the earlier of two equal-time keys goes), or when it is key 1 with key 0's time.
 //! Smooth tracks keep every key except the equal-time ones. The first and last keys always stay.
 //! There is no epsilon and no special case for quaternions; bezier tangents are not compacted.
+//! Handle modes (editor state, not part of three.js) are compacted with the keys, so they stay
+//! aligned with them.
 
-use crate::model::{Clip, Interpolation, Track, Values};
+use crate::model::{Clip, Interpolation, TangentMode, Track, Values};
 
 /// What [`Clip::optimize`] did: key counts before and after, and how many tracks lost keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,14 +39,25 @@ impl Track {
         }
         let stride = self.values.len() / n;
         let smooth = self.interpolation == Interpolation::Smooth;
+        let mut no_modes = Vec::new();
+        let modes = match &mut self.tangents {
+            Some(tangents) if !tangents.modes.is_empty() => {
+                tangents.modes.resize(n, TangentMode::Free);
+                &mut tangents.modes
+            }
+            _ => &mut no_modes,
+        };
         let kept = match &mut self.values {
-            Values::Numbers(v) => compact(&mut self.times, v, stride, smooth),
-            Values::Bools(v) => compact(&mut self.times, v, stride, smooth),
-            Values::Strings(v) => compact(&mut self.times, v, stride, smooth),
+            Values::Numbers(v) => compact(&mut self.times, v, modes, stride, smooth),
+            Values::Bools(v) => compact(&mut self.times, v, modes, stride, smooth),
+            Values::Strings(v) => compact(&mut self.times, v, modes, stride, smooth),
         };
         if kept != n {
             self.times.truncate(kept);
             self.values.truncate(kept * stride);
+            if !modes.is_empty() {
+                modes.truncate(kept);
+            }
         }
         self
     }
@@ -62,10 +75,12 @@ fn copy_key<T: Clone>(values: &mut [T], from: usize, to: usize, stride: usize) {
 ///
 /// Compaction writes only to slots below `i`, so the neighbour reads (i-1, i+1) in the loop
 /// always see original keys, exactly like three.js working on its sliced copies. `!=` on `f32`
-/// is JavaScript's `!==` (NaN differs from itself, `-0` equals `0`).
+/// is JavaScript's `!==` (NaN differs from itself, `-0` equals `0`). `modes` is empty or holds
+/// one mode per key, compacted along with the keys.
 fn compact<T: PartialEq + Clone>(
     times: &mut [f32],
     values: &mut [T],
+    modes: &mut [TangentMode],
     stride: usize,
     smooth: bool,
 ) -> usize {
@@ -90,6 +105,9 @@ fn compact<T: PartialEq + Clone>(
             if i != write {
                 times[write] = times[i];
                 copy_key(values, i, write, stride);
+                if !modes.is_empty() {
+                    modes[write] = modes[i];
+                }
             }
             write += 1;
         }
@@ -97,6 +115,9 @@ fn compact<T: PartialEq + Clone>(
     if last > 0 {
         times[write] = times[last];
         copy_key(values, last, write, stride);
+        if !modes.is_empty() {
+            modes[write] = modes[last];
+        }
         write += 1;
     }
     write
@@ -121,7 +142,7 @@ impl Clip {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind, Values};
+    use crate::model::{Clip, Interpolation, TangentMode, Tangents, Track, TrackKind, Values};
 
     fn optimized(times: &[f32], values: &[f32]) -> (Vec<f32>, Vec<f32>) {
         let mut t = Track::numeric(".x", TrackKind::Number, times.to_vec(), values.to_vec());
@@ -228,10 +249,34 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0; 6],
             out_tangents: vec![0.0; 6],
+            modes: Vec::new(),
         });
         t.optimize();
         assert_eq!(t.times, vec![0.0, 2.0]);
         assert_eq!(t.tangents.as_ref().unwrap().out_tangents.len(), 6);
+    }
+
+    #[test]
+    fn optimize_keeps_modes_aligned_with_keys() {
+        use TangentMode::*;
+        let mut t = Track::numeric(
+            ".x",
+            TrackKind::Number,
+            vec![0.0, 1.0, 2.0, 3.0, 4.0],
+            vec![0.0, 0.0, 0.0, 1.0, 1.0],
+        );
+        let mut tangents = Tangents::new(vec![0.0; 10], vec![0.0; 10]);
+        tangents.modes = vec![Auto, Vector, Aligned, AutoClamped];
+        t.tangents = Some(tangents);
+        t.optimize();
+        assert_eq!(t.times, vec![0.0, 2.0, 3.0, 4.0]);
+        let tangents = t.tangents.as_ref().unwrap();
+        assert_eq!(tangents.modes, [Auto, Aligned, AutoClamped, Free]);
+        // Without modes nothing is allocated.
+        let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0, 2.0], vec![0.0; 3]);
+        t.tangents = Some(Tangents::new(vec![0.0; 6], vec![0.0; 6]));
+        t.optimize();
+        assert!(t.tangents.as_ref().unwrap().modes.is_empty());
     }
 
     #[test]

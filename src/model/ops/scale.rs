@@ -56,6 +56,7 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0, 0.0, -0.25, -8.0],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         });
         t.scale(2.0);
         assert_eq!(t.times, vec![0.0, 2.0]);

@@ -66,6 +66,7 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0, 0.0, -0.25, -8.0],
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
+            modes: Vec::new(),
         });
         t.shift(2.0);
         assert_eq!(t.times, vec![2.0, 3.0]);

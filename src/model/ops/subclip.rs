@@ -4,7 +4,7 @@
 //! passes, because three.js writes the test as "skip if `frame < start || frame >= end`").
 //! Tracks that keep no key are dropped, then every track is shifted by the earliest kept time so
 //! the clip starts at 0, and the duration is recomputed. Bezier tangent arrays are not sliced,
-//! only shifted, exactly like three.js.
+//! only shifted, exactly like three.js; handle modes (editor state) are sliced with the keys.
 
 use crate::model::{Clip, Track};
 
@@ -44,6 +44,7 @@ fn cut(mut track: Track, start_frame: f64, end_frame: f64, fps: f64) -> Option<T
     let value_size = track.value_size();
     let mut times = Vec::new();
     let mut values = track.values.empty_like();
+    let mut kept = Vec::new();
     for (j, &time) in track.times.iter().enumerate() {
         let frame = time as f64 * fps;
         if frame < start_frame || frame >= end_frame {
@@ -51,9 +52,13 @@ fn cut(mut track: Track, start_frame: f64, end_frame: f64, fps: f64) -> Option<T
         }
         times.push(time);
         values.extend_from(&track.values, j * value_size..(j + 1) * value_size);
+        kept.push(j);
     }
     if times.is_empty() {
         return None;
+    }
+    if let Some(tangents) = &mut track.tangents {
+        tangents.keep_modes(kept);
     }
     track.times = times;
     track.values = values;
@@ -63,7 +68,7 @@ fn cut(mut track: Track, start_frame: f64, end_frame: f64, fps: f64) -> Option<T
 #[cfg(test)]
 mod tests {
     use super::subclip;
-    use crate::model::{Clip, Tangents, Track, TrackKind};
+    use crate::model::{Clip, TangentMode, Tangents, Track, TrackKind};
 
     fn numbers(t: &Track) -> Vec<f32> {
         t.values.as_numbers().unwrap().to_vec()
@@ -149,12 +154,35 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0, 0.0, 1.0, 1.0, 2.0, 2.0],
             out_tangents: vec![0.5, 0.0, 1.5, 1.0, 2.5, 2.0],
+            modes: Vec::new(),
         });
         let src = Clip::new("src", -1.0, vec![t]);
         let sub = subclip(&src, "sub", 1.0, 3.0, 1.0);
         let tg = sub.tracks[0].tangents.as_ref().unwrap();
         assert_eq!(tg.in_tangents, vec![-1.0, 0.0, 0.0, 1.0, 1.0, 2.0]);
         assert_eq!(tg.out_tangents, vec![-0.5, 0.0, 0.5, 1.0, 1.5, 2.0]);
+    }
+
+    #[test]
+    fn subclip_keeps_modes_aligned_with_keys() {
+        use TangentMode::*;
+        let mut t = Track::numeric(
+            ".x",
+            TrackKind::Number,
+            vec![0.0, 1.0, 2.0, 3.0],
+            vec![0.0, 1.0, 2.0, 3.0],
+        );
+        let mut tangents = Tangents::new(vec![0.0; 8], vec![0.0; 8]);
+        tangents.modes = vec![Auto, Vector, Aligned, AutoClamped];
+        t.tangents = Some(tangents);
+        let src = Clip::new("src", -1.0, vec![t]);
+        let sub = subclip(&src, "sub", 1.0, 3.0, 1.0);
+        assert_eq!(
+            sub.tracks[0].tangents.as_ref().unwrap().modes,
+            [Vector, Aligned]
+        );
+        let copy = src.duplicate();
+        assert_eq!(copy.tracks[0].tangents, src.tracks[0].tangents);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `trim`: drop the keys outside a time window, always keeping at least one key.
 //!
 //! Nothing is shifted: the kept keys keep their times. Bezier tangent arrays are left as they
-//! are (three.js does not slice them either).
+//! are (three.js does not slice them either); handle modes (editor state) are sliced with the
+//! keys so they stay aligned with them.
 
 use crate::model::{Clip, Track};
 
@@ -10,7 +11,8 @@ impl Track {
     ///
     /// `from` is the first key not before `start`, `to` one past the last key not after `end`.
     /// When the window holds no key, one key survives: the last key if every key is before the
-    /// window, the first key if every key is after it. Tangents are not trimmed. Returns `self`.
+    /// window, the first key if every key is after it. Tangents are not trimmed, handle modes
+    /// are. Returns `self`.
     pub fn trim(&mut self, start: f64, end: f64) -> &mut Track {
         let n = self.times.len();
         let mut from = 0usize;
@@ -34,6 +36,9 @@ impl Track {
             let a = (from * stride).min(len);
             let b = (to * stride).min(len).max(a);
             self.values = self.values.slice(a..b);
+            if let Some(tangents) = &mut self.tangents {
+                tangents.keep_modes(from..to);
+            }
         }
         self
     }
@@ -52,7 +57,7 @@ impl Clip {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{Clip, Tangents, Track, TrackKind, Values};
+    use crate::model::{Clip, TangentMode, Tangents, Track, TrackKind, Values};
 
     fn track() -> Track {
         Track::numeric(
@@ -98,11 +103,26 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0; 6],
             out_tangents: vec![1.0; 6],
+            modes: Vec::new(),
         });
         t.trim(0.5, 5.0);
         assert_eq!(t.times, vec![1.0, 2.0]);
         assert_eq!(t.values, Values::Bools(vec![false, true]));
         assert_eq!(t.tangents.as_ref().unwrap().in_tangents.len(), 6);
+    }
+
+    #[test]
+    fn trim_keeps_modes_aligned_with_keys() {
+        use TangentMode::*;
+        let mut t = track();
+        let mut tangents = Tangents::new(vec![0.0; 16], vec![0.0; 16]);
+        tangents.modes = vec![Auto, Vector, Aligned];
+        t.tangents = Some(tangents);
+        t.trim(0.5, 3.0);
+        assert_eq!(t.times, vec![1.0, 2.0, 3.0]);
+        assert_eq!(t.tangents.as_ref().unwrap().modes, [Vector, Aligned, Free]);
+        t.trim(5.0, 6.0);
+        assert_eq!(t.tangents.as_ref().unwrap().modes, [Free]);
     }
 
     #[test]

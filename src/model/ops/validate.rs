@@ -366,6 +366,7 @@ mod tests {
         t.tangents = Some(Tangents {
             in_tangents: vec![0.0; 4],
             out_tangents: vec![0.0; 3],
+            modes: Vec::new(),
         });
         let p = t.validate();
         assert_eq!(codes(&p), ["negative-time", "tangent-length"]);
