@@ -531,7 +531,7 @@ impl ClipscopeApp {
             i.raw
                 .dropped_files
                 .iter()
-                .filter_map(|f| f.path().map(Path::to_path_buf))
+                .map(|f| f.path().to_path_buf())
                 .collect()
         });
         for path in dropped {

@@ -211,7 +211,7 @@ fn key_section(
 
         if track.interpolation == Interpolation::Bezier {
             let tangents = track.tangents.as_ref();
-            let mut mode = mode_of(tangents, key.key);
+            let mut mode = tangents.map(|t| t.mode(key.key)).unwrap_or_default();
             let before = mode;
             ui.label("Handles");
             egui::ComboBox::from_id_salt("tangent mode")
@@ -275,7 +275,3 @@ fn log_section(ui: &mut egui::Ui, log: &[String]) {
     }
 }
 
-/// The handle type of key `k` (MERGE: becomes `Tangents::mode`).
-fn mode_of(_tangents: Option<&crate::model::Tangents>, _k: usize) -> TangentMode {
-    TangentMode::Free
-}
