@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -15,19 +16,24 @@ fn demo_lists_clips_and_tracks_and_selects_by_click() {
     );
     harness.run();
     // The demo opens with the first clip selected and its tracks listed.
-    assert_eq!(harness.state().selected, Some((0, 0)));
-    harness.get_by_label("walk");
-    harness.get_by_label(".bones[hips].position");
-    harness.get_by_label(".morphTargetInfluences[blink]");
+    assert_eq!(
+        harness.state().selection.clip,
+        Some(ClipId { doc: 0, clip: 0 })
+    );
+    // The track tree groups tracks by bone or node.
+    harness.get_by_label("hips");
+    harness.get_by_label("morphTargetInfluences[blink]");
     // Clicking the second clip in the list shows its tracks instead.
     harness.get_by_label_contains("idle   2.00 s").click();
     harness.run();
-    assert_eq!(harness.state().selected, Some((0, 1)));
-    harness.get_by_label("idle");
-    harness.get_by_label(".bones[head].quaternion");
+    assert_eq!(
+        harness.state().selection.clip,
+        Some(ClipId { doc: 0, clip: 1 })
+    );
+    harness.get_by_label("head");
     assert!(
         harness
-            .query_by_label(".morphTargetInfluences[blink]")
+            .query_by_label("morphTargetInfluences[blink]")
             .is_none()
     );
 }
@@ -38,7 +44,7 @@ fn filter_hides_clips_that_do_not_match() {
         |ui, app: &mut ClipscopeApp| app.show(ui),
         ClipscopeApp::open(&[]),
     );
-    harness.state_mut().filter = "idl".into();
+    harness.state_mut().clip_list.filter = "idl".into();
     harness.run();
     assert!(harness.query_by_label_contains("walk   1.00 s").is_none());
     harness.get_by_label_contains("idle   2.00 s");
@@ -54,12 +60,11 @@ fn a_failed_load_keeps_open_documents_and_says_why() {
         "/assets/demo/walk.json"
     ));
     let files = vec![demo, broken];
-    let mut harness = Harness::new_ui_state(
-        |ui, app: &mut ClipscopeApp| app.show(ui),
-        ClipscopeApp::open(&files),
-    );
+    let mut app = ClipscopeApp::open(&files);
+    app.wait_for_loads();
+    let mut harness = Harness::new_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
     harness.run();
-    assert_eq!(harness.state().documents.len(), 1);
+    assert_eq!(harness.state().ws.documents.len(), 1);
     let error = harness.state().error.clone().expect("an error message");
     assert!(error.contains("broken.json"), "{error}");
     harness.get_by_label_contains("broken.json");
@@ -68,5 +73,5 @@ fn a_failed_load_keeps_open_documents_and_says_why() {
     assert!(harness.state().error.is_none());
     assert!(harness.query_by_label_contains("broken.json").is_none());
     // The good document is still open and selected.
-    harness.get_by_label(".bones[hips].position");
+    harness.get_by_label("hips");
 }

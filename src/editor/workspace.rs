@@ -628,3 +628,203 @@ fn group_by_track(keys: &[KeyRef]) -> ByTrack {
 fn count_keys(by_track: &ByTrack) -> usize {
     by_track.values().map(|(w, _)| w.len()).sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::Format;
+    use crate::model::ops::HandleSide;
+    use crate::model::{Interpolation, Track, TrackKind};
+
+    fn workspace() -> Workspace {
+        let track = Track::numeric(
+            "cube.position",
+            TrackKind::Vector,
+            vec![0.0, 1.0, 2.0, 3.0],
+            vec![0., 0., 0., 0., 0., 0., 0., 0., 0., 1., 2., 3.],
+        );
+        let flag = Track::numeric(
+            ".opacity",
+            TrackKind::Number,
+            vec![0.0, 2.0],
+            vec![1.0, 0.5],
+        );
+        let clip = Clip::new("walk", 3.0, vec![track, flag]);
+        let mut ws = Workspace::new();
+        ws.add(Document::new(Format::ThreeJs, vec![clip]));
+        ws
+    }
+
+    const CLIP: ClipId = ClipId { doc: 0, clip: 0 };
+
+    fn key(track: usize, key: usize, component: usize) -> KeyRef {
+        KeyRef {
+            track,
+            key,
+            component,
+        }
+    }
+
+    #[test]
+    fn optimize_reports_undoes_and_redoes() {
+        let mut ws = workspace();
+        let before = ws.clip(CLIP).unwrap().clone();
+        let applied = ws.apply(Command::Optimize(Scope::Clip(CLIP))).unwrap();
+        assert_eq!(applied.message.as_deref(), Some("optimize: 6 → 5 keys"));
+        assert!(ws.documents[0].is_dirty());
+        let after = ws.clip(CLIP).unwrap().clone();
+        assert_eq!(after.tracks[0].len(), 3);
+        assert_eq!(ws.history.undo_label(), Some("Optimize"));
+        assert_eq!(ws.undo().as_deref(), Some("Optimize"));
+        assert_eq!(ws.clip(CLIP).unwrap(), &before);
+        assert!(
+            !ws.documents[0].is_dirty(),
+            "undo back to the saved state is clean"
+        );
+        assert_eq!(ws.redo().as_deref(), Some("Optimize"));
+        assert_eq!(ws.clip(CLIP).unwrap(), &after);
+        assert!(ws.documents[0].is_dirty());
+    }
+
+    #[test]
+    fn a_no_op_leaves_no_undo_step() {
+        let mut ws = workspace();
+        ws.apply(Command::Trim(Scope::All)).unwrap();
+        assert!(ws.history.undo_label().is_none());
+        assert!(!ws.any_dirty());
+    }
+
+    #[test]
+    fn a_drag_gesture_is_one_undo_step() {
+        let mut ws = workspace();
+        let original = ws.clip(CLIP).unwrap().clone();
+        for _ in 0..5 {
+            ws.apply(Command::MoveKeys {
+                clip: CLIP,
+                keys: vec![key(0, 3, 2)],
+                dt: 0.0,
+                dv: 0.5,
+                gesture: Some(7),
+            })
+            .unwrap();
+        }
+        let values = ws.clip(CLIP).unwrap().tracks[0]
+            .values
+            .as_numbers()
+            .unwrap()
+            .to_vec();
+        assert_eq!(values[11], 5.5);
+        ws.undo();
+        assert_eq!(ws.clip(CLIP).unwrap(), &original);
+        assert!(ws.history.undo_label().is_none());
+    }
+
+    #[test]
+    fn moving_keys_in_time_stops_at_unselected_neighbours() {
+        let mut ws = workspace();
+        ws.apply(Command::MoveKeys {
+            clip: CLIP,
+            keys: vec![key(0, 1, 0)],
+            dt: 5.0,
+            dv: 0.0,
+            gesture: None,
+        })
+        .unwrap();
+        let times = &ws.clip(CLIP).unwrap().tracks[0].times;
+        assert!(times[1] > 1.9 && times[1] < 2.0, "{times:?}");
+        assert!(times.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn deleting_every_key_removes_the_track_and_undo_brings_it_back() {
+        let mut ws = workspace();
+        let original = ws.clip(CLIP).unwrap().clone();
+        let applied = ws
+            .apply(Command::DeleteKeys {
+                clip: CLIP,
+                keys: vec![key(1, 0, 0), key(1, 1, 0), key(0, 1, 2)],
+            })
+            .unwrap();
+        assert_eq!(applied.message.as_deref(), Some("deleted 3 keys"));
+        let clip = ws.clip(CLIP).unwrap();
+        assert_eq!(clip.tracks.len(), 1);
+        assert_eq!(clip.tracks[0].times, vec![0.0, 2.0, 3.0]);
+        ws.undo();
+        assert_eq!(ws.clip(CLIP).unwrap(), &original);
+    }
+
+    #[test]
+    fn clip_list_edits_and_stale_ids() {
+        let mut ws = workspace();
+        let applied = ws.apply(Command::DuplicateClip { clip: CLIP }).unwrap();
+        assert_eq!(applied.select_clip, Some(ClipId { doc: 0, clip: 1 }));
+        assert_eq!(ws.documents[0].doc.clips[1].name, "walk copy");
+        assert_ne!(
+            ws.documents[0].doc.clips[1].uuid,
+            ws.documents[0].doc.clips[0].uuid
+        );
+        ws.apply(Command::RenameClip {
+            clip: ClipId { doc: 0, clip: 1 },
+            name: "run".into(),
+        })
+        .unwrap();
+        ws.apply(Command::DeleteClip { clip: CLIP }).unwrap();
+        assert_eq!(ws.documents[0].doc.clips.len(), 1);
+        assert_eq!(ws.documents[0].doc.clips[0].name, "run");
+        assert!(
+            ws.apply(Command::DeleteClip {
+                clip: ClipId { doc: 0, clip: 5 }
+            })
+            .is_err()
+        );
+        assert!(
+            ws.apply(Command::SetDuration {
+                clip: CLIP,
+                duration: f64::NAN
+            })
+            .is_err()
+        );
+        ws.undo();
+        ws.undo();
+        ws.undo();
+        assert_eq!(ws.documents[0].doc.clips.len(), 1);
+        assert_eq!(ws.documents[0].doc.clips[0].name, "walk");
+    }
+
+    #[test]
+    fn converting_to_bezier_keeps_the_curve_and_handles_edit() {
+        let mut ws = workspace();
+        ws.apply(Command::SetInterpolation {
+            clip: CLIP,
+            tracks: vec![0],
+            interpolation: Interpolation::Bezier,
+        })
+        .unwrap();
+        let track = &ws.clip(CLIP).unwrap().tracks[0];
+        assert_eq!(track.interpolation, Interpolation::Bezier);
+        assert!(track.tangents.is_some());
+        ws.apply(Command::SetHandle {
+            clip: CLIP,
+            key: key(0, 2, 2),
+            side: HandleSide::Out,
+            time: 2.2,
+            value: 4.0,
+            break_handles: true,
+            gesture: None,
+        })
+        .unwrap();
+        let t = ws.clip(CLIP).unwrap().tracks[0].tangents.clone().unwrap();
+        let at = 2 * 3 * 2 + 2 * 2;
+        assert_eq!((t.out_tangents[at], t.out_tangents[at + 1]), (2.2, 4.0));
+        assert_eq!(t.mode(2), crate::model::TangentMode::Free);
+    }
+
+    #[test]
+    fn closing_a_document_forgets_its_undo_steps() {
+        let mut ws = workspace();
+        ws.apply(Command::Optimize(Scope::All)).unwrap();
+        ws.close(0);
+        assert!(ws.history.undo_label().is_none());
+        assert!(ws.undo().is_none());
+    }
+}

@@ -194,8 +194,7 @@ impl Action {
     /// Extra shortcuts that do the same (Ctrl+Y redo, Ctrl+P palette, Backspace delete).
     pub fn alternative_shortcuts(self) -> &'static [KeyboardShortcut] {
         const REDO: [KeyboardShortcut; 1] = [KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)];
-        const PALETTE: [KeyboardShortcut; 1] =
-            [KeyboardShortcut::new(Modifiers::COMMAND, Key::P)];
+        const PALETTE: [KeyboardShortcut; 1] = [KeyboardShortcut::new(Modifiers::COMMAND, Key::P)];
         const DELETE: [KeyboardShortcut; 1] =
             [KeyboardShortcut::new(Modifiers::NONE, Key::Backspace)];
         match self {
@@ -235,7 +234,9 @@ impl Action {
             .collect();
         all.sort_by_key(|(_, s)| {
             std::cmp::Reverse(
-                u8::from(s.modifiers.shift) + u8::from(s.modifiers.alt) + u8::from(s.modifiers.command),
+                u8::from(s.modifiers.shift)
+                    + u8::from(s.modifiers.alt)
+                    + u8::from(s.modifiers.command),
             )
         });
         let mut out = Vec::new();

@@ -175,7 +175,10 @@ impl ClipscopeApp {
             None => self.ws.add(doc),
         };
         if self.selection.clip.is_none() && !self.ws.documents[index].doc.clips.is_empty() {
-            let id = ClipId { doc: index, clip: 0 };
+            let id = ClipId {
+                doc: index,
+                clip: 0,
+            };
             let clip = &self.ws.documents[index].doc.clips[0];
             self.selection.select_clip(id, clip);
         }
@@ -227,14 +230,20 @@ impl ClipscopeApp {
         let doc = &self.ws.documents[index].doc;
         match formats::write_file(doc, path, &options) {
             Ok(()) => {
-                let size = std::fs::metadata(path).map(|m| m.len() as usize).unwrap_or(0);
+                let size = std::fs::metadata(path)
+                    .map(|m| m.len() as usize)
+                    .unwrap_or(0);
                 if rebind {
                     self.ws.documents[index].set_path(path);
                     self.ws.mark_saved(index);
                 }
                 self.files.remember(path);
                 let verb = if rebind { "saved" } else { "exported" };
-                self.note(format!("{verb} {} ({} bytes)", path.display(), thousands(size)));
+                self.note(format!(
+                    "{verb} {} ({} bytes)",
+                    path.display(),
+                    thousands(size)
+                ));
             }
             Err(e) => self.error = Some(format!("{}: cannot write: {e}", path.display())),
         }
@@ -316,7 +325,10 @@ impl ClipscopeApp {
     }
 
     fn selected_doc(&self) -> Option<usize> {
-        self.selection.clip.map(|c| c.doc).filter(|&d| d < self.ws.documents.len())
+        self.selection
+            .clip
+            .map(|c| c.doc)
+            .filter(|&d| d < self.ws.documents.len())
     }
 
     /// Runs one action (from a menu, a shortcut or the palette).
@@ -339,7 +351,11 @@ impl ClipscopeApp {
             Action::SaveAs => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];
-                    let suggested = d.doc.path.clone().unwrap_or_else(|| PathBuf::from("clips.json"));
+                    let suggested = d
+                        .doc
+                        .path
+                        .clone()
+                        .unwrap_or_else(|| PathBuf::from("clips.json"));
                     let target = FileTarget::SaveAs {
                         doc_id: d.id,
                         options: WriteOptions::default(),
@@ -399,7 +415,10 @@ impl ClipscopeApp {
             Action::Validate | Action::ValidateAll => {
                 if let Some(s) = self.scope(action == Action::ValidateAll) {
                     let found = self.ws.validate(s);
-                    let errors = found.iter().filter(|(_, p)| p.severity == Severity::Error).count();
+                    let errors = found
+                        .iter()
+                        .filter(|(_, p)| p.severity == Severity::Error)
+                        .count();
                     self.note(format!(
                         "validate: {errors} errors, {} warnings",
                         found.len() - errors
@@ -501,14 +520,18 @@ impl ClipscopeApp {
             let problems = self.ws.clip(id).map(|c| c.validate()).unwrap_or_default();
             self.live = Some((id, version, problems));
         }
-        self.live.as_ref().map(|(_, _, p)| p.as_slice()).unwrap_or(&[])
+        self.live
+            .as_ref()
+            .map(|(_, _, p)| p.as_slice())
+            .unwrap_or(&[])
     }
 }
 
 impl eframe::App for ClipscopeApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        if ctx.input(|i| i.viewport().close_requested()) && self.ws.any_dirty() && !self.allow_close {
+        if ctx.input(|i| i.viewport().close_requested()) && self.ws.any_dirty() && !self.allow_close
+        {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Pending::Quit);
         }
@@ -569,7 +592,13 @@ impl ClipscopeApp {
                     .default_size(200.0)
                     .min_size(80.0)
                     .show(ui, |ui| {
-                        clip_list::show(ui, &self.ws, &mut self.clip_list, &mut self.selection, &mut out);
+                        clip_list::show(
+                            ui,
+                            &self.ws,
+                            &mut self.clip_list,
+                            &mut self.selection,
+                            &mut out,
+                        );
                     });
                 egui::CentralPanel::default().show(ui, |ui| {
                     let problems = self.live_problems().to_vec();
@@ -588,8 +617,18 @@ impl ClipscopeApp {
             .default_size(290.0)
             .min_size(200.0)
             .show(ui, |ui| {
-                let clip = self.selection.clip.and_then(|id| self.ws.clip(id).map(|c| (id, c)));
-                inspector::show(ui, &mut self.inspector, clip, &self.selection.keys, &self.log, &mut out);
+                let clip = self
+                    .selection
+                    .clip
+                    .and_then(|id| self.ws.clip(id).map(|c| (id, c)));
+                inspector::show(
+                    ui,
+                    &mut self.inspector,
+                    clip,
+                    &self.selection.keys,
+                    &self.log,
+                    &mut out,
+                );
             });
         egui::Panel::bottom("timeline")
             .resizable(true)
@@ -605,7 +644,9 @@ impl ClipscopeApp {
                 .min_size(60.0)
                 .show(ui, |ui| {
                     let findings = self.findings.as_ref().map(|(_, f)| f.as_slice());
-                    if let Some(target) = validation_panel::show(ui, &mut self.validation, &self.ws, findings) {
+                    if let Some(target) =
+                        validation_panel::show(ui, &mut self.validation, &self.ws, findings)
+                    {
                         self.go_to(target);
                     }
                 });
@@ -615,7 +656,9 @@ impl ClipscopeApp {
                 .resizable(true)
                 .default_size(ui.available_height() * 0.42)
                 .min_size(80.0)
-                .show(ui, |ui| viewport_placeholder(ui, self.selected_clip().map(|(_, c)| c.name.as_str())));
+                .show(ui, |ui| {
+                    viewport_placeholder(ui, self.selected_clip().map(|(_, c)| c.name.as_str()))
+                });
             egui::CentralPanel::default().show(ui, |ui| {
                 if self.selection.clip.is_none() {
                     ui.centered_and_justified(|ui| {
@@ -634,7 +677,10 @@ impl ClipscopeApp {
     }
 
     fn modal_open(&self) -> bool {
-        self.pending.is_some() || self.export.is_some() || self.files.prompt.is_some() || self.palette.open
+        self.pending.is_some()
+            || self.export.is_some()
+            || self.files.prompt.is_some()
+            || self.palette.open
     }
 
     /// Shows whichever modal dialog is open.
@@ -644,7 +690,9 @@ impl ClipscopeApp {
                 Pending::Quit => "Some files have unsaved edits. Quit and lose them?".to_string(),
                 Pending::Close(id) => format!(
                     "{} has unsaved edits. Close it and lose them?",
-                    self.ws.index_of(*id).map_or("The file", |i| self.ws.documents[i].title())
+                    self.ws
+                        .index_of(*id)
+                        .map_or("The file", |i| self.ws.documents[i].title())
                 ),
                 Pending::Reload(path) => format!(
                     "{} is open with unsaved edits. Reload it from disk and lose them?",

@@ -42,14 +42,18 @@ pub fn show(
             }
             for (d, open) in ws.documents.iter().enumerate() {
                 let dirty = if open.is_dirty() { " ●" } else { "" };
-                ui.label(egui::RichText::new(format!("{}{dirty}", open.title())).weak().small())
-                    .on_hover_text(
-                        open.doc
-                            .path
-                            .as_ref()
-                            .map(|p| p.display().to_string())
-                            .unwrap_or_else(|| "not saved yet".into()),
-                    );
+                ui.label(
+                    egui::RichText::new(format!("{}{dirty}", open.title()))
+                        .weak()
+                        .small(),
+                )
+                .on_hover_text(
+                    open.doc
+                        .path
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_else(|| "not saved yet".into()),
+                );
                 if open.doc.clips.is_empty() {
                     ui.weak("  (no clips)");
                 }
@@ -61,10 +65,12 @@ pub fn show(
                     if let Some((rid, text)) = &mut state.renaming
                         && *rid == id
                     {
-                        let r = ui.add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY));
+                        let r =
+                            ui.add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY));
                         r.request_focus();
                         if r.lost_focus() {
-                            if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name {
+                            if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name
+                            {
                                 out.command(Command::RenameClip {
                                     clip: id,
                                     name: text.clone(),
@@ -93,7 +99,9 @@ pub fn show(
                     if r.clicked() {
                         selection.select_clip(id, clip);
                     }
-                    if r.double_clicked() || (selected && ui.input(|i| i.key_pressed(egui::Key::F2))) {
+                    if r.double_clicked()
+                        || (selected && ui.input(|i| i.key_pressed(egui::Key::F2)))
+                    {
                         state.renaming = Some((id, clip.name.clone()));
                     }
                     r.context_menu(|ui| {

@@ -85,33 +85,39 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
     let modal = egui::Modal::new(egui::Id::unique("export")).show(ctx, |ui| {
         ui.set_width(360.0);
         ui.heading("Export As");
-        egui::Grid::new("export grid").num_columns(2).show(ui, |ui| {
-            ui.label("Format");
-            egui::ComboBox::from_id_salt("export format")
-                .selected_text(format_label(state.format))
-                .show_ui(ui, |ui| {
-                    for f in [Format::ThreeJs] {
-                        ui.selectable_value(&mut state.format, f, format_label(f));
+        egui::Grid::new("export grid")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("Format");
+                egui::ComboBox::from_id_salt("export format")
+                    .selected_text(format_label(state.format))
+                    .show_ui(ui, |ui| {
+                        for f in [Format::ThreeJs] {
+                            ui.selectable_value(&mut state.format, f, format_label(f));
+                        }
+                    });
+                ui.end_row();
+                ui.label("Numbers");
+                let mut exact = state.precision.is_none();
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut exact, "exact");
+                    if exact {
+                        state.precision = None;
+                    } else {
+                        let mut p = state.precision.unwrap_or(4);
+                        ui.add(
+                            egui::DragValue::new(&mut p)
+                                .range(0..=9)
+                                .suffix(" decimals"),
+                        );
+                        state.precision = Some(p);
                     }
                 });
-            ui.end_row();
-            ui.label("Numbers");
-            let mut exact = state.precision.is_none();
-            ui.horizontal(|ui| {
-                ui.checkbox(&mut exact, "exact");
-                if exact {
-                    state.precision = None;
-                } else {
-                    let mut p = state.precision.unwrap_or(4);
-                    ui.add(egui::DragValue::new(&mut p).range(0..=9).suffix(" decimals"));
-                    state.precision = Some(p);
-                }
+                ui.end_row();
+                ui.label("Layout");
+                ui.checkbox(&mut state.pretty, "indented");
+                ui.end_row();
             });
-            ui.end_row();
-            ui.label("Layout");
-            ui.checkbox(&mut state.pretty, "indented");
-            ui.end_row();
-        });
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             if ui.button("Choose file…").clicked() {

@@ -172,8 +172,7 @@ impl Files {
                     self.prompt_for(
                         job.target,
                         None,
-                        "No file dialog could be shown on this system; type a path instead."
-                            .into(),
+                        "No file dialog could be shown on this system; type a path instead.".into(),
                     );
                 }
                 _ => {}
@@ -203,7 +202,11 @@ impl Files {
             .drain(..)
             .map(|job| {
                 let result = job.result.recv().unwrap_or_else(|_| {
-                    Err(ReadError::new(&job.path, "", "the reader stopped unexpectedly"))
+                    Err(ReadError::new(
+                        &job.path,
+                        "",
+                        "the reader stopped unexpectedly",
+                    ))
                 });
                 FileEvent::Loaded(job.path, result)
             })
@@ -225,9 +228,8 @@ fn no_dialog_reason() -> Option<String> {
         return None;
     }
     let portal = std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some();
-    let zenity = std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file())
-    });
+    let zenity = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join("zenity").is_file()));
     if portal || zenity {
         None
     } else {

@@ -43,73 +43,95 @@ pub fn show(
         });
 }
 
-fn clip_section(ui: &mut egui::Ui, state: &mut Inspector, id: ClipId, clip: &Clip, out: &mut Outbox) {
-    egui::Grid::new("clip fields").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-        ui.label("Clip");
-        let name = state.name.get_or_insert_with(|| clip.name.clone());
-        let r = ui.add(egui::TextEdit::singleline(name).desired_width(150.0));
-        if r.lost_focus() {
-            if *name != clip.name {
-                out.command(Command::RenameClip {
+fn clip_section(
+    ui: &mut egui::Ui,
+    state: &mut Inspector,
+    id: ClipId,
+    clip: &Clip,
+    out: &mut Outbox,
+) {
+    egui::Grid::new("clip fields")
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            let label = ui.label("Clip");
+            let name = state.name.get_or_insert_with(|| clip.name.clone());
+            let r = ui
+                .add(egui::TextEdit::singleline(name).desired_width(150.0))
+                .labelled_by(label.id);
+            if r.lost_focus() {
+                if *name != clip.name {
+                    out.command(Command::RenameClip {
+                        clip: id,
+                        name: name.clone(),
+                    });
+                }
+                state.name = None;
+            } else if !r.has_focus() {
+                state.name = None;
+            }
+            ui.end_row();
+
+            ui.label("Duration");
+            let mut d = state.duration.unwrap_or(clip.duration);
+            let r = ui.add(
+                egui::DragValue::new(&mut d)
+                    .speed(0.01)
+                    .range(0.0..=f64::MAX)
+                    .suffix(" s")
+                    .max_decimals(4),
+            );
+            if r.changed() {
+                state.duration = Some(d);
+            }
+            if (r.drag_stopped()
+                || r.lost_focus()
+                || (r.changed() && !r.dragged() && !r.has_focus()))
+                && let Some(d) = state.duration.take()
+                && d != clip.duration
+            {
+                out.command(Command::SetDuration {
                     clip: id,
-                    name: name.clone(),
+                    duration: d,
                 });
             }
-            state.name = None;
-        } else if !r.has_focus() {
-            state.name = None;
-        }
-        ui.end_row();
+            ui.end_row();
 
-        ui.label("Duration");
-        let mut d = state.duration.unwrap_or(clip.duration);
-        let r = ui.add(
-            egui::DragValue::new(&mut d)
-                .speed(0.01)
-                .range(0.0..=f64::MAX)
-                .suffix(" s")
-                .max_decimals(4),
-        );
-        if r.changed() {
-            state.duration = Some(d);
-        }
-        if (r.drag_stopped() || r.lost_focus() || (r.changed() && !r.dragged() && !r.has_focus()))
-            && let Some(d) = state.duration.take()
-            && d != clip.duration
-        {
-            out.command(Command::SetDuration {
-                clip: id,
-                duration: d,
-            });
-        }
-        ui.end_row();
+            let label = ui.label("Blend");
+            let mut mode = clip.blend_mode;
+            egui::ComboBox::from_id_salt("blend mode")
+                .selected_text(mode.name())
+                .show_ui(ui, |ui| {
+                    for m in [BlendMode::Normal, BlendMode::Additive] {
+                        ui.selectable_value(&mut mode, m, m.name());
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if mode != clip.blend_mode {
+                out.command(Command::SetBlendMode { clip: id, mode });
+            }
+            ui.end_row();
 
-        ui.label("Blend");
-        let mut mode = clip.blend_mode;
-        egui::ComboBox::from_id_salt("blend mode")
-            .selected_text(mode.name())
-            .show_ui(ui, |ui| {
-                for m in [BlendMode::Normal, BlendMode::Additive] {
-                    ui.selectable_value(&mut mode, m, m.name());
-                }
-            });
-        if mode != clip.blend_mode {
-            out.command(Command::SetBlendMode { clip: id, mode });
-        }
-        ui.end_row();
+            ui.label("Tracks");
+            ui.label(format!(
+                "{} · {} keys",
+                clip.tracks.len(),
+                crate::text::thousands(clip.key_count())
+            ));
+            ui.end_row();
 
-        ui.label("Tracks");
-        ui.label(format!(
-            "{} · {} keys",
-            clip.tracks.len(),
-            crate::text::thousands(clip.key_count())
-        ));
-        ui.end_row();
-
-        ui.label("uuid");
-        ui.add(egui::Label::new(egui::RichText::new(clip.uuid.as_deref().unwrap_or("—")).monospace().small()).truncate());
-        ui.end_row();
-    });
+            ui.label("uuid");
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(clip.uuid.as_deref().unwrap_or("—"))
+                        .monospace()
+                        .small(),
+                )
+                .truncate(),
+            );
+            ui.end_row();
+        });
     let user_data = serde_json::to_string_pretty(&clip.user_data).unwrap_or_default();
     if user_data != "{}" {
         egui::CollapsingHeader::new("userData").show(ui, |ui| {
@@ -156,112 +178,134 @@ fn key_section(
         }
         r.dragged().then_some(state.gesture | (1 << 62))
     };
-    egui::Grid::new("key fields").num_columns(2).spacing([8.0, 4.0]).show(ui, |ui| {
-        ui.label("Key");
-        ui.label(format!("{} of {}", key.key + 1, track.len()));
-        ui.end_row();
+    egui::Grid::new("key fields")
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            ui.label("Key");
+            ui.label(format!("{} of {}", key.key + 1, track.len()));
+            ui.end_row();
 
-        ui.label("Time");
-        let mut t = time as f64;
-        let r = ui.add(egui::DragValue::new(&mut t).speed(0.005).suffix(" s").max_decimals(4));
-        if r.changed() {
-            out.command(Command::SetKey {
-                clip: id,
-                key,
-                time: Some(t),
-                value: None,
-                gesture: drag_gesture(&r, state),
-            });
-        }
-        ui.end_row();
-
-        ui.label(if comp.is_empty() { "Value".to_string() } else { format!("Value {comp}") });
-        let mut v = value as f64;
-        let r = ui.add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3));
-        if r.changed() {
-            out.command(Command::SetKey {
-                clip: id,
-                key,
-                time: None,
-                value: Some(v),
-                gesture: drag_gesture(&r, state),
-            });
-        }
-        ui.end_row();
-
-        ui.label("Interpolation");
-        let mut interp = track.interpolation;
-        egui::ComboBox::from_id_salt("interpolation")
-            .selected_text(interp.name())
-            .show_ui(ui, |ui| {
-                for i in Interpolation::ALL {
-                    if track.kind.supports(i) {
-                        ui.selectable_value(&mut interp, i, i.name());
-                    }
-                }
-            });
-        if interp != track.interpolation {
-            out.command(Command::SetInterpolation {
-                clip: id,
-                tracks: vec![key.track],
-                interpolation: interp,
-            });
-        }
-        ui.end_row();
-
-        if track.interpolation == Interpolation::Bezier {
-            let tangents = track.tangents.as_ref();
-            let mut mode = tangents.map(|t| t.mode(key.key)).unwrap_or_default();
-            let before = mode;
-            ui.label("Handles");
-            egui::ComboBox::from_id_salt("tangent mode")
-                .selected_text(mode.name())
-                .show_ui(ui, |ui| {
-                    for m in TangentMode::ALL {
-                        ui.selectable_value(&mut mode, m, m.name());
-                    }
-                });
-            if mode != before {
-                out.command(Command::SetTangentMode {
+            ui.label("Time");
+            let mut t = time as f64;
+            let r = ui.add(
+                egui::DragValue::new(&mut t)
+                    .speed(0.005)
+                    .suffix(" s")
+                    .max_decimals(4),
+            );
+            if r.changed() {
+                out.command(Command::SetKey {
                     clip: id,
-                    keys: keys.iter().copied().collect(),
-                    mode,
+                    key,
+                    time: Some(t),
+                    value: None,
+                    gesture: drag_gesture(&r, state),
                 });
             }
             ui.end_row();
-            if let Some(tg) = tangents {
-                let at = key.key * vs * 2 + key.component * 2;
-                for (side, arr, label) in [
-                    (HandleSide::In, &tg.in_tangents, "In handle"),
-                    (HandleSide::Out, &tg.out_tangents, "Out handle"),
-                ] {
-                    let (Some(&ht), Some(&hv)) = (arr.get(at), arr.get(at + 1)) else {
-                        continue;
-                    };
-                    ui.label(label);
-                    ui.horizontal(|ui| {
-                        let (mut ht, mut hv) = (ht as f64, hv as f64);
-                        let r1 = ui.add(egui::DragValue::new(&mut ht).speed(0.005).suffix(" s").max_decimals(4));
-                        let r2 = ui.add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3));
-                        for r in [&r1, &r2] {
-                            if r.changed() {
-                                out.command(Command::SetHandle {
-                                    clip: id,
-                                    key,
-                                    side,
-                                    time: ht,
-                                    value: hv,
-                                    break_handles: false,
-                                    gesture: drag_gesture(r, state),
-                                });
-                            }
+
+            ui.label(if comp.is_empty() {
+                "Value".to_string()
+            } else {
+                format!("Value {comp}")
+            });
+            let mut v = value as f64;
+            let r = ui.add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3));
+            if r.changed() {
+                out.command(Command::SetKey {
+                    clip: id,
+                    key,
+                    time: None,
+                    value: Some(v),
+                    gesture: drag_gesture(&r, state),
+                });
+            }
+            ui.end_row();
+
+            let label = ui.label("Interpolation");
+            let mut interp = track.interpolation;
+            egui::ComboBox::from_id_salt("interpolation")
+                .selected_text(interp.name())
+                .show_ui(ui, |ui| {
+                    for i in Interpolation::ALL {
+                        if track.kind.supports(i) {
+                            ui.selectable_value(&mut interp, i, i.name());
                         }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            if interp != track.interpolation {
+                out.command(Command::SetInterpolation {
+                    clip: id,
+                    tracks: vec![key.track],
+                    interpolation: interp,
+                });
+            }
+            ui.end_row();
+
+            if track.interpolation == Interpolation::Bezier {
+                let tangents = track.tangents.as_ref();
+                let mut mode = tangents.map(|t| t.mode(key.key)).unwrap_or_default();
+                let before = mode;
+                let label = ui.label("Handles");
+                egui::ComboBox::from_id_salt("tangent mode")
+                    .selected_text(mode.name())
+                    .show_ui(ui, |ui| {
+                        for m in TangentMode::ALL {
+                            ui.selectable_value(&mut mode, m, m.name());
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if mode != before {
+                    out.command(Command::SetTangentMode {
+                        clip: id,
+                        keys: keys.iter().copied().collect(),
+                        mode,
                     });
-                    ui.end_row();
+                }
+                ui.end_row();
+                if let Some(tg) = tangents {
+                    let at = key.key * vs * 2 + key.component * 2;
+                    for (side, arr, label) in [
+                        (HandleSide::In, &tg.in_tangents, "In handle"),
+                        (HandleSide::Out, &tg.out_tangents, "Out handle"),
+                    ] {
+                        let (Some(&ht), Some(&hv)) = (arr.get(at), arr.get(at + 1)) else {
+                            continue;
+                        };
+                        ui.label(label);
+                        ui.horizontal(|ui| {
+                            let (mut ht, mut hv) = (ht as f64, hv as f64);
+                            let r1 = ui.add(
+                                egui::DragValue::new(&mut ht)
+                                    .speed(0.005)
+                                    .suffix(" s")
+                                    .max_decimals(4),
+                            );
+                            let r2 =
+                                ui.add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3));
+                            for r in [&r1, &r2] {
+                                if r.changed() {
+                                    out.command(Command::SetHandle {
+                                        clip: id,
+                                        key,
+                                        side,
+                                        time: ht,
+                                        value: hv,
+                                        break_handles: false,
+                                        gesture: drag_gesture(r, state),
+                                    });
+                                }
+                            }
+                        });
+                        ui.end_row();
+                    }
                 }
             }
-        }
-    });
+        });
 }
 
 fn log_section(ui: &mut egui::Ui, log: &[String]) {
@@ -274,4 +318,3 @@ fn log_section(ui: &mut egui::Ui, log: &[String]) {
         ui.add(egui::Label::new(egui::RichText::new(line).small()).wrap());
     }
 }
-

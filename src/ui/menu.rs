@@ -52,7 +52,12 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) -> Option<Path
             item(ui, Action::DeleteKeys, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {
-            for a in [Action::Optimize, Action::Trim, Action::ResetDuration, Action::Validate] {
+            for a in [
+                Action::Optimize,
+                Action::Trim,
+                Action::ResetDuration,
+                Action::Validate,
+            ] {
                 item(ui, a, view.has_clip, out);
             }
             ui.separator();
@@ -85,8 +90,15 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) -> Option<Path
             item(ui, Action::CommandPalette, true, out);
         });
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let text = format!("Commands  {}", Action::CommandPalette.shortcut_text(ui.ctx()));
-            if ui.button(text).on_hover_text("Every command, with its shortcut").clicked() {
+            let text = format!(
+                "Commands  {}",
+                Action::CommandPalette.shortcut_text(ui.ctx())
+            );
+            if ui
+                .button(text)
+                .on_hover_text("Every command, with its shortcut")
+                .clicked()
+            {
                 out.action(Action::CommandPalette);
             }
         });

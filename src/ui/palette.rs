@@ -72,25 +72,27 @@ pub fn show(ctx: &egui::Context, state: &mut Palette) -> Option<Action> {
             state.index = 0;
         }
         ui.separator();
-        egui::ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
-            if found.is_empty() {
-                ui.weak("No command matches.");
-            }
-            for (i, action) in found.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    let r = ui.selectable_label(i == state.index, action.label());
-                    if r.clicked() {
-                        chosen = Some(*action);
-                    }
-                    if i == state.index {
-                        r.scroll_to_me(None);
-                    }
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.weak(action.shortcut_text(ui.ctx()));
+        egui::ScrollArea::vertical()
+            .max_height(360.0)
+            .show(ui, |ui| {
+                if found.is_empty() {
+                    ui.weak("No command matches.");
+                }
+                for (i, action) in found.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let r = ui.selectable_label(i == state.index, action.label());
+                        if r.clicked() {
+                            chosen = Some(*action);
+                        }
+                        if i == state.index {
+                            r.scroll_to_me(None);
+                        }
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            ui.weak(action.shortcut_text(ui.ctx()));
+                        });
                     });
-                });
-            }
-        });
+                }
+            });
     });
     if chosen.is_some() || modal.should_close() {
         state.open = false;

@@ -67,7 +67,11 @@ pub fn component_names(track: &Track) -> Vec<String> {
         _ => &[],
     };
     (0..n)
-        .map(|c| letters.get(c).map_or_else(|| c.to_string(), |s| s.to_string()))
+        .map(|c| {
+            letters
+                .get(c)
+                .map_or_else(|| c.to_string(), |s| s.to_string())
+        })
         .collect()
 }
 
@@ -81,13 +85,25 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
     }
     ui.horizontal(|ui| {
         ui.strong("TRACKS");
-        ui.weak(format!("{} · {} keys", clip.tracks.len(), thousands(clip.key_count())));
+        ui.weak(format!(
+            "{} · {} keys",
+            clip.tracks.len(),
+            thousands(clip.key_count())
+        ));
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui.small_button("None").on_hover_text("Hide every curve").clicked() {
+            if ui
+                .small_button("None")
+                .on_hover_text("Hide every curve")
+                .clicked()
+            {
                 selection.tracks.clear();
                 selection.keys.clear();
             }
-            if ui.small_button("All").on_hover_text("Show every track's curves").clicked() {
+            if ui
+                .small_button("All")
+                .on_hover_text("Show every track's curves")
+                .clicked()
+            {
                 selection.tracks = (0..clip.tracks.len()).collect();
             }
         });
@@ -162,7 +178,8 @@ fn track_row(
                 } else {
                     ui.visuals().warn_fg_color
                 };
-                let text: Vec<String> = problems.iter().take(8).map(|p| p.message.clone()).collect();
+                let text: Vec<String> =
+                    problems.iter().take(8).map(|p| p.message.clone()).collect();
                 ui.label(egui::RichText::new("!").strong().color(colour))
                     .on_hover_text(text.join("\n"));
             }

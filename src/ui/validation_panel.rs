@@ -44,7 +44,10 @@ pub fn show(
     ui.horizontal(|ui| {
         ui.strong("VALIDATION");
         if let Some(f) = findings {
-            let errors = f.iter().filter(|(_, p)| p.severity == Severity::Error).count();
+            let errors = f
+                .iter()
+                .filter(|(_, p)| p.severity == Severity::Error)
+                .count();
             let warnings = f.len() - errors;
             ui.toggle_value(&mut state.errors, format!("{errors} errors"));
             ui.toggle_value(&mut state.warnings, format!("{warnings} warnings"));
@@ -55,7 +58,9 @@ pub fn show(
         return None;
     };
     if findings.is_empty() {
-        ui.label(egui::RichText::new("No problems found.").color(egui::Color32::from_rgb(120, 200, 120)));
+        ui.label(
+            egui::RichText::new("No problems found.").color(egui::Color32::from_rgb(120, 200, 120)),
+        );
         return None;
     }
     egui::ScrollArea::vertical()
@@ -89,7 +94,11 @@ pub fn show(
                     ui.label(egui::RichText::new(mark).small().strong().color(colour));
                     let text = format!("{}: {} ({})", place, p.message, p.code);
                     if ui
-                        .add(egui::Label::new(text).sense(egui::Sense::click()).truncate())
+                        .add(
+                            egui::Label::new(text)
+                                .sense(egui::Sense::click())
+                                .truncate(),
+                        )
                         .on_hover_text("Click to select the track and key")
                         .clicked()
                     {
