@@ -49,3 +49,47 @@ impl LoadProgress {
         self.done.fetch_max(done, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::read_file_with_progress;
+
+    fn big_file(dir: &std::path::Path) -> std::path::PathBuf {
+        let mut text = String::from(r#"{"name":"big","duration":-1,"tracks":["#);
+        for t in 0..200 {
+            if t > 0 {
+                text.push(',');
+            }
+            text.push_str(&format!(
+                r#"{{"name":"n{t}.position","type":"vector","times":[0,1,2],"values":[0,0,0,1,1,1,2,2,2]}}"#
+            ));
+        }
+        text.push_str("]}");
+        let path = dir.join("big.json");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_finished_read_reports_everything_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = big_file(dir.path());
+        let progress = LoadProgress::new();
+        assert_eq!(progress.fraction(), 0.0);
+        let doc = read_file_with_progress(&path, &progress).unwrap();
+        assert_eq!(doc.clips[0].tracks.len(), 200);
+        assert_eq!(progress.fraction(), 1.0);
+    }
+
+    #[test]
+    fn a_cancelled_read_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = big_file(dir.path());
+        let progress = LoadProgress::new();
+        progress.cancel();
+        let err = read_file_with_progress(&path, &progress).unwrap_err();
+        assert_eq!(err.reason, "cancelled");
+        assert!(err.to_string().contains("big.json"), "{err}");
+    }
+}
