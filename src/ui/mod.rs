@@ -7,6 +7,7 @@
 mod app;
 mod clip_list;
 mod style;
+pub mod timeline;
 mod track_table;
 
 use std::path::PathBuf;
