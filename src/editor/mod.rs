@@ -9,8 +9,10 @@
 
 pub mod command;
 pub mod history;
+pub mod transport;
 pub mod workspace;
 
 pub use command::{ClipId, Command, KeyRef, Scope};
 pub use history::History;
+pub use transport::{LoopMode, Transport};
 pub use workspace::{Applied, OpenDocument, Workspace};

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::assets;
-use crate::editor::{ClipId, Command, Scope, Workspace};
+use crate::editor::{ClipId, Command, Scope, Transport, Workspace};
 use crate::formats::{self, Document, WriteOptions};
 use crate::model::{Problem, Severity};
 use crate::text::thousands;
@@ -22,6 +22,7 @@ use super::menu::{self, MenuView};
 use super::palette::{self, Palette};
 use super::selection::Selection;
 use super::style;
+use super::timeline::{self, DopeRow};
 use super::track_tree;
 use super::validation_panel::{self, ValidationPanel};
 
@@ -58,6 +59,8 @@ pub struct ClipscopeApp {
     pub selection: Selection,
     /// Clip list state (filter, rename).
     pub clip_list: ClipList,
+    /// Play state and playhead, shared by the timeline, curve editor and viewport.
+    pub transport: Transport,
     /// Inspector state.
     pub inspector: Inspector,
     /// Validation panel filters.
@@ -93,6 +96,7 @@ impl ClipscopeApp {
             ws: Workspace::new(),
             selection: Selection::default(),
             clip_list: ClipList::default(),
+            transport: Transport::default(),
             inspector: Inspector::default(),
             validation: ValidationPanel::default(),
             findings: None,
@@ -477,10 +481,54 @@ impl ClipscopeApp {
 
     /// The playhead time in seconds.
     pub fn playhead(&self) -> f64 {
-        0.0
+        self.transport.time
     }
 
-    fn run_view_action(&mut self, _action: Action) {}
+    /// The selected clip's duration (0 without a clip).
+    fn duration(&self) -> f64 {
+        self.selected_clip()
+            .map_or(0.0, |(_, c)| c.duration.max(0.0))
+    }
+
+    /// Key times of the shown tracks (for key-to-key navigation).
+    fn shown_key_times(&self) -> Vec<f32> {
+        let Some((_, clip)) = self.selected_clip() else {
+            return Vec::new();
+        };
+        self.selection
+            .tracks
+            .iter()
+            .filter_map(|&t| clip.tracks.get(t))
+            .flat_map(|t| t.times.iter().copied())
+            .collect()
+    }
+
+    fn run_view_action(&mut self, action: Action) {
+        let duration = self.duration();
+        let tr = &mut self.transport;
+        match action {
+            Action::PlayPause => tr.toggle_play(duration),
+            Action::NextFrame => tr.step_frames(1, duration),
+            Action::PreviousFrame => tr.step_frames(-1, duration),
+            Action::NextFrames10 => tr.step_frames(10, duration),
+            Action::PreviousFrames10 => tr.step_frames(-10, duration),
+            Action::GoStart => tr.go_start(),
+            Action::GoEnd => tr.go_end(duration),
+            Action::NextKey | Action::PreviousKey => {
+                let times = self.shown_key_times();
+                let to = if action == Action::NextKey {
+                    self.transport.next_key(times.into_iter())
+                } else {
+                    self.transport.prev_key(times.into_iter())
+                };
+                if let Some(t) = to {
+                    self.transport.playing = false;
+                    self.transport.time = t;
+                }
+            }
+            _ => {}
+        }
+    }
 
     fn close_document(&mut self, index: usize) {
         if let Some(d) = self.ws.close(index) {
@@ -630,13 +678,17 @@ impl ClipscopeApp {
                     &mut out,
                 );
             });
+        if self.transport.playing {
+            let dt = ctx.input(|i| i.stable_dt) as f64;
+            let duration = self.duration();
+            self.transport.advance(dt, duration);
+            ctx.request_repaint();
+        }
         egui::Panel::bottom("timeline")
             .resizable(true)
-            .default_size(150.0)
+            .default_size(170.0)
             .min_size(90.0)
-            .show(ui, |ui| {
-                ui.strong("TIMELINE");
-            });
+            .show(ui, |ui| self.timeline(ui));
         if self.show_validation {
             egui::Panel::bottom("validation")
                 .resizable(true)
@@ -673,6 +725,43 @@ impl ClipscopeApp {
         }
         for action in std::mem::take(&mut out.actions) {
             self.run(action, &ctx);
+        }
+    }
+
+    /// The timeline strip with one dopesheet row per shown track.
+    fn timeline(&mut self, ui: &mut egui::Ui) {
+        let duration = self.duration();
+        let clip = self.selection.clip.and_then(|id| self.ws.clip(id));
+        let shown: Vec<usize> = self.selection.tracks.iter().copied().collect();
+        let labels: Vec<String> = clip.map_or_else(Vec::new, |c| {
+            shown
+                .iter()
+                .filter_map(|&t| c.tracks.get(t))
+                .map(|t| t.name.trim_start_matches('.').to_string())
+                .collect()
+        });
+        let rows: Vec<DopeRow> = clip.map_or_else(Vec::new, |c| {
+            shown
+                .iter()
+                .filter_map(|&t| c.tracks.get(t))
+                .zip(&labels)
+                .map(|(t, label)| DopeRow {
+                    label,
+                    colour: style::track_colour(t),
+                    times: &t.times,
+                })
+                .collect()
+        });
+        let output = timeline::show(ui, &mut self.transport, duration, &rows);
+        if let Some((row, key)) = output.seek_key
+            && let Some(&track) = shown.get(row)
+        {
+            self.selection.keys = [crate::editor::KeyRef {
+                track,
+                key,
+                component: 0,
+            }]
+            .into();
         }
     }
 

@@ -14,6 +14,7 @@ pub mod menu;
 pub mod palette;
 pub mod selection;
 pub mod style;
+pub mod timeline;
 pub mod track_tree;
 pub mod validation_panel;
 
