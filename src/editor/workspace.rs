@@ -486,12 +486,12 @@ impl Workspace {
         };
         Ok(match op {
             ClipOp::Optimize => format!(
-                "optimize: {} → {} keys{of}",
+                "optimize: {} -> {} keys{of}",
                 thousands(keys_before),
                 thousands(keys_after)
             ),
             ClipOp::Trim => format!(
-                "trim: {} → {} keys{of}",
+                "trim: {} -> {} keys{of}",
                 thousands(keys_before),
                 thousands(keys_after)
             ),
@@ -670,7 +670,7 @@ mod tests {
         let mut ws = workspace();
         let before = ws.clip(CLIP).unwrap().clone();
         let applied = ws.apply(Command::Optimize(Scope::Clip(CLIP))).unwrap();
-        assert_eq!(applied.message.as_deref(), Some("optimize: 6 → 5 keys"));
+        assert_eq!(applied.message.as_deref(), Some("optimize: 6 -> 5 keys"));
         assert!(ws.documents[0].is_dirty());
         let after = ws.clip(CLIP).unwrap().clone();
         assert_eq!(after.tracks[0].len(), 3);

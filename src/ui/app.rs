@@ -85,6 +85,8 @@ pub struct ClipscopeApp {
     pub show_validation: bool,
     /// The user agreed to quit with unsaved edits.
     allow_close: bool,
+    /// The theme and style have been applied to the context.
+    styled: bool,
     /// Validation of the selected clip for the track tree's warning marks, by document version.
     live: Option<(ClipId, u64, Vec<Problem>)>,
 }
@@ -109,6 +111,7 @@ impl ClipscopeApp {
             dark: true,
             show_validation: false,
             allow_close: false,
+            styled: false,
             live: None,
         }
     }
@@ -595,6 +598,10 @@ impl ClipscopeApp {
     /// Draws the whole window into `ui` (what eframe calls every frame; tests call it directly).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        if !self.styled {
+            style::apply_theme(&ctx, self.dark);
+            self.styled = true;
+        }
         for event in self.files.poll() {
             self.file_event(event);
         }

@@ -38,10 +38,10 @@ pub fn show(
         .auto_shrink([false, true])
         .show(ui, |ui| {
             if ws.documents.is_empty() {
-                ui.weak("Drop a clip file here or press Ctrl+O.");
+                ui.weak("No files open.");
             }
             for (d, open) in ws.documents.iter().enumerate() {
-                let dirty = if open.is_dirty() { " ●" } else { "" };
+                let dirty = if open.is_dirty() { " (unsaved)" } else { "" };
                 ui.label(
                     egui::RichText::new(format!("{}{dirty}", open.title()))
                         .weak()

@@ -88,16 +88,18 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
         egui::Grid::new("export grid")
             .num_columns(2)
             .show(ui, |ui| {
-                ui.label("Format");
+                let label = ui.label("Format");
                 egui::ComboBox::from_id_salt("export format")
                     .selected_text(format_label(state.format))
                     .show_ui(ui, |ui| {
                         for f in [Format::ThreeJs] {
                             ui.selectable_value(&mut state.format, f, format_label(f));
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(label.id);
                 ui.end_row();
-                ui.label("Numbers");
+                let numbers = ui.label("Numbers");
                 let mut exact = state.precision.is_none();
                 ui.horizontal(|ui| {
                     ui.checkbox(&mut exact, "exact");
@@ -109,7 +111,8 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
                             egui::DragValue::new(&mut p)
                                 .range(0..=9)
                                 .suffix(" decimals"),
-                        );
+                        )
+                        .labelled_by(numbers.id);
                         state.precision = Some(p);
                     }
                 });
@@ -156,11 +159,14 @@ pub fn path_prompt(ctx: &egui::Context, prompt: &mut PathPrompt) -> Option<Promp
         ui.set_width(460.0);
         ui.heading("File path");
         ui.add(egui::Label::new(&prompt.reason).wrap());
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut prompt.text)
-                .hint_text("/path/to/clip.json")
-                .desired_width(f32::INFINITY),
-        );
+        let label = ui.label("Path");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut prompt.text)
+                    .hint_text("/path/to/clip.json")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
         r.request_focus();
         let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         ui.horizontal(|ui| {

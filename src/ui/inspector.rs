@@ -54,7 +54,7 @@ fn clip_section(
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            let label = ui.label("Clip");
+            let label = ui.label("Name");
             let name = state.name.get_or_insert_with(|| clip.name.clone());
             let r = ui
                 .add(egui::TextEdit::singleline(name).desired_width(150.0))
@@ -205,13 +205,15 @@ fn key_section(
             }
             ui.end_row();
 
-            ui.label(if comp.is_empty() {
+            let label = ui.label(if comp.is_empty() {
                 "Value".to_string()
             } else {
                 format!("Value {comp}")
             });
             let mut v = value as f64;
-            let r = ui.add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3));
+            let r = ui
+                .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3))
+                .labelled_by(label.id);
             if r.changed() {
                 out.command(Command::SetKey {
                     clip: id,

@@ -111,7 +111,11 @@ fn item(ui: &mut egui::Ui, action: Action, enabled: bool, out: &mut Outbox) {
 }
 
 fn labelled(ui: &mut egui::Ui, action: Action, label: &str, enabled: bool, out: &mut Outbox) {
-    let button = egui::Button::new(label).shortcut_text(action.shortcut_text(ui.ctx()));
+    let shortcut = action.shortcut_text(ui.ctx());
+    let mut button = egui::Button::new(label);
+    if !shortcut.is_empty() {
+        button = button.shortcut_text(shortcut);
+    }
     if ui.add_enabled(enabled, button).clicked() {
         out.action(action);
         ui.close();

@@ -62,11 +62,14 @@ pub fn show(ctx: &egui::Context, state: &mut Palette) -> Option<Action> {
     }
     let modal = egui::Modal::new(egui::Id::unique("command palette")).show(ctx, |ui| {
         ui.set_width(420.0);
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut state.query)
-                .hint_text("Type a command…")
-                .desired_width(f32::INFINITY),
-        );
+        let label = ui.strong("Command");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut state.query)
+                    .hint_text("Type to filter, Enter to run")
+                    .desired_width(f32::INFINITY),
+            )
+            .labelled_by(label.id);
         r.request_focus();
         if r.changed() {
             state.index = 0;

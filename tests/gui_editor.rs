@@ -1,0 +1,319 @@
+//! The whole editor driven through egui_kittest: menus, shortcuts, undo, the command palette,
+//! validation, the timeline, file prompts and unsaved-edit questions, plus a rendered snapshot.
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+
+use clipscope::editor::ClipId;
+use clipscope::formats::WriteOptions;
+use clipscope::ui::ClipscopeApp;
+use clipscope::ui::files::FileTarget;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// A clip file with redundant keys (optimize removes some) and a key past the duration.
+const CLIPS: &str = r#"[
+ {"name":"bounce","duration":1,"tracks":[
+  {"name":"ball.position","type":"vector","times":[0,0.25,0.5,0.75,1],
+   "values":[0,0,0, 0,0,0, 0,0,0, 0,1,0, 0,0,0]},
+  {"name":"ball.scale","type":"vector","times":[0,0.5,1,1.5],
+   "values":[1,1,1, 1,1,1, 1,1,1, 1,1,1]}]},
+ {"name":"spin","duration":2,"tracks":[
+  {"name":"ball.quaternion","type":"quaternion","times":[0,2],"values":[0,0,0,1, 0,1,0,0]}]}
+]"#;
+
+fn clip_file(dir: &Path) -> PathBuf {
+    let path = dir.join("ball.json");
+    std::fs::write(&path, CLIPS).unwrap();
+    path
+}
+
+fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
+    let mut app = ClipscopeApp::open(files);
+    app.wait_for_loads();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
+    harness.run();
+    harness
+}
+
+const BOUNCE: ClipId = ClipId { doc: 0, clip: 0 };
+
+fn keys(harness: &Harness<'_, ClipscopeApp>, id: ClipId) -> usize {
+    harness.state().ws.clip(id).unwrap().key_count()
+}
+
+#[test]
+fn optimize_from_the_menu_then_undo_and_redo_with_shortcuts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label_contains("bounce").click();
+    harness.run();
+    assert_eq!(harness.state().selection.clip, Some(BOUNCE));
+    assert_eq!(keys(&harness, BOUNCE), 9);
+
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Optimize clip").click();
+    harness.run();
+    assert_eq!(keys(&harness, BOUNCE), 6);
+    assert_eq!(
+        harness.state().log.last().map(String::as_str),
+        Some("optimize: 9 -> 6 keys")
+    );
+    assert!(
+        harness
+            .query_all_by_label_contains("optimize: 9 -> 6 keys")
+            .next()
+            .is_some()
+    );
+    assert!(harness.state().ws.documents[0].is_dirty());
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(keys(&harness, BOUNCE), 9);
+    assert!(!harness.state().ws.documents[0].is_dirty());
+
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run();
+    assert_eq!(keys(&harness, BOUNCE), 6);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    harness.run();
+    assert_eq!(keys(&harness, BOUNCE), 6);
+}
+
+#[test]
+fn the_command_palette_runs_what_you_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::K);
+    harness.run();
+    assert!(harness.state().palette.open);
+    harness.get_by_label("Trim all clips");
+    harness.get_by_label("Ctrl+Shift+Z");
+    harness.get_by_label("Command").type_text("trim all");
+    harness.run();
+    assert!(harness.query_by_label("Optimize clip").is_none());
+    harness.key_press(Key::Enter);
+    harness.run();
+    assert!(!harness.state().palette.open);
+    // The scale track's key at 1.5 s lies past the 1 s duration.
+    assert_eq!(keys(&harness, BOUNCE), 8);
+    assert_eq!(
+        harness.state().log.last().map(String::as_str),
+        Some("trim: 11 -> 10 keys over 2 clips")
+    );
+}
+
+#[test]
+fn space_plays_and_arrows_step_frames_and_keys() {
+    let mut harness = editor(&[]);
+    harness.key_press(Key::ArrowRight);
+    harness.run();
+    assert!((harness.state().transport.time - 1.0 / 30.0).abs() < 1e-9);
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::ArrowRight);
+    harness.run();
+    assert!((harness.state().transport.time - 11.0 / 30.0).abs() < 1e-9);
+    harness.key_press(Key::Home);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 0.0);
+    harness.key_press(Key::ArrowUp);
+    harness.run();
+    let next_key = harness.state().transport.time;
+    assert!(next_key > 0.0 && next_key < 0.1, "{next_key}");
+    harness.key_press(Key::End);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 1.0);
+    harness.key_press(Key::Space);
+    harness.step();
+    assert!(harness.state().transport.playing);
+    harness.key_press(Key::Space);
+    harness.step();
+    assert!(!harness.state().transport.playing);
+}
+
+#[test]
+fn scrubbing_the_ruler_moves_the_playhead() {
+    let mut harness = editor(&[]);
+    let rect = harness.get_by_label("Playhead").rect();
+    // The demo's walk lasts one second; click a little past the middle of the ruler.
+    let at = egui::pos2(rect.left() + rect.width() * 0.55, rect.center().y);
+    harness.drag_at(at);
+    harness.drop_at(at);
+    harness.run();
+    let t = harness.state().transport.time;
+    assert!(t > 0.3 && t < 0.8, "{t}");
+    // Snapped to a frame at 30 fps.
+    assert!((t * 30.0 - (t * 30.0).round()).abs() < 1e-9, "{t}");
+}
+
+#[test]
+fn delete_clip_and_duplicate_are_undoable() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Duplicate clip").click();
+    harness.run();
+    assert_eq!(harness.state().ws.documents[0].doc.clips.len(), 3);
+    harness.get_by_label_contains("bounce copy");
+    assert_eq!(
+        harness.state().selection.clip,
+        Some(ClipId { doc: 0, clip: 1 })
+    );
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Delete clip").click();
+    harness.run();
+    assert_eq!(harness.state().ws.documents[0].doc.clips.len(), 2);
+    assert!(harness.query_by_label_contains("bounce copy").is_none());
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    harness.get_by_label_contains("bounce copy");
+}
+
+#[test]
+fn validation_findings_select_their_track_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Validate all clips").click();
+    harness.run();
+    assert!(harness.state().show_validation);
+    let findings = harness.state().findings.clone().expect("validated").1;
+    let (id, problem) = findings
+        .iter()
+        .find(|(_, p)| p.key.is_some())
+        .expect("a finding with a key")
+        .clone();
+    let label = format!("{} ({})", problem.message, problem.code);
+    harness.get_by_label_contains(&label).click();
+    harness.run();
+    let state = harness.state();
+    assert_eq!(state.selection.clip, Some(id));
+    let track = problem.track.unwrap();
+    assert!(state.selection.tracks.contains(&track));
+    let key = state.selection.keys.iter().next().expect("a selected key");
+    assert_eq!((key.track, key.key), (track, problem.key.unwrap()));
+}
+
+#[test]
+fn save_as_through_the_typed_path_writes_the_file_and_clears_dirty() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Optimize clip").click();
+    harness.run();
+    let doc_id = harness.state().ws.documents[0].id;
+    let out = dir.path().join("saved.json");
+    harness.state_mut().files.prompt_for(
+        FileTarget::SaveAs {
+            doc_id,
+            options: WriteOptions::default(),
+        },
+        None,
+        "no dialog in tests".into(),
+    );
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(out.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    let state = harness.state();
+    assert!(!state.ws.documents[0].is_dirty());
+    assert_eq!(
+        state.ws.documents[0].doc.path.as_deref(),
+        Some(out.as_path())
+    );
+    let written = clipscope::formats::read_file(&out).unwrap();
+    assert_eq!(written.clips[0].key_count(), 6);
+    assert_eq!(
+        state.files.recent.first(),
+        Some(&std::fs::canonicalize(&out).unwrap())
+    );
+}
+
+#[test]
+fn closing_an_edited_file_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Optimize clip").click();
+    harness.run();
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Close file").click();
+    harness.run();
+    harness.get_by_label_contains("has unsaved edits");
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert_eq!(harness.state().ws.documents.len(), 1);
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Close file").click();
+    harness.run();
+    harness.get_by_label("Discard edits").click();
+    harness.run();
+    assert!(harness.state().ws.documents.is_empty());
+    harness.get_by_label("Drop a clip file here or press Ctrl+O.");
+}
+
+#[test]
+fn reopening_a_broken_file_keeps_the_open_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = clip_file(dir.path());
+    let mut harness = editor(&[good]);
+    let broken = dir.path().join("broken.json");
+    std::fs::write(
+        &broken,
+        r#"{"name":"x","tracks":[{"name":".a","times":[0,1],"values":[0,"#,
+    )
+    .unwrap();
+    harness.state_mut().request_open(&broken);
+    harness.state_mut().wait_for_loads();
+    harness.run();
+    let error = harness.state().error.clone().expect("an error");
+    assert!(
+        error.contains("broken.json") && error.contains("tracks[0].values"),
+        "{error}"
+    );
+    assert_eq!(harness.state().ws.documents.len(), 1);
+    harness.get_by_label_contains("bounce");
+}
+
+/// Renders the editor with the demo through wgpu and compares it with the committed image.
+/// Needs a GPU adapter (Mesa's lavapipe in CI): skipped loudly without one, unless
+/// `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure.
+#[test]
+fn snapshot_of_the_demo() {
+    let renderer = std::panic::catch_unwind(egui_kittest::wgpu::WgpuTestRenderer::new);
+    let Ok(renderer) = renderer else {
+        if std::env::var("CLIPSCOPE_REQUIRE_GPU").as_deref() == Ok("1") {
+            panic!("no GPU adapter, and CLIPSCOPE_REQUIRE_GPU=1");
+        }
+        eprintln!("SKIPPED snapshot_of_the_demo: no GPU adapter (install mesa-vulkan-drivers)");
+        return;
+    };
+    let mut app = ClipscopeApp::open(&[]);
+    app.wait_for_loads();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .renderer(renderer)
+        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
+    harness.run();
+    harness.snapshot_options(
+        "editor_demo",
+        &egui_kittest::SnapshotOptions::new()
+            .threshold(2.0)
+            .max_failed_pixels(200),
+    );
+}
