@@ -14,6 +14,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format clipscope writes, in menu order.
+    pub const ALL: &[Format] = &[Format::ThreeJs];
+
+    /// A human-readable name for menus ("three.js AnimationClip JSON").
+    pub fn description(self) -> &'static str {
+        match self {
+            Format::ThreeJs => "three.js AnimationClip JSON",
+        }
+    }
+
     /// The short name used on the command line and in reports (`threejs`).
     pub fn name(self) -> &'static str {
         match self {

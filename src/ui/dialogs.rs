@@ -90,10 +90,10 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
             .show(ui, |ui| {
                 let label = ui.label("Format");
                 egui::ComboBox::from_id_salt("export format")
-                    .selected_text(format_label(state.format))
+                    .selected_text(state.format.description())
                     .show_ui(ui, |ui| {
-                        for f in [Format::ThreeJs] {
-                            ui.selectable_value(&mut state.format, f, format_label(f));
+                        for &f in Format::ALL {
+                            ui.selectable_value(&mut state.format, f, f.description());
                         }
                     })
                     .response
@@ -135,12 +135,6 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
         answer = Some(ExportAnswer::Cancel);
     }
     answer
-}
-
-fn format_label(f: Format) -> &'static str {
-    match f {
-        Format::ThreeJs => "three.js AnimationClip JSON",
-    }
 }
 
 /// What the path prompt asks for.
