@@ -21,7 +21,8 @@ fn demo_lists_clips_and_tracks_and_selects_by_click() {
         Some(ClipId { doc: 0, clip: 0 })
     );
     // The track tree groups tracks by bone or node.
-    harness.get_by_label("hips");
+    harness.get_by_label("hips › position");
+    harness.get_by_label("(root)");
     harness.get_by_label("morphTargetInfluences[blink]");
     // Clicking the second clip in the list shows its tracks instead.
     harness.get_by_label_contains("idle   2.00 s").click();
@@ -30,7 +31,7 @@ fn demo_lists_clips_and_tracks_and_selects_by_click() {
         harness.state().selection.clip,
         Some(ClipId { doc: 0, clip: 1 })
     );
-    harness.get_by_label("head");
+    harness.get_by_label("head › quaternion");
     assert!(
         harness
             .query_by_label("morphTargetInfluences[blink]")
@@ -73,5 +74,5 @@ fn a_failed_load_keeps_open_documents_and_says_why() {
     assert!(harness.state().error.is_none());
     assert!(harness.query_by_label_contains("broken.json").is_none());
     // The good document is still open and selected.
-    harness.get_by_label("hips");
+    harness.get_by_label("hips › position");
 }

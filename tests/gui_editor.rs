@@ -317,3 +317,80 @@ fn snapshot_of_the_demo() {
             .max_failed_pixels(200),
     );
 }
+
+#[test]
+fn double_click_renames_a_clip_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    let label = harness.get_by_label_contains("spin").rect().center();
+    harness.input_mut().events.extend([
+        egui::Event::PointerMoved(label),
+        egui::Event::PointerButton {
+            pos: label,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Modifiers::NONE,
+        },
+        egui::Event::PointerButton {
+            pos: label,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: Modifiers::NONE,
+        },
+        egui::Event::PointerButton {
+            pos: label,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers: Modifiers::NONE,
+        },
+        egui::Event::PointerButton {
+            pos: label,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers: Modifiers::NONE,
+        },
+    ]);
+    harness.run();
+    assert!(harness.state().clip_list.renaming.is_some());
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    harness
+        .input_mut()
+        .events
+        .push(egui::Event::Text("twirl".into()));
+    harness.run();
+    harness.key_press(Key::Enter);
+    harness.run();
+    let spin = ClipId { doc: 0, clip: 1 };
+    assert_eq!(harness.state().ws.clip(spin).unwrap().name, "twirl");
+    harness.get_by_label_contains("twirl");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(harness.state().ws.clip(spin).unwrap().name, "spin");
+}
+
+#[test]
+fn the_track_tree_shows_and_hides_curves() {
+    let mut harness = editor(&[]);
+    // The demo starts with its first four tracks shown.
+    assert_eq!(harness.state().selection.tracks.len(), 4);
+    harness.get_by_label("None").click();
+    harness.run();
+    assert!(harness.state().selection.tracks.is_empty());
+    harness.get_by_label("(root)");
+    harness.get_by_label("morphTargetInfluences[blink]").click();
+    harness.run();
+    let blink = harness
+        .state()
+        .ws
+        .clip(ClipId { doc: 0, clip: 0 })
+        .unwrap()
+        .tracks
+        .iter()
+        .position(|t| t.name == ".morphTargetInfluences[blink]")
+        .unwrap();
+    assert_eq!(harness.state().selection.tracks, [blink].into());
+    harness.get_by_label("All").click();
+    harness.run();
+    assert_eq!(harness.state().selection.tracks.len(), 11);
+}

@@ -14,6 +14,8 @@ pub struct ClipList {
     pub filter: String,
     /// The clip being renamed and the text typed so far.
     pub renaming: Option<(ClipId, String)>,
+    /// The rename field has been given the keyboard focus.
+    focused: bool,
 }
 
 /// Shows the clip list: click selects, double-click (or F2) renames, right-click for more.
@@ -65,10 +67,19 @@ pub fn show(
                     if let Some((rid, text)) = &mut state.renaming
                         && *rid == id
                     {
-                        let r =
-                            ui.add(egui::TextEdit::singleline(text).desired_width(f32::INFINITY));
-                        r.request_focus();
-                        if r.lost_focus() {
+                        let r = ui
+                            .horizontal(|ui| {
+                                let label = ui.weak("Rename");
+                                ui.add(
+                                    egui::TextEdit::singleline(text).desired_width(f32::INFINITY),
+                                )
+                                .labelled_by(label.id)
+                            })
+                            .inner;
+                        if !state.focused {
+                            r.request_focus();
+                            state.focused = true;
+                        } else if !r.has_focus() {
                             if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name
                             {
                                 out.command(Command::RenameClip {
@@ -77,6 +88,7 @@ pub fn show(
                                 });
                             }
                             state.renaming = None;
+                            state.focused = false;
                         }
                         continue;
                     }

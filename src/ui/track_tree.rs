@@ -113,6 +113,11 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
         .auto_shrink([false, false])
         .show(ui, |ui| {
             for (target, tracks) in group_by_target(clip) {
+                if let [t] = tracks[..] {
+                    // A target with one track takes one line: "hips › position".
+                    track_row(ui, clip, t, Some(&target), by_track.get(&t), selection);
+                    continue;
+                }
                 let warn = tracks.iter().any(|t| by_track.contains_key(t));
                 let mut header = egui::RichText::new(&target).strong();
                 if warn {
@@ -123,7 +128,7 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
                     .default_open(true)
                     .show(ui, |ui| {
                         for t in tracks {
-                            track_row(ui, clip, t, by_track.get(&t), selection);
+                            track_row(ui, clip, t, None, by_track.get(&t), selection);
                         }
                     });
             }
@@ -136,6 +141,7 @@ fn track_row(
     ui: &mut egui::Ui,
     clip: &Clip,
     t: usize,
+    target: Option<&str>,
     problems: Option<&Vec<&Problem>>,
     selection: &mut Selection,
 ) {
@@ -149,7 +155,11 @@ fn track_row(
         {
             selection.set_track_shown(t, !shown);
         }
-        let label = egui::Label::new(egui::RichText::new(property_of(track)).color(if shown {
+        let text = match target {
+            Some(target) => format!("{target} › {}", property_of(track)),
+            None => property_of(track),
+        };
+        let label = egui::Label::new(egui::RichText::new(text).color(if shown {
             colour
         } else {
             ui.visuals().weak_text_color()
