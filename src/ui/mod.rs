@@ -6,6 +6,7 @@
 
 mod app;
 mod clip_list;
+pub mod curve_editor;
 mod style;
 mod track_table;
 
