@@ -8,6 +8,7 @@
 //! and shortcuts, menus and the command palette all reach the same actions.
 
 pub mod command;
+pub mod envelope;
 pub mod history;
 pub mod transport;
 pub mod workspace;

@@ -217,13 +217,23 @@ impl Action {
             .unwrap_or_default()
     }
 
-    /// Reads this frame's key presses and returns the actions whose shortcuts were pressed,
-    /// most specific shortcuts first (Ctrl+Shift+Z before Ctrl+Z). Plain-key shortcuts are
-    /// skipped while a text field wants the keyboard.
-    pub fn pressed(ctx: &egui::Context) -> Vec<Action> {
+    /// True for the actions the curve editor handles itself while the pointer is over it
+    /// (F, Shift+F, Delete, I); the app takes their keys only after the panels had their turn.
+    pub fn is_curve_key(self) -> bool {
+        matches!(
+            self,
+            Action::FrameAll | Action::FrameSelected | Action::DeleteKeys | Action::InsertKey
+        )
+    }
+
+    /// Reads this frame's key presses and returns the actions (among those `which` accepts)
+    /// whose shortcuts were pressed, most specific shortcuts first (Ctrl+Shift+Z before
+    /// Ctrl+Z). Plain-key shortcuts are skipped while a text field wants the keyboard.
+    pub fn pressed(ctx: &egui::Context, which: impl Fn(Action) -> bool) -> Vec<Action> {
         let typing = ctx.egui_wants_keyboard_input();
         let mut all: Vec<(Action, KeyboardShortcut)> = Action::ALL
             .iter()
+            .filter(|a| which(**a))
             .filter(|a| !(typing && a.is_plain_key()))
             .flat_map(|&a| {
                 a.shortcut()

@@ -15,6 +15,7 @@ use crate::text::thousands;
 
 use super::actions::{Action, Outbox};
 use super::clip_list::{self, ClipList};
+use super::curve_editor::{self, CurveEditor, CurveRef};
 use super::dialogs::{self, Answer, Export, ExportAnswer, Pending, PromptAnswer};
 use super::files::{FileEvent, FileTarget, Files};
 use super::inspector::{self, Inspector};
@@ -61,6 +62,8 @@ pub struct ClipscopeApp {
     pub clip_list: ClipList,
     /// Play state and playhead, shared by the timeline, curve editor and viewport.
     pub transport: Transport,
+    /// The curve editor's view and drag state.
+    pub curves: CurveEditor,
     /// Inspector state.
     pub inspector: Inspector,
     /// Validation panel filters.
@@ -99,6 +102,7 @@ impl ClipscopeApp {
             selection: Selection::default(),
             clip_list: ClipList::default(),
             transport: Transport::default(),
+            curves: CurveEditor::new(),
             inspector: Inspector::default(),
             validation: ValidationPanel::default(),
             findings: None,
@@ -470,9 +474,9 @@ impl ClipscopeApp {
             | Action::NextKey
             | Action::PreviousKey
             | Action::GoStart
-            | Action::GoEnd
-            | Action::FrameAll
-            | Action::FrameSelected => self.run_view_action(action),
+            | Action::GoEnd => self.run_view_action(action),
+            Action::FrameAll => self.curves.frame_all(),
+            Action::FrameSelected => self.curves.frame_selected(),
             Action::ToggleValidation => self.show_validation = !self.show_validation,
             Action::ToggleTheme => {
                 self.dark = !self.dark;
@@ -621,8 +625,10 @@ impl ClipscopeApp {
 
         let mut out = Outbox::default();
         self.modals(&ctx, &mut out);
-        if !self.modal_open() {
-            out.actions.extend(Action::pressed(&ctx));
+        let modal = self.modal_open();
+        if !modal {
+            out.actions
+                .extend(Action::pressed(&ctx, |a| !a.is_curve_key()));
         }
 
         egui::Panel::top("menu").show(ui, |ui| {
@@ -718,20 +724,61 @@ impl ClipscopeApp {
                 .show(ui, |ui| {
                     viewport_placeholder(ui, self.selected_clip().map(|(_, c)| c.name.as_str()))
                 });
-            egui::CentralPanel::default().show(ui, |ui| {
-                if self.selection.clip.is_none() {
-                    ui.centered_and_justified(|ui| {
-                        ui.label("Drop a clip file here or press Ctrl+O.");
-                    });
-                }
-            });
+            egui::CentralPanel::default().show(ui, |ui| self.curve_panel(ui, &mut out));
         });
+        if !modal {
+            // Keys the curve editor did not take (pointer elsewhere) act on the whole editor.
+            out.actions
+                .extend(Action::pressed(&ctx, Action::is_curve_key));
+        }
 
         for command in std::mem::take(&mut out.commands) {
             self.apply(command);
         }
         for action in std::mem::take(&mut out.actions) {
             self.run(action, &ctx);
+        }
+    }
+
+    /// The curve editor for the selected clip's shown tracks.
+    fn curve_panel(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
+        let Some((id, clip)) = self
+            .selection
+            .clip
+            .and_then(|id| self.ws.clip(id).map(|c| (id, c)))
+        else {
+            ui.centered_and_justified(|ui| {
+                ui.label("Drop a clip file here or press Ctrl+O.");
+            });
+            return;
+        };
+        let curves: Vec<CurveRef> = self
+            .selection
+            .tracks
+            .iter()
+            .filter_map(|&t| clip.tracks.get(t).map(|track| (t, track)))
+            .filter(|(_, track)| track.kind.is_numeric())
+            .flat_map(|(t, track)| {
+                (0..track.value_size()).map(move |c| CurveRef {
+                    track: t,
+                    component: c,
+                })
+            })
+            .filter(|c| !self.selection.hidden.contains(&(c.track, c.component)))
+            .collect();
+        let output = curve_editor::show(
+            ui,
+            &mut self.curves,
+            id,
+            clip,
+            &curves,
+            &mut self.selection.keys,
+            self.transport.time,
+        );
+        out.commands.extend(output.commands);
+        if let Some(t) = output.playhead {
+            self.transport.playing = false;
+            self.transport.time = t;
         }
     }
 

@@ -7,6 +7,7 @@
 pub mod actions;
 mod app;
 pub mod clip_list;
+pub mod curve_editor;
 pub mod dialogs;
 pub mod files;
 pub mod inspector;

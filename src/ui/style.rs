@@ -43,9 +43,26 @@ pub fn track_colour(track: &Track) -> Color32 {
     }
 }
 
-/// A shade of a track colour for component `c` (x lighter, y as is, z darker, w darkest).
-pub fn component_colour_from(colour: Color32, c: usize) -> Color32 {
-    let f = [1.25, 1.0, 0.78, 0.6][c % 4];
-    let ch = |v: u8| ((v as f32) * f).min(255.0) as u8;
-    Color32::from_rgb(ch(colour.r()), ch(colour.g()), ch(colour.b()))
+/// The colour of one value component of a track: the property colour of [`track_colour`] for
+/// scalar tracks; for vectors and quaternions x lighter, y the property colour, z darker and w
+/// darker still, so the components of one property read as one family.
+pub fn component_colour(track: &Track, component: usize) -> Color32 {
+    let base = track_colour(track);
+    if track.value_size() <= 1 {
+        return base;
+    }
+    let mix = |c: u8, toward: u8, t: f32| (c as f32 + (toward as f32 - c as f32) * t).round() as u8;
+    let shade = |toward: u8, t: f32| {
+        Color32::from_rgb(
+            mix(base.r(), toward, t),
+            mix(base.g(), toward, t),
+            mix(base.b(), toward, t),
+        )
+    };
+    match component {
+        0 => shade(255, 0.45),
+        1 => base,
+        2 => shade(0, 0.3),
+        _ => shade(0, 0.5),
+    }
 }

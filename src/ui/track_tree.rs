@@ -199,7 +199,7 @@ fn track_row(
                 for (c, name) in names.iter().enumerate().rev() {
                     let on = shown && !selection.hidden.contains(&(t, c));
                     let text = egui::RichText::new(name).small().color(if on {
-                        component_shade(colour, c)
+                        style::component_colour(track, c)
                     } else {
                         ui.visuals().weak_text_color()
                     });
@@ -227,9 +227,4 @@ fn eye(ui: &mut egui::Ui, colour: egui::Color32, on: bool) -> egui::Response {
             .circle_stroke(c, 4.5, egui::Stroke::new(1.2, colour.gamma_multiply(0.6)));
     }
     r
-}
-
-/// Component `c` of a track colour: x lighter, then darker shades.
-fn component_shade(colour: egui::Color32, c: usize) -> egui::Color32 {
-    style::component_colour_from(colour, c)
 }

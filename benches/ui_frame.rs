@@ -1,0 +1,221 @@
+//! Cost of one UI frame of the curve editor on the benchmark take (23 joints × 6214 frames, see
+//! `support/big_clip.rs`): an `egui::Context` pass with a `CentralPanel` showing the curve editor
+//! with 10 curves (the root's position x/y/z, rotation x/y/z/w and scale x/y/z) on a 1600×1000
+//! screen, plus `Context::tessellate`, the CPU work of a frame before the GPU gets it.
+//!
+//! * `curve_editor/steady` — the same view every frame (envelopes come from the cache);
+//! * `curve_editor/panning` — the view moves every frame, so every curve is resampled;
+//! * `curve_editor/normalized_steady`, `normalized_panning` — the same with Normalize on, so
+//!   every curve spans the plot's height (the most line to draw);
+//! * `curve_editor/zoomed_keys` — a 12-second view where keys get markers (~360 per curve),
+//!   panning so caches miss;
+//! * `curve_editor/selected_handles` — a bezier copy of the take, zoomed, with 400 keys
+//!   selected (markers and handles drawn), steady view.
+//!
+//! The panel's budget is well under 4 ms per frame. Run with `cargo bench --bench ui_frame`.
+//! A good part of each figure is page faults on the frame's fresh vertex buffers (glibc hands
+//! large freed blocks back to the kernel); `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
+//! glibc.malloc.trim_threshold=268435456` shows the cost without them.
+
+#[path = "support/big_clip.rs"]
+mod big_clip;
+
+use std::collections::BTreeSet;
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use egui_plot::PlotBounds;
+
+use clipscope::editor::{ClipId, KeyRef};
+use clipscope::formats;
+use clipscope::model::{Clip, Interpolation, Tangents};
+use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef};
+
+const SCREEN: egui::Vec2 = egui::vec2(1600.0, 1000.0);
+
+/// A context, the panel state and what the panel shows.
+struct Bench {
+    ctx: egui::Context,
+    ed: CurveEditor,
+    clip: Clip,
+    curves: Vec<CurveRef>,
+    selected: BTreeSet<KeyRef>,
+    time: f64,
+}
+
+impl Bench {
+    fn new(clip: Clip) -> Bench {
+        let curves = (0..3)
+            .map(|c| (0, c))
+            .chain((0..4).map(|c| (1, c)))
+            .chain((0..3).map(|c| (2, c)))
+            .map(|(track, component)| CurveRef { track, component })
+            .collect();
+        let ctx = egui::Context::default();
+        ctx.set_theme(egui::Theme::Dark);
+        Bench {
+            ctx,
+            ed: CurveEditor::new(),
+            clip,
+            curves,
+            selected: BTreeSet::new(),
+            time: 0.0,
+        }
+    }
+
+    /// One frame: the egui pass and tessellation. Returns the number of vertices.
+    fn frame(&mut self) -> usize {
+        self.time += 1.0 / 60.0;
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN)),
+            time: Some(self.time),
+            ..Default::default()
+        };
+        let Bench {
+            ctx,
+            ed,
+            clip,
+            curves,
+            selected,
+            ..
+        } = self;
+        let mut out = ctx.run_ui(input, |ui| {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let out = curve_editor::show(
+                    ui,
+                    ed,
+                    ClipId { doc: 0, clip: 0 },
+                    clip,
+                    curves,
+                    selected,
+                    42.0,
+                );
+                black_box(out);
+            });
+        });
+        out.textures_delta.clear();
+        let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
+        primitives
+            .iter()
+            .map(|p| match &p.primitive {
+                egui::epaint::Primitive::Mesh(m) => m.vertices.len(),
+                egui::epaint::Primitive::Callback(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Shows `[t0, t1]` with the current value range.
+    fn show_time(&mut self, t0: f64, t1: f64) {
+        let b = self.ed.view_bounds().expect("shown once");
+        self.ed
+            .set_view_bounds(PlotBounds::from_min_max([t0, b.min()[1]], [t1, b.max()[1]]));
+    }
+}
+
+/// The take with every track turned into a bezier track with flat-ish handles a third of the
+/// way to the neighbouring keys.
+fn bezier_copy(clip: &Clip) -> Clip {
+    let mut clip = clip.clone();
+    for track in &mut clip.tracks {
+        let vs = track.value_size();
+        let n = track.len();
+        let values = track.values.as_numbers().expect("numeric").to_vec();
+        let mut tin = Vec::with_capacity(n * vs * 2);
+        let mut tout = Vec::with_capacity(n * vs * 2);
+        for k in 0..n {
+            let t = track.times[k];
+            let before = track.times[k.saturating_sub(1)];
+            let after = track.times[(k + 1).min(n - 1)];
+            for c in 0..vs {
+                let v = values[k * vs + c];
+                tin.extend([t - (t - before) / 3.0, v]);
+                tout.extend([t + (after - t) / 3.0, v]);
+            }
+        }
+        track.interpolation = Interpolation::Bezier;
+        track.tangents = Some(Tangents {
+            in_tangents: tin,
+            out_tangents: tout,
+        });
+    }
+    clip
+}
+
+fn frames(c: &mut Criterion) {
+    let json = big_clip::json();
+    let doc = formats::read_bytes(json.as_bytes(), Path::new("mocap_take_01.json"))
+        .expect("readable clip");
+    let clip = doc.clips.into_iter().next().expect("one clip");
+
+    let mut group = c.benchmark_group("curve_editor");
+    group.sample_size(50);
+
+    let mut bench = Bench::new(clip.clone());
+    let vertices = bench.frame();
+    eprintln!("steady view: {vertices} vertices per frame");
+    group.bench_function("steady", |b| b.iter(|| bench.frame()));
+
+    let mut bench = Bench::new(clip.clone());
+    bench.frame();
+    let duration = clip.duration;
+    let mut shift = 0.0;
+    group.bench_function("panning", |b| {
+        b.iter(|| {
+            shift = (shift + 0.37) % 20.0;
+            bench.show_time(shift - 3.0, duration - 20.0 + shift);
+            bench.frame()
+        })
+    });
+
+    // Normalized: every curve fills the plot's height, the most line to draw.
+    let mut bench = Bench::new(clip.clone());
+    bench.ed.normalize = true;
+    bench.frame();
+    eprintln!("normalized view: {} vertices per frame", bench.frame());
+    group.bench_function("normalized_steady", |b| b.iter(|| bench.frame()));
+    let mut shift = 0.0;
+    group.bench_function("normalized_panning", |b| {
+        b.iter(|| {
+            shift = (shift + 0.37) % 20.0;
+            bench.show_time(shift - 3.0, duration - 20.0 + shift);
+            bench.frame()
+        })
+    });
+
+    let mut bench = Bench::new(clip.clone());
+    bench.frame();
+    bench.show_time(100.0, 112.0);
+    eprintln!("12 s view: {} vertices per frame", bench.frame());
+    let mut shift = 0.0;
+    group.bench_function("zoomed_keys", |b| {
+        b.iter(|| {
+            shift = (shift + 0.013) % 2.0;
+            bench.show_time(100.0 + shift, 112.0 + shift);
+            bench.frame()
+        })
+    });
+
+    let mut bench = Bench::new(bezier_copy(&clip));
+    bench.frame();
+    bench.show_time(100.0, 112.0);
+    for curve in bench.curves.clone() {
+        for key in (3000..3360).step_by(9) {
+            bench.selected.insert(KeyRef {
+                track: curve.track,
+                key,
+                component: curve.component,
+            });
+        }
+    }
+    eprintln!(
+        "bezier, {} keys selected: {} vertices per frame",
+        bench.selected.len(),
+        bench.frame()
+    );
+    group.bench_function("selected_handles", |b| b.iter(|| bench.frame()));
+    group.finish();
+}
+
+criterion_group!(benches, frames);
+criterion_main!(benches);

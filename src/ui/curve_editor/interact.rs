@@ -1,0 +1,438 @@
+//! Pointer interaction on the plot: hit-testing keys and handles, click selection, box
+//! selection, and dragging keys and handles into [`Command`]s.
+//!
+//! A drag is one gesture: it gets one id, and every frame of it emits the change since the
+//! previous frame (`MoveKeys` carries incremental `dt`/`dv`; `SetHandle` carries the handle's
+//! absolute position), so the app can apply each frame at once and undo the whole drag as one
+//! step. Shift while dragging keys keeps them on the dominant axis; Alt while dragging a handle
+//! breaks it from its partner.
+
+use std::collections::BTreeSet;
+
+use egui::{CursorIcon, PointerButton, Pos2, Rect, Response, Ui};
+use egui_plot::{PlotPoint, PlotTransform};
+
+use crate::editor::{ClipId, Command, KeyRef};
+use crate::model::ops::HandleSide;
+
+use super::curves::Curve;
+
+/// How close (in points) the pointer must be to a key or handle to grab it.
+pub(super) const HIT_RADIUS: f32 = 7.0;
+
+/// What is under the pointer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Hit {
+    /// A key marker.
+    Key(KeyRef),
+    /// A bezier handle of a selected key, at `(time, value)`.
+    Handle {
+        /// The key and component.
+        key: KeyRef,
+        /// Which handle.
+        side: HandleSide,
+        /// Handle time.
+        time: f64,
+        /// Handle value.
+        value: f64,
+    },
+}
+
+/// A drag in progress.
+#[derive(Debug, Clone)]
+pub(super) enum Drag {
+    /// Moving the selected keys.
+    Keys {
+        /// Gesture id shared by all commands of the drag.
+        gesture: u64,
+        /// Where the drag started (screen).
+        origin: Pos2,
+        /// The `(dt, dv)` already sent.
+        applied: [f64; 2],
+        /// The keys that move (selected keys of editable curves).
+        keys: Vec<KeyRef>,
+    },
+    /// Moving one bezier handle.
+    Handle {
+        /// Gesture id shared by all commands of the drag.
+        gesture: u64,
+        /// Where the drag started (screen).
+        origin: Pos2,
+        /// The key and component.
+        key: KeyRef,
+        /// Which handle.
+        side: HandleSide,
+        /// The handle's `(time, value)` when the drag started.
+        start: [f64; 2],
+        /// The key's time (an in handle stays before it, an out handle after it).
+        key_time: f64,
+        /// The position sent last.
+        sent: Option<[f64; 2]>,
+    },
+    /// Dragging a selection box.
+    Box {
+        /// Where the drag started (screen).
+        origin: Pos2,
+        /// Where the pointer is now (screen).
+        current: Pos2,
+        /// Shift was held at the start: add to the selection instead of replacing it.
+        additive: bool,
+    },
+}
+
+impl Drag {
+    /// The selection box, if this is one.
+    pub(super) fn selection_box(&self) -> Option<Rect> {
+        match self {
+            Drag::Box {
+                origin, current, ..
+            } => Some(Rect::from_two_pos(*origin, *current)),
+            _ => None,
+        }
+    }
+}
+
+fn screen(tf: &PlotTransform, p: [f64; 2]) -> Pos2 {
+    tf.position_from_point(&PlotPoint::new(p[0], p[1]))
+}
+
+/// The handle or key nearest to `pos` within [`HIT_RADIUS`]; handles win over keys, and among
+/// curves the one drawn last (on top) wins ties.
+pub(super) fn hit_test(
+    pos: Pos2,
+    tf: &PlotTransform,
+    curves: &[Curve<'_>],
+    selected: &BTreeSet<KeyRef>,
+) -> Option<Hit> {
+    let mut best: Option<(f32, Hit)> = None;
+    fn consider(best: &mut Option<(f32, Hit)>, d2: f32, hit: Hit) {
+        if d2 <= HIT_RADIUS * HIT_RADIUS && best.is_none_or(|(b, _)| d2 < b) {
+            *best = Some((d2, hit));
+        }
+    }
+    for curve in curves.iter().rev() {
+        for k in curve.handle_keys(selected, tf) {
+            for side in [HandleSide::In, HandleSide::Out] {
+                if let Some(h) = curve.handle(k, side) {
+                    let d2 = (screen(tf, h) - pos).length_sq();
+                    consider(
+                        &mut best,
+                        d2,
+                        Hit::Handle {
+                            key: curve.key_ref(k),
+                            side,
+                            time: h[0],
+                            value: h[1],
+                        },
+                    );
+                }
+            }
+        }
+    }
+    if best.is_some() {
+        return best.map(|(_, h)| h);
+    }
+    let t = tf.value_from_position(pos).x;
+    let dt = (HIT_RADIUS as f64 * tf.dvalue_dpos()[0]).abs();
+    for curve in curves.iter().rev() {
+        let all = curve.markers_shown(tf);
+        for k in curve.keys_in(t - dt, t + dt) {
+            let key = curve.key_ref(k);
+            if !all && !selected.contains(&key) {
+                continue;
+            }
+            if let Some(p) = curve.key_point(k) {
+                consider(&mut best, (screen(tf, p) - pos).length_sq(), Hit::Key(key));
+            }
+        }
+    }
+    best.map(|(_, h)| h)
+}
+
+/// What the pointer interaction needs from the panel.
+pub(super) struct Pointer<'a, 'c> {
+    /// The plot's response (click and drag sense).
+    pub(super) response: &'a Response,
+    /// This frame's plot mapping.
+    pub(super) tf: &'a PlotTransform,
+    /// Visible curves.
+    pub(super) curves: &'a [Curve<'c>],
+    /// The clip being edited.
+    pub(super) clip: ClipId,
+}
+
+/// Runs clicks and drags on the plot: updates `selected` and `drag`, appends commands, and
+/// returns what the pointer hovers (for highlighting), if no drag is running.
+pub(super) fn handle(
+    ui: &Ui,
+    p: &Pointer<'_, '_>,
+    selected: &mut BTreeSet<KeyRef>,
+    drag: &mut Option<Drag>,
+    next_gesture: &mut u64,
+    commands: &mut Vec<Command>,
+) -> Option<Hit> {
+    let response = p.response;
+    let tf = p.tf;
+    let (modifiers, latest, press_origin, primary_released) = ui.input(|i| {
+        (
+            i.modifiers,
+            i.pointer.latest_pos(),
+            i.pointer.press_origin(),
+            i.pointer.primary_released(),
+        )
+    });
+
+    if response.drag_started_by(PointerButton::Primary) {
+        response.request_focus();
+        let origin = press_origin.or(latest).unwrap_or(tf.frame().center());
+        *drag = Some(start_drag(
+            origin,
+            p,
+            selected,
+            modifiers.shift,
+            next_gesture,
+        ));
+    }
+
+    if let Some(d) = drag.as_mut() {
+        if response.dragged_by(PointerButton::Primary) || response.drag_stopped() {
+            let current = latest.or(response.interact_pointer_pos());
+            if let Some(current) = current {
+                update_drag(d, current, p, modifiers, commands);
+            }
+        }
+        if response.drag_stopped() {
+            if let Drag::Box {
+                origin,
+                current,
+                additive,
+            } = *d
+            {
+                box_select(Rect::from_two_pos(origin, current), p, selected, additive);
+            }
+            *drag = None;
+        } else if !response.dragged() {
+            // The drag ended without us seeing it (focus lost, pointer gone).
+            *drag = None;
+        }
+    }
+
+    // A real click only: egui also "clicks" a focused widget on Space and Enter, and Space
+    // belongs to playback.
+    if response.clicked_by(PointerButton::Primary) && primary_released {
+        response.request_focus();
+        let hit = response
+            .interact_pointer_pos()
+            .and_then(|pos| hit_test(pos, tf, p.curves, selected));
+        click_select(hit, selected, modifiers.shift);
+    }
+    if response.secondary_clicked() {
+        // Right-click on an unselected key selects it, so the context menu acts on it.
+        if let Some(Hit::Key(key)) = response
+            .interact_pointer_pos()
+            .and_then(|pos| hit_test(pos, tf, p.curves, selected))
+            && !selected.contains(&key)
+        {
+            selected.clear();
+            selected.insert(key);
+        }
+    }
+
+    match drag {
+        Some(Drag::Keys { .. } | Drag::Handle { .. }) => {
+            ui.ctx().set_cursor_icon(CursorIcon::Grabbing);
+            None
+        }
+        Some(Drag::Box { .. }) => None,
+        None => {
+            let hover = response
+                .hover_pos()
+                .and_then(|pos| hit_test(pos, tf, p.curves, selected));
+            if hover.is_some() {
+                ui.ctx().set_cursor_icon(CursorIcon::Grab);
+            }
+            hover
+        }
+    }
+}
+
+/// Decides what a primary drag starting at `origin` does.
+fn start_drag(
+    origin: Pos2,
+    p: &Pointer<'_, '_>,
+    selected: &mut BTreeSet<KeyRef>,
+    shift: bool,
+    next_gesture: &mut u64,
+) -> Drag {
+    let mut gesture = || {
+        *next_gesture += 1;
+        *next_gesture
+    };
+    match hit_test(origin, p.tf, p.curves, selected) {
+        Some(Hit::Handle {
+            key,
+            side,
+            time,
+            value,
+        }) => {
+            let key_time = p
+                .curves
+                .iter()
+                .find(|c| c.owns(&key))
+                .and_then(|c| c.key_point(key.key))
+                .map_or(time, |k| k[0]);
+            Drag::Handle {
+                gesture: gesture(),
+                origin,
+                key,
+                side,
+                start: [time, value],
+                key_time,
+                sent: None,
+            }
+        }
+        Some(Hit::Key(key)) => {
+            if !selected.contains(&key) {
+                if !shift {
+                    selected.clear();
+                }
+                selected.insert(key);
+            }
+            let keys = selected
+                .iter()
+                .filter(|k| p.curves.iter().any(|c| c.editable && c.owns(k)))
+                .copied()
+                .collect();
+            Drag::Keys {
+                gesture: gesture(),
+                origin,
+                applied: [0.0, 0.0],
+                keys,
+            }
+        }
+        None => Drag::Box {
+            origin,
+            current: origin,
+            additive: shift,
+        },
+    }
+}
+
+/// Follows the pointer to `current`, emitting the commands of this frame of the drag.
+fn update_drag(
+    drag: &mut Drag,
+    current: Pos2,
+    p: &Pointer<'_, '_>,
+    modifiers: egui::Modifiers,
+    commands: &mut Vec<Command>,
+) {
+    let tf = p.tf;
+    let delta = |origin: Pos2| {
+        let a = tf.value_from_position(origin);
+        let b = tf.value_from_position(current);
+        [b.x - a.x, b.y - a.y]
+    };
+    match drag {
+        Drag::Keys {
+            gesture,
+            origin,
+            applied,
+            keys,
+        } => {
+            let mut d = delta(*origin);
+            if modifiers.shift {
+                let px = current - *origin;
+                if px.x.abs() >= px.y.abs() {
+                    d[1] = 0.0;
+                } else {
+                    d[0] = 0.0;
+                }
+            }
+            let step = [d[0] - applied[0], d[1] - applied[1]];
+            if !keys.is_empty() && (step[0] != 0.0 || step[1] != 0.0) {
+                commands.push(Command::MoveKeys {
+                    clip: p.clip,
+                    keys: keys.clone(),
+                    dt: step[0],
+                    dv: step[1],
+                    gesture: Some(*gesture),
+                });
+                *applied = d;
+            }
+        }
+        Drag::Handle {
+            gesture,
+            origin,
+            key,
+            side,
+            start,
+            key_time,
+            sent,
+        } => {
+            let d = delta(*origin);
+            let mut time = start[0] + d[0];
+            let value = start[1] + d[1];
+            time = match side {
+                HandleSide::In => time.min(*key_time),
+                HandleSide::Out => time.max(*key_time),
+            };
+            if *sent != Some([time, value]) {
+                commands.push(Command::SetHandle {
+                    clip: p.clip,
+                    key: *key,
+                    side: *side,
+                    time,
+                    value,
+                    break_handles: modifiers.alt,
+                    gesture: Some(*gesture),
+                });
+                *sent = Some([time, value]);
+            }
+        }
+        Drag::Box { current: c, .. } => *c = current,
+    }
+}
+
+/// Selects the keys whose markers lie in `rect` (screen), on every visible curve (also where
+/// keys are too dense to draw).
+fn box_select(rect: Rect, p: &Pointer<'_, '_>, selected: &mut BTreeSet<KeyRef>, additive: bool) {
+    if !additive {
+        selected.clear();
+    }
+    let a = p.tf.value_from_position(rect.left_bottom());
+    let b = p.tf.value_from_position(rect.right_top());
+    let (t0, t1) = (a.x.min(b.x), a.x.max(b.x));
+    let (v0, v1) = (a.y.min(b.y), a.y.max(b.y));
+    for curve in p.curves {
+        for k in curve.keys_in(t0, t1) {
+            if let Some([_, v]) = curve.key_point(k)
+                && v >= v0
+                && v <= v1
+            {
+                selected.insert(curve.key_ref(k));
+            }
+        }
+    }
+}
+
+/// A click: on a key selects it (Shift toggles it), on nothing clears (unless Shift).
+fn click_select(hit: Option<Hit>, selected: &mut BTreeSet<KeyRef>, shift: bool) {
+    match hit {
+        Some(Hit::Key(key)) => {
+            if shift {
+                if !selected.remove(&key) {
+                    selected.insert(key);
+                }
+            } else {
+                selected.clear();
+                selected.insert(key);
+            }
+        }
+        Some(Hit::Handle { .. }) => {}
+        None => {
+            if !shift {
+                selected.clear();
+            }
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! The curve editor panel: the selected tracks' curves over time, their keys and bezier handles,
+//! edited with the mouse and the keyboard grammar of `shared/design/UI.md`.
+//!
+//! [`show`] draws the panel for one clip and returns what the user asked for as [`Command`]s
+//! (plus a new playhead time when the time ruler was clicked); it never edits the clip. The
+//! selection is the caller's (`&mut BTreeSet<KeyRef>`), so the timeline and the inspector can
+//! share it. [`CurveEditor`] holds only view state: the visible range, the Normalize and Euler
+//! toggles, a drag in progress and a cache of decimated and tessellated curves.
+//!
+//! The files split the panel by concern:
+//!
+//! * `curves` — which track/channel each requested curve draws, its colour and keys;
+//! * `cache` — envelopes (see [`envelope`](crate::editor::envelope)) and tessellated curve
+//!   lines kept between frames, so a frame where nothing changed neither resamples nor
+//!   re-tessellates;
+//! * `view` — framing, wheel zoom and middle-drag pan;
+//! * `interact` — hit tests, click and box selection, dragging keys and handles;
+//! * `menus` — shortcuts, the T/V popups and the right-click menu;
+//! * `simplify` — dropping screen points that do not change the drawn line;
+//! * `toolbar` — the row of buttons above the plot;
+//! * `draw` — painting on top of egui_plot's axes and grid.
+//!
+//! egui_plot draws the background, axes and grid and maps plot coordinates to the screen; its
+//! own navigation is off, because the editor's grammar (wheel zoom, Ctrl/Shift+wheel per axis,
+//! middle-drag pan, primary drag for keys and boxes) differs from egui_plot's defaults.
+
+mod cache;
+mod curves;
+mod draw;
+mod interact;
+mod menus;
+mod simplify;
+mod toolbar;
+mod view;
+
+use std::collections::BTreeSet;
+
+use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
+use egui_plot::{Plot, PlotBounds, PlotTransform};
+
+use crate::editor::{ClipId, Command, KeyRef};
+use crate::model::Clip;
+
+use cache::EnvelopeCache;
+use curves::{Curve, ValueMap};
+use interact::Drag;
+use menus::{MenuKind, Scope, Shortcut};
+use view::ViewRequest;
+
+/// What the panel says when there is nothing to draw.
+pub const EMPTY_TEXT: &str = "Select tracks in the track tree to see their curves";
+
+/// One curve to show: a value component of a track of the clip.
+///
+/// For quaternion tracks while [`CurveEditor::euler`] is on, components 0–2 show the Euler X, Y
+/// and Z angles and component 3 (w) is hidden.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CurveRef {
+    /// Track index in the clip.
+    pub track: usize,
+    /// Value component (0 for scalar tracks).
+    pub component: usize,
+}
+
+/// What the user asked for during one frame of the panel.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CurveOutput {
+    /// Edits, in the order they were made; apply them in order.
+    pub commands: Vec<Command>,
+    /// A new playhead time (seconds), when the time ruler under the plot was clicked or dragged.
+    pub playhead: Option<f64>,
+}
+
+/// View state of a curve editor panel (one per panel; the documents and the selection live
+/// elsewhere).
+pub struct CurveEditor {
+    id: egui::Id,
+    /// Show each curve scaled to −1…1 (display only; dragging is off while on).
+    pub normalize: bool,
+    /// Show quaternion tracks as Euler angles in degrees (those curves are read-only).
+    pub euler: bool,
+    view: Option<PlotBounds>,
+    request: Option<ViewRequest>,
+    transform: Option<PlotTransform>,
+    panning: bool,
+    drag: Option<Drag>,
+    next_gesture: u64,
+    clip: Option<ClipId>,
+    cache: EnvelopeCache,
+}
+
+impl Default for CurveEditor {
+    fn default() -> Self {
+        CurveEditor::new()
+    }
+}
+
+/// Gesture ids of curve drags start here, far from the small counters other panels use, so the
+/// undo history never merges a curve drag with another panel's gesture.
+pub const GESTURE_BASE: u64 = 0x00c0_0000_0000_0000;
+
+impl CurveEditor {
+    /// A panel with the default id (`"clipscope.curve_editor"`), framing all curves when first
+    /// shown.
+    pub fn new() -> CurveEditor {
+        CurveEditor::with_id(egui::Id::unique("clipscope.curve_editor"))
+    }
+
+    /// A panel whose egui_plot (and popups) use `id`; give each panel shown at once its own.
+    pub fn with_id(id: egui::Id) -> CurveEditor {
+        CurveEditor {
+            id,
+            normalize: false,
+            euler: false,
+            view: None,
+            request: None,
+            transform: None,
+            panning: false,
+            drag: None,
+            next_gesture: GESTURE_BASE,
+            clip: None,
+            cache: EnvelopeCache::default(),
+        }
+    }
+
+    /// The egui id of the plot.
+    pub fn id(&self) -> egui::Id {
+        self.id
+    }
+
+    /// Frames every visible curve on the next frame (like F).
+    pub fn frame_all(&mut self) {
+        self.request = Some(ViewRequest::FrameAll);
+    }
+
+    /// Frames the selected keys on the next frame (like Shift+F).
+    pub fn frame_selected(&mut self) {
+        self.request = Some(ViewRequest::FrameSelected);
+    }
+
+    /// The visible `[time, value]` range, once the panel has been shown.
+    pub fn view_bounds(&self) -> Option<PlotBounds> {
+        self.view
+    }
+
+    /// Shows exactly `bounds` from the next frame on.
+    pub fn set_view_bounds(&mut self, bounds: PlotBounds) {
+        self.view = Some(bounds);
+        self.request = None;
+    }
+
+    /// The mapping between plot and screen coordinates used by the last frame (the plot's rect
+    /// and bounds), for tests and for panels that line up with the curves.
+    pub fn transform(&self) -> Option<&PlotTransform> {
+        self.transform.as_ref()
+    }
+
+    /// True while a key, handle or box drag is running.
+    pub fn is_dragging(&self) -> bool {
+        self.drag.is_some()
+    }
+
+    /// How many curve envelopes have been computed so far (cache misses); a frame where nothing
+    /// changed adds none.
+    pub fn envelope_builds(&self) -> u64 {
+        self.cache.builds()
+    }
+}
+
+/// Draws the curve editor for `clip` (the clip `clip_id` of the workspace) into the rest of
+/// `ui`: a toolbar, then the plot with one line per entry of `curves`.
+///
+/// `selected` is the key selection, changed in place by clicks and boxes; `playhead` is the
+/// current time in seconds. Edits come back as commands in [`CurveOutput`] and are not applied.
+pub fn show(
+    ui: &mut Ui,
+    ed: &mut CurveEditor,
+    clip_id: ClipId,
+    clip: &Clip,
+    curves: &[CurveRef],
+    selected: &mut BTreeSet<KeyRef>,
+    playhead: f64,
+) -> CurveOutput {
+    let mut out = CurveOutput::default();
+    if ed.clip != Some(clip_id) {
+        ed.clip = Some(clip_id);
+        ed.view = None;
+        ed.drag = None;
+    }
+    let scope = Scope {
+        clip,
+        clip_id,
+        curves,
+    };
+    let bar = toolbar::show(
+        ui,
+        &mut ed.normalize,
+        &mut ed.euler,
+        scope,
+        selected,
+        &mut out.commands,
+    );
+    if bar.toggled {
+        ed.request = Some(ViewRequest::FrameAll);
+        ed.drag = None;
+    }
+    if let Some(r) = bar.request {
+        ed.request = Some(r);
+    }
+
+    let mut resolved: Vec<Curve<'_>> = curves
+        .iter()
+        .filter_map(|&r| Curve::resolve(clip, r, ed.euler, ed.normalize))
+        .collect();
+    if resolved.is_empty() {
+        ed.drag = None;
+        ui.centered_and_justified(|ui| {
+            ui.weak(EMPTY_TEXT);
+        });
+        return out;
+    }
+
+    ed.cache.begin_frame();
+    if ed.normalize {
+        for c in &mut resolved {
+            if let Some((lo, hi)) = ed.cache.value_range(c.track, c.channel) {
+                c.map = ValueMap::normalizing(lo, hi);
+            }
+        }
+    }
+
+    // The view: pending requests, then this frame's wheel and middle-drag.
+    match ed.request.take() {
+        Some(ViewRequest::FrameAll) => ed.view = None,
+        Some(ViewRequest::FrameSelected) => {
+            // Nothing selected frames everything.
+            ed.view = view::frame_selected(&resolved, selected);
+        }
+        None => {}
+    }
+    let mut bounds = match ed.view {
+        Some(b) if view::usable(&b) => b,
+        _ => view::frame_all(clip, &resolved, &mut ed.cache),
+    };
+    if let Some(last) = ed.transform {
+        view::navigate(ui, &last, &mut bounds, &mut ed.panning);
+    }
+    ed.view = Some(bounds);
+
+    let available = ui.available_rect_before_wrap();
+    let shown = Plot::new("curves")
+        .id(ed.id)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .allow_axis_zoom_drag(false)
+        .show_x(false)
+        .show_y(false)
+        .auto_bounds(false)
+        .grid_spacing(egui::Rangef::new(12.0, 300.0))
+        .show(ui, move |plot| plot.set_plot_bounds(bounds));
+    let tf = shown.transform;
+    let response = shown.response;
+    ed.transform = Some(tf);
+    let frame = *tf.frame();
+
+    // The strip under the plot (egui_plot's time axis) sets the playhead.
+    let ruler_rect = Rect::from_x_y_ranges(
+        frame.x_range(),
+        frame.bottom()..=available.bottom().max(frame.bottom()),
+    );
+    if ruler_rect.height() >= 1.0 {
+        let ruler = ui
+            // Not focusable: Space and Enter stay with the app.
+            .interact(ruler_rect, ed.id.with("ruler"), Sense::CLICK | Sense::DRAG)
+            .on_hover_cursor(CursorIcon::ResizeHorizontal);
+        if (ruler.clicked() || ruler.dragged())
+            && let Some(pos) = ruler.interact_pointer_pos()
+        {
+            let end = clip.duration.max(0.0);
+            let t = tf.value_from_position(pos).x;
+            out.playhead = Some(if end > 0.0 { t.clamp(0.0, end) } else { t });
+        }
+    }
+
+    if response.has_focus() {
+        // Arrow keys stay with the app (frame stepping) instead of moving the focus.
+        ui.memory_mut(|m| {
+            m.set_focus_lock_filter(
+                response.id,
+                EventFilter {
+                    horizontal_arrows: true,
+                    vertical_arrows: true,
+                    ..Default::default()
+                },
+            )
+        });
+    }
+
+    let pointer = interact::Pointer {
+        response: &response,
+        tf: &tf,
+        curves: &resolved,
+        clip: clip_id,
+    };
+    let hover = interact::handle(
+        ui,
+        &pointer,
+        selected,
+        &mut ed.drag,
+        &mut ed.next_gesture,
+        &mut out.commands,
+    );
+    if response.double_clicked() && hover.is_none() {
+        ed.request = Some(ViewRequest::FrameAll);
+    }
+
+    // Shortcuts act while the pointer is over the plot or the plot has the keyboard focus.
+    let mut open_menu = None;
+    let keyboard = (response.hovered() || response.has_focus() || ed.drag.is_some())
+        && !ui.ctx().text_edit_focused();
+    let shortcuts = if keyboard {
+        menus::take_shortcuts(ui)
+    } else {
+        Vec::new()
+    };
+    for shortcut in shortcuts {
+        match shortcut {
+            Shortcut::Delete => {
+                let targets = scope.targets(selected);
+                out.commands
+                    .extend(menus::delete(clip_id, &targets, selected));
+            }
+            Shortcut::Insert => {
+                let targets = scope.targets(selected);
+                out.commands
+                    .extend(menus::insert(clip_id, &targets, playhead));
+            }
+            Shortcut::InterpolationMenu => open_menu = Some(MenuKind::Interpolation),
+            Shortcut::TangentMenu => open_menu = Some(MenuKind::Tangent),
+            Shortcut::FrameAll => ed.request = Some(ViewRequest::FrameAll),
+            Shortcut::FrameSelected => ed.request = Some(ViewRequest::FrameSelected),
+        }
+    }
+    let menu_at = response.hover_pos().unwrap_or_else(|| frame.center());
+    menus::popups(
+        &response,
+        ed.id,
+        open_menu,
+        menu_at,
+        scope,
+        selected,
+        &mut out.commands,
+    );
+    let editable = resolved.iter().any(|c| c.editable);
+    let choice = menus::context_menu(
+        &response,
+        scope,
+        playhead,
+        selected,
+        editable,
+        &mut out.commands,
+    );
+    if choice.frame_all {
+        ed.request = Some(ViewRequest::FrameAll);
+    }
+    if choice.frame_selected {
+        ed.request = Some(ViewRequest::FrameSelected);
+    }
+    if ed.request.is_some() {
+        ui.ctx().request_repaint();
+    }
+
+    let note = if ed.normalize {
+        Some("Normalized view: keys can be selected, not dragged")
+    } else if ed.euler && resolved.iter().any(|c| !c.editable) {
+        Some("Euler view: rotation curves are read-only")
+    } else {
+        None
+    };
+    let scene = draw::Scene {
+        tf: &tf,
+        curves: &resolved,
+        selected,
+        playhead,
+        duration: clip.duration,
+        selection_box: ed.drag.as_ref().and_then(Drag::selection_box),
+        hover,
+        note,
+    };
+    draw::paint(ui, &scene, &mut ed.cache);
+    out
+}

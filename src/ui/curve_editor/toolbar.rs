@@ -1,0 +1,93 @@
+//! The row above the plot: framing buttons, the Normalize and Euler view toggles, the
+//! interpolation and handle menus, and a short status.
+
+use std::collections::BTreeSet;
+
+use egui::Ui;
+
+use crate::editor::{Command, KeyRef};
+
+use super::menus::{self, Scope};
+use super::view::ViewRequest;
+
+/// Tooltip of the Normalize toggle.
+pub(super) const NORMALIZE_TIP: &str = "Scale each curve to −1…1 to compare shapes (display \
+     only). Keys can be selected but not dragged while this is on.";
+/// Tooltip of the Euler toggle.
+pub(super) const EULER_TIP: &str = "Show quaternion tracks as Euler X/Y/Z angles in degrees \
+     (XYZ order, like three.js). Those curves are read-only: their keys can be selected, \
+     deleted and given another interpolation, but dragging them is off (turn Euler off to edit \
+     the quaternion components).";
+
+/// The toolbar's outcome.
+pub(super) struct ToolbarOutput {
+    /// A framing button was pressed.
+    pub(super) request: Option<ViewRequest>,
+    /// The Normalize or Euler toggle changed (the view should be framed again).
+    pub(super) toggled: bool,
+}
+
+/// Draws the toolbar; flags are edited in place and menu choices appended to `commands`.
+pub(super) fn show(
+    ui: &mut Ui,
+    normalize: &mut bool,
+    euler: &mut bool,
+    scope: Scope<'_>,
+    selected: &BTreeSet<KeyRef>,
+    commands: &mut Vec<Command>,
+) -> ToolbarOutput {
+    let mut out = ToolbarOutput {
+        request: None,
+        toggled: false,
+    };
+    ui.horizontal(|ui| {
+        if ui
+            .button("Frame all")
+            .on_hover_text("Show every curve (F; double-click the plot)")
+            .clicked()
+        {
+            out.request = Some(ViewRequest::FrameAll);
+        }
+        if ui
+            .button("Frame selected")
+            .on_hover_text("Show the selected keys (Shift+F)")
+            .clicked()
+        {
+            out.request = Some(ViewRequest::FrameSelected);
+        }
+        ui.separator();
+        out.toggled |= ui
+            .toggle_value(normalize, "Normalize")
+            .on_hover_text(NORMALIZE_TIP)
+            .changed();
+        out.toggled |= ui
+            .toggle_value(euler, "Euler")
+            .on_hover_text(EULER_TIP)
+            .changed();
+        ui.separator();
+        ui.menu_button("Interpolation", |ui| {
+            let targets = scope.targets(selected);
+            menus::interpolation_items(ui, scope.clip, scope.clip_id, &targets, commands)
+        })
+        .response
+        .on_hover_text("T over the plot");
+        ui.add_enabled_ui(!*normalize, |ui| {
+            ui.menu_button("Handles", |ui| {
+                let targets = scope.targets(selected);
+                menus::tangent_items(ui, scope.clip_id, &targets, commands)
+            })
+            .response
+            .on_hover_text("V over the plot");
+        });
+        if !selected.is_empty() {
+            ui.separator();
+            let n = selected.len();
+            ui.weak(format!(
+                "{} key{} selected",
+                crate::text::thousands(n),
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+    });
+    out
+}
