@@ -12,7 +12,12 @@
 //! * `curve_editor/selected_handles` — a bezier copy of the take, zoomed, with 400 keys
 //!   selected (markers and handles drawn), steady view.
 //!
-//! The panel's budget is well under 4 ms per frame. Run with `cargo bench --bench ui_frame`.
+//! * `editor/*` — the whole editor window (`ClipscopeApp::show`: menu, clip list, track tree,
+//!   inspector, curve editor, timeline with a dopesheet row per shown track, status bar) with
+//!   the take loaded and 10 tracks shown (33 curves), on a steady view, while playing (the
+//!   playhead moves every frame), and while the curve view pans (every curve resampled).
+//!
+//! The budget is 4 ms of CPU per frame of the whole editor. Run with `cargo bench --bench ui_frame`.
 //! A good part of each figure is page faults on the frame's fresh vertex buffers (glibc hands
 //! large freed blocks back to the kernel); `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
 //! glibc.malloc.trim_threshold=268435456` shows the cost without them.
@@ -30,6 +35,7 @@ use egui_plot::PlotBounds;
 use clipscope::editor::{ClipId, KeyRef};
 use clipscope::formats;
 use clipscope::model::{Clip, Interpolation, Tangents};
+use clipscope::ui::ClipscopeApp;
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef};
 
 const SCREEN: egui::Vec2 = egui::vec2(1600.0, 1000.0);
@@ -137,6 +143,7 @@ fn bezier_copy(clip: &Clip) -> Clip {
         track.tangents = Some(Tangents {
             in_tangents: tin,
             out_tangents: tout,
+            modes: Vec::new(),
         });
     }
     clip
@@ -217,5 +224,67 @@ fn frames(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames);
+/// One frame of the whole editor: the egui pass and tessellation.
+fn editor_frame(ctx: &egui::Context, app: &mut ClipscopeApp, time: &mut f64) -> usize {
+    *time += 1.0 / 60.0;
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN)),
+        time: Some(*time),
+        predicted_dt: 1.0 / 60.0,
+        ..Default::default()
+    };
+    let mut out = ctx.run_ui(input, |ui| app.show(ui));
+    out.textures_delta.clear();
+    let primitives = ctx.tessellate(std::mem::take(&mut out.shapes), out.pixels_per_point);
+    primitives.len()
+}
+
+/// The editor with the take open and its first 10 tracks shown.
+fn editor_with(clip: &Clip) -> (egui::Context, ClipscopeApp) {
+    let mut app = ClipscopeApp::empty();
+    let doc = formats::Document::new(formats::Format::ThreeJs, vec![clip.clone()]);
+    app.ws.add(doc);
+    let id = ClipId { doc: 0, clip: 0 };
+    app.selection.select_clip(id, app.ws.clip(id).expect("the take"));
+    app.selection.tracks = (0..10).collect();
+    let ctx = egui::Context::default();
+    (ctx, app)
+}
+
+fn whole_editor(c: &mut Criterion) {
+    let json = big_clip::json();
+    let doc = formats::read_bytes(json.as_bytes(), Path::new("mocap_take_01.json"))
+        .expect("readable clip");
+    let clip = doc.clips.into_iter().next().expect("one clip");
+    let mut group = c.benchmark_group("editor");
+    group.sample_size(50);
+
+    let (ctx, mut app) = editor_with(&clip);
+    let mut time = 0.0;
+    for _ in 0..3 {
+        editor_frame(&ctx, &mut app, &mut time);
+    }
+    group.bench_function("steady", |b| b.iter(|| editor_frame(&ctx, &mut app, &mut time)));
+
+    app.transport.playing = true;
+    group.bench_function("playing", |b| b.iter(|| editor_frame(&ctx, &mut app, &mut time)));
+    app.transport.playing = false;
+
+    let duration = clip.duration;
+    let mut shift = 0.0;
+    group.bench_function("panning", |b| {
+        b.iter(|| {
+            shift = (shift + 0.37) % 20.0;
+            let bounds = app.curves.view_bounds().expect("shown once");
+            app.curves.set_view_bounds(PlotBounds::from_min_max(
+                [shift - 3.0, bounds.min()[1]],
+                [duration - 20.0 + shift, bounds.max()[1]],
+            ));
+            editor_frame(&ctx, &mut app, &mut time)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frames, whole_editor);
 criterion_main!(benches);

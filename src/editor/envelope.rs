@@ -409,10 +409,7 @@ mod tests {
             tin.extend([t - 0.2, v + 0.8 * (k as f32 - 1.5)]);
             tout.extend([t + 0.2, v - 0.8 * (k as f32 - 1.5)]);
         }
-        bezier.tangents = Some(Tangents {
-            in_tangents: tin,
-            out_tangents: tout,
-        });
+        bezier.tangents = Some(Tangents::new(tin, tout));
         let smooth = scalar(times, values, Interpolation::Smooth);
         for track in [&bezier, &smooth] {
             for columns in [3, 40, 1000] {
