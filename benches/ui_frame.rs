@@ -245,7 +245,8 @@ fn editor_with(clip: &Clip) -> (egui::Context, ClipscopeApp) {
     let doc = formats::Document::new(formats::Format::ThreeJs, vec![clip.clone()]);
     app.ws.add(doc);
     let id = ClipId { doc: 0, clip: 0 };
-    app.selection.select_clip(id, app.ws.clip(id).expect("the take"));
+    app.selection
+        .select_clip(id, app.ws.clip(id).expect("the take"));
     app.selection.tracks = (0..10).collect();
     let ctx = egui::Context::default();
     (ctx, app)
@@ -264,10 +265,14 @@ fn whole_editor(c: &mut Criterion) {
     for _ in 0..3 {
         editor_frame(&ctx, &mut app, &mut time);
     }
-    group.bench_function("steady", |b| b.iter(|| editor_frame(&ctx, &mut app, &mut time)));
+    group.bench_function("steady", |b| {
+        b.iter(|| editor_frame(&ctx, &mut app, &mut time))
+    });
 
     app.transport.playing = true;
-    group.bench_function("playing", |b| b.iter(|| editor_frame(&ctx, &mut app, &mut time)));
+    group.bench_function("playing", |b| {
+        b.iter(|| editor_frame(&ctx, &mut app, &mut time))
+    });
     app.transport.playing = false;
 
     let duration = clip.duration;

@@ -394,3 +394,132 @@ fn the_track_tree_shows_and_hides_curves() {
     harness.run();
     assert_eq!(harness.state().selection.tracks.len(), 11);
 }
+
+/// Screen position of plot point `(t, v)` in the editor's curve panel.
+fn plot_pos(h: &Harness<'_, ClipscopeApp>, t: f64, v: f64) -> egui::Pos2 {
+    let tf = *h
+        .state()
+        .curves
+        .transform()
+        .expect("the curve editor was shown");
+    tf.position_from_point(&egui_plot::PlotPoint::new(t, v))
+}
+
+/// Plot point under a screen position.
+fn plot_point(h: &Harness<'_, ClipscopeApp>, pos: egui::Pos2) -> [f64; 2] {
+    let tf = *h
+        .state()
+        .curves
+        .transform()
+        .expect("the curve editor was shown");
+    let p = tf.value_from_position(pos);
+    [p.x, p.y]
+}
+
+fn mouse_drag(h: &mut Harness<'_, ClipscopeApp>, from: egui::Pos2, to: egui::Pos2) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.hover_at(from);
+    h.event(button(from, true));
+    for f in [0.25, 0.5, 1.0] {
+        h.hover_at(from + (to - from) * f);
+    }
+    h.event(button(to, false));
+    h.run();
+    h.run_steps(3);
+}
+
+#[test]
+fn dragging_a_key_in_the_curve_editor_moves_it_and_undo_puts_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    // Show only the y curve of ball.position.
+    harness.state_mut().selection.tracks = [0].into();
+    harness.state_mut().selection.hidden = [(0, 0), (0, 2)].into();
+    harness.key_press(Key::F);
+    harness.run();
+    let from = plot_pos(&harness, 0.75, 1.0);
+    let to = from + egui::vec2(20.0, -30.0);
+    let want = plot_point(&harness, to);
+    mouse_drag(&mut harness, from, to);
+    let track = &harness.state().ws.clip(BOUNCE).unwrap().tracks[0];
+    let (t, v) = (
+        track.times[3] as f64,
+        track.values.as_numbers().unwrap()[3 * 3 + 1] as f64,
+    );
+    assert!((t - want[0]).abs() < 1e-4, "time {t} vs {}", want[0]);
+    assert!((v - want[1]).abs() < 1e-4, "value {v} vs {}", want[1]);
+    assert!(v > 1.0 && t > 0.75);
+    // One drag, one undo step.
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Move keys"));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    let track = &harness.state().ws.clip(BOUNCE).unwrap().tracks[0];
+    assert_eq!(track.times[3], 0.75);
+    assert_eq!(track.values.as_numbers().unwrap()[3 * 3 + 1], 1.0);
+    assert!(harness.state().ws.history.undo_label().is_none());
+}
+
+#[test]
+fn dragging_a_bezier_handle_stores_the_tangent() {
+    let mut harness = editor(&[]);
+    let walk = ClipId { doc: 0, clip: 0 };
+    let blink = 9;
+    assert_eq!(
+        harness.state().ws.clip(walk).unwrap().tracks[blink].name,
+        ".morphTargetInfluences[blink]"
+    );
+    harness.state_mut().selection.tracks = [blink].into();
+    harness.key_press(Key::F);
+    harness.run();
+    // Select the blink's peak key (0.5 s, 1): its handles appear.
+    let key = plot_pos(&harness, 0.5, 1.0);
+    harness.hover_at(key);
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: key,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    harness.run();
+    assert_eq!(harness.state().selection.keys.len(), 1);
+    // Its out handle sits at (0.5333, 1); pull it down and right.
+    let from = plot_pos(&harness, 0.5333, 1.0);
+    let to = from + egui::vec2(12.0, 40.0);
+    let want = plot_point(&harness, to);
+    mouse_drag(&mut harness, from, to);
+    let track = &harness.state().ws.clip(walk).unwrap().tracks[blink];
+    let tangents = track.tangents.as_ref().expect("bezier handles");
+    let (t, v) = (
+        tangents.out_tangents[4] as f64,
+        tangents.out_tangents[5] as f64,
+    );
+    // Within a pixel of where the pointer let go (the drag moves the handle by ~0.17).
+    assert!(
+        (t - want[0]).abs() < 0.005,
+        "handle time {t} vs {}",
+        want[0]
+    );
+    assert!(
+        (v - want[1]).abs() < 0.005,
+        "handle value {v} vs {}",
+        want[1]
+    );
+    assert!(v < 0.9);
+    // The key itself did not move, and the edit is one undo step.
+    assert_eq!(track.times[2], 0.5);
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Move handle"));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    let track = &harness.state().ws.clip(walk).unwrap().tracks[blink];
+    assert_eq!(
+        track.tangents.as_ref().unwrap().out_tangents[4..6],
+        [0.5333, 1.0]
+    );
+}

@@ -278,17 +278,20 @@ fn key_section(
                         let (Some(&ht), Some(&hv)) = (arr.get(at), arr.get(at + 1)) else {
                             continue;
                         };
-                        ui.label(label);
+                        let label = ui.label(label);
                         ui.horizontal(|ui| {
                             let (mut ht, mut hv) = (ht as f64, hv as f64);
-                            let r1 = ui.add(
-                                egui::DragValue::new(&mut ht)
-                                    .speed(0.005)
-                                    .suffix(" s")
-                                    .max_decimals(4),
-                            );
-                            let r2 =
-                                ui.add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3));
+                            let r1 = ui
+                                .add(
+                                    egui::DragValue::new(&mut ht)
+                                        .speed(0.005)
+                                        .suffix(" s")
+                                        .max_decimals(4),
+                                )
+                                .labelled_by(label.id);
+                            let r2 = ui
+                                .add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3))
+                                .labelled_by(label.id);
                             for r in [&r1, &r2] {
                                 if r.changed() {
                                     out.command(Command::SetHandle {
