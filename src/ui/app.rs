@@ -935,9 +935,10 @@ impl ClipscopeApp {
                                 .color(ui.visuals().warn_fg_color),
                         );
                     }
-                    if let Some(last) = self.log.last() {
-                        ui.weak(last);
-                    }
+                    match self.log.last() {
+                        Some(last) => ui.weak(last),
+                        None => ui.weak("Ready. Ctrl+K lists every command."),
+                    };
                 });
             }
         });

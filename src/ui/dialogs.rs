@@ -161,8 +161,10 @@ pub fn path_prompt(ctx: &egui::Context, prompt: &mut PathPrompt) -> Option<Promp
                     .desired_width(f32::INFINITY),
             )
             .labelled_by(label.id);
-        r.request_focus();
-        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if !r.lost_focus() {
+            r.request_focus();
+        }
         ui.horizontal(|ui| {
             if (ui.button("OK").clicked() || enter) && !prompt.text.trim().is_empty() {
                 answer = Some(PromptAnswer::Path(prompt.text.trim().into()));

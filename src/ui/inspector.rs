@@ -205,7 +205,7 @@ fn key_section(
             }
             ui.end_row();
 
-            let label = ui.label(if comp.is_empty() {
+            let label = ui.label(if comp.is_empty() || vs == 1 {
                 "Value".to_string()
             } else {
                 format!("Value {comp}")

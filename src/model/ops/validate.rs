@@ -228,8 +228,8 @@ impl Clip {
                     Problem::warning(
                         "duration-shorter-than-keys",
                         format!(
-                            "key {key} at {} s is after the clip's duration of {} s",
-                            track.times[key], self.duration
+                            "key {key} at {} s is after the clip's duration of {} s (trim would cut it)",
+                            track.times[key] as f64, self.duration
                         ),
                     )
                     .in_track(j)
