@@ -87,6 +87,35 @@ fn optimize_from_the_menu_then_undo_and_redo_with_shortcuts() {
 }
 
 #[test]
+fn the_inspector_buttons_run_operations_on_one_or_all_clips() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label_contains("spin").click();
+    harness.run();
+    harness.get_by_label("Reset duration").click();
+    harness.run();
+    assert_eq!(
+        harness.state().log.last().map(String::as_str),
+        Some("reset duration: 0 of 1 clips changed")
+    );
+    harness.get_by_label("all clips").click();
+    harness.run();
+    harness.get_by_label("Reset duration").click();
+    harness.run();
+    assert_eq!(
+        harness.state().log.last().map(String::as_str),
+        Some("reset duration: 1 of 2 clips changed")
+    );
+    assert_eq!(harness.state().ws.clip(BOUNCE).unwrap().duration, 1.5);
+    harness.get_by_label("Optimize").click();
+    harness.run();
+    assert_eq!(
+        harness.state().log.last().map(String::as_str),
+        Some("optimize: 11 -> 8 keys over 2 clips")
+    );
+}
+
+#[test]
 fn the_command_palette_runs_what_you_type() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);

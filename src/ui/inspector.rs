@@ -5,7 +5,7 @@ use crate::editor::{ClipId, Command, KeyRef};
 use crate::model::ops::HandleSide;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
-use super::actions::Outbox;
+use super::actions::{Action, Outbox};
 use super::track_tree::component_names;
 
 /// Edits in progress (committed on Enter or when the field loses focus).
@@ -15,6 +15,8 @@ pub struct Inspector {
     duration: Option<f64>,
     /// Gesture counter for drags on number fields (one undo step per drag).
     gesture: u64,
+    /// The operation buttons act on every open clip instead of the selected one.
+    pub all_clips: bool,
 }
 
 /// Shows the inspector for `clip` (if any), the primary selected key and the op log.
@@ -37,6 +39,7 @@ pub fn show(
                 return;
             };
             clip_section(ui, state, id, clip, out);
+            operations(ui, state, out);
             ui.separator();
             key_section(ui, state, id, clip, keys, out);
             log_section(ui, log);
@@ -311,6 +314,34 @@ fn key_section(
                 }
             }
         });
+}
+
+/// Buttons for the whole-clip operations, on the selected clip or on all clips.
+fn operations(ui: &mut egui::Ui, state: &mut Inspector, out: &mut Outbox) {
+    ui.add_space(4.0);
+    ui.horizontal_wrapped(|ui| {
+        let ops = if state.all_clips {
+            [
+                (Action::OptimizeAll, "Optimize"),
+                (Action::TrimAll, "Trim"),
+                (Action::ResetDurationAll, "Reset duration"),
+                (Action::ValidateAll, "Validate"),
+            ]
+        } else {
+            [
+                (Action::Optimize, "Optimize"),
+                (Action::Trim, "Trim"),
+                (Action::ResetDuration, "Reset duration"),
+                (Action::Validate, "Validate"),
+            ]
+        };
+        for (action, label) in ops {
+            if ui.button(label).on_hover_text(action.label()).clicked() {
+                out.action(action);
+            }
+        }
+        ui.checkbox(&mut state.all_clips, "all clips");
+    });
 }
 
 fn log_section(ui: &mut egui::Ui, log: &[String]) {
