@@ -552,3 +552,53 @@ fn dragging_a_bezier_handle_stores_the_tangent() {
         [0.5333, 1.0]
     );
 }
+
+/// A file dropped on the window, as the windowing integration hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_files_on_the_window_opens_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = clip_file(dir.path());
+    let mut harness = editor(&[]);
+    harness
+        .input_mut()
+        .dropped_files
+        .push(std::sync::Arc::new(Dropped(file.clone())));
+    harness.run();
+    harness.state_mut().wait_for_loads();
+    harness.run();
+    assert_eq!(harness.state().ws.documents.len(), 2);
+    harness.get_by_label_contains("bounce");
+    harness.get_by_label("ball.json");
+    assert_eq!(
+        harness.state().files.recent.first(),
+        Some(&std::fs::canonicalize(&file).unwrap())
+    );
+}
+
+#[test]
+fn settings_survive_a_restart() {
+    let mut app = ClipscopeApp::open(&[]);
+    app.files.recent = vec![PathBuf::from("/clips/walk.json")];
+    app.dark = false;
+    app.show_validation = true;
+    let stored = serde_json::to_string(&app.settings()).unwrap();
+    let restored = ClipscopeApp::empty().with_settings(serde_json::from_str(&stored).unwrap());
+    assert_eq!(restored.files.recent, app.files.recent);
+    assert!(!restored.dark && restored.show_validation);
+    // Settings written by an older version (fields missing) still load.
+    let old: clipscope::ui::Settings = serde_json::from_str(r#"{"recent":[]}"#).unwrap();
+    assert!(old.dark);
+}

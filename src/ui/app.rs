@@ -960,6 +960,7 @@ impl ClipscopeApp {
                     component: 0,
                 });
             }
+            self.curves.frame_selected();
         }
     }
 }
