@@ -352,33 +352,11 @@ fn double_click_renames_a_clip_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);
     let label = harness.get_by_label_contains("spin").rect().center();
-    harness.input_mut().events.extend([
-        egui::Event::PointerMoved(label),
-        egui::Event::PointerButton {
-            pos: label,
-            button: egui::PointerButton::Primary,
-            pressed: true,
-            modifiers: Modifiers::NONE,
-        },
-        egui::Event::PointerButton {
-            pos: label,
-            button: egui::PointerButton::Primary,
-            pressed: false,
-            modifiers: Modifiers::NONE,
-        },
-        egui::Event::PointerButton {
-            pos: label,
-            button: egui::PointerButton::Primary,
-            pressed: true,
-            modifiers: Modifiers::NONE,
-        },
-        egui::Event::PointerButton {
-            pos: label,
-            button: egui::PointerButton::Primary,
-            pressed: false,
-            modifiers: Modifiers::NONE,
-        },
-    ]);
+    // Both clicks in one frame, so they count as a double-click.
+    let mut events = vec![egui::Event::PointerMoved(label)];
+    events.extend(press_release(label));
+    events.extend(press_release(label));
+    harness.input_mut().events.extend(events);
     harness.run();
     assert!(harness.state().clip_list.renaming.is_some());
     harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
@@ -445,13 +423,22 @@ fn plot_point(h: &Harness<'_, ClipscopeApp>, pos: egui::Pos2) -> [f64; 2] {
     [p.x, p.y]
 }
 
-fn mouse_drag(h: &mut Harness<'_, ClipscopeApp>, from: egui::Pos2, to: egui::Pos2) {
-    let button = |pos, pressed| egui::Event::PointerButton {
+/// A primary button press or release at `pos`.
+fn button(pos: egui::Pos2, pressed: bool) -> egui::Event {
+    egui::Event::PointerButton {
         pos,
         button: egui::PointerButton::Primary,
         pressed,
         modifiers: Modifiers::NONE,
-    };
+    }
+}
+
+/// A primary click at `pos`: press and release.
+fn press_release(pos: egui::Pos2) -> [egui::Event; 2] {
+    [button(pos, true), button(pos, false)]
+}
+
+fn mouse_drag(h: &mut Harness<'_, ClipscopeApp>, from: egui::Pos2, to: egui::Pos2) {
     h.hover_at(from);
     h.event(button(from, true));
     for f in [0.25, 0.5, 1.0] {
@@ -508,13 +495,8 @@ fn dragging_a_bezier_handle_stores_the_tangent() {
     // Select the blink's peak key (0.5 s, 1): its handles appear.
     let key = plot_pos(&harness, 0.5, 1.0);
     harness.hover_at(key);
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: key,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
+    for event in press_release(key) {
+        harness.event(event);
     }
     harness.run();
     assert_eq!(harness.state().selection.keys.len(), 1);

@@ -460,23 +460,7 @@ impl Workspace {
             }
             clips += 1;
             if after != before {
-                let version_after = self.next();
-                let d = &mut self.documents[id.doc];
-                d.doc.clips[id.clip] = after.clone();
-                changes.push(DocChange {
-                    doc_id: d.id,
-                    before: Snapshot::Clip {
-                        index: id.clip,
-                        clip: Box::new(before),
-                    },
-                    after: Snapshot::Clip {
-                        index: id.clip,
-                        clip: Box::new(after),
-                    },
-                    version_before: d.version,
-                    version_after,
-                });
-                d.version = version_after;
+                self.replace_clip(id, before, after, changes);
             }
         }
         let of = if clips == 1 {
@@ -511,24 +495,44 @@ impl Workspace {
         let before = self.clip(id).ok_or("no such clip")?.clone();
         let mut after = before.clone();
         f(&mut after)?;
+        self.replace_clip(id, before, after, changes);
+        Ok(())
+    }
+
+    /// Puts `after` in place of clip `id` and records the change.
+    fn replace_clip(
+        &mut self,
+        id: ClipId,
+        before: Clip,
+        after: Clip,
+        changes: &mut Vec<DocChange>,
+    ) {
+        self.documents[id.doc].doc.clips[id.clip] = after.clone();
+        let snapshot = |clip| Snapshot::Clip {
+            index: id.clip,
+            clip: Box::new(clip),
+        };
+        self.record(id.doc, snapshot(before), snapshot(after), changes);
+    }
+
+    /// Records a change of document `doc` (already made) and gives the document a new version.
+    fn record(
+        &mut self,
+        doc: usize,
+        before: Snapshot,
+        after: Snapshot,
+        changes: &mut Vec<DocChange>,
+    ) {
         let version_after = self.next();
-        let d = &mut self.documents[id.doc];
-        d.doc.clips[id.clip] = after.clone();
+        let d = &mut self.documents[doc];
         changes.push(DocChange {
             doc_id: d.id,
-            before: Snapshot::Clip {
-                index: id.clip,
-                clip: Box::new(before),
-            },
-            after: Snapshot::Clip {
-                index: id.clip,
-                clip: Box::new(after),
-            },
+            before,
+            after,
             version_before: d.version,
             version_after,
         });
         d.version = version_after;
-        Ok(())
     }
 
     /// Edits some tracks of one clip, recording only those tracks.
@@ -549,22 +553,13 @@ impl Workspace {
             tracks: indices.iter().map(|&t| (t, c.tracks[t].clone())).collect(),
         };
         let before = snapshot(clip);
-        let version_after = self.next();
-        let d = &mut self.documents[id.doc];
-        let c = &mut d.doc.clips[id.clip];
-        if let Err(e) = f(c) {
-            before.restore(&mut d.doc.clips);
+        let clips = &mut self.documents[id.doc].doc.clips;
+        if let Err(e) = f(&mut clips[id.clip]) {
+            before.restore(clips);
             return Err(e);
         }
-        let after = snapshot(&d.doc.clips[id.clip]);
-        changes.push(DocChange {
-            doc_id: d.id,
-            before,
-            after,
-            version_before: d.version,
-            version_after,
-        });
-        d.version = version_after;
+        let after = snapshot(&clips[id.clip]);
+        self.record(id.doc, before, after, changes);
         Ok(())
     }
 
@@ -575,18 +570,16 @@ impl Workspace {
         changes: &mut Vec<DocChange>,
         f: impl FnOnce(&mut Vec<Clip>),
     ) -> Result<(), String> {
-        let version_after = self.next();
-        let d = self.documents.get_mut(doc).ok_or("no such document")?;
-        let before = Snapshot::Clips(d.doc.clips.clone());
-        f(&mut d.doc.clips);
-        changes.push(DocChange {
-            doc_id: d.id,
-            before,
-            after: Snapshot::Clips(d.doc.clips.clone()),
-            version_before: d.version,
-            version_after,
-        });
-        d.version = version_after;
+        let clips = &mut self
+            .documents
+            .get_mut(doc)
+            .ok_or("no such document")?
+            .doc
+            .clips;
+        let before = Snapshot::Clips(clips.clone());
+        f(clips);
+        let after = Snapshot::Clips(clips.clone());
+        self.record(doc, before, after, changes);
         Ok(())
     }
 }
