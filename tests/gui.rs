@@ -23,7 +23,13 @@ fn demo_lists_clips_and_tracks_and_selects_by_click() {
     // The track tree groups tracks by bone or node.
     harness.get_by_label("hips › position");
     harness.get_by_label("(root)");
-    harness.get_by_label("morphTargetInfluences[blink]");
+    // The bezier blink track is shown first: in the tree and as a dopesheet row.
+    assert_eq!(
+        harness
+            .query_all_by_label("morphTargetInfluences[blink]")
+            .count(),
+        2
+    );
     // Clicking the second clip in the list shows its tracks instead.
     harness.get_by_label_contains("idle   2.00 s").click();
     harness.run();

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use crate::editor::{ClipId, KeyRef};
-use crate::model::Clip;
+use crate::model::{Clip, Interpolation};
 
 /// The editor's selection. It is view state, not document data, so panels change it directly.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -22,13 +22,16 @@ pub struct Selection {
 const FIRST_TRACKS: usize = 4;
 
 impl Selection {
-    /// Selects `clip` (a different clip starts with its first few tracks shown, no keys).
+    /// Selects `clip`. A different clip starts with no keys selected and a few tracks shown:
+    /// its bezier tracks first (their handles are what an artist edits), then the first ones.
     pub fn select_clip(&mut self, id: ClipId, clip: &Clip) {
         if self.clip == Some(id) {
             return;
         }
         self.clip = Some(id);
-        self.tracks = (0..clip.tracks.len().min(FIRST_TRACKS)).collect();
+        let mut order: Vec<usize> = (0..clip.tracks.len()).collect();
+        order.sort_by_key(|&t| clip.tracks[t].interpolation != Interpolation::Bezier);
+        self.tracks = order.into_iter().take(FIRST_TRACKS).collect();
         self.hidden.clear();
         self.keys.clear();
     }
