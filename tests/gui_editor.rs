@@ -70,11 +70,16 @@ fn optimize_from_the_menu_then_undo_and_redo_with_shortcuts() {
             .is_some()
     );
     assert!(harness.state().ws.documents[0].is_dirty());
+    assert_eq!(
+        harness.state().window_title(),
+        "clipscope — ball.json (unsaved edits)"
+    );
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run();
     assert_eq!(keys(&harness, BOUNCE), 9);
     assert!(!harness.state().ws.documents[0].is_dirty());
+    assert_eq!(harness.state().window_title(), "clipscope — ball.json");
 
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     harness.run();
@@ -583,4 +588,35 @@ fn settings_survive_a_restart() {
     // Settings written by an older version (fields missing) still load.
     let old: clipscope::ui::Settings = serde_json::from_str(r#"{"recent":[]}"#).unwrap();
     assert!(old.dark);
+}
+
+#[test]
+fn escape_during_a_drag_puts_the_key_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.state_mut().selection.tracks = [0].into();
+    harness.state_mut().selection.hidden = [(0, 0), (0, 2)].into();
+    harness.key_press(Key::F);
+    harness.run();
+    let from = plot_pos(&harness, 0.75, 1.0);
+    harness.hover_at(from);
+    harness.event(button(from, true));
+    for f in [0.25, 0.5, 1.0] {
+        harness.hover_at(from + egui::vec2(0.0, -40.0) * f);
+    }
+    harness.run();
+    let moved = harness.state().ws.clip(BOUNCE).unwrap().tracks[0]
+        .values
+        .as_numbers()
+        .unwrap()[10];
+    assert!(moved > 1.0, "the drag moved the key: {moved}");
+    harness.key_press(Key::Escape);
+    harness.run();
+    harness.event(button(from + egui::vec2(0.0, -40.0), false));
+    harness.run();
+    let track = &harness.state().ws.clip(BOUNCE).unwrap().tracks[0];
+    assert_eq!(track.values.as_numbers().unwrap()[10], 1.0);
+    assert!(harness.state().ws.history.undo_label().is_none());
+    assert!(harness.state().ws.history.redo_label().is_none());
+    assert!(!harness.state().ws.documents[0].is_dirty());
 }

@@ -140,6 +140,16 @@ impl History {
         self.redo.last().map(|e| e.label.as_str())
     }
 
+    /// The gesture of the edit that undo would revert, if it belongs to one.
+    pub fn undo_gesture(&self) -> Option<u64> {
+        self.undo.last().and_then(|e| e.gesture)
+    }
+
+    /// Drops the redo stack (after a cancelled drag, which is not something to redo).
+    pub fn forget_redo(&mut self) {
+        self.redo.clear();
+    }
+
     /// Ends the current gesture, so the next edit starts a new undo step even with the same id.
     pub fn end_gesture(&mut self) {
         if let Some(top) = self.undo.last_mut() {

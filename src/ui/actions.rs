@@ -268,6 +268,8 @@ pub struct Outbox {
     pub commands: Vec<crate::editor::Command>,
     /// Actions, run in order after the commands.
     pub actions: Vec<Action>,
+    /// A drag gesture the user cancelled (Escape): its edits are undone after the commands.
+    pub cancelled_gesture: Option<u64>,
 }
 
 impl Outbox {

@@ -90,6 +90,8 @@ pub struct ClipscopeApp {
     allow_close: bool,
     /// The theme and style have been applied to the context.
     styled: bool,
+    /// The window title last set.
+    title: String,
     /// Validation of the selected clip for the track tree's warning marks, by document version.
     live: Option<(ClipId, u64, Vec<Problem>)>,
 }
@@ -116,6 +118,7 @@ impl ClipscopeApp {
             show_validation: false,
             allow_close: false,
             styled: false,
+            title: String::new(),
             live: None,
         }
     }
@@ -486,6 +489,19 @@ impl ClipscopeApp {
         }
     }
 
+    /// The window title: the selected clip's file, marked when any file has unsaved edits.
+    pub fn window_title(&self) -> String {
+        let mut title = String::from("clipscope");
+        if let Some(doc) = self.selected_doc() {
+            title.push_str(" — ");
+            title.push_str(self.ws.documents[doc].title());
+        }
+        if self.ws.any_dirty() {
+            title.push_str(" (unsaved edits)");
+        }
+        title
+    }
+
     /// The playhead time in seconds.
     pub fn playhead(&self) -> f64 {
         self.transport.time
@@ -591,6 +607,11 @@ impl eframe::App for ClipscopeApp {
             self.pending = Some(Pending::Quit);
         }
         self.show(ui);
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
@@ -735,6 +756,14 @@ impl ClipscopeApp {
         for command in std::mem::take(&mut out.commands) {
             self.apply(command);
         }
+        if let Some(gesture) = out.cancelled_gesture
+            && self.ws.history.undo_gesture() == Some(gesture)
+        {
+            self.ws.undo();
+            self.ws.history.forget_redo();
+            self.note("drag cancelled".into());
+            self.after_edit();
+        }
         for action in std::mem::take(&mut out.actions) {
             self.run(action, &ctx);
         }
@@ -776,6 +805,7 @@ impl ClipscopeApp {
             self.transport.time,
         );
         out.commands.extend(output.commands);
+        out.cancelled_gesture = out.cancelled_gesture.or(output.cancelled_gesture);
         if let Some(t) = output.playhead {
             self.transport.playing = false;
             self.transport.time = t;

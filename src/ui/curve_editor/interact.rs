@@ -81,6 +81,14 @@ pub(super) enum Drag {
 }
 
 impl Drag {
+    /// The undo gesture of a key or handle drag.
+    pub(super) fn gesture(&self) -> Option<u64> {
+        match self {
+            Drag::Keys { gesture, .. } | Drag::Handle { gesture, .. } => Some(*gesture),
+            Drag::Box { .. } => None,
+        }
+    }
+
     /// The selection box, if this is one.
     pub(super) fn selection_box(&self) -> Option<Rect> {
         match self {

@@ -69,6 +69,8 @@ pub struct CurveOutput {
     pub commands: Vec<Command>,
     /// A new playhead time (seconds), when the time ruler under the plot was clicked or dragged.
     pub playhead: Option<f64>,
+    /// Escape was pressed during this drag gesture: the app should undo what it already moved.
+    pub cancelled_gesture: Option<u64>,
 }
 
 /// View state of a curve editor panel (one per panel; the documents and the selection live
@@ -297,6 +299,14 @@ pub fn show(
                 },
             )
         });
+    }
+
+    // Escape during a drag puts everything back (the app undoes the gesture).
+    if let Some(drag) = &ed.drag
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+    {
+        out.cancelled_gesture = drag.gesture();
+        ed.drag = None;
     }
 
     let pointer = interact::Pointer {
