@@ -610,6 +610,7 @@ fn escape_during_a_drag_puts_the_key_back() {
         .as_numbers()
         .unwrap()[10];
     assert!(moved > 1.0, "the drag moved the key: {moved}");
+    assert!(harness.state().curves.shows_ghost(), "the original curve is drawn while dragging");
     harness.key_press(Key::Escape);
     harness.run();
     harness.event(button(from + egui::vec2(0.0, -40.0), false));
@@ -619,4 +620,5 @@ fn escape_during_a_drag_puts_the_key_back() {
     assert!(harness.state().ws.history.undo_label().is_none());
     assert!(harness.state().ws.history.redo_label().is_none());
     assert!(!harness.state().ws.documents[0].is_dirty());
+    assert!(!harness.state().curves.shows_ghost());
 }

@@ -9,6 +9,8 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Ui, pos2
 use egui_plot::{PlotPoint, PlotTransform};
 
 use crate::editor::KeyRef;
+use crate::editor::envelope::envelope;
+use crate::model::Track;
 use crate::model::ops::HandleSide;
 use crate::ui::style::ACCENT;
 
@@ -51,6 +53,33 @@ pub(super) struct Scene<'a, 'c> {
 
 fn screen(tf: &PlotTransform, p: [f64; 2]) -> Pos2 {
     tf.position_from_point(&PlotPoint::new(p[0], p[1]))
+}
+
+/// Paints the dragged curves as they were before the drag, thin and faint, under the live ones
+/// (`before` holds `(track index, copy)` of the dragged tracks).
+pub(super) fn paint_ghost(
+    ui: &Ui,
+    tf: &PlotTransform,
+    curves: &[Curve<'_>],
+    before: &[(usize, Track)],
+) {
+    let frame = *tf.frame();
+    let painter = ui.painter().with_clip_rect(frame.intersect(ui.clip_rect()));
+    let b = tf.bounds();
+    let columns = frame.width().ceil().max(1.0) as usize;
+    for curve in curves {
+        let Some((_, old)) = before.iter().find(|(t, _)| *t == curve.source.track) else {
+            continue;
+        };
+        let points: Vec<Pos2> = envelope(old, curve.channel, b.min()[0], b.max()[0], columns)
+            .into_iter()
+            .map(|[t, v]| screen(tf, [t, curve.map.show(v)]))
+            .collect();
+        painter.add(Shape::line(
+            points,
+            Stroke::new(1.0, curve.colour.gamma_multiply(0.35)),
+        ));
+    }
 }
 
 /// Paints the scene; curve lines come tessellated from `cache`.

@@ -89,6 +89,18 @@ impl Drag {
         }
     }
 
+    /// The tracks a key or handle drag changes.
+    pub(super) fn tracks(&self) -> Vec<usize> {
+        let mut tracks: Vec<usize> = match self {
+            Drag::Keys { keys, .. } => keys.iter().map(|k| k.track).collect(),
+            Drag::Handle { key, .. } => vec![key.track],
+            Drag::Box { .. } => Vec::new(),
+        };
+        tracks.sort_unstable();
+        tracks.dedup();
+        tracks
+    }
+
     /// The selection box, if this is one.
     pub(super) fn selection_box(&self) -> Option<Rect> {
         match self {

@@ -39,7 +39,7 @@ use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
 use crate::editor::{ClipId, Command, KeyRef};
-use crate::model::Clip;
+use crate::model::{Clip, Track};
 
 use cache::EnvelopeCache;
 use curves::{Curve, ValueMap};
@@ -89,6 +89,8 @@ pub struct CurveEditor {
     next_gesture: u64,
     clip: Option<ClipId>,
     cache: EnvelopeCache,
+    /// The dragged tracks as they were when the drag started, drawn faintly while it lasts.
+    ghost: Option<(u64, Vec<(usize, Track)>)>,
 }
 
 impl Default for CurveEditor {
@@ -122,6 +124,7 @@ impl CurveEditor {
             next_gesture: GESTURE_BASE,
             clip: None,
             cache: EnvelopeCache::default(),
+            ghost: None,
         }
     }
 
@@ -155,6 +158,11 @@ impl CurveEditor {
     /// and bounds), for tests and for panels that line up with the curves.
     pub fn transform(&self) -> Option<&PlotTransform> {
         self.transform.as_ref()
+    }
+
+    /// True while the curves of a key or handle drag are also drawn as they were before it.
+    pub fn shows_ghost(&self) -> bool {
+        self.ghost.is_some()
     }
 
     /// True while a key, handle or box drag is running.
@@ -323,6 +331,23 @@ pub fn show(
         &mut ed.next_gesture,
         &mut out.commands,
     );
+    // Keep a copy of the dragged tracks from before the drag: the "ghost" of the original.
+    match ed
+        .drag
+        .as_ref()
+        .and_then(|d| d.gesture().map(|g| (g, d.tracks())))
+    {
+        Some((g, tracks)) if ed.ghost.as_ref().is_none_or(|(og, _)| *og != g) => {
+            let copies = tracks
+                .iter()
+                .filter_map(|&t| clip.tracks.get(t).map(|track| (t, track.clone())))
+                .collect();
+            ed.ghost = Some((g, copies));
+        }
+        Some(_) => {}
+        None => ed.ghost = None,
+    }
+
     if response.double_clicked() && hover.is_none() {
         ed.request = Some(ViewRequest::FrameAll);
     }
@@ -400,6 +425,9 @@ pub fn show(
         hover,
         note,
     };
+    if let Some((_, tracks)) = &ed.ghost {
+        draw::paint_ghost(ui, &tf, &resolved, tracks);
+    }
     draw::paint(ui, &scene, &mut ed.cache);
     out
 }
