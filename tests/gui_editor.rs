@@ -610,7 +610,10 @@ fn escape_during_a_drag_puts_the_key_back() {
         .as_numbers()
         .unwrap()[10];
     assert!(moved > 1.0, "the drag moved the key: {moved}");
-    assert!(harness.state().curves.shows_ghost(), "the original curve is drawn while dragging");
+    assert!(
+        harness.state().curves.shows_ghost(),
+        "the original curve is drawn while dragging"
+    );
     harness.key_press(Key::Escape);
     harness.run();
     harness.event(button(from + egui::vec2(0.0, -40.0), false));

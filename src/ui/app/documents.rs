@@ -1,0 +1,136 @@
+//! Opening, reloading, saving and closing documents, and what finished file jobs mean.
+
+use std::path::Path;
+
+use crate::editor::ClipId;
+use crate::formats::{self, Document, WriteOptions};
+use crate::text::thousands;
+
+use crate::ui::dialogs::Pending;
+use crate::ui::files::{FileEvent, FileTarget};
+
+use super::ClipscopeApp;
+
+impl ClipscopeApp {
+    /// Starts opening `path`: a reload of an open file asks first when it has edits.
+    pub fn request_open(&mut self, path: &Path) {
+        if let Some(i) = self.ws.find_path(path)
+            && self.ws.documents[i].is_dirty()
+        {
+            self.pending = Some(Pending::Reload(path.to_path_buf()));
+            return;
+        }
+        self.files.load(path.to_path_buf());
+    }
+
+    pub(super) fn add_document(&mut self, doc: Document, name: Option<&str>) {
+        let index = match name {
+            Some(n) => self.ws.add_named(doc, n),
+            None => self.ws.add(doc),
+        };
+        if self.selection.clip.is_none() && !self.ws.documents[index].doc.clips.is_empty() {
+            let id = ClipId {
+                doc: index,
+                clip: 0,
+            };
+            let clip = &self.ws.documents[index].doc.clips[0];
+            self.selection.select_clip(id, clip);
+        }
+    }
+
+    pub(super) fn file_event(&mut self, event: FileEvent) {
+        match event {
+            FileEvent::Loaded(path, Ok(doc)) => {
+                self.files.remember(&path);
+                let clips = doc.clips.len();
+                let keys: usize = doc.clips.iter().map(|c| c.key_count()).sum();
+                match self.ws.find_path(&path) {
+                    Some(i) => {
+                        self.ws.replace(i, doc);
+                        self.fix_selection();
+                    }
+                    None => self.add_document(doc, None),
+                }
+                self.note(format!(
+                    "opened {}: {clips} clips, {} keys",
+                    path.display(),
+                    thousands(keys)
+                ));
+            }
+            FileEvent::Loaded(path, Err(e)) => {
+                if e.reason == "cancelled" {
+                    self.note(format!("cancelled loading {}", path.display()));
+                } else {
+                    self.error = Some(e.to_string());
+                }
+            }
+            FileEvent::Chosen(FileTarget::Open, paths) => {
+                for p in paths {
+                    self.request_open(&p);
+                }
+            }
+            FileEvent::Chosen(FileTarget::SaveAs { doc_id, options }, paths) => {
+                if let (Some(i), Some(path)) = (self.ws.index_of(doc_id), paths.first()) {
+                    let export = options != WriteOptions::default();
+                    self.save_to(i, path, options, !export);
+                }
+            }
+        }
+    }
+
+    /// Writes document `index` to `path` atomically. `rebind` (Save / Save As) points the
+    /// document at the file and marks it saved; an export leaves both alone.
+    pub(super) fn save_to(
+        &mut self,
+        index: usize,
+        path: &Path,
+        options: WriteOptions,
+        rebind: bool,
+    ) {
+        let doc = &self.ws.documents[index].doc;
+        match formats::write_file(doc, path, &options) {
+            Ok(()) => {
+                let size = std::fs::metadata(path)
+                    .map(|m| m.len() as usize)
+                    .unwrap_or(0);
+                if rebind {
+                    self.ws.documents[index].set_path(path);
+                    self.ws.mark_saved(index);
+                }
+                self.files.remember(path);
+                let verb = if rebind { "saved" } else { "exported" };
+                self.note(format!(
+                    "{verb} {} ({} bytes)",
+                    path.display(),
+                    thousands(size)
+                ));
+            }
+            Err(e) => self.error = Some(format!("{}: cannot write: {e}", path.display())),
+        }
+    }
+
+    pub(super) fn close_document(&mut self, index: usize) {
+        if let Some(d) = self.ws.close(index) {
+            self.note(format!("closed {}", d.title()));
+        }
+        // Indices after the closed document shift down.
+        if let Some(id) = self.selection.clip {
+            if id.doc == index {
+                self.selection.clear();
+            } else if id.doc > index {
+                self.selection.clip = Some(ClipId {
+                    doc: id.doc - 1,
+                    clip: id.clip,
+                });
+            }
+        }
+        self.findings = None;
+        self.fix_selection();
+        if self.selection.clip.is_none()
+            && let Some(first) = self.ws.clip_ids().first().copied()
+        {
+            let clip = self.ws.clip(first).expect("listed clip");
+            self.selection.select_clip(first, clip);
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! The application: open documents, selection and panels, wired together.
+//!
+//! Each frame the panels draw from the state and put what the user asked for into an
+//! [`Outbox`]; afterwards the app applies the commands through the
+//! [`Workspace`](crate::editor::Workspace) (which records undo) and runs the actions. Nothing
+//! in a panel edits a document.
+//!
+//! This file holds the state and the frame's layout; `documents` opens, saves and closes files,
+//! `run` carries out actions, and `panels` draws what the app owns around the widgets (curve
+//! panel, timeline, dialogs, status bar).
+
+use std::path::{Path, PathBuf};
+
+use crate::assets;
+use crate::editor::{ClipId, Command, Scope, Transport, Workspace};
+use crate::formats;
+use crate::model::Problem;
+
+use crate::ui::actions::{Action, Outbox};
+use crate::ui::clip_list::{self, ClipList};
+use crate::ui::curve_editor::CurveEditor;
+use crate::ui::dialogs::{Export, Pending};
+use crate::ui::files::Files;
+use crate::ui::inspector::{self, Inspector};
+use crate::ui::menu::{self, MenuView};
+use crate::ui::palette::Palette;
+use crate::ui::selection::Selection;
+use crate::ui::style;
+use crate::ui::track_tree;
+use crate::ui::validation_panel::{self, ValidationPanel};
+
+mod documents;
+mod panels;
+mod run;
+
+/// What survives a restart (eframe storage): recent files and view preferences.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Recently opened or saved files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Dark theme (else light).
+    pub dark: bool,
+    /// The validation panel is shown.
+    pub show_validation: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            recent: Vec::new(),
+            dark: true,
+            show_validation: false,
+        }
+    }
+}
+
+/// The key under which [`Settings`] are stored.
+pub const SETTINGS_KEY: &str = "clipscope-settings";
+
+/// The whole editor state.
+pub struct ClipscopeApp {
+    /// Open documents and undo history.
+    pub ws: Workspace,
+    /// Selected clip, shown tracks and selected keys.
+    pub selection: Selection,
+    /// Clip list state (filter, rename).
+    pub clip_list: ClipList,
+    /// Play state and playhead, shared by the timeline, curve editor and viewport.
+    pub transport: Transport,
+    /// The curve editor's view and drag state.
+    pub curves: CurveEditor,
+    /// Inspector state.
+    pub inspector: Inspector,
+    /// Validation panel filters.
+    pub validation: ValidationPanel,
+    /// Findings of the last validate run and the scope it ran on (rerun after every edit).
+    pub findings: Option<(Scope, Vec<(ClipId, Problem)>)>,
+    /// Dialogs, loads and recent files.
+    pub files: Files,
+    /// The command palette.
+    pub palette: Palette,
+    /// The export dialog, when open.
+    pub export: Option<Export>,
+    /// What waits for an unsaved-edits answer.
+    pub pending: Option<Pending>,
+    /// The last load error, shown until dismissed (open documents are kept).
+    pub error: Option<String>,
+    /// What operations reported ("optimize: 428,766 → 248,618 keys"), oldest first.
+    pub log: Vec<String>,
+    /// Dark theme (else light).
+    pub dark: bool,
+    /// The validation panel is shown.
+    pub show_validation: bool,
+    /// The user agreed to quit with unsaved edits.
+    allow_close: bool,
+    /// The theme and style have been applied to the context.
+    styled: bool,
+    /// The window title last set.
+    title: String,
+    /// Validation of the selected clip for the track tree's warning marks, by document version.
+    live: Option<(ClipId, u64, Vec<Problem>)>,
+}
+
+impl ClipscopeApp {
+    /// An editor with no documents.
+    pub fn empty() -> ClipscopeApp {
+        ClipscopeApp {
+            ws: Workspace::new(),
+            selection: Selection::default(),
+            clip_list: ClipList::default(),
+            transport: Transport::default(),
+            curves: CurveEditor::new(),
+            inspector: Inspector::default(),
+            validation: ValidationPanel::default(),
+            findings: None,
+            files: Files::default(),
+            palette: Palette::default(),
+            export: None,
+            pending: None,
+            error: None,
+            log: Vec::new(),
+            dark: true,
+            show_validation: false,
+            allow_close: false,
+            styled: false,
+            title: String::new(),
+            live: None,
+        }
+    }
+
+    /// Opens `files` (read in the background), or the built-in demo when the list is empty.
+    pub fn open(files: &[PathBuf]) -> ClipscopeApp {
+        let mut app = ClipscopeApp::empty();
+        if files.is_empty() {
+            match formats::read_bytes(assets::DEMO_CLIPS, Path::new(assets::DEMO_NAME)) {
+                Ok(mut doc) => {
+                    // The demo has no file of its own: Save asks where to put it.
+                    doc.path = None;
+                    app.add_document(doc, Some("demo · walk.json"));
+                }
+                Err(e) => app.error = Some(e.to_string()),
+            }
+        }
+        for file in files {
+            app.request_open(file);
+        }
+        app
+    }
+
+    /// Applies the persisted settings.
+    pub fn with_settings(mut self, settings: Settings) -> ClipscopeApp {
+        self.files.recent = settings.recent;
+        self.dark = settings.dark;
+        self.show_validation = settings.show_validation;
+        self
+    }
+
+    /// The settings to persist.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            recent: self.files.recent.clone(),
+            dark: self.dark,
+            show_validation: self.show_validation,
+        }
+    }
+
+    /// Blocks until every background load has finished and takes the results in (tests).
+    pub fn wait_for_loads(&mut self) {
+        for event in self.files.finish_loads() {
+            self.file_event(event);
+        }
+    }
+
+    /// The selected clip and its id.
+    pub fn selected_clip(&self) -> Option<(ClipId, &crate::model::Clip)> {
+        let id = self.selection.clip?;
+        self.ws.clip(id).map(|c| (id, c))
+    }
+
+    pub(super) fn note(&mut self, line: String) {
+        self.log.push(line);
+        if self.log.len() > 200 {
+            self.log.remove(0);
+        }
+    }
+
+    /// Applies one edit, reporting what it did or why it could not.
+    pub fn apply(&mut self, command: Command) {
+        match self.ws.apply(command) {
+            Ok(applied) => {
+                if let Some(m) = applied.message {
+                    self.note(m);
+                }
+                if let Some(id) = applied.select_clip
+                    && let Some(clip) = self.ws.clip(id)
+                {
+                    self.selection.clip = None;
+                    self.selection.select_clip(id, clip);
+                }
+                if !applied.select_keys.is_empty() {
+                    self.selection.keys = applied.select_keys.into_iter().collect();
+                }
+            }
+            Err(e) => self.note(format!("could not {}", e)),
+        }
+        self.after_edit();
+    }
+
+    /// Keeps selection and findings in step with the documents after any change.
+    pub(super) fn after_edit(&mut self) {
+        self.fix_selection();
+        if let Some((scope, _)) = &self.findings {
+            let scope = *scope;
+            let scope = match scope {
+                Scope::Clip(id) if self.ws.clip(id).is_none() => Scope::All,
+                s => s,
+            };
+            self.findings = Some((scope, self.ws.validate(scope)));
+        }
+    }
+
+    pub(super) fn fix_selection(&mut self) {
+        let Some(id) = self.selection.clip else {
+            return;
+        };
+        match self.ws.clip(id) {
+            Some(clip) => self.selection.fit(clip),
+            None => {
+                self.selection.clear();
+                let doc = self.ws.documents.get(id.doc);
+                let n = doc.map_or(0, |d| d.doc.clips.len());
+                if n > 0 {
+                    let id = ClipId {
+                        doc: id.doc,
+                        clip: id.clip.min(n - 1),
+                    };
+                    let clip = &self.ws.documents[id.doc].doc.clips[id.clip];
+                    self.selection.select_clip(id, clip);
+                } else if let Some(first) = self.ws.clip_ids().first().copied() {
+                    let clip = self.ws.clip(first).expect("listed clip");
+                    self.selection.select_clip(first, clip);
+                }
+            }
+        }
+    }
+
+    pub(super) fn scope(&self, all: bool) -> Option<Scope> {
+        if all {
+            Some(Scope::All)
+        } else {
+            self.selection.clip.map(Scope::Clip)
+        }
+    }
+
+    pub(super) fn selected_doc(&self) -> Option<usize> {
+        self.selection
+            .clip
+            .map(|c| c.doc)
+            .filter(|&d| d < self.ws.documents.len())
+    }
+
+    /// The window title: the selected clip's file, marked when any file has unsaved edits.
+    pub fn window_title(&self) -> String {
+        let mut title = String::from("clipscope");
+        if let Some(doc) = self.selected_doc() {
+            title.push_str(" — ");
+            title.push_str(self.ws.documents[doc].title());
+        }
+        if self.ws.any_dirty() {
+            title.push_str(" (unsaved edits)");
+        }
+        title
+    }
+
+    /// The playhead time in seconds.
+    pub fn playhead(&self) -> f64 {
+        self.transport.time
+    }
+
+    /// The selected clip's duration (0 without a clip).
+    pub(super) fn duration(&self) -> f64 {
+        self.selected_clip()
+            .map_or(0.0, |(_, c)| c.duration.max(0.0))
+    }
+
+    /// Key times of the shown tracks (for key-to-key navigation).
+    pub(super) fn shown_key_times(&self) -> Vec<f32> {
+        let Some((_, clip)) = self.selected_clip() else {
+            return Vec::new();
+        };
+        self.selection
+            .tracks
+            .iter()
+            .filter_map(|&t| clip.tracks.get(t))
+            .flat_map(|t| t.times.iter().copied())
+            .collect()
+    }
+
+    /// The selected clip's validation findings for the track tree, recomputed when it changes.
+    pub(super) fn live_problems(&mut self) -> &[Problem] {
+        let Some(id) = self.selection.clip else {
+            return &[];
+        };
+        let Some(version) = self.ws.documents.get(id.doc).map(|d| d.version) else {
+            return &[];
+        };
+        let fresh = matches!(&self.live, Some((i, v, _)) if *i == id && *v == version);
+        if !fresh {
+            let problems = self.ws.clip(id).map(|c| c.validate()).unwrap_or_default();
+            self.live = Some((id, version, problems));
+        }
+        self.live
+            .as_ref()
+            .map(|(_, _, p)| p.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
+impl eframe::App for ClipscopeApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if ctx.input(|i| i.viewport().close_requested()) && self.ws.any_dirty() && !self.allow_close
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Pending::Quit);
+        }
+        self.show(ui);
+        let title = self.window_title();
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, SETTINGS_KEY, &self.settings());
+    }
+}
+
+impl ClipscopeApp {
+    /// Draws the whole window into `ui` (what eframe calls every frame; tests call it directly).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        if !self.styled {
+            style::apply_theme(&ctx, self.dark);
+            self.styled = true;
+        }
+        for event in self.files.poll() {
+            self.file_event(event);
+        }
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        for path in dropped {
+            self.request_open(&path);
+        }
+        if !self.files.loads.is_empty() || self.files.dialog_open() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+
+        let mut out = Outbox::default();
+        self.modals(&ctx, &mut out);
+        let modal = self.modal_open();
+        if !modal {
+            out.actions
+                .extend(Action::pressed(&ctx, |a| !a.is_curve_key()));
+        }
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            let view = MenuView {
+                undo: self.ws.history.undo_label(),
+                redo: self.ws.history.redo_label(),
+                recent: &self.files.recent,
+                has_clip: self.selection.clip.is_some(),
+            };
+            if let Some(path) = menu::show(ui, &view, &mut out) {
+                self.request_open(&path);
+            }
+        });
+        self.status_bar(ui);
+        egui::Panel::left("left")
+            .resizable(true)
+            .default_size(300.0)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                egui::Panel::top("clips")
+                    .resizable(true)
+                    .default_size(200.0)
+                    .min_size(80.0)
+                    .show(ui, |ui| {
+                        clip_list::show(
+                            ui,
+                            &self.ws,
+                            &mut self.clip_list,
+                            &mut self.selection,
+                            &mut out,
+                        );
+                    });
+                egui::CentralPanel::default().show(ui, |ui| {
+                    let problems = self.live_problems().to_vec();
+                    let id = self.selection.clip;
+                    match id.and_then(|id| self.ws.clip(id)) {
+                        Some(clip) => track_tree::show(ui, clip, &problems, &mut self.selection),
+                        None => {
+                            ui.strong("TRACKS");
+                            ui.weak("Select a clip to see its tracks.");
+                        }
+                    }
+                });
+            });
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(290.0)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                let clip = self
+                    .selection
+                    .clip
+                    .and_then(|id| self.ws.clip(id).map(|c| (id, c)));
+                inspector::show(
+                    ui,
+                    &mut self.inspector,
+                    clip,
+                    &self.selection.keys,
+                    &self.log,
+                    &mut out,
+                );
+            });
+        if self.transport.playing {
+            let dt = ctx.input(|i| i.stable_dt) as f64;
+            let duration = self.duration();
+            self.transport.advance(dt, duration);
+            ctx.request_repaint();
+        }
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(170.0)
+            .min_size(90.0)
+            .show(ui, |ui| self.timeline(ui));
+        if self.show_validation {
+            egui::Panel::bottom("validation")
+                .resizable(true)
+                .default_size(140.0)
+                .min_size(60.0)
+                .show(ui, |ui| {
+                    let findings = self.findings.as_ref().map(|(_, f)| f.as_slice());
+                    if let Some(target) =
+                        validation_panel::show(ui, &mut self.validation, &self.ws, findings)
+                    {
+                        self.go_to(target);
+                    }
+                });
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::Panel::top("viewport")
+                .resizable(true)
+                .default_size(ui.available_height() * 0.42)
+                .min_size(80.0)
+                .show(ui, |ui| {
+                    panels::viewport_placeholder(
+                        ui,
+                        self.selected_clip().map(|(_, c)| c.name.as_str()),
+                    )
+                });
+            egui::CentralPanel::default().show(ui, |ui| self.curve_panel(ui, &mut out));
+        });
+        if !modal {
+            // Keys the curve editor did not take (pointer elsewhere) act on the whole editor.
+            out.actions
+                .extend(Action::pressed(&ctx, Action::is_curve_key));
+        }
+
+        for command in std::mem::take(&mut out.commands) {
+            self.apply(command);
+        }
+        if let Some(gesture) = out.cancelled_gesture
+            && self.ws.history.undo_gesture() == Some(gesture)
+        {
+            self.ws.undo();
+            self.ws.history.forget_redo();
+            self.note("drag cancelled".into());
+            self.after_edit();
+        }
+        for action in std::mem::take(&mut out.actions) {
+            self.run(action, &ctx);
+        }
+    }
+
+    pub(super) fn modal_open(&self) -> bool {
+        self.pending.is_some()
+            || self.export.is_some()
+            || self.files.prompt.is_some()
+            || self.palette.open
+    }
+}
