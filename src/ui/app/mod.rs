@@ -297,23 +297,21 @@ impl ClipscopeApp {
             .collect()
     }
 
-    /// The selected clip's validation findings for the track tree, recomputed when it changes.
-    pub(super) fn live_problems(&mut self) -> &[Problem] {
+    /// Revalidates the selected clip for the track tree's warning marks when it changed (not
+    /// during a curve drag: a big clip would be revalidated every frame of it).
+    pub(super) fn refresh_live_problems(&mut self) {
         let Some(id) = self.selection.clip else {
-            return &[];
+            return;
         };
         let Some(version) = self.ws.documents.get(id.doc).map(|d| d.version) else {
-            return &[];
+            return;
         };
-        let fresh = matches!(&self.live, Some((i, v, _)) if *i == id && *v == version);
-        if !fresh {
+        let same_clip = matches!(&self.live, Some((i, _, _)) if *i == id);
+        let fresh = matches!(&self.live, Some((_, v, _)) if *v == version);
+        if !same_clip || (!fresh && !self.curves.is_dragging()) {
             let problems = self.ws.clip(id).map(|c| c.validate()).unwrap_or_default();
             self.live = Some((id, version, problems));
         }
-        self.live
-            .as_ref()
-            .map(|(_, _, p)| p.as_slice())
-            .unwrap_or(&[])
     }
 }
 
@@ -401,11 +399,15 @@ impl ClipscopeApp {
                             &mut out,
                         );
                     });
+                self.refresh_live_problems();
                 egui::CentralPanel::default().show(ui, |ui| {
-                    let problems = self.live_problems().to_vec();
+                    let problems = match &self.live {
+                        Some((id, _, p)) if Some(*id) == self.selection.clip => p.as_slice(),
+                        _ => &[],
+                    };
                     let id = self.selection.clip;
                     match id.and_then(|id| self.ws.clip(id)) {
-                        Some(clip) => track_tree::show(ui, clip, &problems, &mut self.selection),
+                        Some(clip) => track_tree::show(ui, clip, problems, &mut self.selection),
                         None => {
                             ui.strong("TRACKS");
                             ui.weak("Select a clip to see its tracks.");
