@@ -109,14 +109,21 @@ impl Files {
             }
         }
         let open = target == FileTarget::Open;
-        std::thread::spawn(move || {
+        let show = move || {
             let answer = if open {
                 dialog.pick_files()
             } else {
                 dialog.save_file().map(|p| vec![p])
             };
             let _ = tx.send(answer);
-        });
+        };
+        if cfg!(target_os = "macos") {
+            // AppKit dialogs must run on the main thread (this blocks the frame, as on macOS
+            // every app's modal dialog does).
+            show();
+        } else {
+            std::thread::spawn(show);
+        }
         self.dialog = Some(DialogJob {
             target,
             started: Instant::now(),
