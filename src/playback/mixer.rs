@@ -666,3 +666,198 @@ fn js_sign(x: f64) -> f64 {
         x
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Track;
+    use crate::playback::test_support::{angle_y, mixer, number_clip, quaternion_y, x};
+
+    fn vector_clip(name: &str, track: &str, from: f32, to: f32) -> Arc<Clip> {
+        let values = vec![from, from, from, to, to, to];
+        let track = Track::numeric(track, TrackKind::Vector, vec![0.0, 1.0], values);
+        Arc::new(Clip::new(name, 1.0, vec![track]))
+    }
+
+    #[test]
+    fn accumulation_order_follows_three_js_swaps() {
+        let mut m = mixer();
+        let clips: Vec<_> = ["A", "B", "C"]
+            .iter()
+            .map(|n| number_clip(n, ".x", &[0.0], &[0.0], 1.0))
+            .collect();
+        let [a, b, c] = [0, 1, 2].map(|i| m.clip_action(&clips[i]));
+        m.action_mut(c).play();
+        m.action_mut(a).play();
+        m.action_mut(b).play();
+        assert_eq!(m.active_actions(), [c, a, b]);
+        m.action_mut(c).stop();
+        assert_eq!(m.active_actions(), [b, a]);
+        m.action_mut(c).play();
+        assert_eq!(m.active_actions(), [b, a, c]);
+    }
+
+    #[test]
+    fn stop_all_action_restores_the_original_values() {
+        let mut m = mixer();
+        let scale = vector_clip("scale", ".scale", 2.0, 1.0);
+        let position = vector_clip("position", ".position", 0.0, 1.0);
+        let s = m.clip_action(&scale);
+        let p = m.clip_action(&position);
+        m.action_mut(s).play();
+        m.action_mut(p).play();
+        m.update(0.1);
+        assert_ne!(m.pose().value("root", "position").unwrap(), [0.0; 3]);
+        m.stop_all_action();
+        assert!(!m.action_mut(s).is_running() && !m.action_mut(p).is_running());
+        assert_eq!(m.pose().value("root", "position").unwrap(), [0.0; 3]);
+        assert_eq!(m.pose().value("root", "scale").unwrap(), [1.0; 3]);
+    }
+
+    #[test]
+    fn same_name_tracks_share_one_property_mixer() {
+        let mut m = mixer();
+        let t0 = Track::numeric(".x", TrackKind::Number, vec![0.0], vec![0.0]);
+        let t1 = Track::numeric(".x", TrackKind::Number, vec![0.0], vec![10.0]);
+        let clip = Arc::new(Clip::new("twice", 1.0, vec![t0, t1]));
+        let a = m.clip_action(&clip);
+        m.action_mut(a).play();
+        m.update(0.1);
+        assert_eq!(x(&m), 5.0);
+        assert_eq!(m.property_mixer(".x").unwrap().reference_count, 2);
+        assert_eq!(m.stats().bindings_total, 1);
+    }
+
+    #[test]
+    fn additive_quaternion_on_top_of_a_base_pose() {
+        let mut m = mixer();
+        let q = quaternion_y(90.0).map(|v| v as f32);
+        let track = |name| Track::numeric(name, TrackKind::Quaternion, vec![0.0], q.to_vec());
+        let base = Arc::new(Clip::new("base", 1.0, vec![track(".quaternion")]));
+        let mut additive = Clip::new("add", 1.0, vec![track(".quaternion")]);
+        additive.blend_mode = BlendMode::Additive;
+        let additive = Arc::new(additive);
+        let b = m.clip_action(&base);
+        let a = m.clip_action(&additive);
+        assert_eq!(m.action(a).blend_mode, BlendMode::Additive);
+        m.action_mut(b).play();
+        m.action_mut(a).play().set_effective_weight(0.5);
+        m.update(0.1);
+        let angle = angle_y(m.pose().value("root", "quaternion").unwrap());
+        assert!((angle - 135.0).abs() < 1e-4, "{angle}");
+    }
+
+    #[test]
+    fn additive_numbers_add_weighted_values() {
+        let mut m = mixer();
+        let base = number_clip("base", ".x", &[0.0], &[10.0], 1.0);
+        let mut add = Clip::new("add", 1.0, base.tracks.clone());
+        add.blend_mode = BlendMode::Additive;
+        let add = Arc::new(add);
+        let b = m.clip_action(&base);
+        let a = m.clip_action(&add);
+        m.action_mut(b).play();
+        m.action_mut(a).play().set_effective_weight(0.5);
+        m.update(0.1);
+        assert_eq!(x(&m), 15.0);
+    }
+
+    #[test]
+    fn unbound_tracks_are_reported() {
+        let mut m = mixer();
+        let tracks = vec![
+            Track::numeric(".x", TrackKind::Number, vec![0.0], vec![1.0]),
+            Track::numeric("ghost.position", TrackKind::Vector, vec![0.0], vec![0.0; 3]),
+            Track::numeric(".opacity", TrackKind::Number, vec![0.0], vec![1.0]),
+            Track::new(
+                ".name",
+                TrackKind::String,
+                vec![0.0],
+                crate::model::Values::Strings(vec!["a".into()]),
+            ),
+        ];
+        let clip = Arc::new(Clip::new("mixed", 1.0, tracks));
+        let a = m.clip_action(&clip);
+        let unbound = m.unbound_tracks();
+        let names: Vec<&str> = unbound.iter().map(|u| u.track.as_str()).collect();
+        assert_eq!(names, ["ghost.position", ".opacity", ".name"]);
+        assert_eq!(unbound[0].reason, BindError::NoSuchNode("ghost".into()));
+        assert_eq!(unbound[2].reason, BindError::StringTrack);
+        // Unbound tracks do no harm: the bound one still plays.
+        m.action_mut(a).play();
+        m.update(0.1);
+        assert_eq!(x(&m), 1.0);
+    }
+
+    #[test]
+    fn clip_action_and_existing_action() {
+        let mut m = mixer();
+        let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 1.0], 1.0);
+        let a = m.clip_action(&clip);
+        assert_eq!(m.clip_action(&clip), a);
+        assert_eq!(m.existing_action(&clip), Some(a));
+        // Another blend mode makes a new action, which becomes the clip's action.
+        let b = m.clip_action_with(&clip, BlendMode::Additive);
+        assert_ne!(a, b);
+        assert_eq!(m.existing_action(&clip), Some(b));
+        assert_eq!(m.stats().actions_total, 2);
+        assert_eq!(m.stats().bindings_total, 1);
+        let other = number_clip("c", ".x", &[0.0], &[0.0], 1.0);
+        assert_eq!(m.existing_action(&other), None);
+    }
+
+    #[test]
+    fn first_update_uses_accumulator_one_and_time_scale_applies() {
+        let mut m = mixer();
+        let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);
+        let a = m.clip_action(&clip);
+        m.action_mut(a).play();
+        m.time_scale = 2.0;
+        m.update(0.25);
+        assert_eq!(m.time, 0.5);
+        assert_eq!(x(&m), 5.0);
+        assert_eq!(m.property_mixer(".x").unwrap().region(2), [5.0]);
+    }
+
+    #[test]
+    fn set_time_rewinds_every_action_and_updates() {
+        let mut m = mixer();
+        let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);
+        let a = m.clip_action(&clip);
+        m.action_mut(a).play();
+        m.update(0.7);
+        m.set_time(0.25);
+        assert_eq!((m.time, m.action(a).time, x(&m)), (0.25, 0.25, 2.5));
+    }
+
+    #[test]
+    fn uncache_clip_and_action() {
+        let mut m = mixer();
+        let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);
+        let other = number_clip("d", ".rotation[x]", &[0.0], &[3.0], 1.0);
+        let a = m.clip_action(&clip);
+        let o = m.clip_action(&other);
+        m.action_mut(a).play();
+        m.update(0.5);
+        assert_eq!(x(&m), 5.0);
+        m.uncache_clip(&clip);
+        assert_eq!(x(&m), 0.0, "restored when deactivated");
+        assert_eq!(m.existing_action(&clip), None);
+        assert_eq!(m.stats().actions_total, 1);
+        assert_eq!(m.stats().bindings_total, 1);
+        assert!(m.property_mixer(".x").is_none());
+        // The id stays usable: playing binds again (uncaching does not rewind).
+        m.action_mut(a).play();
+        m.update(0.1);
+        assert_eq!(x(&m), 6.0);
+        assert_eq!(m.existing_action(&clip), Some(a));
+        assert_eq!(m.stats().actions_total, 2);
+
+        m.uncache_action(&other);
+        assert_eq!(m.existing_action(&other), None);
+        assert_eq!(m.stats().actions_total, 1);
+        assert!(m.property_mixer(".rotation[x]").is_none());
+        assert!(m.is_active(a));
+        let _ = o;
+    }
+}
