@@ -10,6 +10,7 @@ pub mod cli;
 pub mod editor;
 pub mod formats;
 pub mod model;
+pub mod playback;
 pub mod text;
 #[cfg(feature = "gui")]
 pub mod ui;

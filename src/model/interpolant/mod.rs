@@ -120,19 +120,41 @@ impl<'a> Sampler<'a> {
             Interpolation::Smooth => Method::Cubic(CubicState::new(start, end)),
             Interpolation::Bezier => Method::Bezier,
         };
-        let needed = track.len() * value_size * 2;
-        let tangents = track
-            .tangents
-            .as_ref()
-            .filter(|t| t.in_tangents.len() >= needed && t.out_tangents.len() >= needed);
         Sampler {
             track,
             value_size,
             method,
-            tangents,
+            tangents: usable_tangents(track, value_size),
             cached_index: 0,
             interval_changes: 0,
             result: vec![0.0; value_size],
+        }
+    }
+
+    /// Detaches the sampler from its track, keeping everything it remembers (cached interval,
+    /// cubic weights and endings), so an owner that cannot hold the borrow (an animation action
+    /// that owns its clip) can [`resume`](Sampler::resume) it later.
+    pub fn into_state(self) -> SamplerState {
+        SamplerState {
+            value_size: self.value_size,
+            method: self.method,
+            cached_index: self.cached_index,
+            interval_changes: self.interval_changes,
+            result: self.result,
+        }
+    }
+
+    /// Re-attaches a detached sampler to `track`, which must be the track it was made for (an
+    /// unchanged one): the cached interval carries on exactly as if it had never been detached.
+    pub fn resume(track: &'a Track, state: SamplerState) -> Sampler<'a> {
+        Sampler {
+            track,
+            value_size: state.value_size,
+            method: state.method,
+            tangents: usable_tangents(track, state.value_size),
+            cached_index: state.cached_index,
+            interval_changes: state.interval_changes,
+            result: state.result,
         }
     }
 
@@ -363,6 +385,26 @@ impl<'a> Sampler<'a> {
         }
         Seek::Interval { i1, t0, t1 }
     }
+}
+
+/// A [`Sampler`] detached from its track by [`Sampler::into_state`]: what the three.js
+/// interpolant remembers between evaluations.
+#[derive(Debug, Clone)]
+pub struct SamplerState {
+    value_size: usize,
+    method: Method,
+    cached_index: usize,
+    interval_changes: u64,
+    result: Vec<f64>,
+}
+
+/// The track's Bezier handles if both arrays are long enough for every key.
+fn usable_tangents(track: &Track, value_size: usize) -> Option<&Tangents> {
+    let needed = track.len() * value_size * 2;
+    track
+        .tangents
+        .as_ref()
+        .filter(|t| t.in_tangents.len() >= needed && t.out_tangents.len() >= needed)
 }
 
 /// Runs a seek's outcome: copy a key, or call the method's `interpolate_`.
