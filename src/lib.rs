@@ -11,6 +11,7 @@ pub mod editor;
 pub mod formats;
 pub mod model;
 pub mod playback;
+pub mod scene;
 pub mod text;
 #[cfg(feature = "gui")]
 pub mod ui;
