@@ -11,6 +11,8 @@ pub mod editor;
 pub mod formats;
 pub mod model;
 pub mod playback;
+#[cfg(feature = "gui")]
+pub mod render;
 pub mod scene;
 pub mod text;
 #[cfg(feature = "gui")]

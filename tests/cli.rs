@@ -397,3 +397,19 @@ fn missing_file_and_unwritable_output() {
         stderr(&o)
     );
 }
+
+/// A build without the `gui` feature still knows `render`, and says why it cannot draw.
+#[cfg(not(feature = "gui"))]
+#[test]
+fn render_without_the_gui_feature_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("frame.png");
+    let o = clipscope(&["render", &demo(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("this build has no renderer (build with the default `gui` feature)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+}

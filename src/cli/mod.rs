@@ -8,6 +8,7 @@ mod convert;
 mod info;
 mod optimize;
 mod output;
+mod render;
 mod sample;
 mod trim;
 mod validate;
@@ -46,6 +47,8 @@ pub enum Command {
     Convert(convert::Args),
     /// Print track values at given times, as three.js's interpolants compute them.
     Sample(sample::Args),
+    /// Draw frames of a clip without a window and write them as PNG.
+    Render(render::Args),
 }
 
 /// Runs a non-GUI subcommand and returns the process exit status.
@@ -63,6 +66,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Trim(args) => trim::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Sample(args) => sample::run(args),
+        Command::Render(args) => render::run(args),
     };
     match result {
         Ok(code) => code,

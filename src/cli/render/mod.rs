@@ -1,0 +1,116 @@
+//! `clipscope render FILE [--clip NAME] [--time T | --times T1,T2,...] [--size WxH] -o OUT.png`:
+//! draws frames of a clip without a window, with the viewport's renderer, and writes PNGs.
+//!
+//! One time writes `OUT.png`; `--times` writes a numbered sequence next to it
+//! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera, framed on
+//! everything the clip does at the requested times, so the frames line up. Files are written
+//! atomically. A build without the `gui` feature has no renderer and exits with status 2.
+
+mod frames;
+#[cfg(feature = "gui")]
+mod standin;
+
+use std::path::PathBuf;
+
+use super::Outcome;
+
+/// Arguments of `render`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The clip file to play.
+    pub file: PathBuf,
+    /// The clip to play (default: the file's first clip).
+    #[arg(long, value_name = "NAME")]
+    pub clip: Option<String>,
+    /// The time to draw, in seconds (default 0).
+    #[arg(
+        long,
+        value_name = "T",
+        allow_hyphen_values = true,
+        conflicts_with = "times"
+    )]
+    pub time: Option<f64>,
+    /// Comma-separated times: writes one numbered PNG per time.
+    #[arg(
+        long,
+        value_name = "T1,T2,...",
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        num_args = 1
+    )]
+    pub times: Vec<f64>,
+    /// Frame size in pixels.
+    #[arg(long, value_name = "WxH", default_value = "960x540", value_parser = frames::parse_size)]
+    pub size: (u32, u32),
+    /// Where to write the PNG (with `--times`, the pattern for the numbered files).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+/// Renders the requested frames and writes them, printing one line per file.
+#[cfg(feature = "gui")]
+pub fn run(args: Args) -> Outcome {
+    use std::process::ExitCode;
+
+    use crate::render::headless::Headless;
+    use crate::render::{Bounds, Camera};
+
+    let doc = super::output::read(&args.file)?;
+    let clip = match &args.clip {
+        Some(name) => doc.clips.iter().find(|c| &c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = doc.clips.iter().map(|c| c.name.as_str()).collect();
+            format!(
+                "{}: no clip named {name:?} (clips: {})",
+                args.file.display(),
+                names.join(", ")
+            )
+        })?,
+        None => doc
+            .clips
+            .first()
+            .ok_or_else(|| format!("{}: the file has no clips", args.file.display()))?,
+    };
+    let times = if args.times.is_empty() {
+        vec![args.time.unwrap_or(0.0)]
+    } else {
+        args.times.clone()
+    };
+    if let Some(bad) = times.iter().find(|t| !t.is_finite()) {
+        return Err(format!("--time: {bad} is not a finite number of seconds"));
+    }
+    let paths = if args.times.is_empty() {
+        vec![args.output.clone()]
+    } else {
+        frames::numbered_paths(&args.output, times.len())
+    };
+    let poses: Vec<_> = times
+        .iter()
+        .map(|&t| standin::standin_instances(clip, t))
+        .collect();
+    let (width, height) = args.size;
+    let mut camera = Camera::default();
+    if let Some(bounds) = poses
+        .iter()
+        .filter_map(|p| Bounds::of_instances(p))
+        .reduce(Bounds::union)
+    {
+        camera.frame_aspect(bounds, width as f32 / height as f32);
+    }
+    let mut headless = Headless::new()?;
+    for ((instances, path), t) in poses.iter().zip(&paths).zip(&times) {
+        let image = headless.render(instances, &camera, width, height)?;
+        frames::write_png(path, &image)?;
+        println!(
+            "render: {} ({width}×{height}, clip {:?} at {t} s)",
+            path.display(),
+            clip.name
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Without the `gui` feature there is no renderer: always an error (exit status 2).
+#[cfg(not(feature = "gui"))]
+pub fn run(_args: Args) -> Outcome {
+    Err("this build has no renderer (build with the default `gui` feature)".to_string())
+}

@@ -1,0 +1,162 @@
+//! The orbit camera: it circles a target point at a distance, like the three.js editor's
+//! OrbitControls, with a vertical field of view.
+
+use glam::camera::rh::proj::directx;
+use glam::camera::rh::view::look_at_mat4;
+use glam::{Mat4, Vec3};
+
+use super::Bounds;
+
+/// An orbit camera. Angles are in radians; the world is right-handed with +Y up (as in
+/// three.js). At yaw 0 the camera looks along −Z from the +Z side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Camera {
+    /// The point the camera looks at and orbits around.
+    pub target: Vec3,
+    /// Rotation around the vertical axis through the target.
+    pub yaw: f32,
+    /// Elevation above the ground plane (positive looks down); kept inside ±89°.
+    pub pitch: f32,
+    /// Distance from the target (world units).
+    pub distance: f32,
+    /// Vertical field of view.
+    pub fov_y: f32,
+}
+
+impl Default for Camera {
+    /// A three-quarter view from slightly above, 5 units from the origin, 35° field of view.
+    fn default() -> Camera {
+        Camera {
+            target: Vec3::new(0.0, 0.9, 0.0),
+            yaw: 35f32.to_radians(),
+            pitch: 18f32.to_radians(),
+            distance: 5.0,
+            fov_y: 35f32.to_radians(),
+        }
+    }
+}
+
+impl Camera {
+    /// The largest pitch either way, short of looking straight down or up.
+    pub const MAX_PITCH: f32 = 89.0 * std::f32::consts::PI / 180.0;
+
+    /// The camera's position in the world.
+    pub fn eye(&self) -> Vec3 {
+        let pitch = self.pitch.clamp(-Self::MAX_PITCH, Self::MAX_PITCH);
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = pitch.sin_cos();
+        self.target + Vec3::new(cp * sy, sp, cp * cy) * self.distance.max(1e-4)
+    }
+
+    /// World → view.
+    pub fn view(&self) -> Mat4 {
+        look_at_mat4(self.eye(), self.target, Vec3::Y)
+    }
+
+    /// View → clip for a target of the given aspect ratio (width / height), with wgpu's 0…1
+    /// depth range; the near and far planes follow the distance.
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let d = self.distance.max(1e-4);
+        directx::perspective(self.fov_y, aspect.max(1e-4), d * 0.01, d * 200.0)
+    }
+
+    /// World → clip.
+    pub fn view_projection(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// Points the camera at the centre of `bounds` and moves it (keeping its angles) to the
+    /// distance where every corner of the box fits a square view, with a small margin.
+    pub fn frame(&mut self, bounds: Bounds) {
+        self.frame_aspect(bounds, 1.0);
+    }
+
+    /// Like [`Camera::frame`] for a target of the given aspect ratio (width / height): every
+    /// corner of the box lands inside the middle 88% of the picture both ways.
+    pub fn frame_aspect(&mut self, bounds: Bounds, aspect: f32) {
+        const FILL: f32 = 0.88;
+        self.target = bounds.centre();
+        let view = self.view();
+        let tan_v = (self.fov_y * 0.5).tan() * FILL;
+        let tan_h = tan_v * aspect.max(1e-3);
+        let mut distance = bounds.radius().max(0.05) * 0.25;
+        for corner in 0..8u32 {
+            let p = Vec3::new(
+                if corner & 1 == 0 {
+                    bounds.min.x
+                } else {
+                    bounds.max.x
+                },
+                if corner & 2 == 0 {
+                    bounds.min.y
+                } else {
+                    bounds.max.y
+                },
+                if corner & 4 == 0 {
+                    bounds.min.z
+                } else {
+                    bounds.max.z
+                },
+            ) - self.target;
+            // The corner in view axes, measured from the target: the camera sits `distance`
+            // along +z (view space), so the corner's depth is `distance - v.z`.
+            let v = view.transform_vector3(p);
+            distance = distance
+                .max(v.z + v.x.abs() / tan_h)
+                .max(v.z + v.y.abs() / tan_v);
+        }
+        self.distance = distance;
+    }
+
+    /// Turns the camera by a pointer drag: `dx`, `dy` in radians.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        self.yaw -= dx;
+        self.pitch = (self.pitch + dy).clamp(-Self::MAX_PITCH, Self::MAX_PITCH);
+    }
+
+    /// Moves closer (factor < 1) or further away (factor > 1).
+    pub fn zoom(&mut self, factor: f32) {
+        if factor.is_finite() && factor > 0.0 {
+            self.distance = (self.distance * factor).clamp(1e-3, 1e6);
+        }
+    }
+
+    /// Slides the target in the view plane by `dx`, `dy` (fractions of the view height).
+    pub fn pan(&mut self, dx: f32, dy: f32) {
+        let view = self.view().inverse();
+        let right = view.transform_vector3(Vec3::X);
+        let up = view.transform_vector3(Vec3::Y);
+        let height = 2.0 * self.distance * (self.fov_y * 0.5).tan();
+        self.target += (-right * dx + up * dy) * height;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaw_zero_looks_down_minus_z() {
+        let camera = Camera {
+            target: Vec3::ZERO,
+            yaw: 0.0,
+            pitch: 0.0,
+            distance: 2.0,
+            fov_y: 1.0,
+        };
+        assert!((camera.eye() - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn framing_puts_the_box_in_view() {
+        let mut camera = Camera::default();
+        let bounds = Bounds::new(Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 1.0));
+        camera.frame(bounds);
+        assert_eq!(camera.target, Vec3::new(0.0, 1.0, 0.0));
+        let vp = camera.view_projection(1.0);
+        for corner in [bounds.min, bounds.max] {
+            let p = vp.project_point3(corner);
+            assert!(p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..1.0).contains(&p.z));
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Rendering without a window: a device of its own (preferring a software or low-power
+//! adapter, with no surface), the same [`Renderer`] as the viewport, and the frame read back
+//! as an image. Used by `clipscope render` and by the render tests.
+
+use image::RgbaImage;
+
+use super::{Camera, Renderer};
+use crate::scene::BoxInstance;
+
+/// A device and queue with a renderer, for drawing many frames without a window.
+pub struct Headless {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    info: wgpu::AdapterInfo,
+    renderer: Option<Renderer>,
+}
+
+impl Headless {
+    /// Opens a device on the preferred adapter (see [`find_adapter`]).
+    pub fn new() -> Result<Headless, String> {
+        let adapter = find_adapter()?;
+        let info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("clipscope headless"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("cannot open the GPU adapter {}: {e}", info.name))?;
+        Ok(Headless {
+            device,
+            queue,
+            info,
+            renderer: None,
+        })
+    }
+
+    /// The adapter the frames are drawn on.
+    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
+        &self.info
+    }
+
+    /// The renderer, created on first use and kept (with its target) for later frames.
+    pub fn renderer(&mut self, width: u32, height: u32) -> &mut Renderer {
+        let renderer = self
+            .renderer
+            .get_or_insert_with(|| Renderer::new(&self.device, width, height));
+        renderer.resize(&self.device, width, height);
+        renderer
+    }
+
+    /// Draws one `width` × `height` frame and reads it back.
+    pub fn render(
+        &mut self,
+        instances: &[BoxInstance],
+        camera: &Camera,
+        width: u32,
+        height: u32,
+    ) -> Result<RgbaImage, String> {
+        check_size(width, height, &self.device)?;
+        let (device, queue) = (self.device.clone(), self.queue.clone());
+        let renderer = self.renderer(width, height);
+        renderer.render(&device, &queue, camera, instances);
+        let pixels = renderer.read_rgba(&device, &queue)?;
+        RgbaImage::from_raw(width, height, pixels)
+            .ok_or_else(|| "the frame read back has the wrong size".to_string())
+    }
+}
+
+/// Renders one frame headless: opens a device, draws `instances` seen by `camera` at
+/// `width` × `height`, and returns the picture (sRGB RGBA8). Fails with a readable message
+/// when no GPU adapter exists (see [`find_adapter`]) or the size is unusable.
+pub fn render_rgba(
+    instances: &[BoxInstance],
+    camera: &Camera,
+    width: u32,
+    height: u32,
+) -> Result<RgbaImage, String> {
+    Headless::new()?.render(instances, camera, width, height)
+}
+
+/// The adapter headless rendering uses: a CPU (software) adapter such as Mesa's lavapipe when
+/// there is one, so frames look the same on every machine, else an integrated, then a discrete
+/// GPU; Vulkan, Metal and DX12 before GL. `WGPU_BACKEND` narrows the choice. With no adapter at
+/// all the error says how to get one.
+pub fn find_adapter() -> Result<wgpu::Adapter, String> {
+    let mut allowed = wgpu::InstanceDescriptor::new_without_display_handle_from_env().backends;
+    allowed.remove(wgpu::Backends::BROWSER_WEBGPU);
+    // GL only when no primary backend has an adapter: even starting it wakes up window-system
+    // code that complains on headless machines.
+    let enumerate = |backends: wgpu::Backends| {
+        let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        descriptor.backends = backends;
+        let instance = wgpu::Instance::new(descriptor);
+        pollster::block_on(instance.enumerate_adapters(backends))
+    };
+    let mut adapters = enumerate(allowed & wgpu::Backends::PRIMARY);
+    if adapters.is_empty() && !(allowed - wgpu::Backends::PRIMARY).is_empty() {
+        adapters = enumerate(allowed - wgpu::Backends::PRIMARY);
+    }
+    adapters.retain(|a| a.get_info().backend != wgpu::Backend::Noop);
+    adapters.sort_by_key(|a| {
+        let info = a.get_info();
+        let kind = match info.device_type {
+            wgpu::DeviceType::Cpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::DiscreteGpu => 2,
+            wgpu::DeviceType::VirtualGpu | wgpu::DeviceType::Other => 3,
+        };
+        let backend = match info.backend {
+            wgpu::Backend::Vulkan | wgpu::Backend::Metal | wgpu::Backend::Dx12 => 0,
+            _ => 1,
+        };
+        (kind, backend)
+    });
+    adapters.into_iter().next().ok_or_else(|| {
+        "no GPU adapter found: rendering needs Vulkan, Metal, DX12 or GL \
+         (on Linux without a GPU, install Mesa's software Vulkan driver lavapipe, \
+         e.g. `apt install mesa-vulkan-drivers`)"
+            .to_string()
+    })
+}
+
+/// Whether headless rendering can run here: the adapter's name and backend, or why not.
+pub fn check_adapter() -> Result<String, String> {
+    let info = find_adapter()?.get_info();
+    Ok(format!(
+        "{} ({:?}, {:?})",
+        info.name, info.backend, info.device_type
+    ))
+}
+
+/// Rejects empty frames and frames larger than the device's biggest texture.
+fn check_size(width: u32, height: u32, device: &wgpu::Device) -> Result<(), String> {
+    let max = device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 {
+        return Err(format!("cannot render a {width}×{height} frame"));
+    }
+    if width > max || height > max {
+        return Err(format!(
+            "cannot render a {width}×{height} frame: this GPU allows at most {max}×{max}"
+        ));
+    }
+    Ok(())
+}

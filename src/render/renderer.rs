@@ -1,0 +1,245 @@
+//! The renderer: draws boxes seen by a [`Camera`] into its own offscreen target. Pipelines,
+//! buffers, the shadow map and the target live as long as the renderer; resizing recreates only
+//! the target's textures.
+
+use glam::Vec3;
+
+use super::globals::Globals;
+use super::instances::InstanceBuffer;
+use super::mesh::CubeMesh;
+use super::pipelines::Pipelines;
+use super::shadow::{self, SHADOW_SIZE, ShadowMap};
+use super::target::Target;
+use super::{Bounds, Camera, Look, readback};
+use crate::scene::BoxInstance;
+
+/// Draws instanced boxes on a soft-lit ground into an offscreen, multisampled target.
+///
+/// Each frame: a shadow pass renders the boxes' depth from the key light, then the main pass
+/// paints the backdrop gradient, the ground (grid, shadows, fog) and the boxes (flat-shaded,
+/// shadowed, fogged), and resolves the four samples per pixel into [`Renderer::texture`].
+pub struct Renderer {
+    pipelines: Pipelines,
+    mesh: CubeMesh,
+    instances: InstanceBuffer,
+    globals: wgpu::Buffer,
+    globals_bind_group: wgpu::BindGroup,
+    shadow: ShadowMap,
+    target: Target,
+    /// The colours and strengths the frames are painted with.
+    pub look: Look,
+}
+
+impl Renderer {
+    /// The format of [`Renderer::texture`] (8-bit sRGB with alpha).
+    pub const FORMAT: wgpu::TextureFormat = super::target::COLOUR_FORMAT;
+
+    /// Builds the pipelines and buffers and a `width` × `height` target.
+    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Renderer {
+        let pipelines = Pipelines::new(device);
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("clipscope globals"),
+            size: Globals::SIZE,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let globals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("clipscope globals bind group"),
+            layout: &pipelines.globals_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals.as_entire_binding(),
+            }],
+        });
+        let shadow = ShadowMap::new(device, &pipelines.shadow_layout);
+        Renderer {
+            mesh: CubeMesh::new(device),
+            instances: InstanceBuffer::new(device),
+            target: Target::new(device, width, height),
+            pipelines,
+            globals,
+            globals_bind_group,
+            shadow,
+            look: Look::default(),
+        }
+    }
+
+    /// The target size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        self.target.size
+    }
+
+    /// Resizes the target (a no-op when the size is unchanged). Only the target's textures are
+    /// recreated; a view of the old [`Renderer::texture`] shown elsewhere must be replaced.
+    pub fn resize(&mut self, device: &wgpu::Device, width: u32, height: u32) {
+        if self.target.size != (width.max(1), height.max(1)) {
+            self.target = Target::new(device, width, height);
+        }
+    }
+
+    /// The resolved picture of the last frame ([`Renderer::FORMAT`]), e.g. to register with
+    /// egui-wgpu as a native texture.
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.target.resolved
+    }
+
+    /// A view of [`Renderer::texture`].
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.target.resolved_view
+    }
+
+    /// Draws a frame and submits it.
+    pub fn render(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        camera: &Camera,
+        instances: &[BoxInstance],
+    ) {
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("clipscope frame"),
+        });
+        self.encode(device, queue, &mut encoder, camera, instances);
+        queue.submit([encoder.finish()]);
+    }
+
+    /// Uploads the frame's uniforms and instances and records the shadow and main passes into
+    /// `encoder` (for callers that submit their own command buffers, such as an egui paint
+    /// callback).
+    pub fn encode(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        camera: &Camera,
+        instances: &[BoxInstance],
+    ) {
+        let count = self.instances.upload(device, queue, instances);
+        let globals = self.frame_globals(camera, instances);
+        queue.write_buffer(&self.globals, 0, &globals.bytes(&self.look));
+
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("clipscope shadow pass"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow.view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            if count > 0 {
+                pass.set_pipeline(&self.pipelines.shadow);
+                pass.set_bind_group(0, &self.globals_bind_group, &[]);
+                self.draw_boxes(&mut pass, count);
+            }
+        }
+
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clipscope main pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.target.msaa_view,
+                depth_slice: None,
+                resolve_target: Some(&self.target.resolved_view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                    store: wgpu::StoreOp::Discard,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.target.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.globals_bind_group, &[]);
+        pass.set_bind_group(1, &self.shadow.bind_group, &[]);
+        pass.set_pipeline(&self.pipelines.background);
+        pass.draw(0..3, 0..1);
+        pass.set_pipeline(&self.pipelines.ground);
+        pass.draw(0..6, 0..1);
+        if count > 0 {
+            pass.set_pipeline(&self.pipelines.boxes);
+            self.draw_boxes(&mut pass, count);
+        }
+    }
+
+    /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first.
+    pub fn read_rgba(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Vec<u8>, String> {
+        readback::read_rgba(device, queue, &self.target.resolved)
+    }
+
+    fn draw_boxes(&self, pass: &mut wgpu::RenderPass<'_>, count: u32) {
+        pass.set_vertex_buffer(0, self.mesh.vertices.slice(..));
+        pass.set_vertex_buffer(1, self.instances.buffer.slice(..));
+        pass.set_index_buffer(self.mesh.indices.slice(..), wgpu::IndexFormat::Uint16);
+        pass.draw_indexed(0..self.mesh.index_count, 0, 0..count);
+    }
+
+    /// The uniforms for a frame: the camera, a shadow camera fitted to the boxes, and ground,
+    /// grid and fog scaled to the size of the scene and the camera's distance.
+    fn frame_globals(&self, camera: &Camera, instances: &[BoxInstance]) -> Globals {
+        let bounds = Bounds::of_instances(instances)
+            .unwrap_or_else(|| Bounds::new(Vec3::splat(-0.5), Vec3::splat(0.5)));
+        let ground_y = bounds.min.y.min(0.0);
+        let size = bounds.radius().max(0.25);
+        let (width, height) = self.target.size;
+        let distance = camera.distance.max(1e-3);
+        let light_view_proj =
+            shadow::light_view_projection(bounds, self.look.light_direction, ground_y);
+        let shadow_texel_world = 2.0 * bounds.radius().max(0.05) * 1.02 / SHADOW_SIZE as f32;
+        Globals {
+            view_proj: camera.view_projection(width as f32 / height as f32),
+            light_view_proj,
+            eye: camera.eye(),
+            ground_y,
+            shadow_step: self.look.shadow_softness / SHADOW_SIZE as f32,
+            shadow_offset: shadow_texel_world * 1.5,
+            grid_cell: grid_cell(size),
+            fog_range: (distance + size * 1.5, distance * 4.0 + size * 8.0),
+            viewport: (width, height),
+            grid_fade: distance * 1.5 + size * 4.0,
+            ground_extent: (distance * 60.0).max(size * 60.0),
+            focus: Vec3::new(camera.target.x, ground_y, camera.target.z),
+        }
+    }
+}
+
+/// A grid cell of 1, 2.5 or 5 times a power of ten, near a third of the scene's radius.
+fn grid_cell(size: f32) -> f32 {
+    let want = (size / 3.0).max(1e-3);
+    let decade = 10f32.powf(want.log10().floor());
+    [1.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .map(|k| k * decade)
+        .min_by(|a, b| {
+            let da = (a / want).ln().abs();
+            let db = (b / want).ln().abs();
+            da.total_cmp(&db)
+        })
+        .unwrap_or(decade)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_cells_are_round_numbers() {
+        assert_eq!(grid_cell(1.2), 0.5);
+        assert_eq!(grid_cell(3.0), 1.0);
+        assert_eq!(grid_cell(30.0), 10.0);
+    }
+}

@@ -1,0 +1,308 @@
+//! Headless rendering: known scenes drawn at 320×240 and compared with committed reference
+//! PNGs (tests/snapshots/render_*.png) within a tolerance, frames of a moving clip at two times
+//! that must differ, and the `render` subcommand's output.
+//!
+//! These need a GPU adapter (Mesa's lavapipe in CI). Where none exists each test prints
+//! `SKIPPED` and passes, unless `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure. References are
+//! regenerated with `UPDATE_SNAPSHOTS=1`; on a mismatch the new frame is written next to the
+//! reference as `render_*.new.png`.
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clipscope::render::headless::{self, Headless};
+use clipscope::render::look::srgb;
+use clipscope::render::{Bounds, Camera};
+use clipscope::scene::BoxInstance;
+use glam::{Mat4, Quat, Vec3};
+use image::RgbaImage;
+
+/// Largest per-channel difference a pixel may have and still match.
+const CHANNEL_TOLERANCE: u8 = 8;
+/// Share of pixels that must match.
+const MATCHING_SHARE: f64 = 0.995;
+
+/// Whether a GPU adapter exists; without one, says so loudly (or fails under
+/// `CLIPSCOPE_REQUIRE_GPU=1`).
+fn have_adapter(test: &str) -> bool {
+    match headless::check_adapter() {
+        Ok(_) => true,
+        Err(why) => {
+            if std::env::var("CLIPSCOPE_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("{test}: {why}, and CLIPSCOPE_REQUIRE_GPU=1");
+            }
+            eprintln!("SKIPPED {test}: {why}");
+            false
+        }
+    }
+}
+
+fn part(size: [f32; 3], at: [f32; 3], turn_y_degrees: f32, colour: u32) -> BoxInstance {
+    BoxInstance {
+        transform: Mat4::from_scale_rotation_translation(
+            Vec3::from(size),
+            Quat::from_rotation_y(turn_y_degrees.to_radians()),
+            Vec3::from(at),
+        ),
+        colour: srgb(colour),
+    }
+}
+
+/// A small cube character mid-stride beside two crates.
+fn scene() -> Vec<BoxInstance> {
+    let stride = |deg: f32, at: [f32; 3], size: [f32; 3], colour| {
+        let pivot = Vec3::new(at[0], at[1] + size[1] * 0.5, at[2]);
+        let swing = Mat4::from_translation(pivot)
+            * Mat4::from_rotation_x(deg.to_radians())
+            * Mat4::from_translation(-pivot);
+        BoxInstance {
+            transform: swing
+                * Mat4::from_scale_rotation_translation(
+                    Vec3::from(size),
+                    Quat::IDENTITY,
+                    Vec3::from(at),
+                ),
+            colour: srgb(colour),
+        }
+    };
+    vec![
+        // Legs, swinging.
+        stride(22.0, [-0.14, 0.36, 0.0], [0.2, 0.72, 0.24], 0x4F_7CAC),
+        stride(-22.0, [0.14, 0.36, 0.0], [0.2, 0.72, 0.24], 0x4F_7CAC),
+        // Torso, head, hands.
+        part([0.56, 0.62, 0.32], [0.0, 1.05, 0.0], 0.0, 0xF2_8C6B),
+        part([0.4, 0.4, 0.4], [0.0, 1.6, 0.0], 0.0, 0xF5_CBA7),
+        stride(-30.0, [-0.38, 1.02, 0.0], [0.16, 0.5, 0.16], 0xF5_CBA7),
+        stride(30.0, [0.38, 1.02, 0.0], [0.16, 0.5, 0.16], 0xF5_CBA7),
+        // Two crates.
+        part([0.6, 0.6, 0.6], [1.1, 0.3, -0.5], 20.0, 0xF6_C85F),
+        part([0.36, 0.36, 0.36], [1.0, 0.78, -0.45], -10.0, 0x5D_BCB0),
+    ]
+}
+
+/// Compares `image` with `tests/snapshots/{name}.png` (or writes it under
+/// `UPDATE_SNAPSHOTS=1`), writing `{name}.new.png` on a mismatch.
+fn check_snapshot(name: &str, image: &RgbaImage) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let reference = dir.join(format!("{name}.png"));
+    let new = dir.join(format!("{name}.new.png"));
+    if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| !v.is_empty() && v != "0") {
+        image.save(&reference).unwrap();
+        let _ = std::fs::remove_file(&new);
+        return;
+    }
+    let expected = match image::open(&reference) {
+        Ok(img) => img.to_rgba8(),
+        Err(e) => {
+            image.save(&new).unwrap();
+            panic!(
+                "{}: {e}; wrote {} (UPDATE_SNAPSHOTS=1 makes it the reference)",
+                reference.display(),
+                new.display()
+            );
+        }
+    };
+    let fail = |why: String| -> ! {
+        image.save(&new).unwrap();
+        panic!("{name}: {why}; wrote {}", new.display());
+    };
+    if expected.dimensions() != image.dimensions() {
+        fail(format!(
+            "size {:?}, reference {:?}",
+            image.dimensions(),
+            expected.dimensions()
+        ));
+    }
+    let total = (image.width() * image.height()) as usize;
+    let matching = image
+        .pixels()
+        .zip(expected.pixels())
+        .filter(|(a, b)| {
+            a.0.iter()
+                .zip(b.0.iter())
+                .all(|(x, y)| x.abs_diff(*y) <= CHANNEL_TOLERANCE)
+        })
+        .count();
+    let share = matching as f64 / total as f64;
+    if share < MATCHING_SHARE {
+        fail(format!(
+            "{:.2}% of pixels within ±{CHANNEL_TOLERANCE} of the reference, need {:.1}%",
+            share * 100.0,
+            MATCHING_SHARE * 100.0
+        ));
+    }
+    let _ = std::fs::remove_file(&new);
+}
+
+fn framed(yaw: f32, pitch: f32, instances: &[BoxInstance], aspect: f32) -> Camera {
+    let mut camera = Camera {
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
+        ..Camera::default()
+    };
+    camera.frame_aspect(Bounds::of_instances(instances).unwrap(), aspect);
+    camera
+}
+
+#[test]
+fn character_three_quarter_view_matches_reference() {
+    if !have_adapter("character_three_quarter_view_matches_reference") {
+        return;
+    }
+    let scene = scene();
+    let camera = framed(35.0, 16.0, &scene, 320.0 / 240.0);
+    let image = headless::render_rgba(&scene, &camera, 320, 240).unwrap();
+    assert_eq!(image.dimensions(), (320, 240));
+    check_snapshot("render_character", &image);
+}
+
+#[test]
+fn high_view_with_shadows_matches_reference() {
+    if !have_adapter("high_view_with_shadows_matches_reference") {
+        return;
+    }
+    let scene = scene();
+    let mut camera = framed(75.0, 50.0, &scene, 320.0 / 240.0);
+    camera.zoom(1.25);
+    let image = headless::render_rgba(&scene, &camera, 320, 240).unwrap();
+    check_snapshot("render_high", &image);
+}
+
+#[test]
+fn one_device_renders_frames_of_different_sizes_and_counts() {
+    if !have_adapter("one_device_renders_frames_of_different_sizes_and_counts") {
+        return;
+    }
+    let mut headless = Headless::new().unwrap();
+    let camera = Camera::default();
+    let empty = headless.render(&[], &camera, 64, 48).unwrap();
+    assert_eq!(empty.dimensions(), (64, 48));
+    // Many more boxes than the instance buffer first holds: it grows.
+    let many: Vec<BoxInstance> = (0..500)
+        .map(|i| {
+            let (x, z) = ((i % 25) as f32 - 12.0, (i / 25) as f32 - 10.0);
+            part([0.3, 0.3, 0.3], [x * 0.4, 0.15, z * 0.4], 0.0, 0xF2_8C6B)
+        })
+        .collect();
+    let crowd = headless.render(&many, &camera, 96, 80).unwrap();
+    assert_eq!(crowd.dimensions(), (96, 80));
+    let again = headless.render(&[], &camera, 64, 48).unwrap();
+    assert_eq!(
+        empty.as_raw(),
+        again.as_raw(),
+        "a frame depends only on its input"
+    );
+}
+
+/// A clip file whose one box slides and turns over a second.
+fn moving_clip(dir: &Path) -> PathBuf {
+    let path = dir.join("slide.json");
+    std::fs::write(
+        &path,
+        r#"{"name":"slide","duration":1,"tracks":[
+            {"name":"crate.position","type":"vector","times":[0,1],"values":[0,0,0, 1.5,0,0]},
+            {"name":"crate.quaternion","type":"quaternion","times":[0,1],
+             "values":[0,0,0,1, 0,0.7071068,0,0.7071068]},
+            {"name":"other.position","type":"vector","times":[0],"values":[0,0,0]}
+        ]}"#,
+    )
+    .unwrap();
+    path
+}
+
+fn clipscope(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("run clipscope")
+}
+
+#[test]
+fn frames_at_different_times_of_a_moving_clip_differ() {
+    if !have_adapter("frames_at_different_times_of_a_moving_clip_differ") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let clip = moving_clip(dir.path());
+    let out = dir.path().join("frame.png");
+    let o = clipscope(&[
+        "render",
+        clip.to_str().unwrap(),
+        "--times",
+        "0,0.5,0.5",
+        "--size",
+        "160x120",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let frame = |i: usize| {
+        image::open(dir.path().join(format!("frame_{i:03}.png")))
+            .unwrap()
+            .to_rgba8()
+    };
+    let (a, b, c) = (frame(0), frame(1), frame(2));
+    assert_eq!(a.dimensions(), (160, 120));
+    let changed = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count();
+    assert!(
+        changed > 200,
+        "only {changed} pixels changed between t=0 and t=0.5"
+    );
+    assert_eq!(b.as_raw(), c.as_raw(), "the same time gives the same frame");
+    assert!(!out.exists(), "a sequence writes only numbered files");
+}
+
+#[test]
+fn cli_writes_a_png_of_the_requested_size() {
+    if !have_adapter("cli_writes_a_png_of_the_requested_size") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json");
+    let out = dir.path().join("walk.png");
+    let o = clipscope(&[
+        "render",
+        demo,
+        "--clip",
+        "walk",
+        "--time",
+        "0.25",
+        "--size",
+        "200x100",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("walk.png"));
+    let image = image::open(&out).unwrap();
+    assert_eq!((image.width(), image.height()), (200, 100));
+    // Nothing but the PNG was left in the folder (the write is atomic via a temp file).
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn cli_errors_are_one_line_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json");
+    let out = dir.path().join("x.png");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["render", demo, "--clip", "nope", "-o", out],
+        vec!["render", demo, "--size", "0x10", "-o", out],
+        vec!["render", "/no/such/file.json", "-o", out],
+    ] {
+        let o = clipscope(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.trim().is_empty(), "{args:?}");
+    }
+    let o = clipscope(&["render", demo, "--clip", "nope", "-o", out]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no clip named \"nope\""));
+    assert!(!Path::new(out).exists());
+}
