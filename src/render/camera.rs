@@ -159,4 +159,23 @@ mod tests {
             assert!(p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..1.0).contains(&p.z));
         }
     }
+
+    #[test]
+    fn controls_orbit_zoom_and_pan() {
+        let mut camera = Camera::default();
+        let before = camera;
+        camera.orbit(0.1, 10.0);
+        assert_eq!(camera.pitch, Camera::MAX_PITCH);
+        assert!((camera.yaw - (before.yaw - 0.1)).abs() < 1e-6);
+        camera.zoom(0.5);
+        assert!((camera.distance - before.distance * 0.5).abs() < 1e-5);
+        camera.zoom(f32::NAN);
+        assert!(camera.distance.is_finite());
+        let mut camera = Camera::default();
+        let eye = camera.eye();
+        camera.pan(0.1, 0.0);
+        let moved = camera.target - before.target;
+        let look = (before.target - eye).normalize();
+        assert!(moved.length() > 0.0 && moved.dot(look).abs() < 1e-4);
+    }
 }
