@@ -5,6 +5,15 @@
 //! the animated properties into a [`Pose`](crate::playback::Pose); forward kinematics turns the
 //! pose into one [`BoxInstance`] per part for the renderer.
 
+pub mod colour;
 pub mod instance;
+mod standin;
 
 pub use instance::BoxInstance;
+
+use crate::model::Clip;
+
+/// The boxes of `clip` posed at `time` seconds: what the viewport and `clipscope render` draw.
+pub fn posed_instances(clip: &Clip, time: f64) -> Vec<BoxInstance> {
+    standin::standin_instances(clip, time)
+}

@@ -18,6 +18,7 @@ pub mod style;
 pub mod timeline;
 pub mod track_tree;
 pub mod validation_panel;
+pub mod viewport;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

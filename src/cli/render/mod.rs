@@ -7,8 +7,6 @@
 //! atomically. A build without the `gui` feature has no renderer and exits with status 2.
 
 mod frames;
-#[cfg(feature = "gui")]
-mod standin;
 
 use std::path::PathBuf;
 
@@ -85,7 +83,7 @@ pub fn run(args: Args) -> Outcome {
     };
     let poses: Vec<_> = times
         .iter()
-        .map(|&t| standin::standin_instances(clip, t))
+        .map(|&t| crate::scene::posed_instances(clip, t))
         .collect();
     let (width, height) = args.size;
     let mut camera = Camera::default();

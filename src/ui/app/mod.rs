@@ -28,6 +28,7 @@ use crate::ui::selection::Selection;
 use crate::ui::style;
 use crate::ui::track_tree;
 use crate::ui::validation_panel::{self, ValidationPanel};
+use crate::ui::viewport::{self, Viewport};
 
 mod documents;
 mod panels;
@@ -70,6 +71,10 @@ pub struct ClipscopeApp {
     pub transport: Transport,
     /// The curve editor's view and drag state.
     pub curves: CurveEditor,
+    /// The 3D viewport's camera and renderer.
+    pub viewport: Viewport,
+    /// eframe's wgpu device and egui renderer (absent in tests without a window).
+    render_state: Option<eframe::egui_wgpu::RenderState>,
     /// Inspector state.
     pub inspector: Inspector,
     /// Validation panel filters.
@@ -111,6 +116,8 @@ impl ClipscopeApp {
             clip_list: ClipList::default(),
             transport: Transport::default(),
             curves: CurveEditor::new(),
+            viewport: Viewport::default(),
+            render_state: None,
             inspector: Inspector::default(),
             validation: ValidationPanel::default(),
             findings: None,
@@ -316,8 +323,11 @@ impl ClipscopeApp {
 }
 
 impl eframe::App for ClipscopeApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        if self.render_state.is_none() {
+            self.render_state = frame.wgpu_render_state().cloned();
+        }
         if ctx.input(|i| i.viewport().close_requested()) && self.ws.any_dirty() && !self.allow_close
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
@@ -464,10 +474,17 @@ impl ClipscopeApp {
                 .default_size(ui.available_height() * 0.42)
                 .min_size(80.0)
                 .show(ui, |ui| {
-                    panels::viewport_placeholder(
+                    let clip = self
+                        .selection
+                        .clip
+                        .and_then(|id| self.ws.documents.get(id.doc)?.doc.clips.get(id.clip));
+                    viewport::show(
                         ui,
-                        self.selected_clip().map(|(_, c)| c.name.as_str()),
-                    )
+                        &mut self.viewport,
+                        self.render_state.as_ref(),
+                        clip,
+                        self.transport.time,
+                    );
                 });
             egui::CentralPanel::default().show(ui, |ui| self.curve_panel(ui, &mut out));
         });

@@ -231,21 +231,3 @@ impl ClipscopeApp {
         }
     }
 }
-
-/// The area reserved for the 3D viewport.
-pub(super) fn viewport_placeholder(ui: &mut egui::Ui, clip: Option<&str>) {
-    let rect = ui.available_rect_before_wrap();
-    let painter = ui.painter();
-    painter.rect_filled(rect, 6.0, ui.visuals().extreme_bg_color);
-    painter.text(
-        rect.center(),
-        egui::Align2::CENTER_CENTER,
-        match clip {
-            Some(name) => format!("3D viewport · {name}"),
-            None => "3D viewport".into(),
-        },
-        egui::FontId::proportional(15.0),
-        ui.visuals().weak_text_color(),
-    );
-    ui.allocate_rect(rect, egui::Sense::hover());
-}

@@ -91,7 +91,7 @@ pub fn standin_instances(clip: &Clip, t: f64) -> Vec<BoxInstance> {
                     rotation,
                     slot + node.offset,
                 ),
-                colour: crate::render::look::srgb(PALETTE[i % PALETTE.len()]),
+                colour: super::colour::srgb(PALETTE[i % PALETTE.len()]),
             }
         })
         .collect()

@@ -1,0 +1,168 @@
+//! The 3D VIEWPORT: the selected clip playing on a cube-built character, drawn by the wgpu
+//! [`Renderer`] into its own offscreen target and shown as an egui image.
+//!
+//! Drag to orbit, middle-drag (or Shift+drag) to pan, wheel to zoom, double-click or F (while
+//! the pointer is over it) to frame the character. The panel poses the scene at the
+//! transport's time every frame; the renderer's GPU resources live as long as the panel. Where
+//! egui runs without the wgpu renderer (tests), the panel says so instead of drawing.
+
+use eframe::egui_wgpu::RenderState;
+
+use crate::model::Clip;
+use crate::render::{Bounds, Camera, Renderer};
+use crate::scene::BoxInstance;
+
+/// Radians of orbit per point of pointer drag.
+const ORBIT_PER_POINT: f32 = 0.008;
+
+/// The viewport's state: camera, the boxes of the current frame and the GPU side.
+pub struct Viewport {
+    /// The orbit camera.
+    pub camera: Camera,
+    /// The boxes posed this frame.
+    pub instances: Vec<BoxInstance>,
+    /// Frame the character on the next drawn frame.
+    frame_next: bool,
+    /// The clip the camera was framed for (a new clip is framed once).
+    framed_for: Option<String>,
+    gpu: Option<Gpu>,
+}
+
+/// The renderer and the egui texture showing its target.
+struct Gpu {
+    renderer: Renderer,
+    texture: egui::TextureId,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport {
+            camera: Camera::default(),
+            instances: Vec::new(),
+            frame_next: true,
+            framed_for: None,
+            gpu: None,
+        }
+    }
+}
+
+impl Viewport {
+    /// Frames the character on the next frame (F).
+    pub fn frame(&mut self) {
+        self.frame_next = true;
+    }
+}
+
+/// Poses `clip` at `time` and draws it into the rest of `ui`.
+pub fn show(
+    ui: &mut egui::Ui,
+    vp: &mut Viewport,
+    render_state: Option<&RenderState>,
+    clip: Option<&Clip>,
+    time: f64,
+) {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+    let Some(clip) = clip else {
+        empty(ui, rect, "Select a clip to see it play here.");
+        return;
+    };
+    vp.instances = crate::scene::posed_instances(clip, time);
+    if vp.framed_for.as_deref() != Some(clip.name.as_str()) {
+        vp.framed_for = Some(clip.name.clone());
+        vp.frame_next = true;
+    }
+    navigate(ui, &response, vp);
+    if vp.frame_next
+        && let Some(bounds) = Bounds::of_instances(&vp.instances)
+    {
+        vp.camera
+            .frame_aspect(bounds, rect.width() / rect.height().max(1.0));
+        vp.frame_next = false;
+    }
+    let Some(rs) = render_state else {
+        empty(ui, rect, "3D viewport (needs the wgpu renderer)");
+        return;
+    };
+    let ppp = ui.ctx().pixels_per_point();
+    let (w, h) = (
+        ((rect.width() * ppp).round() as u32).max(1),
+        ((rect.height() * ppp).round() as u32).max(1),
+    );
+    let gpu = vp.gpu.get_or_insert_with(|| {
+        let renderer = Renderer::new(&rs.device, w, h);
+        let texture = rs.renderer.write().register_native_texture(
+            &rs.device,
+            renderer.view(),
+            wgpu::FilterMode::Linear,
+        );
+        Gpu { renderer, texture }
+    });
+    if gpu.renderer.size() != (w, h) {
+        gpu.renderer.resize(&rs.device, w, h);
+        rs.renderer.write().update_egui_texture_from_wgpu_texture(
+            &rs.device,
+            gpu.renderer.view(),
+            wgpu::FilterMode::Linear,
+            gpu.texture,
+        );
+    }
+    gpu.renderer
+        .render(&rs.device, &rs.queue, &vp.camera, &vp.instances);
+    ui.painter().image(
+        gpu.texture,
+        rect,
+        egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+        egui::Color32::WHITE,
+    );
+    if response.hovered() {
+        ui.painter().text(
+            rect.left_bottom() + egui::vec2(8.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            "drag: orbit · Shift/middle-drag: pan · wheel: zoom · F: frame",
+            egui::FontId::proportional(11.0),
+            egui::Color32::from_black_alpha(140),
+        );
+    }
+}
+
+/// Orbit, pan, zoom and framing from the pointer and keys.
+fn navigate(ui: &egui::Ui, response: &egui::Response, vp: &mut Viewport) {
+    let height = response.rect.height().max(1.0);
+    let shift = ui.input(|i| i.modifiers.shift);
+    if response.dragged_by(egui::PointerButton::Middle)
+        || (shift && response.dragged_by(egui::PointerButton::Primary))
+    {
+        let d = response.drag_delta();
+        vp.camera.pan(d.x / height, d.y / height);
+    } else if response.dragged_by(egui::PointerButton::Primary) {
+        let d = response.drag_delta();
+        vp.camera
+            .orbit(d.x * ORBIT_PER_POINT, d.y * ORBIT_PER_POINT);
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            vp.camera.zoom((-scroll * 0.002).exp());
+        }
+        if ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::F)) {
+            vp.frame_next = true;
+        }
+    }
+    if response.double_clicked() {
+        vp.frame_next = true;
+    }
+}
+
+/// The panel without a picture: a soft backdrop and a line of text.
+fn empty(ui: &egui::Ui, rect: egui::Rect, text: &str) {
+    let painter = ui.painter();
+    painter.rect_filled(rect, 6.0, ui.visuals().extreme_bg_color);
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        text,
+        egui::FontId::proportional(15.0),
+        ui.visuals().weak_text_color(),
+    );
+}
