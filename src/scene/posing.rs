@@ -278,6 +278,20 @@ mod tests {
     }
 
     #[test]
+    fn builtins_stand_on_the_ground_at_rest() {
+        for rig in Rig::builtins() {
+            let mut out = vec![];
+            rig.instances(&rig.rest_pose(), &mut out);
+            let lowest = out.iter().map(bottom).fold(f32::INFINITY, f32::min);
+            assert!(
+                (0.0..0.02).contains(&lowest),
+                "{} floats at {lowest}",
+                rig.name
+            );
+        }
+    }
+
+    #[test]
     fn hero_walks_the_demo_clip() {
         let demo = crate::formats::read_bytes(
             crate::assets::DEMO_CLIPS,

@@ -47,7 +47,8 @@ pub struct Part {
 }
 
 impl Part {
-    /// A part with a box of `size` centred on its pivot at `position`, unrotated and unscaled.
+    /// A part with a box of `size` centred on its pivot, the pivot at its parent's pivot,
+    /// unrotated and unscaled.
     pub fn new(
         name: impl Into<String>,
         parent: Option<usize>,
