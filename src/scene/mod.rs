@@ -1,19 +1,25 @@
 //! What the viewport shows: cube-built rigs (from data or made up for a skeletal clip), their
 //! poses, and the boxes the renderer draws for them.
 //!
-//! A rig is a tree of named parts; a clip plays on it through [`crate::playback`], which writes
-//! the animated properties into a [`Pose`](crate::playback::Pose); forward kinematics turns the
-//! pose into one [`BoxInstance`] per part for the renderer.
+//! A [`Rig`] is a tree of named [`Part`]s, read from `assets/rigs/*.json` ([`rig_schema`]) or
+//! made up for a clip whose bones match no rig ([`proxy`]); [`pick_rig`] chooses between them. A
+//! clip plays on a rig through [`crate::playback`], which writes the animated properties into
+//! the rig's [`Pose`](crate::playback::Pose) ([`Rig::rest_pose`]); forward kinematics turns the
+//! pose into one [`BoxInstance`] per part for the renderer ([`Rig::instances`], [`posing`]). A
+//! [`Player`] ties the three together for one clip.
 
 pub mod colour;
 pub mod instance;
-mod standin;
+pub mod player;
+pub mod posing;
+pub mod proxy;
+pub mod rig;
+pub mod rig_match;
+pub mod rig_schema;
 
 pub use instance::BoxInstance;
-
-use crate::model::Clip;
-
-/// The boxes of `clip` posed at `time` seconds: what the viewport and `clipscope render` draw.
-pub fn posed_instances(clip: &Clip, time: f64) -> Vec<BoxInstance> {
-    standin::standin_instances(clip, time)
-}
+pub use player::{Player, posed_instances};
+pub use proxy::palette_colour;
+pub use rig::{Part, Rig};
+pub use rig_match::{MATCH_THRESHOLD, animated_nodes, pick_rig, pick_rig_with};
+pub use rig_schema::{PartFile, RigFile, parse_hex_colour};

@@ -8,9 +8,11 @@
 
 use eframe::egui_wgpu::RenderState;
 
+use std::sync::Arc;
+
 use crate::model::Clip;
 use crate::render::{Bounds, Camera, Renderer};
-use crate::scene::BoxInstance;
+use crate::scene::{BoxInstance, Player};
 
 /// Radians of orbit per point of pointer drag.
 const ORBIT_PER_POINT: f32 = 0.008;
@@ -25,8 +27,14 @@ pub struct Viewport {
     frame_next: bool,
     /// The clip the camera was framed for (a new clip is framed once).
     framed_for: Option<String>,
+    /// The selected clip playing on its rig, and the version of the clip it was made from.
+    player: Option<(ClipVersion, Player)>,
     gpu: Option<Gpu>,
 }
+
+/// Identifies one state of one clip: `(document id, document version, clip index)`. A player
+/// is rebuilt only when this changes.
+pub type ClipVersion = (u64, u64, usize);
 
 /// The renderer and the egui texture showing its target.
 struct Gpu {
@@ -41,6 +49,7 @@ impl Default for Viewport {
             instances: Vec::new(),
             frame_next: true,
             framed_for: None,
+            player: None,
             gpu: None,
         }
     }
@@ -51,6 +60,11 @@ impl Viewport {
     pub fn frame(&mut self) {
         self.frame_next = true;
     }
+
+    /// The player of the clip shown, if any (its rig, its unbound tracks).
+    pub fn player(&self) -> Option<&Player> {
+        self.player.as_ref().map(|(_, p)| p)
+    }
 }
 
 /// Poses `clip` at `time` and draws it into the rest of `ui`.
@@ -58,16 +72,22 @@ pub fn show(
     ui: &mut egui::Ui,
     vp: &mut Viewport,
     render_state: Option<&RenderState>,
-    clip: Option<&Clip>,
+    clip: Option<(ClipVersion, &Clip)>,
     time: f64,
 ) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
-    let Some(clip) = clip else {
+    let Some((version, clip)) = clip else {
+        vp.player = None;
         empty(ui, rect, "Select a clip to see it play here.");
         return;
     };
-    vp.instances = crate::scene::posed_instances(clip, time);
+    if vp.player.as_ref().is_none_or(|(v, _)| *v != version) {
+        vp.player = Some((version, Player::for_clip(Arc::new(clip.clone()))));
+    }
+    if let Some((_, player)) = &mut vp.player {
+        player.instances_at(time, &mut vp.instances);
+    }
     if vp.framed_for.as_deref() != Some(clip.name.as_str()) {
         vp.framed_for = Some(clip.name.clone());
         vp.frame_next = true;

@@ -474,10 +474,10 @@ impl ClipscopeApp {
                 .default_size(ui.available_height() * 0.42)
                 .min_size(80.0)
                 .show(ui, |ui| {
-                    let clip = self
-                        .selection
-                        .clip
-                        .and_then(|id| self.ws.documents.get(id.doc)?.doc.clips.get(id.clip));
+                    let clip = self.selection.clip.and_then(|id| {
+                        let d = self.ws.documents.get(id.doc)?;
+                        Some(((d.id, d.version, id.clip), d.doc.clips.get(id.clip)?))
+                    });
                     viewport::show(
                         ui,
                         &mut self.viewport,
