@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::model::Clip;
 use crate::render::{Bounds, Camera, Renderer};
-use crate::scene::{BoxInstance, Player};
+use crate::scene::{BoxInstance, Player, Rig, pick_rig};
 
 /// Radians of orbit per point of pointer drag.
 const ORBIT_PER_POINT: f32 = 0.008;
@@ -29,8 +29,15 @@ pub struct Viewport {
     framed_for: Option<String>,
     /// The selected clip playing on its rig, and the version of the clip it was made from.
     player: Option<(ClipVersion, Player)>,
+    /// The rig the user picked: a built-in rig's name, [`PROXY`], or `None` for automatic.
+    pub rig_choice: Option<String>,
+    /// Tracks of the shown clip that bind to nothing on its rig (with the reason).
+    pub unbound: Vec<String>,
     gpu: Option<Gpu>,
 }
+
+/// The rig picker's entry for a proxy rig made from the clip's bones.
+pub const PROXY: &str = "Proxy (one box per bone)";
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`. A player
 /// is rebuilt only when this changes.
@@ -50,6 +57,8 @@ impl Default for Viewport {
             frame_next: true,
             framed_for: None,
             player: None,
+            rig_choice: None,
+            unbound: Vec::new(),
             gpu: None,
         }
     }
@@ -83,7 +92,14 @@ pub fn show(
         return;
     };
     if vp.player.as_ref().is_none_or(|(v, _)| *v != version) {
-        vp.player = Some((version, Player::for_clip(Arc::new(clip.clone()))));
+        let rig = rig_for(clip, vp.rig_choice.as_deref());
+        let player = Player::new(Arc::new(clip.clone()), rig);
+        vp.unbound = player
+            .unbound_tracks()
+            .into_iter()
+            .map(|u| format!("{}: {}", u.track, u.reason))
+            .collect();
+        vp.player = Some((version, player));
     }
     if let Some((_, player)) = &mut vp.player {
         player.instances_at(time, &mut vp.instances);
@@ -135,6 +151,7 @@ pub fn show(
         egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
         egui::Color32::WHITE,
     );
+    overlay(ui, rect, vp);
     if response.hovered() {
         ui.painter().text(
             rect.left_bottom() + egui::vec2(8.0, -6.0),
@@ -144,6 +161,65 @@ pub fn show(
             egui::Color32::from_black_alpha(140),
         );
     }
+}
+
+/// The rig for `clip`: the user's choice, or the built-in rig it matches, or a proxy.
+fn rig_for(clip: &Clip, choice: Option<&str>) -> Rig {
+    match choice {
+        Some(PROXY) => Rig::proxy(clip, None),
+        Some(name) => Rig::builtin(name)
+            .cloned()
+            .unwrap_or_else(|| pick_rig(clip, Rig::builtins())),
+        None => pick_rig(clip, Rig::builtins()),
+    }
+}
+
+/// The rig picker and the unbound-track note, over the picture's top-left corner.
+fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport) {
+    let area = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(320.0, 48.0));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
+        ui.horizontal(|ui| {
+            let current = vp
+                .player()
+                .map(|p| p.rig().name.clone())
+                .unwrap_or_default();
+            let label = ui.label(egui::RichText::new("Rig").color(egui::Color32::from_gray(60)));
+            let mut choice = vp.rig_choice.clone();
+            let shown = match &choice {
+                None => format!("Auto ({current})"),
+                Some(name) => name.clone(),
+            };
+            egui::ComboBox::from_id_salt("rig picker")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut choice, None, "Auto (best match)");
+                    for rig in Rig::builtins() {
+                        ui.selectable_value(&mut choice, Some(rig.name.clone()), &rig.name);
+                    }
+                    ui.selectable_value(&mut choice, Some(PROXY.to_string()), PROXY);
+                })
+                .response
+                .labelled_by(label.id);
+            if choice != vp.rig_choice {
+                vp.rig_choice = choice;
+                vp.player = None;
+                vp.frame_next = true;
+            }
+        });
+        if !vp.unbound.is_empty() {
+            let n = vp.unbound.len();
+            let text = format!(
+                "{n} track{} bind to nothing on this rig",
+                if n == 1 { "" } else { "s" }
+            );
+            ui.label(
+                egui::RichText::new(text)
+                    .small()
+                    .color(egui::Color32::from_rgb(150, 80, 30)),
+            )
+            .on_hover_text(vp.unbound.join("\n"));
+        }
+    });
 }
 
 /// Orbit, pan, zoom and framing from the pointer and keys.
