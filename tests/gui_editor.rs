@@ -454,15 +454,20 @@ fn mouse_drag(h: &mut Harness<'_, ClipscopeApp>, from: egui::Pos2, to: egui::Pos
     h.run_steps(3);
 }
 
-#[test]
-fn dragging_a_key_in_the_curve_editor_moves_it_and_undo_puts_it_back() {
-    let dir = tempfile::tempdir().unwrap();
+/// The editor on the ball clip with only the y curve of `ball.position` shown, framed.
+fn bounce_y_curve(dir: &tempfile::TempDir) -> Harness<'static, ClipscopeApp> {
     let mut harness = editor(&[clip_file(dir.path())]);
-    // Show only the y curve of ball.position.
     harness.state_mut().selection.tracks = [0].into();
     harness.state_mut().selection.hidden = [(0, 0), (0, 2)].into();
     harness.key_press(Key::F);
     harness.run();
+    harness
+}
+
+#[test]
+fn dragging_a_key_in_the_curve_editor_moves_it_and_undo_puts_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = bounce_y_curve(&dir);
     let from = plot_pos(&harness, 0.75, 1.0);
     let to = from + egui::vec2(20.0, -30.0);
     let want = plot_point(&harness, to);
@@ -593,11 +598,7 @@ fn settings_survive_a_restart() {
 #[test]
 fn escape_during_a_drag_puts_the_key_back() {
     let dir = tempfile::tempdir().unwrap();
-    let mut harness = editor(&[clip_file(dir.path())]);
-    harness.state_mut().selection.tracks = [0].into();
-    harness.state_mut().selection.hidden = [(0, 0), (0, 2)].into();
-    harness.key_press(Key::F);
-    harness.run();
+    let mut harness = bounce_y_curve(&dir);
     let from = plot_pos(&harness, 0.75, 1.0);
     harness.hover_at(from);
     harness.event(button(from, true));
