@@ -41,6 +41,19 @@ fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
 
 const BOUNCE: ClipId = ClipId { doc: 0, clip: 0 };
 
+/// Opens menu `menu` and clicks its item `item`.
+fn menu(harness: &mut Harness<'_, ClipscopeApp>, menu: &str, item: &str) {
+    harness.get_by_label(menu).click();
+    harness.run();
+    harness.get_by_label(item).click();
+    harness.run();
+}
+
+/// The last line operations reported.
+fn last_log<'a>(harness: &'a Harness<'_, ClipscopeApp>) -> Option<&'a str> {
+    harness.state().log.last().map(String::as_str)
+}
+
 fn keys(harness: &Harness<'_, ClipscopeApp>, id: ClipId) -> usize {
     harness.state().ws.clip(id).unwrap().key_count()
 }
@@ -54,15 +67,9 @@ fn optimize_from_the_menu_then_undo_and_redo_with_shortcuts() {
     assert_eq!(harness.state().selection.clip, Some(BOUNCE));
     assert_eq!(keys(&harness, BOUNCE), 9);
 
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Optimize clip").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Optimize clip");
     assert_eq!(keys(&harness, BOUNCE), 6);
-    assert_eq!(
-        harness.state().log.last().map(String::as_str),
-        Some("optimize: 9 -> 6 keys")
-    );
+    assert_eq!(last_log(&harness), Some("optimize: 9 -> 6 keys"));
     assert!(
         harness
             .query_all_by_label_contains("optimize: 9 -> 6 keys")
@@ -100,7 +107,7 @@ fn the_inspector_buttons_run_operations_on_one_or_all_clips() {
     harness.get_by_label("Reset duration").click();
     harness.run();
     assert_eq!(
-        harness.state().log.last().map(String::as_str),
+        last_log(&harness),
         Some("reset duration: 0 of 1 clips changed")
     );
     harness.get_by_label("all clips").click();
@@ -108,14 +115,14 @@ fn the_inspector_buttons_run_operations_on_one_or_all_clips() {
     harness.get_by_label("Reset duration").click();
     harness.run();
     assert_eq!(
-        harness.state().log.last().map(String::as_str),
+        last_log(&harness),
         Some("reset duration: 1 of 2 clips changed")
     );
     assert_eq!(harness.state().ws.clip(BOUNCE).unwrap().duration, 1.5);
     harness.get_by_label("Optimize").click();
     harness.run();
     assert_eq!(
-        harness.state().log.last().map(String::as_str),
+        last_log(&harness),
         Some("optimize: 11 -> 8 keys over 2 clips")
     );
 }
@@ -137,10 +144,7 @@ fn the_command_palette_runs_what_you_type() {
     assert!(!harness.state().palette.open);
     // The scale track's key at 1.5 s lies past the 1 s duration.
     assert_eq!(keys(&harness, BOUNCE), 8);
-    assert_eq!(
-        harness.state().log.last().map(String::as_str),
-        Some("trim: 11 -> 10 keys over 2 clips")
-    );
+    assert_eq!(last_log(&harness), Some("trim: 11 -> 10 keys over 2 clips"));
 }
 
 #[test]
@@ -189,20 +193,14 @@ fn scrubbing_the_ruler_moves_the_playhead() {
 fn delete_clip_and_duplicate_are_undoable() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Duplicate clip").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Duplicate clip");
     assert_eq!(harness.state().ws.documents[0].doc.clips.len(), 3);
     harness.get_by_label_contains("bounce copy");
     assert_eq!(
         harness.state().selection.clip,
         Some(ClipId { doc: 0, clip: 1 })
     );
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Delete clip").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Delete clip");
     assert_eq!(harness.state().ws.documents[0].doc.clips.len(), 2);
     assert!(harness.query_by_label_contains("bounce copy").is_none());
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -214,10 +212,7 @@ fn delete_clip_and_duplicate_are_undoable() {
 fn validation_findings_select_their_track_and_key() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Validate all clips").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Validate all clips");
     assert!(harness.state().show_validation);
     let findings = harness.state().findings.clone().expect("validated").1;
     let (id, problem) = findings
@@ -240,10 +235,7 @@ fn validation_findings_select_their_track_and_key() {
 fn save_as_through_the_typed_path_writes_the_file_and_clears_dirty() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Optimize clip").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Optimize clip");
     let doc_id = harness.state().ws.documents[0].id;
     let out = dir.path().join("saved.json");
     harness.state_mut().files.prompt_for(
@@ -279,22 +271,13 @@ fn save_as_through_the_typed_path_writes_the_file_and_clears_dirty() {
 fn closing_an_edited_file_asks_first() {
     let dir = tempfile::tempdir().unwrap();
     let mut harness = editor(&[clip_file(dir.path())]);
-    harness.get_by_label("Clip").click();
-    harness.run();
-    harness.get_by_label("Optimize clip").click();
-    harness.run();
-    harness.get_by_label("File").click();
-    harness.run();
-    harness.get_by_label("Close file").click();
-    harness.run();
+    menu(&mut harness, "Clip", "Optimize clip");
+    menu(&mut harness, "File", "Close file");
     harness.get_by_label_contains("has unsaved edits");
     harness.get_by_label("Cancel").click();
     harness.run();
     assert_eq!(harness.state().ws.documents.len(), 1);
-    harness.get_by_label("File").click();
-    harness.run();
-    harness.get_by_label("Close file").click();
-    harness.run();
+    menu(&mut harness, "File", "Close file");
     harness.get_by_label("Discard edits").click();
     harness.run();
     assert!(harness.state().ws.documents.is_empty());

@@ -8,31 +8,10 @@
 /// skips keys this close to the playhead, and frame snapping absorbs float noise.
 pub const TIME_EPSILON: f64 = 1e-6;
 
-/// What playback does when it reaches the end of the clip (or its start when playing backwards).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LoopMode {
-    /// Plays once and stops at the end (or at the start when the speed is negative).
-    Once,
-    /// Wraps around to the other end and keeps playing.
-    #[default]
-    Repeat,
-    /// Bounces between the start and the end, reversing direction each time.
-    PingPong,
-}
-
-impl LoopMode {
-    /// Every loop mode, in menu order.
-    pub const ALL: [LoopMode; 3] = [LoopMode::Once, LoopMode::Repeat, LoopMode::PingPong];
-
-    /// The name shown in menus: `once`, `repeat` or `ping-pong`.
-    pub fn name(self) -> &'static str {
-        match self {
-            LoopMode::Once => "once",
-            LoopMode::Repeat => "repeat",
-            LoopMode::PingPong => "ping-pong",
-        }
-    }
-}
+/// What playback does at the ends of the clip: the same loop modes as the mixer's actions
+/// (once stops at the end, or at the start when the speed is negative; repeat wraps; ping-pong
+/// bounces).
+pub use crate::playback::LoopMode;
 
 /// The playhead and how it moves.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,6 +14,18 @@ pub enum LoopMode {
 }
 
 impl LoopMode {
+    /// Every loop mode, in menu order.
+    pub const ALL: [LoopMode; 3] = [LoopMode::Once, LoopMode::Repeat, LoopMode::PingPong];
+
+    /// The name shown in menus: `once`, `repeat` or `ping-pong`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoopMode::Once => "once",
+            LoopMode::Repeat => "repeat",
+            LoopMode::PingPong => "ping-pong",
+        }
+    }
+
     /// The three.js constant.
     pub fn code(self) -> u32 {
         match self {
