@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::model::Clip;
+use crate::model::{Clip, MorphMesh, Skeleton};
 
 use super::threejs::Layout;
 
@@ -57,6 +57,11 @@ pub struct Document {
     pub format: Format,
     /// The clips, in file order.
     pub clips: Vec<Clip>,
+    /// The bone hierarchy, when the file has one (legacy three.js `bones`, glTF skins).
+    pub skeleton: Option<Skeleton>,
+    /// The morph-target mesh, when the file is a model with morph targets (legacy three.js
+    /// format 3, glTF meshes with targets).
+    pub mesh: Option<MorphMesh>,
     /// The original layout (top-level fields, single clip or array), kept for writing back.
     pub(crate) source: Source,
 }
@@ -69,6 +74,8 @@ impl Document {
             path: None,
             format,
             clips,
+            skeleton: None,
+            mesh: None,
             source: Source::None,
         }
     }

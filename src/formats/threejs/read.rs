@@ -286,6 +286,8 @@ pub(crate) fn read(
             path: Some(file.to_path_buf()),
             format: Format::ThreeJs,
             clips,
+            skeleton: None,
+            mesh: None,
             source: Source::ThreeJs(layout),
         };
         (doc, problems)
