@@ -1,6 +1,7 @@
 //! Headless rendering: known scenes drawn at 320×240 and compared with committed reference
-//! PNGs (tests/snapshots/render_*.png) within a tolerance, frames of a moving clip at two times
-//! that must differ, and the `render` subcommand's output.
+//! PNGs (tests/snapshots/render_*.png) within a tolerance (a box scene, the Hero walking at
+//! several times, a morph mesh), frames of a moving clip at two times that must differ, GPU
+//! morph blending against the CPU reference, and the `render` subcommand's output.
 //!
 //! These need a GPU adapter (Mesa's lavapipe in CI). Where none exists each test prints
 //! `SKIPPED` and passes, unless `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure. References are
@@ -13,7 +14,7 @@ use std::process::Command;
 
 use clipscope::render::headless::{self, Headless};
 use clipscope::render::look::srgb;
-use clipscope::render::{Bounds, Camera};
+use clipscope::render::{Bounds, Camera, Frame};
 use clipscope::scene::BoxInstance;
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
@@ -152,7 +153,7 @@ fn character_three_quarter_view_matches_reference() {
     }
     let scene = scene();
     let camera = framed(35.0, 16.0, &scene, 320.0 / 240.0);
-    let image = headless::render_rgba(&scene, &camera, 320, 240).unwrap();
+    let image = headless::render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
     assert_eq!(image.dimensions(), (320, 240));
     check_snapshot("render_character", &image);
 }
@@ -165,7 +166,7 @@ fn high_view_with_shadows_matches_reference() {
     let scene = scene();
     let mut camera = framed(75.0, 50.0, &scene, 320.0 / 240.0);
     camera.zoom(1.25);
-    let image = headless::render_rgba(&scene, &camera, 320, 240).unwrap();
+    let image = headless::render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
     check_snapshot("render_high", &image);
 }
 
@@ -176,7 +177,9 @@ fn one_device_renders_frames_of_different_sizes_and_counts() {
     }
     let mut headless = Headless::new().unwrap();
     let camera = Camera::default();
-    let empty = headless.render(&[], &camera, 64, 48).unwrap();
+    let empty = headless
+        .render(&Frame::boxes(&[]), &camera, 64, 48)
+        .unwrap();
     assert_eq!(empty.dimensions(), (64, 48));
     // Many more boxes than the instance buffer first holds: it grows.
     let many: Vec<BoxInstance> = (0..500)
@@ -185,9 +188,13 @@ fn one_device_renders_frames_of_different_sizes_and_counts() {
             part([0.3, 0.3, 0.3], [x * 0.4, 0.15, z * 0.4], 0.0, 0xF2_8C6B)
         })
         .collect();
-    let crowd = headless.render(&many, &camera, 96, 80).unwrap();
+    let crowd = headless
+        .render(&Frame::boxes(&many), &camera, 96, 80)
+        .unwrap();
     assert_eq!(crowd.dimensions(), (96, 80));
-    let again = headless.render(&[], &camera, 64, 48).unwrap();
+    let again = headless
+        .render(&Frame::boxes(&[]), &camera, 64, 48)
+        .unwrap();
     assert_eq!(
         empty.as_raw(),
         again.as_raw(),
@@ -305,4 +312,292 @@ fn cli_errors_are_one_line_with_status_2() {
     let o = clipscope(&["render", demo, "--clip", "nope", "-o", out]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no clip named \"nope\""));
     assert!(!Path::new(out).exists());
+}
+
+/// Share of pixels that differ by more than 24 in some channel.
+fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
+    let changed = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count();
+    changed as f64 / (a.width() * a.height()) as f64
+}
+
+#[test]
+fn the_hero_walking_matches_references_at_several_times() {
+    if !have_adapter("the_hero_walking_matches_references_at_several_times") {
+        return;
+    }
+    use clipscope::scene::{FigureFrame, Player};
+    use std::sync::Arc;
+    let demo = clipscope::formats::read_bytes(
+        clipscope::assets::DEMO_CLIPS,
+        Path::new(clipscope::assets::DEMO_NAME),
+    )
+    .unwrap();
+    let walk = Arc::new(demo.clips[0].clone());
+    let mut player = Player::for_clip(walk);
+    assert_eq!(player.figure().name(), "Hero");
+    let times = [0.0, 0.25, 0.5, 0.75];
+    let frames: Vec<FigureFrame> = times
+        .iter()
+        .map(|&t| {
+            let mut f = FigureFrame::default();
+            player.frame_at(t, &mut f);
+            f
+        })
+        .collect();
+    let bounds = frames
+        .iter()
+        .filter_map(|f| Bounds::of_instances(&f.boxes))
+        .reduce(Bounds::union)
+        .unwrap();
+    let mut camera = Camera {
+        yaw: 30f32.to_radians(),
+        pitch: 12f32.to_radians(),
+        ..Camera::default()
+    };
+    camera.frame_aspect(bounds, 320.0 / 240.0);
+    let mut headless = Headless::new().unwrap();
+    let images: Vec<RgbaImage> = frames
+        .iter()
+        .map(|f| {
+            headless
+                .render(&Frame::boxes(&f.boxes), &camera, 320, 240)
+                .unwrap()
+        })
+        .collect();
+    for (image, t) in images.iter().zip(times) {
+        check_snapshot(&format!("render_hero_{:03}", (t * 100.0) as u32), image);
+    }
+    // The walk moves the legs and arms: every pair of the frames differs where the limbs are.
+    for i in 0..images.len() {
+        for j in i + 1..images.len() {
+            let share = changed_share(&images[i], &images[j]);
+            assert!(
+                share > 0.004,
+                "t={} and t={} differ in only {:.2}% of pixels",
+                times[i],
+                times[j],
+                share * 100.0
+            );
+        }
+    }
+}
+
+/// A small "bird": a diamond body with two wings, plus `extra` targets that each nudge one
+/// vertex, and two named targets that raise and lower the wings.
+fn bird(extra: usize) -> clipscope::model::MorphMesh {
+    use clipscope::model::{MorphMesh, MorphTarget};
+    let base: Vec<[f32; 3]> = vec![
+        [0.0, 0.5, 0.8],    // 0 beak
+        [0.0, 0.5, -0.8],   // 1 tail
+        [0.0, 0.8, 0.0],    // 2 back
+        [0.0, 0.25, 0.0],   // 3 belly
+        [-0.25, 0.5, 0.0],  // 4 left side
+        [0.25, 0.5, 0.0],   // 5 right side
+        [-1.2, 0.55, -0.1], // 6 left wing tip
+        [1.2, 0.55, -0.1],  // 7 right wing tip
+    ];
+    let triangles = vec![
+        [0, 5, 2],
+        [0, 2, 4],
+        [0, 3, 5],
+        [0, 4, 3],
+        [1, 2, 5],
+        [1, 4, 2],
+        [1, 5, 3],
+        [1, 3, 4],
+        [4, 6, 2],
+        [5, 2, 7],
+    ];
+    let colours = vec![
+        [0.95, 0.55, 0.42],
+        [0.93, 0.5, 0.4],
+        [0.96, 0.8, 0.65],
+        [0.96, 0.78, 0.62],
+        [0.95, 0.55, 0.42],
+        [0.93, 0.5, 0.4],
+        [0.96, 0.8, 0.65],
+        [0.96, 0.78, 0.62],
+        [0.37, 0.74, 0.69],
+        [0.37, 0.74, 0.69],
+    ];
+    let wings = |dy: f32| {
+        let mut v = base.clone();
+        v[6][1] += dy;
+        v[7][1] += dy;
+        v[6][0] *= 0.8;
+        v[7][0] *= 0.8;
+        v
+    };
+    let mut targets = vec![
+        MorphTarget {
+            name: "up".into(),
+            vertices: wings(0.9),
+        },
+        MorphTarget {
+            name: "down".into(),
+            vertices: wings(-0.5),
+        },
+    ];
+    for k in 0..extra {
+        let mut v = base.clone();
+        let i = k % base.len();
+        v[i][0] += 0.3 * ((k as f32) * 0.7).sin();
+        v[i][1] += 0.3 * ((k as f32) * 1.3).cos();
+        targets.push(MorphTarget {
+            name: format!("nudge_{k:03}"),
+            vertices: v,
+        });
+    }
+    MorphMesh {
+        name: "bird".into(),
+        vertices: base,
+        triangles,
+        triangle_colours: colours,
+        targets,
+    }
+}
+
+/// The frame of `mesh` with `weights`, drawn the way the viewport draws a morph mesh.
+fn render_mesh(
+    headless: &mut Headless,
+    mesh: clipscope::model::MorphMesh,
+    weights: &[f32],
+    camera: &Camera,
+) -> RgbaImage {
+    use clipscope::scene::{Figure, FigureFrame, MorphFigure};
+    use std::sync::Arc;
+    let figure = Figure::Mesh(MorphFigure::new(Arc::new(mesh)));
+    let posed = FigureFrame {
+        boxes: Vec::new(),
+        weights: weights.to_vec(),
+    };
+    headless
+        .render(&Frame::of(&figure, &posed), camera, 320, 240)
+        .unwrap()
+}
+
+fn bird_camera() -> Camera {
+    let mut camera = Camera {
+        yaw: 25f32.to_radians(),
+        pitch: 20f32.to_radians(),
+        ..Camera::default()
+    };
+    camera.frame_aspect(
+        Bounds::new(Vec3::new(-1.3, 0.0, -0.9), Vec3::new(1.3, 1.5, 0.9)),
+        320.0 / 240.0,
+    );
+    camera
+}
+
+#[test]
+fn a_morph_mesh_flaps_and_matches_references() {
+    if !have_adapter("a_morph_mesh_flaps_and_matches_references") {
+        return;
+    }
+    let mut headless = Headless::new().unwrap();
+    let camera = bird_camera();
+    let rest = render_mesh(&mut headless, bird(0), &[0.0, 0.0], &camera);
+    let up = render_mesh(&mut headless, bird(0), &[1.0, 0.0], &camera);
+    check_snapshot("render_morph_rest", &rest);
+    check_snapshot("render_morph_up", &up);
+    assert!(
+        changed_share(&rest, &up) > 0.01,
+        "raising the wings changes the picture"
+    );
+}
+
+#[test]
+fn gpu_blending_of_sixty_targets_matches_the_cpu_blend() {
+    if !have_adapter("gpu_blending_of_sixty_targets_matches_the_cpu_blend") {
+        return;
+    }
+    let mut headless = Headless::new().unwrap();
+    let camera = bird_camera();
+    let mesh = bird(60);
+    assert_eq!(mesh.targets.len(), 62);
+    let weights: Vec<f32> = (0..mesh.targets.len())
+        .map(|i| match i {
+            0 => 0.6,
+            1 => 0.0,
+            _ if i % 3 == 0 => 0.0,
+            _ => 0.05 + 0.01 * (i % 7) as f32,
+        })
+        .collect();
+    // The same shape blended on the CPU and drawn with no targets at all, at the same place.
+    let mut baked = mesh.clone();
+    baked.vertices = mesh.blend(&weights);
+    baked.targets.clear();
+    let draw = |headless: &mut Headless, mesh: clipscope::model::MorphMesh, weights: &[f32]| {
+        let mesh = std::sync::Arc::new(mesh);
+        let frame = Frame {
+            boxes: &[],
+            mesh: Some(clipscope::render::MeshDraw {
+                mesh: &mesh,
+                transform: Mat4::IDENTITY,
+                weights,
+                bounds: Bounds::new(Vec3::new(-1.3, 0.0, -0.9), Vec3::new(1.3, 1.5, 0.9)),
+            }),
+        };
+        headless.render(&frame, &camera, 320, 240).unwrap()
+    };
+    let gpu = draw(&mut headless, mesh, &weights);
+    let cpu = draw(&mut headless, baked, &[]);
+    let share = changed_share(&gpu, &cpu);
+    assert!(
+        share < 0.002,
+        "GPU and CPU blends differ in {:.2}% of pixels",
+        share * 100.0
+    );
+    let rest = draw(&mut headless, bird(60), &[]);
+    assert!(
+        changed_share(&gpu, &rest) > 0.01,
+        "the weights change the shape"
+    );
+}
+
+#[test]
+fn cli_rig_option_picks_what_the_clip_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json");
+    let out = dir.path().join("x.png");
+    let out = out.to_str().unwrap();
+    let o = clipscope(&["render", demo, "--rig", "cat", "-o", out]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no rig named \"cat\"") && err.contains("Hero") && err.contains("proxy"),
+        "{err}"
+    );
+    if !have_adapter("cli_rig_option_picks_what_the_clip_plays_on") {
+        return;
+    }
+    let mut images = Vec::new();
+    for rig in ["hero", "dog", "proxy"] {
+        let path = dir.path().join(format!("{rig}.png"));
+        let o = clipscope(&[
+            "render",
+            demo,
+            "--rig",
+            rig,
+            "--time",
+            "0.25",
+            "--size",
+            "160x120",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            stdout.to_lowercase().contains(&format!("on {rig}")),
+            "{stdout}"
+        );
+        images.push(image::open(&path).unwrap().to_rgba8());
+    }
+    assert!(changed_share(&images[0], &images[1]) > 0.01);
+    assert!(changed_share(&images[0], &images[2]) > 0.01);
 }

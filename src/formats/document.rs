@@ -1,6 +1,7 @@
 //! A loaded file: its clips plus what a writer needs to put the file back together.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::model::{Clip, MorphMesh, Skeleton};
 
@@ -60,8 +61,9 @@ pub struct Document {
     /// The bone hierarchy, when the file has one (legacy three.js `bones`, glTF skins).
     pub skeleton: Option<Skeleton>,
     /// The morph-target mesh, when the file is a model with morph targets (legacy three.js
-    /// format 3, glTF meshes with targets).
-    pub mesh: Option<MorphMesh>,
+    /// format 3, glTF meshes with targets). Shared, so views of it (the viewport's player, the
+    /// GPU upload) are cheap and can tell the same mesh by pointer.
+    pub mesh: Option<Arc<MorphMesh>>,
     /// The original layout (top-level fields, single clip or array), kept for writing back.
     pub(crate) source: Source,
 }

@@ -4,8 +4,7 @@
 
 use image::RgbaImage;
 
-use super::{Camera, Renderer};
-use crate::scene::BoxInstance;
+use super::{Camera, Frame, Renderer};
 
 /// A device and queue with a renderer, for drawing many frames without a window.
 pub struct Headless {
@@ -52,7 +51,7 @@ impl Headless {
     /// Draws one `width` × `height` frame and reads it back.
     pub fn render(
         &mut self,
-        instances: &[BoxInstance],
+        frame: &Frame<'_>,
         camera: &Camera,
         width: u32,
         height: u32,
@@ -60,23 +59,23 @@ impl Headless {
         check_size(width, height, &self.device)?;
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let renderer = self.renderer(width, height);
-        renderer.render(&device, &queue, camera, instances);
+        renderer.render(&device, &queue, camera, frame);
         let pixels = renderer.read_rgba(&device, &queue)?;
         RgbaImage::from_raw(width, height, pixels)
             .ok_or_else(|| "the frame read back has the wrong size".to_string())
     }
 }
 
-/// Renders one frame headless: opens a device, draws `instances` seen by `camera` at
+/// Renders one frame headless: opens a device, draws `frame` seen by `camera` at
 /// `width` × `height`, and returns the picture (sRGB RGBA8). Fails with a readable message
 /// when no GPU adapter exists (see [`find_adapter`]) or the size is unusable.
 pub fn render_rgba(
-    instances: &[BoxInstance],
+    frame: &Frame<'_>,
     camera: &Camera,
     width: u32,
     height: u32,
 ) -> Result<RgbaImage, String> {
-    Headless::new()?.render(instances, camera, width, height)
+    Headless::new()?.render(frame, camera, width, height)
 }
 
 /// The adapter headless rendering uses: a CPU (software) adapter such as Mesa's lavapipe when

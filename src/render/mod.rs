@@ -1,5 +1,5 @@
-//! The 3D viewport's renderer (feature `gui`): wgpu drawing instanced boxes on a soft-lit
-//! ground into its own offscreen target, which the viewport panel shows and headless callers
+//! The 3D viewport's renderer (feature `gui`): wgpu drawing instanced boxes and GPU-blended
+//! morph meshes on a soft-lit ground into its own offscreen target, which the viewport panel shows and headless callers
 //! read back.
 //!
 //! The picture follows the house look: a warm vertical backdrop gradient, flat-shaded boxes lit
@@ -8,18 +8,20 @@
 //! with distance, and gentle fog that melts the far ground into the backdrop. Shaders live in
 //! `shaders/*.wgsl`.
 //!
-//! - [`Renderer`]: GPU resources that live between frames; `render` draws a frame.
+//! - [`Renderer`]: GPU resources that live between frames; `render` draws a [`Frame`].
 //! - [`Camera`]: the orbit camera; [`Bounds`] to frame what is drawn.
 //! - [`Look`]: the colours and strengths.
 //! - [`headless`]: a device of its own and frames as images, for the CLI and tests.
 
 pub mod bounds;
 pub mod camera;
+mod frame;
 mod globals;
 pub mod headless;
 mod instances;
 pub mod look;
 mod mesh;
+mod morph;
 mod pipelines;
 mod readback;
 mod renderer;
@@ -28,5 +30,6 @@ mod target;
 
 pub use bounds::Bounds;
 pub use camera::Camera;
+pub use frame::{Frame, MeshDraw};
 pub use look::Look;
 pub use renderer::Renderer;

@@ -1,4 +1,5 @@
-//! The renderer: draws boxes seen by a [`Camera`] into its own offscreen target. Pipelines,
+//! The renderer: draws a [`Frame`] (boxes and a morph mesh) seen by a [`Camera`] into its own
+//! offscreen target. Pipelines,
 //! buffers, the shadow map and the target live as long as the renderer; resizing recreates only
 //! the target's textures.
 
@@ -7,17 +8,20 @@ use glam::Vec3;
 use super::globals::Globals;
 use super::instances::InstanceBuffer;
 use super::mesh::CubeMesh;
+use super::morph::MorphGpu;
 use super::pipelines::Pipelines;
 use super::shadow::{self, SHADOW_SIZE, ShadowMap};
 use super::target::Target;
-use super::{Bounds, Camera, Look, readback};
-use crate::scene::BoxInstance;
+use super::{Bounds, Camera, Frame, Look, readback};
 
-/// Draws instanced boxes on a soft-lit ground into an offscreen, multisampled target.
+/// Draws instanced boxes and morph meshes on a soft-lit ground into an offscreen, multisampled
+/// target.
 ///
-/// Each frame: a shadow pass renders the boxes' depth from the key light, then the main pass
-/// paints the backdrop gradient, the ground (grid, shadows, fog) and the boxes (flat-shaded,
-/// shadowed, fogged), and resolves the four samples per pixel into [`Renderer::texture`].
+/// Each frame: a shadow pass renders the boxes' and the mesh's depth from the key light, then
+/// the main pass paints the backdrop gradient, the ground (grid, shadows, fog), the boxes and
+/// the mesh (flat-shaded, shadowed, fogged), and resolves the four samples per pixel into
+/// [`Renderer::texture`]. A morph mesh is uploaded the first time it is drawn and blended on
+/// the GPU from the frame's weights.
 pub struct Renderer {
     pipelines: Pipelines,
     mesh: CubeMesh,
@@ -26,6 +30,7 @@ pub struct Renderer {
     globals_bind_group: wgpu::BindGroup,
     shadow: ShadowMap,
     target: Target,
+    morph: Option<MorphGpu>,
     /// The colours and strengths the frames are painted with.
     pub look: Look,
 }
@@ -60,6 +65,7 @@ impl Renderer {
             globals,
             globals_bind_group,
             shadow,
+            morph: None,
             look: Look::default(),
         }
     }
@@ -94,12 +100,12 @@ impl Renderer {
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         camera: &Camera,
-        instances: &[BoxInstance],
+        frame: &Frame<'_>,
     ) {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("clipscope frame"),
         });
-        self.encode(device, queue, &mut encoder, camera, instances);
+        self.encode(device, queue, &mut encoder, camera, frame);
         queue.submit([encoder.finish()]);
     }
 
@@ -112,10 +118,22 @@ impl Renderer {
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
         camera: &Camera,
-        instances: &[BoxInstance],
+        frame: &Frame<'_>,
     ) {
-        let count = self.instances.upload(device, queue, instances);
-        let globals = self.frame_globals(camera, instances);
+        let count = self.instances.upload(device, queue, frame.boxes);
+        let mesh = frame.mesh.map(|draw| {
+            if !self.morph.as_ref().is_some_and(|m| m.holds(draw.mesh)) {
+                self.morph = Some(MorphGpu::new(
+                    device,
+                    &self.pipelines.morph_layout,
+                    draw.mesh.clone(),
+                ));
+            }
+            let gpu = self.morph.as_mut().expect("uploaded above");
+            gpu.update(queue, draw.transform, draw.weights);
+            gpu.vertex_count
+        });
+        let globals = self.frame_globals(camera, frame);
         queue.write_buffer(&self.globals, 0, &globals.bytes(&self.look));
 
         {
@@ -138,6 +156,12 @@ impl Renderer {
                 pass.set_pipeline(&self.pipelines.shadow);
                 pass.set_bind_group(0, &self.globals_bind_group, &[]);
                 self.draw_boxes(&mut pass, count);
+            }
+            if let (Some(vertices), Some(gpu)) = (mesh, &self.morph) {
+                pass.set_pipeline(&self.pipelines.morph_shadow);
+                pass.set_bind_group(0, &self.globals_bind_group, &[]);
+                pass.set_bind_group(2, &gpu.bind_group, &[]);
+                pass.draw(0..vertices, 0..1);
             }
         }
 
@@ -174,6 +198,11 @@ impl Renderer {
             pass.set_pipeline(&self.pipelines.boxes);
             self.draw_boxes(&mut pass, count);
         }
+        if let (Some(vertices), Some(gpu)) = (mesh, &self.morph) {
+            pass.set_pipeline(&self.pipelines.morph);
+            pass.set_bind_group(2, &gpu.bind_group, &[]);
+            pass.draw(0..vertices, 0..1);
+        }
     }
 
     /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first.
@@ -188,11 +217,10 @@ impl Renderer {
         pass.draw_indexed(0..self.mesh.index_count, 0, 0..count);
     }
 
-    /// The uniforms for a frame: the camera, a shadow camera fitted to the boxes, and ground,
-    /// grid and fog scaled to the size of the scene and the camera's distance.
-    fn frame_globals(&self, camera: &Camera, instances: &[BoxInstance]) -> Globals {
-        let bounds = Bounds::of_instances(instances)
-            .unwrap_or_else(|| Bounds::new(Vec3::splat(-0.5), Vec3::splat(0.5)));
+    /// The uniforms for a frame: the camera, a shadow camera fitted to what is drawn, and
+    /// ground, grid and fog scaled to the size of the scene and the camera's distance.
+    fn frame_globals(&self, camera: &Camera, frame: &Frame<'_>) -> Globals {
+        let bounds = frame.bounds().unwrap_or_else(Bounds::unit);
         let ground_y = bounds.min.y.min(0.0);
         let size = bounds.radius().max(0.25);
         let (width, height) = self.target.size;

@@ -6,10 +6,13 @@
 //! clip plays on a rig through [`crate::playback`], which writes the animated properties into
 //! the rig's [`Pose`](crate::playback::Pose) ([`Rig::rest_pose`]); forward kinematics turns the
 //! pose into one [`BoxInstance`] per part for the renderer ([`Rig::instances`], [`posing`]). A
-//! [`Player`] ties the three together for one clip.
+//! [`Player`] ties the three together for one clip. A clip that animates morph influences plays
+//! on the document's morph mesh instead ([`MorphFigure`]); [`Figure`] is either.
 
 pub mod colour;
+pub mod figure;
 pub mod instance;
+pub mod morph_figure;
 pub mod player;
 pub mod posing;
 pub mod proxy;
@@ -17,8 +20,10 @@ pub mod rig;
 pub mod rig_match;
 pub mod rig_schema;
 
+pub use figure::{Figure, FigureFrame, FigureSource};
 pub use instance::BoxInstance;
-pub use player::{Player, posed_instances};
+pub use morph_figure::MorphFigure;
+pub use player::{Layer, LayerMode, Player, posed_instances};
 pub use proxy::palette_colour;
 pub use rig::{Part, Rig};
 pub use rig_match::{MATCH_THRESHOLD, animated_nodes, pick_rig, pick_rig_with};

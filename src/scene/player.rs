@@ -1,36 +1,72 @@
-//! One clip playing on one rig: the mixer, its action, and the boxes of any moment.
+//! One clip playing on one figure: the mixer, its action, an optional second clip blended in,
+//! and the frame of any moment.
 //!
 //! The editor's transport owns the time (scrubbing, loop modes, speed), so the player does not
-//! advance time itself: [`Player::pose_at`] puts the action at the requested time and lets the
-//! mixer apply it, exactly as three.js would sample the clip there (the action plays once and
-//! clamps, so the clip's last moment shows its last pose rather than wrapping to the first).
+//! advance time itself: [`Player::pose_at`] puts the actions at the requested time and lets the
+//! mixer apply them, exactly as three.js would sample the clips there (each action plays once
+//! and clamps, so the clip's last moment shows its last pose rather than wrapping to the first).
+//!
+//! A second clip ([`Layer`]) shows blending: cross-faded with the first (weights `1 − w` and
+//! `w`), or added on top of it as an additive clip (weights 1 and `w`; a clip stored as a
+//! normal clip is made additive against its first frame first, as three.js's additive-blending
+//! example does). The second clip runs in step with the first: its time is the first clip's
+//! time scaled by the ratio of their durations, like three.js's `syncWith` plus warping.
 
 use std::sync::Arc;
 
-use crate::model::Clip;
+use crate::model::ops::make_clip_additive;
+use crate::model::{BlendMode, Clip};
 use crate::playback::{ActionId, LoopMode, Mixer, Pose, UnboundTrack};
 
-use super::{BoxInstance, Rig, pick_rig};
+use super::{BoxInstance, Figure, FigureFrame, Rig, pick_rig};
 
-/// A clip bound to a rig through a three.js-exact mixer.
+/// How a second clip joins the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LayerMode {
+    /// Blend between the clips: the first at weight `1 − w`, the second at `w`.
+    #[default]
+    CrossFade,
+    /// Add the second clip's motion on top of the first at weight `w`.
+    Additive,
+}
+
+/// A second clip blended with the player's clip.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    /// The clip as given.
+    pub clip: Arc<Clip>,
+    /// How it joins the first clip.
+    pub mode: LayerMode,
+    /// Its weight, 0–1.
+    pub weight: f64,
+}
+
+/// A clip bound to a figure through a three.js-exact mixer.
 pub struct Player {
-    rig: Rig,
+    figure: Figure,
+    clip: Arc<Clip>,
     mixer: Mixer,
     action: ActionId,
+    layer: Option<(Layer, ActionId)>,
 }
 
 impl Player {
     /// `clip` playing on `rig`.
     pub fn new(clip: Arc<Clip>, rig: Rig) -> Player {
-        let mut mixer = Mixer::new(rig.rest_pose());
-        let action = mixer.clip_action(&clip);
-        {
-            let mut a = mixer.action_mut(action);
-            a.loop_mode = LoopMode::Once;
-            a.clamp_when_finished = true;
-            a.play();
+        Player::on(clip, Figure::Rig(rig))
+    }
+
+    /// `clip` playing on `figure`.
+    pub fn on(clip: Arc<Clip>, figure: Figure) -> Player {
+        let mut mixer = Mixer::new(figure.rest_pose());
+        let action = start(&mut mixer, &clip, BlendMode::Normal);
+        Player {
+            figure,
+            clip,
+            mixer,
+            action,
+            layer: None,
         }
-        Player { rig, mixer, action }
     }
 
     /// `clip` playing on the built-in rig it matches, or on a proxy rig made for it.
@@ -39,34 +75,121 @@ impl Player {
         Player::new(clip, rig)
     }
 
-    /// The rig the clip plays on.
-    pub fn rig(&self) -> &Rig {
-        &self.rig
+    /// What the clip plays on.
+    pub fn figure(&self) -> &Figure {
+        &self.figure
     }
 
-    /// The clip's tracks that bind to nothing on this rig (listed in the UI, not dropped).
+    /// The rig the clip plays on, when it plays on a rig.
+    pub fn rig(&self) -> Option<&Rig> {
+        match &self.figure {
+            Figure::Rig(rig) => Some(rig),
+            Figure::Mesh(_) => None,
+        }
+    }
+
+    /// The second clip, if one is blended in.
+    pub fn layer(&self) -> Option<&Layer> {
+        self.layer.as_ref().map(|(l, _)| l)
+    }
+
+    /// Blends `layer` in (or removes the second clip with `None`). Changing only the weight
+    /// keeps the mixer; a new clip or mode rebuilds it.
+    pub fn set_layer(&mut self, layer: Option<Layer>) {
+        let same = match (&self.layer, &layer) {
+            (Some((old, _)), Some(new)) => {
+                Arc::ptr_eq(&old.clip, &new.clip) && old.mode == new.mode
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            if let (Some((old, _)), Some(new)) = (&mut self.layer, layer) {
+                old.weight = new.weight;
+            }
+            return;
+        }
+        let mut mixer = Mixer::new(self.figure.rest_pose());
+        self.action = start(&mut mixer, &self.clip, BlendMode::Normal);
+        self.layer = layer.map(|layer| {
+            let id = match layer.mode {
+                LayerMode::CrossFade => start(&mut mixer, &layer.clip, BlendMode::Normal),
+                LayerMode::Additive => {
+                    let clip = if layer.clip.blend_mode == BlendMode::Additive {
+                        layer.clip.clone()
+                    } else {
+                        let mut additive = (*layer.clip).clone();
+                        make_clip_additive(&mut additive, 0.0, None, 30.0);
+                        Arc::new(additive)
+                    };
+                    start(&mut mixer, &clip, BlendMode::Additive)
+                }
+            };
+            (layer, id)
+        });
+        self.mixer = mixer;
+    }
+
+    /// The clip's tracks that bind to nothing on this figure (listed in the UI, not dropped),
+    /// the second clip's included.
     pub fn unbound_tracks(&self) -> Vec<UnboundTrack> {
         self.mixer.unbound_tracks()
     }
 
-    /// The rig's pose with the clip applied at `time` seconds.
+    /// The figure's pose with the clips applied at `time` seconds.
     pub fn pose_at(&mut self, time: f64) -> &Pose {
-        {
-            let mut a = self.mixer.action_mut(self.action);
-            a.time = time;
-            a.paused = false;
-            a.enabled = true;
+        let base_weight = match &self.layer {
+            Some((layer, _)) if layer.mode == LayerMode::CrossFade => 1.0 - layer.weight,
+            _ => 1.0,
+        };
+        place(&mut self.mixer, self.action, time, base_weight);
+        if let Some((layer, id)) = &self.layer {
+            let other = layer.clip.duration;
+            let t = if self.clip.duration > 0.0 && other > 0.0 {
+                time / self.clip.duration * other
+            } else {
+                time
+            };
+            place(&mut self.mixer, *id, t, layer.weight);
         }
         self.mixer.update(0.0);
         self.mixer.pose()
     }
 
-    /// The boxes of the rig posed at `time`, written into `out` (cleared first).
+    /// The figure posed at `time`, written into `out`.
+    pub fn frame_at(&mut self, time: f64, out: &mut FigureFrame) {
+        self.pose_at(time);
+        self.figure.frame(self.mixer.pose(), out);
+    }
+
+    /// The boxes of the figure posed at `time`, written into `out` (cleared first; empty for a
+    /// mesh).
     pub fn instances_at(&mut self, time: f64, out: &mut Vec<BoxInstance>) {
         self.pose_at(time);
         out.clear();
-        self.rig.instances(self.mixer.pose(), out);
+        if let Figure::Rig(rig) = &self.figure {
+            rig.instances(self.mixer.pose(), out);
+        }
     }
+}
+
+/// Adds an action for `clip` that plays once and clamps, and starts it.
+fn start(mixer: &mut Mixer, clip: &Arc<Clip>, blend_mode: BlendMode) -> ActionId {
+    let id = mixer.clip_action_with(clip, blend_mode);
+    let mut a = mixer.action_mut(id);
+    a.loop_mode = LoopMode::Once;
+    a.clamp_when_finished = true;
+    a.play();
+    id
+}
+
+/// Puts action `id` at `time` with `weight`, running.
+fn place(mixer: &mut Mixer, id: ActionId, time: f64, weight: f64) {
+    let mut a = mixer.action_mut(id);
+    a.time = time;
+    a.paused = false;
+    a.enabled = true;
+    a.weight = weight;
 }
 
 /// The boxes of `clip` posed at `time` seconds on the rig it matches: one frame for
@@ -81,17 +204,29 @@ pub fn posed_instances(clip: &Clip, time: f64) -> Vec<BoxInstance> {
 mod tests {
     use super::*;
     use crate::assets;
+    use crate::playback::PropertyKey;
     use std::path::Path;
 
-    fn walk() -> Arc<Clip> {
+    fn demo() -> Vec<Arc<Clip>> {
         let doc = crate::formats::read_bytes(assets::DEMO_CLIPS, Path::new("walk.json")).unwrap();
-        Arc::new(doc.clips[0].clone())
+        doc.clips.into_iter().map(Arc::new).collect()
+    }
+
+    fn walk() -> Arc<Clip> {
+        demo().remove(0)
+    }
+
+    fn value(pose: &Pose, node: &str, property: &str) -> Vec<f64> {
+        pose.property(&PropertyKey::new(node, property))
+            .unwrap()
+            .value
+            .clone()
     }
 
     #[test]
     fn the_demo_walk_plays_on_the_hero() {
         let mut player = Player::for_clip(walk());
-        assert_eq!(player.rig().name, "Hero");
+        assert_eq!(player.figure().name(), "Hero");
         assert!(
             player.unbound_tracks().is_empty(),
             "{:?}",
@@ -100,7 +235,7 @@ mod tests {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         player.instances_at(0.25, &mut a);
         player.instances_at(0.75, &mut b);
-        assert_eq!(a.len(), player.rig().parts.len());
+        assert_eq!(a.len(), player.rig().unwrap().parts.len());
         assert_ne!(a, b, "the walk moves the character");
         // Scrubbing back gives the same frame again.
         let mut again = Vec::new();
@@ -114,11 +249,80 @@ mod tests {
         let mut player = Player::for_clip(clip.clone());
         let pose_end = player.pose_at(clip.duration).clone();
         let pose_almost = player.pose_at(clip.duration - 1e-4).clone();
-        let key = crate::playback::PropertyKey::new("upperLeg.L", "quaternion");
-        let end = pose_end.property(&key).unwrap().value.clone();
-        let almost = pose_almost.property(&key).unwrap().value.clone();
+        let end = value(&pose_end, "upperLeg.L", "quaternion");
+        let almost = value(&pose_almost, "upperLeg.L", "quaternion");
         for (x, y) in end.iter().zip(&almost) {
             assert!((x - y).abs() < 1e-2, "{end:?} vs {almost:?}");
         }
+    }
+
+    /// A clip moving the Hero's root up by `height` over one second.
+    fn rise(name: &str, height: f32) -> Arc<Clip> {
+        use crate::model::{Track, TrackKind};
+        Arc::new(Clip::new(
+            name,
+            -1.0,
+            vec![Track::numeric(
+                "Hero.position",
+                TrackKind::Vector,
+                vec![0.0, 1.0],
+                vec![0.0, 0.0, 0.0, 0.0, height, 0.0],
+            )],
+        ))
+    }
+
+    #[test]
+    fn cross_fade_blends_by_weight() {
+        let hero = Rig::builtin("hero").unwrap().clone();
+        let mut player = Player::new(rise("low", 1.0), hero);
+        let layer = |w| Layer {
+            clip: rise("high", 3.0),
+            mode: LayerMode::CrossFade,
+            weight: w,
+        };
+        assert_eq!(value(player.pose_at(1.0), "Hero", "position")[1], 1.0);
+        let high = rise("high", 3.0);
+        player.set_layer(Some(Layer {
+            clip: high.clone(),
+            ..layer(0.25)
+        }));
+        assert_eq!(value(player.pose_at(1.0), "Hero", "position")[1], 1.5);
+        player.set_layer(Some(Layer {
+            clip: high,
+            ..layer(1.0)
+        }));
+        assert_eq!(value(player.pose_at(1.0), "Hero", "position")[1], 3.0);
+        player.set_layer(None);
+        assert_eq!(value(player.pose_at(1.0), "Hero", "position")[1], 1.0);
+    }
+
+    #[test]
+    fn additive_layers_add_motion_on_top() {
+        let hero = Rig::builtin("hero").unwrap().clone();
+        let mut player = Player::new(rise("low", 1.0), hero);
+        // A normal clip is made additive against its first frame: +2 at t=1, times 0.5.
+        player.set_layer(Some(Layer {
+            clip: rise("hop", 2.0),
+            mode: LayerMode::Additive,
+            weight: 0.5,
+        }));
+        assert_eq!(value(player.pose_at(1.0), "Hero", "position")[1], 2.0);
+        assert_eq!(value(player.pose_at(0.0), "Hero", "position")[1], 0.0);
+    }
+
+    #[test]
+    fn the_second_clip_runs_in_step() {
+        let hero = Rig::builtin("hero").unwrap().clone();
+        let mut player = Player::new(rise("low", 0.0), hero);
+        let mut slow = (*rise("slow", 4.0)).clone();
+        slow.tracks[0].times[1] = 2.0;
+        slow.duration = 2.0;
+        player.set_layer(Some(Layer {
+            clip: Arc::new(slow),
+            mode: LayerMode::CrossFade,
+            weight: 1.0,
+        }));
+        // Halfway through the first clip is halfway through the second.
+        assert_eq!(value(player.pose_at(0.5), "Hero", "position")[1], 2.0);
     }
 }

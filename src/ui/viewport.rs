@@ -1,5 +1,7 @@
-//! The 3D VIEWPORT: the selected clip playing on a cube-built character, drawn by the wgpu
-//! [`Renderer`] into its own offscreen target and shown as an egui image.
+//! The 3D VIEWPORT: the selected clip playing on a cube-built character, a proxy rig of its
+//! bones or the file's morph mesh, drawn by the wgpu [`Renderer`] into its own offscreen target
+//! and shown as an egui image. A second clip of the same file can be blended in (cross-faded by
+//! a weight slider, or added on top as an additive clip).
 //!
 //! Drag to orbit, middle-drag (or Shift+drag) to pan, wheel to zoom, double-click or F (while
 //! the pointer is over it) to frame the character. The panel poses the scene at the
@@ -11,37 +13,83 @@ use eframe::egui_wgpu::RenderState;
 use std::sync::Arc;
 
 use crate::model::Clip;
-use crate::render::{Bounds, Camera, Renderer};
-use crate::scene::{BoxInstance, Player, Rig, pick_rig};
+use crate::render::{Camera, Frame, Renderer};
+use crate::scene::{Figure, FigureFrame, FigureSource, Layer, LayerMode, Player, Rig, figure};
 
 /// Radians of orbit per point of pointer drag.
 const ORBIT_PER_POINT: f32 = 0.008;
 
-/// The viewport's state: camera, the boxes of the current frame and the GPU side.
+/// The viewport's state: camera, figure choice, blending, the current frame and the GPU side.
 pub struct Viewport {
     /// The orbit camera.
     pub camera: Camera,
-    /// The boxes posed this frame.
-    pub instances: Vec<BoxInstance>,
+    /// The figure posed this frame (boxes of a rig, or a mesh's target weights).
+    pub frame: FigureFrame,
     /// Frame the character on the next drawn frame.
     frame_next: bool,
     /// The clip the camera was framed for (a new clip is framed once).
     framed_for: Option<String>,
-    /// The selected clip playing on its rig, and the version of the clip it was made from.
-    player: Option<(ClipVersion, Player)>,
-    /// The rig the user picked: a built-in rig's name, [`PROXY`], or `None` for automatic.
+    /// The selected clip playing on its figure, and what it was made from.
+    player: Option<(PlayerKey, Player)>,
+    /// The figure the user picked: a built-in rig's name, [`figure::PROXY`], [`figure::MESH`],
+    /// or `None` for automatic.
     pub rig_choice: Option<String>,
-    /// Tracks of the shown clip that bind to nothing on its rig (with the reason).
+    /// A second clip of the same file blended with the shown one.
+    pub blend: Blend,
+    /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
     pub unbound: Vec<String>,
+    /// Why the chosen figure could not be used, if it could not.
+    pub figure_error: Option<String>,
     gpu: Option<Gpu>,
 }
 
-/// The rig picker's entry for a proxy rig made from the clip's bones.
-pub const PROXY: &str = "Proxy (one box per bone)";
+/// The second clip blended with the shown one (see [`crate::scene::Layer`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blend {
+    /// The name of the clip (in the same file), or `None` for no blending.
+    pub clip: Option<String>,
+    /// Cross-fade or additive.
+    pub mode: LayerMode,
+    /// The second clip's weight, 0–1.
+    pub weight: f64,
+}
 
-/// Identifies one state of one clip: `(document id, document version, clip index)`. A player
-/// is rebuilt only when this changes.
+impl Default for Blend {
+    fn default() -> Self {
+        Blend {
+            clip: None,
+            mode: LayerMode::CrossFade,
+            weight: 0.5,
+        }
+    }
+}
+
+/// What the viewport shows: the selected clip, the other clips of its file (to blend with) and
+/// the file's mesh and bones (to play on).
+#[derive(Clone, Copy)]
+pub struct Subject<'a> {
+    /// Which state of which clip this is.
+    pub version: ClipVersion,
+    /// The clip to play.
+    pub clip: &'a Clip,
+    /// Every clip of the clip's file.
+    pub clips: &'a [Clip],
+    /// The file's morph mesh and skeleton.
+    pub source: FigureSource<'a>,
+}
+
+/// Identifies one state of one clip: `(document id, document version, clip index)`.
 pub type ClipVersion = (u64, u64, usize);
+
+/// What a player was built from; it is rebuilt when any part changes (a weight change alone
+/// only re-weights it).
+#[derive(Debug, Clone, PartialEq)]
+struct PlayerKey {
+    version: ClipVersion,
+    rig_choice: Option<String>,
+    blend_clip: Option<String>,
+    blend_mode: LayerMode,
+}
 
 /// The renderer and the egui texture showing its target.
 struct Gpu {
@@ -53,12 +101,14 @@ impl Default for Viewport {
     fn default() -> Self {
         Viewport {
             camera: Camera::default(),
-            instances: Vec::new(),
+            frame: FigureFrame::default(),
             frame_next: true,
             framed_for: None,
             player: None,
             rig_choice: None,
+            blend: Blend::default(),
             unbound: Vec::new(),
+            figure_error: None,
             gpu: None,
         }
     }
@@ -70,62 +120,134 @@ impl Viewport {
         self.frame_next = true;
     }
 
-    /// The player of the clip shown, if any (its rig, its unbound tracks).
+    /// The player of the clip shown, if any (its figure, its unbound tracks).
     pub fn player(&self) -> Option<&Player> {
         self.player.as_ref().map(|(_, p)| p)
     }
-}
 
-/// Poses `clip` at `time` and draws it into the rest of `ui`.
-pub fn show(
-    ui: &mut egui::Ui,
-    vp: &mut Viewport,
-    render_state: Option<&RenderState>,
-    clip: Option<(ClipVersion, &Clip)>,
-    time: f64,
-) {
-    let rect = ui.available_rect_before_wrap();
-    let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
-    let Some((version, clip)) = clip else {
-        vp.player = None;
-        empty(ui, rect, "Select a clip to see it play here.");
-        return;
-    };
-    if vp.player.as_ref().is_none_or(|(v, _)| *v != version) {
-        let rig = rig_for(clip, vp.rig_choice.as_deref());
-        let player = Player::new(Arc::new(clip.clone()), rig);
-        vp.unbound = player
+    /// Makes sure the player plays `subject` on the chosen figure with the chosen blend.
+    fn update_player(&mut self, subject: Subject<'_>) {
+        let key = PlayerKey {
+            version: subject.version,
+            rig_choice: self.rig_choice.clone(),
+            blend_clip: self.blend.clip.clone(),
+            blend_mode: self.blend.mode,
+        };
+        if self.player.as_ref().is_some_and(|(k, _)| *k == key) {
+            if let Some((_, player)) = &mut self.player
+                && let Some(layer) = player.layer()
+            {
+                let layer = Layer {
+                    weight: self.blend.weight,
+                    ..layer.clone()
+                };
+                player.set_layer(Some(layer));
+            }
+            return;
+        }
+        let (figure, error) =
+            match Figure::for_clip(subject.clip, subject.source, self.rig_choice.as_deref()) {
+                Ok(figure) => (figure, None),
+                Err(e) => (
+                    Figure::for_clip(subject.clip, subject.source, None)
+                        .unwrap_or_else(|_| Figure::Rig(Rig::proxy(subject.clip, None))),
+                    Some(e),
+                ),
+            };
+        self.figure_error = error;
+        let mut player = Player::on(Arc::new(subject.clip.clone()), figure);
+        let second = self.blend.clip.as_ref().and_then(|name| {
+            subject
+                .clips
+                .iter()
+                .enumerate()
+                .find(|(i, c)| c.name == *name && *i != subject.version.2)
+        });
+        match second {
+            Some((_, clip)) => player.set_layer(Some(Layer {
+                clip: Arc::new(clip.clone()),
+                mode: self.blend.mode,
+                weight: self.blend.weight,
+            })),
+            None => self.blend.clip = None,
+        }
+        self.unbound = player
             .unbound_tracks()
             .into_iter()
             .map(|u| format!("{}: {}", u.track, u.reason))
             .collect();
-        vp.player = Some((version, player));
+        let key = PlayerKey {
+            blend_clip: self.blend.clip.clone(),
+            ..key
+        };
+        self.player = Some((key, player));
     }
+}
+
+/// Poses `subject` at `time` and draws it into the rest of `ui`.
+pub fn show(
+    ui: &mut egui::Ui,
+    vp: &mut Viewport,
+    render_state: Option<&RenderState>,
+    subject: Option<Subject<'_>>,
+    time: f64,
+) {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+    let Some(subject) = subject else {
+        vp.player = None;
+        empty(ui, rect, "Select a clip to see it play here.");
+        return;
+    };
+    vp.update_player(subject);
     if let Some((_, player)) = &mut vp.player {
-        player.instances_at(time, &mut vp.instances);
+        player.frame_at(time, &mut vp.frame);
     }
-    if vp.framed_for.as_deref() != Some(clip.name.as_str()) {
-        vp.framed_for = Some(clip.name.clone());
+    if vp.framed_for.as_deref() != Some(subject.clip.name.as_str()) {
+        vp.framed_for = Some(subject.clip.name.clone());
         vp.frame_next = true;
     }
     navigate(ui, &response, vp);
+    let figure = vp.player.as_ref().map(|(_, p)| p.figure());
+    let frame = figure.map(|f| Frame::of(f, &vp.frame)).unwrap_or_default();
     if vp.frame_next
-        && let Some(bounds) = Bounds::of_instances(&vp.instances)
+        && let Some(bounds) = frame.bounds()
     {
         vp.camera
             .frame_aspect(bounds, rect.width() / rect.height().max(1.0));
         vp.frame_next = false;
     }
-    let Some(rs) = render_state else {
-        empty(ui, rect, "3D viewport (needs the wgpu renderer)");
-        return;
-    };
+    match render_state {
+        Some(rs) => draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
+        None => empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
+    }
+    overlay(ui, rect, vp, subject);
+    if response.hovered() {
+        ui.painter().text(
+            rect.left_bottom() + egui::vec2(8.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            "drag: orbit · Shift/middle-drag: pan · wheel: zoom · F: frame",
+            egui::FontId::proportional(11.0),
+            egui::Color32::from_black_alpha(140),
+        );
+    }
+}
+
+/// Renders `frame` into the panel's own target and paints it over `rect`.
+fn draw(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    gpu: &mut Option<Gpu>,
+    rs: &RenderState,
+    camera: &Camera,
+    frame: &Frame<'_>,
+) {
     let ppp = ui.ctx().pixels_per_point();
     let (w, h) = (
         ((rect.width() * ppp).round() as u32).max(1),
         ((rect.height() * ppp).round() as u32).max(1),
     );
-    let gpu = vp.gpu.get_or_insert_with(|| {
+    let gpu = gpu.get_or_insert_with(|| {
         let renderer = Renderer::new(&rs.device, w, h);
         let texture = rs.renderer.write().register_native_texture(
             &rs.device,
@@ -143,51 +265,34 @@ pub fn show(
             gpu.texture,
         );
     }
-    gpu.renderer
-        .render(&rs.device, &rs.queue, &vp.camera, &vp.instances);
+    gpu.renderer.render(&rs.device, &rs.queue, camera, frame);
     ui.painter().image(
         gpu.texture,
         rect,
         egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
         egui::Color32::WHITE,
     );
-    overlay(ui, rect, vp);
-    if response.hovered() {
-        ui.painter().text(
-            rect.left_bottom() + egui::vec2(8.0, -6.0),
-            egui::Align2::LEFT_BOTTOM,
-            "drag: orbit · Shift/middle-drag: pan · wheel: zoom · F: frame",
-            egui::FontId::proportional(11.0),
-            egui::Color32::from_black_alpha(140),
-        );
-    }
 }
 
-/// The rig for `clip`: the user's choice, or the built-in rig it matches, or a proxy.
-fn rig_for(clip: &Clip, choice: Option<&str>) -> Rig {
-    match choice {
-        Some(PROXY) => Rig::proxy(clip, None),
-        Some(name) => Rig::builtin(name)
-            .cloned()
-            .unwrap_or_else(|| pick_rig(clip, Rig::builtins())),
-        None => pick_rig(clip, Rig::builtins()),
-    }
-}
-
-/// The rig picker and the unbound-track note, over the picture's top-left corner.
-fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport) {
-    let area = egui::Rect::from_min_size(rect.min + egui::vec2(8.0, 8.0), egui::vec2(320.0, 48.0));
+/// The figure picker, the blend controls and the unbound-track note, over the picture's
+/// top-left corner.
+fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport, subject: Subject<'_>) {
+    let area = egui::Rect::from_min_size(
+        rect.min + egui::vec2(8.0, 8.0),
+        egui::vec2((rect.width() - 16.0).clamp(0.0, 360.0), 96.0),
+    );
+    let ink = egui::Color32::from_gray(60);
     ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
         ui.horizontal(|ui| {
             let current = vp
                 .player()
-                .map(|p| p.rig().name.clone())
+                .map(|p| p.figure().name().to_string())
                 .unwrap_or_default();
-            let label = ui.label(egui::RichText::new("Rig").color(egui::Color32::from_gray(60)));
+            let label = ui.label(egui::RichText::new("Plays on").color(ink));
             let mut choice = vp.rig_choice.clone();
             let shown = match &choice {
                 None => format!("Auto ({current})"),
-                Some(name) => name.clone(),
+                Some(name) => figure_label(name),
             };
             egui::ComboBox::from_id_salt("rig picker")
                 .selected_text(shown)
@@ -196,30 +301,102 @@ fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport) {
                     for rig in Rig::builtins() {
                         ui.selectable_value(&mut choice, Some(rig.name.clone()), &rig.name);
                     }
-                    ui.selectable_value(&mut choice, Some(PROXY.to_string()), PROXY);
+                    ui.selectable_value(
+                        &mut choice,
+                        Some(figure::PROXY.to_string()),
+                        figure_label(figure::PROXY),
+                    );
+                    if subject.source.mesh.is_some() {
+                        ui.selectable_value(
+                            &mut choice,
+                            Some(figure::MESH.to_string()),
+                            figure_label(figure::MESH),
+                        );
+                    }
                 })
                 .response
                 .labelled_by(label.id);
             if choice != vp.rig_choice {
                 vp.rig_choice = choice;
-                vp.player = None;
                 vp.frame_next = true;
             }
         });
+        blend_row(ui, vp, subject, ink);
+        let warn = egui::Color32::from_rgb(150, 80, 30);
+        if let Some(error) = &vp.figure_error {
+            ui.label(egui::RichText::new(error).small().color(warn));
+        }
         if !vp.unbound.is_empty() {
             let n = vp.unbound.len();
             let text = format!(
-                "{n} track{} bind to nothing on this rig",
-                if n == 1 { "" } else { "s" }
+                "{n} track{} bind to nothing on {}",
+                if n == 1 { "" } else { "s" },
+                vp.player()
+                    .map(|p| p.figure().name())
+                    .unwrap_or("this figure")
             );
-            ui.label(
-                egui::RichText::new(text)
-                    .small()
-                    .color(egui::Color32::from_rgb(150, 80, 30)),
-            )
-            .on_hover_text(vp.unbound.join("\n"));
+            ui.label(egui::RichText::new(text).small().color(warn))
+                .on_hover_text(vp.unbound.join("\n"));
         }
     });
+}
+
+/// How a figure choice is shown in the picker.
+fn figure_label(name: &str) -> String {
+    match name {
+        figure::PROXY => "Proxy (one box per bone)".to_string(),
+        figure::MESH => "Morph mesh (from the file)".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// "Blend with [clip] [Cross-fade|Additive] weight": a second clip of the same file.
+fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, ink: egui::Color32) {
+    let others: Vec<&str> = subject
+        .clips
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != subject.version.2)
+        .map(|(_, c)| c.name.as_str())
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label(egui::RichText::new("Blend with").color(ink));
+        let mut clip = vp.blend.clip.clone();
+        egui::ComboBox::from_id_salt("blend clip")
+            .selected_text(clip.as_deref().unwrap_or("(nothing)"))
+            .width(110.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut clip, None, "(nothing)");
+                for name in &others {
+                    ui.selectable_value(&mut clip, Some(name.to_string()), *name);
+                }
+            })
+            .response
+            .labelled_by(label.id)
+            .on_hover_text(
+                "Plays a second clip of this file with the selected one, in step with it \
+                 (stretched to the same length)",
+            );
+        vp.blend.clip = clip;
+        if vp.blend.clip.is_some() {
+            ui.selectable_value(&mut vp.blend.mode, LayerMode::CrossFade, "Cross-fade")
+                .on_hover_text("Weight 0 shows the selected clip, 1 the second clip");
+            ui.selectable_value(&mut vp.blend.mode, LayerMode::Additive, "Additive")
+                .on_hover_text(
+                    "Adds the second clip's motion (relative to its first frame) on top",
+                );
+        }
+    });
+    if vp.blend.clip.is_some() {
+        ui.horizontal(|ui| {
+            let label = ui.label(egui::RichText::new("Weight").color(ink));
+            ui.add(egui::Slider::new(&mut vp.blend.weight, 0.0..=1.0).fixed_decimals(2))
+                .labelled_by(label.id);
+        });
+    }
 }
 
 /// Orbit, pan, zoom and framing from the pointer and keys.

@@ -1,5 +1,10 @@
-//! `clipscope render FILE [--clip NAME] [--time T | --times T1,T2,...] [--size WxH] -o OUT.png`:
-//! draws frames of a clip without a window, with the viewport's renderer, and writes PNGs.
+//! `clipscope render FILE [--clip NAME] [--rig NAME] [--time T | --times T1,T2,...] [--size WxH]
+//! -o OUT.png`: draws frames of a clip without a window, with the viewport's renderer, and
+//! writes PNGs.
+//!
+//! The clip plays on the figure the viewport would choose (the file's morph mesh for a morph
+//! clip, the best-matching built-in rig, or a proxy rig laid out by the file's bones), or on the
+//! one `--rig` names.
 //!
 //! One time writes `OUT.png`; `--times` writes a numbered sequence next to it
 //! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera, framed on
@@ -20,6 +25,10 @@ pub struct Args {
     /// The clip to play (default: the file's first clip).
     #[arg(long, value_name = "NAME")]
     pub clip: Option<String>,
+    /// What the clip plays on: a built-in rig (`hero`, `dog`), `proxy` (one box per bone) or
+    /// `mesh` (the file's morph mesh); default: chosen from the clip.
+    #[arg(long, value_name = "NAME")]
+    pub rig: Option<String>,
     /// The time to draw, in seconds (default 0).
     #[arg(
         long,
@@ -50,8 +59,11 @@ pub struct Args {
 pub fn run(args: Args) -> Outcome {
     use std::process::ExitCode;
 
+    use std::sync::Arc;
+
     use crate::render::headless::Headless;
-    use crate::render::{Bounds, Camera};
+    use crate::render::{Bounds, Camera, Frame};
+    use crate::scene::{Figure, FigureFrame, FigureSource, Player};
 
     let doc = super::output::read(&args.file)?;
     let clip = match &args.clip {
@@ -81,27 +93,39 @@ pub fn run(args: Args) -> Outcome {
     } else {
         frames::numbered_paths(&args.output, times.len())
     };
-    let poses: Vec<_> = times
+    let source = FigureSource {
+        mesh: doc.mesh.as_ref(),
+        skeleton: doc.skeleton.as_ref(),
+    };
+    let figure =
+        Figure::for_clip(clip, source, args.rig.as_deref()).map_err(|e| format!("--rig: {e}"))?;
+    let mut player = Player::on(Arc::new(clip.clone()), figure.clone());
+    let poses: Vec<FigureFrame> = times
         .iter()
-        .map(|&t| crate::scene::posed_instances(clip, t))
+        .map(|&t| {
+            let mut frame = FigureFrame::default();
+            player.frame_at(t, &mut frame);
+            frame
+        })
         .collect();
     let (width, height) = args.size;
     let mut camera = Camera::default();
     if let Some(bounds) = poses
         .iter()
-        .filter_map(|p| Bounds::of_instances(p))
+        .filter_map(|p| Frame::of(&figure, p).bounds())
         .reduce(Bounds::union)
     {
         camera.frame_aspect(bounds, width as f32 / height as f32);
     }
     let mut headless = Headless::new()?;
-    for ((instances, path), t) in poses.iter().zip(&paths).zip(&times) {
-        let image = headless.render(instances, &camera, width, height)?;
+    for ((posed, path), t) in poses.iter().zip(&paths).zip(&times) {
+        let image = headless.render(&Frame::of(&figure, posed), &camera, width, height)?;
         frames::write_png(path, &image)?;
         println!(
-            "render: {} ({width}×{height}, clip {:?} at {t} s)",
+            "render: {} ({width}×{height}, clip {:?} on {} at {t} s)",
             path.display(),
-            clip.name
+            clip.name,
+            figure.name()
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -474,15 +474,23 @@ impl ClipscopeApp {
                 .default_size(ui.available_height() * 0.42)
                 .min_size(80.0)
                 .show(ui, |ui| {
-                    let clip = self.selection.clip.and_then(|id| {
+                    let subject = self.selection.clip.and_then(|id| {
                         let d = self.ws.documents.get(id.doc)?;
-                        Some(((d.id, d.version, id.clip), d.doc.clips.get(id.clip)?))
+                        Some(viewport::Subject {
+                            version: (d.id, d.version, id.clip),
+                            clip: d.doc.clips.get(id.clip)?,
+                            clips: &d.doc.clips,
+                            source: crate::scene::FigureSource {
+                                mesh: d.doc.mesh.as_ref(),
+                                skeleton: d.doc.skeleton.as_ref(),
+                            },
+                        })
                     });
                     viewport::show(
                         ui,
                         &mut self.viewport,
                         self.render_state.as_ref(),
-                        clip,
+                        subject,
                         self.transport.time,
                     );
                 });

@@ -1,0 +1,182 @@
+//! What a clip plays on: a cube [`Rig`] or a [`MorphFigure`], chosen automatically or by name
+//! (the viewport's picker and `clipscope render --rig`), and what one posed moment of it looks
+//! like to the renderer.
+
+use std::sync::Arc;
+
+use crate::model::{Clip, MorphMesh, Skeleton};
+use crate::playback::Pose;
+
+use super::{BoxInstance, MorphFigure, Rig, pick_rig_with};
+
+/// The name that picks a proxy rig (one box per bone).
+pub const PROXY: &str = "proxy";
+/// The name that picks the document's morph mesh.
+pub const MESH: &str = "mesh";
+
+/// The thing a clip plays on.
+#[derive(Debug, Clone)]
+pub enum Figure {
+    /// A cube character (built in or a proxy).
+    Rig(Rig),
+    /// A morph-target mesh.
+    Mesh(MorphFigure),
+}
+
+/// One posed moment: the boxes of a rig, or the target weights of a mesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FigureFrame {
+    /// The boxes to draw (empty for a mesh).
+    pub boxes: Vec<BoxInstance>,
+    /// One weight per morph target (empty for a rig).
+    pub weights: Vec<f32>,
+}
+
+/// Where a clip comes from, for choosing its figure: the document's mesh and skeleton.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FigureSource<'a> {
+    /// The document's morph mesh, if it has one.
+    pub mesh: Option<&'a Arc<MorphMesh>>,
+    /// The document's bone hierarchy, if it has one (a proxy rig is laid out by it).
+    pub skeleton: Option<&'a Skeleton>,
+}
+
+impl Figure {
+    /// The figure's name: the rig's name or the mesh's.
+    pub fn name(&self) -> &str {
+        match self {
+            Figure::Rig(rig) => &rig.name,
+            Figure::Mesh(mesh) => mesh.name(),
+        }
+    }
+
+    /// The pose a mixer plays clips on.
+    pub fn rest_pose(&self) -> Pose {
+        match self {
+            Figure::Rig(rig) => rig.rest_pose(),
+            Figure::Mesh(mesh) => mesh.rest_pose(),
+        }
+    }
+
+    /// `pose` as the renderer needs it, written into `out` (cleared first).
+    pub fn frame(&self, pose: &Pose, out: &mut FigureFrame) {
+        out.boxes.clear();
+        out.weights.clear();
+        match self {
+            Figure::Rig(rig) => rig.instances(pose, &mut out.boxes),
+            Figure::Mesh(mesh) => mesh.weights(pose, &mut out.weights),
+        }
+    }
+
+    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`] or
+    /// [`MESH`]; `None` chooses automatically: the document's mesh when the clip animates morph
+    /// influences and the document has one, else the best built-in rig, else a proxy rig.
+    pub fn for_clip(
+        clip: &Clip,
+        source: FigureSource<'_>,
+        choice: Option<&str>,
+    ) -> Result<Figure, String> {
+        let hierarchy = source.skeleton.map(Skeleton::hierarchy);
+        let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
+        match choice {
+            None => Ok(match source.mesh {
+                Some(mesh) if animates_morphs(clip) => Figure::Mesh(MorphFigure::new(mesh.clone())),
+                _ => Figure::Rig(pick_rig_with(clip, Rig::builtins(), hierarchy.as_deref())),
+            }),
+            Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
+            Some(name) if name.eq_ignore_ascii_case(MESH) => match source.mesh {
+                Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
+                None => Err("this file has no morph mesh".to_string()),
+            },
+            Some(name) => Rig::builtins()
+                .iter()
+                .find(|r| r.name.eq_ignore_ascii_case(name))
+                .map(|r| Figure::Rig(r.clone()))
+                .ok_or_else(|| format!("no rig named {name:?} (choose from {})", choices(source))),
+        }
+    }
+}
+
+/// The names [`Figure::for_clip`] accepts for `source`, for messages and pickers.
+pub fn choices(source: FigureSource<'_>) -> String {
+    let mut names: Vec<String> = Rig::builtins().iter().map(|r| r.name.clone()).collect();
+    names.push(PROXY.to_string());
+    if source.mesh.is_some() {
+        names.push(MESH.to_string());
+    }
+    names.join(", ")
+}
+
+/// Whether any track of `clip` animates `morphTargetInfluences`.
+fn animates_morphs(clip: &Clip) -> bool {
+    clip.tracks
+        .iter()
+        .any(|t| t.name.contains("morphTargetInfluences"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ops::create_clips_from_morph_target_sequences;
+    use crate::model::{MorphTarget, Track, TrackKind};
+
+    fn mesh() -> Arc<MorphMesh> {
+        let v = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        Arc::new(MorphMesh {
+            name: "m".into(),
+            vertices: v.clone(),
+            triangles: vec![[0, 1, 2]],
+            triangle_colours: vec![],
+            targets: (1..=3)
+                .map(|i| MorphTarget {
+                    name: format!("run_{i}"),
+                    vertices: v.clone(),
+                })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn morph_clips_pick_the_mesh_and_bone_clips_a_rig() {
+        let mesh = mesh();
+        let source = FigureSource {
+            mesh: Some(&mesh),
+            skeleton: None,
+        };
+        let clip = &create_clips_from_morph_target_sequences(&mesh.target_names(), 10.0, false)[0];
+        let figure = Figure::for_clip(clip, source, None).unwrap();
+        assert!(matches!(figure, Figure::Mesh(_)));
+        let mut frame = FigureFrame::default();
+        figure.frame(&figure.rest_pose(), &mut frame);
+        assert_eq!(frame.weights, vec![0.0; 3]);
+
+        let bones = Clip::new(
+            "b",
+            -1.0,
+            vec![Track::numeric(
+                ".bones[hip].position",
+                TrackKind::Vector,
+                vec![0.0],
+                vec![0.0, 1.0, 0.0],
+            )],
+        );
+        let figure = Figure::for_clip(&bones, source, None).unwrap();
+        assert!(matches!(figure, Figure::Rig(_)));
+    }
+
+    #[test]
+    fn choices_by_name() {
+        let clip = Clip::new("c", 1.0, vec![]);
+        let none = FigureSource::default();
+        let hero = Figure::for_clip(&clip, none, Some("hero")).unwrap();
+        assert_eq!(hero.name(), "Hero");
+        assert!(matches!(
+            Figure::for_clip(&clip, none, Some("Proxy")),
+            Ok(Figure::Rig(_))
+        ));
+        let err = Figure::for_clip(&clip, none, Some("mesh")).unwrap_err();
+        assert!(err.contains("no morph mesh"), "{err}");
+        let err = Figure::for_clip(&clip, none, Some("cat")).unwrap_err();
+        assert!(err.contains("Hero") && err.contains("proxy"), "{err}");
+    }
+}
