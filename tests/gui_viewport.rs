@@ -1,0 +1,135 @@
+//! The 3D viewport inside the real editor, driven through egui_kittest: the demo walk plays on
+//! the Hero and follows the transport's time, the figure picker switches rigs, and a second
+//! clip blends in (cross-fade or additive) from the viewport's controls.
+//!
+//! kittest runs without the wgpu paint callback, so these check the posed frame the viewport
+//! hands the renderer (the render tests check the pictures).
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+
+use clipscope::scene::LayerMode;
+use clipscope::ui::ClipscopeApp;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
+    let mut app = ClipscopeApp::open(files);
+    app.wait_for_loads();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
+    harness.run();
+    harness
+}
+
+/// Picks `item` from the combo box labelled `label`.
+fn pick(harness: &mut Harness<'_, ClipscopeApp>, label: &str, item: &str) {
+    harness.get_by_label(label).click();
+    harness.run();
+    harness.get_by_label(item).click();
+    harness.run();
+}
+
+fn figure_name(harness: &Harness<'_, ClipscopeApp>) -> String {
+    harness
+        .state()
+        .viewport
+        .player()
+        .map(|p| p.figure().name().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_demo_walks_on_the_hero_and_follows_the_playhead() {
+    let mut harness = editor(&[]);
+    assert_eq!(figure_name(&harness), "Hero");
+    let picker = harness.get_by_label("Plays on");
+    assert_eq!(picker.value().as_deref(), Some("Auto (Hero)"));
+    let boxes = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
+        h.state_mut().transport.time = t;
+        h.run();
+        h.state().viewport.frame.boxes.clone()
+    };
+    let a = boxes(&mut harness, 0.25);
+    let b = boxes(&mut harness, 0.75);
+    assert_eq!(a.len(), 17, "one box per part of the Hero");
+    assert_ne!(a, b, "the character moves with the playhead");
+    assert_eq!(boxes(&mut harness, 0.25), a);
+    assert!(harness.state().viewport.unbound.is_empty());
+}
+
+#[test]
+fn the_picker_puts_the_clip_on_another_rig() {
+    let mut harness = editor(&[]);
+    pick(&mut harness, "Plays on", "Dog");
+    assert_eq!(figure_name(&harness), "Dog");
+    // Most of the Hero's bones are not the Dog's: they are listed, not dropped silently.
+    assert!(!harness.state().viewport.unbound.is_empty());
+    assert!(
+        harness
+            .query_all_by_label_contains("bind to nothing on Dog")
+            .next()
+            .is_some()
+    );
+    pick(&mut harness, "Plays on", "Auto (best match)");
+    assert_eq!(figure_name(&harness), "Hero");
+}
+
+/// Two clips moving the same box: one rises, one slides.
+const CLIPS: &str = r#"[
+ {"name":"rise","duration":1,"tracks":[
+  {"name":"crate.position","type":"vector","times":[0,1],"values":[0,0,0, 0,2,0]}]},
+ {"name":"slide","duration":1,"tracks":[
+  {"name":"crate.position","type":"vector","times":[0,1],"values":[0,0,0, 4,0,0]}]}
+]"#;
+
+fn clip_file(dir: &Path) -> PathBuf {
+    let path = dir.join("crate.json");
+    std::fs::write(&path, CLIPS).unwrap();
+    path
+}
+
+/// The crate's box centre at the end of the clip.
+fn crate_at_end(harness: &mut Harness<'_, ClipscopeApp>) -> glam::Vec3 {
+    harness.state_mut().transport.time = 1.0;
+    harness.run();
+    let frame = &harness.state().viewport.frame;
+    assert_eq!(frame.boxes.len(), 1);
+    frame.boxes[0].transform.w_axis.truncate()
+}
+
+#[test]
+fn a_second_clip_cross_fades_or_adds_on_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    harness.get_by_label_contains("rise").click();
+    harness.run();
+    let alone = crate_at_end(&mut harness);
+
+    pick(&mut harness, "Blend with", "slide");
+    let layer = harness.state().viewport.player().unwrap().layer().cloned();
+    let layer = layer.expect("the second clip is blended in");
+    assert_eq!(layer.clip.name, "slide");
+    assert_eq!(layer.mode, LayerMode::CrossFade);
+    assert_eq!(layer.weight, 0.5);
+    // Half of each: up 1 and across 2 from where the rise alone ends.
+    let half = crate_at_end(&mut harness);
+    assert!((half - alone - glam::Vec3::new(2.0, -1.0, 0.0)).length() < 1e-4);
+
+    harness.get_by_label("Additive").click();
+    harness.run();
+    let layer = harness.state().viewport.player().unwrap().layer().cloned();
+    assert_eq!(layer.unwrap().mode, LayerMode::Additive);
+    // All of the rise plus half of the slide's motion.
+    let added = crate_at_end(&mut harness);
+    assert!((added - alone - glam::Vec3::new(2.0, 0.0, 0.0)).length() < 1e-4);
+
+    harness.state_mut().viewport.blend.weight = 1.0;
+    let full = crate_at_end(&mut harness);
+    assert!((full - alone - glam::Vec3::new(4.0, 0.0, 0.0)).length() < 1e-4);
+
+    pick(&mut harness, "Blend with", "(nothing)");
+    assert!(harness.state().viewport.player().unwrap().layer().is_none());
+    assert_eq!(crate_at_end(&mut harness), alone);
+}
