@@ -281,64 +281,74 @@ fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport, subject: Subj
         rect.min + egui::vec2(8.0, 8.0),
         egui::vec2((rect.width() - 16.0).clamp(0.0, 360.0), 96.0),
     );
-    let ink = egui::Color32::from_gray(60);
     ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
-        ui.horizontal(|ui| {
-            let current = vp
-                .player()
-                .map(|p| p.figure().name().to_string())
-                .unwrap_or_default();
-            let label = ui.label(egui::RichText::new("Plays on").color(ink));
-            let mut choice = vp.rig_choice.clone();
-            let shown = match &choice {
-                None => format!("Auto ({current})"),
-                Some(name) => figure_label(name),
-            };
-            egui::ComboBox::from_id_salt("rig picker")
-                .selected_text(shown)
-                .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut choice, None, "Auto (best match)");
-                    for rig in Rig::builtins() {
-                        ui.selectable_value(&mut choice, Some(rig.name.clone()), &rig.name);
-                    }
+        // A translucent card in the theme's window colour keeps the controls readable over any
+        // picture, in the light and the dark theme.
+        egui::Frame::new()
+            .fill(ui.visuals().window_fill.gamma_multiply(0.88))
+            .corner_radius(6.0)
+            .inner_margin(egui::Margin::symmetric(8, 6))
+            .show(ui, |ui| controls(ui, vp, subject));
+    });
+}
+
+/// The controls on the overlay card.
+fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
+    ui.horizontal(|ui| {
+        let current = vp
+            .player()
+            .map(|p| p.figure().name().to_string())
+            .unwrap_or_default();
+        let label = ui.label("Plays on");
+        let mut choice = vp.rig_choice.clone();
+        let shown = match &choice {
+            None => format!("Auto ({current})"),
+            Some(name) => figure_label(name),
+        };
+        egui::ComboBox::from_id_salt("rig picker")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut choice, None, "Auto (best match)");
+                for rig in Rig::builtins() {
+                    ui.selectable_value(&mut choice, Some(rig.name.clone()), &rig.name);
+                }
+                ui.selectable_value(
+                    &mut choice,
+                    Some(figure::PROXY.to_string()),
+                    figure_label(figure::PROXY),
+                );
+                if subject.source.mesh.is_some() {
                     ui.selectable_value(
                         &mut choice,
-                        Some(figure::PROXY.to_string()),
-                        figure_label(figure::PROXY),
+                        Some(figure::MESH.to_string()),
+                        figure_label(figure::MESH),
                     );
-                    if subject.source.mesh.is_some() {
-                        ui.selectable_value(
-                            &mut choice,
-                            Some(figure::MESH.to_string()),
-                            figure_label(figure::MESH),
-                        );
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            if choice != vp.rig_choice {
-                vp.rig_choice = choice;
-                vp.frame_next = true;
-            }
-        });
-        blend_row(ui, vp, subject, ink);
-        let warn = egui::Color32::from_rgb(150, 80, 30);
-        if let Some(error) = &vp.figure_error {
-            ui.label(egui::RichText::new(error).small().color(warn));
-        }
-        if !vp.unbound.is_empty() {
-            let n = vp.unbound.len();
-            let text = format!(
-                "{n} track{} bind to nothing on {}",
-                if n == 1 { "" } else { "s" },
-                vp.player()
-                    .map(|p| p.figure().name())
-                    .unwrap_or("this figure")
-            );
-            ui.label(egui::RichText::new(text).small().color(warn))
-                .on_hover_text(vp.unbound.join("\n"));
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if choice != vp.rig_choice {
+            vp.rig_choice = choice;
+            vp.frame_next = true;
         }
     });
+    blend_row(ui, vp, subject);
+    let warn = ui.visuals().warn_fg_color;
+    if let Some(error) = &vp.figure_error {
+        ui.label(egui::RichText::new(error).small().color(warn));
+    }
+    if !vp.unbound.is_empty() {
+        let n = vp.unbound.len();
+        let text = format!(
+            "{n} track{} bind to nothing on {}",
+            if n == 1 { "" } else { "s" },
+            vp.player()
+                .map(|p| p.figure().name())
+                .unwrap_or("this figure")
+        );
+        ui.label(egui::RichText::new(text).small().color(warn))
+            .on_hover_text(vp.unbound.join("\n"));
+    }
 }
 
 /// How a figure choice is shown in the picker.
@@ -351,7 +361,7 @@ fn figure_label(name: &str) -> String {
 }
 
 /// "Blend with [clip] [Cross-fade|Additive] weight": a second clip of the same file.
-fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, ink: egui::Color32) {
+fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
     let others: Vec<&str> = subject
         .clips
         .iter()
@@ -363,7 +373,7 @@ fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, ink: eg
         return;
     }
     ui.horizontal(|ui| {
-        let label = ui.label(egui::RichText::new("Blend with").color(ink));
+        let label = ui.label("Blend with");
         let mut clip = vp.blend.clip.clone();
         egui::ComboBox::from_id_salt("blend clip")
             .selected_text(clip.as_deref().unwrap_or("(nothing)"))
@@ -392,7 +402,7 @@ fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, ink: eg
     });
     if vp.blend.clip.is_some() {
         ui.horizontal(|ui| {
-            let label = ui.label(egui::RichText::new("Weight").color(ink));
+            let label = ui.label("Weight");
             ui.add(egui::Slider::new(&mut vp.blend.weight, 0.0..=1.0).fixed_decimals(2))
                 .labelled_by(label.id);
         });
