@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use crate::formats::{self, Document, WriteOptions};
 
-/// `-o OUT`, `--precision N` and `--pretty`, shared by optimize, trim and convert.
+/// `-o OUT`, `--precision N`, `--pretty` and `--serialized`, shared by optimize, trim and
+/// convert.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
     /// Where to write the result (written atomically; the input is never modified).
@@ -14,8 +15,15 @@ pub struct OutputArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=17))]
     pub precision: Option<u32>,
     /// Indent the output for reading (number arrays stay on one line).
-    #[arg(long)]
+    #[arg(long, visible_alias = "indent", overrides_with = "no_indent")]
     pub pretty: bool,
+    /// Write compact output without indentation (the default).
+    #[arg(long = "no-indent", overrides_with = "pretty")]
+    pub no_indent: bool,
+    /// Legacy three.js output: each bone's keys as one key of flat arrays (the
+    /// threejs-serialize-animation shape) instead of one key object per time.
+    #[arg(long)]
+    pub serialized: bool,
 }
 
 impl OutputArgs {
@@ -23,12 +31,15 @@ impl OutputArgs {
     pub fn write_options(&self) -> WriteOptions {
         WriteOptions {
             precision: self.precision,
-            pretty: self.pretty,
+            pretty: self.pretty && !self.no_indent,
+            serialized: self.serialized,
         }
     }
 
-    /// Writes `doc` to the output path atomically and returns the number of bytes written.
+    /// Writes `doc` to the output path atomically and returns the number of bytes written. A
+    /// document its format cannot hold (see [`formats::check_writable`]) is an error.
     pub fn write(&self, doc: &Document) -> Result<u64, String> {
+        formats::check_writable(doc).map_err(|e| format!("{}: {e}", self.output.display()))?;
         formats::write_file(doc, &self.output, &self.write_options())
             .map_err(|e| format!("{}: cannot write: {e}", self.output.display()))?;
         Ok(std::fs::metadata(&self.output)

@@ -6,22 +6,27 @@ use std::sync::Arc;
 use crate::model::{Clip, MorphMesh, Skeleton};
 
 use super::threejs::Layout;
+use super::threejs_legacy::LegacyLayout;
 
 /// The file formats clipscope reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// three.js JSON: `AnimationClip.toJSON` clips, arrays of them, or ObjectLoader files.
     ThreeJs,
+    /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
+    /// models such as the horse.
+    ThreeJsLegacy,
 }
 
 impl Format {
     /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[Format::ThreeJs];
+    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
     pub fn description(self) -> &'static str {
         match self {
             Format::ThreeJs => "three.js AnimationClip JSON",
+            Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
         }
     }
 
@@ -29,7 +34,13 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::ThreeJs => "threejs",
+            Format::ThreeJsLegacy => "threejs-legacy",
         }
+    }
+
+    /// The format with short name `name` (see [`Format::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.iter().copied().find(|f| f.name() == name)
     }
 }
 
@@ -47,6 +58,8 @@ pub(crate) enum Source {
     None,
     /// Read from a three.js JSON file.
     ThreeJs(Layout),
+    /// Read from a legacy three.js JSON file (model format 3).
+    ThreeJsLegacy(LegacyLayout),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.
@@ -80,5 +93,17 @@ impl Document {
             mesh: None,
             source: Source::None,
         }
+    }
+
+    /// The same document to be written as `format`: when that is another format, the layout of
+    /// the file it was read from is forgotten, so the writer picks that format's natural shape.
+    /// Clips, skeleton and mesh are kept (see [`conversion_losses`](super::conversion_losses) for
+    /// what the target cannot hold).
+    pub fn converted_to(mut self, format: Format) -> Document {
+        if format != self.format {
+            self.format = format;
+            self.source = Source::None;
+        }
+        self
     }
 }

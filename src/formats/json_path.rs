@@ -99,6 +99,19 @@ pub fn offset_of(text: &[u8], line: usize, column: usize) -> usize {
     (offset + column.saturating_sub(1)).min(text.len())
 }
 
+/// The JSON path and one-line reason for a `serde_json` syntax error in `text`: "truncated JSON"
+/// at the end of the text, "invalid JSON" elsewhere, followed by `serde_json`'s message.
+pub fn syntax_error(text: &[u8], e: &serde_json::Error) -> (String, String) {
+    // serde_json's column points at the offending byte, or at the last byte read at EOF.
+    let offset = offset_of(text, e.line(), e.column()) + usize::from(e.is_eof());
+    let what = if e.is_eof() {
+        "truncated JSON"
+    } else {
+        "invalid JSON"
+    };
+    (path_at(text, offset), format!("{what}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

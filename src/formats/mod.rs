@@ -1,7 +1,8 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
-//! Each format lives in its own module (only [`threejs`] so far) with a serde schema that mirrors
-//! the file and converters to and from the [`model`](crate::model). Detection looks at content.
+//! Each format lives in its own module ([`threejs`], [`threejs_legacy`]) with a serde schema that
+//! mirrors the file and converters to and from the [`model`](crate::model). Detection looks at
+//! content: legacy model files (format 3) go to [`threejs_legacy`], everything else to [`threejs`].
 //! Reading never panics: a [`ReadError`] names the file, the JSON path of the culprit
 //! (`tracks[3].times[7]`) and the reason, on one line. [`lint_bytes`] is the lenient read behind
 //! `clipscope validate`. Writing goes through one number formatter ([`number`]) and one atomic
@@ -15,6 +16,7 @@ pub mod json_path;
 pub mod number;
 pub mod progress;
 pub mod threejs;
+pub mod threejs_legacy;
 
 use std::path::Path;
 
@@ -34,6 +36,24 @@ pub struct WriteOptions {
     pub precision: Option<u32>,
     /// Indent objects (two spaces); numeric arrays stay on one line.
     pub pretty: bool,
+    /// Legacy three.js output: write each hierarchy entry as one key of flat arrays
+    /// (`{"time":[…],"pos":[…],"rot":[…],"scl":[…]}`, the threejs-serialize-animation shape)
+    /// instead of one key object per time. A document read in that shape keeps it either way.
+    pub serialized: bool,
+}
+
+/// How [`read_bytes_with`] turns what a file implies into clips.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReadOptions {
+    /// Frames per second of the clips made from a legacy model's numbered morph targets
+    /// (`horse_A_001`, …); three.js's loaders and the horse example use 10.
+    pub morph_fps: f64,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions { morph_fps: 10.0 }
+    }
 }
 
 /// Reads and parses the file at `path` (see [`read_bytes`]).
@@ -43,8 +63,27 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
     read_bytes(&bytes, path)
 }
 
+/// Reads and parses the file at `path` with `opts` (see [`read_bytes_with`]).
+pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
+    let bytes = FileBytes::open(path)
+        .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
+    read_bytes_with(&bytes, path, opts)
+}
+
 /// Parses `bytes` (the contents of `file`, named in errors), detecting the format by content.
 pub fn read_bytes(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
+    read_bytes_with(bytes, file, &ReadOptions::default())
+}
+
+/// Parses `bytes` like [`read_bytes`], with `opts` (the frame rate of morph-target clips).
+pub fn read_bytes_with(
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
+    if threejs_legacy::detect(bytes) {
+        return threejs_legacy::read::read(bytes, file, opts);
+    }
     threejs::read::read(bytes, file, threejs::read::Mode::Strict, None).map(|(doc, _)| doc)
 }
 
@@ -57,8 +96,12 @@ pub fn read_file_with_progress(
     let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     progress.set_total(bytes.len());
-    let doc = threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
-        .map(|(doc, _)| doc)?;
+    let doc = if threejs_legacy::detect(&bytes) {
+        threejs_legacy::read::read(&bytes, path, &ReadOptions::default())?
+    } else {
+        threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
+            .map(|(doc, _)| doc)?
+    };
     progress.advance_to(bytes.len());
     Ok(doc)
 }
@@ -78,9 +121,16 @@ pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
 /// What makes three.js's `parse` throw is an error with code `parse` (the track or clip is left
 /// out or empty); a value count that is not a whole number per key is `invalid-value-size` (the
 /// track is left out); non-numbers are `time-not-a-number` / `value-not-a-number` at their key
-/// (kept as three.js's `Float32Array` would store them). Messages carry the JSON path.
+/// (kept as three.js's `Float32Array` would store them). Messages carry the JSON path. A legacy
+/// file is read strictly: its first problem is the one `parse` error, otherwise the problems are
+/// the model's validation of its clips.
 pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>) {
-    match threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None) {
+    let read = if threejs_legacy::detect(bytes) {
+        threejs_legacy::read::lint(bytes, file)
+    } else {
+        threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None)
+    };
+    match read {
         Ok((doc, problems)) => (Some(doc), problems),
         Err(e) => {
             let message = if e.json_path.is_empty() {
@@ -93,17 +143,88 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
     }
 }
 
-/// Serializes `doc` in its format, keeping the shape it was read in.
+/// Whether `doc` can be written in its format without losing animation: `Err` lists the tracks
+/// the format cannot hold (legacy three.js JSON holds only `.bones[NAME].position`,
+/// `.quaternion` and `.scale` tracks, linearly interpolated, besides the clips a morph model
+/// implies). [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
+pub fn check_writable(doc: &Document) -> Result<(), String> {
+    match doc.format {
+        Format::ThreeJs => Ok(()),
+        Format::ThreeJsLegacy => threejs_legacy::write::check_writable(doc),
+    }
+}
+
+/// What writing `doc` as `to` leaves out besides animation (which [`check_writable`] covers):
+/// a skeleton or morph mesh three.js clip JSON has no place for, the other top-level fields of
+/// the file it came from, clip `userData` and unknown track fields in legacy output. One
+/// human-readable line each; empty when nothing is lost.
+pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
+    let mut lost = Vec::new();
+    let other_fields = |names: Vec<&str>| {
+        format!(
+            "the other top-level fields of the {} file ({})",
+            doc.format.name(),
+            names.join(", ")
+        )
+    };
+    match (&doc.source, to) {
+        (
+            document::Source::ThreeJs(threejs::Layout::Scene { fields, .. }),
+            Format::ThreeJsLegacy,
+        ) if !fields.is_empty() => {
+            lost.push(other_fields(
+                fields.iter().map(|(k, _)| k.as_str()).collect(),
+            ));
+        }
+        (document::Source::ThreeJsLegacy(layout), Format::ThreeJs) => {
+            let names = layout.field_names();
+            if !names.is_empty() {
+                lost.push(other_fields(names));
+            }
+        }
+        _ => {}
+    }
+    let keeps_model = to == doc.format && !matches!(doc.source, document::Source::None);
+    if (to == Format::ThreeJs || !keeps_model)
+        && let Some(mesh) = &doc.mesh
+    {
+        lost.push(format!(
+            "the morph mesh ({} vertices, {} triangles, {} morph targets)",
+            mesh.vertices.len(),
+            mesh.triangles.len(),
+            mesh.targets.len()
+        ));
+    }
+    if to == Format::ThreeJs
+        && let Some(skeleton) = &doc.skeleton
+    {
+        lost.push(format!(
+            "the skeleton ({} bones; three.js clip JSON has no bone hierarchy)",
+            skeleton.bones.len()
+        ));
+    }
+    if to == Format::ThreeJsLegacy {
+        lost.extend(threejs_legacy::write::field_losses(doc));
+    }
+    lost
+}
+
+/// Serializes `doc` in its format, keeping the shape it was read in. Tracks the format cannot
+/// hold are left out: check with [`check_writable`] first ([`write_file`] does).
 pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     match doc.format {
         Format::ThreeJs => threejs::write::write(doc, opts),
+        Format::ThreeJsLegacy => threejs_legacy::write::write(doc, opts),
     }
 }
 
 /// Writes `doc` to `path` atomically (temporary file in the same folder, then rename): the
-/// target is either untouched or completely replaced.
+/// target is either untouched or completely replaced. A document [`check_writable`] refuses is
+/// an `InvalidInput` error and leaves the target alone.
 pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::Result<()> {
+    check_writable(doc).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     atomic::write_atomic_with(path, |out| match doc.format {
         Format::ThreeJs => threejs::write::write_to(doc, opts, out),
+        Format::ThreeJsLegacy => threejs_legacy::write::write_to(doc, opts, out),
     })
 }

@@ -66,6 +66,7 @@ impl Export {
         WriteOptions {
             precision: self.precision,
             pretty: self.pretty,
+            serialized: false,
         }
     }
 }

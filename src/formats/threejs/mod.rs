@@ -89,20 +89,15 @@ mod tests {
     }
 
     #[test]
-    fn legacy_files_give_clear_errors_or_no_clips() {
-        let e = read_file(&data("simple-skinned.json"))
-            .unwrap_err()
-            .to_string();
-        assert!(e.ends_with("simple-skinned.json: animations[0]: legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; expected \"tracks\""), "{e}");
+    fn legacy_files_go_to_the_legacy_reader_and_object_files_stay_here() {
+        let doc = read_file(&data("simple-skinned.json")).unwrap();
+        assert_eq!(doc.format, Format::ThreeJsLegacy);
         let doc = read_file(&data("blend-animation.json")).unwrap();
+        assert_eq!(doc.format, Format::ThreeJs);
         assert!(doc.clips.is_empty());
         for name in ["flamingo.json", "horse.json", "parrot.json", "stork.json"] {
-            let e = read_file(&data(name)).unwrap_err();
-            assert_eq!(e.json_path, "");
-            assert!(
-                e.reason.starts_with("no three.js animation clips found"),
-                "{name}: {e}"
-            );
+            let doc = read_file(&data(name)).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(doc.format, Format::ThreeJsLegacy, "{name}");
         }
         let e = read_file(Path::new("/nonexistent/x.json"))
             .unwrap_err()

@@ -19,7 +19,7 @@ use super::schema::{
     Sink, TrackJob, clip_raw, clip_tracks,
 };
 use crate::formats::document::Source;
-use crate::formats::json_path::{field, index, offset_of, path_at};
+use crate::formats::json_path::{field, index, syntax_error};
 use crate::formats::{Document, Format, LoadProgress, ReadError};
 use crate::model::{
     BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
@@ -222,14 +222,8 @@ pub(crate) fn read(
         })
     };
     let schema = scanned.map_err(|e| {
-        // serde_json's column points at the offending byte, or at the last byte read at EOF.
-        let offset = offset_of(bytes, e.line(), e.column()) + usize::from(e.is_eof());
-        let what = if e.is_eof() {
-            "truncated JSON"
-        } else {
-            "invalid JSON"
-        };
-        err(path_at(bytes, offset), format!("{what}: {e}"))
+        let (path, reason) = syntax_error(bytes, &e);
+        err(path, reason)
     })?;
     if progress.is_some_and(LoadProgress::is_cancelled) {
         return Err(err(String::new(), "cancelled".into()));
@@ -390,8 +384,8 @@ fn convert_clips(
             }
             None => {
                 let reason = if clip_raw(schema, "hierarchy").is_some() {
-                    "legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; \
-                     expected \"tracks\""
+                    "legacy animation with \"hierarchy\" among clips with \"tracks\" (a file holds \
+                     one kind or the other); expected \"tracks\""
                 } else {
                     "missing \"tracks\""
                 };
@@ -1480,7 +1474,7 @@ mod tests {
             (r#"[{"tracks":[]},7]"#.into(), "t.json: [1]: expected a clip object, found a number"),
             (r#"{"animations":{}}"#.into(), "t.json: animations: expected an array of clips, found an object"),
             (r#"{"animations":[{"name":"x"}]}"#.into(), "t.json: animations[0]: missing \"tracks\""),
-            (r#"{"animations":[{"hierarchy":[]}]}"#.into(), "t.json: animations[0]: legacy animation with \"hierarchy\" (three.js JSON model format 3) is not supported yet; expected \"tracks\""),
+            (r#"{"animations":[{"tracks":[]},{"hierarchy":[]}]}"#.into(), "t.json: animations[1]: legacy animation with \"hierarchy\" among clips with \"tracks\" (a file holds one kind or the other); expected \"tracks\""),
             (t(&format!("{ok},[]")), "t.json: tracks[1]: expected a track object, found an array"),
             (t(r#"{"type":"number","times":[0],"values":[0]}"#), "t.json: tracks[0]: track name is undefined"),
             (t(r#"{"name":".x","times":[0],"values":[0]}"#), "t.json: tracks[0]: track type undefined, can not parse"),

@@ -52,14 +52,14 @@ impl Sink<'_> {
     }
 }
 
-/// A JSON writer with optional indentation.
-struct Out<'a> {
+/// A JSON writer with optional indentation (also used by the legacy writer).
+pub(crate) struct Out<'a> {
     /// Where finished pieces of the text go (see [`Out::flush`]).
     sink: Sink<'a>,
     /// The text after the finished pieces.
-    buf: Vec<u8>,
+    pub(crate) buf: Vec<u8>,
     /// Indent objects and arrays of objects.
-    pretty: bool,
+    pub(crate) pretty: bool,
     /// Decimal places for numbers, if rounding.
     precision: Option<u32>,
     /// Current nesting depth.
@@ -70,7 +70,7 @@ struct Out<'a> {
 
 impl<'a> Out<'a> {
     /// An empty writer at `depth` that collects its text in memory.
-    fn new(opts: &WriteOptions, depth: usize, capacity: usize) -> Out<'a> {
+    pub(crate) fn new(opts: &WriteOptions, depth: usize, capacity: usize) -> Out<'a> {
         Out {
             sink: Sink::Collect(Vec::new()),
             buf: Vec::with_capacity(capacity),
@@ -96,7 +96,7 @@ impl<'a> Out<'a> {
     }
 
     /// Finishes the text: all pieces in order (collecting), or the outcome of the writes.
-    fn finish(mut self) -> std::io::Result<Vec<Vec<u8>>> {
+    pub(crate) fn finish(mut self) -> std::io::Result<Vec<Vec<u8>>> {
         self.flush();
         match self.sink {
             Sink::Collect(pieces) => Ok(pieces),
@@ -116,14 +116,14 @@ impl<'a> Out<'a> {
     }
 
     /// Opens an object or array.
-    fn open(&mut self, bracket: u8) {
+    pub(crate) fn open(&mut self, bracket: u8) {
         self.buf.push(bracket);
         self.depth += 1;
         self.first = true;
     }
 
     /// Closes an object or array.
-    fn close(&mut self, bracket: u8) {
+    pub(crate) fn close(&mut self, bracket: u8) {
         self.depth -= 1;
         if !self.first {
             self.newline();
@@ -133,7 +133,7 @@ impl<'a> Out<'a> {
     }
 
     /// Starts the next member or element: a comma if needed and a new line.
-    fn next(&mut self) {
+    pub(crate) fn next(&mut self) {
         if !self.first {
             self.buf.push(b',');
         }
@@ -142,7 +142,7 @@ impl<'a> Out<'a> {
     }
 
     /// Starts member `key`.
-    fn key(&mut self, key: &str) {
+    pub(crate) fn key(&mut self, key: &str) {
         self.next();
         write_str(&mut self.buf, key);
         self.buf.push(b':');
@@ -152,7 +152,7 @@ impl<'a> Out<'a> {
     }
 
     /// A numeric array on one line.
-    fn f32_array(&mut self, values: &[f32]) {
+    pub(crate) fn f32_array(&mut self, values: &[f32]) {
         self.buf.reserve(values.len() * 10 + 2);
         self.buf.push(b'[');
         for (i, &v) in values.iter().enumerate() {
@@ -166,7 +166,7 @@ impl<'a> Out<'a> {
     }
 
     /// `,` or `, ` between inline array elements.
-    fn separator(&mut self) {
+    pub(crate) fn separator(&mut self) {
         self.buf.push(b',');
         if self.pretty {
             self.buf.push(b' ');
@@ -202,7 +202,7 @@ impl<'a> Out<'a> {
     }
 
     /// Raw JSON text, verbatim.
-    fn raw(&mut self, raw: &RawValue) {
+    pub(crate) fn raw(&mut self, raw: &RawValue) {
         self.buf.extend_from_slice(raw.get().as_bytes());
     }
 
@@ -218,7 +218,7 @@ impl<'a> Out<'a> {
 }
 
 /// Appends `s` as a JSON string literal.
-fn write_str(buf: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str(buf: &mut Vec<u8>, s: &str) {
     buf.push(b'"');
     let bytes = s.as_bytes();
     let mut start = 0;
@@ -301,7 +301,7 @@ fn write_document(
     let layout = match &doc.source {
         Source::ThreeJs(Layout::Clip) if doc.clips.len() != 1 => &Layout::Array,
         Source::ThreeJs(layout) => layout,
-        Source::None => &natural,
+        Source::None | Source::ThreeJsLegacy(_) => &natural,
     };
     match layout {
         Layout::Clip => {
@@ -575,6 +575,7 @@ mod tests {
         let opts = WriteOptions {
             pretty: true,
             precision: None,
+            serialized: false,
         };
         let expected = r#"{
   "name": "c",
@@ -615,6 +616,7 @@ mod tests {
         let opts = WriteOptions {
             precision: Some(3),
             pretty: false,
+            serialized: false,
         };
         let out = text(&doc, &opts);
         assert!(out.starts_with(r#"[{"name":"p","duration":1.235,"tracks":[{"name":".x","times":[0,0.333],"values":[1.235,2],"#), "{out}");
@@ -636,6 +638,7 @@ mod tests {
                 WriteOptions {
                     pretty: true,
                     precision: None,
+                    serialized: false,
                 },
             ] {
                 let out = write_bytes(&doc, &opts);
@@ -717,6 +720,7 @@ mod tests {
             let opts = WriteOptions {
                 pretty,
                 precision: None,
+                serialized: false,
             };
             let parallel = write_bytes(&doc, &opts);
             let mut serial = Out::new(&opts, 0, 0);

@@ -1,0 +1,627 @@
+//! A serde schema mirroring legacy three.js JSON (model format 3) as written, borrowed from the
+//! input text.
+//!
+//! The file is one object. [`FileJson`] keeps its top-level fields raw and in order and names the
+//! parts the readers use: `bones` ([`BoneJson`]), `animation` / `animations` ([`AnimationJson`],
+//! whose `hierarchy` entries are [`EntryJson`]s holding [`KeyJson`]s) and the model arrays
+//! ([`ModelJson`]). Every leaf stays a [`Node`] (raw JSON text plus its JSON path), decoded only
+//! when a reader asks, so each error names the exact place (`animation.hierarchy[3].keys[7].rot`).
+//!
+//! [`detect`] decides whether a file is in this format by looking at as little of it as it can.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::formats::json_path::{field, index};
+use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
+
+/// Why a part of the file cannot be read: its JSON path and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Located {
+    /// JSON path of the culprit (`faces[12]`).
+    pub path: String,
+    /// What is wrong, on one line.
+    pub reason: String,
+}
+
+impl Located {
+    /// An error at `path`.
+    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
+        Located {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One JSON value of the file and where it is.
+#[derive(Debug, Clone)]
+pub(crate) struct Node<'de> {
+    /// The value's text.
+    pub raw: &'de RawValue,
+    /// Its JSON path.
+    pub path: String,
+}
+
+impl<'de> Node<'de> {
+    /// The node for `raw` at `path`.
+    pub(crate) fn new(raw: &'de RawValue, path: impl Into<String>) -> Node<'de> {
+        Node {
+            raw,
+            path: path.into(),
+        }
+    }
+
+    /// The JSON type of the value.
+    pub(crate) fn kind(&self) -> JsonKind {
+        JsonKind::of(self.raw)
+    }
+
+    /// "expected {what}, found …" here.
+    pub(crate) fn wrong(&self, what: &str) -> Located {
+        Located::new(
+            &self.path,
+            format!("expected {what}, found {}", self.kind().describe()),
+        )
+    }
+
+    /// The value as an object.
+    pub(crate) fn object(&self) -> Result<Obj<'de>, Located> {
+        if self.kind() != JsonKind::Object {
+            return Err(self.wrong("an object"));
+        }
+        match serde_json::from_str::<Shaped<RawFields<'de>>>(self.raw.get()) {
+            Ok(Shaped::Ok(fields)) => Ok(Obj {
+                fields,
+                path: self.path.clone(),
+            }),
+            _ => Err(self.wrong("an object")),
+        }
+    }
+
+    /// The elements of an array, each with its path; `what` names what was expected.
+    pub(crate) fn array(&self, what: &str) -> Result<Vec<Node<'de>>, Located> {
+        if self.kind() != JsonKind::Array {
+            return Err(self.wrong(what));
+        }
+        let elems: Vec<&'de RawValue> =
+            serde_json::from_str(self.raw.get()).map_err(|_| self.wrong(what))?;
+        Ok(elems
+            .into_iter()
+            .enumerate()
+            .map(|(i, raw)| Node::new(raw, index(&self.path, i)))
+            .collect())
+    }
+
+    /// The number of elements of an array (0 for anything else), without decoding them.
+    pub(crate) fn len(&self) -> usize {
+        if self.kind() != JsonKind::Array {
+            return 0;
+        }
+        serde_json::from_str::<Vec<IgnoredAny>>(self.raw.get()).map_or(0, |v| v.len())
+    }
+
+    /// The value as a string.
+    pub(crate) fn string(&self) -> Result<String, Located> {
+        if self.kind() != JsonKind::String {
+            return Err(self.wrong("a string"));
+        }
+        serde_json::from_str(self.raw.get()).map_err(|_| self.wrong("a string"))
+    }
+
+    /// The value as a number (`f64`, like `JSON.parse`).
+    pub(crate) fn f64(&self) -> Result<f64, Located> {
+        match self.kind() {
+            JsonKind::Number => serde_json::from_str::<f64>(self.raw.get()).map_err(|_| {
+                Located::new(
+                    &self.path,
+                    format!(
+                        "number {} is out of range for a 64-bit float",
+                        self.raw.get().trim()
+                    ),
+                )
+            }),
+            JsonKind::Null => Err(Located::new(
+                &self.path,
+                "null is not a number (three.js stores 0)",
+            )),
+            kind => Err(Located::new(
+                &self.path,
+                format!("{} is not a number", kind.describe()),
+            )),
+        }
+    }
+
+    /// The value as a number rounded to `f32`, the `text -> f64 -> f32` path of a `Float32Array`.
+    pub(crate) fn f32(&self) -> Result<f32, Located> {
+        let v = self.f64()?;
+        let f = v as f32;
+        if f.is_infinite() {
+            return Err(Located::new(
+                &self.path,
+                format!(
+                    "number {} is out of range for a 32-bit float",
+                    self.raw.get().trim()
+                ),
+            ));
+        }
+        Ok(f)
+    }
+
+    /// The value as an array of numbers (`f64`).
+    pub(crate) fn numbers(&self) -> Result<Vec<f64>, Located> {
+        if self.kind() != JsonKind::Array {
+            return Err(self.wrong("an array of numbers"));
+        }
+        if let Ok(v) = serde_json::from_str::<Vec<f64>>(self.raw.get()) {
+            return Ok(v);
+        }
+        // Something in it is not a number: find it, for the path.
+        self.array("an array of numbers")?
+            .iter()
+            .map(Node::f64)
+            .collect()
+    }
+
+    /// The value as an array of numbers rounded to `f32`.
+    pub(crate) fn f32s(&self) -> Result<Vec<f32>, Located> {
+        let values = self.numbers()?;
+        let mut out = Vec::with_capacity(values.len());
+        for (i, v) in values.into_iter().enumerate() {
+            let f = v as f32;
+            if f.is_infinite() {
+                let elems = self.array("an array of numbers")?;
+                return Err(Located::new(
+                    index(&self.path, i),
+                    format!(
+                        "number {} is out of range for a 32-bit float",
+                        elems[i].raw.get().trim()
+                    ),
+                ));
+            }
+            out.push(f);
+        }
+        Ok(out)
+    }
+}
+
+/// A JSON object of the file: its fields raw and in order, and its path.
+#[derive(Debug)]
+pub(crate) struct Obj<'de> {
+    /// The fields.
+    pub fields: RawFields<'de>,
+    /// The object's JSON path (empty at the top level).
+    pub path: String,
+}
+
+impl<'de> Obj<'de> {
+    /// Field `name` (the last one when repeated, like `JSON.parse`).
+    pub(crate) fn get(&self, name: &str) -> Option<Node<'de>> {
+        self.fields
+            .get(name)
+            .map(|raw| Node::new(raw, field(&self.path, name)))
+    }
+
+    /// Field `name` unless it is missing or `null` (JavaScript's `json.x || …` and `!== undefined`
+    /// checks read both as absent in the places they are used).
+    pub(crate) fn get_some(&self, name: &str) -> Option<Node<'de>> {
+        self.get(name).filter(|n| n.kind() != JsonKind::Null)
+    }
+}
+
+/// The whole file: a top-level object.
+#[derive(Debug)]
+pub(crate) struct FileJson<'de> {
+    /// The top-level fields.
+    pub top: Obj<'de>,
+}
+
+/// Where a file's animations were and in which shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AnimationsShape {
+    /// No `animation` or `animations` field.
+    None,
+    /// `"animation": {…}`, one animation object.
+    Single,
+    /// `"animations": [{…}, …]`.
+    Array,
+    /// `"animations": {…}`, one animation object under the plural name.
+    Object,
+}
+
+impl<'de> FileJson<'de> {
+    /// Parses `bytes` (one JSON value). `Ok(Err(kind))` when it is not an object.
+    pub(crate) fn parse(
+        bytes: &'de [u8],
+    ) -> Result<Result<FileJson<'de>, JsonKind>, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_slice(bytes);
+        let shaped: Shaped<RawFields<'de>> = serde::Deserialize::deserialize(&mut de)?;
+        de.end()?;
+        Ok(match shaped {
+            Shaped::Ok(fields) => Ok(FileJson {
+                top: Obj {
+                    fields,
+                    path: String::new(),
+                },
+            }),
+            Shaped::Wrong(kind) => Err(kind),
+        })
+    }
+
+    /// The `bones` array, if the file has one.
+    pub(crate) fn bones(&self) -> Result<Option<Vec<BoneJson<'de>>>, Located> {
+        let Some(bones) = self.top.get_some("bones") else {
+            return Ok(None);
+        };
+        let list = bones.array("an array of bones")?;
+        list.iter()
+            .map(|b| {
+                let obj = b.object()?;
+                Ok(BoneJson {
+                    path: b.path.clone(),
+                    parent: obj.get("parent"),
+                    name: obj.get("name"),
+                    pos: obj.get_some("pos"),
+                    rotq: obj.get_some("rotq"),
+                    scl: obj.get_some("scl"),
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Some)
+    }
+
+    /// The animations in the order three.js's legacy loader takes them (`animation` first, then
+    /// `animations`), and the shape they were in.
+    pub(crate) fn animations(&self) -> Result<(Vec<AnimationJson<'de>>, AnimationsShape), Located> {
+        let mut nodes = Vec::new();
+        let mut shape = AnimationsShape::None;
+        if let Some(single) = self.top.get_some("animation") {
+            nodes.push(single);
+            shape = AnimationsShape::Single;
+        }
+        if let Some(plural) = self.top.get_some("animations") {
+            if plural.kind() == JsonKind::Array {
+                nodes.extend(plural.array("an array of animations")?);
+                shape = AnimationsShape::Array;
+            } else {
+                nodes.push(plural);
+                shape = if shape == AnimationsShape::None {
+                    AnimationsShape::Object
+                } else {
+                    AnimationsShape::Array
+                };
+            }
+        }
+        let animations = nodes
+            .into_iter()
+            .map(AnimationJson::from_node)
+            .collect::<Result<_, _>>()?;
+        Ok((animations, shape))
+    }
+
+    /// The model arrays (vertices, faces, …).
+    pub(crate) fn model(&self) -> ModelJson<'de> {
+        let top = &self.top;
+        ModelJson {
+            scale: top.get_some("scale"),
+            vertices: top.get_some("vertices"),
+            faces: top.get_some("faces"),
+            uvs: top.get_some("uvs"),
+            colors: top.get_some("colors"),
+            morph_targets: top.get_some("morphTargets"),
+            morph_colors: top.get_some("morphColors"),
+        }
+    }
+}
+
+/// One entry of `bones`: `{parent, name, pos, rotq, scl}`.
+#[derive(Debug)]
+pub(crate) struct BoneJson<'de> {
+    /// JSON path of the bone (`bones[1]`).
+    pub path: String,
+    /// Index of the parent bone, -1 for a root.
+    pub parent: Option<Node<'de>>,
+    /// The bone's name.
+    pub name: Option<Node<'de>>,
+    /// Rest position `[x, y, z]`.
+    pub pos: Option<Node<'de>>,
+    /// Rest rotation, a quaternion `[x, y, z, w]`.
+    pub rotq: Option<Node<'de>>,
+    /// Rest scale `[x, y, z]`.
+    pub scl: Option<Node<'de>>,
+}
+
+/// One animation: `{name, fps, length, hierarchy, [blendMode]}` plus whatever else it holds.
+#[derive(Debug)]
+pub(crate) struct AnimationJson<'de> {
+    /// The whole animation as written (kept verbatim when it gives no clip).
+    pub node: Node<'de>,
+    /// Its fields.
+    pub obj: Obj<'de>,
+}
+
+impl<'de> AnimationJson<'de> {
+    /// The animation at `node`, which must be an object.
+    fn from_node(node: Node<'de>) -> Result<AnimationJson<'de>, Located> {
+        if node.kind() != JsonKind::Object {
+            return Err(node.wrong("an animation object"));
+        }
+        let obj = node.object()?;
+        Ok(AnimationJson { node, obj })
+    }
+
+    /// The `hierarchy` entries (none when it is missing or `null`, like `hierarchy || []`).
+    pub(crate) fn hierarchy(&self) -> Result<Vec<EntryJson<'de>>, Located> {
+        let Some(h) = self.obj.get_some("hierarchy") else {
+            return Ok(Vec::new());
+        };
+        h.array("an array of hierarchy entries")?
+            .into_iter()
+            .map(|e| {
+                let obj = e.object()?;
+                Ok(EntryJson {
+                    path: e.path,
+                    keys: obj.get_some("keys"),
+                })
+            })
+            .collect()
+    }
+}
+
+/// One `hierarchy` entry: `{parent, keys}`; entry `h` animates bone `h`.
+#[derive(Debug)]
+pub(crate) struct EntryJson<'de> {
+    /// JSON path of the entry (`animations[0].hierarchy[1]`).
+    pub path: String,
+    /// The `keys` array, if any.
+    pub keys: Option<Node<'de>>,
+}
+
+/// One key of a hierarchy entry: `{time, pos, rot, scl}`, or in the serialized shape one key
+/// whose fields are flat arrays over all times.
+#[derive(Debug)]
+pub(crate) struct KeyJson<'de> {
+    /// JSON path of the key.
+    pub path: String,
+    /// The key's fields.
+    pub obj: Obj<'de>,
+}
+
+impl<'de> EntryJson<'de> {
+    /// The keys (`keys` must be an array of objects).
+    pub(crate) fn keys(&self) -> Result<Vec<KeyJson<'de>>, Located> {
+        let Some(keys) = &self.keys else {
+            return Ok(Vec::new());
+        };
+        keys.array("an array of keys")?
+            .into_iter()
+            .map(|k| {
+                if k.kind() != JsonKind::Object {
+                    return Err(k.wrong("a key object"));
+                }
+                Ok(KeyJson {
+                    obj: k.object()?,
+                    path: k.path,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The model part of the file, each array raw.
+#[derive(Debug)]
+pub(crate) struct ModelJson<'de> {
+    /// `scale`: vertices are divided by it.
+    pub scale: Option<Node<'de>>,
+    /// `vertices`: x, y, z of every vertex, flat.
+    pub vertices: Option<Node<'de>>,
+    /// `faces`: the type-bitmask encoded faces, flat.
+    pub faces: Option<Node<'de>>,
+    /// `uvs`: one array per UV layer (empty layers do not count).
+    pub uvs: Option<Node<'de>>,
+    /// `colors`: `0xRRGGBB` integers that faces index.
+    pub colors: Option<Node<'de>>,
+    /// `morphTargets`: `[{name, vertices}]`.
+    pub morph_targets: Option<Node<'de>>,
+    /// `morphColors`: `[{name, colors}]`, one RGB triple per face.
+    pub morph_colors: Option<Node<'de>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection
+
+/// Whether `bytes` is a legacy three.js JSON file: a top-level object whose `metadata` has a
+/// `formatVersion` of 3.x, or whose first animation under `animation` / `animations` that has
+/// either has a `hierarchy` rather than `tracks`, or that has `bones` or both `morphTargets` and
+/// `faces` (and no top-level `tracks`). An ObjectLoader file (`metadata.type` "Object"), a clip
+/// with `tracks`, an array and text that breaks off before anything decided are not.
+///
+/// The scan stops as soon as a field decides (usually `metadata`, or a clip's `tracks` long
+/// before its numbers), so big three.js files cost next to nothing to rule out.
+pub(crate) fn detect(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let verdict = Cell::new(None);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let _ = TopSeed { verdict: &verdict }.deserialize(&mut de);
+    verdict.get().unwrap_or(false)
+}
+
+/// The error a detection visitor returns to stop the scan once it has decided.
+fn decided<E: de::Error>(verdict: &Cell<Option<bool>>, legacy: bool) -> E {
+    verdict.set(Some(legacy));
+    E::custom("decided")
+}
+
+/// Visits the top-level value.
+struct TopSeed<'a> {
+    /// Where the decision goes.
+    verdict: &'a Cell<Option<bool>>,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(decided(self.verdict, false))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut bones, mut morph_targets, mut faces) = (false, false, false);
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match &*key.0 {
+                "metadata" => {
+                    let raw: &'de RawValue = map.next_value()?;
+                    if let Some(legacy) = metadata_verdict(raw) {
+                        return Err(decided(self.verdict, legacy));
+                    }
+                }
+                "tracks" => return Err(decided(self.verdict, false)),
+                "animation" | "animations" => map.next_value_seed(AnimationsSeed {
+                    verdict: self.verdict,
+                })?,
+                "bones" => {
+                    bones = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "morphTargets" => {
+                    morph_targets = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "faces" => {
+                    faces = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        self.verdict.set(Some(bones || (morph_targets && faces)));
+        Ok(())
+    }
+}
+
+/// `Some(true)` for `formatVersion` 3.x, `Some(false)` for an ObjectLoader file
+/// (`type: "Object"`), `None` when `metadata` does not tell.
+fn metadata_verdict(raw: &RawValue) -> Option<bool> {
+    let Ok(Shaped::Ok(fields)) = serde_json::from_str::<Shaped<RawFields>>(raw.get()) else {
+        return None;
+    };
+    if let Some(v) = fields.get("formatVersion")
+        && let Ok(v) = serde_json::from_str::<f64>(v.get())
+        && (3.0..4.0).contains(&v)
+    {
+        return Some(true);
+    }
+    if let Some(t) = fields.get("type")
+        && let Ok(t) = serde_json::from_str::<String>(t.get())
+        && t.eq_ignore_ascii_case("object")
+    {
+        return Some(false);
+    }
+    None
+}
+
+/// Visits `animation` / `animations`: an animation object, or an array of them looked at until
+/// one has `hierarchy` (legacy) or `tracks` (not).
+struct AnimationsSeed<'a> {
+    /// Where the decision goes.
+    verdict: &'a Cell<Option<bool>>,
+}
+
+impl<'de> DeserializeSeed<'de> for AnimationsSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for AnimationsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("animations")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        // The first animation object decides; anything undecided skips the rest.
+        while let Some(()) = seq.next_element_seed(AnimationsSeed {
+            verdict: self.verdict,
+        })? {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match &*key.0 {
+                "hierarchy" => return Err(decided(self.verdict, true)),
+                "tracks" => return Err(decided(self.verdict, false)),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::detect;
+
+    #[test]
+    fn detection_by_content() {
+        let legacy = [
+            r#"{"metadata":{"formatVersion":3.1},"vertices":[]}"#,
+            "\u{feff}{\"metadata\":{\"formatVersion\":3}}",
+            r#"{"animation":{"name":"a","fps":24,"hierarchy":[]}}"#,
+            r#"{"animations":[{"name":"a","hierarchy":[]},{"tracks":[]}]}"#,
+            r#"{"bones":[],"x":1}"#,
+            r#"{"faces":[],"morphTargets":[]}"#,
+            // Decided before the text breaks off: the legacy reader reports the truncation.
+            r#"{"animations":[{"hierarchy""#,
+        ];
+        for text in legacy {
+            assert!(detect(text.as_bytes()), "{text}");
+        }
+        let other = [
+            r#"{"name":"c","duration":1,"tracks":[],"bones":[]}"#,
+            r#"[{"hierarchy":[]}]"#,
+            r#"{"metadata":{"version":4.5,"type":"Object"},"animations":[{"hierarchy":[]}]}"#,
+            r#"{"object":{},"animations":[{"name":"a","tracks":[]},{"hierarchy":[]}]}"#,
+            r#"{"faces":[]}"#,
+            r#"{"metadata":{"formatVersion":4}}"#,
+            "",
+            "42",
+        ];
+        for text in other {
+            assert!(!detect(text.as_bytes()), "{text}");
+        }
+    }
+}
