@@ -103,7 +103,7 @@ pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Docu
         format: Format::ThreeJsLegacy,
         clips,
         skeleton,
-        mesh,
+        mesh: mesh.map(std::sync::Arc::new),
         source: Source::ThreeJsLegacy(layout),
     })
 }
