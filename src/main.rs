@@ -8,6 +8,9 @@ use clipscope::cli::{self, Cli, Command};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli::set_read_options(clipscope::formats::ReadOptions {
+        morph_fps: cli.morph_fps,
+    });
     match cli.command {
         None => open(Vec::new()),
         Some(Command::Open { files }) => open(files),

@@ -413,3 +413,25 @@ fn render_without_the_gui_feature_exits_2() {
     );
     assert!(!out.exists());
 }
+
+#[test]
+fn morph_fps_sets_the_rate_of_clips_made_from_morph_targets() {
+    let horse = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/threejs/horse.json"
+    );
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = clipscope(args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    // 16 targets: 1.6 s at the default 10 fps, 0.64 s at 25 fps.
+    let default = json(&["info", horse, "--json"]);
+    let fast = json(&["--morph-fps", "25", "info", horse, "--json"]);
+    let duration = |v: &serde_json::Value| v["clips"][0]["duration"].as_f64().unwrap();
+    assert!((duration(&default) - 1.6).abs() < 1e-6, "{default}");
+    assert!((duration(&fast) - 0.64).abs() < 1e-6, "{fast}");
+    let o = clipscope(&["info", horse, "--morph-fps", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a frame rate"));
+}

@@ -133,3 +133,53 @@ fn a_second_clip_cross_fades_or_adds_on_top() {
     assert!(harness.state().viewport.player().unwrap().layer().is_none());
     assert_eq!(crate_at_end(&mut harness), alone);
 }
+
+/// A file of `../shared/data`.
+fn shared(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(path)
+}
+
+#[test]
+fn the_horse_gallops_on_its_morph_mesh() {
+    // The file's one clip is selected when it opens.
+    let mut harness = editor(&[shared("threejs/horse.json")]);
+    let picker = harness.get_by_label("Plays on");
+    assert_eq!(picker.value().as_deref(), Some("Auto (horse)"));
+    let weights = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
+        h.state_mut().transport.time = t;
+        h.run();
+        h.state().viewport.frame.weights.clone()
+    };
+    // Frame i of the gallop is target i at full weight (10 fps).
+    let at = weights(&mut harness, 0.3);
+    assert_eq!(at.len(), 16);
+    assert!((at[3] - 1.0).abs() < 1e-5, "{at:?}");
+    let between = weights(&mut harness, 0.35);
+    assert!((between[3] - 0.5).abs() < 1e-4 && (between[4] - 0.5).abs() < 1e-4);
+    assert!(harness.state().viewport.frame.boxes.is_empty());
+    assert!(harness.state().viewport.unbound.is_empty());
+    // The morph clip on a cube rig binds nothing: every track is listed.
+    pick(&mut harness, "Plays on", "Hero");
+    assert_eq!(harness.state().viewport.unbound.len(), 16);
+}
+
+#[test]
+fn a_skinned_clip_plays_on_a_proxy_rig_laid_out_by_its_bones() {
+    let mut harness = editor(&[shared("threejs/simple-skinned.json")]);
+    harness.run();
+    let player = harness.state().viewport.player().expect("a clip is shown");
+    let rig = player.rig().expect("a proxy rig");
+    let names: Vec<&str> = rig.parts.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["leg.R", "leg.L"]);
+    // Both bones are roots in the file's `bones`, and so in the proxy.
+    assert!(rig.parts.iter().all(|p| p.parent.is_none()));
+    assert!(harness.state().viewport.unbound.is_empty());
+    let boxes = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
+        h.state_mut().transport.time = t;
+        h.run();
+        h.state().viewport.frame.boxes.clone()
+    };
+    assert_ne!(boxes(&mut harness, 0.0), boxes(&mut harness, 0.2));
+}

@@ -601,3 +601,72 @@ fn cli_rig_option_picks_what_the_clip_plays_on() {
     assert!(changed_share(&images[0], &images[1]) > 0.01);
     assert!(changed_share(&images[0], &images[2]) > 0.01);
 }
+
+#[test]
+fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
+    if !have_adapter("the_horse_gallops_and_its_gpu_blend_matches_the_cpu") {
+        return;
+    }
+    use clipscope::scene::{Figure, FigureFrame, FigureSource, Player};
+    use std::sync::Arc;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/threejs/horse.json");
+    let doc = clipscope::formats::read_file(&path).unwrap();
+    let source = FigureSource {
+        mesh: doc.mesh.as_ref(),
+        skeleton: None,
+    };
+    let clip = &doc.clips[0];
+    let figure = Figure::for_clip(clip, source, None).unwrap();
+    let Figure::Mesh(horse) = &figure else {
+        panic!("the gallop plays on the horse mesh");
+    };
+    let mut player = Player::on(Arc::new(clip.clone()), figure.clone());
+    let mut camera = Camera {
+        yaw: 60f32.to_radians(),
+        pitch: 10f32.to_radians(),
+        ..Camera::default()
+    };
+    camera.frame_aspect(Bounds::new(horse.bounds.0, horse.bounds.1), 320.0 / 240.0);
+    let mut headless = Headless::new().unwrap();
+    let mut render_at = |t: f64| {
+        let mut posed = FigureFrame::default();
+        player.frame_at(t, &mut posed);
+        let image = headless
+            .render(&Frame::of(&figure, &posed), &camera, 320, 240)
+            .unwrap();
+        (posed.weights, image)
+    };
+    let (_, first) = render_at(0.0);
+    let (weights, between) = render_at(0.45);
+    assert!(
+        changed_share(&first, &between) > 0.01,
+        "the horse moves between t=0 and t=0.45"
+    );
+    // The blend of targets 4 and 5 at t=0.45, done on the CPU and drawn with no targets.
+    let mut baked = (**doc.mesh.as_ref().unwrap()).clone();
+    baked.vertices = baked.blend(&weights);
+    baked.targets.clear();
+    let baked = Arc::new(baked);
+    let cpu = headless
+        .render(
+            &Frame {
+                boxes: &[],
+                mesh: Some(clipscope::render::MeshDraw {
+                    mesh: &baked,
+                    transform: horse.transform,
+                    weights: &[],
+                    bounds: Bounds::new(horse.bounds.0, horse.bounds.1),
+                }),
+            },
+            &camera,
+            320,
+            240,
+        )
+        .unwrap();
+    let share = changed_share(&between, &cpu);
+    assert!(
+        share < 0.002,
+        "GPU and CPU blends of the horse differ in {:.2}% of pixels",
+        share * 100.0
+    );
+}

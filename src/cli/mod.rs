@@ -8,6 +8,8 @@ mod convert;
 mod info;
 mod optimize;
 mod output;
+
+pub use output::set_read_options;
 mod render;
 mod sample;
 mod trim;
@@ -25,6 +27,11 @@ pub struct Cli {
     /// What to do; with none, the editor opens with its built-in demo.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Frames per second of the clips made from a legacy model's numbered morph targets
+    /// (`horse_A_001`, …), for every file read.
+    #[arg(long, global = true, value_name = "FPS", default_value_t = 10.0,
+          value_parser = output::parse_fps)]
+    pub morph_fps: f64,
 }
 
 /// The subcommands.

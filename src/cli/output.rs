@@ -48,9 +48,31 @@ impl OutputArgs {
     }
 }
 
-/// Reads a file, turning the error into its one-line message.
+/// How every command of this process reads files (set once from the global options).
+static READ_OPTIONS: std::sync::OnceLock<formats::ReadOptions> = std::sync::OnceLock::new();
+
+/// Sets how the commands of this process read files (`--morph-fps`); the first call wins.
+pub fn set_read_options(opts: formats::ReadOptions) {
+    let _ = READ_OPTIONS.set(opts);
+}
+
+/// The read options in force: those set by [`set_read_options`], else the defaults.
+pub fn read_options() -> formats::ReadOptions {
+    READ_OPTIONS.get().copied().unwrap_or_default()
+}
+
+/// Reads a file with the process's [`read_options`], turning the error into its one-line
+/// message.
 pub fn read(path: &Path) -> Result<Document, String> {
-    formats::read_file(path).map_err(|e| e.to_string())
+    formats::read_file_with(path, &read_options()).map_err(|e| e.to_string())
+}
+
+/// Parses a frame rate: a finite number above 0.
+pub fn parse_fps(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(fps) if fps.is_finite() && fps > 0.0 => Ok(fps),
+        _ => Err(format!("{text:?} is not a frame rate above 0")),
+    }
 }
 
 /// Lets go of a document the command has finished with, without freeing it piece by piece: the
