@@ -242,6 +242,7 @@ fn save_as_through_the_typed_path_writes_the_file_and_clears_dirty() {
         FileTarget::SaveAs {
             doc_id,
             options: WriteOptions::default(),
+            format: None,
         },
         None,
         "no dialog in tests".into(),
@@ -608,4 +609,78 @@ fn escape_during_a_drag_puts_the_key_back() {
     assert!(harness.state().ws.history.redo_label().is_none());
     assert!(!harness.state().ws.documents[0].is_dirty());
     assert!(!harness.state().curves.shows_ghost());
+}
+
+/// Writes document 0 through the typed-path prompt as an export in `format`.
+fn export_through_prompt(
+    harness: &mut Harness<'_, ClipscopeApp>,
+    format: clipscope::formats::Format,
+    out: &Path,
+) {
+    let doc_id = harness.state().ws.documents[0].id;
+    harness.state_mut().files.prompt_for(
+        FileTarget::SaveAs {
+            doc_id,
+            options: WriteOptions::default(),
+            format: Some(format),
+        },
+        None,
+        "no dialog in tests".into(),
+    );
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(out.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+}
+
+#[test]
+fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
+    use clipscope::formats::Format;
+    let dir = tempfile::tempdir().unwrap();
+    let skinned =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/threejs/simple-skinned.json");
+    let mut harness = editor(&[skinned.clone()]);
+    assert_eq!(
+        harness.state().ws.documents[0].doc.format,
+        Format::ThreeJsLegacy
+    );
+    let out = dir.path().join("clips.json");
+    export_through_prompt(&mut harness, Format::ThreeJs, &out);
+    let written = clipscope::formats::read_file(&out).unwrap();
+    assert_eq!(written.format, Format::ThreeJs);
+    let original = &harness.state().ws.documents[0].doc.clips;
+    assert_eq!(written.clips.len(), original.len());
+    for (w, o) in written.clips.iter().zip(original) {
+        assert_eq!(
+            (&w.name, w.duration, &w.tracks),
+            (&o.name, o.duration, &o.tracks)
+        );
+    }
+    // The export says what three.js clip JSON has no place for, and leaves the document alone.
+    assert!(
+        harness
+            .state()
+            .log
+            .iter()
+            .any(|l| l.starts_with("export as threejs: not written:")),
+        "{:?}",
+        harness.state().log
+    );
+    let state = harness.state();
+    assert_eq!(
+        state.ws.documents[0].doc.path.as_deref(),
+        Some(skinned.as_path())
+    );
+    assert_eq!(state.ws.documents[0].doc.format, Format::ThreeJsLegacy);
+
+    // A clip the legacy format cannot hold (a non-bone track) is refused with the reason.
+    let mut harness = editor(&[clip_file(dir.path())]);
+    let legacy = dir.path().join("legacy.json");
+    export_through_prompt(&mut harness, Format::ThreeJsLegacy, &legacy);
+    assert!(!legacy.exists());
+    let error = harness.state().error.clone().unwrap_or_default();
+    assert!(error.contains("cannot write"), "{error}");
 }

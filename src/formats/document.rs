@@ -38,6 +38,13 @@ impl Format {
         }
     }
 
+    /// The usual file extension of the format, without the dot (`json`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::ThreeJs | Format::ThreeJsLegacy => "json",
+        }
+    }
+
     /// The format with short name `name` (see [`Format::name`]), if any.
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL.iter().copied().find(|f| f.name() == name)

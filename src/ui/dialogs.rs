@@ -58,6 +58,8 @@ pub struct Export {
     pub precision: Option<u32>,
     /// Indent the output.
     pub pretty: bool,
+    /// Legacy three.js: one key of flat arrays per bone (the serialized layout).
+    pub serialized: bool,
 }
 
 impl Export {
@@ -66,7 +68,7 @@ impl Export {
         WriteOptions {
             precision: self.precision,
             pretty: self.pretty,
-            serialized: false,
+            serialized: self.serialized,
         }
     }
 }
@@ -121,6 +123,11 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
                 ui.label("Layout");
                 ui.checkbox(&mut state.pretty, "indented");
                 ui.end_row();
+                if state.format == Format::ThreeJsLegacy {
+                    ui.label("Keys");
+                    ui.checkbox(&mut state.serialized, "serialized (flat arrays per bone)");
+                    ui.end_row();
+                }
             });
         ui.add_space(8.0);
         ui.horizontal(|ui| {

@@ -31,6 +31,8 @@ pub enum FileTarget {
         doc_id: u64,
         /// Write options (export settings).
         options: formats::WriteOptions,
+        /// Export in this format instead of the document's own (Export As); `None` saves.
+        format: Option<formats::Format>,
     },
 }
 

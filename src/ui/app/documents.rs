@@ -69,25 +69,52 @@ impl ClipscopeApp {
                     self.request_open(&p);
                 }
             }
-            FileEvent::Chosen(FileTarget::SaveAs { doc_id, options }, paths) => {
+            FileEvent::Chosen(
+                FileTarget::SaveAs {
+                    doc_id,
+                    options,
+                    format,
+                },
+                paths,
+            ) => {
                 if let (Some(i), Some(path)) = (self.ws.index_of(doc_id), paths.first()) {
-                    let export = options != WriteOptions::default();
-                    self.save_to(i, path, options, !export);
+                    self.save_to(i, path, options, format);
                 }
             }
         }
     }
 
-    /// Writes document `index` to `path` atomically. `rebind` (Save / Save As) points the
-    /// document at the file and marks it saved; an export leaves both alone.
+    /// Writes document `index` to `path` atomically. Save / Save As (`export` is `None`)
+    /// points the document at the file and marks it saved; an export (in `export`'s format)
+    /// leaves both alone and notes what the target format cannot hold. A document the format
+    /// cannot hold is not written: the error says why.
     pub(super) fn save_to(
         &mut self,
         index: usize,
         path: &Path,
         options: WriteOptions,
-        rebind: bool,
+        export: Option<formats::Format>,
     ) {
-        let doc = &self.ws.documents[index].doc;
+        let rebind = export.is_none();
+        let source = &self.ws.documents[index].doc;
+        let (converted, losses) = match export {
+            Some(format) if format != source.format => (
+                Some(source.clone().converted_to(format)),
+                formats::conversion_losses(source, format)
+                    .into_iter()
+                    .map(|loss| format!("export as {}: not written: {loss}", format.name()))
+                    .collect(),
+            ),
+            _ => (None, Vec::new()),
+        };
+        for loss in losses {
+            self.note(loss);
+        }
+        let doc = converted.as_ref().unwrap_or(&self.ws.documents[index].doc);
+        if let Err(e) = formats::check_writable(doc) {
+            self.error = Some(format!("{}: cannot write: {e}", path.display()));
+            return;
+        }
         match formats::write_file(doc, path, &options) {
             Ok(()) => {
                 let size = std::fs::metadata(path)

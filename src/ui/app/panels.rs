@@ -136,10 +136,11 @@ impl ClipscopeApp {
                         .ws
                         .index_of(export.doc_id)
                         .and_then(|i| self.ws.documents[i].doc.path.clone())
-                        .map(|p| p.with_extension("export.json"));
+                        .map(|p| p.with_extension(format!("export.{}", export.format.extension())));
                     let target = FileTarget::SaveAs {
                         doc_id: export.doc_id,
                         options: export.options(),
+                        format: Some(export.format),
                     };
                     self.files.ask(target, suggested.as_deref());
                 }

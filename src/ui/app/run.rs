@@ -26,7 +26,7 @@ impl ClipscopeApp {
             Action::Save => {
                 if let Some(i) = self.selected_doc() {
                     match self.ws.documents[i].doc.path.clone() {
-                        Some(path) => self.save_to(i, &path, WriteOptions::default(), true),
+                        Some(path) => self.save_to(i, &path, WriteOptions::default(), None),
                         None => self.run(Action::SaveAs, ctx),
                     }
                 }
@@ -42,6 +42,7 @@ impl ClipscopeApp {
                     let target = FileTarget::SaveAs {
                         doc_id: d.id,
                         options: WriteOptions::default(),
+                        format: None,
                     };
                     self.files.ask(target, Some(&suggested));
                 }
@@ -54,6 +55,7 @@ impl ClipscopeApp {
                         format: d.doc.format,
                         precision: None,
                         pretty: false,
+                        serialized: false,
                     });
                 }
             }
