@@ -642,7 +642,7 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     let dir = tempfile::tempdir().unwrap();
     let skinned =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/threejs/simple-skinned.json");
-    let mut harness = editor(&[skinned.clone()]);
+    let mut harness = editor(std::slice::from_ref(&skinned));
     assert_eq!(
         harness.state().ws.documents[0].doc.format,
         Format::ThreeJsLegacy
