@@ -374,7 +374,7 @@ fn the_track_tree_shows_and_hides_curves() {
     harness.run();
     assert!(harness.state().selection.tracks.is_empty());
     harness.get_by_label("(root)");
-    harness.get_by_label("morphTargetInfluences[blink]").click();
+    harness.get_by_label("blink · morph").click();
     harness.run();
     let blink = harness
         .state()

@@ -37,7 +37,7 @@ pub fn show(
     let needle = state.filter.to_lowercase();
     egui::ScrollArea::vertical()
         .id_salt("clip list")
-        .auto_shrink([false, true])
+        .auto_shrink([false, false])
         .show(ui, |ui| {
             if ws.documents.is_empty() {
                 ui.weak("No files open.");

@@ -36,9 +36,14 @@ fn target_of(track: &Track) -> String {
     }
 }
 
-/// The property part of a track name, shown in the tree ("position", "material.opacity").
+/// The property part of a track name, shown in the tree ("position", "material.opacity");
+/// a morph influence shows the target first ("horse_A_001 · morph"), since long lists of them
+/// differ only there.
 pub fn property_of(track: &Track) -> String {
     match parse_track_name(&track.name) {
+        Ok(p) if p.property_name == "morphTargetInfluences" && p.property_index.is_some() => {
+            format!("{} · morph", p.property_index.unwrap_or_default())
+        }
         Ok(p) => {
             let mut s = String::new();
             if let Some(o) = p.object_name.as_deref().filter(|o| *o != "bones") {
@@ -155,31 +160,6 @@ fn track_row(
         {
             selection.set_track_shown(t, !shown);
         }
-        let text = match target {
-            Some(target) => format!("{target} › {}", property_of(track)),
-            None => property_of(track),
-        };
-        let label = egui::Label::new(egui::RichText::new(text).color(if shown {
-            colour
-        } else {
-            ui.visuals().weak_text_color()
-        }))
-        .sense(egui::Sense::click());
-        let r = ui.add(label).on_hover_text(format!(
-            "{}\n{} · {} · {} keys\nClick: show only this track; Ctrl+click: add or remove",
-            track.name,
-            track.kind.type_name(),
-            track.interpolation.name(),
-            thousands(track.len())
-        ));
-        if r.clicked() {
-            if ui.input(|i| i.modifiers.command) {
-                selection.set_track_shown(t, !shown);
-            } else {
-                selection.tracks = [t].into();
-                selection.keys.retain(|k| k.track == t);
-            }
-        }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if let Some(problems) = problems {
                 let worst = problems.iter().map(|p| p.severity).max();
@@ -212,6 +192,35 @@ fn track_row(
                     }
                 }
             }
+            // The name takes what the count and toggles leave, elided when too long.
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                let text = match target {
+                    Some(target) => format!("{target} › {}", property_of(track)),
+                    None => property_of(track),
+                };
+                let label = egui::Label::new(egui::RichText::new(text).color(if shown {
+                    colour
+                } else {
+                    ui.visuals().weak_text_color()
+                }))
+                .sense(egui::Sense::click())
+                .truncate();
+                let r = ui.add(label).on_hover_text(format!(
+                    "{}\n{} · {} · {} keys\nClick: show only this track; Ctrl+click: add or remove",
+                    track.name,
+                    track.kind.type_name(),
+                    track.interpolation.name(),
+                    thousands(track.len())
+                ));
+                if r.clicked() {
+                    if ui.input(|i| i.modifiers.command) {
+                        selection.set_track_shown(t, !shown);
+                    } else {
+                        selection.tracks = [t].into();
+                        selection.keys.retain(|k| k.track == t);
+                    }
+                }
+            });
         });
     });
 }
