@@ -19,7 +19,7 @@
 //!   two keys at one time win), so every frame evaluates like lottie-web;
 //! * motion paths (`to`/`ti`) and 3D orientation blends cannot be per-component curves: such a
 //!   property is baked from lottie-web's evaluation ([`value`], [`spatial`]) into a linear track,
-//!   one key per frame plus keys in between where the path bends more than 0.001 units, and the
+//!   one key per frame plus keys in between where the path bends more than 0.005 units, and the
 //!   original keyframes stay in the file for writing back.
 //!
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into

@@ -23,7 +23,7 @@ use crate::model::{Clip, Interpolation, Problem, Tangents, Track, TrackKind};
 
 /// How finely motion paths are baked: a key is added between two keys wherever the path strays
 /// more than this (in the property's units, pixels for positions) from the straight line.
-pub const BAKE_TOLERANCE: f64 = 0.001;
+pub const BAKE_TOLERANCE: f64 = 0.005;
 
 /// The deepest halving of a frame when baking (1/256 frame).
 const BAKE_MAX_DEPTH: u32 = 8;
@@ -187,7 +187,16 @@ fn read_comp(
             }
         }
     }
-    let mut clip = Clip::new(ctx.name.clone(), ctx.duration, tracks);
+    let mut duration = ctx.duration;
+    if ctx.id.is_some() {
+        // A precomp's clip also reaches its last key.
+        let last = tracks
+            .iter()
+            .filter_map(Track::end_time)
+            .fold(0.0f32, f32::max);
+        duration = duration.max(last as f64);
+    }
+    let mut clip = Clip::new(ctx.name.clone(), duration, tracks);
     clip.uuid = None;
     let mut info = json!({ "fr": ctx.fr });
     if let Some(id) = &ctx.id {

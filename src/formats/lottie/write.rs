@@ -520,7 +520,7 @@ fn keyframes_text(
 
 /// Lottie `o` and `i` handles (one `(x, y)` per component) for the segment from model key `a`
 /// to `b`, recovered from the track's Bezier tangents (linear without them).
-fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<Point>, Vec<Point>) {
     let (t0, t1) = (track.times[a] as f64, track.times[b] as f64);
     let dt = t1 - t0;
     let (va, vb) = (key_values(track, a), key_values(track, b));
@@ -553,8 +553,16 @@ fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<(f64, f64)>, Ve
     (o, i)
 }
 
-/// `{"x":[…],"y":[…]}`.
-fn handle_text(out: &mut Vec<u8>, h: &[(f64, f64)], opts: &WriteOptions) {
+/// One handle `(x, y)` of one component.
+type Point = (f64, f64);
+
+/// `{"x":[…],"y":[…]}`, rounded to 6 decimals (or the requested precision, if coarser): the
+/// handles come back from `f32` tangents with noise in the 8th digit (0.33300003).
+fn handle_text(out: &mut Vec<u8>, h: &[Point], opts: &WriteOptions) {
+    let opts = &WriteOptions {
+        precision: Some(opts.precision.map_or(6, |p| p.min(6))),
+        ..*opts
+    };
     let xs: Vec<f32> = h.iter().map(|p| p.0 as f32).collect();
     let ys: Vec<f32> = h.iter().map(|p| p.1 as f32).collect();
     out.extend_from_slice(b"{\"x\":");
