@@ -723,3 +723,60 @@ fn lint_reads_lottie() {
             .all(|p| p.severity != clipscope::model::Severity::Error)
     );
 }
+
+#[test]
+fn edited_baked_paths_and_interpolation_changes_write_back_faithfully() {
+    let k = keys(&format!(
+        r#"[{{"t":0,"s":[0,0,0],"to":[50,0,0],"ti":[0,-50,0],{EASE}}},{{"t":60,"s":[100,100,0]}}]"#
+    ));
+    let text = comp(
+        json!({"p":{"a":1,"k":k,"ix":2},"r":{"a":1,"k":keys(&format!(
+            r#"[{{"t":0,"s":[0],{EASE}}},{{"t":10,"s":[30],{EASE}}},{{"t":20,"s":[90]}}]"#
+        ))},"o":{"a":1,"k":keys(&format!(
+            r#"[{{"t":0,"s":[0],{EASE}}},{{"t":10,"s":[100]}}]"#
+        ))}}),
+    );
+    let mut doc = read(&text);
+    // A baked motion path, edited: written as its linear keys, without tangents.
+    let n = track(&doc, "L.position").len();
+    edit_key(&mut doc, "L.position", n / 2, |v| v + 1.0);
+    // Rotation switched to discrete: every key but the last holds.
+    let r = doc.clips[0]
+        .tracks
+        .iter_mut()
+        .find(|t| t.name == "L.rotation")
+        .unwrap();
+    r.interpolation = Interpolation::Discrete;
+    r.tangents = None;
+    // Opacity cut to one key: a static value.
+    let o = doc.clips[0]
+        .tracks
+        .iter_mut()
+        .find(|t| t.name == "L.opacity")
+        .unwrap();
+    o.times.truncate(1);
+    o.values = Values::Numbers(vec![40.0]);
+    o.tangents = None;
+    let out = write_bytes(&doc, &WriteOptions::default());
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let ks = &v["layers"][0]["ks"];
+    let p = ks["p"]["k"].as_array().unwrap();
+    assert_eq!(p.len(), n);
+    assert!(p.iter().all(|k| k.get("to").is_none()));
+    assert_eq!(ks["p"]["ix"], 2);
+    let r = ks["r"]["k"].as_array().unwrap();
+    assert_eq!(r.len(), 3);
+    assert_eq!((r[0]["h"].clone(), r[1]["h"].clone()), (json!(1), json!(1)));
+    assert_eq!(ks["o"], json!({"a":0,"k":[40]}));
+    // What lottie-web reads from the output is what the edited document holds.
+    let back = read_bytes(&out, Path::new("t.json")).unwrap();
+    for name in ["L.position", "L.rotation", "L.opacity"] {
+        let (a, b) = (track(&doc, name), track(&back, name));
+        for f in [0.0, 4.5, 10.0, 15.0, 29.5, 30.0, 59.0, 61.0] {
+            let (x, y) = (at(a, f), at(b, f));
+            for (p, q) in x.iter().zip(&y) {
+                assert!((p - q).abs() < 1e-3, "{name} frame {f}: {x:?} vs {y:?}");
+            }
+        }
+    }
+}

@@ -23,6 +23,9 @@
 //!
 //! A baked motion path that was edited is written as its baked keys (linear, no `to`/`ti`):
 //! lottie-web then follows the edited track exactly, but the path's original tangents are gone.
+//!
+//! [`WriteOptions::pretty`] does not apply (the file keeps its own layout); a precision applies
+//! to the numbers written anew.
 
 use std::io::Write;
 
