@@ -1,5 +1,6 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
-//! numbers, optionally in another format (three.js clip JSON or legacy three.js JSON).
+//! numbers, optionally in another format (three.js clip JSON or legacy three.js JSON; Lottie only
+//! for a document read from Lottie).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,8 +14,9 @@ use crate::formats::{self, Format};
 pub struct Args {
     /// The clip file to convert.
     pub file: PathBuf,
-    /// The output format: `threejs` (AnimationClip JSON) or `threejs-legacy` (model format 3
-    /// hierarchy keys); the input's own format when not given.
+    /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
+    /// hierarchy keys) or `lottie` (only for a Lottie input); the input's own format when not
+    /// given.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub to: Option<Format>,
     #[command(flatten)]

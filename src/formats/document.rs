@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::model::{Clip, MorphMesh, Skeleton};
 
+use super::lottie::LottieSource;
 use super::threejs::Layout;
 use super::threejs_legacy::LegacyLayout;
 
@@ -16,17 +17,20 @@ pub enum Format {
     /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
     /// models such as the horse.
     ThreeJsLegacy,
+    /// Lottie / Bodymovin JSON: layer transforms of each composition as clips.
+    Lottie,
 }
 
 impl Format {
     /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy];
+    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy, Format::Lottie];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
     pub fn description(self) -> &'static str {
         match self {
             Format::ThreeJs => "three.js AnimationClip JSON",
             Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
+            Format::Lottie => "Lottie / Bodymovin JSON",
         }
     }
 
@@ -35,6 +39,7 @@ impl Format {
         match self {
             Format::ThreeJs => "threejs",
             Format::ThreeJsLegacy => "threejs-legacy",
+            Format::Lottie => "lottie",
         }
     }
 
@@ -67,6 +72,8 @@ pub(crate) enum Source {
     ThreeJs(Layout),
     /// Read from a legacy three.js JSON file (model format 3).
     ThreeJsLegacy(LegacyLayout),
+    /// Read from a Lottie file: the file itself and where each track came from.
+    Lottie(LottieSource),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.

@@ -13,6 +13,7 @@ pub mod document;
 pub mod error;
 pub mod file_bytes;
 pub mod json_path;
+pub mod lottie;
 pub mod number;
 pub mod progress;
 pub mod threejs;
@@ -81,6 +82,9 @@ pub fn read_bytes_with(
     file: &Path,
     opts: &ReadOptions,
 ) -> Result<Document, ReadError> {
+    if lottie::detect(bytes) {
+        return lottie::read::read(bytes, file);
+    }
     if threejs_legacy::detect(bytes) {
         return threejs_legacy::read::read(bytes, file, opts);
     }
@@ -96,7 +100,9 @@ pub fn read_file_with_progress(
     let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     progress.set_total(bytes.len());
-    let doc = if threejs_legacy::detect(&bytes) {
+    let doc = if lottie::detect(&bytes) {
+        lottie::read::read(&bytes, path)?
+    } else if threejs_legacy::detect(&bytes) {
         threejs_legacy::read::read(&bytes, path, &ReadOptions::default())?
     } else {
         threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
@@ -125,7 +131,9 @@ pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
 /// file is read strictly: its first problem is the one `parse` error, otherwise the problems are
 /// the model's validation of its clips.
 pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>) {
-    let read = if threejs_legacy::detect(bytes) {
+    let read = if lottie::detect(bytes) {
+        lottie::read::lint(bytes, file)
+    } else if threejs_legacy::detect(bytes) {
         threejs_legacy::read::lint(bytes, file)
     } else {
         threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None)
@@ -151,6 +159,7 @@ pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
         Format::ThreeJs => Ok(()),
         Format::ThreeJsLegacy => threejs_legacy::write::check_writable(doc),
+        Format::Lottie => lottie::write::check_writable(doc),
     }
 }
 
@@ -206,6 +215,7 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
     if to == Format::ThreeJsLegacy {
         lost.extend(threejs_legacy::write::field_losses(doc));
     }
+    lost.extend(lottie::write::losses(doc, to));
     lost
 }
 
@@ -215,6 +225,7 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     match doc.format {
         Format::ThreeJs => threejs::write::write(doc, opts),
         Format::ThreeJsLegacy => threejs_legacy::write::write(doc, opts),
+        Format::Lottie => lottie::write::write(doc, opts),
     }
 }
 
@@ -226,5 +237,6 @@ pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::
     atomic::write_atomic_with(path, |out| match doc.format {
         Format::ThreeJs => threejs::write::write_to(doc, opts, out),
         Format::ThreeJsLegacy => threejs_legacy::write::write_to(doc, opts, out),
+        Format::Lottie => lottie::write::write_to(doc, opts, out),
     })
 }

@@ -1,0 +1,299 @@
+//! A layer's 2D transform matrix from its tracks (spec A3), with parenting.
+//!
+//! The reader records each composition's layers in its clip's `user_data` (`"lottie"` →
+//! `"layers"`: name, `ind`, `parent`, in/out points, `st`, `sr`, `ao`, `ddd`, …); [`layers`]
+//! reads that table back, so it survives a round trip through three.js JSON. [`local_matrix`] is
+//! lottie-web's transform in column-vector form, y down, angles clockwise on screen:
+//!
+//! ```text
+//! M = T(p) · R(r + θao) · R(−sa) · ShX(−tan sk) · R(sa) · S(sx/100, sy/100) · T(−a)
+//! ```
+//!
+//! and [`world_matrix`] multiplies the parents in: `World(L) = World(parent) · M(L)`. Opacity is
+//! not inherited (lottie-web multiplies matrices only). 3D layers are flattened: `rotationZ`
+//! stands in for the rotation and `rotationX/Y`, `orientation` and every z are ignored.
+
+use serde_json::Value;
+
+use crate::model::Clip;
+use crate::model::interpolant::Sampler;
+
+/// A 2D affine matrix `(a, b, c, d, e, f)`: `x' = a·x + c·y + e`, `y' = b·x + d·y + f` (the CSS /
+/// canvas layout).
+pub type Matrix = [f64; 6];
+
+/// One layer of a composition, as recorded in its clip's `user_data`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LayerInfo {
+    /// The track-name prefix of its tracks (`<name>.position`, …).
+    pub name: String,
+    /// Its name in the file.
+    pub nm: Option<String>,
+    /// Its index `ind`.
+    pub ind: Option<f64>,
+    /// Its type `ty`.
+    pub ty: Option<f64>,
+    /// The `ind` of its parent.
+    pub parent: Option<f64>,
+    /// In point (frame).
+    pub ip: Option<f64>,
+    /// Out point (frame, exclusive).
+    pub op: Option<f64>,
+    /// Start time `st`.
+    pub st: f64,
+    /// Time stretch `sr`.
+    pub sr: f64,
+    /// Auto-orient along the position's path.
+    pub auto_orient: bool,
+    /// 3D layer.
+    pub ddd: bool,
+    /// The precomposition it shows (`refId`).
+    pub ref_id: Option<String>,
+    /// Whether it has a time remap `tm` (kept in the file, not applied to any clip).
+    pub time_remap: bool,
+}
+
+/// The layers recorded in `clip` (empty for clips not read from Lottie).
+pub fn layers(clip: &Clip) -> Vec<LayerInfo> {
+    let Some(Value::Array(list)) = clip.user_data.get("lottie").and_then(|l| l.get("layers"))
+    else {
+        return Vec::new();
+    };
+    list.iter()
+        .map(|l| {
+            let num = |k: &str| l.get(k).and_then(Value::as_f64);
+            let text = |k: &str| l.get(k).and_then(Value::as_str).map(str::to_string);
+            let flag = |k: &str| {
+                l.get(k)
+                    .is_some_and(|v| v.as_f64() == Some(1.0) || v == true)
+            };
+            LayerInfo {
+                name: text("name").unwrap_or_default(),
+                nm: text("nm"),
+                ind: num("ind"),
+                ty: num("ty"),
+                parent: num("parent"),
+                ip: num("ip"),
+                op: num("op"),
+                st: num("st").unwrap_or(0.0),
+                sr: num("sr").unwrap_or(1.0),
+                auto_orient: flag("ao"),
+                ddd: flag("ddd"),
+                ref_id: text("refId"),
+                time_remap: flag("tm"),
+            }
+        })
+        .collect()
+}
+
+/// The transform values of a 2D layer at one moment, in the file's units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transform2D {
+    /// Anchor point (px).
+    pub anchor: [f64; 2],
+    /// Position (px).
+    pub position: [f64; 2],
+    /// Scale (percent).
+    pub scale: [f64; 2],
+    /// Rotation (degrees, clockwise on screen), auto-orientation included.
+    pub rotation: f64,
+    /// Skew (degrees).
+    pub skew: f64,
+    /// Skew axis (degrees).
+    pub skew_axis: f64,
+}
+
+impl Default for Transform2D {
+    fn default() -> Transform2D {
+        Transform2D {
+            anchor: [0.0; 2],
+            position: [0.0; 2],
+            scale: [100.0; 2],
+            rotation: 0.0,
+            skew: 0.0,
+            skew_axis: 0.0,
+        }
+    }
+}
+
+/// `p · q` for affine matrices.
+pub fn multiply(p: &Matrix, q: &Matrix) -> Matrix {
+    [
+        p[0] * q[0] + p[2] * q[1],
+        p[1] * q[0] + p[3] * q[1],
+        p[0] * q[2] + p[2] * q[3],
+        p[1] * q[2] + p[3] * q[3],
+        p[0] * q[4] + p[2] * q[5] + p[4],
+        p[1] * q[4] + p[3] * q[5] + p[5],
+    ]
+}
+
+/// The rotation by `deg` degrees (clockwise on a y-down screen).
+fn rotation(deg: f64) -> Matrix {
+    let (s, c) = deg.to_radians().sin_cos();
+    [c, s, -s, c, 0.0, 0.0]
+}
+
+/// A layer's local matrix (spec A3).
+pub fn local_matrix(t: &Transform2D) -> Matrix {
+    let translate = |x: f64, y: f64| [1.0, 0.0, 0.0, 1.0, x, y];
+    let mut m = translate(t.position[0], t.position[1]);
+    m = multiply(&m, &rotation(t.rotation));
+    if t.skew != 0.0 {
+        let shear = [1.0, 0.0, -t.skew.to_radians().tan(), 1.0, 0.0, 0.0];
+        m = multiply(&m, &rotation(-t.skew_axis));
+        m = multiply(&m, &shear);
+        m = multiply(&m, &rotation(t.skew_axis));
+    }
+    m = multiply(
+        &m,
+        &[t.scale[0] / 100.0, 0.0, 0.0, t.scale[1] / 100.0, 0.0, 0.0],
+    );
+    multiply(&m, &translate(-t.anchor[0], -t.anchor[1]))
+}
+
+/// The world matrix of the layer whose track prefix is `layer` in `clip` at clip time `time`
+/// (seconds): its local matrix times its parents'. `None` when the clip records no such layer.
+/// A parent chain that loops stops at the first repeat.
+pub fn world_matrix(clip: &Clip, layer: &str, time: f64) -> Option<Matrix> {
+    let table = layers(clip);
+    let fr = clip
+        .user_data
+        .get("lottie")
+        .and_then(|l| l.get("fr"))
+        .and_then(Value::as_f64)
+        .unwrap_or(30.0);
+    let mut index = table.iter().position(|l| l.name == layer)?;
+    let mut world = local_matrix(&transform_at(clip, &table[index], time, fr));
+    let mut seen = vec![index];
+    while let Some(parent) = table[index].parent {
+        let Some(p) = table.iter().position(|l| l.ind == Some(parent)) else {
+            break;
+        };
+        if seen.contains(&p) {
+            break;
+        }
+        seen.push(p);
+        world = multiply(
+            &local_matrix(&transform_at(clip, &table[p], time, fr)),
+            &world,
+        );
+        index = p;
+    }
+    Some(world)
+}
+
+/// The transform of `layer` at `time`, from its tracks in `clip` (missing ones take the
+/// defaults).
+pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Transform2D {
+    let value = |property: &str, time: f64| -> Option<Vec<f64>> {
+        let name = format!("{}.{property}", layer.name);
+        let track = clip.tracks.iter().find(|t| t.name == name)?;
+        let mut out = vec![0.0; track.value_size()];
+        Sampler::new(track).evaluate_f64(time, &mut out);
+        Some(out)
+    };
+    let pair = |v: Option<Vec<f64>>, default: f64| -> [f64; 2] {
+        match v {
+            Some(v) => [
+                v.first().copied().unwrap_or(default),
+                v.get(1).copied().unwrap_or(default),
+            ],
+            None => [default; 2],
+        }
+    };
+    let scalar = |property: &str| value(property, time).and_then(|v| v.first().copied());
+    let position_at = |time: f64| -> [f64; 2] {
+        match value("position", time) {
+            Some(v) => pair(Some(v), 0.0),
+            None => [
+                value("position[x]", time).map_or(0.0, |v| v[0]),
+                value("position[y]", time).map_or(0.0, |v| v[0]),
+            ],
+        }
+    };
+    let mut t = Transform2D {
+        anchor: pair(value("anchor", time), 0.0),
+        position: position_at(time),
+        scale: pair(value("scale", time), 100.0),
+        rotation: if layer.ddd {
+            scalar("rotationZ").unwrap_or(0.0)
+        } else {
+            scalar("rotation").unwrap_or(0.0)
+        },
+        skew: scalar("skew").unwrap_or(0.0),
+        skew_axis: scalar("skewAxis").unwrap_or(0.0),
+    };
+    if layer.auto_orient {
+        t.rotation += auto_orientation(clip, layer, time, fr, &position_at);
+    }
+    t
+}
+
+/// lottie-web's auto-orient angle (degrees): the direction of the position's motion, from a
+/// 0.01-frame backward difference (forward at or before the first key, 0.05 frames back at or
+/// after the last).
+fn auto_orientation(
+    clip: &Clip,
+    layer: &LayerInfo,
+    time: f64,
+    fr: f64,
+    position_at: &impl Fn(f64) -> [f64; 2],
+) -> f64 {
+    let track = ["position", "position[x]"].iter().find_map(|p| {
+        let name = format!("{}.{p}", layer.name);
+        clip.tracks.iter().find(|t| t.name == name)
+    });
+    let Some(track) = track.filter(|t| t.len() > 1) else {
+        return 0.0;
+    };
+    let first = track.times[0] as f64;
+    let last = track.times[track.len() - 1] as f64;
+    let (v1, v2) = if time <= first {
+        (position_at(first + 0.01 / fr), position_at(first))
+    } else if time >= last {
+        (position_at(last), position_at(last - 0.05 / fr))
+    } else {
+        (position_at(time), position_at(time - 0.01 / fr))
+    };
+    (v1[1] - v2[1]).atan2(v1[0] - v2[0]).to_degrees()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn near(m: Matrix, want: [f64; 6]) {
+        for (a, b) in m.iter().zip(want) {
+            assert!((a - b).abs() < 1e-5, "{m:?} vs {want:?}");
+        }
+    }
+
+    /// Spec A10's matrices (lottie-web `TransformProperty`).
+    #[test]
+    fn reference_matrices() {
+        let t = Transform2D {
+            anchor: [10.0, 20.0],
+            position: [100.0, 50.0],
+            scale: [200.0, 50.0],
+            rotation: 30.0,
+            skew: 20.0,
+            skew_axis: 45.0,
+        };
+        near(
+            local_matrix(&t),
+            [1.234858, 1.133222, -0.374298, 0.466318, 95.137383, 29.34141],
+        );
+        let t = Transform2D {
+            position: [100.0, 50.0],
+            rotation: 90.0,
+            ..Transform2D::default()
+        };
+        near(local_matrix(&t), [0.0, 1.0, -1.0, 0.0, 100.0, 50.0]);
+        let t = Transform2D {
+            skew: 30.0,
+            ..Transform2D::default()
+        };
+        assert!((local_matrix(&t)[2] + 0.57735).abs() < 1e-5);
+    }
+}
