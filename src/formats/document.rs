@@ -46,7 +46,7 @@ impl Format {
     /// The usual file extension of the format, without the dot (`json`).
     pub fn extension(self) -> &'static str {
         match self {
-            Format::ThreeJs | Format::ThreeJsLegacy => "json",
+            Format::ThreeJs | Format::ThreeJsLegacy | Format::Lottie => "json",
         }
     }
 
