@@ -147,6 +147,9 @@ fn the_horse_gallops_on_its_morph_mesh() {
     let mut harness = editor(&[shared("threejs/horse.json")]);
     let picker = harness.get_by_label("Plays on");
     assert_eq!(picker.value().as_deref(), Some("Auto (horse)"));
+    // The inspector says what the file is and holds.
+    harness.get_by_label("legacy three.js JSON (model format 3)");
+    harness.get_by_label_contains("morph mesh: 494 vertices");
     let weights = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
         h.state_mut().transport.time = t;
         h.run();

@@ -2,6 +2,7 @@
 //! what the last operations did.
 
 use crate::editor::{ClipId, Command, KeyRef};
+use crate::formats::Document;
 use crate::model::ops::HandleSide;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
@@ -19,11 +20,50 @@ pub struct Inspector {
     pub all_clips: bool,
 }
 
-/// Shows the inspector for `clip` (if any), the primary selected key and the op log.
+/// What the inspector says about the file a clip comes from: its format and what else the file
+/// holds for the viewport.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FileSummary {
+    /// The format's description ("legacy three.js JSON (model format 3)").
+    pub format: String,
+    /// One short line per extra: the morph mesh, the skeleton.
+    pub details: Vec<String>,
+}
+
+impl FileSummary {
+    /// The summary of `doc`.
+    pub fn of(doc: &Document) -> FileSummary {
+        let mut details = Vec::new();
+        if let Some(mesh) = &doc.mesh {
+            details.push(format!(
+                "morph mesh: {} vertices, {} triangles, {} targets",
+                crate::text::thousands(mesh.vertices.len()),
+                crate::text::thousands(mesh.triangles.len()),
+                mesh.targets.len()
+            ));
+        }
+        if let Some(skeleton) = &doc.skeleton {
+            let roots = skeleton.bones.iter().filter(|b| b.parent.is_none()).count();
+            details.push(format!(
+                "skeleton: {} bones, {} root{}",
+                skeleton.bones.len(),
+                roots,
+                if roots == 1 { "" } else { "s" }
+            ));
+        }
+        FileSummary {
+            format: doc.format.description().to_string(),
+            details,
+        }
+    }
+}
+
+/// Shows the inspector for `clip` (if any, with a summary of its file), the primary selected
+/// key and the op log.
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut Inspector,
-    clip: Option<(ClipId, &Clip)>,
+    clip: Option<(ClipId, &Clip, FileSummary)>,
     keys: &std::collections::BTreeSet<KeyRef>,
     log: &[String],
     out: &mut Outbox,
@@ -33,17 +73,29 @@ pub fn show(
         .id_salt("inspector")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            let Some((id, clip)) = clip else {
+            let Some((id, clip, file)) = clip else {
                 ui.weak("Select a clip to see its fields.");
                 log_section(ui, log);
                 return;
             };
             clip_section(ui, state, id, clip, out);
+            file_section(ui, &file);
             operations(ui, state, out);
             ui.separator();
             key_section(ui, state, id, clip, keys, out);
             log_section(ui, log);
         });
+}
+
+/// The file's format and extras, under the clip fields.
+fn file_section(ui: &mut egui::Ui, file: &FileSummary) {
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("File");
+        ui.label(&file.format);
+    });
+    for line in &file.details {
+        ui.weak(line);
+    }
 }
 
 fn clip_section(

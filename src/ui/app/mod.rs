@@ -430,10 +430,11 @@ impl ClipscopeApp {
             .default_size(290.0)
             .min_size(200.0)
             .show(ui, |ui| {
-                let clip = self
-                    .selection
-                    .clip
-                    .and_then(|id| self.ws.clip(id).map(|c| (id, c)));
+                let clip = self.selection.clip.and_then(|id| {
+                    let doc = &self.ws.documents.get(id.doc)?.doc;
+                    let clip = doc.clips.get(id.clip)?;
+                    Some((id, clip, inspector::FileSummary::of(doc)))
+                });
                 inspector::show(
                     ui,
                     &mut self.inspector,
