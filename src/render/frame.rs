@@ -39,7 +39,7 @@ impl<'a> Frame<'a> {
     /// The frame showing `figure` posed as `posed`.
     pub fn of(figure: &'a Figure, posed: &'a FigureFrame) -> Frame<'a> {
         let mesh = match figure {
-            Figure::Rig(_) => None,
+            Figure::Rig(_) | Figure::Layers(_) => None,
             Figure::Mesh(m) => Some(MeshDraw {
                 mesh: &m.mesh,
                 transform: m.transform,

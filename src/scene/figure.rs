@@ -1,4 +1,5 @@
-//! What a clip plays on: a cube [`Rig`] or a [`MorphFigure`], chosen automatically or by name
+//! What a clip plays on: a cube [`Rig`], a [`MorphFigure`] or a Lottie composition's
+//! [`LayerFigure`], chosen automatically or by name
 //! (the viewport's picker and `clipscope render --rig`), and what one posed moment of it looks
 //! like to the renderer.
 
@@ -7,12 +8,14 @@ use std::sync::Arc;
 use crate::model::{Clip, MorphMesh, Skeleton};
 use crate::playback::Pose;
 
-use super::{BoxInstance, MorphFigure, Rig, pick_rig_with};
+use super::{BoxInstance, LayerFigure, MorphFigure, Rig, pick_rig_with};
 
 /// The name that picks a proxy rig (one box per bone).
 pub const PROXY: &str = "proxy";
 /// The name that picks the document's morph mesh.
 pub const MESH: &str = "mesh";
+/// The name that picks a Lottie clip's layers.
+pub const LAYERS: &str = "layers";
 
 /// The thing a clip plays on.
 #[derive(Debug, Clone)]
@@ -21,6 +24,8 @@ pub enum Figure {
     Rig(Rig),
     /// A morph-target mesh.
     Mesh(MorphFigure),
+    /// A Lottie composition's layers (a clip read from Lottie).
+    Layers(LayerFigure),
 }
 
 /// One posed moment: the boxes of a rig, or the target weights of a mesh.
@@ -47,6 +52,7 @@ impl Figure {
         match self {
             Figure::Rig(rig) => &rig.name,
             Figure::Mesh(mesh) => mesh.name(),
+            Figure::Layers(_) => LAYERS,
         }
     }
 
@@ -55,22 +61,27 @@ impl Figure {
         match self {
             Figure::Rig(rig) => rig.rest_pose(),
             Figure::Mesh(mesh) => mesh.rest_pose(),
+            // Layers read their clip directly; the mixer only needs a root.
+            Figure::Layers(_) => Pose::new(LAYERS),
         }
     }
 
-    /// `pose` as the renderer needs it, written into `out` (cleared first).
-    pub fn frame(&self, pose: &Pose, out: &mut FigureFrame) {
+    /// `pose` (at clip time `time`) as the renderer needs it, written into `out` (cleared
+    /// first).
+    pub fn frame(&self, pose: &Pose, time: f64, out: &mut FigureFrame) {
         out.boxes.clear();
         out.weights.clear();
         match self {
             Figure::Rig(rig) => rig.instances(pose, &mut out.boxes),
             Figure::Mesh(mesh) => mesh.weights(pose, &mut out.weights),
+            Figure::Layers(layers) => layers.instances(time, &mut out.boxes),
         }
     }
 
-    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`] or
-    /// [`MESH`]; `None` chooses automatically: the document's mesh when the clip animates morph
-    /// influences and the document has one, else the best built-in rig, else a proxy rig.
+    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`], [`MESH`]
+    /// or [`LAYERS`]; `None` chooses automatically: a Lottie clip's layers, the document's mesh
+    /// when the clip animates morph influences and the document has one, else the best built-in
+    /// rig, else a proxy rig.
     pub fn for_clip(
         clip: &Clip,
         source: FigureSource<'_>,
@@ -78,12 +89,19 @@ impl Figure {
     ) -> Result<Figure, String> {
         let hierarchy = source.skeleton.map(Skeleton::hierarchy);
         let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
+        let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
         match choice {
+            None if clip.user_data.get("lottie").is_some() && let Some(l) = layers() => {
+                Ok(Figure::Layers(l))
+            }
             None => Ok(match source.mesh {
                 Some(mesh) if animates_morphs(clip) => Figure::Mesh(MorphFigure::new(mesh.clone())),
                 _ => Figure::Rig(pick_rig_with(clip, Rig::builtins(), hierarchy.as_deref())),
             }),
             Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
+            Some(name) if name.eq_ignore_ascii_case(LAYERS) => layers()
+                .map(Figure::Layers)
+                .ok_or_else(|| "this clip was not read from Lottie: it has no layers".to_string()),
             Some(name) if name.eq_ignore_ascii_case(MESH) => match source.mesh {
                 Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
                 None => Err("this file has no morph mesh".to_string()),
@@ -147,7 +165,7 @@ mod tests {
         let figure = Figure::for_clip(clip, source, None).unwrap();
         assert!(matches!(figure, Figure::Mesh(_)));
         let mut frame = FigureFrame::default();
-        figure.frame(&figure.rest_pose(), &mut frame);
+        figure.frame(&figure.rest_pose(), 0.0, &mut frame);
         assert_eq!(frame.weights, vec![0.0; 3]);
 
         let bones = Clip::new(

@@ -12,6 +12,7 @@
 pub mod colour;
 pub mod figure;
 pub mod instance;
+pub mod layer_figure;
 pub mod morph_figure;
 pub mod player;
 pub mod posing;
@@ -22,6 +23,7 @@ pub mod rig_schema;
 
 pub use figure::{Figure, FigureFrame, FigureSource};
 pub use instance::BoxInstance;
+pub use layer_figure::LayerFigure;
 pub use morph_figure::MorphFigure;
 pub use player::{Layer, LayerMode, Player, posed_instances};
 pub use proxy::palette_colour;

@@ -84,7 +84,7 @@ impl Player {
     pub fn rig(&self) -> Option<&Rig> {
         match &self.figure {
             Figure::Rig(rig) => Some(rig),
-            Figure::Mesh(_) => None,
+            Figure::Mesh(_) | Figure::Layers(_) => None,
         }
     }
 
@@ -133,7 +133,11 @@ impl Player {
     /// The clip's tracks that bind to nothing on this figure (listed in the UI, not dropped),
     /// the second clip's included.
     pub fn unbound_tracks(&self) -> Vec<UnboundTrack> {
-        self.mixer.unbound_tracks()
+        match self.figure {
+            // Layers read every transform track of their clip themselves.
+            Figure::Layers(_) => Vec::new(),
+            _ => self.mixer.unbound_tracks(),
+        }
     }
 
     /// The figure's pose with the clips applied at `time` seconds.
@@ -159,7 +163,7 @@ impl Player {
     /// The figure posed at `time`, written into `out`.
     pub fn frame_at(&mut self, time: f64, out: &mut FigureFrame) {
         self.pose_at(time);
-        self.figure.frame(self.mixer.pose(), out);
+        self.figure.frame(self.mixer.pose(), time, out);
     }
 
     /// The boxes of the figure posed at `time`, written into `out` (cleared first; empty for a
@@ -167,8 +171,10 @@ impl Player {
     pub fn instances_at(&mut self, time: f64, out: &mut Vec<BoxInstance>) {
         self.pose_at(time);
         out.clear();
-        if let Figure::Rig(rig) = &self.figure {
-            rig.instances(self.mixer.pose(), out);
+        match &self.figure {
+            Figure::Rig(rig) => rig.instances(self.mixer.pose(), out),
+            Figure::Layers(layers) => layers.instances(time, out),
+            Figure::Mesh(_) => {}
         }
     }
 }

@@ -317,6 +317,13 @@ fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
                     Some(figure::PROXY.to_string()),
                     figure_label(figure::PROXY),
                 );
+                if subject.clip.user_data.get("lottie").is_some() {
+                    ui.selectable_value(
+                        &mut choice,
+                        Some(figure::LAYERS.to_string()),
+                        figure_label(figure::LAYERS),
+                    );
+                }
                 if subject.source.mesh.is_some() {
                     ui.selectable_value(
                         &mut choice,
@@ -356,6 +363,7 @@ fn figure_label(name: &str) -> String {
     match name {
         figure::PROXY => "Proxy (one box per bone)".to_string(),
         figure::MESH => "Morph mesh (from the file)".to_string(),
+        figure::LAYERS => "Layers (Lottie composition)".to_string(),
         other => other.to_string(),
     }
 }

@@ -1,0 +1,190 @@
+//! A Lottie composition as the viewport shows it: the composition as an upright card standing
+//! on the ground, and each layer as a thin coloured tile at its anchor point, moved, turned,
+//! scaled, skewed and faded by the layer's own transform (with its parents), in front of the
+//! card in stacking order.
+//!
+//! The layers' contents (shapes, images) are not drawn: the tiles show what the clip animates,
+//! the transforms. The 2D maths is the format's own ([`crate::formats::lottie::world_matrix`]),
+//! so what plays is what lottie-web computes.
+
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3, Vec4};
+use serde_json::Value;
+
+use crate::formats::lottie::{self, LayerInfo};
+use crate::model::Clip;
+
+use super::{BoxInstance, palette_colour};
+
+/// World units across the composition's larger side.
+const COMPOSITION_SPAN: f64 = 2.0;
+/// A layer tile's side, as a share of the composition's larger side.
+const TILE_SHARE: f64 = 0.08;
+/// The composition card's colour (linear), a warm off-white.
+const CARD: [f32; 3] = [0.83, 0.8, 0.74];
+
+/// A composition's layers, played from a clip read from Lottie.
+#[derive(Debug, Clone)]
+pub struct LayerFigure {
+    clip: Arc<Clip>,
+    layers: Vec<LayerInfo>,
+    /// Composition width and height in px.
+    size: [f64; 2],
+    /// Composition frame at clip time 0, and frames per second.
+    ip: f64,
+    fr: f64,
+}
+
+impl LayerFigure {
+    /// The figure for `clip`, if it was read from Lottie (its `user_data` records the layers).
+    pub fn for_clip(clip: Arc<Clip>) -> Option<LayerFigure> {
+        let info = clip.user_data.get("lottie")?;
+        let layers = lottie::layers(&clip);
+        if layers.is_empty() {
+            return None;
+        }
+        let num = |k: &str| info.get(k).and_then(Value::as_f64);
+        let fr = num("fr").filter(|f| *f > 0.0).unwrap_or(30.0);
+        let ip = num("ip").unwrap_or(0.0);
+        let size = match (num("w"), num("h")) {
+            (Some(w), Some(h)) if w > 0.0 && h > 0.0 => [w, h],
+            // A precomp records no size: the span of its layers' positions at the start.
+            _ => span_of_layers(&clip, &layers),
+        };
+        Some(LayerFigure {
+            clip,
+            layers,
+            size,
+            ip,
+            fr,
+        })
+    }
+
+    /// The composition's size in px.
+    pub fn size(&self) -> [f64; 2] {
+        self.size
+    }
+
+    /// The card and one tile per layer shown at clip time `time`, appended to `out`.
+    pub fn instances(&self, time: f64, out: &mut Vec<BoxInstance>) {
+        let [w, h] = self.size;
+        let k = COMPOSITION_SPAN / w.max(h);
+        let to_world = |x: f64, y: f64| Vec3::new((k * (x - w / 2.0)) as f32, (k * (h - y)) as f32, 0.0);
+        let n = self.layers.len();
+        let depth = (k * w.max(h) * 0.012) as f32;
+        // The composition card, just behind the layers.
+        let centre = to_world(w / 2.0, h / 2.0);
+        out.push(BoxInstance {
+            transform: Mat4::from_scale_rotation_translation(
+                Vec3::new((k * w) as f32, (k * h) as f32, depth),
+                glam::Quat::IDENTITY,
+                centre - Vec3::Z * depth,
+            ),
+            colour: CARD,
+        });
+        let frame = self.ip + time * self.fr;
+        let tile = TILE_SHARE * w.max(h);
+        for (i, layer) in self.layers.iter().enumerate() {
+            let visible = layer.ip.is_none_or(|ip| frame >= ip) && layer.op.is_none_or(|op| frame < op);
+            if !visible {
+                continue;
+            }
+            let Some(m) = lottie::world_matrix(&self.clip, &layer.name, time) else {
+                continue;
+            };
+            let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
+            let at = [
+                m[0] * anchor[0] + m[2] * anchor[1] + m[4],
+                m[1] * anchor[0] + m[3] * anchor[1] + m[5],
+            ];
+            let origin = to_world(at[0], at[1]);
+            let z = depth * 0.5 + depth * 1.5 * (n - i) as f32;
+            let x_axis = Vec4::new((k * tile * m[0]) as f32, (-k * tile * m[1]) as f32, 0.0, 0.0);
+            let y_axis = Vec4::new((k * tile * m[2]) as f32, (-k * tile * m[3]) as f32, 0.0, 0.0);
+            let transform = Mat4::from_cols(
+                x_axis,
+                y_axis,
+                Vec4::new(0.0, 0.0, depth, 0.0),
+                (origin + Vec3::Z * z).extend(1.0),
+            );
+            let opacity = self.value(&format!("{}.opacity", layer.name), time, [100.0, 0.0])[0];
+            let a = (opacity / 100.0).clamp(0.0, 1.0) as f32;
+            if a < 0.01 {
+                continue;
+            }
+            let c = palette_colour(i);
+            let colour = [0, 1, 2].map(|j| CARD[j] + (c[j] - CARD[j]) * a);
+            out.push(BoxInstance { transform, colour });
+        }
+    }
+
+    /// The value of track `name` at `time` (its first two components), or `default`.
+    fn value(&self, name: &str, time: f64, default: [f64; 2]) -> [f64; 2] {
+        let Some(track) = self.clip.tracks.iter().find(|t| t.name == name) else {
+            return default;
+        };
+        let mut out = vec![0.0; track.value_size()];
+        crate::model::interpolant::Sampler::new(track).evaluate_f64(time, &mut out);
+        [
+            out.first().copied().unwrap_or(default[0]),
+            out.get(1).copied().unwrap_or(default[1]),
+        ]
+    }
+}
+
+/// The extent of the layers' world positions at time 0 (at least 1 px each way), for
+/// compositions that record no size.
+fn span_of_layers(clip: &Clip, layers: &[LayerInfo]) -> [f64; 2] {
+    let mut max = [1.0f64, 1.0f64];
+    for layer in layers {
+        if let Some(m) = lottie::world_matrix(clip, &layer.name, 0.0) {
+            max[0] = max[0].max(m[4].abs() * 2.0);
+            max[1] = max[1].max(m[5].abs() * 2.0);
+        }
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn figure(file: &str) -> LayerFigure {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/lottie")
+            .join(file);
+        let doc = crate::formats::read_file(&path).unwrap();
+        LayerFigure::for_clip(Arc::new(doc.clips[0].clone())).expect("a Lottie clip")
+    }
+
+    #[test]
+    fn the_card_and_a_tile_per_visible_layer() {
+        let f = figure("transform.json");
+        let mut out = Vec::new();
+        f.instances(0.0, &mut out);
+        assert_eq!(out.len(), 1 + 3);
+        // The card stands on the ground, 2 units across its larger side.
+        let card = &out[0];
+        let scale = card.transform.to_scale_rotation_translation().0;
+        assert!((scale.x.max(scale.y) - 2.0).abs() < 1e-5, "{scale}");
+        let (min_y, _) = (card.transform.w_axis.y - scale.y / 2.0, ());
+        assert!(min_y.abs() < 1e-5);
+    }
+
+    #[test]
+    fn tiles_move_with_the_clip() {
+        let f = figure("starfish.json");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        f.instances(0.0, &mut a);
+        f.instances(0.5, &mut b);
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn clips_not_from_lottie_have_no_layer_figure() {
+        let clip = Arc::new(Clip::new("c", 1.0, vec![]));
+        assert!(LayerFigure::for_clip(clip).is_none());
+    }
+}
