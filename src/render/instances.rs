@@ -7,7 +7,7 @@ use crate::scene::BoxInstance;
 const STRIDE: u64 = 20 * 4;
 
 /// The instance buffer and how many boxes it holds.
-pub(crate) struct InstanceBuffer {
+pub struct InstanceBuffer {
     /// The GPU buffer.
     pub buffer: wgpu::Buffer,
     /// Capacity in instances.
