@@ -35,10 +35,11 @@ impl MorphMesh {
     /// The index of the target a track's `.morphTargetInfluences[key]` means: a name, or a
     /// number used as an index (three.js accepts both).
     pub fn target_index(&self, key: &str) -> Option<usize> {
-        self.targets
-            .iter()
-            .position(|t| t.name == key)
-            .or_else(|| key.parse::<usize>().ok().filter(|&i| i < self.targets.len()))
+        self.targets.iter().position(|t| t.name == key).or_else(|| {
+            key.parse::<usize>()
+                .ok()
+                .filter(|&i| i < self.targets.len())
+        })
     }
 
     /// The target names, in order (input for `create_clips_from_morph_target_sequences`).
