@@ -115,8 +115,8 @@ mod tests {
         let pose_end = player.pose_at(clip.duration).clone();
         let pose_almost = player.pose_at(clip.duration - 1e-4).clone();
         let key = crate::playback::PropertyKey::new("upperLeg.L", "quaternion");
-        let end = pose_end.property(&key).unwrap().value.clone();
-        let almost = pose_almost.property(&key).unwrap().value.clone();
+        let end = pose_end.property(&key).unwrap().value.to_vec();
+        let almost = pose_almost.property(&key).unwrap().value.to_vec();
         for (x, y) in end.iter().zip(&almost) {
             assert!((x - y).abs() < 1e-2, "{end:?} vs {almost:?}");
         }
