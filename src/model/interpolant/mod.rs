@@ -297,6 +297,12 @@ impl SamplerState {
             );
         }
         let method = self.method;
+        if let (Method::Linear, Values::Numbers(v), Seek::Interval { i1, t0, t1 }) =
+            (method, &track.values, step)
+            && linear::interpolate_slices(v, stride, Segment { i1, t0, t, t1 }, out)
+        {
+            return;
+        }
         match &track.values {
             Values::Numbers(v) => apply(step, method, tangents, numeric_sample(v), stride, t, out),
             Values::Bools(v) => apply(step, method, tangents, bool_sample(v), stride, t, out),
@@ -304,11 +310,45 @@ impl SamplerState {
         }
     }
 
+    /// The interval search of three.js's `Interpolant.evaluate` (see [`seek_scan`]
+    /// (SamplerState::seek_scan)), with the two outcomes of steady playback first: `t` still in
+    /// the cached interval, or in the next one (the first step of the forward scan). Both take
+    /// the same decisions the full scan takes for them, in fewer steps.
+    #[inline]
+    fn seek(&mut self, pp: &[f32], t: f64) -> Seek {
+        let i1 = self.cached_index;
+        if i1 < pp.len() {
+            let t1 = pp[i1] as f64;
+            if t < t1 {
+                // Neither `t >= t1` nor NaN: the scan checks `t >= t0` next.
+                if i1 > 0 {
+                    let t0 = pp[i1 - 1] as f64;
+                    if t >= t0 {
+                        return Seek::Interval { i1, t0, t1 };
+                    }
+                }
+            } else if let Some(&next) = pp.get(i1 + 1)
+                && t < next as f64
+            {
+                // `t >= t1` (not NaN: `t < next` held): the forward scan's first step arrives.
+                let (i1, t0, t1) = (i1 + 1, t1, next as f64);
+                self.cached_index = i1;
+                self.interval_changes += 1;
+                if let Method::Cubic(state) = &mut self.method {
+                    state.interval_changed(pp, self.value_size, i1, t0, t1);
+                }
+                return Seek::Interval { i1, t0, t1 };
+            }
+        }
+        self.seek_scan(pp, t)
+    }
+
     /// The interval search of three.js's `Interpolant.evaluate`, ported statement by statement
     /// (forward scan of up to two keys, backward scan with the "looping" shortcut, then binary
     /// search). Updates the cached index and runs `intervalChanged_` when the interval changes.
     /// `undefined` (an index outside the keys) is `None`; comparisons with it are false.
-    fn seek(&mut self, pp: &[f32], t: f64) -> Seek {
+    #[inline(never)]
+    fn seek_scan(&mut self, pp: &[f32], t: f64) -> Seek {
         let n = pp.len() as isize;
         let at = |i: isize| -> Option<f64> {
             if (0..n).contains(&i) {
