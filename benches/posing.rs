@@ -111,6 +111,7 @@ fn posing(c: &mut Criterion) {
             black_box(out.len())
         })
     });
+    pose_all(hero, &mixers, &mut out);
     assert_eq!(out.len(), CHARACTERS * hero.parts.len());
 
     #[cfg(feature = "gui")]

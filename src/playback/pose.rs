@@ -70,12 +70,32 @@ struct Node {
     properties: Vec<Property>,
     by_name: BTreeMap<String, usize>,
     morph_targets: HashMap<String, usize>,
+    /// Where the node's transform starts in the values, when its first three properties are
+    /// `position`, `quaternion` and `scale` with 3, 4 and 3 values, one after the other.
+    transform: Option<usize>,
 }
 
 impl Node {
     /// The property called `name`.
     fn get(&self, name: &str) -> Option<&Property> {
         self.by_name.get(name).map(|&i| &self.properties[i])
+    }
+
+    /// Finds [`transform`](Node::transform) again after the properties changed.
+    fn find_transform(&mut self) {
+        self.transform = match self.properties.get(..3) {
+            Some([p, q, s])
+                if p.name == "position"
+                    && q.name == "quaternion"
+                    && s.name == "scale"
+                    && (p.len, q.len, s.len) == (3, 4, 3)
+                    && q.start == p.start + 3
+                    && s.start == q.start + 4 =>
+            {
+                Some(p.start)
+            }
+            _ => None,
+        };
     }
 }
 
@@ -203,6 +223,7 @@ impl Pose {
                         }
                     }
                     layout.nodes[n].properties[i].len = rest.len();
+                    layout.nodes.iter_mut().for_each(Node::find_transform);
                     layout.id = fresh_layout_id();
                 }
             }
@@ -214,6 +235,7 @@ impl Pose {
                     start: layout.rest.len(),
                     len: rest.len(),
                 });
+                node.find_transform();
                 layout.rest.extend_from_slice(rest);
                 self.values.extend_from_slice(rest);
                 layout.id = fresh_layout_id();
@@ -311,6 +333,15 @@ impl Pose {
     pub fn value_at(&self, node: usize, property: usize) -> Option<(&str, &[f64])> {
         let p = self.layout.nodes.get(node)?.properties.get(property)?;
         Some((p.name.as_str(), &self.values[p.range()]))
+    }
+
+    /// The transform of node `node` (counted in definition order) as three.js's `Object3D` has
+    /// it: `position` (3 values), `quaternion` (4) and `scale` (3), one after the other, when
+    /// they are the node's first three properties in that order with those lengths (as a rig's
+    /// rest pose defines them). No lookup and no name comparison: the layout knows.
+    pub fn transform_at(&self, node: usize) -> Option<&[f64; 10]> {
+        let start = self.layout.nodes.get(node)?.transform?;
+        self.values[start..start + 10].try_into().ok()
     }
 
     /// Overwrites the current values of `property` of `node` (the length stays as defined;
@@ -460,6 +491,31 @@ mod tests {
         assert_eq!((leg.value, leg.rest), (&[1.0; 3][..], &[0.0; 3][..]));
         grown.reset();
         assert_eq!(grown.value("leg", "position"), Some(&[0.0; 3][..]));
+    }
+
+    #[test]
+    fn transforms_in_rest_layout_read_in_one_piece() {
+        let mut pose = Pose::new("root");
+        pose.define("root", "position", &[1.0, 2.0, 3.0])
+            .define("root", "quaternion", &[0.0, 0.0, 0.0, 1.0])
+            .define("root", "scale", &[4.0, 5.0, 6.0])
+            .define("root", "visible", &[1.0])
+            .define("arm", "quaternion", &[0.0; 4])
+            .define("arm", "position", &[0.0; 3])
+            .define("arm", "scale", &[1.0; 3]);
+        assert_eq!(
+            pose.transform_at(0),
+            Some(&[1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0, 4.0, 5.0, 6.0])
+        );
+        assert_eq!(pose.transform_at(1), None, "another order");
+        assert_eq!(pose.transform_at(2), None, "no such node");
+        pose.set_value("root", "scale", &[7.0]);
+        assert_eq!(pose.transform_at(0).unwrap()[7], 7.0);
+        // A quaternion of another length breaks the layout; back to four mends it.
+        pose.define("root", "quaternion", &[0.0; 3]);
+        assert_eq!(pose.transform_at(0), None);
+        pose.define("root", "quaternion", &[0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(pose.transform_at(0).unwrap()[..3], [1.0, 2.0, 3.0]);
     }
 
     #[test]
