@@ -152,6 +152,7 @@ impl PropertyMixer {
     /// Adds the incoming value to accumulator `accu_index` (0 or 1) with `weight` (three.js
     /// `accumulate`): the first contribution is copied unscaled, later ones are blended in by
     /// `weight / cumulative weight`.
+    #[inline]
     pub fn accumulate(&mut self, accu_index: usize, weight: f64) {
         let stride = self.value_size;
         let offset = accu_index * stride + stride;
@@ -180,6 +181,7 @@ impl PropertyMixer {
 
     /// Finishes accumulator `accu_index` and writes it to the pose when it changed (three.js
     /// `apply`). Returns whether it wrote. Both cumulative weights are reset.
+    #[inline]
     pub fn apply(&mut self, accu_index: usize, pose: &mut Pose) -> bool {
         let stride = self.value_size;
         let offset = accu_index * stride + stride;
@@ -257,6 +259,7 @@ impl PropertyMixer {
     }
 
     /// `_mixBufferRegion(buffer, dst, src, t, stride)`.
+    #[inline(never)]
     fn mix(&mut self, dst: usize, src: usize, t: f64) {
         let stride = self.value_size;
         match self.kind {
@@ -276,6 +279,7 @@ impl PropertyMixer {
     }
 
     /// `_mixBufferRegionAdditive(buffer, dst, src, t, stride)`.
+    #[inline(never)]
     fn mix_additive(&mut self, dst: usize, src: usize, t: f64) {
         let stride = self.value_size;
         match self.kind {
