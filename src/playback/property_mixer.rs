@@ -80,7 +80,9 @@ const WORK: usize = 5;
 /// Blends the values the active actions produce for one bound property.
 #[derive(Debug, Clone)]
 pub struct PropertyMixer {
-    binding: Option<PropertyBinding>,
+    /// Boxed: read only when the pose's layout changes, so it stays out of the way of the
+    /// fields every update reads.
+    binding: Option<Box<PropertyBinding>>,
     /// The binding's [slot](PropertyBinding::slot) in the pose with layout `slot_layout` (empty
     /// when it has none), so that applying does not look the property up by name.
     slot: Range<usize>,
@@ -105,7 +107,7 @@ impl PropertyMixer {
     pub fn new(binding: Option<PropertyBinding>, kind: MixKind, value_size: usize) -> Self {
         let regions = if kind == MixKind::Slerp { 6 } else { 5 };
         PropertyMixer {
-            binding,
+            binding: binding.map(Box::new),
             slot: 0..0,
             slot_layout: 0,
             value_size,
@@ -120,7 +122,7 @@ impl PropertyMixer {
 
     /// The bound property, if the track bound to one.
     pub fn binding(&self) -> Option<&PropertyBinding> {
-        self.binding.as_ref()
+        self.binding.as_deref()
     }
 
     /// Values per region.
@@ -231,7 +233,7 @@ impl PropertyMixer {
     /// pose's layout is not the one last seen.
     #[inline]
     fn slot(&mut self, pose: &Pose) -> Option<Range<usize>> {
-        let binding = self.binding.as_ref()?;
+        let binding = self.binding.as_deref()?;
         let layout = pose.layout_id();
         if self.slot_layout != layout {
             self.slot = binding.slot(pose).unwrap_or(0..0);

@@ -123,7 +123,7 @@ impl<'a> Sampler<'a> {
                 method,
                 cached_index: 0,
                 interval_changes: 0,
-                result: vec![0.0; value_size],
+                result: Vec::new(),
             },
         }
     }
@@ -186,7 +186,7 @@ impl<'a> Sampler<'a> {
         let vs = state.value_size;
         match &track.values {
             Values::Numbers(_) => {
-                let mut result = std::mem::take(&mut state.result);
+                let mut result = state.take_result();
                 state.evaluate_with(track, self.tangents, t, &mut result);
                 let values = result.iter().map(|&x| x as f32).collect();
                 state.result = result;
@@ -202,7 +202,7 @@ impl<'a> Sampler<'a> {
                         Values::Bools(key_slice(v, i1 - 1, vs).to_vec())
                     }
                     (step, method) => {
-                        let mut result = std::mem::take(&mut state.result);
+                        let mut result = state.take_result();
                         apply(
                             step,
                             method,
@@ -243,11 +243,21 @@ pub struct SamplerState {
     cached_index: usize,
     /// How many times `intervalChanged_` ran.
     interval_changes: u64,
-    /// The result buffer of `evaluate` (persistent, like the interpolant's `resultBuffer`).
+    /// The result buffer of `evaluate` (persistent, like the interpolant's `resultBuffer`);
+    /// allocated (zeroed, as three.js allocates it) on the first `evaluate`, since the mixer
+    /// evaluates into its own buffers and never needs it.
     result: Vec<f64>,
 }
 
 impl SamplerState {
+    /// The result buffer, taken out for an evaluation (put it back afterwards).
+    fn take_result(&mut self) -> Vec<f64> {
+        if self.result.is_empty() {
+            self.result = vec![0.0; self.value_size];
+        }
+        std::mem::take(&mut self.result)
+    }
+
     /// [`Sampler::set_endings`] on the detached state.
     pub fn set_endings(&mut self, start: CubicEnding, end: CubicEnding) {
         if let Method::Cubic(state) = &mut self.method {
