@@ -8,9 +8,9 @@
 //!   holds one bone per joint, no `SkinnedMesh`), warmed up, then timed over many updates; run
 //!   when `tests/conformance/node_modules` is installed (`npm ci` there), skipped otherwise.
 //!
-//! Both figures and the ratio are printed at the end, timed alike (best of 5 rounds of 20,000
-//! updates after 20,000 warm-up updates), and the final poses of both (after the same 120,000
-//! updates) are compared bit for bit. Run with
+//! Both figures and the ratio are printed at the end, timed alike (the best of 10 rounds of
+//! 20,000 updates, after 20,000 warm-up updates), and the final poses of both (after the same
+//! 220,000 updates) are compared bit for bit. Run with
 //! `cargo bench --no-default-features --bench mixer` (no `gui` feature needed).
 
 #[path = "support/big_clip.rs"]
@@ -151,7 +151,7 @@ fn compare_poses(
 /// Updates per timed round, timed rounds, and warm-up updates of the side-by-side figures (the
 /// same for both).
 const FRAMES: usize = 20_000;
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 10;
 const WARMUP: usize = 20_000;
 
 fn mixer(c: &mut Criterion) {

@@ -12,13 +12,17 @@
 //!   and `Queue::submit`;
 //! * `posing/1000_heroes_frame_with_upload` (`gui`) — the whole CPU frame.
 //!
-//! Everything runs on one thread. Run with `cargo bench --bench posing` (the upload needs a GPU
-//! adapter, or Mesa's lavapipe; without one it is skipped with a note), or without the GPU part
+//! Everything runs on one thread. After criterion's figures (wall time), the frame is split once
+//! more, as the mean of 1,000 frames, in wall time and in this thread's CPU time
+//! (`/proc/thread-self/schedstat`), which a busy machine does not inflate. Run with
+//! `cargo bench --bench posing` (the upload needs a GPU adapter, or Mesa's lavapipe; without
+//! one it is skipped with a note), or without the GPU part
 //! `cargo bench --no-default-features --bench posing`.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -114,55 +118,138 @@ fn posing(c: &mut Criterion) {
     pose_all(hero, &mixers, &mut out);
     assert_eq!(out.len(), CHARACTERS * hero.parts.len());
 
-    #[cfg(feature = "gui")]
-    upload::bench(&mut group, hero, &mut mixers, &mut out);
+    let mut gpu = Gpu::new();
+    if let Some(gpu) = gpu.as_mut() {
+        group.bench_function("1000_heroes_upload", |b| b.iter(|| gpu.upload(&out)));
+        group.bench_function("1000_heroes_frame_with_upload", |b| {
+            b.iter(|| {
+                update(&mut mixers);
+                pose_all(hero, &mixers, &mut out);
+                gpu.upload(&out)
+            })
+        });
+    }
     group.finish();
+    cpu_report(hero, &mut mixers, &mut out, gpu.as_mut());
+}
+
+/// This thread's CPU time in nanoseconds (`/proc/thread-self/schedstat`; Linux only).
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Mean wall-clock and thread-CPU milliseconds of `runs` calls of `f`.
+fn timed(runs: usize, mut f: impl FnMut()) -> (f64, Option<f64>) {
+    let cpu = thread_cpu_ns();
+    let start = Instant::now();
+    for _ in 0..runs {
+        f();
+    }
+    let wall = start.elapsed().as_secs_f64() * 1e3 / runs as f64;
+    let cpu = cpu
+        .zip(thread_cpu_ns())
+        .map(|(a, b)| (b - a) as f64 / 1e6 / runs as f64);
+    (wall, cpu)
+}
+
+/// Prints the frame split as wall time and as this thread's CPU time (criterion measures wall
+/// time, which on a busy machine also counts the time other processes had the core).
+fn cpu_report(hero: &Rig, mixers: &mut [Mixer], out: &mut Vec<BoxInstance>, gpu: Option<&mut Gpu>) {
+    const RUNS: usize = 1_000;
+    eprintln!("1,000 Heroes per frame, mean of {RUNS} frames on one thread (wall / thread CPU):");
+    let line = |what: &str, (wall, cpu): (f64, Option<f64>)| {
+        let cpu = cpu.map_or("n/a".to_string(), |c| format!("{c:.3} ms"));
+        eprintln!("  {what:<30} {wall:.3} ms / {cpu}");
+    };
+    line("mixer update", timed(RUNS, || update(mixers)));
+    line("instances", timed(RUNS, || pose_all(hero, mixers, out)));
+    match gpu {
+        Some(gpu) => {
+            line(
+                "upload",
+                timed(RUNS, || {
+                    gpu.upload(out);
+                }),
+            );
+            line(
+                "whole frame",
+                timed(RUNS, || {
+                    update(mixers);
+                    pose_all(hero, mixers, out);
+                    gpu.upload(out);
+                }),
+            );
+        }
+        None => line(
+            "whole frame (without upload)",
+            timed(RUNS, || {
+                update(mixers);
+                pose_all(hero, mixers, out);
+            }),
+        ),
+    }
+}
+
+/// The GPU side: a headless device and the instance buffer the boxes go to.
+#[cfg(feature = "gui")]
+struct Gpu {
+    headless: clipscope::render::headless::Headless,
+    buffer: clipscope::render::InstanceBuffer,
 }
 
 #[cfg(feature = "gui")]
-mod upload {
-    use super::*;
-    use clipscope::render::InstanceBuffer;
-    use clipscope::render::headless::Headless;
-    use criterion::measurement::WallTime;
-
-    /// The upload and the whole frame, on a headless device (skipped without a GPU adapter).
-    pub fn bench(
-        group: &mut criterion::BenchmarkGroup<'_, WallTime>,
-        hero: &Rig,
-        mixers: &mut [Mixer],
-        out: &mut Vec<BoxInstance>,
-    ) {
-        let headless = match Headless::new() {
-            Ok(h) => h,
+impl Gpu {
+    /// A headless device, or `None` (with a note) without a GPU adapter.
+    fn new() -> Option<Gpu> {
+        use clipscope::render::headless::{Headless, check_adapter};
+        match Headless::new() {
+            Ok(headless) => {
+                eprintln!("upload to {}", check_adapter().unwrap_or_default());
+                let buffer = clipscope::render::InstanceBuffer::new(headless.device());
+                Some(Gpu { headless, buffer })
+            }
             Err(e) => {
                 eprintln!("posing/1000_heroes_upload skipped: {e}");
-                return;
+                None
             }
-        };
-        eprintln!(
-            "upload to {}",
-            clipscope::render::headless::check_adapter().unwrap_or_default()
-        );
-        let (device, queue) = (headless.device(), headless.queue());
-        let mut buffer = InstanceBuffer::new(device);
-        let mut upload = |out: &[BoxInstance]| {
-            let n = buffer.upload(device, queue, out);
-            queue.submit([]);
-            // Let finished submissions hand their staging memory back, as a frame loop does.
-            let _ = device.poll(wgpu::PollType::Poll);
-            black_box(n)
-        };
-        pose_all(hero, mixers, out);
-        group.bench_function("1000_heroes_upload", |b| b.iter(|| upload(out)));
-        group.bench_function("1000_heroes_frame_with_upload", |b| {
-            b.iter(|| {
-                update(mixers);
-                pose_all(hero, mixers, out);
-                upload(out)
-            })
-        });
-        let _ = device.poll(wgpu::PollType::wait_indefinitely());
+        }
+    }
+
+    /// Uploads the boxes and submits, which starts the transfer (as a frame's submit does); then
+    /// lets finished submissions hand their staging memory back.
+    fn upload(&mut self, out: &[BoxInstance]) -> u32 {
+        let (device, queue) = (self.headless.device(), self.headless.queue());
+        let n = self.buffer.upload(device, queue, out);
+        queue.submit([]);
+        let _ = device.poll(wgpu::PollType::Poll);
+        black_box(n)
+    }
+}
+
+#[cfg(feature = "gui")]
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        let _ = self
+            .headless
+            .device()
+            .poll(wgpu::PollType::wait_indefinitely());
+    }
+}
+
+/// Without the `gui` feature there is no GPU side.
+#[cfg(not(feature = "gui"))]
+struct Gpu;
+
+#[cfg(not(feature = "gui"))]
+impl Gpu {
+    fn new() -> Option<Gpu> {
+        eprintln!("posing/1000_heroes_upload skipped: needs the gui feature");
+        None
+    }
+
+    fn upload(&mut self, _: &[BoxInstance]) -> u32 {
+        0
     }
 }
 

@@ -11,7 +11,7 @@
 // quaternion and scale), which `cargo bench --bench mixer` compares with its own, bit for bit,
 // after as many updates.
 //
-// usage: node bench_mixer.mjs CLIP.json [FRAMES=20000] [ROUNDS=5] [WARMUP=20000]
+// usage: node bench_mixer.mjs CLIP.json [FRAMES=20000] [ROUNDS=10] [WARMUP=20000]
 import { readFileSync } from 'node:fs';
 import { AnimationClip, AnimationMixer, Bone, Object3D, PropertyBinding, Skeleton } from 'three';
 
@@ -21,7 +21,7 @@ if (!input) {
 	process.exit(2);
 }
 const FRAMES = Number(framesArg ?? 20000);
-const ROUNDS = Number(roundsArg ?? 5);
+const ROUNDS = Number(roundsArg ?? 10);
 const WARMUP = Number(warmupArg ?? 20000);
 
 const json = JSON.parse(readFileSync(input, 'utf8'));
