@@ -72,8 +72,8 @@ pub struct Action {
     pub(crate) restore_time_scale: Option<f64>,
     /// The shared interpolant settings (`endingStart`, `endingEnd`).
     pub(crate) endings: (CubicEnding, CubicEnding),
-    /// One detached sampler per track (taken out while evaluating).
-    pub(crate) samplers: Vec<Option<SamplerState>>,
+    /// One detached sampler per track.
+    pub(crate) samplers: Vec<SamplerState>,
     /// The property mixer (binding slot in the mixer) of each track.
     pub(crate) bindings: Vec<usize>,
     /// Position in the mixer's action list (`_cacheIndex`); `None` once uncached.
@@ -86,7 +86,7 @@ impl Action {
         let samplers = clip
             .tracks
             .iter()
-            .map(|t| Some(Sampler::new(t).into_state()))
+            .map(|t| Sampler::new(t).into_state())
             .collect();
         Action {
             clip,
@@ -207,14 +207,11 @@ impl Action {
         if weight > 0.0 {
             let additive = self.blend_mode == BlendMode::Additive;
             let (start, end) = self.endings;
-            for (j, slot) in self.samplers.iter_mut().enumerate() {
-                let mixer = &mut mixers[self.bindings[j]];
-                if let Some(state) = slot.take() {
-                    let mut sampler = Sampler::resume(&self.clip.tracks[j], state);
-                    sampler.set_endings(start, end);
-                    sampler.evaluate_f64(clip_time, mixer.buffer_mut());
-                    *slot = Some(sampler.into_state());
-                }
+            let tracks = &self.clip.tracks;
+            for ((sampler, track), &b) in self.samplers.iter_mut().zip(tracks).zip(&self.bindings) {
+                let mixer = &mut mixers[b];
+                sampler.set_endings(start, end);
+                sampler.evaluate_f64(track, clip_time, mixer.buffer_mut());
                 if additive {
                     mixer.accumulate_additive(weight);
                 } else {

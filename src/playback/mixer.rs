@@ -820,6 +820,34 @@ mod tests {
     }
 
     #[test]
+    fn bindings_follow_a_pose_whose_layout_changes() {
+        let mut m = mixer();
+        let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);
+        let a = m.clip_action(&clip);
+        m.action_mut(a).play();
+        m.update(0.5);
+        assert_eq!(x(&m), 5.0);
+        // A property defined before `x` moves it along in the flat values; the mixer finds it.
+        let before = m.pose().slot("root", "x").unwrap();
+        m.pose_mut().define("root", "x", &[0.0]);
+        m.pose_mut()
+            .define("root", "position", &[0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(m.pose().slot("root", "x"), Some(before));
+        m.update(0.1);
+        assert_eq!(x(&m), 6.0);
+        // A whole new pose in another order.
+        let mut other = Pose::new("root");
+        other
+            .define("root", "y", &[0.0, 0.0, 0.0])
+            .define("root", "x", &[0.0]);
+        let old = std::mem::replace(m.pose_mut(), other);
+        assert_ne!(m.pose().layout_id(), old.layout_id());
+        m.update(0.1);
+        assert_eq!(x(&m), 7.0);
+        assert_eq!(m.pose().value("root", "y"), Some(&[0.0; 3][..]));
+    }
+
+    #[test]
     fn set_time_rewinds_every_action_and_updates() {
         let mut m = mixer();
         let clip = number_clip("c", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);

@@ -21,6 +21,8 @@
 //! at the buffer offset, like three.js's `toArray`/`fromArray` and entire-array bindings
 //! (a value past the end of the buffer reads as NaN, like `undefined`).
 
+use std::ops::Range;
+
 use super::{Pose, PropertyKey};
 use crate::model::binding::parse_track_name;
 
@@ -111,41 +113,61 @@ impl PropertyBinding {
         }
     }
 
+    /// Where in the pose's [`values`](Pose::values) this binding reads and writes: the whole
+    /// property, or its one bound element (`None` when the property is missing or too short for
+    /// the element). Valid while the pose's [`layout_id`](Pose::layout_id) stays the same.
+    pub fn slot(&self, pose: &Pose) -> Option<Range<usize>> {
+        let range = pose.slot(&self.key.node, &self.key.property)?;
+        match self.element {
+            Some(e) if e < range.len() => Some(range.start + e..range.start + e + 1),
+            Some(_) => None,
+            None => Some(range),
+        }
+    }
+
     /// Copies the property's current value into `buffer` at `offset` (three.js `getValue`).
     pub fn get_value(&self, pose: &Pose, buffer: &mut [f64], offset: usize) {
-        let Some(property) = pose.property(&self.key) else {
-            return;
-        };
-        match self.element {
-            Some(e) => {
-                if let (Some(d), Some(s)) = (buffer.get_mut(offset), property.value.get(e)) {
-                    *d = *s;
-                }
-            }
-            None => {
-                for (d, s) in buffer.iter_mut().skip(offset).zip(&property.value) {
-                    *d = *s;
-                }
-            }
+        if let Some(slot) = self.slot(pose) {
+            read_slot(pose, slot, buffer, offset);
         }
     }
 
     /// Writes the values in `buffer` at `offset` into the property (three.js `setValue`).
     pub fn set_value(&self, pose: &mut Pose, buffer: &[f64], offset: usize) {
-        let Some(property) = pose.property_mut(&self.key) else {
-            return;
-        };
-        let read = |i: usize| buffer.get(offset + i).copied().unwrap_or(f64::NAN);
-        match self.element {
-            Some(e) => {
-                if let Some(d) = property.value.get_mut(e) {
-                    *d = read(0);
-                }
-            }
-            None => {
-                for (i, d) in property.value.iter_mut().enumerate() {
-                    *d = read(i);
-                }
+        if let Some(slot) = self.slot(pose) {
+            write_slot(pose, slot, buffer, offset);
+        }
+    }
+}
+
+/// `getValue` for a binding found at `slot`: the slot's values into `buffer` from `offset`
+/// (as many as fit).
+pub(crate) fn read_slot(pose: &Pose, slot: Range<usize>, buffer: &mut [f64], offset: usize) {
+    for (d, s) in buffer.iter_mut().skip(offset).zip(&pose.values()[slot]) {
+        *d = *s;
+    }
+}
+
+/// `setValue` for a binding found at `slot`: `buffer` from `offset` into the slot's values (a
+/// value past the end of the buffer reads as NaN, like `undefined`).
+#[inline]
+pub(crate) fn write_slot(pose: &mut Pose, slot: Range<usize>, buffer: &[f64], offset: usize) {
+    fn copy<const N: usize>(values: &mut [f64], source: &[f64]) {
+        let v: [f64; N] = source.try_into().expect("N numbers");
+        values.copy_from_slice(&v);
+    }
+    let values = &mut pose.values_mut()[slot];
+    match buffer.get(offset..offset + values.len()) {
+        // Fixed sizes copy without a call to `memcpy`.
+        Some(source) => match source.len() {
+            1 => copy::<1>(values, source),
+            3 => copy::<3>(values, source),
+            4 => copy::<4>(values, source),
+            _ => values.copy_from_slice(source),
+        },
+        None => {
+            for (i, d) in values.iter_mut().enumerate() {
+                *d = buffer.get(offset + i).copied().unwrap_or(f64::NAN);
             }
         }
     }

@@ -15,6 +15,9 @@
 //! [`slerp_flat`]); bool and string values select (take the incoming value when its share of
 //! the weight is at least one half). All arithmetic is `f64` in three.js's order.
 
+use std::ops::Range;
+
+use super::property_binding::{read_slot, write_slot};
 use super::{Pose, PropertyBinding};
 use crate::model::TrackKind;
 use crate::model::interpolant::{multiply_quaternions_flat, slerp_flat};
@@ -41,6 +44,32 @@ impl MixKind {
     }
 }
 
+/// Copies `n` numbers of `buffer` from `from` to `to` (regions do not overlap), without a call
+/// to `memmove` for the usual sizes.
+///
+/// The source is usually the incoming region a sampler has just written one number at a time;
+/// reading it back with wider (vector) loads than those stores defeats the CPU's
+/// store-to-load forwarding and stalls, so the small sizes read one number at a time too.
+#[inline(always)]
+fn copy_region(buffer: &mut [f64], from: usize, to: usize, n: usize) {
+    fn copy<const N: usize>(buffer: &mut [f64], from: usize, to: usize) {
+        let source = &buffer[from..from + N];
+        let v: [f64; N] = std::array::from_fn(|i| {
+            // SAFETY: a read through a reference to an initialised, aligned `f64`. Volatile only
+            // keeps the compiler from merging the reads into one vector load.
+            unsafe { std::ptr::read_volatile(&source[i]) }
+        });
+        buffer[to..to + N].copy_from_slice(&v);
+    }
+    match n {
+        1 => copy::<1>(buffer, from, to),
+        2 => copy::<2>(buffer, from, to),
+        3 => copy::<3>(buffer, from, to),
+        4 => copy::<4>(buffer, from, to),
+        _ => buffer.copy_within(from..from + n, to),
+    }
+}
+
 /// Region index of the original (rest) value.
 const ORIG: usize = 3;
 /// Region index of the additive accumulator.
@@ -51,7 +80,14 @@ const WORK: usize = 5;
 /// Blends the values the active actions produce for one bound property.
 #[derive(Debug, Clone)]
 pub struct PropertyMixer {
-    binding: Option<PropertyBinding>,
+    /// Boxed: read only when the pose's layout changes, so it stays out of the way of the
+    /// fields every update reads.
+    binding: Option<Box<PropertyBinding>>,
+    /// The binding's [slot](PropertyBinding::slot) in the pose with layout `slot_layout` (empty
+    /// when it has none), so that applying does not look the property up by name.
+    slot: Range<usize>,
+    /// The [`Pose::layout_id`] `slot` was found in (0: none yet; ids start at 1).
+    slot_layout: u64,
     value_size: usize,
     kind: MixKind,
     buffer: Vec<f64>,
@@ -71,7 +107,9 @@ impl PropertyMixer {
     pub fn new(binding: Option<PropertyBinding>, kind: MixKind, value_size: usize) -> Self {
         let regions = if kind == MixKind::Slerp { 6 } else { 5 };
         PropertyMixer {
-            binding,
+            binding: binding.map(Box::new),
+            slot: 0..0,
+            slot_layout: 0,
             value_size,
             kind,
             buffer: vec![0.0; regions * value_size],
@@ -84,7 +122,7 @@ impl PropertyMixer {
 
     /// The bound property, if the track bound to one.
     pub fn binding(&self) -> Option<&PropertyBinding> {
-        self.binding.as_ref()
+        self.binding.as_deref()
     }
 
     /// Values per region.
@@ -116,12 +154,13 @@ impl PropertyMixer {
     /// Adds the incoming value to accumulator `accu_index` (0 or 1) with `weight` (three.js
     /// `accumulate`): the first contribution is copied unscaled, later ones are blended in by
     /// `weight / cumulative weight`.
+    #[inline]
     pub fn accumulate(&mut self, accu_index: usize, weight: f64) {
         let stride = self.value_size;
         let offset = accu_index * stride + stride;
         let mut current = self.cumulative_weight;
         if current == 0.0 {
-            self.buffer.copy_within(0..stride, offset);
+            copy_region(&mut self.buffer, 0, offset, stride);
             current = weight;
         } else {
             current += weight;
@@ -144,6 +183,7 @@ impl PropertyMixer {
 
     /// Finishes accumulator `accu_index` and writes it to the pose when it changed (three.js
     /// `apply`). Returns whether it wrote. Both cumulative weights are reset.
+    #[inline]
     pub fn apply(&mut self, accu_index: usize, pose: &mut Pose) -> bool {
         let stride = self.value_size;
         let offset = accu_index * stride + stride;
@@ -158,9 +198,10 @@ impl PropertyMixer {
             self.mix_additive(offset, ADD * stride, 1.0);
         }
         // JavaScript `!==`: NaN differs from everything.
-        let changed = (stride..2 * stride).any(|i| self.buffer[i] != self.buffer[i + stride]);
-        if changed && let Some(binding) = &self.binding {
-            binding.set_value(pose, &self.buffer, offset);
+        let (accu0, accu1) = self.buffer[stride..3 * stride].split_at(stride);
+        let changed = accu0.iter().zip(accu1).any(|(a, b)| a != b);
+        if changed && let Some(slot) = self.slot(pose) {
+            write_slot(pose, slot, &self.buffer, offset);
         }
         changed
     }
@@ -170,8 +211,8 @@ impl PropertyMixer {
     pub fn save_original_state(&mut self, pose: &Pose) {
         let stride = self.value_size;
         let orig = stride * ORIG;
-        if let Some(binding) = &self.binding {
-            binding.get_value(pose, &mut self.buffer, orig);
+        if let Some(slot) = self.slot(pose) {
+            read_slot(pose, slot, &mut self.buffer, orig);
         }
         for i in stride..orig {
             self.buffer[i] = self.buffer[orig + (i % stride)];
@@ -186,6 +227,19 @@ impl PropertyMixer {
         if let Some(binding) = &self.binding {
             binding.set_value(pose, &self.buffer, self.value_size * ORIG);
         }
+    }
+
+    /// The binding's slot in `pose` (`None` without a binding), found by name only when the
+    /// pose's layout is not the one last seen.
+    #[inline]
+    fn slot(&mut self, pose: &Pose) -> Option<Range<usize>> {
+        let binding = self.binding.as_deref()?;
+        let layout = pose.layout_id();
+        if self.slot_layout != layout {
+            self.slot = binding.slot(pose).unwrap_or(0..0);
+            self.slot_layout = layout;
+        }
+        Some(self.slot.clone())
     }
 
     /// Sets the additive region to the identity: zeros, the unit quaternion, or (select) the
@@ -207,6 +261,7 @@ impl PropertyMixer {
     }
 
     /// `_mixBufferRegion(buffer, dst, src, t, stride)`.
+    #[inline(never)]
     fn mix(&mut self, dst: usize, src: usize, t: f64) {
         let stride = self.value_size;
         match self.kind {
@@ -226,6 +281,7 @@ impl PropertyMixer {
     }
 
     /// `_mixBufferRegionAdditive(buffer, dst, src, t, stride)`.
+    #[inline(never)]
     fn mix_additive(&mut self, dst: usize, src: usize, t: f64) {
         let stride = self.value_size;
         match self.kind {

@@ -34,6 +34,16 @@ impl Headless {
         })
     }
 
+    /// The device frames are drawn with.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// The device's queue.
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
     /// The adapter the frames are drawn on.
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
         &self.info

@@ -7,13 +7,11 @@ use crate::scene::BoxInstance;
 const STRIDE: u64 = 20 * 4;
 
 /// The instance buffer and how many boxes it holds.
-pub(crate) struct InstanceBuffer {
+pub struct InstanceBuffer {
     /// The GPU buffer.
     pub buffer: wgpu::Buffer,
     /// Capacity in instances.
     capacity: u64,
-    /// Staging bytes, kept to avoid an allocation per frame.
-    bytes: Vec<u8>,
 }
 
 impl InstanceBuffer {
@@ -22,11 +20,13 @@ impl InstanceBuffer {
         InstanceBuffer {
             buffer: create(device, 64),
             capacity: 64,
-            bytes: Vec::new(),
         }
     }
 
     /// Uploads `instances` (growing the buffer if needed) and returns how many were written.
+    /// The boxes are written straight into the queue's staging memory
+    /// ([`wgpu::Queue::write_buffer_with`]), without a copy of their own; the transfer starts
+    /// with the next submit.
     pub fn upload(
         &mut self,
         device: &wgpu::Device,
@@ -38,22 +38,11 @@ impl InstanceBuffer {
             self.capacity = n.next_power_of_two();
             self.buffer = create(device, self.capacity);
         }
-        self.bytes.clear();
-        for instance in instances {
-            for x in instance.transform.to_cols_array() {
-                self.bytes.extend_from_slice(&x.to_le_bytes());
-            }
-            for x in [
-                instance.colour[0],
-                instance.colour[1],
-                instance.colour[2],
-                1.0,
-            ] {
-                self.bytes.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        if !self.bytes.is_empty() {
-            queue.write_buffer(&self.buffer, 0, &self.bytes);
+        if let Some(size) = wgpu::BufferSize::new(n * STRIDE)
+            && let Some(mut staging) = queue.write_buffer_with(&self.buffer, 0, size)
+        {
+            let (boxes, _) = staging.slice(..).into_chunks::<{ STRIDE as usize }>();
+            boxes.write_iter(instances.iter().map(instance_bytes));
         }
         instances.len() as u32
     }
@@ -69,6 +58,21 @@ impl InstanceBuffer {
             attributes: &ATTRIBUTES,
         }
     }
+}
+
+/// One box as the vertex shader reads it: the four columns of its transform, then its colour
+/// with alpha 1, little-endian `f32`s.
+#[inline]
+fn instance_bytes(instance: &BoxInstance) -> [u8; STRIDE as usize] {
+    let [r, g, b] = instance.colour;
+    let mut floats = [0.0f32; 20];
+    floats[..16].copy_from_slice(&instance.transform.to_cols_array());
+    floats[16..].copy_from_slice(&[r, g, b, 1.0]);
+    let mut bytes = [0; STRIDE as usize];
+    for (chunk, x) in bytes.chunks_exact_mut(4).zip(floats) {
+        chunk.copy_from_slice(&x.to_le_bytes());
+    }
+    bytes
 }
 
 fn create(device: &wgpu::Device, capacity: u64) -> wgpu::Buffer {

@@ -12,13 +12,14 @@
 //! - [`Camera`]: the orbit camera; [`Bounds`] to frame what is drawn.
 //! - [`Look`]: the colours and strengths.
 //! - [`headless`]: a device of its own and frames as images, for the CLI and tests.
+//! - [`InstanceBuffer`]: the boxes of a frame as a GPU vertex buffer.
 
 pub mod bounds;
 pub mod camera;
 mod frame;
 mod globals;
 pub mod headless;
-mod instances;
+pub mod instances;
 pub mod look;
 mod mesh;
 mod morph;
@@ -31,5 +32,6 @@ mod target;
 pub use bounds::Bounds;
 pub use camera::Camera;
 pub use frame::{Frame, MeshDraw};
+pub use instances::InstanceBuffer;
 pub use look::Look;
 pub use renderer::Renderer;

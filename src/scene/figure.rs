@@ -91,7 +91,9 @@ impl Figure {
         let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
         let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
         match choice {
-            None if clip.user_data.get("lottie").is_some() && let Some(l) = layers() => {
+            None if clip.user_data.get("lottie").is_some()
+                && let Some(l) = layers() =>
+            {
                 Ok(Figure::Layers(l))
             }
             None => Ok(match source.mesh {

@@ -70,7 +70,8 @@ impl LayerFigure {
     pub fn instances(&self, time: f64, out: &mut Vec<BoxInstance>) {
         let [w, h] = self.size;
         let k = COMPOSITION_SPAN / w.max(h);
-        let to_world = |x: f64, y: f64| Vec3::new((k * (x - w / 2.0)) as f32, (k * (h - y)) as f32, 0.0);
+        let to_world =
+            |x: f64, y: f64| Vec3::new((k * (x - w / 2.0)) as f32, (k * (h - y)) as f32, 0.0);
         let n = self.layers.len();
         let depth = (k * w.max(h) * 0.012) as f32;
         // The composition card, just behind the layers.
@@ -86,7 +87,8 @@ impl LayerFigure {
         let frame = self.ip + time * self.fr;
         let tile = TILE_SHARE * w.max(h);
         for (i, layer) in self.layers.iter().enumerate() {
-            let visible = layer.ip.is_none_or(|ip| frame >= ip) && layer.op.is_none_or(|op| frame < op);
+            let visible =
+                layer.ip.is_none_or(|ip| frame >= ip) && layer.op.is_none_or(|op| frame < op);
             if !visible {
                 continue;
             }
@@ -100,8 +102,18 @@ impl LayerFigure {
             ];
             let origin = to_world(at[0], at[1]);
             let z = depth * 0.5 + depth * 1.5 * (n - i) as f32;
-            let x_axis = Vec4::new((k * tile * m[0]) as f32, (-k * tile * m[1]) as f32, 0.0, 0.0);
-            let y_axis = Vec4::new((k * tile * m[2]) as f32, (-k * tile * m[3]) as f32, 0.0, 0.0);
+            let x_axis = Vec4::new(
+                (k * tile * m[0]) as f32,
+                (-k * tile * m[1]) as f32,
+                0.0,
+                0.0,
+            );
+            let y_axis = Vec4::new(
+                (k * tile * m[2]) as f32,
+                (-k * tile * m[3]) as f32,
+                0.0,
+                0.0,
+            );
             let transform = Mat4::from_cols(
                 x_axis,
                 y_axis,

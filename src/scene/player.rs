@@ -226,7 +226,7 @@ mod tests {
         pose.property(&PropertyKey::new(node, property))
             .unwrap()
             .value
-            .clone()
+            .to_vec()
     }
 
     #[test]

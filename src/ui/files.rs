@@ -67,8 +67,9 @@ pub struct LoadJob {
 pub enum FileEvent {
     /// The user chose paths for `target`.
     Chosen(FileTarget, Vec<PathBuf>),
-    /// A load finished (or failed, or was cancelled).
-    Loaded(PathBuf, Result<Document, ReadError>),
+    /// A load finished (or failed, or was cancelled). The document is boxed: it is much larger
+    /// than the other variant.
+    Loaded(PathBuf, Result<Box<Document>, ReadError>),
 }
 
 /// Dialogs, prompts, loads and recent files.
@@ -192,7 +193,7 @@ impl Files {
             match self.loads[i].result.try_recv() {
                 Ok(result) => {
                     let job = self.loads.remove(i);
-                    events.push(FileEvent::Loaded(job.path, result));
+                    events.push(FileEvent::Loaded(job.path, result.map(Box::new)));
                 }
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                     let job = self.loads.remove(i);
@@ -217,7 +218,7 @@ impl Files {
                         "the reader stopped unexpectedly",
                     ))
                 });
-                FileEvent::Loaded(job.path, result)
+                FileEvent::Loaded(job.path, result.map(Box::new))
             })
             .collect()
     }

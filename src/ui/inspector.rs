@@ -90,7 +90,7 @@ pub fn show(
 /// The file's format and extras, under the clip fields.
 fn file_section(ui: &mut egui::Ui, file: &FileSummary) {
     ui.horizontal_wrapped(|ui| {
-        ui.weak("File");
+        ui.weak("Read from");
         ui.label(&file.format);
     });
     for line in &file.details {

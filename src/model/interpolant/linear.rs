@@ -20,6 +20,34 @@ pub(crate) fn interpolate(
     }
 }
 
+/// [`interpolate`] on numbers when both keys and `out` hold the whole value (the usual case):
+/// the same arithmetic without the per-number bounds checks of `sample`. Returns false, having
+/// written nothing, when some of it falls outside the arrays.
+#[inline]
+pub(crate) fn interpolate_slices(
+    values: &[f32],
+    stride: usize,
+    seg: Segment,
+    out: &mut [f64],
+) -> bool {
+    let Segment { i1, t0, t, t1 } = seg;
+    let offset1 = i1 * stride;
+    let offset0 = offset1 - stride;
+    let (Some(v0), Some(v1), Some(out)) = (
+        values.get(offset0..offset1),
+        values.get(offset1..offset1 + stride),
+        out.get_mut(..stride),
+    ) else {
+        return false;
+    };
+    let weight1 = (t - t0) / (t1 - t0);
+    let weight0 = 1.0 - weight1;
+    for ((r, &a), &b) in out.iter_mut().zip(v0).zip(v1) {
+        *r = a as f64 * weight0 + b as f64 * weight1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use crate::model::interpolant::Sampler;

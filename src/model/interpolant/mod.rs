@@ -31,10 +31,11 @@ mod linear;
 pub mod quaternion;
 mod quaternion_linear;
 
-pub use quaternion::{multiply_quaternions_flat, slerp_flat};
+pub use quaternion::{SlerpPlan, multiply_quaternions_flat, slerp_flat};
 
 use super::{Interpolation, Tangents, Track, TrackKind, Values};
 use cubic::CubicState;
+use quaternion_linear::SlerpCache;
 
 /// What a smooth (cubic) interpolant assumes beyond the first/last key (three.js `*Ending`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -54,7 +55,7 @@ enum Method {
     Discrete,
     Linear,
     Cubic(CubicState),
-    QuaternionLinear,
+    QuaternionLinear(SlerpCache),
     Bezier,
 }
 
@@ -84,16 +85,10 @@ enum Seek {
 /// one three.js interpolant created by `track.createInterpolant()`.
 pub struct Sampler<'a> {
     track: &'a Track,
-    value_size: usize,
-    method: Method,
     /// Handles that are present and long enough for every key (Bezier only).
     tangents: Option<&'a Tangents>,
-    /// three.js `_cachedIndex`: 0 before the start, `n` after the end, else the interval's `i1`.
-    cached_index: usize,
-    /// How many times `intervalChanged_` ran.
-    interval_changes: u64,
-    /// The result buffer of `evaluate` (persistent, like the interpolant's `resultBuffer`).
-    result: Vec<f64>,
+    /// Everything the interpolant remembers between evaluations.
+    state: SamplerState,
 }
 
 impl<'a> Sampler<'a> {
@@ -114,7 +109,7 @@ impl<'a> Sampler<'a> {
         let method = match interpolation {
             Interpolation::Discrete => Method::Discrete,
             Interpolation::Linear if track.kind == TrackKind::Quaternion => {
-                Method::QuaternionLinear
+                Method::QuaternionLinear(SlerpCache::default())
             }
             Interpolation::Linear => Method::Linear,
             Interpolation::Smooth => Method::Cubic(CubicState::new(start, end)),
@@ -122,26 +117,23 @@ impl<'a> Sampler<'a> {
         };
         Sampler {
             track,
-            value_size,
-            method,
             tangents: usable_tangents(track, value_size),
-            cached_index: 0,
-            interval_changes: 0,
-            result: vec![0.0; value_size],
+            state: SamplerState {
+                value_size,
+                method,
+                cached_index: 0,
+                interval_changes: 0,
+                result: Vec::new(),
+            },
         }
     }
 
     /// Detaches the sampler from its track, keeping everything it remembers (cached interval,
     /// cubic weights and endings), so an owner that cannot hold the borrow (an animation action
-    /// that owns its clip) can [`resume`](Sampler::resume) it later.
+    /// that owns its clip) can [`resume`](Sampler::resume) it later, or evaluate the detached
+    /// state directly ([`SamplerState::evaluate_f64`]).
     pub fn into_state(self) -> SamplerState {
-        SamplerState {
-            value_size: self.value_size,
-            method: self.method,
-            cached_index: self.cached_index,
-            interval_changes: self.interval_changes,
-            result: self.result,
-        }
+        self.state
     }
 
     /// Re-attaches a detached sampler to `track`, which must be the track it was made for (an
@@ -149,34 +141,27 @@ impl<'a> Sampler<'a> {
     pub fn resume(track: &'a Track, state: SamplerState) -> Sampler<'a> {
         Sampler {
             track,
-            value_size: state.value_size,
-            method: state.method,
             tangents: usable_tangents(track, state.value_size),
-            cached_index: state.cached_index,
-            interval_changes: state.interval_changes,
-            result: state.result,
+            state,
         }
     }
 
     /// Changes the cubic endings of a live sampler. Like changing three.js's `settings`, this
     /// takes effect only when the sampler next moves to another interval.
     pub fn set_endings(&mut self, start: CubicEnding, end: CubicEnding) {
-        if let Method::Cubic(state) = &mut self.method {
-            state.start = start;
-            state.end = end;
-        }
+        self.state.set_endings(start, end);
     }
 
     /// The cached interval index (three.js `_cachedIndex`): 0 after a time before the first
     /// key, the key count after a time at or past the last key, otherwise the interval's end key.
     pub fn cached_index(&self) -> usize {
-        self.cached_index
+        self.state.cached_index
     }
 
     /// How many times the sampler has moved to a new interval (three.js `intervalChanged_`
     /// calls); reusing the cached interval does not count.
     pub fn interval_changes(&self) -> u64 {
-        self.interval_changes
+        self.state.interval_changes
     }
 
     /// Numeric evaluation into `out` (length `value_size`), unrounded f64 like the mixer's buffer.
@@ -185,18 +170,7 @@ impl<'a> Sampler<'a> {
     /// its length's worth. Bool tracks give 1 or 0 (or, in Bezier mode, JavaScript's numeric
     /// blend); string tracks give NaN. Never allocates.
     pub fn evaluate_f64(&mut self, t: f64, out: &mut [f64]) {
-        if self.track.is_empty() {
-            return;
-        }
-        let step = self.seek(t);
-        let stride = self.value_size;
-        let method = self.method;
-        let tangents = self.tangents;
-        match &self.track.values {
-            Values::Numbers(v) => apply(step, method, tangents, numeric_sample(v), stride, t, out),
-            Values::Bools(v) => apply(step, method, tangents, bool_sample(v), stride, t, out),
-            Values::Strings(_) => apply(step, method, tangents, |_| f64::NAN, stride, t, out),
-        }
+        self.state.evaluate_with(self.track, self.tangents, t, out);
     }
 
     /// The f32-rounded result of `track.createInterpolant().evaluate(t)`.
@@ -207,26 +181,28 @@ impl<'a> Sampler<'a> {
     /// between calls: with more than one quaternion per key, slerping writes only the first
     /// four entries and the rest keep the last copied key.
     pub fn evaluate(&mut self, t: f64) -> Values {
-        let vs = self.value_size;
-        match &self.track.values {
+        let track = self.track;
+        let state = &mut self.state;
+        let vs = state.value_size;
+        match &track.values {
             Values::Numbers(_) => {
-                let mut result = std::mem::take(&mut self.result);
-                self.evaluate_f64(t, &mut result);
+                let mut result = state.take_result();
+                state.evaluate_with(track, self.tangents, t, &mut result);
                 let values = result.iter().map(|&x| x as f32).collect();
-                self.result = result;
+                state.result = result;
                 Values::Numbers(values)
             }
             Values::Bools(v) => {
-                if self.track.is_empty() {
+                if track.is_empty() {
                     return Values::Bools(Vec::new());
                 }
-                match (self.seek(t), self.method) {
+                match (state.seek(&track.times, t), state.method) {
                     (Seek::Copy(k), _) => Values::Bools(key_slice(v, k, vs).to_vec()),
                     (Seek::Interval { i1, .. }, Method::Discrete) => {
                         Values::Bools(key_slice(v, i1 - 1, vs).to_vec())
                     }
                     (step, method) => {
-                        let mut result = std::mem::take(&mut self.result);
+                        let mut result = state.take_result();
                         apply(
                             step,
                             method,
@@ -237,16 +213,16 @@ impl<'a> Sampler<'a> {
                             &mut result,
                         );
                         let truthy = result.iter().map(|&x| x != 0.0 && !x.is_nan()).collect();
-                        self.result = result;
+                        state.result = result;
                         Values::Bools(truthy)
                     }
                 }
             }
             Values::Strings(v) => {
-                if self.track.is_empty() {
+                if track.is_empty() {
                     return Values::Strings(Vec::new());
                 }
-                let k = match self.seek(t) {
+                let k = match state.seek(&track.times, t) {
                     Seek::Copy(k) => k,
                     Seek::Interval { i1, .. } => i1 - 1,
                 };
@@ -254,13 +230,141 @@ impl<'a> Sampler<'a> {
             }
         }
     }
+}
+
+/// A [`Sampler`] detached from its track by [`Sampler::into_state`]: what the three.js
+/// interpolant remembers between evaluations. It can go on evaluating its track without being
+/// re-attached ([`evaluate_f64`](SamplerState::evaluate_f64)).
+#[derive(Debug, Clone)]
+pub struct SamplerState {
+    value_size: usize,
+    method: Method,
+    /// three.js `_cachedIndex`: 0 before the start, `n` after the end, else the interval's `i1`.
+    cached_index: usize,
+    /// How many times `intervalChanged_` ran.
+    interval_changes: u64,
+    /// The result buffer of `evaluate` (persistent, like the interpolant's `resultBuffer`);
+    /// allocated (zeroed, as three.js allocates it) on the first `evaluate`, since the mixer
+    /// evaluates into its own buffers and never needs it.
+    result: Vec<f64>,
+}
+
+impl SamplerState {
+    /// The result buffer, taken out for an evaluation (put it back afterwards).
+    fn take_result(&mut self) -> Vec<f64> {
+        if self.result.is_empty() {
+            self.result = vec![0.0; self.value_size];
+        }
+        std::mem::take(&mut self.result)
+    }
+
+    /// [`Sampler::set_endings`] on the detached state.
+    pub fn set_endings(&mut self, start: CubicEnding, end: CubicEnding) {
+        if let Method::Cubic(state) = &mut self.method {
+            state.start = start;
+            state.end = end;
+        }
+    }
+
+    /// [`Sampler::evaluate_f64`] on the detached state: `track` must be the track the sampler was
+    /// made for. The same as resuming, evaluating and detaching again, without the round trip.
+    #[inline]
+    pub fn evaluate_f64(&mut self, track: &Track, t: f64, out: &mut [f64]) {
+        let tangents = match self.method {
+            Method::Bezier => usable_tangents(track, self.value_size),
+            _ => None,
+        };
+        self.evaluate_with(track, tangents, t, out);
+    }
+
+    /// Numeric evaluation of `track` with its usable Bezier handles.
+    #[inline]
+    fn evaluate_with(
+        &mut self,
+        track: &Track,
+        tangents: Option<&Tangents>,
+        t: f64,
+        out: &mut [f64],
+    ) {
+        if track.is_empty() {
+            return;
+        }
+        let before = self.cached_index;
+        let step = self.seek(&track.times, t);
+        let stride = self.value_size;
+        if self.cached_index != before
+            && let Values::Numbers(v) = &track.values
+        {
+            prefetch_keys(&track.times, v, self.cached_index + PREFETCH_KEYS, stride);
+        }
+        if let (
+            Method::QuaternionLinear(cache),
+            Values::Numbers(v),
+            Seek::Interval { i1, t0, t1 },
+        ) = (&mut self.method, &track.values, step)
+        {
+            let seg = Segment { i1, t0, t, t1 };
+            return quaternion_linear::interpolate_cached(
+                cache,
+                numeric_sample(v),
+                stride,
+                seg,
+                out,
+            );
+        }
+        let method = self.method;
+        if let (Method::Linear, Values::Numbers(v), Seek::Interval { i1, t0, t1 }) =
+            (method, &track.values, step)
+            && linear::interpolate_slices(v, stride, Segment { i1, t0, t, t1 }, out)
+        {
+            return;
+        }
+        match &track.values {
+            Values::Numbers(v) => apply(step, method, tangents, numeric_sample(v), stride, t, out),
+            Values::Bools(v) => apply(step, method, tangents, bool_sample(v), stride, t, out),
+            Values::Strings(_) => apply(step, method, tangents, |_| f64::NAN, stride, t, out),
+        }
+    }
+
+    /// The interval search of three.js's `Interpolant.evaluate` (see [`seek_scan`]
+    /// (SamplerState::seek_scan)), with the two outcomes of steady playback first: `t` still in
+    /// the cached interval, or in the next one (the first step of the forward scan). Both take
+    /// the same decisions the full scan takes for them, in fewer steps.
+    #[inline]
+    fn seek(&mut self, pp: &[f32], t: f64) -> Seek {
+        let i1 = self.cached_index;
+        if i1 < pp.len() {
+            let t1 = pp[i1] as f64;
+            if t < t1 {
+                // Neither `t >= t1` nor NaN: the scan checks `t >= t0` next.
+                if i1 > 0 {
+                    let t0 = pp[i1 - 1] as f64;
+                    if t >= t0 {
+                        return Seek::Interval { i1, t0, t1 };
+                    }
+                }
+            } else if let Some(&next) = pp.get(i1 + 1)
+                && t < next as f64
+            {
+                // `t >= t1` (not NaN: `t < next` held): the forward scan's first step arrives.
+                let (i1, t0, t1) = (i1 + 1, t1, next as f64);
+                self.cached_index = i1;
+                self.interval_changes += 1;
+                if let Method::Cubic(state) = &mut self.method {
+                    state.interval_changed(pp, self.value_size, i1, t0, t1);
+                }
+                return Seek::Interval { i1, t0, t1 };
+            }
+        }
+        self.seek_scan(pp, t)
+    }
 
     /// The interval search of three.js's `Interpolant.evaluate`, ported statement by statement
     /// (forward scan of up to two keys, backward scan with the "looping" shortcut, then binary
     /// search). Updates the cached index and runs `intervalChanged_` when the interval changes.
     /// `undefined` (an index outside the keys) is `None`; comparisons with it are false.
-    fn seek(&mut self, t: f64) -> Seek {
-        let pp: &[f32] = &self.track.times;
+    #[inline(never)]
+    fn seek_scan(&mut self, pp: &[f32], t: f64) -> Seek {
         let n = pp.len() as isize;
         let at = |i: isize| -> Option<f64> {
             if (0..n).contains(&i) {
@@ -387,15 +491,27 @@ impl<'a> Sampler<'a> {
     }
 }
 
-/// A [`Sampler`] detached from its track by [`Sampler::into_state`]: what the three.js
-/// interpolant remembers between evaluations.
-#[derive(Debug, Clone)]
-pub struct SamplerState {
-    value_size: usize,
-    method: Method,
-    cached_index: usize,
-    interval_changes: u64,
-    result: Vec<f64>,
+/// How far ahead of a new interval [`prefetch_keys`] asks for keys.
+const PREFETCH_KEYS: usize = 16;
+
+/// Asks the CPU to start loading the time and the values of key `k`, so that playback finds
+/// them in cache when it gets there. The tracks of a long take played together are one time
+/// stream and one value stream each, more streams than the hardware prefetcher follows. Only a
+/// hint: nothing is read, an address past the end is harmless, and off x86-64 it does nothing.
+#[inline(always)]
+fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 CPU has; a prefetch never
+        // faults, whatever the address.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(times.as_ptr().wrapping_add(k).cast());
+            _mm_prefetch::<_MM_HINT_T0>(values.as_ptr().wrapping_add(k * stride).cast());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (times, values, k, stride);
 }
 
 /// The track's Bezier handles if both arrays are long enough for every key.
@@ -425,7 +541,7 @@ fn apply(
                 Method::Discrete => discrete::interpolate(sample, stride, seg, out),
                 Method::Linear => linear::interpolate(sample, stride, seg, out),
                 Method::Cubic(state) => state.interpolate(sample, stride, seg, out),
-                Method::QuaternionLinear => {
+                Method::QuaternionLinear(_) => {
                     quaternion_linear::interpolate(sample, stride, seg, out)
                 }
                 Method::Bezier => bezier::interpolate(sample, tangents, stride, seg, out),

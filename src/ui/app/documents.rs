@@ -46,10 +46,10 @@ impl ClipscopeApp {
                 let keys: usize = doc.clips.iter().map(|c| c.key_count()).sum();
                 match self.ws.find_path(&path) {
                     Some(i) => {
-                        self.ws.replace(i, doc);
+                        self.ws.replace(i, *doc);
                         self.fix_selection();
                     }
-                    None => self.add_document(doc, None),
+                    None => self.add_document(*doc, None),
                 }
                 self.note(format!(
                     "opened {}: {clips} clips, {} keys",
