@@ -465,6 +465,6 @@ fn cli_convert_to_threejs_and_to_serialized_legacy() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("unknown format 'gltf' (expected threejs or threejs-legacy)")
+            .contains("unknown format 'gltf' (expected threejs or threejs-legacy or playcanvas)")
     );
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::model::{Clip, MorphMesh, Skeleton};
 
+use super::playcanvas::PlayCanvasLayout;
 use super::threejs::Layout;
 use super::threejs_legacy::LegacyLayout;
 
@@ -16,17 +17,20 @@ pub enum Format {
     /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
     /// models such as the horse.
     ThreeJsLegacy,
+    /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
+    PlayCanvas,
 }
 
 impl Format {
     /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy];
+    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy, Format::PlayCanvas];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
     pub fn description(self) -> &'static str {
         match self {
             Format::ThreeJs => "three.js AnimationClip JSON",
             Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
+            Format::PlayCanvas => "PlayCanvas animation JSON",
         }
     }
 
@@ -35,6 +39,7 @@ impl Format {
         match self {
             Format::ThreeJs => "threejs",
             Format::ThreeJsLegacy => "threejs-legacy",
+            Format::PlayCanvas => "playcanvas",
         }
     }
 
@@ -60,6 +65,8 @@ pub(crate) enum Source {
     ThreeJs(Layout),
     /// Read from a legacy three.js JSON file (model format 3).
     ThreeJsLegacy(LegacyLayout),
+    /// Read from a PlayCanvas animation file.
+    PlayCanvas(PlayCanvasLayout),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.
