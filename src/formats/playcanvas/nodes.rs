@@ -218,7 +218,7 @@ fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
         times.iter().copied().reduce(f32::max),
     ) {
         let first = (lo as f64 * fps).ceil() as i64;
-        let last = ((hi as f64 * fps).floor() as i64).min(first + MAX_BAKED_FRAMES);
+        let last = ((hi as f64 * fps).floor() as i64).min(first.saturating_add(MAX_BAKED_FRAMES));
         times.extend((first..=last).map(|k| (k as f64 / fps) as f32));
     }
     times.sort_by(f32::total_cmp);
@@ -431,5 +431,10 @@ mod tests {
         let (nodes, notes) = prepare(&clip, None);
         assert_eq!(nodes[0].times, [0.0, 0.1]);
         assert!(notes[0].contains("at 10 fps"), "{notes:?}");
+        // Absurd times bake a bounded number of frames and do not overflow.
+        let mut far = vector("n.scale", vec![-1e30, 1e30], vec![1.0; 6]);
+        far.interpolation = Interpolation::Smooth;
+        let (nodes, _) = prepare(&Clip::new("f", 1.0, vec![far]), None);
+        assert!(nodes[0].times.len() <= (1 << 20) + 3);
     }
 }
