@@ -1,6 +1,6 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
-//! numbers, optionally in another format (three.js clip JSON or legacy three.js JSON; Lottie only
-//! for a document read from Lottie).
+//! numbers, optionally in another format (three.js clip JSON, legacy three.js JSON, PlayCanvas
+//! animation JSON; Lottie only for a document read from Lottie).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +15,8 @@ pub struct Args {
     /// The clip file to convert.
     pub file: PathBuf,
     /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
-    /// hierarchy keys) or `lottie` (only for a Lottie input); the input's own format when not
+    /// hierarchy keys), `playcanvas` (animation JSON v4; non-linear tracks are baked at the
+    /// source frame rate) or `lottie` (only for a Lottie input); the input's own format when not
     /// given.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub to: Option<Format>,
@@ -23,7 +24,7 @@ pub struct Args {
     pub output: OutputArgs,
 }
 
-/// A format from its short name (`threejs`, `threejs-legacy`).
+/// A format from its short name (`threejs`, `threejs-legacy`, `playcanvas`).
 fn parse_format(name: &str) -> Result<Format, String> {
     Format::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::model::{Clip, MorphMesh, Skeleton};
 
 use super::lottie::LottieSource;
+use super::playcanvas::PlayCanvasLayout;
 use super::threejs::Layout;
 use super::threejs_legacy::LegacyLayout;
 
@@ -19,11 +20,18 @@ pub enum Format {
     ThreeJsLegacy,
     /// Lottie / Bodymovin JSON: layer transforms of each composition as clips.
     Lottie,
+    /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
+    PlayCanvas,
 }
 
 impl Format {
     /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy, Format::Lottie];
+    pub const ALL: &[Format] = &[
+        Format::ThreeJs,
+        Format::ThreeJsLegacy,
+        Format::PlayCanvas,
+        Format::Lottie,
+    ];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
     pub fn description(self) -> &'static str {
@@ -31,6 +39,7 @@ impl Format {
             Format::ThreeJs => "three.js AnimationClip JSON",
             Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
             Format::Lottie => "Lottie / Bodymovin JSON",
+            Format::PlayCanvas => "PlayCanvas animation JSON",
         }
     }
 
@@ -40,13 +49,14 @@ impl Format {
             Format::ThreeJs => "threejs",
             Format::ThreeJsLegacy => "threejs-legacy",
             Format::Lottie => "lottie",
+            Format::PlayCanvas => "playcanvas",
         }
     }
 
     /// The usual file extension of the format, without the dot (`json`).
     pub fn extension(self) -> &'static str {
         match self {
-            Format::ThreeJs | Format::ThreeJsLegacy | Format::Lottie => "json",
+            Format::ThreeJs | Format::ThreeJsLegacy | Format::Lottie | Format::PlayCanvas => "json",
         }
     }
 
@@ -74,6 +84,8 @@ pub(crate) enum Source {
     ThreeJsLegacy(LegacyLayout),
     /// Read from a Lottie file: the file itself and where each track came from.
     Lottie(LottieSource),
+    /// Read from a PlayCanvas animation file.
+    PlayCanvas(PlayCanvasLayout),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.

@@ -1,8 +1,9 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
-//! Each format lives in its own module ([`threejs`], [`threejs_legacy`]) with a serde schema that
-//! mirrors the file and converters to and from the [`model`](crate::model). Detection looks at
-//! content: legacy model files (format 3) go to [`threejs_legacy`], everything else to [`threejs`].
+//! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`]) with a
+//! serde schema that mirrors the file and converters to and from the [`model`](crate::model).
+//! Detection looks at content: legacy model files (format 3) go to [`threejs_legacy`],
+//! PlayCanvas `{"animation": {…}}` files to [`playcanvas`], everything else to [`threejs`].
 //! Reading never panics: a [`ReadError`] names the file, the JSON path of the culprit
 //! (`tracks[3].times[7]`) and the reason, on one line. [`lint_bytes`] is the lenient read behind
 //! `clipscope validate`. Writing goes through one number formatter ([`number`]) and one atomic
@@ -15,6 +16,7 @@ pub mod file_bytes;
 pub mod json_path;
 pub mod lottie;
 pub mod number;
+pub mod playcanvas;
 pub mod progress;
 pub mod threejs;
 pub mod threejs_legacy;
@@ -88,6 +90,9 @@ pub fn read_bytes_with(
     if threejs_legacy::detect(bytes) {
         return threejs_legacy::read::read(bytes, file, opts);
     }
+    if playcanvas::detect(bytes) {
+        return playcanvas::read::read(bytes, file);
+    }
     threejs::read::read(bytes, file, threejs::read::Mode::Strict, None).map(|(doc, _)| doc)
 }
 
@@ -104,6 +109,8 @@ pub fn read_file_with_progress(
         lottie::read::read(&bytes, path)?
     } else if threejs_legacy::detect(&bytes) {
         threejs_legacy::read::read(&bytes, path, &ReadOptions::default())?
+    } else if playcanvas::detect(&bytes) {
+        playcanvas::read::read(&bytes, path)?
     } else {
         threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
             .map(|(doc, _)| doc)?
@@ -135,6 +142,8 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
         lottie::read::lint(bytes, file)
     } else if threejs_legacy::detect(bytes) {
         threejs_legacy::read::lint(bytes, file)
+    } else if playcanvas::detect(bytes) {
+        playcanvas::read::lint(bytes, file)
     } else {
         threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None)
     };
@@ -154,12 +163,14 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
 /// Whether `doc` can be written in its format without losing animation: `Err` lists the tracks
 /// the format cannot hold (legacy three.js JSON holds only `.bones[NAME].position`,
 /// `.quaternion` and `.scale` tracks, linearly interpolated, besides the clips a morph model
-/// implies). [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
+/// implies; PlayCanvas JSON one clip of `NODE.position`, `.quaternion` and `.scale` tracks).
+/// [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
 pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
         Format::ThreeJs => Ok(()),
         Format::ThreeJsLegacy => threejs_legacy::write::check_writable(doc),
         Format::Lottie => lottie::write::check_writable(doc),
+        Format::PlayCanvas => playcanvas::write::check_writable(doc),
     }
 }
 
@@ -191,6 +202,9 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
                 lost.push(other_fields(names));
             }
         }
+        (document::Source::PlayCanvas(layout), to) if to != Format::PlayCanvas => {
+            lost.extend(layout.losses());
+        }
         _ => {}
     }
     let keeps_model = to == doc.format && !matches!(doc.source, document::Source::None);
@@ -216,6 +230,9 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
         lost.extend(threejs_legacy::write::field_losses(doc));
     }
     lost.extend(lottie::write::losses(doc, to));
+    if to == Format::PlayCanvas {
+        lost.extend(playcanvas::write::losses(doc));
+    }
     lost
 }
 
@@ -226,6 +243,7 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         Format::ThreeJs => threejs::write::write(doc, opts),
         Format::ThreeJsLegacy => threejs_legacy::write::write(doc, opts),
         Format::Lottie => lottie::write::write(doc, opts),
+        Format::PlayCanvas => playcanvas::write::write(doc, opts),
     }
 }
 
@@ -238,5 +256,6 @@ pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::
         Format::ThreeJs => threejs::write::write_to(doc, opts, out),
         Format::ThreeJsLegacy => threejs_legacy::write::write_to(doc, opts, out),
         Format::Lottie => lottie::write::write_to(doc, opts, out),
+        Format::PlayCanvas => playcanvas::write::write_to(doc, opts, out),
     })
 }

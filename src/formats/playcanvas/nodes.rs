@@ -1,0 +1,440 @@
+//! From a clip's tracks to PlayCanvas nodes: which tracks a node holds, baking what keys
+//! cannot carry, and one time line per node.
+//!
+//! * A track named `NODE.position`, `NODE.quaternion` or `NODE.scale` (a vector of 3, a
+//!   quaternion, a vector of 3) animates node `NODE`; `.bones[NODE].…` does too (the engine binds
+//!   nodes by name, and a skinned three.js mesh finds bones by name the same way). Anything else
+//!   (morph weights, materials, `.rotation` Euler tracks, booleans) has no place in the format:
+//!   [`unwritable`] names why, and the writer refuses such a document.
+//! * Tracks of the same node go together; a second track for a channel the node already has
+//!   starts another node of the same name (a file may repeat a node name, and reads back so).
+//! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp). A track with any
+//!   other interpolation (discrete, smooth, bezier) is baked: sampled with the model's
+//!   interpolant at every frame of the source frame rate (the clip's `fps` field, else 30) from
+//!   its first to its last key, plus its own key times.
+//! * Every key of a node holds every channel that is not in `defaults` (the engine's parser
+//!   throws otherwise), so when a node's tracks have different key times, each channel is
+//!   sampled with its own (linear) interpolant at the union of the times. That changes nothing a
+//!   player would show, since a linear curve sampled at extra points is the same curve; keys that
+//!   exist keep their exact values.
+//! * A channel the node has no track for is constant: the skeleton's rest value for a bone of
+//!   that name, else the identity (PlayCanvas writes every channel of a node it animates).
+
+use std::borrow::Cow;
+
+use crate::model::interpolant::Sampler;
+use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
+use crate::model::{Clip, Interpolation, Skeleton, Track, TrackKind};
+
+/// The channels of a node: track property, kind and values per key.
+pub(crate) const PROPERTIES: [(&str, TrackKind, usize); 3] = [
+    ("position", TrackKind::Vector, 3),
+    ("quaternion", TrackKind::Quaternion, 4),
+    ("scale", TrackKind::Vector, 3),
+];
+
+/// The frame rate baked tracks are sampled at when the clip does not say (`fps`).
+pub(crate) const DEFAULT_FPS: f64 = 30.0;
+
+/// At most this many frames are baked per track (a clip hours long would otherwise explode).
+const MAX_BAKED_FRAMES: i64 = 1 << 20;
+
+/// The node a track animates and its channel (0 position, 1 rotation, 2 scale), from its name.
+pub(crate) fn node_channel(name: &str) -> Option<(&str, usize)> {
+    PROPERTIES
+        .iter()
+        .enumerate()
+        .find_map(|(c, (property, ..))| {
+            let node = name.strip_suffix(*property)?.strip_suffix('.')?;
+            let node = node
+                .strip_prefix(".bones[")
+                .and_then(|n| n.strip_suffix(']'))
+                .unwrap_or(node);
+            Some((node, c))
+        })
+}
+
+/// Why `track` cannot be written as PlayCanvas keys, if it cannot.
+pub(crate) fn unwritable(track: &Track) -> Option<String> {
+    let Some((_, channel)) = node_channel(&track.name) else {
+        return Some("not a NODE.position, .quaternion or .scale track".into());
+    };
+    let (_, kind, size) = PROPERTIES[channel];
+    if track.kind != kind {
+        return Some(format!(
+            "a {} track where PlayCanvas keys hold a {}",
+            track.kind.type_name(),
+            kind.type_name()
+        ));
+    }
+    if !track.is_empty() && track.value_size() != size {
+        return Some(format!(
+            "{} values per key where PlayCanvas keys hold {size}",
+            track.value_size()
+        ));
+    }
+    None
+}
+
+/// The frame rate of `clip`'s source: its `fps` field when that is a positive number, else 30.
+pub(crate) fn source_fps(clip: &Clip) -> f64 {
+    clip.extras
+        .get("fps")
+        .and_then(|raw| serde_json::from_str::<f64>(raw.get()).ok())
+        .filter(|f| *f > 0.0 && f.is_finite())
+        .unwrap_or(DEFAULT_FPS)
+}
+
+/// One node ready to write: its name, key times and each channel's values at those times.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct NodeKeys {
+    /// The node's name.
+    pub name: String,
+    /// The key times, in order.
+    pub times: Vec<f32>,
+    /// Per channel, `times.len()` values of 3 (position, scale) or 4 (quaternion) numbers.
+    pub values: [Vec<f32>; 3],
+    /// Which channels had no track and were filled with a rest or identity value.
+    pub filled: [bool; 3],
+}
+
+impl NodeKeys {
+    /// Channel `c`'s value at key `k`.
+    pub(crate) fn value(&self, c: usize, k: usize) -> &[f32] {
+        let size = PROPERTIES[c].2;
+        &self.values[c][k * size..(k + 1) * size]
+    }
+
+    /// Whether channel `c` has the same bits at every key.
+    pub(crate) fn constant(&self, c: usize) -> bool {
+        let size = PROPERTIES[c].2;
+        let first = &self.values[c][..size.min(self.values[c].len())];
+        self.values[c]
+            .chunks(size)
+            .all(|v| v.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits()))
+    }
+}
+
+/// What preparing a clip's nodes had to change, one human-readable line each.
+pub(crate) type Notes = Vec<String>;
+
+/// The nodes of `clip`, in the order their first track comes, and notes on what was baked,
+/// filled or normalized. Tracks [`unwritable`] refuses and tracks without keys are skipped (the
+/// caller reports them).
+pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys>, Notes) {
+    let fps = source_fps(clip);
+    let mut notes = Vec::new();
+    // Group: the first group of that name whose channel is still free.
+    let mut groups: Vec<(&str, [Option<&Track>; 3])> = Vec::new();
+    for track in &clip.tracks {
+        if track.is_empty() || unwritable(track).is_some() {
+            continue;
+        }
+        let Some((node, c)) = node_channel(&track.name) else {
+            continue;
+        };
+        match groups
+            .iter_mut()
+            .find(|(name, slots)| *name == node && slots[c].is_none())
+        {
+            Some((_, slots)) => slots[c] = Some(track),
+            None => {
+                let mut slots = [None; 3];
+                slots[c] = Some(track);
+                groups.push((node, slots));
+            }
+        }
+    }
+
+    let mut nodes = Vec::with_capacity(groups.len());
+    for (name, slots) in groups {
+        let linear: [Option<Cow<Track>>; 3] = std::array::from_fn(|c| {
+            let track = slots[c]?;
+            let (linear, note) = linearize(track, fps);
+            if let Some(note) = note {
+                notes.push(format!(
+                    "clip '{}' track '{}': {note}",
+                    clip.name, track.name
+                ));
+            }
+            Some(linear)
+        });
+        let node = merge(name, &linear, skeleton);
+        let missing: Vec<&str> = (0..3)
+            .filter(|&c| node.filled[c])
+            .map(|c| PROPERTIES[c].0)
+            .collect();
+        if !missing.is_empty() {
+            let from = if skeleton.is_some_and(|s| s.bones.iter().any(|b| b.name == name)) {
+                "the skeleton's rest pose"
+            } else {
+                "the identity"
+            };
+            notes.push(format!(
+                "clip '{}' node '{name}': no {} track(s); PlayCanvas keys set every channel, so \
+                 they are written as constant defaults from {from}",
+                clip.name,
+                missing.join(", ")
+            ));
+        }
+        let non_unit = node.values[1]
+            .chunks(4)
+            .filter(|q| {
+                let len = q.iter().map(|&x| x as f64 * x as f64).sum::<f64>().sqrt();
+                (len - 1.0).abs() > QUATERNION_LENGTH_TOLERANCE
+            })
+            .count();
+        if non_unit > 0 {
+            notes.push(format!(
+                "clip '{}' node '{name}': {non_unit} non-unit quaternion(s), written as the \
+                 rotation they stand for (Euler angles hold no length)",
+                clip.name
+            ));
+        }
+        nodes.push(node);
+    }
+    (nodes, notes)
+}
+
+/// `track` as a linear track: itself when it already is one, else baked at `fps`; with a note
+/// when something was baked or dropped.
+fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
+    let interpolation = Track::resolve_interpolation(track.kind, Some(track.interpolation));
+    if interpolation == Interpolation::Linear {
+        let note = track
+            .tangents
+            .is_some()
+            .then(|| "its bezier handles (unused by its linear interpolation)".to_string());
+        return (Cow::Borrowed(track), note);
+    }
+    let mut times: Vec<f32> = track
+        .times
+        .iter()
+        .copied()
+        .filter(|t| t.is_finite())
+        .collect();
+    if let (Some(lo), Some(hi)) = (
+        times.iter().copied().reduce(f32::min),
+        times.iter().copied().reduce(f32::max),
+    ) {
+        let first = (lo as f64 * fps).ceil() as i64;
+        let last = ((hi as f64 * fps).floor() as i64).min(first.saturating_add(MAX_BAKED_FRAMES));
+        times.extend((first..=last).map(|k| (k as f64 / fps) as f32));
+    }
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    let mut sampler = Sampler::new(track);
+    let mut values = Vec::with_capacity(times.len() * track.value_size());
+    for &t in &times {
+        values.extend_from_slice(sampler.evaluate(t as f64).as_numbers().unwrap_or_default());
+    }
+    let mut baked = Track::numeric(track.name.clone(), track.kind, times, values);
+    baked.extras = track.extras.clone();
+    let note = format!(
+        "{} interpolation, baked to linear keys at {fps} fps ({} keys → {})",
+        interpolation,
+        track.len(),
+        baked.len()
+    );
+    (Cow::Owned(baked), Some(note))
+}
+
+/// The rest value of channel `c` of node `name`: the skeleton's bone of that name, else the
+/// identity.
+fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
+    let bone = skeleton.and_then(|s| s.bones.iter().find(|b| b.name == name));
+    match (c, bone) {
+        (0, Some(b)) => b.position.to_vec(),
+        (1, Some(b)) => b.rotation.to_vec(),
+        (2, Some(b)) => b.scale.to_vec(),
+        (0, None) => vec![0.0; 3],
+        (1, None) => vec![0.0, 0.0, 0.0, 1.0],
+        _ => vec![1.0; 3],
+    }
+}
+
+/// One node from its (linear) channel tracks: shared times copied key for key, different times
+/// merged and sampled, missing channels filled.
+fn merge(name: &str, tracks: &[Option<Cow<Track>>; 3], skeleton: Option<&Skeleton>) -> NodeKeys {
+    let present: Vec<&Track> = tracks.iter().flatten().map(|t| &**t).collect();
+    let first = present[0];
+    let shared = present.iter().all(|t| {
+        t.times.len() == first.times.len()
+            && t.times
+                .iter()
+                .zip(&first.times)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    });
+    let times: Vec<f32> = if shared {
+        first.times.clone()
+    } else {
+        let mut all: Vec<f32> = present
+            .iter()
+            .flat_map(|t| t.times.iter().copied())
+            .collect();
+        all.sort_by(f32::total_cmp);
+        all.dedup();
+        all
+    };
+    let mut filled = [false; 3];
+    let values = std::array::from_fn(|c| match &tracks[c] {
+        Some(track) if shared => track.values.as_numbers().unwrap_or_default().to_vec(),
+        Some(track) => sample_at(track, &times),
+        None => {
+            filled[c] = true;
+            rest_value(c, name, skeleton).repeat(times.len())
+        }
+    });
+    NodeKeys {
+        name: name.to_string(),
+        times,
+        values,
+        filled,
+    }
+}
+
+/// `track`'s values at sorted `times`: a key's own value where the track has a key at exactly
+/// that time (the last of repeated ones, as the interpolant would pick), sampled elsewhere.
+fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
+    let size = track.value_size();
+    let own = track.values.as_numbers().unwrap_or_default();
+    let sorted = track.times.is_sorted_by(|a, b| a <= b);
+    let mut sampler = Sampler::new(track);
+    let mut out = Vec::with_capacity(times.len() * size);
+    let mut k = 0;
+    for &t in times {
+        if sorted {
+            while k < track.times.len() && track.times[k] < t {
+                k += 1;
+            }
+            let mut last = None;
+            while k < track.times.len() && track.times[k] == t {
+                last = Some(k);
+                k += 1;
+            }
+            if let Some(j) = last {
+                out.extend_from_slice(&own[j * size..(j + 1) * size]);
+                continue;
+            }
+        }
+        out.extend_from_slice(sampler.evaluate(t as f64).as_numbers().unwrap_or_default());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Bone;
+
+    fn vector(name: &str, times: Vec<f32>, values: Vec<f32>) -> Track {
+        Track::numeric(name, TrackKind::Vector, times, values)
+    }
+
+    fn quat(name: &str, times: Vec<f32>, values: Vec<f32>) -> Track {
+        Track::numeric(name, TrackKind::Quaternion, times, values)
+    }
+
+    #[test]
+    fn node_names_and_channels() {
+        assert_eq!(node_channel("PB Pelvis.position"), Some(("PB Pelvis", 0)));
+        assert_eq!(node_channel("Bone.001.quaternion"), Some(("Bone.001", 1)));
+        assert_eq!(node_channel(".bones[hip].scale"), Some(("hip", 2)));
+        assert_eq!(node_channel(".scale"), Some(("", 2)));
+        assert_eq!(node_channel("a.rotation"), None);
+        assert_eq!(node_channel("position"), None);
+        assert_eq!(node_channel(".morphTargetInfluences[0]"), None);
+        let bad = Track::numeric(".x", TrackKind::Number, vec![0.0], vec![0.0]);
+        assert_eq!(
+            unwritable(&bad).unwrap(),
+            "not a NODE.position, .quaternion or .scale track"
+        );
+        let bad = vector("a.quaternion", vec![0.0], vec![0.0; 4]);
+        assert_eq!(
+            unwritable(&bad).unwrap(),
+            "a vector track where PlayCanvas keys hold a quaternion"
+        );
+        let bad = vector("a.position", vec![0.0], vec![0.0; 2]);
+        assert_eq!(
+            unwritable(&bad).unwrap(),
+            "2 values per key where PlayCanvas keys hold 3"
+        );
+    }
+
+    #[test]
+    fn channels_with_different_times_are_sampled_at_the_union() {
+        let pos = vector(
+            "n.position",
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+        );
+        let rot = quat("n.quaternion", vec![0.5], vec![0.0, 0.0, 0.0, 1.0]);
+        let clip = Clip::new("c", -1.0, vec![pos, rot]);
+        let (nodes, notes) = prepare(&clip, None);
+        assert_eq!(nodes.len(), 1);
+        let n = &nodes[0];
+        assert_eq!(n.times, [0.0, 0.5, 1.0]);
+        assert_eq!(n.values[0], [0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 4.0, 6.0]);
+        assert_eq!(n.values[1], [0.0, 0.0, 0.0, 1.0].repeat(3));
+        assert_eq!(n.values[2], [1.0; 3].repeat(3));
+        assert_eq!(n.filled, [false, false, true]);
+        assert!(n.constant(1) && n.constant(2) && !n.constant(0));
+        assert_eq!(
+            notes,
+            [
+                "clip 'c' node 'n': no scale track(s); PlayCanvas keys set every channel, so they are written as constant defaults from the identity"
+            ]
+        );
+    }
+
+    #[test]
+    fn repeated_nodes_and_skeleton_rest_values() {
+        let a1 = vector("a.position", vec![0.0], vec![1.0, 1.0, 1.0]);
+        let b = vector(".bones[b].scale", vec![0.0], vec![2.0, 2.0, 2.0]);
+        let a2 = vector("a.position", vec![0.0], vec![3.0, 3.0, 3.0]);
+        let aq = quat("a.quaternion", vec![0.0], vec![0.0, 0.0, 0.0, 1.0]);
+        let clip = Clip::new("c", -1.0, vec![a1, b, a2, aq]);
+        let mut bone = Bone::new("b", None);
+        bone.position = [0.0, 5.0, 0.0];
+        let skeleton = Skeleton { bones: vec![bone] };
+        let (nodes, _) = prepare(&clip, Some(&skeleton));
+        let names: Vec<_> = nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "a"]);
+        assert_eq!(nodes[0].filled, [false, false, true]);
+        assert_eq!(nodes[2].filled, [false, true, true]);
+        assert_eq!(nodes[2].values[0], [3.0; 3]);
+        assert_eq!(nodes[1].values[0], [0.0, 5.0, 0.0]);
+    }
+
+    #[test]
+    fn non_linear_tracks_are_baked_at_the_source_frame_rate() {
+        let mut step = vector(
+            "n.position",
+            vec![0.0, 0.1],
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+        );
+        step.interpolation = Interpolation::Discrete;
+        let mut clip = Clip::new("c", -1.0, vec![step]);
+        let (nodes, notes) = prepare(&clip, None);
+        // 30 fps: frames 0, 1/30, 2/30, 3/30 (= 0.1 as f32) and the keys.
+        assert_eq!(nodes[0].times.len(), 4);
+        assert_eq!(nodes[0].value(0, 2), [0.0; 3]);
+        assert_eq!(nodes[0].value(0, 3), [1.0; 3]);
+        assert_eq!(
+            notes[0],
+            "clip 'c' track 'n.position': discrete interpolation, baked to linear keys at 30 fps (2 keys → 4)"
+        );
+        clip.extras.0.push((
+            "fps".into(),
+            serde_json::value::RawValue::from_string("10".into()).unwrap(),
+        ));
+        let (nodes, notes) = prepare(&clip, None);
+        assert_eq!(nodes[0].times, [0.0, 0.1]);
+        assert!(notes[0].contains("at 10 fps"), "{notes:?}");
+        // Absurd times bake a bounded number of frames and do not overflow.
+        let mut far = vector("n.scale", vec![-1e30, 1e30], vec![1.0; 6]);
+        far.interpolation = Interpolation::Smooth;
+        let (nodes, _) = prepare(&Clip::new("f", 1.0, vec![far]), None);
+        assert!(nodes[0].times.len() <= (1 << 20) + 3);
+    }
+}

@@ -1,0 +1,384 @@
+//! A schema mirroring PlayCanvas animation JSON as written, borrowed from the input text.
+//!
+//! The file is `{"animation": {"version", "name", "duration", "nodes": [{"name", "defaults",
+//! "keys": [{"t", "p", "r", "s"}]}]}}` (version 4; version 3 keys are `{"time", "pos", "rot",
+//! "scale"}` and nodes have no `defaults`). Every value stays a [`Node`] (its raw JSON text plus
+//! its JSON path) until the reader decodes it, so each error names the exact place
+//! (`animation.nodes[0].keys[3].t`), and the raw text of numbers and unknown fields can be kept
+//! for writing the file back unchanged.
+//!
+//! [`detect`] decides whether a file is in this format by looking at as little of it as it can.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::formats::json_path::{field, index};
+use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
+
+/// Why a part of the file cannot be read: its JSON path and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Located {
+    /// JSON path of the culprit (`animation.nodes[2].keys[0].p[1]`).
+    pub path: String,
+    /// What is wrong, on one line.
+    pub reason: String,
+}
+
+impl Located {
+    /// An error at `path`.
+    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
+        Located {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One JSON value of the file and where it is.
+#[derive(Debug, Clone)]
+pub(crate) struct Node<'de> {
+    /// The value's text.
+    pub raw: &'de RawValue,
+    /// Its JSON path.
+    pub path: String,
+}
+
+impl<'de> Node<'de> {
+    /// The node for `raw` at `path`.
+    pub(crate) fn new(raw: &'de RawValue, path: impl Into<String>) -> Node<'de> {
+        Node {
+            raw,
+            path: path.into(),
+        }
+    }
+
+    /// The JSON type of the value.
+    pub(crate) fn kind(&self) -> JsonKind {
+        JsonKind::of(self.raw)
+    }
+
+    /// "expected {what}, found …" here.
+    pub(crate) fn wrong(&self, what: &str) -> Located {
+        Located::new(
+            &self.path,
+            format!("expected {what}, found {}", self.kind().describe()),
+        )
+    }
+
+    /// The value as an object; `what` names what was expected.
+    pub(crate) fn object(&self, what: &str) -> Result<Obj<'de>, Located> {
+        if self.kind() != JsonKind::Object {
+            return Err(self.wrong(what));
+        }
+        match serde_json::from_str::<Shaped<RawFields<'de>>>(self.raw.get()) {
+            Ok(Shaped::Ok(fields)) => Ok(Obj {
+                fields,
+                path: self.path.clone(),
+            }),
+            _ => Err(self.wrong(what)),
+        }
+    }
+
+    /// The elements of an array, each with its path; `what` names what was expected.
+    pub(crate) fn array(&self, what: &str) -> Result<Vec<Node<'de>>, Located> {
+        if self.kind() != JsonKind::Array {
+            return Err(self.wrong(what));
+        }
+        let elems: Vec<&'de RawValue> =
+            serde_json::from_str(self.raw.get()).map_err(|_| self.wrong(what))?;
+        Ok(elems
+            .into_iter()
+            .enumerate()
+            .map(|(i, raw)| Node::new(raw, index(&self.path, i)))
+            .collect())
+    }
+
+    /// The value as a string.
+    pub(crate) fn string(&self) -> Result<String, Located> {
+        if self.kind() != JsonKind::String {
+            return Err(self.wrong("a string"));
+        }
+        serde_json::from_str(self.raw.get()).map_err(|_| self.wrong("a string"))
+    }
+
+    /// The value as a number (`f64`, like `JSON.parse`).
+    pub(crate) fn f64(&self) -> Result<f64, Located> {
+        match self.kind() {
+            JsonKind::Number => serde_json::from_str::<f64>(self.raw.get()).map_err(|_| {
+                Located::new(
+                    &self.path,
+                    format!(
+                        "number {} is out of range for a 64-bit float",
+                        self.raw.get().trim()
+                    ),
+                )
+            }),
+            kind => Err(Located::new(
+                &self.path,
+                format!("{} is not a number", kind.describe()),
+            )),
+        }
+    }
+
+    /// The value as a number that fits an `f32` (key times, positions and scales are stored as
+    /// `f32`); the number itself stays `f64`.
+    pub(crate) fn finite_f32(&self) -> Result<f64, Located> {
+        let v = self.f64()?;
+        if (v as f32).is_infinite() {
+            return Err(Located::new(
+                &self.path,
+                format!(
+                    "number {} is out of range for a 32-bit float",
+                    self.raw.get().trim()
+                ),
+            ));
+        }
+        Ok(v)
+    }
+
+    /// An array of exactly three numbers (`[x, y, z]`), each fitting an `f32`.
+    pub(crate) fn triple(&self) -> Result<[f64; 3], Located> {
+        let what = "an array of 3 numbers";
+        let elems = self.array(what)?;
+        if elems.len() != 3 {
+            return Err(Located::new(
+                &self.path,
+                format!("expected 3 numbers, found {}", elems.len()),
+            ));
+        }
+        Ok([
+            elems[0].finite_f32()?,
+            elems[1].finite_f32()?,
+            elems[2].finite_f32()?,
+        ])
+    }
+}
+
+/// A JSON object of the file: its fields raw and in order, and its path.
+#[derive(Debug)]
+pub(crate) struct Obj<'de> {
+    /// The fields.
+    pub fields: RawFields<'de>,
+    /// The object's JSON path (empty at the top level).
+    pub path: String,
+}
+
+impl<'de> Obj<'de> {
+    /// Field `name` (the last one when repeated, like `JSON.parse`).
+    pub(crate) fn get(&self, name: &str) -> Option<Node<'de>> {
+        self.fields
+            .get(name)
+            .map(|raw| Node::new(raw, field(&self.path, name)))
+    }
+
+    /// Field `name` unless it is missing or `null` (the engine's `x ? x : …` and property reads
+    /// treat both as absent).
+    pub(crate) fn get_some(&self, name: &str) -> Option<Node<'de>> {
+        self.get(name).filter(|n| n.kind() != JsonKind::Null)
+    }
+
+    /// Field `name`, which must be there (and not `null`): "missing \"name\"" otherwise.
+    pub(crate) fn require(&self, name: &str) -> Result<Node<'de>, Located> {
+        self.get_some(name)
+            .ok_or_else(|| Located::new(field(&self.path, name), format!("missing \"{name}\"")))
+    }
+
+    /// The names of the fields in file order, each once (its first position), like the key
+    /// order of `JSON.parse`'s result.
+    pub(crate) fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::with_capacity(self.fields.0.len());
+        for (k, _) in &self.fields.0 {
+            if !names.contains(&&*k.0) {
+                names.push(&k.0);
+            }
+        }
+        names
+    }
+}
+
+/// Parses `bytes` (one JSON value). `Ok(Err(kind))` when it is not an object.
+pub(crate) fn parse_top(bytes: &[u8]) -> Result<Result<Obj<'_>, JsonKind>, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let shaped: Shaped<RawFields<'_>> = serde::Deserialize::deserialize(&mut de)?;
+    de.end()?;
+    Ok(match shaped {
+        Shaped::Ok(fields) => Ok(Obj {
+            fields,
+            path: String::new(),
+        }),
+        Shaped::Wrong(kind) => Err(kind),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detection
+
+/// Whether `bytes` is a PlayCanvas animation file: a top-level object with an `animation` field
+/// that is not a legacy three.js animation (no `hierarchy` or `tracks`), or, for the error
+/// message, the animation object without its envelope (top-level `nodes` and `duration`, no
+/// `animation`). A top-level `tracks`, `animations`, `metadata`, `asset` or `bones` rules the
+/// file out, as do arrays and text that breaks off before anything decided.
+///
+/// The scan stops as soon as a field decides (`animation.nodes` is usually the fourth key), so
+/// big files of other formats cost next to nothing to rule out.
+pub(crate) fn detect(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let verdict = Cell::new(None);
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let _ = TopSeed { verdict: &verdict }.deserialize(&mut de);
+    verdict.get().unwrap_or(false)
+}
+
+/// The error a detection visitor returns to stop the scan once it has decided.
+fn decided<E: de::Error>(verdict: &Cell<Option<bool>>, playcanvas: bool) -> E {
+    verdict.set(Some(playcanvas));
+    E::custom("decided")
+}
+
+/// Visits the top-level value.
+struct TopSeed<'a> {
+    /// Where the decision goes.
+    verdict: &'a Cell<Option<bool>>,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(decided(self.verdict, false))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let (mut animation, mut nodes, mut duration) = (false, false, false);
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match &*key.0 {
+                "tracks" | "animations" | "metadata" | "asset" | "bones" => {
+                    return Err(decided(self.verdict, false));
+                }
+                "animation" => {
+                    let seen = map.next_value_seed(AnimationSeed {
+                        verdict: self.verdict,
+                    })?;
+                    animation |= seen;
+                }
+                "nodes" => {
+                    nodes = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                "duration" => {
+                    duration = true;
+                    map.next_value::<IgnoredAny>()?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        self.verdict.set(Some(animation || (nodes && duration)));
+        Ok(())
+    }
+}
+
+/// Visits the value of `animation`: an object decides at its first `nodes` (PlayCanvas) or
+/// `hierarchy` / `tracks` (not); any other non-null value counts as a (broken) PlayCanvas
+/// envelope. Returns whether it counts.
+struct AnimationSeed<'a> {
+    /// Where the decision goes.
+    verdict: &'a Cell<Option<bool>>,
+}
+
+impl<'de> DeserializeSeed<'de> for AnimationSeed<'_> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for AnimationSeed<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an animation")
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<bool, E> {
+        Ok(true)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<bool, E> {
+        Ok(true)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<bool, E> {
+        Ok(true)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<bool, E> {
+        Ok(true)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<bool, E> {
+        Ok(true)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        Ok(false)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(true)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match &*key.0 {
+                "nodes" => return Err(decided(self.verdict, true)),
+                "hierarchy" | "tracks" => return Err(decided(self.verdict, false)),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::detect;
+
+    #[test]
+    fn detection_by_content() {
+        let playcanvas = [
+            r#"{"animation":{"version":4,"name":"a","duration":1,"nodes":[]}}"#,
+            "\u{feff}{\"animation\":{\"nodes\":[]}}",
+            r#"{"animation":{"version":3}}"#,
+            r#"{"animation":5}"#,
+            r#"{"version":4,"duration":1,"nodes":[]}"#,
+            // Decided before the text breaks off: the reader reports the truncation.
+            r#"{"animation":{"version":4,"nodes":[{"name""#,
+        ];
+        for text in playcanvas {
+            assert!(detect(text.as_bytes()), "{text}");
+        }
+        let other = [
+            r#"{"animation":{"name":"a","fps":24,"hierarchy":[]}}"#,
+            r#"{"bones":[],"animation":{"nodes":[]}}"#,
+            r#"{"name":"c","duration":1,"tracks":[]}"#,
+            r#"{"asset":{"version":"2.0"},"nodes":[],"duration":1}"#,
+            r#"{"animations":[{"nodes":[]}]}"#,
+            r#"{"animation":null}"#,
+            r#"[{"animation":{"nodes":[]}}]"#,
+            r#"{"nodes":[]}"#,
+            r#"{"animation":{"version":4"#,
+            "",
+            "42",
+        ];
+        for text in other {
+            assert!(!detect(text.as_bytes()), "{text}");
+        }
+    }
+}
