@@ -185,6 +185,18 @@ mod tests {
     }
 
     #[test]
+    fn lottie_clips_play_as_layers() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/lottie/transform.json");
+        let doc = crate::formats::read_file(&path).unwrap();
+        let figure = Figure::for_clip(&doc.clips[0], FigureSource::default(), None).unwrap();
+        assert!(matches!(figure, Figure::Layers(_)), "{}", figure.name());
+        let mut frame = FigureFrame::default();
+        figure.frame(&figure.rest_pose(), 0.0, &mut frame);
+        assert_eq!(frame.boxes.len(), 4, "the composition card and three layers");
+    }
+
+    #[test]
     fn choices_by_name() {
         let clip = Clip::new("c", 1.0, vec![]);
         let none = FigureSource::default();
@@ -196,6 +208,8 @@ mod tests {
         ));
         let err = Figure::for_clip(&clip, none, Some("mesh")).unwrap_err();
         assert!(err.contains("no morph mesh"), "{err}");
+        let err = Figure::for_clip(&clip, none, Some("layers")).unwrap_err();
+        assert!(err.contains("not read from Lottie"), "{err}");
         let err = Figure::for_clip(&clip, none, Some("cat")).unwrap_err();
         assert!(err.contains("Hero") && err.contains("proxy"), "{err}");
     }
