@@ -8,22 +8,26 @@ use clipscope::cli::{self, Cli, Command};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    cli::set_read_options(clipscope::formats::ReadOptions {
+    let read_options = clipscope::formats::ReadOptions {
         morph_fps: cli.morph_fps,
-    });
+    };
+    cli::set_read_options(read_options);
     match cli.command {
-        None => open(Vec::new()),
-        Some(Command::Open { files }) => open(files),
+        None => open(Vec::new(), read_options),
+        Some(Command::Open { files }) => open(files, read_options),
         Some(command) => cli::run(command),
     }
 }
 
 #[cfg(feature = "gui")]
-fn open(files: Vec<std::path::PathBuf>) -> ExitCode {
-    clipscope::ui::run(files)
+fn open(files: Vec<std::path::PathBuf>, read_options: clipscope::formats::ReadOptions) -> ExitCode {
+    clipscope::ui::run(files, read_options)
 }
 
 #[cfg(not(feature = "gui"))]
-fn open(_files: Vec<std::path::PathBuf>) -> ExitCode {
+fn open(
+    _files: Vec<std::path::PathBuf>,
+    _read_options: clipscope::formats::ReadOptions,
+) -> ExitCode {
     cli::run(Command::Open { files: Vec::new() })
 }

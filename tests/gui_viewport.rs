@@ -186,3 +186,14 @@ fn a_skinned_clip_plays_on_a_proxy_rig_laid_out_by_its_bones() {
     };
     assert_ne!(boxes(&mut harness, 0.0), boxes(&mut harness, 0.2));
 }
+
+#[test]
+fn morph_clips_use_the_chosen_frame_rate() {
+    let mut app = ClipscopeApp::open_with(
+        &[shared("threejs/horse.json")],
+        clipscope::formats::ReadOptions { morph_fps: 20.0 },
+    );
+    app.wait_for_loads();
+    let clip = &app.ws.documents[0].doc.clips[0];
+    assert!((clip.duration - 0.8).abs() < 1e-6, "{}", clip.duration);
+}

@@ -102,13 +102,22 @@ pub fn read_file_with_progress(
     path: &Path,
     progress: &LoadProgress,
 ) -> Result<Document, ReadError> {
+    read_file_with_progress_and(path, progress, &ReadOptions::default())
+}
+
+/// [`read_file_with_progress`] with `opts` (the frame rate of morph-target clips).
+pub fn read_file_with_progress_and(
+    path: &Path,
+    progress: &LoadProgress,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
     let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     progress.set_total(bytes.len());
     let doc = if lottie::detect(&bytes) {
         lottie::read::read(&bytes, path)?
     } else if threejs_legacy::detect(&bytes) {
-        threejs_legacy::read::read(&bytes, path, &ReadOptions::default())?
+        threejs_legacy::read::read(&bytes, path, opts)?
     } else if playcanvas::detect(&bytes) {
         playcanvas::read::read(&bytes, path)?
     } else {

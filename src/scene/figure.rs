@@ -193,7 +193,11 @@ mod tests {
         assert!(matches!(figure, Figure::Layers(_)), "{}", figure.name());
         let mut frame = FigureFrame::default();
         figure.frame(&figure.rest_pose(), 0.0, &mut frame);
-        assert_eq!(frame.boxes.len(), 4, "the composition card and three layers");
+        assert_eq!(
+            frame.boxes.len(),
+            4,
+            "the composition card and three layers"
+        );
     }
 
     #[test]

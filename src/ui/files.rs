@@ -82,6 +82,8 @@ pub struct Files {
     /// Loads in progress.
     pub loads: Vec<LoadJob>,
     dialog: Option<DialogJob>,
+    /// How files are read (the frame rate of clips made from morph targets).
+    pub read_options: formats::ReadOptions,
 }
 
 impl Files {
@@ -149,9 +151,9 @@ impl Files {
     pub fn load(&mut self, path: PathBuf) {
         let progress = Arc::new(LoadProgress::new());
         let (tx, rx) = channel();
-        let (p, job_path) = (progress.clone(), path.clone());
+        let (p, job_path, opts) = (progress.clone(), path.clone(), self.read_options);
         std::thread::spawn(move || {
-            let _ = tx.send(formats::read_file_with_progress(&job_path, &p));
+            let _ = tx.send(formats::read_file_with_progress_and(&job_path, &p, &opts));
         });
         self.loads.push(LoadJob {
             path,

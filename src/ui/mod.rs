@@ -27,7 +27,7 @@ pub use app::{ClipscopeApp, SETTINGS_KEY, Settings};
 
 /// Opens the editor window with `files` (or the built-in demo when there are none) and blocks
 /// until it is closed.
-pub fn run(files: Vec<PathBuf>) -> ExitCode {
+pub fn run(files: Vec<PathBuf>, read_options: crate::formats::ReadOptions) -> ExitCode {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("clipscope")
@@ -44,7 +44,9 @@ pub fn run(files: Vec<PathBuf>) -> ExitCode {
                 .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
                 .unwrap_or_default();
             style::apply_theme(&cc.egui_ctx, settings.dark);
-            Ok(Box::new(ClipscopeApp::open(&files).with_settings(settings)))
+            Ok(Box::new(
+                ClipscopeApp::open_with(&files, read_options).with_settings(settings),
+            ))
         }),
     );
     match result {

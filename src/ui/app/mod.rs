@@ -138,7 +138,13 @@ impl ClipscopeApp {
 
     /// Opens `files` (read in the background), or the built-in demo when the list is empty.
     pub fn open(files: &[PathBuf]) -> ClipscopeApp {
+        ClipscopeApp::open_with(files, formats::ReadOptions::default())
+    }
+
+    /// [`ClipscopeApp::open`] reading every file with `read_options` (`--morph-fps`).
+    pub fn open_with(files: &[PathBuf], read_options: formats::ReadOptions) -> ClipscopeApp {
         let mut app = ClipscopeApp::empty();
+        app.files.read_options = read_options;
         if files.is_empty() {
             match formats::read_bytes(assets::DEMO_CLIPS, Path::new(assets::DEMO_NAME)) {
                 Ok(mut doc) => {
