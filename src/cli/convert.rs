@@ -1,5 +1,6 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
-//! numbers, optionally in another format (three.js clip JSON or legacy three.js JSON).
+//! numbers, optionally in another format (three.js clip JSON, legacy three.js JSON, glTF or
+//! GLB). Without `--to`, an output ending in `.gltf` or `.glb` picks that format.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,8 +14,9 @@ use crate::formats::{self, Format};
 pub struct Args {
     /// The clip file to convert.
     pub file: PathBuf,
-    /// The output format: `threejs` (AnimationClip JSON) or `threejs-legacy` (model format 3
-    /// hierarchy keys); the input's own format when not given.
+    /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
+    /// hierarchy keys), `gltf` (JSON, embedded buffers) or `glb` (binary glTF); when not given,
+    /// the output's `.gltf` / `.glb` extension, else the input's own format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub to: Option<Format>,
     #[command(flatten)]
@@ -29,12 +31,25 @@ fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
+/// The glTF format an output path's extension names (`.gltf`, `.glb`, any case).
+fn format_for_extension(path: &std::path::Path) -> Option<Format> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "gltf" => Some(Format::Gltf),
+        "glb" => Some(Format::Glb),
+        _ => None,
+    }
+}
+
 /// Rewrites the file, printing the sizes before and after (in bytes) and every kind of data the
 /// target format could not hold.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
     let from = doc.format;
-    let to = args.to.unwrap_or(from);
+    let to = args
+        .to
+        .or_else(|| format_for_extension(&args.output.output))
+        .unwrap_or(from);
     let lost = formats::conversion_losses(&doc, to);
     let doc = doc.converted_to(to);
     let before = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);

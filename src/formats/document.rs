@@ -16,17 +16,28 @@ pub enum Format {
     /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
     /// models such as the horse.
     ThreeJsLegacy,
+    /// glTF 2.0 JSON (`.gltf`), buffers embedded as base64 `data:` URIs when written.
+    Gltf,
+    /// Binary glTF 2.0 (`.glb`).
+    Glb,
 }
 
 impl Format {
     /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[Format::ThreeJs, Format::ThreeJsLegacy];
+    pub const ALL: &[Format] = &[
+        Format::ThreeJs,
+        Format::ThreeJsLegacy,
+        Format::Gltf,
+        Format::Glb,
+    ];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
     pub fn description(self) -> &'static str {
         match self {
             Format::ThreeJs => "three.js AnimationClip JSON",
             Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
+            Format::Gltf => "glTF 2.0 (.gltf, embedded buffers)",
+            Format::Glb => "binary glTF 2.0 (.glb)",
         }
     }
 
@@ -35,6 +46,8 @@ impl Format {
         match self {
             Format::ThreeJs => "threejs",
             Format::ThreeJsLegacy => "threejs-legacy",
+            Format::Gltf => "gltf",
+            Format::Glb => "glb",
         }
     }
 
@@ -60,6 +73,8 @@ pub(crate) enum Source {
     ThreeJs(Layout),
     /// Read from a legacy three.js JSON file (model format 3).
     ThreeJsLegacy(LegacyLayout),
+    /// Read from a glTF file (`.gltf` or `.glb`): its JSON and buffers.
+    Gltf(super::gltf::SharedSource),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.
@@ -98,9 +113,13 @@ impl Document {
     /// The same document to be written as `format`: when that is another format, the layout of
     /// the file it was read from is forgotten, so the writer picks that format's natural shape.
     /// Clips, skeleton and mesh are kept (see [`conversion_losses`](super::conversion_losses) for
-    /// what the target cannot hold).
+    /// what the target cannot hold). Between `.gltf` and `.glb` the file is kept: only its
+    /// container changes.
     pub fn converted_to(mut self, format: Format) -> Document {
-        if format != self.format {
+        let both_gltf = super::gltf::is_gltf(format) && super::gltf::is_gltf(self.format);
+        if format != self.format && both_gltf {
+            self.format = format;
+        } else if format != self.format {
             self.format = format;
             self.source = Source::None;
         }

@@ -1,8 +1,9 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
-//! Each format lives in its own module ([`threejs`], [`threejs_legacy`]) with a serde schema that
-//! mirrors the file and converters to and from the [`model`](crate::model). Detection looks at
-//! content: legacy model files (format 3) go to [`threejs_legacy`], everything else to [`threejs`].
+//! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`gltf`]) with a serde
+//! schema that mirrors the file and converters to and from the [`model`](crate::model).
+//! Detection looks at content: glTF (the GLB magic, or JSON with glTF's top-level keys) goes to
+//! [`gltf`], legacy model files (format 3) to [`threejs_legacy`], everything else to [`threejs`].
 //! Reading never panics: a [`ReadError`] names the file, the JSON path of the culprit
 //! (`tracks[3].times[7]`) and the reason, on one line. [`lint_bytes`] is the lenient read behind
 //! `clipscope validate`. Writing goes through one number formatter ([`number`]) and one atomic
@@ -12,6 +13,7 @@ pub mod atomic;
 pub mod document;
 pub mod error;
 pub mod file_bytes;
+pub mod gltf;
 pub mod json_path;
 pub mod number;
 pub mod progress;
@@ -81,6 +83,9 @@ pub fn read_bytes_with(
     file: &Path,
     opts: &ReadOptions,
 ) -> Result<Document, ReadError> {
+    if gltf::detect(bytes).is_some() {
+        return gltf::read::read(bytes, file);
+    }
     if threejs_legacy::detect(bytes) {
         return threejs_legacy::read::read(bytes, file, opts);
     }
@@ -96,7 +101,9 @@ pub fn read_file_with_progress(
     let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     progress.set_total(bytes.len());
-    let doc = if threejs_legacy::detect(&bytes) {
+    let doc = if gltf::detect(&bytes).is_some() {
+        gltf::read::read(&bytes, path)?
+    } else if threejs_legacy::detect(&bytes) {
         threejs_legacy::read::read(&bytes, path, &ReadOptions::default())?
     } else {
         threejs::read::read(&bytes, path, threejs::read::Mode::Strict, Some(progress))
@@ -125,7 +132,9 @@ pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
 /// file is read strictly: its first problem is the one `parse` error, otherwise the problems are
 /// the model's validation of its clips.
 pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>) {
-    let read = if threejs_legacy::detect(bytes) {
+    let read = if gltf::detect(bytes).is_some() {
+        gltf::read::lint(bytes, file)
+    } else if threejs_legacy::detect(bytes) {
         threejs_legacy::read::lint(bytes, file)
     } else {
         threejs::read::read(bytes, file, threejs::read::Mode::Lenient, None)
@@ -151,6 +160,7 @@ pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
         Format::ThreeJs => Ok(()),
         Format::ThreeJsLegacy => threejs_legacy::write::check_writable(doc),
+        Format::Gltf | Format::Glb => gltf::plan::check_writable(doc),
     }
 }
 
@@ -168,16 +178,26 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
         )
     };
     match (&doc.source, to) {
-        (
-            document::Source::ThreeJs(threejs::Layout::Scene { fields, .. }),
-            Format::ThreeJsLegacy,
-        ) if !fields.is_empty() => {
+        (document::Source::ThreeJs(threejs::Layout::Scene { fields, .. }), to)
+            if to != Format::ThreeJs && !fields.is_empty() =>
+        {
             lost.push(other_fields(
                 fields.iter().map(|(k, _)| k.as_str()).collect(),
             ));
         }
-        (document::Source::ThreeJsLegacy(layout), Format::ThreeJs) => {
+        (document::Source::ThreeJsLegacy(layout), to) if to != Format::ThreeJsLegacy => {
             let names = layout.field_names();
+            if !names.is_empty() {
+                lost.push(other_fields(names));
+            }
+        }
+        (document::Source::Gltf(src), to) if !gltf::is_gltf(to) => {
+            let names: Vec<&str> = src
+                .root
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !matches!(*k, "asset" | "animations"))
+                .collect();
             if !names.is_empty() {
                 lost.push(other_fields(names));
             }
@@ -185,7 +205,9 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
         _ => {}
     }
     let keeps_model = to == doc.format && !matches!(doc.source, document::Source::None);
+    // glTF output writes the morph mesh (or keeps the glTF file's meshes).
     if (to == Format::ThreeJs || !keeps_model)
+        && !gltf::is_gltf(to)
         && let Some(mesh) = &doc.mesh
     {
         lost.push(format!(
@@ -206,6 +228,9 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
     if to == Format::ThreeJsLegacy {
         lost.extend(threejs_legacy::write::field_losses(doc));
     }
+    if gltf::is_gltf(to) {
+        lost.extend(gltf::plan::losses(doc));
+    }
     lost
 }
 
@@ -215,6 +240,7 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     match doc.format {
         Format::ThreeJs => threejs::write::write(doc, opts),
         Format::ThreeJsLegacy => threejs_legacy::write::write(doc, opts),
+        Format::Gltf | Format::Glb => gltf::write::write(doc, opts),
     }
 }
 
@@ -226,5 +252,6 @@ pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::
     atomic::write_atomic_with(path, |out| match doc.format {
         Format::ThreeJs => threejs::write::write_to(doc, opts, out),
         Format::ThreeJsLegacy => threejs_legacy::write::write_to(doc, opts, out),
+        Format::Gltf | Format::Glb => out.write_all(&gltf::write::write(doc, opts)),
     })
 }
