@@ -605,8 +605,9 @@ fn all_interpolations() -> Clip {
         let (time, value) = t.point(HandleSide::Out, 1, 0, 3).unwrap();
         t.set_point(HandleSide::Out, 1, 0, 3, (time + 0.1, value));
     }
+    let h = std::f32::consts::FRAC_1_SQRT_2;
     let quats = vec![
-        0.0, 0.0, 0.0, 1.0, 0.0, 0.7071068, 0.0, 0.7071068, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, 1.0, 0.0,
+        0.0, 0.0, 0.0, 1.0, 0.0, h, 0.0, h, 0.5, 0.5, 0.5, 0.5, 0.0, 0.0, 1.0, 0.0,
     ];
     let mut q = Track::numeric(
         "spin.quaternion",
@@ -777,9 +778,9 @@ fn cubic_spline_keys_convert_exactly_both_ways() {
           "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"SCALAR"}},
                        {{"bufferView":0,"byteOffset":12,"componentType":5126,"count":9,"type":"VEC3"}}],
           "bufferViews":[{{"buffer":0,"byteLength":{len}}}],
-          "buffers":[{{"byteLength":{len},"uri":"{uri}"}}]}}"#,
+          "buffers":[{{"byteLength":{len},"uri":"data:;base64,{uri}"}}]}}"#,
         len = bytes.len(),
-        uri = format!("data:;base64,{}", base64_encode(&bytes)),
+        uri = base64_encode(&bytes),
     );
     let doc = read_bytes(text.as_bytes(), Path::new("c.gltf")).unwrap();
     let track = &doc.clips[0].tracks[0];
@@ -806,8 +807,8 @@ fn cubic_spline_keys_convert_exactly_both_ways() {
     for i in 0..=200 {
         let t = i as f64 * 0.01;
         let got = at(track, t);
-        for c in 0..3 {
-            assert!((got[c] - hermite(t, c)).abs() < 1e-6, "t = {t}, c = {c}");
+        for (c, g) in got.iter().enumerate() {
+            assert!((g - hermite(t, c)).abs() < 1e-6, "t = {t}, c = {c}");
         }
     }
     // Written back (edited, so the animation is rebuilt): the same tangents.
@@ -823,8 +824,8 @@ fn cubic_spline_keys_convert_exactly_both_ways() {
     for i in 0..=20 {
         let t = i as f64 * 0.1;
         let (x, y) = (at(track, t), at(&back.clips[0].tracks[0], t));
-        for c in 0..3 {
-            assert!((x[c] - y[c]).abs() < 1e-5, "t = {t}");
+        for (a, b) in x.iter().zip(&y) {
+            assert!((a - b).abs() < 1e-5, "t = {t}");
         }
     }
 }

@@ -155,7 +155,9 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
 /// Whether `doc` can be written in its format without losing animation: `Err` lists the tracks
 /// the format cannot hold (legacy three.js JSON holds only `.bones[NAME].position`,
 /// `.quaternion` and `.scale` tracks, linearly interpolated, besides the clips a morph model
-/// implies). [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
+/// implies; glTF refuses keys it cannot store, such as negative or unsorted times, while the
+/// properties it has no channel for are left out and listed by [`conversion_losses`]).
+/// [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
 pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
         Format::ThreeJs => Ok(()),

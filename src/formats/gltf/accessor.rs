@@ -327,7 +327,7 @@ pub(crate) fn decode(
             ) || target >= count
             {
                 return Err(Fail::new(
-                    format!("{ip}"),
+                    ip.clone(),
                     format!("index {j} ({target}) is not an element of the {count}"),
                 ));
             }

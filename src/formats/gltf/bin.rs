@@ -45,7 +45,7 @@ impl Bin {
 
     /// Appends `bytes` as a new view (aligned to 4 bytes) and returns its index.
     fn view(&mut self, bytes: &[u8], target: Option<Target>) -> usize {
-        while self.data.len() % 4 != 0 {
+        while !self.data.len().is_multiple_of(4) {
             self.data.push(0);
         }
         let view = View {

@@ -180,7 +180,7 @@ mod tests {
             for step in 0..=200 {
                 let t = t0 + (t1 - t0) * step as f64 / 200.0;
                 sampler.evaluate_f64(t, &mut out);
-                for c in 0..2 {
+                for (c, got) in out.iter().enumerate() {
                     let i0 = k * 2 + c;
                     let i1 = (k + 1) * 2 + c;
                     let want = hermite(
@@ -192,7 +192,7 @@ mod tests {
                         values[i1] as f64,
                         ins[i1] as f64,
                     );
-                    worst = worst.max((out[c] - want).abs());
+                    worst = worst.max((got - want).abs());
                 }
             }
         }

@@ -2,6 +2,13 @@
 //! animation per clip with its channels' keys, the notes for `convert`'s summary and the
 //! tracks glTF cannot hold.
 //!
+//! Two kinds of trouble are told apart. A track on a property glTF has no channel for
+//! (`.visible`, `.material.opacity`, Euler `.rotation`) is left out and noted, like any other
+//! loss in a conversion. Keys glTF cannot store for a property it does have (negative or
+//! unsorted times, NaN, a zero quaternion, two tracks for one node property, weights on a
+//! glTF node without morph targets) are errors: writing refuses the document rather than
+//! write an invalid file.
+//!
 //! The same plan serves [`check_writable`](crate::formats::check_writable) (its errors),
 //! [`conversion_losses`](crate::formats::conversion_losses) (its notes), the fresh writer
 //! ([`write`](super::write)) and the write-back ([`patch`](super::patch)).

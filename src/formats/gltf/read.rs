@@ -382,7 +382,7 @@ fn morph_target_count(
         }
         return Ok(targets);
     }
-    if keys == 0 || output.count % keys != 0 || output.count == 0 {
+    if keys == 0 || output.count == 0 || !output.count.is_multiple_of(keys) {
         return Err(Fail::new(
             format!("{cpath}.target.node"),
             format!(

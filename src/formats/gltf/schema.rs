@@ -217,11 +217,7 @@ fn data_error(text: &[u8], e: &serde_json::Error) -> (String, String) {
 /// glTF uses. The scan stops at `asset` or at the first key glTF does not define.
 pub(crate) fn looks_like_gltf_json(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if !bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|&b| b == b'{')
-    {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return false;
     }
     let verdict = Cell::new(None);

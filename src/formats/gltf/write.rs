@@ -29,7 +29,7 @@ use crate::formats::{Document, Format, WriteOptions};
 use crate::model::MorphMesh;
 
 /// `doc` as a `.gltf` or `.glb` file (by its format). Tracks glTF cannot hold are left out:
-/// check with [`check_writable`] first.
+/// check with [`check_writable`](crate::formats::check_writable) first.
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let plan = plan(doc);
     if let Some(src) = super::plan::base(doc) {
