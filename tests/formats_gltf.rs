@@ -277,6 +277,25 @@ fn edited_clips_replace_only_the_animations() {
         // The mesh data survived the repacking.
         assert_eq!(back.skeleton.as_ref().unwrap().bones.len(), 1);
     }
+    // With an extension that may point into buffers nothing is dropped or moved: the new
+    // data is appended to the first buffer and the old accessors stay.
+    let mut text = original.clone();
+    text["extensionsUsed"] = json!(["EXT_meshopt_compression"]);
+    let doc = read_bytes(text.to_string().as_bytes(), Path::new("m.gltf")).unwrap();
+    let mut edited = doc.clone();
+    edited.clips.remove(0);
+    let (bytes, back) = through(&edited, Format::Gltf);
+    assert_eq!(back.clips, edited.clips);
+    let json = json_of(&bytes);
+    assert_eq!(json["accessors"].as_array().unwrap().len(), 12);
+    assert_eq!(
+        json["accessors"].as_array().unwrap()[..10],
+        original["accessors"].as_array().unwrap()[..]
+    );
+    assert_eq!(
+        json["bufferViews"].as_array().unwrap()[..5],
+        original["bufferViews"].as_array().unwrap()[..]
+    );
     // A morph edit keeps the mesh (and its default weights stand in for untracked targets).
     let mut morph = read("SimpleMorph.gltf");
     morph.clips[0].tracks.remove(1);
@@ -366,6 +385,48 @@ fn external_buffers_inside_the_folder() {
             .starts_with("data:")
     );
     assert_eq!(read_file(&copy).unwrap().clips, doc.clips);
+}
+
+#[test]
+fn normalized_short_rotations_and_byte_weights() {
+    // Rotation keys as normalized SHORT (VEC4), weights as normalized UNSIGNED_BYTE.
+    let mut bytes: Vec<u8> = [0.0f32, 1.0].iter().flat_map(|t| t.to_le_bytes()).collect();
+    for q in [[0i16, 0, 0, 32767], [0, 0, -32768, 0]] {
+        bytes.extend(q.iter().flat_map(|c| c.to_le_bytes()));
+    }
+    bytes.extend([0u8, 255, 51, 0]);
+    let uri = base64_encode(&bytes);
+    let text = format!(
+        r#"{{"asset":{{"version":"2.0"}},
+          "nodes":[{{"name":"a"}},{{"name":"b","mesh":0}}],
+          "meshes":[{{"primitives":[{{"attributes":{{"POSITION":3}},"targets":[{{"POSITION":3}},{{"POSITION":3}}]}}],
+                     "extras":{{"targetNames":["open","shut"]}}}}],
+          "animations":[{{"name":"q","channels":[
+              {{"sampler":0,"target":{{"node":0,"path":"rotation"}}}},
+              {{"sampler":1,"target":{{"node":1,"path":"weights"}}}}],
+            "samplers":[{{"input":0,"output":1}},{{"input":0,"output":2,"interpolation":"STEP"}}]}}],
+          "accessors":[{{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"}},
+                       {{"bufferView":0,"byteOffset":8,"componentType":5122,"normalized":true,"count":2,"type":"VEC4"}},
+                       {{"bufferView":0,"byteOffset":24,"componentType":5121,"normalized":true,"count":4,"type":"SCALAR"}},
+                       {{"bufferView":0,"componentType":5126,"count":1,"type":"VEC3"}}],
+          "bufferViews":[{{"buffer":0,"byteLength":28}}],
+          "buffers":[{{"byteLength":28,"uri":"data:application/gltf-buffer;base64,{uri}"}}]}}"#
+    );
+    let doc = read_bytes(text.as_bytes(), Path::new("n.gltf")).unwrap();
+    let tracks = &doc.clips[0].tracks;
+    assert_eq!(tracks[0].name, "a.quaternion");
+    // max(c / 32767, -1): -32768 reads as -1.
+    assert_eq!(nums(&tracks[0]), [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0]);
+    assert_eq!(tracks[1].name, "b.morphTargetInfluences[open]");
+    assert_eq!(tracks[1].interpolation, Interpolation::Discrete);
+    assert_eq!(nums(&tracks[1]), [0.0, 0.2]);
+    assert_eq!(tracks[2].name, "b.morphTargetInfluences[shut]");
+    assert_eq!(nums(&tracks[2]), [1.0, 0.0]);
+    // Written as floats, read back the same (the mesh keeps its target names).
+    let mut edited = doc.clone();
+    edited.clips[0].name = "r".into();
+    let (_, back) = through(&edited, Format::Glb);
+    assert_eq!(back.clips[0].tracks, edited.clips[0].tracks);
 }
 
 #[test]

@@ -412,3 +412,65 @@ fn remap(v: &mut Value, map: &HashMap<u64, u64>) {
         *v = json!(new);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(extensions: &str) -> Map<String, Value> {
+        let text = format!(
+            r#"{{"asset":{{"version":"2.0"}},"extensionsUsed":{extensions},
+              "meshes":[{{"primitives":[{{"attributes":{{"POSITION":2}},"indices":0}}]}}],
+              "animations":[{{"samplers":[{{"input":1,"output":3}}],"channels":[]}}],
+              "accessors":[{{"bufferView":1}},{{"bufferView":0}},{{"bufferView":2}},{{"bufferView":0,"byteOffset":4}}],
+              "bufferViews":[{{"buffer":0,"byteLength":8}},
+                             {{"buffer":0,"byteOffset":10,"byteLength":6}},
+                             {{"buffer":1,"byteOffset":4,"byteLength":4}}],
+              "images":[{{"bufferView":2}}]}}"#
+        );
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn drops_animation_data_and_packs_views() {
+        let buffers = vec![(0u8..16).collect::<Vec<u8>>(), vec![9, 9, 9, 9, 7, 7, 7, 7]];
+        let mut r = root(r#"["KHR_materials_unlit"]"#);
+        let packed = compact(&mut r, &buffers, true).unwrap();
+        // Accessors 1 and 3 (animation only) go; 0 and 2 become 0 and 1.
+        assert_eq!(
+            r["accessors"],
+            json!([{"bufferView": 0}, {"bufferView": 1}])
+        );
+        assert_eq!(
+            r["meshes"][0]["primitives"][0],
+            json!({"attributes": {"POSITION": 1}, "indices": 0})
+        );
+        // View 0 (animation only) goes; view 1 keeps its offset modulo 4 (10 → 2).
+        assert_eq!(
+            r["bufferViews"],
+            json!([
+                {"buffer": 0, "byteOffset": 2, "byteLength": 6},
+                {"buffer": 0, "byteOffset": 8, "byteLength": 4}
+            ])
+        );
+        assert_eq!(r["images"][0]["bufferView"], 1);
+        assert_eq!(packed, [0, 0, 10, 11, 12, 13, 14, 15, 7, 7, 7, 7]);
+        // Without dropping, the animation keeps its (renumbered) accessors.
+        let mut r = root("[]");
+        compact(&mut r, &buffers, false).unwrap();
+        assert_eq!(r["accessors"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            r["animations"][0]["samplers"][0],
+            json!({"input": 1, "output": 3})
+        );
+        // An extension that may point into buffers leaves everything alone.
+        let mut r = root(r#"["EXT_meshopt_compression"]"#);
+        let before = r.clone();
+        assert_eq!(compact(&mut r, &buffers, true), None);
+        assert_eq!(r, before);
+        // So does a view outside its buffer.
+        let mut r = root("[]");
+        r["bufferViews"][2]["byteLength"] = json!(40);
+        assert_eq!(compact(&mut r, &buffers, true), None);
+    }
+}

@@ -128,3 +128,50 @@ pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skele
         .collect();
     Ok(Some(Skeleton { bones }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::gltf::schema::parse;
+
+    fn json(nodes: &str, extra: &str) -> GltfJson {
+        let text = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":{nodes}{extra}}}"#);
+        parse(text.as_bytes()).unwrap().json
+    }
+
+    #[test]
+    fn cycles_and_second_parents_are_ignored() {
+        let j = json(
+            r#"[{"children":[1]},{"children":[0,2]},{"children":[1]},{"children":[2]}]"#,
+            "",
+        );
+        // 0 → 1 → 2; 1 → 0 would close a loop, 2 → 1 and 3 → 2 are second parents.
+        assert_eq!(parents(&j).unwrap(), [None, Some(0), Some(1), None]);
+    }
+
+    #[test]
+    fn joints_with_ancestors_and_matrix_rest_pose() {
+        let j = json(
+            r#"[{"name":"root","children":[1]},
+                {"matrix":[2,0,0,0, 0,2,0,0, 0,0,2,0, 1,2,3,1],"children":[2]},
+                {"name":"tip"},
+                {"name":"loose"}]"#,
+            r#","skins":[{"joints":[2]}]"#,
+        );
+        let names = vec!["root".into(), "node_1".into(), "tip".into(), "loose".into()];
+        let s = skeleton(&j, &names).unwrap().unwrap();
+        assert_eq!(
+            s.hierarchy(),
+            [
+                ("root".to_string(), None),
+                ("node_1".to_string(), Some("root".to_string())),
+                ("tip".to_string(), Some("node_1".to_string())),
+            ]
+        );
+        assert_eq!(s.bones[1].position, [1.0, 2.0, 3.0]);
+        assert_eq!(s.bones[1].scale, [2.0; 3]);
+        let bad = json("[{}]", r#","skins":[{"joints":[4]}]"#);
+        let e = skeleton(&bad, &["node_0".into()]).unwrap_err();
+        assert_eq!(e.path, "skins[0].joints[0]");
+    }
+}
