@@ -454,17 +454,10 @@ fn cli_convert_to_threejs_and_to_serialized_legacy() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(!bad.exists());
 
-    let o = clipscope(&[
-        "convert",
-        input,
-        "-o",
-        bad.to_str().unwrap(),
-        "--to",
-        "gltf",
-    ]);
+    let o = clipscope(&["convert", input, "-o", bad.to_str().unwrap(), "--to", "fbx"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("unknown format 'gltf' (expected threejs or threejs-legacy")
+            .contains("unknown format 'fbx' (expected threejs or threejs-legacy")
     );
 }

@@ -1,6 +1,7 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
 //! numbers, optionally in another format (three.js clip JSON, legacy three.js JSON, PlayCanvas
-//! animation JSON; Lottie only for a document read from Lottie).
+//! animation JSON, glTF or GLB; Lottie only for a document read from Lottie). Without `--to`, an
+//! output ending in `.gltf` or `.glb` picks that format.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,8 +17,9 @@ pub struct Args {
     pub file: PathBuf,
     /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
     /// hierarchy keys), `playcanvas` (animation JSON v4; non-linear tracks are baked at the
-    /// source frame rate) or `lottie` (only for a Lottie input); the input's own format when not
-    /// given.
+    /// source frame rate), `gltf` (JSON, embedded buffers), `glb` (binary glTF) or `lottie` (only
+    /// for a Lottie input); when not given, the output's `.gltf` / `.glb` extension, else the
+    /// input's own format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub to: Option<Format>,
     #[command(flatten)]
@@ -32,12 +34,25 @@ fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
+/// The glTF format an output path's extension names (`.gltf`, `.glb`, any case).
+fn format_for_extension(path: &std::path::Path) -> Option<Format> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "gltf" => Some(Format::Gltf),
+        "glb" => Some(Format::Glb),
+        _ => None,
+    }
+}
+
 /// Rewrites the file, printing the sizes before and after (in bytes) and every kind of data the
 /// target format could not hold.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
     let from = doc.format;
-    let to = args.to.unwrap_or(from);
+    let to = args
+        .to
+        .or_else(|| format_for_extension(&args.output.output))
+        .unwrap_or(from);
     let lost = formats::conversion_losses(&doc, to);
     let doc = doc.converted_to(to);
     let before = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);

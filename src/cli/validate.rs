@@ -25,7 +25,7 @@ pub enum ReportFormat {
 /// Arguments of `validate`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or directories (searched recursively for `.json` files).
+    /// Files or directories (searched recursively for `.json`, `.gltf` and `.glb` files).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Output format.
@@ -122,11 +122,13 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
-/// Files a directory search picks up.
+/// Files a directory search picks up: `.json`, `.gltf` and `.glb`.
 fn is_clip_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["json", "gltf", "glb"]
+            .iter()
+            .any(|x| e.eq_ignore_ascii_case(x))
+    })
 }
 
 /// The text report: a verdict line per file, then one indented line per problem.

@@ -22,6 +22,10 @@ pub enum Format {
     Lottie,
     /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
     PlayCanvas,
+    /// glTF 2.0 JSON (`.gltf`), buffers embedded as base64 `data:` URIs when written.
+    Gltf,
+    /// Binary glTF 2.0 (`.glb`).
+    Glb,
 }
 
 impl Format {
@@ -31,6 +35,8 @@ impl Format {
         Format::ThreeJsLegacy,
         Format::PlayCanvas,
         Format::Lottie,
+        Format::Gltf,
+        Format::Glb,
     ];
 
     /// A human-readable name for menus ("three.js AnimationClip JSON").
@@ -40,6 +46,8 @@ impl Format {
             Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
             Format::Lottie => "Lottie / Bodymovin JSON",
             Format::PlayCanvas => "PlayCanvas animation JSON",
+            Format::Gltf => "glTF 2.0 (.gltf, embedded buffers)",
+            Format::Glb => "binary glTF 2.0 (.glb)",
         }
     }
 
@@ -50,6 +58,8 @@ impl Format {
             Format::ThreeJsLegacy => "threejs-legacy",
             Format::Lottie => "lottie",
             Format::PlayCanvas => "playcanvas",
+            Format::Gltf => "gltf",
+            Format::Glb => "glb",
         }
     }
 
@@ -57,6 +67,8 @@ impl Format {
     pub fn extension(self) -> &'static str {
         match self {
             Format::ThreeJs | Format::ThreeJsLegacy | Format::Lottie | Format::PlayCanvas => "json",
+            Format::Gltf => "gltf",
+            Format::Glb => "glb",
         }
     }
 
@@ -86,6 +98,8 @@ pub(crate) enum Source {
     Lottie(LottieSource),
     /// Read from a PlayCanvas animation file.
     PlayCanvas(PlayCanvasLayout),
+    /// Read from a glTF file (`.gltf` or `.glb`): its JSON and buffers.
+    Gltf(super::gltf::SharedSource),
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.
@@ -124,9 +138,13 @@ impl Document {
     /// The same document to be written as `format`: when that is another format, the layout of
     /// the file it was read from is forgotten, so the writer picks that format's natural shape.
     /// Clips, skeleton and mesh are kept (see [`conversion_losses`](super::conversion_losses) for
-    /// what the target cannot hold).
+    /// what the target cannot hold). Between `.gltf` and `.glb` the file is kept: only its
+    /// container changes.
     pub fn converted_to(mut self, format: Format) -> Document {
-        if format != self.format {
+        let both_gltf = super::gltf::is_gltf(format) && super::gltf::is_gltf(self.format);
+        if format != self.format && both_gltf {
+            self.format = format;
+        } else if format != self.format {
             self.format = format;
             self.source = Source::None;
         }

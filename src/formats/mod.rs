@@ -1,9 +1,11 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
-//! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`]) with a
-//! serde schema that mirrors the file and converters to and from the [`model`](crate::model).
-//! Detection looks at content: legacy model files (format 3) go to [`threejs_legacy`],
-//! PlayCanvas `{"animation": {…}}` files to [`playcanvas`], everything else to [`threejs`].
+//! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`],
+//! [`lottie`], [`gltf`]) with a serde schema that mirrors the file and converters to and from the
+//! [`model`](crate::model). Detection looks at content: glTF (the GLB magic, or JSON with glTF's
+//! top-level keys) goes to [`gltf`], Lottie compositions to [`lottie`], legacy model files (format
+//! 3) to [`threejs_legacy`], PlayCanvas `{"animation": {…}}` files to [`playcanvas`], everything
+//! else to [`threejs`].
 //! Reading never panics: a [`ReadError`] names the file, the JSON path of the culprit
 //! (`tracks[3].times[7]`) and the reason, on one line. [`lint_bytes`] is the lenient read behind
 //! `clipscope validate`. Writing goes through one number formatter ([`number`]) and one atomic
@@ -13,6 +15,7 @@ pub mod atomic;
 pub mod document;
 pub mod error;
 pub mod file_bytes;
+pub mod gltf;
 pub mod json_path;
 pub mod lottie;
 pub mod number;
@@ -84,6 +87,9 @@ pub fn read_bytes_with(
     file: &Path,
     opts: &ReadOptions,
 ) -> Result<Document, ReadError> {
+    if gltf::detect(bytes).is_some() {
+        return gltf::read::read(bytes, file);
+    }
     if lottie::detect(bytes) {
         return lottie::read::read(bytes, file);
     }
@@ -114,7 +120,9 @@ pub fn read_file_with_progress_and(
     let bytes = FileBytes::open(path)
         .map_err(|e| ReadError::new(path, "", format!("cannot read file: {e}")))?;
     progress.set_total(bytes.len());
-    let doc = if lottie::detect(&bytes) {
+    let doc = if gltf::detect(&bytes).is_some() {
+        gltf::read::read(&bytes, path)?
+    } else if lottie::detect(&bytes) {
         lottie::read::read(&bytes, path)?
     } else if threejs_legacy::detect(&bytes) {
         threejs_legacy::read::read(&bytes, path, opts)?
@@ -147,7 +155,9 @@ pub fn lint_file(path: &Path) -> (Option<Document>, Vec<Problem>) {
 /// file is read strictly: its first problem is the one `parse` error, otherwise the problems are
 /// the model's validation of its clips.
 pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>) {
-    let read = if lottie::detect(bytes) {
+    let read = if gltf::detect(bytes).is_some() {
+        gltf::read::lint(bytes, file)
+    } else if lottie::detect(bytes) {
         lottie::read::lint(bytes, file)
     } else if threejs_legacy::detect(bytes) {
         threejs_legacy::read::lint(bytes, file)
@@ -172,7 +182,9 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
 /// Whether `doc` can be written in its format without losing animation: `Err` lists the tracks
 /// the format cannot hold (legacy three.js JSON holds only `.bones[NAME].position`,
 /// `.quaternion` and `.scale` tracks, linearly interpolated, besides the clips a morph model
-/// implies; PlayCanvas JSON one clip of `NODE.position`, `.quaternion` and `.scale` tracks).
+/// implies; PlayCanvas JSON one clip of `NODE.position`, `.quaternion` and `.scale` tracks; glTF
+/// refuses keys it cannot store, such as negative or unsorted times, while the properties it has
+/// no channel for are left out and listed by [`conversion_losses`]).
 /// [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
 pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
@@ -180,6 +192,7 @@ pub fn check_writable(doc: &Document) -> Result<(), String> {
         Format::ThreeJsLegacy => threejs_legacy::write::check_writable(doc),
         Format::Lottie => lottie::write::check_writable(doc),
         Format::PlayCanvas => playcanvas::write::check_writable(doc),
+        Format::Gltf | Format::Glb => gltf::plan::check_writable(doc),
     }
 }
 
@@ -197,15 +210,14 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
         )
     };
     match (&doc.source, to) {
-        (
-            document::Source::ThreeJs(threejs::Layout::Scene { fields, .. }),
-            Format::ThreeJsLegacy,
-        ) if !fields.is_empty() => {
+        (document::Source::ThreeJs(threejs::Layout::Scene { fields, .. }), to)
+            if to != Format::ThreeJs && !fields.is_empty() =>
+        {
             lost.push(other_fields(
                 fields.iter().map(|(k, _)| k.as_str()).collect(),
             ));
         }
-        (document::Source::ThreeJsLegacy(layout), Format::ThreeJs) => {
+        (document::Source::ThreeJsLegacy(layout), to) if to != Format::ThreeJsLegacy => {
             let names = layout.field_names();
             if !names.is_empty() {
                 lost.push(other_fields(names));
@@ -214,10 +226,23 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
         (document::Source::PlayCanvas(layout), to) if to != Format::PlayCanvas => {
             lost.extend(layout.losses());
         }
+        (document::Source::Gltf(src), to) if !gltf::is_gltf(to) => {
+            let names: Vec<&str> = src
+                .root
+                .keys()
+                .map(String::as_str)
+                .filter(|k| !matches!(*k, "asset" | "animations"))
+                .collect();
+            if !names.is_empty() {
+                lost.push(other_fields(names));
+            }
+        }
         _ => {}
     }
     let keeps_model = to == doc.format && !matches!(doc.source, document::Source::None);
+    // glTF output writes the morph mesh (or keeps the glTF file's meshes).
     if (to == Format::ThreeJs || !keeps_model)
+        && !gltf::is_gltf(to)
         && let Some(mesh) = &doc.mesh
     {
         lost.push(format!(
@@ -242,6 +267,9 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
     if to == Format::PlayCanvas {
         lost.extend(playcanvas::write::losses(doc));
     }
+    if gltf::is_gltf(to) {
+        lost.extend(gltf::plan::losses(doc));
+    }
     lost
 }
 
@@ -253,6 +281,7 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         Format::ThreeJsLegacy => threejs_legacy::write::write(doc, opts),
         Format::Lottie => lottie::write::write(doc, opts),
         Format::PlayCanvas => playcanvas::write::write(doc, opts),
+        Format::Gltf | Format::Glb => gltf::write::write(doc, opts),
     }
 }
 
@@ -266,5 +295,6 @@ pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> std::io::
         Format::ThreeJsLegacy => threejs_legacy::write::write_to(doc, opts, out),
         Format::Lottie => lottie::write::write_to(doc, opts, out),
         Format::PlayCanvas => playcanvas::write::write_to(doc, opts, out),
+        Format::Gltf | Format::Glb => out.write_all(&gltf::write::write(doc, opts)),
     })
 }

@@ -301,9 +301,11 @@ fn write_document(
     let layout = match &doc.source {
         Source::ThreeJs(Layout::Clip) if doc.clips.len() != 1 => &Layout::Array,
         Source::ThreeJs(layout) => layout,
-        Source::None | Source::ThreeJsLegacy(_) | Source::Lottie(_) | Source::PlayCanvas(_) => {
-            &natural
-        }
+        Source::None
+        | Source::ThreeJsLegacy(_)
+        | Source::Lottie(_)
+        | Source::PlayCanvas(_)
+        | Source::Gltf(_) => &natural,
     };
     match layout {
         Layout::Clip => {

@@ -1,0 +1,448 @@
+//! Decoding accessors into `f32` numbers, with every bound checked.
+//!
+//! An accessor is `count` elements of a type (`SCALAR`, `VEC3`, `MAT4`, …) of one component
+//! type, read from a buffer view at a byte offset with the view's stride (tightly packed when
+//! the view has none). Integer components marked `normalized` map to `[0, 1]` or `[-1, 1]`
+//! exactly as glTF 2.0 §3.11 says (`max(c / 127, -1)` for `BYTE`, `c / 255` for
+//! `UNSIGNED_BYTE`, `max(c / 32767, -1)` for `SHORT`, `c / 65535` for `UNSIGNED_SHORT`); other
+//! integers are read as their value (`KHR_mesh_quantization`). Matrix columns of 1- and 2-byte
+//! components start on 4-byte boundaries. A sparse accessor starts from its view (or zeros)
+//! and substitutes the listed elements. Anything out of range is a [`Fail`] with the JSON path
+//! of the offending field, never a panic.
+
+use gltf_json::accessor::{ComponentType, Type};
+use gltf_json::validation::Checked;
+
+use super::Fail;
+use super::schema::GltfJson;
+
+/// The most numbers one accessor may decode to (guards allocations for absurd counts; an
+/// accessor with a buffer view is also bounded by the view's bytes, checked first).
+const MAX_VALUES: usize = 1 << 26;
+
+/// A decoded accessor.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Decoded {
+    /// Number of elements.
+    pub count: usize,
+    /// Numbers per element (3 for `VEC3`, 16 for `MAT4`).
+    pub components: usize,
+    /// `count × components` numbers, element after element.
+    pub values: Vec<f32>,
+    /// The accessor type's name (`VEC3`), for messages.
+    pub type_name: &'static str,
+}
+
+/// Numbers per element of `t`.
+pub(crate) fn components(t: Type) -> usize {
+    match t {
+        Type::Scalar => 1,
+        Type::Vec2 => 2,
+        Type::Vec3 => 3,
+        Type::Vec4 | Type::Mat2 => 4,
+        Type::Mat3 => 9,
+        Type::Mat4 => 16,
+    }
+}
+
+/// The glTF name of `t` (`VEC3`).
+pub(crate) fn type_name(t: Type) -> &'static str {
+    match t {
+        Type::Scalar => "SCALAR",
+        Type::Vec2 => "VEC2",
+        Type::Vec3 => "VEC3",
+        Type::Vec4 => "VEC4",
+        Type::Mat2 => "MAT2",
+        Type::Mat3 => "MAT3",
+        Type::Mat4 => "MAT4",
+    }
+}
+
+/// Bytes per component of `c`.
+fn size(c: ComponentType) -> usize {
+    match c {
+        ComponentType::I8 | ComponentType::U8 => 1,
+        ComponentType::I16 | ComponentType::U16 => 2,
+        ComponentType::U32 | ComponentType::F32 => 4,
+    }
+}
+
+/// The component at the start of `b` (which holds at least [`size`] bytes) as a number.
+fn component(b: &[u8], c: ComponentType, normalized: bool) -> f32 {
+    match c {
+        ComponentType::F32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+        ComponentType::I8 => {
+            let v = b[0] as i8 as f64;
+            if normalized {
+                (v / 127.0).max(-1.0) as f32
+            } else {
+                v as f32
+            }
+        }
+        ComponentType::U8 => {
+            let v = b[0] as f64;
+            if normalized {
+                (v / 255.0) as f32
+            } else {
+                v as f32
+            }
+        }
+        ComponentType::I16 => {
+            let v = i16::from_le_bytes([b[0], b[1]]) as f64;
+            if normalized {
+                (v / 32767.0).max(-1.0) as f32
+            } else {
+                v as f32
+            }
+        }
+        ComponentType::U16 => {
+            let v = u16::from_le_bytes([b[0], b[1]]) as f64;
+            if normalized {
+                (v / 65535.0) as f32
+            } else {
+                v as f32
+            }
+        }
+        ComponentType::U32 => {
+            let v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64;
+            if normalized {
+                (v / 4294967295.0) as f32
+            } else {
+                v as f32
+            }
+        }
+    }
+}
+
+/// A `u64` from the file as a `usize`, or a failure at `path`.
+fn to_usize(v: u64, path: &str) -> Result<usize, Fail> {
+    usize::try_from(v).map_err(|_| Fail::new(path, format!("{v} is too large")))
+}
+
+/// The bytes of buffer view `index` (referenced from `referrer`), checked against its buffer.
+/// Returns the bytes and the view's stride, if any.
+fn view_bytes<'b>(
+    json: &GltfJson,
+    buffers: &'b [Vec<u8>],
+    index: usize,
+    referrer: &str,
+) -> Result<(&'b [u8], Option<usize>), Fail> {
+    let view = json.buffer_views.get(index).ok_or_else(|| {
+        Fail::new(
+            referrer,
+            format!(
+                "buffer view {index} does not exist (the file has {})",
+                json.buffer_views.len()
+            ),
+        )
+    })?;
+    let path = format!("bufferViews[{index}]");
+    let b = view.buffer.value();
+    let data = buffers.get(b).ok_or_else(|| {
+        Fail::new(
+            format!("{path}.buffer"),
+            format!("buffer {b} does not exist (the file has {})", buffers.len()),
+        )
+    })?;
+    let offset = to_usize(
+        view.byte_offset.map_or(0, |o| o.0),
+        &format!("{path}.byteOffset"),
+    )?;
+    let length = to_usize(view.byte_length.0, &format!("{path}.byteLength"))?;
+    let end = offset.checked_add(length).filter(|&e| e <= data.len());
+    let Some(end) = end else {
+        return Err(Fail::new(
+            format!("{path}.byteLength"),
+            format!(
+                "bytes {offset}..{} lie outside buffers[{b}], which has {} bytes",
+                offset as u128 + length as u128,
+                data.len()
+            ),
+        ));
+    };
+    let stride = view.byte_stride.map(|s| s.0);
+    Ok((&data[offset..end], stride))
+}
+
+/// Decodes accessor `index`, which `referrer` (a JSON path such as
+/// `animations[0].samplers[1].output`) points at.
+pub(crate) fn decode(
+    json: &GltfJson,
+    buffers: &[Vec<u8>],
+    index: u32,
+    referrer: &str,
+) -> Result<Decoded, Fail> {
+    let i = index as usize;
+    let accessor = json.accessors.get(i).ok_or_else(|| {
+        Fail::new(
+            referrer,
+            format!(
+                "accessor {index} does not exist (the file has {})",
+                json.accessors.len()
+            ),
+        )
+    })?;
+    let path = format!("accessors[{i}]");
+    let Checked::Valid(t) = accessor.type_ else {
+        return Err(Fail::new(format!("{path}.type"), "unknown accessor type"));
+    };
+    let Checked::Valid(ct) = accessor.component_type else {
+        return Err(Fail::new(
+            format!("{path}.componentType"),
+            "unknown component type",
+        ));
+    };
+    let ct = ct.0;
+    let n = components(t);
+    let count = to_usize(accessor.count.0, &format!("{path}.count"))?;
+    let total = count
+        .checked_mul(n)
+        .filter(|&v| v <= MAX_VALUES)
+        .ok_or_else(|| {
+            Fail::new(
+                format!("{path}.count"),
+                format!("{count} elements are more than clipscope reads"),
+            )
+        })?;
+    let cs = size(ct);
+    // Element layout: matrix columns of small components are padded to 4 bytes.
+    let (columns, rows) = match t {
+        Type::Mat2 => (2, 2),
+        Type::Mat3 => (3, 3),
+        Type::Mat4 => (4, 4),
+        _ => (1, n),
+    };
+    let column_bytes = if columns > 1 {
+        (rows * cs).div_ceil(4) * 4
+    } else {
+        rows * cs
+    };
+    let element = columns * column_bytes;
+    let mut values = Vec::new();
+    if let Some(view) = accessor.buffer_view {
+        let (bytes, stride) =
+            view_bytes(json, buffers, view.value(), &format!("{path}.bufferView"))?;
+        let stride = stride.unwrap_or(element);
+        if stride < element {
+            return Err(Fail::new(
+                format!("bufferViews[{}].byteStride", view.value()),
+                format!(
+                    "stride {stride} is smaller than one {} element ({element} bytes)",
+                    type_name(t)
+                ),
+            ));
+        }
+        let offset = to_usize(
+            accessor.byte_offset.map_or(0, |o| o.0),
+            &format!("{path}.byteOffset"),
+        )?;
+        let needed = match count {
+            0 => Some(0),
+            _ => stride
+                .checked_mul(count - 1)
+                .and_then(|v| v.checked_add(offset))
+                .and_then(|v| v.checked_add(element)),
+        };
+        if needed.is_none_or(|need| need > bytes.len()) {
+            return Err(Fail::new(
+                format!("{path}.count"),
+                format!(
+                    "{count} {} elements (stride {stride}) from byte {offset} do not fit in \
+                     bufferViews[{}], which has {} bytes",
+                    type_name(t),
+                    view.value(),
+                    bytes.len()
+                ),
+            ));
+        }
+        values = vec![0.0f32; total];
+        for e in 0..count {
+            let start = offset + e * stride;
+            for col in 0..columns {
+                for row in 0..rows {
+                    let at = start + col * column_bytes + row * cs;
+                    values[e * n + col * rows + row] =
+                        component(&bytes[at..at + cs], ct, accessor.normalized);
+                }
+            }
+        }
+    }
+    if values.len() != total {
+        values = vec![0.0f32; total];
+    }
+    if let Some(sparse) = &accessor.sparse {
+        let sp = format!("{path}.sparse");
+        let k = to_usize(sparse.count.0, &format!("{sp}.count"))?;
+        if k > count {
+            return Err(Fail::new(
+                format!("{sp}.count"),
+                format!("{k} substitutions for {count} elements"),
+            ));
+        }
+        let Checked::Valid(ict) = sparse.indices.component_type else {
+            return Err(Fail::new(
+                format!("{sp}.indices.componentType"),
+                "unknown index component type",
+            ));
+        };
+        let ict = ict.0;
+        let ip = format!("{sp}.indices");
+        let (ibytes, _) = view_bytes(
+            json,
+            buffers,
+            sparse.indices.buffer_view.value(),
+            &format!("{ip}.bufferView"),
+        )?;
+        let ioff = to_usize(sparse.indices.byte_offset.0, &format!("{ip}.byteOffset"))?;
+        let isize = size(ict);
+        if ioff.checked_add(k * isize).is_none_or(|e| e > ibytes.len()) {
+            return Err(Fail::new(
+                format!("{ip}.byteOffset"),
+                format!("{k} indices do not fit in their buffer view"),
+            ));
+        }
+        let vp = format!("{sp}.values");
+        let (vbytes, _) = view_bytes(
+            json,
+            buffers,
+            sparse.values.buffer_view.value(),
+            &format!("{vp}.bufferView"),
+        )?;
+        let voff = to_usize(sparse.values.byte_offset.0, &format!("{vp}.byteOffset"))?;
+        if voff
+            .checked_add(k * element)
+            .is_none_or(|e| e > vbytes.len())
+        {
+            return Err(Fail::new(
+                format!("{vp}.byteOffset"),
+                format!("{k} values do not fit in their buffer view"),
+            ));
+        }
+        for j in 0..k {
+            let at = ioff + j * isize;
+            let target = component(&ibytes[at..at + isize], ict, false) as usize;
+            if matches!(
+                ict,
+                ComponentType::I8 | ComponentType::I16 | ComponentType::F32
+            ) || target >= count
+            {
+                return Err(Fail::new(
+                    ip.clone(),
+                    format!("index {j} ({target}) is not an element of the {count}"),
+                ));
+            }
+            let start = voff + j * element;
+            for col in 0..columns {
+                for row in 0..rows {
+                    let at = start + col * column_bytes + row * cs;
+                    values[target * n + col * rows + row] =
+                        component(&vbytes[at..at + cs], ct, accessor.normalized);
+                }
+            }
+        }
+    }
+    Ok(Decoded {
+        count,
+        components: n,
+        values,
+        type_name: type_name(t),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::gltf::schema::parse;
+
+    fn doc(accessors: &str, views: &str, len: usize) -> GltfJson {
+        let text = format!(
+            r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"byteLength":{len}}}],
+                "bufferViews":{views},"accessors":{accessors}}}"#
+        );
+        parse(text.as_bytes()).unwrap().json
+    }
+
+    #[test]
+    fn normalized_components_per_spec() {
+        let bytes = vec![vec![
+            0x81, 0x80, 0x7f, 0x00, 0xff, 0x00, 0x00, 0x80, 0xff, 0x7f,
+        ]];
+        let json = doc(
+            r#"[{"bufferView":0,"componentType":5120,"normalized":true,"count":4,"type":"SCALAR"},
+                {"bufferView":0,"componentType":5121,"normalized":true,"count":1,"type":"SCALAR","byteOffset":4},
+                {"bufferView":0,"byteOffset":6,"componentType":5122,"normalized":true,"count":2,"type":"SCALAR"},
+                {"bufferView":0,"byteOffset":4,"componentType":5123,"normalized":true,"count":1,"type":"SCALAR"},
+                {"bufferView":0,"byteOffset":6,"componentType":5122,"count":2,"type":"SCALAR"}]"#,
+            r#"[{"buffer":0,"byteLength":10}]"#,
+            10,
+        );
+        let v = |i| decode(&json, &bytes, i, "x").unwrap().values;
+        assert_eq!(v(0), [-1.0, -1.0, 1.0, 0.0]);
+        assert_eq!(v(1), [1.0]);
+        assert_eq!(v(2), [-1.0, 1.0]);
+        assert_eq!(v(3), [(255.0f64 / 65535.0) as f32]);
+        assert_eq!(v(4), [-32768.0, 32767.0]);
+    }
+
+    #[test]
+    fn strides_offsets_and_sparse() {
+        let floats: Vec<u8> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .chain([1u8, 0, 3, 0]) // u16 sparse indices 1, 3
+            .chain([9.0f32, 10.0].iter().flat_map(|f| f.to_le_bytes()))
+            .collect();
+        let json = doc(
+            r#"[{"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR"},
+                {"bufferView":0,"byteOffset":4,"componentType":5126,"count":2,"type":"SCALAR"},
+                {"bufferView":1,"componentType":5126,"count":4,"type":"SCALAR",
+                 "sparse":{"count":2,"indices":{"bufferView":2,"componentType":5123},
+                           "values":{"bufferView":3}}},
+                {"componentType":5126,"count":3,"type":"SCALAR",
+                 "sparse":{"count":1,"indices":{"bufferView":2,"componentType":5123},
+                           "values":{"bufferView":3}}}]"#,
+            r#"[{"buffer":0,"byteLength":32,"byteStride":8},
+                {"buffer":0,"byteLength":16},
+                {"buffer":0,"byteOffset":32,"byteLength":4},
+                {"buffer":0,"byteOffset":36,"byteLength":8}]"#,
+            44,
+        );
+        let bufs = vec![floats];
+        let v = |i| decode(&json, &bufs, i, "x").unwrap().values;
+        assert_eq!(v(0), [1.0, 3.0, 5.0, 7.0]);
+        assert_eq!(v(1), [2.0, 4.0]);
+        assert_eq!(v(2), [1.0, 9.0, 3.0, 10.0]);
+        assert_eq!(v(3), [0.0, 9.0, 0.0]);
+    }
+
+    #[test]
+    fn out_of_range_is_a_located_failure() {
+        let bufs = vec![vec![0u8; 16]];
+        let json = doc(
+            r#"[{"bufferView":0,"componentType":5126,"count":5,"type":"SCALAR"},
+                {"bufferView":7,"componentType":5126,"count":1,"type":"SCALAR"},
+                {"bufferView":1,"componentType":5126,"count":1,"type":"SCALAR"},
+                {"bufferView":0,"componentType":5126,"count":1,"type":"VEC9"},
+                {"bufferView":2,"componentType":5126,"count":2,"type":"VEC2"},
+                {"bufferView":0,"byteOffset":18446744073709551615,"componentType":5126,"count":2,"type":"SCALAR"},
+                {"componentType":5126,"count":4294967295000,"type":"MAT4"},
+                {"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR",
+                 "sparse":{"count":1,"indices":{"bufferView":0,"componentType":5125},"values":{"bufferView":0}}}]"#,
+            r#"[{"buffer":0,"byteLength":16},{"buffer":3,"byteLength":4},
+                {"buffer":0,"byteLength":16,"byteStride":4}]"#,
+            16,
+        );
+        let fail = |i| decode(&json, &bufs, i, "animations[0].samplers[0].input").unwrap_err();
+        assert_eq!(fail(0).path, "accessors[0].count");
+        assert_eq!(fail(1).path, "accessors[1].bufferView");
+        assert_eq!(fail(2).path, "bufferViews[1].buffer");
+        assert_eq!(fail(3).path, "accessors[3].type");
+        assert_eq!(fail(4).path, "bufferViews[2].byteStride");
+        assert_eq!(fail(5).path, "accessors[5].count");
+        assert_eq!(fail(6).path, "accessors[6].count");
+        assert_eq!(fail(9).path, "animations[0].samplers[0].input");
+        assert!(fail(9).reason.contains("accessor 9 does not exist"));
+        // Sparse index 0 is in range: substitution works.
+        assert!(decode(&json, &bufs, 7, "x").is_ok());
+    }
+}

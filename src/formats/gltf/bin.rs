@@ -1,0 +1,177 @@
+//! Building binary data for writing: one buffer, one buffer view per accessor, every view
+//! starting on a 4-byte boundary, and `min`/`max` on every accessor.
+//!
+//! Animation data gets views without `byteStride` or `target` (glTF allows a stride only on
+//! vertex attribute views); vertex positions get `ARRAY_BUFFER` views and indices
+//! `ELEMENT_ARRAY_BUFFER` views. `min`/`max` are the exact `f32` extremes written as the
+//! shortest decimal that reads back to the same `f64`, so validators comparing them with the
+//! data see equal numbers.
+
+use gltf_json::accessor::{ComponentType, GenericComponentType, Type};
+use gltf_json::buffer::{Target, View};
+use gltf_json::validation::{Checked, USize64};
+use gltf_json::{Accessor, Index};
+use serde_json::Value;
+
+/// Accessors and views appended to a document, their bytes going into one buffer.
+#[derive(Debug)]
+pub(crate) struct Bin {
+    /// The buffer's bytes so far (this builder's part starts at `start`).
+    pub data: Vec<u8>,
+    /// The buffer the views point into.
+    buffer: u32,
+    /// The new views, as JSON.
+    pub views: Vec<Value>,
+    /// The new accessors, as JSON.
+    pub accessors: Vec<Value>,
+    /// How many views and accessors the document has before these.
+    view_base: usize,
+    accessor_base: usize,
+}
+
+impl Bin {
+    /// A builder appending to `data` (the existing bytes of buffer `buffer`), numbering its
+    /// views and accessors after `view_base` and `accessor_base` existing ones.
+    pub(crate) fn new(data: Vec<u8>, buffer: u32, view_base: usize, accessor_base: usize) -> Bin {
+        Bin {
+            data,
+            buffer,
+            views: Vec::new(),
+            accessors: Vec::new(),
+            view_base,
+            accessor_base,
+        }
+    }
+
+    /// Appends `bytes` as a new view (aligned to 4 bytes) and returns its index.
+    fn view(&mut self, bytes: &[u8], target: Option<Target>) -> usize {
+        while !self.data.len().is_multiple_of(4) {
+            self.data.push(0);
+        }
+        let view = View {
+            buffer: Index::new(self.buffer),
+            byte_length: USize64(bytes.len() as u64),
+            byte_offset: Some(USize64(self.data.len() as u64)),
+            byte_stride: None,
+            name: None,
+            target: target.map(Checked::Valid),
+            extensions: None,
+            extras: Default::default(),
+        };
+        self.data.extend_from_slice(bytes);
+        self.views
+            .push(serde_json::to_value(view).unwrap_or(Value::Null));
+        self.view_base + self.views.len() - 1
+    }
+
+    /// Appends an accessor of `values` (`f32`, `type_` elements) with min and max; returns its
+    /// index. `target` is the view's target (vertex attributes).
+    pub(crate) fn floats(&mut self, values: &[f32], type_: Type, target: Option<Target>) -> u32 {
+        let n = type_.multiplicity();
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let view = self.view(&bytes, target);
+        let (min, max) = min_max(values, n);
+        self.accessor(view, values.len() / n, ComponentType::F32, type_, min, max)
+    }
+
+    /// Appends triangle indices (`UNSIGNED_SHORT` when they fit, else `UNSIGNED_INT`); returns
+    /// the accessor index.
+    pub(crate) fn indices(&mut self, indices: &[u32]) -> u32 {
+        let max = indices.iter().copied().max().unwrap_or(0);
+        let min = indices.iter().copied().min().unwrap_or(0);
+        let (bytes, ct): (Vec<u8>, _) = if max < u16::MAX as u32 {
+            (
+                indices
+                    .iter()
+                    .flat_map(|&i| (i as u16).to_le_bytes())
+                    .collect(),
+                ComponentType::U16,
+            )
+        } else {
+            (
+                indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+                ComponentType::U32,
+            )
+        };
+        let view = self.view(&bytes, Some(Target::ElementArrayBuffer));
+        self.accessor(
+            view,
+            indices.len(),
+            ct,
+            Type::Scalar,
+            Value::from(vec![min]),
+            Value::from(vec![max]),
+        )
+    }
+
+    /// Records an accessor over a whole view.
+    fn accessor(
+        &mut self,
+        view: usize,
+        count: usize,
+        ct: ComponentType,
+        type_: Type,
+        min: Value,
+        max: Value,
+    ) -> u32 {
+        let accessor = Accessor {
+            buffer_view: Some(Index::new(view as u32)),
+            byte_offset: None,
+            count: USize64(count as u64),
+            component_type: Checked::Valid(GenericComponentType(ct)),
+            extensions: None,
+            extras: Default::default(),
+            type_: Checked::Valid(type_),
+            min: Some(min),
+            max: Some(max),
+            name: None,
+            normalized: false,
+            sparse: None,
+        };
+        self.accessors
+            .push(serde_json::to_value(accessor).unwrap_or(Value::Null));
+        (self.accessor_base + self.accessors.len() - 1) as u32
+    }
+}
+
+/// Per-component minimum and maximum of `values` (`n` per element) as JSON arrays.
+fn min_max(values: &[f32], n: usize) -> (Value, Value) {
+    let mut min = vec![f32::INFINITY; n];
+    let mut max = vec![f32::NEG_INFINITY; n];
+    for element in values.chunks_exact(n) {
+        for (c, &v) in element.iter().enumerate() {
+            min[c] = min[c].min(v);
+            max[c] = max[c].max(v);
+        }
+    }
+    let json = |v: Vec<f32>| Value::from(v.into_iter().map(|x| x as f64).collect::<Vec<f64>>());
+    (json(min), json(max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aligned_views_and_exact_min_max() {
+        let mut bin = Bin::new(vec![1, 2], 0, 3, 5);
+        let a = bin.floats(&[0.1, -2.0, 3.0, 0.5], Type::Vec2, None);
+        assert_eq!(a, 5);
+        assert_eq!(bin.data.len(), 4 + 16);
+        assert_eq!(bin.views[0]["byteOffset"], 4);
+        assert_eq!(bin.views[0]["byteLength"], 16);
+        assert!(bin.views[0].get("byteStride").is_none());
+        let acc = &bin.accessors[0];
+        assert_eq!(acc["bufferView"], 3);
+        assert_eq!(acc["componentType"], 5126);
+        assert_eq!(acc["type"], "VEC2");
+        assert_eq!(acc["count"], 2);
+        assert_eq!(acc["min"][0].as_f64(), Some(0.1f32 as f64));
+        assert_eq!(acc["max"], serde_json::json!([3.0, 0.5]));
+        let i = bin.indices(&[0, 1, 2]);
+        assert_eq!(i, 6);
+        assert_eq!(bin.accessors[1]["componentType"], 5123);
+        assert_eq!(bin.views[1]["target"], 34963);
+        assert_eq!(bin.data.len(), 26);
+    }
+}

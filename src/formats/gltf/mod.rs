@@ -1,0 +1,104 @@
+//! glTF 2.0: `.gltf` (JSON with data-URI or external buffers) and `.glb` (binary container).
+//!
+//! glTF keeps animation data in binary buffers that the JSON describes through accessors, so
+//! the module is split by concept:
+//!
+//! * [`glb`] splits and builds the binary container (header, JSON chunk, BIN chunk);
+//! * [`uri`] resolves buffer URIs: base64 `data:` URIs and relative files inside the file's own
+//!   folder, refusing everything else (absolute paths, `..` escapes, `http:` and other schemes);
+//! * [`schema`] deserializes the parts clipscope needs with the `gltf-json` types, keeping the
+//!   whole JSON as a `serde_json::Value` for writing back;
+//! * [`accessor`] decodes accessors with every bound checked (strides, sparse substitution,
+//!   normalized integers per the spec) and [`bin`] builds them when writing;
+//! * [`hermite`] converts CUBICSPLINE in/out tangents (derivatives) to the model's bezier
+//!   handles and back;
+//! * [`names`] gives every node the unique, track-safe name its tracks use;
+//! * [`read`] turns animations into clips, [`skeleton`] and [`mesh`] the node hierarchy and the
+//!   morph mesh into the document's skeleton and mesh;
+//! * [`target`] says which node property a track animates, [`sampling`] how its keys become a
+//!   sampler, [`weights`] how one-target morph tracks join into one `weights` channel, and
+//!   [`bake`] resamples what glTF cannot hold exactly;
+//! * [`plan`] puts that together for a whole document (what is written, noted or refused),
+//!   [`write`] writes a fresh file and [`patch`] writes a file read from glTF back with only
+//!   its animations replaced.
+//!
+//! Track names follow three.js's GLTFLoader: `NODE.position`, `NODE.quaternion`, `NODE.scale`,
+//! and one `NODE.morphTargetInfluences[TARGET]` number track per morph target.
+
+pub(crate) mod accessor;
+pub(crate) mod bake;
+pub(crate) mod bin;
+pub(crate) mod glb;
+pub(crate) mod hermite;
+pub(crate) mod mesh;
+pub(crate) mod names;
+pub(crate) mod patch;
+pub(crate) mod plan;
+pub(crate) mod read;
+pub(crate) mod sampling;
+pub(crate) mod schema;
+pub(crate) mod skeleton;
+pub(crate) mod target;
+pub(crate) mod uri;
+pub(crate) mod weights;
+pub(crate) mod write;
+
+use std::sync::Arc;
+
+use crate::formats::Format;
+use crate::model::Clip;
+
+/// What a document read from glTF keeps so that writing it back replaces only the animations.
+#[derive(Debug)]
+pub(crate) struct GltfSource {
+    /// The whole JSON as read (key order preserved).
+    pub root: serde_json::Map<String, serde_json::Value>,
+    /// The bytes of every buffer, truncated to its `byteLength`.
+    pub buffers: Vec<Vec<u8>>,
+    /// The track name of every node (see [`names`]).
+    pub node_names: Vec<String>,
+    /// The clips as read: when the document's clips still equal them, the animations are
+    /// written back verbatim.
+    pub clips: Vec<Clip>,
+    /// Channels that gave no track (`KHR_animation_pointer` targets and other unknown paths),
+    /// as `animations[a].channels[c]` paths: lost if the animations are rewritten.
+    pub skipped_channels: Vec<String>,
+}
+
+/// The [`Source`](crate::formats::document::Source) payload of a glTF document (shared, since
+/// it holds the buffers).
+pub(crate) type SharedSource = Arc<GltfSource>;
+
+/// The glTF format `bytes` are in, by content: the GLB magic `glTF`, or a JSON object whose
+/// top-level keys are glTF's and include `asset` (decided at the first key that is not a glTF
+/// top-level key, so three.js files are rejected after one key).
+pub(crate) fn detect(bytes: &[u8]) -> Option<Format> {
+    if bytes.starts_with(glb::MAGIC) {
+        return Some(Format::Glb);
+    }
+    schema::looks_like_gltf_json(bytes).then_some(Format::Gltf)
+}
+
+/// Whether `format` is one of the two glTF containers.
+pub(crate) fn is_gltf(format: Format) -> bool {
+    matches!(format, Format::Gltf | Format::Glb)
+}
+
+/// Where a glTF read failed: a JSON path (`accessors[3].count`) and a one-line reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fail {
+    /// The JSON path of the culprit (empty for the whole file).
+    pub path: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Fail {
+    /// A failure at `path`.
+    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Fail {
+        Fail {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+}

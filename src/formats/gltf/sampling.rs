@@ -1,0 +1,312 @@
+//! How one track's keys become a glTF sampler: LINEAR, STEP or CUBICSPLINE.
+//!
+//! * discrete → `STEP` and linear → `LINEAR` (quaternions slerp in both three.js and glTF);
+//! * bezier → `CUBICSPLINE` when every handle sits at a third of its interval
+//!   ([`hermite::from_tangents`](super::hermite::from_tangents)), exactly; a bezier track
+//!   without usable handles is drawn linearly by three.js, so it is written `LINEAR`; any other
+//!   bezier track is baked to `LINEAR` at 30 fps ([`bake`](super::bake)) and reported;
+//! * smooth (three.js's cubic spline) → `CUBICSPLINE`: each interval of it is a cubic
+//!   polynomial of time, so its fitted handles sit at the thirds and the curve is kept exactly
+//!   (up to `f32` rounding); reported, since it reads back as bezier;
+//! * CUBICSPLINE needs two keys: a one-key curve is written `LINEAR` (a constant either way).
+//!
+//! Rotation values are normalized (glTF requires unit quaternions); a key more than 0.001 off
+//! unit length is reported.
+
+use super::bake::{BAKE_FPS, bake_times, sample};
+use super::hermite::from_tangents;
+use crate::model::{Interpolation, Track, TrackKind};
+
+/// A glTF sampler interpolation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sampling {
+    /// `LINEAR`.
+    Linear,
+    /// `STEP`.
+    Step,
+    /// `CUBICSPLINE`.
+    CubicSpline,
+}
+
+impl Sampling {
+    /// The model interpolation that evaluates the same way.
+    pub(crate) fn interpolation(self) -> Interpolation {
+        match self {
+            Sampling::Linear => Interpolation::Linear,
+            Sampling::Step => Interpolation::Discrete,
+            Sampling::CubicSpline => Interpolation::Bezier,
+        }
+    }
+}
+
+/// A track's keys as a glTF sampler will hold them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Keys {
+    /// The interpolation.
+    pub sampling: Sampling,
+    /// Key times.
+    pub times: Vec<f32>,
+    /// `times × width` values.
+    pub values: Vec<f32>,
+    /// CUBICSPLINE in- and out-tangents (derivatives), `times × width` each.
+    pub tangents: Option<(Vec<f32>, Vec<f32>)>,
+    /// Values per key.
+    pub width: usize,
+}
+
+impl Keys {
+    /// The sampler output: the values, or for CUBICSPLINE in-tangents, value and out-tangents
+    /// key by key.
+    pub(crate) fn output(&self) -> Vec<f32> {
+        match &self.tangents {
+            None => self.values.clone(),
+            Some((a, b)) => {
+                let w = self.width;
+                let mut out = Vec::with_capacity(self.values.len() * 3);
+                for k in 0..self.times.len() {
+                    out.extend_from_slice(&a[k * w..(k + 1) * w]);
+                    out.extend_from_slice(&self.values[k * w..(k + 1) * w]);
+                    out.extend_from_slice(&b[k * w..(k + 1) * w]);
+                }
+                out
+            }
+        }
+    }
+
+    /// A model track of `kind` that evaluates like these keys (for resampling).
+    pub(crate) fn as_track(&self, kind: TrackKind) -> Track {
+        let mut track = Track::numeric("", kind, self.times.clone(), self.values.clone());
+        track.interpolation = self.sampling.interpolation();
+        if let Some((a, b)) = &self.tangents {
+            track.tangents = Some(super::hermite::to_tangents(
+                &self.times,
+                &self.values,
+                a,
+                b,
+                self.width,
+            ));
+        }
+        track
+    }
+}
+
+/// The keys of `track` (checked by [`check`](super::target::check)) for glTF, plus a note when
+/// the curve was changed or reinterpreted. `rotation` normalizes the values.
+pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
+    let vs = track.value_size();
+    let values = track.values.as_numbers().unwrap_or_default().to_vec();
+    let mut notes = Vec::new();
+    let plain = |sampling| Keys {
+        sampling,
+        times: track.times.clone(),
+        values: values.clone(),
+        tangents: None,
+        width: vs,
+    };
+    let mut keys = match Track::resolve_interpolation(track.kind, Some(track.interpolation)) {
+        Interpolation::Discrete => plain(Sampling::Step),
+        Interpolation::Linear => plain(Sampling::Linear),
+        _ if track.len() < 2 => plain(Sampling::Linear),
+        Interpolation::Smooth => {
+            let tangents = track.fitted_tangents();
+            match from_tangents(&track.times, &values, &tangents, vs) {
+                Ok(t) => {
+                    notes.push(
+                        "its smooth interpolation (written as CUBICSPLINE, the same curve; it \
+                         reads back as bezier)"
+                            .to_string(),
+                    );
+                    Keys {
+                        tangents: Some(t),
+                        ..plain(Sampling::CubicSpline)
+                    }
+                }
+                Err(_) => baked(track, &mut notes, "smooth interpolation"),
+            }
+        }
+        Interpolation::Bezier => {
+            let needed = track.len() * vs * 2;
+            match &track.tangents {
+                Some(t) if t.in_tangents.len() >= needed && t.out_tangents.len() >= needed => {
+                    match from_tangents(&track.times, &values, t, vs) {
+                        Ok(t) => Keys {
+                            tangents: Some(t),
+                            ..plain(Sampling::CubicSpline)
+                        },
+                        Err(k) => baked(
+                            track,
+                            &mut notes,
+                            &format!(
+                                "the bezier handles of key {k} are not at a third of their \
+                                 interval"
+                            ),
+                        ),
+                    }
+                }
+                // three.js draws a bezier track without (enough) handles linearly.
+                _ => plain(Sampling::Linear),
+            }
+        }
+    };
+    if rotation {
+        let worst = normalize_quaternions(&mut keys.values);
+        if worst > 1e-3 {
+            notes.push(format!(
+                "its quaternions' lengths (up to {worst:.3} off 1; normalized)"
+            ));
+        }
+    }
+    (keys, notes)
+}
+
+/// `track` baked to LINEAR keys, with a note saying why (`why`) and how many keys it took.
+fn baked(track: &Track, notes: &mut Vec<String>, why: &str) -> Keys {
+    let first = track.times.first().copied().unwrap_or(0.0);
+    let last = track.times.last().copied().unwrap_or(0.0);
+    let times = bake_times(&track.times, first, last);
+    let values = sample(track, &times);
+    notes.push(format!(
+        "its exact curve ({why}; baked to LINEAR at {BAKE_FPS} fps, {} keys)",
+        times.len()
+    ));
+    Keys {
+        sampling: Sampling::Linear,
+        width: track.value_size(),
+        times,
+        values,
+        tangents: None,
+    }
+}
+
+/// Normalizes every quaternion (4 numbers) of `values` in place; returns the largest
+/// deviation from unit length found.
+pub(crate) fn normalize_quaternions(values: &mut [f32]) -> f64 {
+    let mut worst = 0.0f64;
+    for q in values.chunks_exact_mut(4) {
+        let len = q.iter().map(|&c| c as f64 * c as f64).sum::<f64>().sqrt();
+        if len > 0.0 && len.is_finite() {
+            worst = worst.max((len - 1.0).abs());
+            if (len - 1.0).abs() > 1e-7 {
+                for c in q.iter_mut() {
+                    *c = (*c as f64 / len) as f32;
+                }
+            }
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::interpolant::Sampler;
+    use crate::model::{HandleSide, Tangents};
+
+    fn number(interpolation: Interpolation) -> Track {
+        let mut t = Track::numeric(
+            ".x",
+            TrackKind::Number,
+            vec![0.0, 1.0, 3.0],
+            vec![0.0, 2.0, -1.0],
+        );
+        t.interpolation = interpolation;
+        t
+    }
+
+    #[test]
+    fn modes_map_directly() {
+        assert_eq!(
+            convert(&number(Interpolation::Discrete), false).0.sampling,
+            Sampling::Step
+        );
+        assert_eq!(
+            convert(&number(Interpolation::Linear), false).0.sampling,
+            Sampling::Linear
+        );
+        // Bezier without handles is linear in three.js.
+        let (keys, notes) = convert(&number(Interpolation::Bezier), false);
+        assert_eq!((keys.sampling, notes.len()), (Sampling::Linear, 0));
+    }
+
+    #[test]
+    fn smooth_becomes_the_same_cubic_spline() {
+        let smooth = number(Interpolation::Smooth);
+        let (keys, notes) = convert(&smooth, false);
+        assert_eq!(keys.sampling, Sampling::CubicSpline);
+        assert_eq!(notes.len(), 1);
+        let back = keys.as_track(TrackKind::Number);
+        let (mut a, mut b) = (Sampler::new(&smooth), Sampler::new(&back));
+        let (mut x, mut y) = ([0.0], [0.0]);
+        for i in 0..=60 {
+            let t = i as f64 * 0.05;
+            a.evaluate_f64(t, &mut x);
+            b.evaluate_f64(t, &mut y);
+            assert!((x[0] - y[0]).abs() < 1e-5, "t = {t}: {} vs {}", x[0], y[0]);
+        }
+    }
+
+    #[test]
+    fn bezier_off_thirds_is_baked() {
+        let mut t = number(Interpolation::Bezier);
+        let mut tangents = t.fitted_tangents();
+        assert!(
+            convert(
+                &Track {
+                    tangents: Some(tangents.clone()),
+                    ..t.clone()
+                },
+                false
+            )
+            .1
+            .is_empty()
+        );
+        tangents.set_point(HandleSide::Out, 0, 0, 1, (0.1, 5.0));
+        t.tangents = Some(tangents);
+        let (keys, notes) = convert(&t, false);
+        assert_eq!(keys.sampling, Sampling::Linear);
+        assert!(notes[0].contains("key 0"), "{notes:?}");
+        assert!(
+            notes[0].contains("baked to LINEAR at 30 fps, 91 keys"),
+            "{notes:?}"
+        );
+        // The baked keys lie on the bezier curve.
+        let mut s = Sampler::new(&t);
+        let mut out = [0.0];
+        for (k, &time) in keys.times.iter().enumerate() {
+            s.evaluate_f64(time as f64, &mut out);
+            assert_eq!(keys.values[k], out[0] as f32);
+        }
+        let _ = Tangents::default();
+    }
+
+    #[test]
+    fn rotations_are_normalized() {
+        let mut q = Track::numeric(
+            ".quaternion",
+            TrackKind::Quaternion,
+            vec![0.0],
+            vec![0.0, 0.0, 0.0, 2.0],
+        );
+        q.interpolation = Interpolation::Linear;
+        let (keys, notes) = convert(&q, true);
+        assert_eq!(keys.values, [0.0, 0.0, 0.0, 1.0]);
+        assert!(notes[0].contains("up to 1.000 off 1"));
+    }
+
+    #[test]
+    fn cubic_output_interleaves() {
+        let keys = Keys {
+            sampling: Sampling::CubicSpline,
+            times: vec![0.0, 1.0],
+            values: vec![1.0, 2.0, 3.0, 4.0],
+            tangents: Some((vec![5.0, 6.0, 7.0, 8.0], vec![9.0, 10.0, 11.0, 12.0])),
+            width: 2,
+        };
+        assert_eq!(
+            keys.output(),
+            [
+                5.0, 6.0, 1.0, 2.0, 9.0, 10.0, 7.0, 8.0, 3.0, 4.0, 11.0, 12.0
+            ]
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! What a track animates in glTF terms: a node (by name) and a channel path, or why glTF
+//! cannot hold it.
+//!
+//! glTF 2.0 animates node translation, rotation, scale and morph weights. So `NODE.position`,
+//! `NODE.quaternion`, `NODE.scale`, `NODE.morphTargetInfluences[T]` (one target) and
+//! `NODE.morphTargetInfluences` (all targets per key) are writable, with `.bones[X].…` meaning
+//! node `X` and a track without a node (`.position`) meaning the root object. Everything else
+//! (materials, Euler `rotation`, `visible`, …) would need `KHR_animation_pointer`, which
+//! clipscope does not write, and is refused. Key times must be finite, start at 0 or later and
+//! strictly increase, and values must be finite: glTF requires all three.
+
+use crate::model::binding::parse_track_name;
+use crate::model::{Track, TrackKind, Values};
+
+/// The channel path a track feeds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Property {
+    /// `translation` (`.position`, 3 numbers per key).
+    Translation,
+    /// `rotation` (`.quaternion`, 4 per key).
+    Rotation,
+    /// `scale` (`.scale`, 3 per key).
+    Scale,
+    /// One morph target's weight (`.morphTargetInfluences[KEY]`, 1 per key): a target name or
+    /// index, resolved against the node's mesh.
+    Weight(String),
+    /// Every morph weight at once (`.morphTargetInfluences`, one number per target per key).
+    Weights,
+}
+
+impl Property {
+    /// The glTF path name.
+    pub(crate) fn path(&self) -> &'static str {
+        match self {
+            Property::Translation => "translation",
+            Property::Rotation => "rotation",
+            Property::Scale => "scale",
+            Property::Weight(_) | Property::Weights => "weights",
+        }
+    }
+}
+
+/// Which node a track addresses.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum NodeKey {
+    /// A node by name (`Hips.position`, or `.bones[Hips].position`).
+    Named(String),
+    /// The root object (`.position`, `.morphTargetInfluences[0]`).
+    Root,
+}
+
+/// A track's node and property, once [`target`] accepted its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    /// The node.
+    pub node: NodeKey,
+    /// Whether the name used the `.bones[X]` form.
+    pub bone: bool,
+    /// The property.
+    pub property: Property,
+}
+
+/// The node and property of `track`, or why glTF cannot animate it.
+pub(crate) fn target(track: &Track) -> Result<Target, String> {
+    let path =
+        parse_track_name(&track.name).map_err(|_| "the track name does not parse".to_string())?;
+    let (node, bone) = match (path.object_name.as_deref(), path.object_index) {
+        (Some("bones"), Some(bone)) => (NodeKey::Named(bone), true),
+        (Some(object), _) => {
+            return Err(format!(
+                "glTF animates node transforms and morph weights only ('{object}' properties \
+                 need KHR_animation_pointer, which clipscope does not write)"
+            ));
+        }
+        (None, _) => match path.node_name {
+            Some(n) if !n.is_empty() => (NodeKey::Named(n), false),
+            _ => (NodeKey::Root, false),
+        },
+    };
+    let property = match (path.property_name.as_str(), path.property_index) {
+        ("position", None) => Property::Translation,
+        ("quaternion", None) => Property::Rotation,
+        ("scale", None) => Property::Scale,
+        ("morphTargetInfluences", Some(key)) => Property::Weight(key),
+        ("morphTargetInfluences", None) => Property::Weights,
+        (name, Some(index)) => {
+            return Err(format!(
+                "glTF cannot animate one component ('{name}[{index}]'); it animates whole \
+                 translations, rotations, scales and morph weights"
+            ));
+        }
+        (name, None) => {
+            return Err(format!(
+                "glTF cannot animate '{name}' (only position, quaternion, scale and \
+                 morphTargetInfluences)"
+            ));
+        }
+    };
+    Ok(Target {
+        node,
+        bone,
+        property,
+    })
+}
+
+/// Checks that `track` (not empty) can be keys of a glTF sampler for `property`: numbers, the
+/// right count per key, finite values, and times that are finite, not negative and strictly
+/// increasing. Quaternions must not be zero.
+pub(crate) fn check(track: &Track, property: &Property) -> Result<(), String> {
+    let Values::Numbers(values) = &track.values else {
+        return Err(format!("{} tracks cannot be written to glTF", track.kind));
+    };
+    let vs = track.value_size();
+    let want = match property {
+        Property::Translation | Property::Scale => Some(3),
+        Property::Rotation => Some(4),
+        Property::Weight(_) => Some(1),
+        Property::Weights => None,
+    };
+    if let Some(want) = want
+        && (vs != want || values.len() != track.len() * want)
+    {
+        return Err(format!(
+            "{} values per key where glTF {} needs {want}",
+            values.len() as f64 / track.len().max(1) as f64,
+            property.path()
+        ));
+    }
+    if values.len() != track.len() * vs || vs == 0 {
+        return Err("the values are not a whole number per key".into());
+    }
+    for (k, &t) in track.times.iter().enumerate() {
+        if !t.is_finite() || t < 0.0 || (k > 0 && t <= track.times[k - 1]) {
+            return Err(format!(
+                "key {k} at time {t}: glTF key times must be finite, not negative and \
+                 strictly increasing"
+            ));
+        }
+    }
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(format!(
+            "key {}: the value {} is not finite",
+            i / vs,
+            values[i]
+        ));
+    }
+    if *property == Property::Rotation {
+        for (k, q) in values.chunks_exact(4).enumerate() {
+            if q.iter().all(|&c| c == 0.0) {
+                return Err(format!("key {k}: a zero quaternion is no rotation"));
+            }
+        }
+    }
+    if track.kind == TrackKind::Quaternion && *property != Property::Rotation {
+        return Err("a quaternion track can only animate a rotation".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(name: &str) -> Result<Target, String> {
+        target(&Track::numeric(
+            name,
+            TrackKind::Vector,
+            vec![0.0],
+            vec![0.0; 3],
+        ))
+    }
+
+    #[test]
+    fn names_to_targets() {
+        let named = |n: &str| NodeKey::Named(n.into());
+        assert_eq!(
+            t("Hips.position").unwrap(),
+            Target {
+                node: named("Hips"),
+                bone: false,
+                property: Property::Translation
+            }
+        );
+        assert_eq!(t(".bones[leg.R].quaternion").unwrap().node, named("leg.R"));
+        assert!(t(".bones[leg.R].quaternion").unwrap().bone);
+        assert_eq!(t(".scale").unwrap().node, NodeKey::Root);
+        assert_eq!(
+            t("m.morphTargetInfluences[smile]").unwrap().property,
+            Property::Weight("smile".into())
+        );
+        assert_eq!(
+            t(".morphTargetInfluences").unwrap().property,
+            Property::Weights
+        );
+        assert!(
+            t("a.material.opacity")
+                .unwrap_err()
+                .contains("KHR_animation_pointer")
+        );
+        assert!(t("a.rotation").unwrap_err().contains("'rotation'"));
+        assert!(t("a.position[x]").unwrap_err().contains("one component"));
+        assert!(t("[bad").is_err());
+    }
+
+    #[test]
+    fn key_checks() {
+        let ok = Track::numeric(
+            "a.position",
+            TrackKind::Vector,
+            vec![0.0, 1.0],
+            vec![0.0; 6],
+        );
+        assert!(check(&ok, &Property::Translation).is_ok());
+        assert!(
+            check(&ok, &Property::Rotation)
+                .unwrap_err()
+                .contains("needs 4")
+        );
+        for times in [vec![-1.0, 1.0], vec![1.0, 1.0], vec![0.0, f32::NAN]] {
+            let tr = Track::numeric("a.position", TrackKind::Vector, times, vec![0.0; 6]);
+            assert!(
+                check(&tr, &Property::Translation)
+                    .unwrap_err()
+                    .contains("strictly")
+            );
+        }
+        let nan = Track::numeric(
+            "a.position",
+            TrackKind::Vector,
+            vec![0.0],
+            vec![0.0, f32::NAN, 0.0],
+        );
+        assert!(
+            check(&nan, &Property::Translation)
+                .unwrap_err()
+                .contains("not finite")
+        );
+        let zero = Track::numeric(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            vec![0.0],
+            vec![0.0; 4],
+        );
+        assert!(
+            check(&zero, &Property::Rotation)
+                .unwrap_err()
+                .contains("zero")
+        );
+        let b = Track::new(
+            "a.position",
+            TrackKind::Bool,
+            vec![0.0],
+            Values::Bools(vec![true]),
+        );
+        assert!(
+            check(&b, &Property::Translation)
+                .unwrap_err()
+                .contains("bool")
+        );
+    }
+}
