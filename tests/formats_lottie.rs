@@ -553,8 +553,12 @@ fn foreign_tracks_and_documents_are_refused() {
     )))
     .unwrap()
     .converted_to(Format::Lottie);
-    let e = check_writable(&threejs).unwrap_err();
-    assert!(e.contains("only a document read from a Lottie file"), "{e}");
+    // Another document becomes a new composition, unless its times are NaN or unsorted.
+    assert!(check_writable(&threejs).is_ok());
+    let mut bad = threejs.clone();
+    bad.clips[0].tracks[0].times[1] = f32::NAN;
+    let e = check_writable(&bad).unwrap_err();
+    assert!(e.contains("walk|.bones[hips].position"), "{e}");
 }
 
 fn error(text: &str) -> String {
@@ -680,7 +684,7 @@ fn cli_convert_to_and_from_threejs() {
     // Parenting survives as userData.
     assert_eq!(layers(&three.clips[0]).len(), 46);
 
-    // three.js → Lottie is refused with a clear message.
+    // three.js → Lottie becomes a composition of null layers, listing what is lost.
     let back = dir.path().join("back.json");
     let o = clipscope(&[
         "convert",
@@ -690,13 +694,11 @@ fn cli_convert_to_and_from_threejs() {
         "-o",
         back.to_str().unwrap(),
     ]);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("only a document read from a Lottie file"),
-        "{err}"
-    );
-    assert!(!back.exists());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("threejs → lottie"), "{text}");
+    assert!(text.contains("not written: position z"), "{text}");
+    assert!(back.exists());
 
     // Lottie → Lottie through the CLI keeps the file byte for byte.
     let same = dir.path().join("same.json");
@@ -779,4 +781,152 @@ fn edited_baked_paths_and_interpolation_changes_write_back_faithfully() {
             }
         }
     }
+}
+
+/// The layer node a three.js track name animates (bone, node or, for root tracks, `root`).
+fn node_of(name: &str, root: &str) -> String {
+    if let Some(rest) = name.strip_prefix(".bones[") {
+        return rest[..rest.rfind(']').unwrap()].to_string();
+    }
+    let node = name[..name.rfind('.').unwrap()].trim_end_matches(".material");
+    if node.is_empty() {
+        root.to_string()
+    } else {
+        node.to_string()
+    }
+}
+
+/// Converts `doc` to Lottie, reads it back and checks that every position, rotation, scale
+/// and opacity track evaluates like the source at 5 frame times after the unit mapping;
+/// returns the written JSON and the document read back.
+fn to_lottie_and_back(doc: Document) -> (Value, Document) {
+    assert!(check_writable(&doc.clone().converted_to(Format::Lottie)).is_ok());
+    let losses = formats::conversion_losses(&doc, Format::Lottie);
+    assert!(!losses.is_empty());
+    let src = doc.clips[0].clone();
+    let lottie = doc.converted_to(Format::Lottie);
+    let bytes = write_bytes(&lottie, &WriteOptions::default());
+    let json: Value = serde_json::from_slice(&bytes).unwrap();
+    let back = read_bytes(&bytes, Path::new("out.json")).unwrap_or_else(|e| panic!("{e}"));
+    let fr = json["fr"].as_f64().unwrap();
+    let op = json["op"].as_f64().unwrap();
+    assert_eq!(op, (src.duration * fr).ceil());
+    let mut checked = 0;
+    for t in &src.tracks {
+        let prop = t.name.rsplit('.').next().unwrap();
+        if !matches!(prop, "position" | "quaternion" | "scale" | "opacity") {
+            continue;
+        }
+        let node = node_of(&t.name, &src.name);
+        let layer = json["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["nm"] == node.as_str())
+            .unwrap_or_else(|| panic!("no layer {node}"));
+        let child = layer.get("parent").is_some();
+        let sanitized = clipscope::model::binding::sanitize_node_name(&node);
+        let lottie_prop = match prop {
+            "quaternion" => "rotation",
+            p => p,
+        };
+        let read = track(&back, &format!("{sanitized}.{lottie_prop}"));
+        for i in 0..5 {
+            let time = ((op * i as f64 / 4.0).floor() / fr).min(src.duration);
+            let a = at_time(t, time);
+            let b = at_time(read, time);
+            let expected: Vec<f64> = match prop {
+                "position" => {
+                    let c = if child { 0.0 } else { 256.0 };
+                    vec![a[0] * 100.0 + c, -a[1] * 100.0 + c]
+                }
+                "quaternion" => vec![-(2.0 * a[2].atan2(a[3])).to_degrees()],
+                "scale" => vec![a[0] * 100.0, a[1] * 100.0],
+                _ => vec![a[0] * 100.0],
+            };
+            for (e, g) in expected.iter().zip(&b) {
+                let d = if prop == "quaternion" {
+                    ((e - g + 180.0).rem_euclid(360.0) - 180.0).abs()
+                } else {
+                    (e - g).abs()
+                };
+                assert!(d < 1e-3, "{} at {time}: {expected:?} vs {b:?}", t.name);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+    (json, back)
+}
+
+/// The track's value at `time` seconds, rounded to `f32` like key times are.
+fn at_time(track: &Track, time: f64) -> Vec<f64> {
+    let mut out = vec![0.0; track.value_size()];
+    Sampler::new(track).evaluate_f64(time as f32 as f64, &mut out);
+    out
+}
+
+#[test]
+fn demo_walk_becomes_a_composition_of_null_layers() {
+    let doc = read_file(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/walk.json"
+    )))
+    .unwrap();
+    let losses = formats::conversion_losses(&doc, Format::Lottie);
+    let all = losses.join("\n");
+    assert!(all.contains("(idle)"), "{all}");
+    assert!(all.contains(".morphTargetInfluences[blink]"), "{all}");
+    let (json, back) = to_lottie_and_back(doc);
+    assert_eq!(json["v"], "5.7.4");
+    assert_eq!(json["op"], 30);
+    assert_eq!(json["w"], 512);
+    let names: Vec<&str> = json["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["nm"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "hips",
+            "torso",
+            "head",
+            "upperArm.L",
+            "upperArm.R",
+            "upperLeg.L",
+            "upperLeg.R",
+            "lowerLeg.L",
+            "lowerLeg.R"
+        ]
+    );
+    for (i, l) in json["layers"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(l["ty"], 3);
+        assert_eq!(l["ind"], i + 1);
+    }
+    assert_eq!(back.clips.len(), 1);
+    assert_eq!(back.clips[0].name, "walk");
+    assert_eq!(layers(&back.clips[0]).len(), 9);
+    // Linear keys: lottie-web's linear handles.
+    let k = &json["layers"][0]["ks"]["p"]["k"][0];
+    assert_eq!(k["o"], json!({"x":[0,0],"y":[0,0]}));
+    assert_eq!(k["i"], json!({"x":[1,1],"y":[1,1]}));
+}
+
+#[test]
+fn playcanvas_and_gltf_become_compositions() {
+    let shared = |rel: &str| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data")
+            .join(rel)
+    };
+    let cube = read_file(&shared("playcanvas/cube.animation.json")).unwrap();
+    let (json, _) = to_lottie_and_back(cube);
+    assert_eq!(json["layers"].as_array().unwrap().len(), 1);
+    let box_ = read_file(&shared("gltf/BoxAnimated.gltf")).unwrap();
+    let losses = formats::conversion_losses(&box_, Format::Lottie).join("\n");
+    assert!(losses.contains("other clip"), "{losses}");
+    let (json, _) = to_lottie_and_back(box_);
+    assert!(!json["layers"].as_array().unwrap().is_empty());
 }

@@ -26,9 +26,10 @@
 //! each clip's `user_data` under `"lottie"` ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
 //! other field are not modelled and are kept byte for byte: writing an imported document
-//! replaces only the properties whose tracks were edited ([`write`]). Only a document read from a
-//! Lottie file can be written as Lottie.
+//! replaces only the properties whose tracks were edited ([`write`]). Any other document is
+//! written as a new composition of null layers, one per animated node ([`compose`]).
 
+pub mod compose;
 pub mod easing;
 pub mod matrix;
 pub(crate) mod read;

@@ -24,12 +24,14 @@
 //! A baked motion path that was edited is written as its baked keys (linear, no `to`/`ti`):
 //! lottie-web then follows the edited track exactly, but the path's original tangents are gone.
 //!
+//! A document not read from Lottie becomes a new composition instead: see [`compose`].
+//!
 //! [`WriteOptions::pretty`] does not apply (the file keeps its own layout); a precision applies
 //! to the numbers written anew.
 
 use std::io::Write;
 
-use super::{LottieSource, OriginalKey, PropBinding};
+use super::{LottieSource, OriginalKey, PropBinding, compose};
 use crate::formats::document::Source;
 use crate::formats::number::{write_f32, write_f64};
 use crate::formats::threejs::write::write_str;
@@ -37,16 +39,13 @@ use crate::formats::{Document, Format, WriteOptions};
 use crate::model::interpolant::Sampler;
 use crate::model::{HandleSide, Interpolation, Track};
 
-/// Whether `doc` can be written as Lottie: only a document read from a Lottie file, with no
-/// clips or tracks the file has no place for, and every track keeping the kind and value size
-/// its property had.
+/// Whether `doc` can be written as Lottie: a document read from a Lottie file must have no
+/// clips or tracks the file has no place for, and every track must keep the kind and value size
+/// its property had; any other document becomes a new composition ([`compose`]), which needs
+/// finite, sorted key times.
 pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
     let Source::Lottie(source) = &doc.source else {
-        return Err(
-            "only a document read from a Lottie file can be written as Lottie (clipscope does \
-             not build Lottie compositions from other formats)"
-                .to_string(),
-        );
+        return compose::check_writable(doc);
     };
     let data = &source.0;
     let mut problems = Vec::new();
@@ -98,8 +97,12 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
     }
 }
 
-/// What converting `doc` (read from Lottie) to `to` leaves out, one line each.
+/// What converting `doc` (read from Lottie) to `to`, or another document to Lottie, leaves
+/// out, one line each.
 pub(crate) fn losses(doc: &Document, to: Format) -> Vec<String> {
+    if to == Format::Lottie && !matches!(doc.source, Source::Lottie(_)) {
+        return compose::losses(doc);
+    }
     if doc.format != Format::Lottie || to == Format::Lottie {
         return Vec::new();
     }
@@ -134,11 +137,11 @@ pub(crate) fn losses(doc: &Document, to: Format) -> Vec<String> {
     lost
 }
 
-/// The document as Lottie JSON: the original file with edited properties replaced. A document
-/// not read from Lottie (which [`check_writable`] refuses) gives an empty composition.
+/// The document as Lottie JSON: the original file with edited properties replaced, or for a
+/// document not read from Lottie a new composition of null layers ([`compose`]).
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let Source::Lottie(source) = &doc.source else {
-        return empty_composition(doc, opts);
+        return compose::write(doc, opts);
     };
     let data = &source.0;
     let mut edits = edits(doc, source, opts);
@@ -165,18 +168,6 @@ pub(crate) fn write_to(
     to: &mut dyn Write,
 ) -> std::io::Result<()> {
     to.write_all(&write(doc, opts))
-}
-
-/// A composition with no layers, for documents that did not come from Lottie.
-fn empty_composition(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let clip = doc.clips.first();
-    let mut out = b"{\"v\":\"5.7.4\",\"fr\":30,\"ip\":0,\"op\":".to_vec();
-    let duration = clip.map_or(0.0, |c| c.duration.max(0.0));
-    write_f64(&mut out, (duration * 30.0).ceil(), opts.precision);
-    out.extend_from_slice(b",\"w\":512,\"h\":512,\"nm\":");
-    write_str(&mut out, clip.map_or("", |c| c.name.as_str()));
-    out.extend_from_slice(b",\"ddd\":0,\"assets\":[],\"layers\":[]}");
-    out
 }
 
 /// The byte ranges to replace and their new text.
@@ -295,7 +286,7 @@ fn static_text(binding: &PropBinding, track: &Track, opts: &WriteOptions) -> Vec
 }
 
 /// `[a,b,…]`.
-fn numbers(out: &mut Vec<u8>, values: &[f32], opts: &WriteOptions) {
+pub(super) fn numbers(out: &mut Vec<u8>, values: &[f32], opts: &WriteOptions) {
     out.push(b'[');
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
@@ -316,7 +307,7 @@ fn key_values(track: &Track, k: usize) -> &[f32] {
 }
 
 /// A smooth track sampled at every frame (and at its keys) into a linear one.
-fn resampled(track: &Track, fr: f64) -> Track {
+pub(super) fn resampled(track: &Track, fr: f64) -> Track {
     let (Some(&first), Some(&last)) = (track.times.first(), track.times.last()) else {
         return track.clone();
     };
@@ -342,15 +333,15 @@ fn resampled(track: &Track, fr: f64) -> Track {
 }
 
 /// One Lottie keyframe to write: the model key it comes from and whether it holds.
-struct OutKey {
+pub(super) struct OutKey {
     /// Index of the model key.
-    key: usize,
+    pub key: usize,
     /// Hold until the next key.
-    hold: bool,
+    pub hold: bool,
 }
 
 /// The keys of `track` as Lottie keyframes, holds collapsed.
-fn lottie_keys(track: &Track) -> Vec<OutKey> {
+pub(super) fn lottie_keys(track: &Track) -> Vec<OutKey> {
     let n = track.len();
     let mut keys = Vec::with_capacity(n);
     let mut j = 0;
@@ -523,7 +514,7 @@ fn keyframes_text(
 
 /// Lottie `o` and `i` handles (one `(x, y)` per component) for the segment from model key `a`
 /// to `b`, recovered from the track's Bezier tangents (linear without them).
-fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<Point>, Vec<Point>) {
+pub(super) fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<Point>, Vec<Point>) {
     let (t0, t1) = (track.times[a] as f64, track.times[b] as f64);
     let dt = t1 - t0;
     let (va, vb) = (key_values(track, a), key_values(track, b));
@@ -557,11 +548,11 @@ fn handles(track: &Track, a: usize, b: usize, vs: usize) -> (Vec<Point>, Vec<Poi
 }
 
 /// One handle `(x, y)` of one component.
-type Point = (f64, f64);
+pub(super) type Point = (f64, f64);
 
 /// `{"x":[…],"y":[…]}`, rounded to 6 decimals (or the requested precision, if coarser): the
 /// handles come back from `f32` tangents with noise in the 8th digit (0.33300003).
-fn handle_text(out: &mut Vec<u8>, h: &[Point], opts: &WriteOptions) {
+pub(super) fn handle_text(out: &mut Vec<u8>, h: &[Point], opts: &WriteOptions) {
     let opts = &WriteOptions {
         precision: Some(opts.precision.map_or(6, |p| p.min(6))),
         ..*opts
