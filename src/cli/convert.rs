@@ -1,7 +1,7 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
 //! numbers, optionally in another format (three.js clip JSON, legacy three.js JSON, PlayCanvas
-//! animation JSON, glTF or GLB; Lottie only for a document read from Lottie). Without `--to`, an
-//! output ending in `.gltf` or `.glb` picks that format.
+//! animation JSON, glTF, GLB or Lottie, where a non-Lottie document becomes null layers).
+//! Without `--to`, an output ending in `.gltf` or `.glb` picks that format.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,9 +17,9 @@ pub struct Args {
     pub file: PathBuf,
     /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
     /// hierarchy keys), `playcanvas` (animation JSON v4; non-linear tracks are baked at the
-    /// source frame rate), `gltf` (JSON, embedded buffers), `glb` (binary glTF) or `lottie` (only
-    /// for a Lottie input); when not given, the output's `.gltf` / `.glb` extension, else the
-    /// input's own format.
+    /// source frame rate), `gltf` (JSON, embedded buffers), `glb` (binary glTF) or `lottie` (a
+    /// Lottie input is written back; other documents become a composition of null layers); when
+    /// not given, the output's `.gltf` / `.glb` extension, else the input's own format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub to: Option<Format>,
     #[command(flatten)]

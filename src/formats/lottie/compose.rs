@@ -65,9 +65,7 @@ fn target(clip: &Clip, track: &Track) -> Option<(String, Channel)> {
         (Some("material"), "opacity", None) if vs == 1 => Channel::Opacity,
         _ => return None,
     };
-    if track.values.as_numbers().is_none() {
-        return None;
-    }
+    track.values.as_numbers()?;
     let node = match path.object_name.as_deref() {
         Some("bones") => path.object_index.clone()?,
         _ => path
