@@ -930,3 +930,61 @@ fn playcanvas_and_gltf_become_compositions() {
     let (json, _) = to_lottie_and_back(box_);
     assert!(!json["layers"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn bezier_discrete_and_smooth_tracks_evaluate_alike_in_lottie() {
+    let mut doc = read_file(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/walk.json"
+    )))
+    .unwrap();
+    doc.clips.truncate(1);
+    let mut bezier = Track::numeric(
+        "a.position",
+        TrackKind::Vector,
+        vec![0.0, 1.0],
+        vec![0.0, 0.0, 0.0, 1.0, 2.0, 0.5],
+    );
+    bezier.interpolation = Interpolation::Bezier;
+    let (mut ins, mut outs) = (Vec::new(), Vec::new());
+    for (k, (t, v)) in [(0.0f32, [0.0f32, 0.0, 0.0]), (1.0, [1.0, 2.0, 0.5])]
+        .into_iter()
+        .enumerate()
+    {
+        for (c, value) in v.iter().enumerate() {
+            ins.extend([t - 0.3, value - 0.1 * k as f32]);
+            outs.extend([t + 0.4, value + 0.2 * c as f32]);
+        }
+    }
+    bezier.tangents = Some(clipscope::model::Tangents::new(ins, outs));
+    let mut discrete = Track::numeric(
+        "a.scale",
+        TrackKind::Vector,
+        vec![0.0, 0.5, 1.0],
+        vec![1.0, 1.0, 1.0, 2.0, 0.5, 1.0, 1.0, 3.0, 1.0],
+    );
+    discrete.interpolation = Interpolation::Discrete;
+    let mut smooth = Track::numeric(
+        "b.position",
+        TrackKind::Vector,
+        vec![0.0, 0.4, 1.0],
+        vec![0.0, 0.0, 0.0, 1.0, -1.0, 0.0, 0.5, 0.5, 0.0],
+    );
+    smooth.interpolation = Interpolation::Smooth;
+    let opacity = Track::numeric(
+        "b.material.opacity",
+        TrackKind::Number,
+        vec![0.0, 1.0],
+        vec![1.0, 0.25],
+    );
+    doc.clips[0].tracks = vec![bezier, discrete, smooth, opacity];
+    doc.clips[0].duration = 1.0;
+    let (json, _) = to_lottie_and_back(doc);
+    let ks = &json["layers"][0]["ks"];
+    assert_eq!(ks["s"]["k"][0]["h"], 1);
+    assert_eq!(
+        json["layers"][1]["ks"]["p"]["k"].as_array().unwrap().len(),
+        31
+    );
+    assert_eq!(json["layers"][1]["ks"]["o"]["k"][1]["s"], json!([25]));
+}
