@@ -927,8 +927,20 @@ fn playcanvas_and_gltf_become_compositions() {
     let box_ = read_file(&shared("gltf/BoxAnimated.gltf")).unwrap();
     let losses = formats::conversion_losses(&box_, Format::Lottie).join("\n");
     assert!(losses.contains("other clip"), "{losses}");
-    let (json, _) = to_lottie_and_back(box_);
-    assert!(!json["layers"].as_array().unwrap().is_empty());
+    let (json, back) = to_lottie_and_back(box_);
+    // The node hierarchy becomes layer parenting.
+    let parents: Vec<Value> = json["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["parent"].clone())
+        .collect();
+    assert_eq!(parents, [Value::Null, json!(1), json!(2)]);
+    assert_eq!(layers(&back.clips[0])[2].parent, Some(2.0));
+    // A rotation about the view axis is carried.
+    let triangle = read_file(&shared("gltf/AnimatedTriangle.gltf")).unwrap();
+    let (json, _) = to_lottie_and_back(triangle);
+    assert_eq!(json["layers"][0]["ks"]["r"]["a"], 1);
 }
 
 #[test]
