@@ -233,6 +233,7 @@ pub(crate) fn read(
     let no_clips = "no three.js animation clips found: expected a clip object with \"tracks\", \
                     an array of clips, or an object file with \"animations\"";
     let clip_list = |list, prefix| clip_list(list, prefix).map_err(|(p, r)| err(p, r));
+    let mut mesh = None;
     let (layout, clips) = match &schema {
         FileSchema::Array(list) => (Layout::Array, clip_list(list, "")?),
         FileSchema::Other(kind) => {
@@ -256,6 +257,14 @@ pub(crate) fn read(
                             .into(),
                     ));
                 }
+                // The morph mesh of an object file that had its geometry-level clips written
+                // as `animations` (a problem in the geometries only costs the mesh here).
+                mesh = super::geometry_clips::read(
+                    clip_raw(fields, "geometries"),
+                    clip_raw(fields, "object"),
+                )
+                .ok()
+                .and_then(|found| found.mesh);
                 match animations {
                     Shaped::Ok(list) => (scene_layout(fields), clip_list(list, "animations")?),
                     Shaped::Wrong(kind) => {
@@ -268,20 +277,33 @@ pub(crate) fn read(
             } else if has_tracks {
                 (Layout::Clip, vec![(String::new(), 0, fields.as_slice())])
             } else if has("object") && has("metadata") {
-                (scene_layout(fields), Vec::new())
+                let found = super::geometry_clips::read(
+                    clip_raw(fields, "geometries"),
+                    clip_raw(fields, "object"),
+                )
+                .map_err(|l| err(l.path, l.reason))?;
+                mesh = found.mesh;
+                let mut layout = scene_layout(fields);
+                if let Layout::Scene { geometry_clips, .. } = &mut layout {
+                    *geometry_clips = found.clips;
+                }
+                (layout, Vec::new())
             } else {
                 return Err(err(String::new(), no_clips.into()));
             }
         }
     };
 
-    convert_clips(&clips, results, mode, file).map(|(clips, problems)| {
+    convert_clips(&clips, results, mode, file).map(|(mut clips, problems)| {
+        if let Layout::Scene { geometry_clips, .. } = &layout {
+            clips.extend(geometry_clips.iter().cloned());
+        }
         let doc = Document {
             path: Some(file.to_path_buf()),
             format: Format::ThreeJs,
             clips,
             skeleton: None,
-            mesh: None,
+            mesh: mesh.map(std::sync::Arc::new),
             source: Source::ThreeJs(layout),
         };
         (doc, problems)
@@ -336,6 +358,7 @@ fn scene_layout(fields: &[(Key, Field)]) -> Layout {
     Layout::Scene {
         fields: kept,
         animations_at,
+        geometry_clips: Vec::new(),
     }
 }
 

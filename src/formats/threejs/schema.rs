@@ -573,5 +573,9 @@ pub(crate) enum Layout {
         fields: Vec<(String, Box<RawValue>)>,
         /// Index in `fields` before which `animations` goes.
         animations_at: Option<usize>,
+        /// The clips read from geometry-level `animations` (io_three 4.3, see
+        /// [`geometry_clips`](super::geometry_clips)): while the document still has exactly
+        /// these, writing leaves them where they were.
+        geometry_clips: Vec<crate::model::Clip>,
     },
 }

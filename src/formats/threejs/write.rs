@@ -317,11 +317,23 @@ fn write_document(
         Layout::Scene {
             fields,
             animations_at,
+            geometry_clips,
         } => {
+            // Unedited geometry-level clips stay in the geometries; edited ones are written as
+            // a top-level `animations` array and taken out of the geometries.
+            let in_geometries = !geometry_clips.is_empty() && doc.clips == *geometry_clips;
+            let stripped = if geometry_clips.is_empty() || in_geometries {
+                None
+            } else {
+                fields
+                    .iter()
+                    .find(|(k, _)| k == "geometries")
+                    .and_then(|(_, v)| super::geometry_clips::strip(v))
+            };
             out.open(b'{');
             let at = match animations_at {
                 Some(i) => Some(*i),
-                None if !doc.clips.is_empty() => Some(fields.len()),
+                None if !doc.clips.is_empty() && !in_geometries => Some(fields.len()),
                 None => None,
             };
             for i in 0..=fields.len() {
@@ -331,7 +343,10 @@ fn write_document(
                 }
                 if let Some((k, v)) = fields.get(i) {
                     out.key(k);
-                    out.raw(v);
+                    match &stripped {
+                        Some(s) if k == "geometries" => out.raw(s),
+                        _ => out.raw(v),
+                    }
                 }
             }
             out.close(b'}');

@@ -142,7 +142,7 @@ pub(crate) fn read_mesh(model: &ModelJson, name: &str) -> Result<Option<MorphMes
 /// The flat `x, y, z` array at `node` as positions multiplied by `factor`; with `expected`, the
 /// number of positions it must hold.
 fn positions(node: &Node, factor: f64, expected: Option<usize>) -> Result<Vec<[f32; 3]>, Located> {
-    let v = node.numbers()?;
+    let v = nested_numbers(node)?;
     match expected {
         Some(n) if v.len() != n * 3 => {
             return Err(Located::new(
@@ -181,6 +181,34 @@ fn positions(node: &Node, factor: f64, expected: Option<usize>) -> Result<Vec<[f
             }
         }
         out.push(p);
+    }
+    Ok(out)
+}
+
+/// The numbers of a flat array, or of an array of `[x, y, z]` arrays (io_three's object format
+/// 4.3 writes morph target vertices that way), flattened.
+fn nested_numbers(node: &Node) -> Result<Vec<f64>, Located> {
+    let nested = node.kind() == crate::formats::threejs::schema::JsonKind::Array
+        && node.raw.get().trim_start()[1..]
+            .trim_start()
+            .starts_with('[');
+    if !nested {
+        return node.numbers();
+    }
+    let mut out = Vec::new();
+    for (i, p) in node
+        .array("an array of [x, y, z] arrays")?
+        .iter()
+        .enumerate()
+    {
+        let xyz = p.numbers()?;
+        if xyz.len() != 3 {
+            return Err(Located::new(
+                index(&node.path, i),
+                format!("{} numbers; expected [x, y, z]", xyz.len()),
+            ));
+        }
+        out.extend(xyz);
     }
     Ok(out)
 }

@@ -1,0 +1,196 @@
+//! Less common three.js JSON variants: io_three's object format 4.3 with morph animations in
+//! the geometries (`geometries[i].data.animations: {"morphTargets[T]": [{time, value}]}`,
+//! three.js's `examples/models/json/blend-animation.json`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use clipscope::formats::{Format, WriteOptions, read_bytes, read_file, write_bytes};
+use clipscope::model::{Clip, TrackKind};
+
+fn blend() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/threejs/blend-animation.json"
+    ))
+}
+
+fn clipscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("run clipscope")
+}
+
+fn value(bytes: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(bytes).unwrap()
+}
+
+#[test]
+fn blend_animation_reads_its_geometry_clip() {
+    let doc = read_file(&blend()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc.format, Format::ThreeJs);
+    assert_eq!(doc.clips.len(), 1);
+    let clip = &doc.clips[0];
+    assert_eq!(clip.name, "test-objGeometry");
+    assert_eq!(clip.uuid, None);
+    assert_eq!(clip.tracks.len(), 1);
+    let t = &clip.tracks[0];
+    assert_eq!(t.name, ".morphTargetInfluences[T]");
+    assert_eq!(t.kind, TrackKind::Number);
+    assert_eq!(t.len(), 7);
+    // Times as written (no fps in the file): 0, 10, 50, 95, 110, 140, 150.
+    assert_eq!(t.times, [0.0, 10.0, 50.0, 95.0, 110.0, 140.0, 150.0]);
+    assert_eq!(
+        t.values.as_numbers().unwrap(),
+        [0.0, 0.0, 0.5, 1.0, 1.0, 0.0, 0.0]
+    );
+    assert_eq!(clip.duration, 150.0);
+
+    let mesh = doc.mesh.as_ref().expect("morph mesh");
+    assert_eq!(mesh.name, "test-obj");
+    assert_eq!(mesh.vertices.len(), 36);
+    assert_eq!(mesh.vertices[4], [-2.34599, -89.0885, -2.34599]);
+    // 68 triangle faces (type 42: triangle, material, face-vertex UVs and normals).
+    assert_eq!(mesh.triangles.len(), 68);
+    assert_eq!(mesh.triangles[0], [0, 2, 3]);
+    assert_eq!(mesh.targets.len(), 1);
+    assert_eq!(mesh.targets[0].name, "T");
+    assert_eq!(mesh.targets[0].vertices.len(), 36);
+    assert_eq!(mesh.targets[0].vertices[4], [-2.34599, -60.3799, -2.34599]);
+    assert_eq!(mesh.target_index("T"), Some(0));
+}
+
+#[test]
+fn unedited_write_back_keeps_the_file() {
+    let original = std::fs::read(blend()).unwrap();
+    let doc = read_file(&blend()).unwrap();
+    for opts in [
+        WriteOptions::default(),
+        WriteOptions {
+            pretty: true,
+            precision: None,
+            serialized: false,
+        },
+    ] {
+        let out = write_bytes(&doc, &opts);
+        // No top-level `animations` is added; the geometry keeps its own; values identical.
+        assert_eq!(value(&out), value(&original));
+        let back = read_bytes(&out, &blend()).unwrap();
+        assert_eq!(back.clips, doc.clips);
+        assert_eq!(back.mesh, doc.mesh);
+    }
+}
+
+#[test]
+fn edited_clips_move_to_a_top_level_animations_array() {
+    let mut doc = read_file(&blend()).unwrap();
+    let clip: &mut Clip = &mut doc.clips[0];
+    clip.name = "grow".into();
+    clip.tracks[0].values = clipscope::model::Values::Numbers(vec![0.0; 7]);
+    let out = write_bytes(&doc, &WriteOptions::default());
+    let v = value(&out);
+    assert_eq!(v["animations"][0]["name"], "grow");
+    assert_eq!(
+        v["animations"][0]["tracks"][0]["name"],
+        ".morphTargetInfluences[T]"
+    );
+    let data = &v["geometries"][0]["data"];
+    assert!(data.get("animations").is_none(), "geometry animations left");
+    assert_eq!(data["morphTargets"][0]["name"], "T");
+    // Everything else is as in the file.
+    let original = value(&std::fs::read(blend()).unwrap());
+    for key in ["metadata", "materials", "object", "textures", "images"] {
+        assert_eq!(v[key], original[key], "{key}");
+    }
+    let back = read_bytes(&out, Path::new("edited.json")).unwrap();
+    assert_eq!(back.clips, doc.clips);
+    assert_eq!(
+        back.mesh, doc.mesh,
+        "the mesh is still read from the geometries"
+    );
+    // Written again unedited, the new shape stays.
+    assert_eq!(value(&write_bytes(&back, &WriteOptions::default())), v);
+}
+
+#[test]
+fn bad_geometry_animations_name_the_json_path() {
+    let original = String::from_utf8(std::fs::read(blend()).unwrap()).unwrap();
+    let cases = [
+        (
+            r#""value": 0.5"#,
+            r#""value": "half""#,
+            r#"geometries[0].data.animations["morphTargets[T]"][2].value"#,
+        ),
+        (
+            r#""morphTargets[T]": ["#,
+            r#""position": ["#,
+            r#"geometries[0].data.animations["position"]"#,
+        ),
+        (
+            r#""time": 95"#,
+            r#""time": 9"#,
+            r#"geometries[0].data.animations["morphTargets[T]"][3].time"#,
+        ),
+    ];
+    for (from, to, path) in cases {
+        assert!(original.contains(from), "{from}");
+        let text = original.replacen(from, to, 1);
+        let e = read_bytes(text.as_bytes(), Path::new("b.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&format!("b.json: {path}: ")), "{e}");
+    }
+    // Truncated: a syntax error, no panic.
+    for cut in [100, 4000, original.len() - 3] {
+        assert!(read_bytes(&original.as_bytes()[..cut], Path::new("b.json")).is_err());
+    }
+}
+
+#[test]
+fn cli_info_lists_the_clip_and_convert_round_trips() {
+    let o = clipscope(&["info", blend().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("1 clip(s)"), "{text}");
+    assert!(text.contains("\"test-objGeometry\": 150.000 s"), "{text}");
+    assert!(text.contains(".morphTargetInfluences[T]"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let o = clipscope(&[
+        "convert",
+        blend().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        value(&std::fs::read(&out).unwrap()),
+        value(&std::fs::read(blend()).unwrap())
+    );
+}
+
+/// `clipscope render` draws the morph clip (only where a GPU adapter exists).
+#[cfg(feature = "gui")]
+#[test]
+fn cli_render_draws_the_clip() {
+    if let Err(why) = clipscope::render::headless::check_adapter() {
+        eprintln!("SKIPPED cli_render_draws_the_clip: {why}");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("blend.png");
+    let o = clipscope(&[
+        "render",
+        blend().to_str().unwrap(),
+        "--time",
+        "100",
+        "--size",
+        "160x120",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.exists());
+}
