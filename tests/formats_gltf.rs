@@ -1039,11 +1039,11 @@ fn data_problems_are_refused() {
     let e = bad(Track::numeric(
         "a.position",
         TrackKind::Vector,
-        vec![-1.0, 1.0],
+        vec![1.0, 0.5],
         vec![0.0; 6],
     ));
     assert!(
-        e.contains("clip 'c' track 'a.position': key 0 at time -1"),
+        e.contains("clip 'c' track 'a.position': key 1 at time 0.5"),
         "{e}"
     );
     let e = bad(Track::numeric(
@@ -1111,6 +1111,56 @@ fn data_problems_are_refused() {
     assert!(
         e.contains("node 'node_1' has no mesh with morph targets"),
         "{e}"
+    );
+}
+
+#[test]
+fn negative_times_are_cut_and_flat_vectors_padded() {
+    // Keys before 0 (a Lottie precomp starting early): an exact sample at 0, the rest dropped.
+    let early = Track::numeric(
+        "a.position",
+        TrackKind::Vector,
+        vec![-1.0, 1.0],
+        vec![0.0, 0.0, 0.0, 2.0, 4.0, 6.0],
+    );
+    let flat = Track::numeric(
+        "b.scale",
+        TrackKind::Vector,
+        vec![0.0, 1.0],
+        vec![1.0, 2.0, 3.0, 4.0],
+    );
+    let doc = Document::new(Format::Gltf, vec![Clip::new("c", -1.0, vec![early, flat])]);
+    assert_eq!(check_writable(&doc), Ok(()));
+    let lost = conversion_losses(&doc, Format::Gltf);
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("the keys before time 0 of 1 track(s) (a.position)")),
+        "{lost:?}"
+    );
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("2-component values of 1 position/scale track(s) (b.scale)")),
+        "{lost:?}"
+    );
+    let (_, back) = through(&doc, Format::Gltf);
+    let a = back.clips[0]
+        .tracks
+        .iter()
+        .find(|t| t.name == "a.position")
+        .unwrap();
+    assert_eq!(a.times, [0.0, 1.0]);
+    assert_eq!(
+        a.values.as_numbers().unwrap(),
+        [1.0, 2.0, 3.0, 2.0, 4.0, 6.0]
+    );
+    let b = back.clips[0]
+        .tracks
+        .iter()
+        .find(|t| t.name == "b.scale")
+        .unwrap();
+    assert_eq!(
+        b.values.as_numbers().unwrap(),
+        [1.0, 2.0, 1.0, 3.0, 4.0, 1.0]
     );
 }
 

@@ -316,19 +316,92 @@ fn converting_between_threejs_and_legacy() {
         .collect();
     assert_eq!(names, ["leg.R", "leg.L"]);
 
-    // Morph influence tracks have no place in legacy animations.
+    // Morph influence tracks have no place in legacy animations: left out and reported.
     let horse = read("horse.json").converted_to(Format::ThreeJs);
     let horse = read_bytes(
         &write_bytes(&horse, &WriteOptions::default()),
         Path::new("h.json"),
     )
-    .unwrap()
-    .converted_to(Format::ThreeJsLegacy);
-    let e = formats::check_writable(&horse).unwrap_err();
-    assert!(
-        e.starts_with("legacy three.js JSON cannot hold 16 track(s) (clip 'horse_A_' track '.morphTargetInfluences[horse_A_001]': not a .bones[NAME]"),
-        "{e}"
+    .unwrap();
+    assert_eq!(
+        formats::check_writable(&horse.clone().converted_to(Format::ThreeJsLegacy)),
+        Ok(())
     );
+    let lost = formats::conversion_losses(&horse, Format::ThreeJsLegacy);
+    assert!(
+        lost.iter().any(|l| l.starts_with(
+            "16 track(s) left out: legacy three.js JSON animates bone position, quaternion and \
+             scale only (.morphTargetInfluences[horse_A_001], "
+        )),
+        "{lost:?}"
+    );
+}
+
+#[test]
+fn node_tracks_become_bones_and_curves_are_baked() {
+    let text = r#"{"name":"n","tracks":[
+        {"name":"Hip.position","type":"vector","times":[0,1],"values":[0,0,0,1,2,3]},
+        {"name":"Hip.quaternion","type":"quaternion","times":[0,1],"values":[0,0,0,1,0,0,0,1]},
+        {"name":"Arm.scale","type":"vector","times":[0,1],"values":[1,1,1,2,2,2],"interpolation":2302},
+        {"name":"Arm.visible","type":"bool","times":[0],"values":[true]}]}"#;
+    let doc = read_bytes(text.as_bytes(), Path::new("n.json")).unwrap();
+    let lost = formats::conversion_losses(&doc, Format::ThreeJsLegacy);
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("3 node track(s) written as bones")),
+        "{lost:?}"
+    );
+    assert!(
+        lost.iter()
+            .any(|l| l.starts_with("1 track(s) left out:") && l.contains("Arm.visible")),
+        "{lost:?}"
+    );
+    assert!(
+        lost.iter()
+            .any(|l| l.contains("baked to linear keys") && l.contains("'Arm.scale' at 30 fps")),
+        "{lost:?}"
+    );
+    let legacy = doc.converted_to(Format::ThreeJsLegacy);
+    assert_eq!(formats::check_writable(&legacy), Ok(()));
+    let back = read_bytes(
+        &write_bytes(&legacy, &WriteOptions::default()),
+        Path::new("l.json"),
+    )
+    .unwrap();
+    let names: Vec<&str> = back.clips[0]
+        .tracks
+        .iter()
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ".bones[Hip].position",
+            ".bones[Hip].quaternion",
+            ".bones[Arm].scale"
+        ]
+    );
+    let bones: Vec<_> = back
+        .skeleton
+        .unwrap()
+        .bones
+        .into_iter()
+        .map(|b| (b.name, b.parent))
+        .collect();
+    assert_eq!(
+        bones,
+        [("Hip".to_string(), None), ("Arm".to_string(), None)]
+    );
+    // Smooth, baked at 30 fps (the clip has no fps): 31 keys over one second.
+    assert_eq!(back.clips[0].tracks[2].len(), 31);
+
+    // Broken times are still refused.
+    let bad = r#"{"name":"b","tracks":[{"name":"Hip.position","type":"vector","times":[1,0],"values":[0,0,0,1,1,1]}]}"#;
+    let doc = read_bytes(bad.as_bytes(), Path::new("b.json"))
+        .unwrap()
+        .converted_to(Format::ThreeJsLegacy);
+    let e = formats::check_writable(&doc).unwrap_err();
+    assert!(e.contains("key times out of order"), "{e}");
 }
 
 fn clipscope(args: &[&str]) -> Output {
@@ -445,14 +518,13 @@ fn cli_convert_to_threejs_and_to_serialized_legacy() {
         "--to",
         "threejs-legacy",
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        err.contains("legacy three.js JSON cannot hold 16 track(s)"),
-        "{err}"
+        stdout(&o).contains("convert: not written: 16 track(s) left out: legacy three.js JSON animates bone position, quaternion and scale only"),
+        "{}",
+        stdout(&o)
     );
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(!bad.exists());
+    assert!(bad.exists());
 
     let o = clipscope(&["convert", input, "-o", bad.to_str().unwrap(), "--to", "fbx"]);
     assert_eq!(o.status.code(), Some(2));

@@ -339,24 +339,95 @@ fn threejs_clips_become_nodes_and_non_linear_tracks_are_baked() {
         serde_json::json!({"p": [0, 0, 0], "r": [0, 0, 0]})
     );
 
-    // What PlayCanvas cannot hold is refused, not dropped.
+    // What PlayCanvas cannot hold is left out and reported, never refused.
     let morph = r#"{"name":"m","tracks":[{"name":".morphTargetInfluences[0]","type":"number","times":[0],"values":[1]}]}"#;
-    let doc = read_bytes(morph.as_bytes(), Path::new("m.json"))
-        .unwrap()
-        .converted_to(Format::PlayCanvas);
+    let doc = read_bytes(morph.as_bytes(), Path::new("m.json")).unwrap();
+    let lost = formats::conversion_losses(&doc, Format::PlayCanvas);
+    assert!(
+        lost.contains(&"1 track(s) left out: not a NODE.position, .quaternion or .scale track (.morphTargetInfluences[0])".to_string()),
+        "{lost:?}"
+    );
     assert_eq!(
-        formats::check_writable(&doc).unwrap_err(),
-        "PlayCanvas animation JSON cannot hold 1 track(s) (clip 'm' track '.morphTargetInfluences[0]': not a NODE.position, .quaternion or .scale track)"
+        formats::check_writable(&doc.converted_to(Format::PlayCanvas)),
+        Ok(())
     );
     let two = format!("[{morph},{morph}]");
-    let doc = read_bytes(two.as_bytes(), Path::new("m.json"))
-        .unwrap()
-        .converted_to(Format::PlayCanvas);
+    let doc = read_bytes(two.as_bytes(), Path::new("m.json")).unwrap();
+    let lost = formats::conversion_losses(&doc, Format::PlayCanvas);
     assert!(
-        formats::check_writable(&doc)
-            .unwrap_err()
-            .starts_with("PlayCanvas animation JSON holds one animation; the document has 2 clips")
+        lost.iter()
+            .any(|l| l.starts_with("1 clip(s) after the first ('m')")),
+        "{lost:?}"
     );
+    assert_eq!(
+        formats::check_writable(&doc.converted_to(Format::PlayCanvas)),
+        Ok(())
+    );
+
+    // A 2-component position (a Lottie layer) is padded with z = 0.
+    let flat = r#"{"name":"f","tracks":[{"name":"L.position","type":"vector","times":[0,1],"values":[1,2,3,4]}]}"#;
+    let doc = read_bytes(flat.as_bytes(), Path::new("f.json")).unwrap();
+    let lost = formats::conversion_losses(&doc, Format::PlayCanvas);
+    assert!(
+        lost.iter()
+            .any(|l| l.contains("1 2-component position/scale track(s), padded")),
+        "{lost:?}"
+    );
+    let out = write_bytes(
+        &doc.converted_to(Format::PlayCanvas),
+        &WriteOptions::default(),
+    );
+    let back = read_bytes(&out, Path::new("f.json")).unwrap();
+    let p = back.clips[0]
+        .tracks
+        .iter()
+        .find(|t| t.name == "L.position")
+        .unwrap();
+    assert_eq!(
+        p.values.as_numbers().unwrap(),
+        [1.0, 2.0, 0.0, 3.0, 4.0, 0.0]
+    );
+}
+
+#[test]
+fn convert_writes_one_file_per_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("two.json");
+    std::fs::write(
+        &input,
+        r#"[{"name":"Walk 1","tracks":[{"name":"a.position","type":"vector","times":[0,1],"values":[0,0,0,1,1,1]}]},
+            {"name":"run","tracks":[{"name":"a.scale","type":"vector","times":[0],"values":[2,2,2]}]}]"#,
+    )
+    .unwrap();
+    let out = dir.path().join("pc.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args([
+            "convert",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--to",
+            "playcanvas",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!out.exists());
+    for (file, clip) in [("pc_Walk_1.json", "Walk 1"), ("pc_run.json", "run")] {
+        let path = dir.path().join(file);
+        assert!(
+            text.contains(&format!("wrote {}", path.display())),
+            "{text}"
+        );
+        let back = formats::read_file(&path).unwrap();
+        assert_eq!(back.clips.len(), 1);
+        assert_eq!(back.clips[0].name, clip);
+    }
 }
 
 #[test]
@@ -496,7 +567,7 @@ fn cli_converts_playcanvas_to_threejs_and_back() {
     let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(v["animation"]["nodes"][0]["name"], "leg.R");
 
-    // A document PlayCanvas cannot hold: exit 2, the output untouched.
+    // A track PlayCanvas cannot hold: left out and reported, the file still written.
     let morph = dir.path().join("morph.json");
     std::fs::write(
         &morph,
@@ -504,7 +575,6 @@ fn cli_converts_playcanvas_to_threejs_and_back() {
     )
     .unwrap();
     let target = dir.path().join("keep.json");
-    std::fs::write(&target, "keep").unwrap();
     let o = clipscope(&[
         "convert",
         morph.to_str().unwrap(),
@@ -513,12 +583,11 @@ fn cli_converts_playcanvas_to_threejs_and_back() {
         "--to",
         "playcanvas",
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        String::from_utf8_lossy(&o.stderr)
-            .contains("PlayCanvas animation JSON cannot hold 1 track(s)"),
+        stdout(&o).contains("convert: not written: 1 track(s) left out: not a NODE.position"),
         "{}",
-        String::from_utf8_lossy(&o.stderr)
+        stdout(&o)
     );
-    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+    assert!(target.exists());
 }

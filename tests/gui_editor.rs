@@ -676,11 +676,12 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     );
     assert_eq!(state.ws.documents[0].doc.format, Format::ThreeJsLegacy);
 
-    // A clip the legacy format cannot hold (a non-bone track) is refused with the reason.
+    // Node tracks the legacy format has no place for are written as bones (and reported).
     let mut harness = editor(&[clip_file(dir.path())]);
     let legacy = dir.path().join("legacy.json");
     export_through_prompt(&mut harness, Format::ThreeJsLegacy, &legacy);
-    assert!(!legacy.exists());
-    let error = harness.state().error.clone().unwrap_or_default();
-    assert!(error.contains("cannot write"), "{error}");
+    assert!(legacy.exists());
+    let back = clipscope::formats::read_file(&legacy).unwrap();
+    assert_eq!(back.format, Format::ThreeJsLegacy);
+    assert_eq!(back.clips[0].tracks[0].name, ".bones[ball].position");
 }

@@ -1,14 +1,15 @@
 //! `clipscope convert FILE -o OUT [--to FORMAT]`: read and write again, with compact or rounded
 //! numbers, optionally in another format (three.js clip JSON, legacy three.js JSON, PlayCanvas
 //! animation JSON, glTF, GLB or Lottie, where a non-Lottie document becomes null layers).
-//! Without `--to`, an output ending in `.gltf` or `.glb` picks that format.
+//! Without `--to`, an output ending in `.gltf` or `.glb` picks that format. A format that holds
+//! one clip (PlayCanvas) gets one file per clip of a document with several: `OUT_CLIP.json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use crate::formats::{self, Format};
+use crate::formats::{self, Document, Format};
 
 /// Arguments of `convert`.
 #[derive(Debug, clap::Args)]
@@ -44,8 +45,59 @@ fn format_for_extension(path: &std::path::Path) -> Option<Format> {
     }
 }
 
+/// `out` with `_` and `clip`'s name (letters, digits, `-` and `_` kept, anything else `_`)
+/// added to its stem: `walk.json` and clip `Run 2` give `walk_Run_2.json`.
+fn clip_path(out: &Path, clip: &str) -> PathBuf {
+    let name: String = clip
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = if name.is_empty() { "clip" } else { &name };
+    let stem = out
+        .file_stem()
+        .map(|s| s.to_string_lossy())
+        .unwrap_or_default();
+    let mut file = format!("{stem}_{name}");
+    if let Some(ext) = out.extension() {
+        file.push('.');
+        file.push_str(&ext.to_string_lossy());
+    }
+    out.with_file_name(file)
+}
+
+/// One document per clip of `doc` (skeleton, mesh and source kept), for a format that holds
+/// one clip per file, with the path each is written to; clips whose names sanitize alike get a
+/// number.
+fn split_clips(doc: &Document, out: &Path) -> Vec<(Document, PathBuf)> {
+    let mut base = doc.clone();
+    base.clips = Vec::new();
+    let mut used = std::collections::HashSet::new();
+    doc.clips
+        .iter()
+        .map(|clip| {
+            let mut one = base.clone();
+            one.clips = vec![clip.clone()];
+            let mut path = clip_path(out, &clip.name);
+            let mut n = 2;
+            while !used.insert(path.clone()) {
+                path = clip_path(out, &format!("{}_{n}", clip.name));
+                n += 1;
+            }
+            (one, path)
+        })
+        .collect()
+}
+
 /// Rewrites the file, printing the sizes before and after (in bytes) and every kind of data the
-/// target format could not hold.
+/// target format could not hold. A document with several clips converted to a format that holds
+/// one clip per file ([`Format::holds_one_clip`]) is written one file per clip, named after the
+/// output with `_CLIP` added to its stem.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
     let from = doc.format;
@@ -53,15 +105,44 @@ pub fn run(args: Args) -> Outcome {
         .to
         .or_else(|| format_for_extension(&args.output.output))
         .unwrap_or(from);
-    let lost = formats::conversion_losses(&doc, to);
-    let doc = doc.converted_to(to);
     let before = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
-    let after = args.output.write(&doc)?;
     let formats = if from == to {
         to.to_string()
     } else {
         format!("{from} → {to}")
     };
+    if to.holds_one_clip() && doc.clips.len() > 1 {
+        let mut lost: Vec<String> = Vec::new();
+        for (one, path) in split_clips(&doc, &args.output.output) {
+            for what in formats::conversion_losses(&one, to) {
+                if !lost.contains(&what) {
+                    lost.push(what);
+                }
+            }
+            let one = one.converted_to(to);
+            let after = args.output.write_to(&one, &path)?;
+            println!(
+                "convert: clip '{}', {} keys; {} bytes ({formats}); wrote {}",
+                one.clips[0].name,
+                thousands(one.clips[0].key_count()),
+                thousands(after as usize),
+                path.display()
+            );
+        }
+        println!(
+            "convert: {} clip(s) from {} bytes, one file per clip ({to} holds one clip)",
+            doc.clips.len(),
+            thousands(before as usize)
+        );
+        for what in lost {
+            println!("convert: not written: {what}");
+        }
+        output::release(doc);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let lost = formats::conversion_losses(&doc, to);
+    let doc = doc.converted_to(to);
+    let after = args.output.write(&doc)?;
     println!(
         "convert: {} clip(s), {} keys; {} → {} bytes ({formats}); wrote {}",
         doc.clips.len(),

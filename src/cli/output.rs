@@ -39,12 +39,16 @@ impl OutputArgs {
     /// Writes `doc` to the output path atomically and returns the number of bytes written. A
     /// document its format cannot hold (see [`formats::check_writable`]) is an error.
     pub fn write(&self, doc: &Document) -> Result<u64, String> {
-        formats::check_writable(doc).map_err(|e| format!("{}: {e}", self.output.display()))?;
-        formats::write_file(doc, &self.output, &self.write_options())
-            .map_err(|e| format!("{}: cannot write: {e}", self.output.display()))?;
-        Ok(std::fs::metadata(&self.output)
-            .map(|m| m.len())
-            .unwrap_or(0))
+        self.write_to(doc, &self.output)
+    }
+
+    /// Writes `doc` to `path` (instead of the output path) with these options, like
+    /// [`OutputArgs::write`].
+    pub fn write_to(&self, doc: &Document, path: &Path) -> Result<u64, String> {
+        formats::check_writable(doc).map_err(|e| format!("{}: {e}", path.display()))?;
+        formats::write_file(doc, path, &self.write_options())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        Ok(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
     }
 }
 

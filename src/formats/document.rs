@@ -72,6 +72,12 @@ impl Format {
         }
     }
 
+    /// Whether a file of this format holds a single clip (PlayCanvas animation JSON), so a
+    /// document with more is written one file per clip.
+    pub fn holds_one_clip(self) -> bool {
+        matches!(self, Format::PlayCanvas)
+    }
+
     /// The format with short name `name` (see [`Format::name`]), if any.
     pub fn from_name(name: &str) -> Option<Format> {
         Format::ALL.iter().copied().find(|f| f.name() == name)

@@ -11,6 +11,7 @@
 //! `clipscope validate`. Writing goes through one number formatter ([`number`]) and one atomic
 //! file writer ([`atomic`]); a document read from a file is written back in the same shape.
 
+pub(crate) mod adapt;
 pub mod atomic;
 pub mod document;
 pub mod error;
@@ -179,13 +180,13 @@ pub fn lint_bytes(bytes: &[u8], file: &Path) -> (Option<Document>, Vec<Problem>)
     }
 }
 
-/// Whether `doc` can be written in its format without losing animation: `Err` lists the tracks
-/// the format cannot hold (legacy three.js JSON holds only `.bones[NAME].position`,
-/// `.quaternion` and `.scale` tracks, linearly interpolated, besides the clips a morph model
-/// implies; PlayCanvas JSON one clip of `NODE.position`, `.quaternion` and `.scale` tracks; glTF
-/// refuses keys it cannot store, such as negative or unsorted times, while the properties it has
-/// no channel for are left out and listed by [`conversion_losses`]).
-/// [`write_file`] refuses such a document; [`write_bytes`] leaves those tracks out.
+/// Whether `doc` can be written in its format at all: `Err` names broken keys the format cannot
+/// store (NaN or unsorted times; for glTF also zero quaternions, two tracks for one node
+/// property, weights without morph targets). What a format merely cannot carry is adapted
+/// (baked at the source frame rate, padded, cut at time 0) or left out, and listed by
+/// [`conversion_losses`]: legacy three.js JSON writes node tracks as bones, PlayCanvas JSON its
+/// first clip (`clipscope convert` writes one file per clip), glTF node transforms and weights.
+/// [`write_file`] refuses a document this refuses.
 pub fn check_writable(doc: &Document) -> Result<(), String> {
     match doc.format {
         Format::ThreeJs => Ok(()),

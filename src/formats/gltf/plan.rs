@@ -2,10 +2,12 @@
 //! animation per clip with its channels' keys, the notes for `convert`'s summary and the
 //! tracks glTF cannot hold.
 //!
-//! Two kinds of trouble are told apart. A track on a property glTF has no channel for
+//! Three kinds of trouble are told apart. A track on a property glTF has no channel for
 //! (`.visible`, `.material.opacity`, Euler `.rotation`) is left out and noted, like any other
-//! loss in a conversion. Keys glTF cannot store for a property it does have (negative or
-//! unsorted times, NaN, a zero quaternion, two tracks for one node property, weights on a
+//! loss in a conversion. What glTF cannot store but can carry is adapted and noted: keys
+//! before time 0 (Lottie precomps) are cut at 0 after an exact sample there, 2-component
+//! positions and scales are padded to 3. Keys that are broken for a property it does have
+//! (unsorted times, NaN, a zero quaternion, two tracks for one node property, weights on a
 //! glTF node without morph targets) are errors: writing refuses the document rather than
 //! write an invalid file.
 //!
@@ -32,10 +34,10 @@ use super::names::unique;
 use super::sampling::{Keys, Sampling, convert};
 use super::target::{NodeKey, Property, Target, check, target};
 use super::weights::{Input, merge};
-use crate::formats::Document;
 use crate::formats::document::Source;
+use crate::formats::{Document, adapt};
 use crate::model::binding::sanitize_node_name;
-use crate::model::{BlendMode, Clip, Track};
+use crate::model::{BlendMode, Clip, Track, TrackKind};
 
 /// The most morph targets a placeholder mesh gets (a track index beyond it is refused).
 const MAX_TARGETS: usize = 1024;
@@ -165,8 +167,116 @@ impl Nodes {
     }
 }
 
-/// Plans writing `doc` as glTF (see the module docs).
+/// Plans writing `doc` as glTF (see the module docs), after [`adapt_clips`].
 pub(crate) fn plan(doc: &Document) -> Plan {
+    let (clips, notes) = adapt_clips(doc);
+    let mut out = match clips {
+        Some(clips) => plan_adapted(&Document {
+            path: doc.path.clone(),
+            format: doc.format,
+            clips,
+            skeleton: doc.skeleton.clone(),
+            mesh: doc.mesh.clone(),
+            source: doc.source.clone(),
+        }),
+        None => plan_adapted(doc),
+    };
+    out.notes.splice(0..0, notes);
+    out
+}
+
+/// The clips of `doc` with what glTF cannot store but can carry adapted, when anything needed
+/// it: keys before time 0 cut at 0 (after an exact sample there; see
+/// [`crop_negative`](adapt::crop_negative)) and 2-component positions and scales padded to 3
+/// (z = 0, scale z = 1). With one note per kind of change.
+fn adapt_clips(doc: &Document) -> (Option<Vec<Clip>>, Vec<String>) {
+    let needs = |track: &Track| {
+        target(track).is_ok_and(|t| {
+            (matches!(t.property, Property::Translation | Property::Scale)
+                && track.kind == TrackKind::Vector
+                && track.value_size() == 2)
+                || track.times.iter().any(|&t| t < 0.0)
+                || track.times.windows(2).any(|w| w[0] == w[1])
+        })
+    };
+    if !doc.clips.iter().flat_map(|c| &c.tracks).any(needs) {
+        return (None, Vec::new());
+    }
+    let mut cropped = Vec::new();
+    let mut padded = Vec::new();
+    let mut repeated = Vec::new();
+    let mut clips = doc.clips.clone();
+    for clip in &mut clips {
+        let fps = adapt::source_fps(clip);
+        for track in &mut clip.tracks {
+            let Ok(t) = target(track) else {
+                continue;
+            };
+            let flat = matches!(t.property, Property::Translation | Property::Scale)
+                && track.kind == TrackKind::Vector
+                && !track.is_empty()
+                && track.value_size() == 2
+                && track.values.len() == track.len() * 2;
+            if flat {
+                let z = if t.property == Property::Scale {
+                    1.0
+                } else {
+                    0.0
+                };
+                *track = adapt::pad_to_3(track, z);
+                padded.push(track.name.clone());
+            }
+            if track.times.windows(2).all(|w| w[0] <= w[1])
+                && let Some(c) = adapt::crop_negative(track, fps)
+            {
+                cropped.push(track.name.clone());
+                *track = c;
+            }
+            if let Some(c) = adapt::separate_repeated(track) {
+                repeated.push(track.name.clone());
+                *track = c;
+            }
+        }
+    }
+    let mut notes = Vec::new();
+    let list = |names: &[String]| {
+        let shown: Vec<&str> = names.iter().take(4).map(String::as_str).collect();
+        format!(
+            "{}{}",
+            shown.join(", "),
+            if names.len() > 4 { ", …" } else { "" }
+        )
+    };
+    if !cropped.is_empty() {
+        notes.push(format!(
+            "the keys before time 0 of {} track(s) ({}): glTF times start at 0, so they are \
+             cut at 0 with an exact sample there",
+            cropped.len(),
+            list(&cropped)
+        ));
+    }
+    if !padded.is_empty() {
+        notes.push(format!(
+            "2-component values of {} position/scale track(s) ({}), padded to 3 (z = 0, \
+             scale z = 1)",
+            padded.len(),
+            list(&padded)
+        ));
+    }
+    if !repeated.is_empty() {
+        notes.push(format!(
+            "the repeated key times (jumps) of {} track(s) ({}): glTF times strictly increase, \
+             so the key before each jump moves back by one f32 step",
+            repeated.len(),
+            list(&repeated)
+        ));
+    }
+    let changed = !cropped.is_empty() || !padded.is_empty() || !repeated.is_empty();
+    (changed.then_some(clips), notes)
+}
+
+/// Plans writing `doc`, whose clips are already adapted.
+fn plan_adapted(doc: &Document) -> Plan {
     let base = base(doc);
     let mut out = Plan::default();
     let mut nodes = Nodes {

@@ -5,7 +5,8 @@
 //!   quaternion, a vector of 3) animates node `NODE`; `.bones[NODE].…` does too (the engine binds
 //!   nodes by name, and a skinned three.js mesh finds bones by name the same way). Anything else
 //!   (morph weights, materials, `.rotation` Euler tracks, booleans) has no place in the format:
-//!   [`unwritable`] names why, and the writer refuses such a document.
+//!   [`unwritable`] names why; the writer leaves such tracks out and reports them. A
+//!   2-component position or scale (a Lottie layer) is padded to 3 (z = 0, scale z = 1).
 //! * Tracks of the same node go together; a second track for a channel the node already has
 //!   starts another node of the same name (a file may repeat a node name, and reads back so).
 //! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp). A track with any
@@ -22,6 +23,7 @@
 
 use std::borrow::Cow;
 
+use crate::formats::adapt;
 use crate::model::interpolant::Sampler;
 use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
 use crate::model::{Clip, Interpolation, Skeleton, Track, TrackKind};
@@ -32,9 +34,6 @@ pub(crate) const PROPERTIES: [(&str, TrackKind, usize); 3] = [
     ("quaternion", TrackKind::Quaternion, 4),
     ("scale", TrackKind::Vector, 3),
 ];
-
-/// The frame rate baked tracks are sampled at when the clip does not say (`fps`).
-pub(crate) const DEFAULT_FPS: f64 = 30.0;
 
 /// At most this many frames are baked per track (a clip hours long would otherwise explode).
 const MAX_BAKED_FRAMES: i64 = 1 << 20;
@@ -67,7 +66,8 @@ pub(crate) fn unwritable(track: &Track) -> Option<String> {
             kind.type_name()
         ));
     }
-    if !track.is_empty() && track.value_size() != size {
+    let padded = channel != 1 && track.value_size() == 2;
+    if !track.is_empty() && track.value_size() != size && !padded {
         return Some(format!(
             "{} values per key where PlayCanvas keys hold {size}",
             track.value_size()
@@ -76,13 +76,10 @@ pub(crate) fn unwritable(track: &Track) -> Option<String> {
     None
 }
 
-/// The frame rate of `clip`'s source: its `fps` field when that is a positive number, else 30.
+/// The frame rate of `clip`'s source: its `fps` field (or a Lottie composition's `fr`) when
+/// that is a positive number, else 30.
 pub(crate) fn source_fps(clip: &Clip) -> f64 {
-    clip.extras
-        .get("fps")
-        .and_then(|raw| serde_json::from_str::<f64>(raw.get()).ok())
-        .filter(|f| *f > 0.0 && f.is_finite())
-        .unwrap_or(DEFAULT_FPS)
+    adapt::source_fps(clip)
 }
 
 /// One node ready to write: its name, key times and each channel's values at those times.
@@ -124,9 +121,27 @@ pub(crate) type Notes = Vec<String>;
 pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys>, Notes) {
     let fps = source_fps(clip);
     let mut notes = Vec::new();
+    // 2-component positions and scales (Lottie layers) get z = 0 / z = 1.
+    let padded: Vec<Cow<Track>> = clip
+        .tracks
+        .iter()
+        .map(|t| match node_channel(&t.name) {
+            Some((_, c)) if c != 1 && !t.is_empty() && t.value_size() == 2 => {
+                Cow::Owned(adapt::pad_to_3(t, if c == 0 { 0.0 } else { 1.0 }))
+            }
+            _ => Cow::Borrowed(t),
+        })
+        .collect();
+    let count = padded.iter().filter(|t| matches!(t, Cow::Owned(_))).count();
+    if count > 0 {
+        notes.push(format!(
+            "clip '{}': {count} 2-component position/scale track(s), padded to 3 (z = 0, scale              z = 1)",
+            clip.name
+        ));
+    }
     // Group: the first group of that name whose channel is still free.
     let mut groups: Vec<(&str, [Option<&Track>; 3])> = Vec::new();
-    for track in &clip.tracks {
+    for track in padded.iter().map(|t| &**t) {
         if track.is_empty() || unwritable(track).is_some() {
             continue;
         }
@@ -354,10 +369,15 @@ mod tests {
             unwritable(&bad).unwrap(),
             "a vector track where PlayCanvas keys hold a quaternion"
         );
-        let bad = vector("a.position", vec![0.0], vec![0.0; 2]);
+        // 2 components (a Lottie layer) are padded; 1 cannot be.
+        assert_eq!(
+            unwritable(&vector("a.position", vec![0.0], vec![0.0; 2])),
+            None
+        );
+        let bad = vector("a.position", vec![0.0], vec![0.0]);
         assert_eq!(
             unwritable(&bad).unwrap(),
-            "2 values per key where PlayCanvas keys hold 3"
+            "1 values per key where PlayCanvas keys hold 3"
         );
     }
 

@@ -32,37 +32,11 @@ const FIELDS: [&str; 3] = ["p", "r", "s"];
 /// The fields of the animation object the writer fills.
 const ANIMATION_FIELDS: [&str; 4] = ["version", "name", "duration", "nodes"];
 
-/// `Ok` when the document fits one PlayCanvas animation: at most one clip, and only
-/// `NODE.position` / `.quaternion` / `.scale` tracks; otherwise what does not fit, first few
-/// named.
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
-    if doc.clips.len() > 1 {
-        return Err(format!(
-            "PlayCanvas animation JSON holds one animation; the document has {} clips \
-             (write them one per file)",
-            doc.clips.len()
-        ));
-    }
-    let bad: Vec<String> = doc
-        .clips
-        .iter()
-        .flat_map(|clip| {
-            clip.tracks.iter().filter_map(move |t| {
-                unwritable(t).map(|why| format!("clip '{}' track '{}': {why}", clip.name, t.name))
-            })
-        })
-        .collect();
-    if bad.is_empty() {
-        return Ok(());
-    }
-    let count = bad.len();
-    let mut shown = bad.into_iter().take(5).collect::<Vec<_>>().join("; ");
-    if count > 5 {
-        shown.push_str(&format!("; and {} more", count - 5));
-    }
-    Err(format!(
-        "PlayCanvas animation JSON cannot hold {count} track(s) ({shown})"
-    ))
+/// Always `Ok`: PlayCanvas output adapts what it can (baking, padding) and leaves out what it
+/// cannot hold (other properties, clips after the first), all reported by [`losses`]; the
+/// result is always a valid animation file. `clipscope convert` writes one file per clip.
+pub(crate) fn check_writable(_doc: &Document) -> Result<(), String> {
+    Ok(())
 }
 
 /// What PlayCanvas output changes or leaves out of a document it can hold: baked
@@ -70,7 +44,27 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
 /// `userData`, unknown track fields, tracks without keys and a skeleton. One line each.
 pub(crate) fn losses(doc: &Document) -> Vec<String> {
     let mut lost = Vec::new();
+    if doc.clips.len() > 1 {
+        let names: Vec<String> = doc.clips[1..]
+            .iter()
+            .take(4)
+            .map(|c| format!("'{}'", c.name))
+            .collect();
+        lost.push(format!(
+            "{} clip(s) after the first ({}{}): PlayCanvas animation JSON holds one animation \
+             (clipscope convert writes one file per clip)",
+            doc.clips.len() - 1,
+            names.join(", "),
+            if doc.clips.len() > 5 { ", …" } else { "" }
+        ));
+    }
     if let Some(clip) = doc.clips.first() {
+        let dropped: Vec<(String, String)> = clip
+            .tracks
+            .iter()
+            .filter_map(|t| unwritable(t).map(|why| (t.name.clone(), why)))
+            .collect();
+        lost.extend(crate::formats::adapt::summarize(&dropped));
         if clip.blend_mode != BlendMode::Normal {
             lost.push(format!(
                 "clip '{}': its {} blend mode (PlayCanvas animations have none)",
@@ -123,8 +117,8 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
     lost
 }
 
-/// The whole document as PlayCanvas animation JSON (its first clip; [`check_writable`] refuses
-/// more).
+/// The whole document as PlayCanvas animation JSON (its first clip; [`losses`] reports the
+/// others).
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let layout = match &doc.source {
         Source::PlayCanvas(layout) => Some(layout),
@@ -621,16 +615,15 @@ mod tests {
             r#"{"animation":{"version":4,"name":"","duration":0,"nodes":[]}}"#
         );
         d.clips = vec![Clip::new("a", 1.0, vec![]), Clip::new("b", 1.0, vec![])];
-        assert_eq!(
-            check_writable(&d).unwrap_err(),
-            "PlayCanvas animation JSON holds one animation; the document has 2 clips (write them one per file)"
-        );
+        assert_eq!(check_writable(&d), Ok(()));
+        assert!(losses(&d)[0].starts_with("1 clip(s) after the first ('b')"));
         let many: Vec<Track> = (0..7)
             .map(|i| Track::numeric(format!(".w[{i}]"), TrackKind::Number, vec![0.0], vec![0.0]))
             .collect();
         let d = doc(many);
-        assert!(check_writable(&d).unwrap_err().ends_with(
-            "clip 'c' track '.w[4]': not a NODE.position, .quaternion or .scale track; and 2 more)"
+        assert_eq!(check_writable(&d), Ok(()));
+        assert!(losses(&d).contains(
+            &"7 track(s) left out: not a NODE.position, .quaternion or .scale track (.w[0], .w[1], .w[2], .w[3], …)".to_string()
         ));
     }
 

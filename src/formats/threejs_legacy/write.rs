@@ -22,10 +22,10 @@ use super::{AnimationsShape, LegacyLayout};
 use crate::formats::document::Source;
 use crate::formats::number::{write_f32, write_f64, write_u64};
 use crate::formats::threejs::write::{Out, write_str};
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
 use crate::model::ops::create_clips_from_morph_target_sequences;
-use crate::model::{BlendMode, Clip, Interpolation, Skeleton, Track, TrackKind};
+use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
 
 /// The channels of a hierarchy key: key field, track property and track kind.
 const CHANNELS: [(&str, &str, TrackKind); 3] = [
@@ -41,26 +41,6 @@ fn bone_channel(track: &Track) -> Option<(&str, usize)> {
     let (bone, property) = rest.rsplit_once("].")?;
     let channel = CHANNELS.iter().position(|(_, p, _)| *p == property)?;
     Some((bone, channel))
-}
-
-/// Why `track` cannot be written as hierarchy keys, if it cannot.
-fn unwritable(track: &Track) -> Option<String> {
-    let Some((_, channel)) = bone_channel(track) else {
-        return Some("not a .bones[NAME].position, .quaternion or .scale track".into());
-    };
-    let kind = CHANNELS[channel].2;
-    if track.kind != kind {
-        return Some(format!(
-            "a {} track where legacy keys hold a {}",
-            track.kind.type_name(),
-            kind.type_name()
-        ));
-    }
-    let interpolation = Track::resolve_interpolation(track.kind, Some(track.interpolation));
-    if interpolation != Interpolation::Linear || track.tangents.is_some() {
-        return Some("legacy keys are always linearly interpolated".into());
-    }
-    None
 }
 
 /// The clips a legacy morph model implies (made from its numbered targets when it was read).
@@ -90,18 +70,127 @@ fn written_clips(doc: &Document) -> Vec<&Clip> {
         .collect()
 }
 
-/// `Ok` when every written clip's tracks fit legacy hierarchy keys; otherwise the tracks that do
-/// not (a non-bone track such as `.morphTargetInfluences[0]`, another kind, a non-linear
-/// interpolation, a second track for the same bone property), first few named.
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
-    let mut bad = Vec::new();
+/// The bone and channel a node track would be written as: `.bones[X].position` as it is, and
+/// `X.position` / `.quaternion` / `.scale` (a node of the scene) as bone `X`.
+fn node_channel(name: &str) -> Option<(&str, usize)> {
+    CHANNELS
+        .iter()
+        .enumerate()
+        .find_map(|(c, (_, property, _))| {
+            let node = name.strip_suffix(*property)?.strip_suffix('.')?;
+            let node = node
+                .strip_prefix(".bones[")
+                .and_then(|n| n.strip_suffix(']'))
+                .unwrap_or(node);
+            (!node.is_empty() && !node.starts_with('.')).then_some((node, c))
+        })
+}
+
+/// Why legacy hierarchy keys cannot hold `track` in any form (after renaming node tracks to
+/// bones and baking curves), if they cannot.
+fn unholdable(track: &Track) -> Option<&'static str> {
+    let Some((_, channel)) = node_channel(&track.name) else {
+        return Some("legacy three.js JSON animates bone position, quaternion and scale only");
+    };
+    let (kind, size) = match channel {
+        1 => (TrackKind::Quaternion, 4),
+        _ => (TrackKind::Vector, 3),
+    };
+    if track.kind != kind || track.values.as_numbers().is_none() {
+        return Some("the wrong kind of track for a legacy bone channel");
+    }
+    if track.value_size() != size {
+        return Some("the wrong number of components for a legacy bone channel");
+    }
+    None
+}
+
+/// The written clips as legacy keys can hold them, and what that took: node tracks renamed to
+/// `.bones[X]`, curves baked to linear keys at the source frame rate, and tracks legacy JSON
+/// has no place for (or a second track for one bone channel) left out. One note per kind of
+/// change.
+fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
+    let mut dropped: Vec<(String, String)> = Vec::new();
+    let mut renamed = 0usize;
+    let mut baked: Vec<String> = Vec::new();
+    let mut clips = Vec::new();
     for clip in written_clips(doc) {
+        let fps = adapt::source_fps(clip);
         let mut seen = HashSet::new();
+        let mut tracks = Vec::with_capacity(clip.tracks.len());
         for track in &clip.tracks {
-            let why = unwritable(track).or_else(|| {
-                let key = bone_channel(track)?;
-                (!seen.insert(key)).then(|| "a second track for the same bone property".into())
-            });
+            if let Some(why) = unholdable(track) {
+                dropped.push((track.name.clone(), why.to_string()));
+                continue;
+            }
+            let Some((bone, channel)) = node_channel(&track.name) else {
+                continue;
+            };
+            if !seen.insert((bone.to_string(), channel)) {
+                dropped.push((
+                    track.name.clone(),
+                    "a second track for the same bone channel".to_string(),
+                ));
+                continue;
+            }
+            let name = format!(".bones[{bone}].{}", CHANNELS[channel].1);
+            let mut out = if adapt::is_linear(track) || track.is_empty() {
+                track.clone()
+            } else {
+                baked.push(format!("'{}' at {fps} fps", track.name));
+                adapt::bake_linear(track, fps)
+            };
+            if out.name != name {
+                renamed += 1;
+                out.name = name;
+            }
+            tracks.push(out);
+        }
+        let mut written = clip.clone();
+        written.tracks = tracks;
+        clips.push(written);
+    }
+    let mut notes = adapt::summarize(&dropped);
+    if renamed > 0 {
+        notes.push(format!(
+            "{renamed} node track(s) written as bones (legacy three.js JSON animates bones; \
+             they read back as '.bones[NAME].…')"
+        ));
+    }
+    if !baked.is_empty() {
+        let shown: Vec<&str> = baked.iter().take(4).map(String::as_str).collect();
+        notes.push(format!(
+            "the interpolation of {} track(s), baked to linear keys (legacy keys are always \
+             linear): {}{}",
+            baked.len(),
+            shown.join(", "),
+            if baked.len() > 4 { ", …" } else { "" }
+        ));
+    }
+    (clips, notes)
+}
+
+/// `Ok` unless a written track is broken beyond writing: a key time that is not a finite
+/// number, or times that go backwards. Everything else legacy JSON cannot hold is adapted or
+/// left out and reported by [`field_losses`].
+pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
+    let (clips, _) = prepare(doc);
+    let mut bad = Vec::new();
+    for clip in &clips {
+        for track in &clip.tracks {
+            let why = if track.times.iter().any(|t| !t.is_finite()) {
+                Some("a key time that is not a finite number")
+            } else if track.times.windows(2).any(|w| w[1] < w[0]) {
+                Some("key times out of order")
+            } else if track
+                .values
+                .as_numbers()
+                .is_some_and(|v| v.iter().any(|x| x.is_nan()))
+            {
+                Some("a value that is not a number")
+            } else {
+                None
+            };
             if let Some(why) = why {
                 bad.push(format!(
                     "clip '{}' track '{}': {why}",
@@ -123,15 +212,16 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
     ))
 }
 
-/// What legacy output leaves out of tracks it can write: clip `userData`, unknown track fields
-/// and tracks without keys. One line each.
+/// What legacy output changes or leaves out: tracks it has no place for, node tracks written as
+/// bones, baked curves, clip `userData`, unknown track fields and tracks without keys. One line
+/// each (or per kind of change).
 pub(crate) fn field_losses(doc: &Document) -> Vec<String> {
-    let mut lost = Vec::new();
-    for clip in written_clips(doc) {
+    let (clips, mut lost) = prepare(doc);
+    for clip in &clips {
         if clip.user_data.as_object().is_none_or(|o| !o.is_empty()) {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
-        for track in clip.tracks.iter().filter(|t| unwritable(t).is_none()) {
+        for track in &clip.tracks {
             if track.is_empty() {
                 lost.push(format!(
                     "clip '{}' track '{}': it has no keys",
@@ -178,8 +268,7 @@ impl<'a> Bones<'a> {
         bones.known = bones.names.len();
         for clip in clips {
             for track in &clip.tracks {
-                if unwritable(track).is_none()
-                    && let Some((bone, _)) = bone_channel(track)
+                if let Some((bone, _)) = bone_channel(track)
                     && !bones.index.contains_key(bone)
                 {
                     bones.add(bone, None);
@@ -200,7 +289,7 @@ impl<'a> Bones<'a> {
     fn group(&self, clip: &'a Clip) -> Vec<[Option<&'a Track>; 3]> {
         let mut out = vec![[None; 3]; self.names.len()];
         for track in &clip.tracks {
-            if unwritable(track).is_some() || track.is_empty() {
+            if track.is_empty() {
                 continue;
             }
             if let Some((bone, channel)) = bone_channel(track)
@@ -273,7 +362,8 @@ fn write_parent(out: &mut Out, parent: Option<usize>) {
 
 /// The whole document as legacy three.js JSON.
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let clips = written_clips(doc);
+    let (prepared, _) = prepare(doc);
+    let clips: Vec<&Clip> = prepared.iter().collect();
     let keys: usize = clips.iter().map(|c| c.key_count()).sum();
     let mut out = Out::new(opts, 0, keys * 48 + 1024);
     let bones = Bones::new(doc.skeleton.as_ref(), &clips);
@@ -533,7 +623,7 @@ mod tests {
 
     use super::*;
     use crate::formats::{Format, read_bytes, write_bytes};
-    use crate::model::{Bone, Values};
+    use crate::model::{Bone, Interpolation, Values};
 
     fn text(doc: &Document, opts: &WriteOptions) -> String {
         String::from_utf8(write_bytes(doc, opts)).unwrap()
@@ -678,8 +768,8 @@ mod tests {
     }
 
     #[test]
-    fn check_writable_names_what_legacy_json_cannot_hold() {
-        let mut smooth = vector(".bones[a].position", vec![0.0], vec![0.0; 3]);
+    fn what_legacy_json_cannot_hold_is_left_out_and_reported() {
+        let mut smooth = vector(".bones[a].position", vec![0.0, 1.0], vec![0.0; 6]);
         smooth.interpolation = Interpolation::Smooth;
         let clip = Clip::new(
             "c",
@@ -705,13 +795,42 @@ mod tests {
             ],
         );
         let doc = legacy(vec![clip]);
+        assert_eq!(check_writable(&doc), Ok(()));
         assert_eq!(
-            check_writable(&doc).unwrap_err(),
-            "legacy three.js JSON cannot hold 6 track(s) (clip 'c' track '.morphTargetInfluences[0]': not a .bones[NAME].position, .quaternion or .scale track; \
-             clip 'c' track '.bones[a].quaternion': a vector track where legacy keys hold a quaternion; \
-             clip 'c' track '.bones[a].position': legacy keys are always linearly interpolated; \
-             clip 'c' track '.bones[b].position': a second track for the same bone property; \
-             clip 'c' track '.visible': not a .bones[NAME].position, .quaternion or .scale track; and 1 more)"
+            field_losses(&doc),
+            [
+                "2 track(s) left out: legacy three.js JSON animates bone position, quaternion and scale only (.morphTargetInfluences[0], .visible)",
+                "1 track(s) left out: the wrong kind of track for a legacy bone channel (.bones[a].quaternion)",
+                "1 track(s) left out: a second track for the same bone channel (.bones[b].position)",
+                "1 node track(s) written as bones (legacy three.js JSON animates bones; they read back as '.bones[NAME].…')",
+                "the interpolation of 1 track(s), baked to linear keys (legacy keys are always linear): '.bones[a].position' at 30 fps",
+            ]
+        );
+        let back = reread(&doc, &WriteOptions::default());
+        let names: Vec<&str> = back.clips[0]
+            .tracks
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ".bones[a].position",
+                ".bones[b].position",
+                ".bones[hip].position"
+            ]
+        );
+        assert_eq!(back.clips[0].tracks[0].len(), 31);
+        // Broken times are refused, and write_file leaves the target alone.
+        let doc = legacy(vec![Clip::new(
+            "c",
+            -1.0,
+            vec![vector(".bones[a].position", vec![f32::NAN], vec![0.0; 3])],
+        )]);
+        assert!(
+            check_writable(&doc)
+                .unwrap_err()
+                .contains("not a finite number")
         );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.json");
@@ -772,10 +891,11 @@ mod tests {
         let back = read_bytes(out.as_bytes(), Path::new("m.json")).unwrap();
         assert_eq!(back.clips, doc.clips);
         assert_eq!(back.mesh, doc.mesh);
-        // An edited morph clip is no longer implied, and legacy JSON cannot hold it.
+        // An edited morph clip is no longer implied; legacy animations cannot hold it.
         let mut edited = doc.clone();
         edited.clips[0].tracks[0].values.as_numbers_mut().unwrap()[0] = 0.5;
-        assert!(check_writable(&edited).is_err());
+        assert_eq!(check_writable(&edited), Ok(()));
+        assert!(field_losses(&edited)[0].starts_with("2 track(s) left out"));
     }
 
     #[test]
