@@ -130,11 +130,12 @@ fn compare(src: &Document, back: &Document, what: &str, tally: &mut Tally, bad: 
                 continue;
             }
             let names = aliases(&track.name);
-            let Some(found) = other
-                .tracks
-                .iter()
-                .find(|t| names.contains(&t.name) && t.values.as_numbers().is_some())
-            else {
+            let Some(found) = other.tracks.iter().find(|t| {
+                // A root morph track comes back on the mesh's node in glTF.
+                let on_node = track.name.starts_with(".morphTargetInfluences[")
+                    && t.name.ends_with(&track.name);
+                (names.contains(&t.name) || on_node) && t.values.as_numbers().is_some()
+            }) else {
                 continue;
             };
             tally.compared += 1;
