@@ -7,6 +7,7 @@ use clap::Parser;
 use clipscope::cli::{self, Cli, Command};
 
 fn main() -> ExitCode {
+    quiet_broken_pipe();
     let cli = Cli::parse();
     let read_options = clipscope::formats::ReadOptions {
         morph_fps: cli.morph_fps,
@@ -30,4 +31,14 @@ fn open(
     _read_options: clipscope::formats::ReadOptions,
 ) -> ExitCode {
     cli::run(Command::Open { files: Vec::new() })
+}
+
+/// Lets `clipscope … | head` end quietly when the reader goes away, like other command-line
+/// tools, instead of panicking in `println!` on the broken pipe.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of SIGPIPE at startup, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
