@@ -28,7 +28,7 @@ pub struct Args {
 }
 
 /// A format from its short name (`threejs`, `threejs-legacy`, `playcanvas`).
-fn parse_format(name: &str) -> Result<Format, String> {
+pub(super) fn parse_format(name: &str) -> Result<Format, String> {
     Format::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         format!("unknown format '{name}' (expected {})", names.join(" or "))
@@ -36,7 +36,7 @@ fn parse_format(name: &str) -> Result<Format, String> {
 }
 
 /// The glTF format an output path's extension names (`.gltf`, `.glb`, any case).
-fn format_for_extension(path: &std::path::Path) -> Option<Format> {
+pub(super) fn format_for_extension(path: &std::path::Path) -> Option<Format> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     match ext.as_str() {
         "gltf" => Some(Format::Gltf),

@@ -4,6 +4,7 @@
 //! Exit status is part of the contract that scripts and CI hooks rely on: 0 for success,
 //! 1 when `validate` found an error, 2 when a file could not be read or the arguments are wrong.
 
+mod bake;
 mod convert;
 mod info;
 mod optimize;
@@ -56,6 +57,8 @@ pub enum Command {
     Sample(sample::Args),
     /// Draw frames of a clip without a window and write them as PNG.
     Render(render::Args),
+    /// Sample a procedural walk/run cycle into a clip file.
+    Bake(bake::Args),
 }
 
 /// Runs a non-GUI subcommand and returns the process exit status.
@@ -74,6 +77,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Convert(args) => convert::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Render(args) => render::run(args),
+        Command::Bake(args) => bake::run(args),
     };
     match result {
         Ok(code) => code,

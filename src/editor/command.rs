@@ -1,7 +1,7 @@
 //! The edits a user can make, as data.
 
 use crate::model::ops::HandleSide;
-use crate::model::{BlendMode, Interpolation, TangentMode};
+use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
 /// A clip of an open document: `(document index, clip index)` in the workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -47,6 +47,13 @@ pub enum Command {
     DuplicateClip {
         /// The clip to copy.
         clip: ClipId,
+    },
+    /// Appends a clip (a baked procedural cycle, say) to a document and selects it.
+    AddClip {
+        /// Index of the document in the workspace.
+        doc: usize,
+        /// The clip (boxed: it is much larger than the other commands).
+        clip: Box<Clip>,
     },
     /// Removes a clip from its document.
     DeleteClip {
@@ -159,6 +166,7 @@ impl Command {
         match self {
             Command::RenameClip { .. } => "Rename clip",
             Command::DuplicateClip { .. } => "Duplicate clip",
+            Command::AddClip { .. } => "Add clip",
             Command::DeleteClip { .. } => "Delete clip",
             Command::SetDuration { .. } => "Set duration",
             Command::SetBlendMode { .. } => "Set blend mode",

@@ -269,6 +269,17 @@ impl Workspace {
                     clip: clip.clip + 1,
                 });
             }
+            Command::AddClip { doc, clip } => {
+                let index = self
+                    .documents
+                    .get(doc)
+                    .ok_or("add a clip: no such document")?
+                    .doc
+                    .clips
+                    .len();
+                self.edit_clips(doc, &mut changes, |clips| clips.push(*clip))?;
+                applied.select_clip = Some(ClipId { doc, clip: index });
+            }
             Command::DeleteClip { clip } => {
                 self.clip(clip).ok_or("no such clip")?;
                 self.edit_clips(clip.doc, &mut changes, |clips| {
@@ -819,5 +830,38 @@ mod tests {
         ws.close(0);
         assert!(ws.history.undo_label().is_none());
         assert!(ws.undo().is_none());
+    }
+
+    #[test]
+    fn adding_a_clip_selects_it_and_undo_takes_it_away() {
+        let mut ws = workspace();
+        let before = ws.documents[0].doc.clips.len();
+        let clip = Clip::new("baked", 1.0, Vec::new());
+        let applied = ws
+            .apply(Command::AddClip {
+                doc: 0,
+                clip: Box::new(clip.clone()),
+            })
+            .unwrap();
+        assert_eq!(
+            applied.select_clip,
+            Some(ClipId {
+                doc: 0,
+                clip: before
+            })
+        );
+        assert_eq!(ws.documents[0].doc.clips[before], clip);
+        assert!(ws.documents[0].is_dirty());
+        assert_eq!(ws.undo().as_deref(), Some("Add clip"));
+        assert_eq!(ws.documents[0].doc.clips.len(), before);
+        ws.redo();
+        assert_eq!(ws.documents[0].doc.clips[before], clip);
+        assert!(
+            ws.apply(Command::AddClip {
+                doc: 9,
+                clip: Box::new(clip)
+            })
+            .is_err()
+        );
     }
 }

@@ -7,7 +7,8 @@
 //! the rig's [`Pose`](crate::playback::Pose) ([`Rig::rest_pose`]); forward kinematics turns the
 //! pose into one [`BoxInstance`] per part for the renderer ([`Rig::instances`], [`posing`]). A
 //! [`Player`] ties the three together for one clip. A clip that animates morph influences plays
-//! on the document's morph mesh instead ([`MorphFigure`]); [`Figure`] is either.
+//! on the document's morph mesh instead ([`MorphFigure`]); [`Figure`] is either. Walk and run
+//! cycles written as formulas of one phase live in [`procedural`].
 
 pub mod colour;
 pub mod figure;
@@ -16,6 +17,7 @@ pub mod layer_figure;
 pub mod morph_figure;
 pub mod player;
 pub mod posing;
+pub mod procedural;
 pub mod proxy;
 pub mod rig;
 pub mod rig_match;
@@ -26,6 +28,7 @@ pub use instance::BoxInstance;
 pub use layer_figure::LayerFigure;
 pub use morph_figure::MorphFigure;
 pub use player::{Layer, LayerMode, Player, posed_instances};
+pub use procedural::Cycle;
 pub use proxy::palette_colour;
 pub use rig::{Part, Rig};
 pub use rig_match::{MATCH_THRESHOLD, animated_nodes, pick_rig, pick_rig_with};

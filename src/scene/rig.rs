@@ -32,7 +32,7 @@ pub struct Part {
     /// The index of the parent part (always smaller than this part's index); `None` hangs the
     /// part from the rig's root.
     pub parent: Option<usize>,
-    /// The box's size along x, y and z (positive).
+    /// The box's size along x, y and z (positive; all zero for a pivot without a box).
     pub size: Vec3,
     /// The box's colour, linear RGB 0–1.
     pub colour: [f32; 3],
@@ -78,6 +78,10 @@ const BUILTIN_FILES: &[(&str, &[u8])] = &[
         "rigs/dog.json",
         include_bytes!("../../assets/rigs/dog.json"),
     ),
+    (
+        "rigs/block_hero.json",
+        include_bytes!("../../assets/rigs/block_hero.json"),
+    ),
 ];
 
 impl Rig {
@@ -120,7 +124,8 @@ impl Rig {
                     "parts[{i}].parent: parent {p} does not come before the part"
                 ));
             }
-            if !(part.size.cmpgt(Vec3::ZERO).all() && part.size.is_finite()) {
+            let group = part.size == Vec3::ZERO;
+            if !(group || part.size.cmpgt(Vec3::ZERO).all() && part.size.is_finite()) {
                 return Err(format!(
                     "parts[{i}].size: sizes must be positive, got {}",
                     part.size
@@ -188,7 +193,7 @@ mod tests {
     #[test]
     fn builtins_load() {
         let names: Vec<&str> = Rig::builtins().iter().map(|r| r.name.as_str()).collect();
-        assert_eq!(names, ["Hero", "Dog"]);
+        assert_eq!(names, ["Hero", "Dog", "BlockHero"]);
         assert!(Rig::builtin("hero").is_some());
         assert!(Rig::builtin("dog").unwrap().parts.len() >= 8);
         assert!(Rig::builtin("dragon").is_none());

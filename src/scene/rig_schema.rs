@@ -13,7 +13,7 @@
 //! ```
 //!
 //! Per part: `name`; `parent` (a part name; none hangs the part from the rig's root); `size`
-//! (positive); `colour` (or `color`, an sRGB hex `#rrggbb`); and, optional, `offset` (box centre
+//! (positive, or `[0, 0, 0]` for a pivot without a box that only groups its children); `colour` (or `color`, an sRGB hex `#rrggbb`); and, optional, `offset` (box centre
 //! from the pivot, default 0), `position` (pivot from the parent's pivot, default 0), `rotation`
 //! (a quaternion `[x, y, z, w]`, or Euler angles `[x, y, z]` in degrees applied in three.js's
 //! default `XYZ` order; default none) and `scale` (default 1). Parts may be listed in any order.
@@ -222,7 +222,8 @@ impl RigFile {
                 }
             };
             let size = vector("size", p.size)?;
-            if !size.cmpgt(Vec3::ZERO).all() {
+            // All zero: a pivot without a box (a group, like the seed Hero's `body`).
+            if !(size.cmpgt(Vec3::ZERO).all() || size == Vec3::ZERO) {
                 return Err((
                     at("size"),
                     format!(

@@ -73,6 +73,8 @@ pub enum Action {
     InsertKey,
     /// Show or hide the validation panel.
     ToggleValidation,
+    /// Show the procedural cycles panel (or the inspector again).
+    ToggleCycles,
     /// Switch between the dark and the light theme.
     ToggleTheme,
     /// Open the command palette.
@@ -81,7 +83,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in palette order.
-    pub const ALL: [Action; 35] = [
+    pub const ALL: [Action; 36] = [
         Action::Open,
         Action::OpenPath,
         Action::Save,
@@ -115,6 +117,7 @@ impl Action {
         Action::DeleteKeys,
         Action::InsertKey,
         Action::ToggleValidation,
+        Action::ToggleCycles,
         Action::ToggleTheme,
         Action::CommandPalette,
     ];
@@ -155,6 +158,7 @@ impl Action {
             Action::DeleteKeys => "Delete selected keys",
             Action::InsertKey => "Insert key at playhead",
             Action::ToggleValidation => "Show / hide validation panel",
+            Action::ToggleCycles => "Show / hide procedural cycles",
             Action::ToggleTheme => "Switch light / dark theme",
             Action::CommandPalette => "Command palette…",
         }

@@ -34,6 +34,10 @@ pub enum FileTarget {
         /// Export in this format instead of the document's own (Export As); `None` saves.
         format: Option<formats::Format>,
     },
+    /// Write this procedural-cycle preset (JSON text) to the chosen path.
+    SavePreset(String),
+    /// Load a procedural-cycle preset from the chosen file.
+    LoadPreset,
 }
 
 /// A typed-path prompt shown when no native dialog is available.
@@ -113,7 +117,7 @@ impl Files {
                 dialog = dialog.set_file_name(name.to_string_lossy());
             }
         }
-        let open = target == FileTarget::Open;
+        let open = matches!(target, FileTarget::Open | FileTarget::LoadPreset);
         let show = move || {
             let answer = if open {
                 dialog.pick_files()

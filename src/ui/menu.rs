@@ -81,6 +81,7 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) -> Option<Path
                 Action::FrameAll,
                 Action::FrameSelected,
                 Action::ToggleValidation,
+                Action::ToggleCycles,
                 Action::ToggleTheme,
             ] {
                 item(ui, a, true, out);

@@ -8,6 +8,7 @@ pub mod actions;
 mod app;
 pub mod clip_list;
 pub mod curve_editor;
+pub mod cycles_panel;
 pub mod dialogs;
 pub mod files;
 pub mod inspector;

@@ -76,6 +76,8 @@ pub struct Subject<'a> {
     pub clips: &'a [Clip],
     /// The file's morph mesh and skeleton.
     pub source: FigureSource<'a>,
+    /// The figure to play on regardless of the picker (a procedural cycle's rig), if any.
+    pub figure: Option<&'a str>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.
@@ -127,9 +129,13 @@ impl Viewport {
 
     /// Makes sure the player plays `subject` on the chosen figure with the chosen blend.
     fn update_player(&mut self, subject: Subject<'_>) {
+        let choice = subject
+            .figure
+            .map(str::to_string)
+            .or_else(|| self.rig_choice.clone());
         let key = PlayerKey {
             version: subject.version,
-            rig_choice: self.rig_choice.clone(),
+            rig_choice: choice.clone(),
             blend_clip: self.blend.clip.clone(),
             blend_mode: self.blend.mode,
         };
@@ -146,7 +152,7 @@ impl Viewport {
             return;
         }
         let (figure, error) =
-            match Figure::for_clip(subject.clip, subject.source, self.rig_choice.as_deref()) {
+            match Figure::for_clip(subject.clip, subject.source, choice.as_deref()) {
                 Ok(figure) => (figure, None),
                 Err(e) => (
                     Figure::for_clip(subject.clip, subject.source, None)
@@ -294,6 +300,12 @@ fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport, subject: Subj
 
 /// The controls on the overlay card.
 fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
+    if let Some(figure) = subject.figure {
+        // A procedural cycle's preview: its rig is fixed and there is nothing to blend.
+        ui.label(egui::RichText::new(format!("Previewing {}", subject.clip.name)).strong());
+        ui.weak(format!("on {figure} · tune it in the Cycles panel"));
+        return;
+    }
     ui.horizontal(|ui| {
         let current = vp
             .player()

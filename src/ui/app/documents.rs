@@ -81,6 +81,16 @@ impl ClipscopeApp {
                     self.save_to(i, path, options, format);
                 }
             }
+            FileEvent::Chosen(FileTarget::SavePreset(text), paths) => {
+                if let Some(path) = paths.first() {
+                    self.save_preset(path, &text);
+                }
+            }
+            FileEvent::Chosen(FileTarget::LoadPreset, paths) => {
+                if let Some(path) = paths.first() {
+                    self.load_preset(path);
+                }
+            }
         }
     }
 

@@ -19,6 +19,7 @@ use crate::model::Problem;
 use crate::ui::actions::{Action, Outbox};
 use crate::ui::clip_list::{self, ClipList};
 use crate::ui::curve_editor::CurveEditor;
+use crate::ui::cycles_panel::{self, CyclesPanel};
 use crate::ui::dialogs::{Export, Pending};
 use crate::ui::files::Files;
 use crate::ui::inspector::{self, Inspector};
@@ -30,6 +31,7 @@ use crate::ui::track_tree;
 use crate::ui::validation_panel::{self, ValidationPanel};
 use crate::ui::viewport::{self, Viewport};
 
+mod cycles;
 mod documents;
 mod panels;
 mod run;
@@ -56,6 +58,15 @@ impl Default for Settings {
     }
 }
 
+/// What the right-hand panel shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RightTab {
+    /// The selected clip, key and operation results.
+    Inspector,
+    /// Procedural cycles: sliders, preview, bake.
+    Cycles,
+}
+
 /// The key under which [`Settings`] are stored.
 pub const SETTINGS_KEY: &str = "clipscope-settings";
 
@@ -79,6 +90,12 @@ pub struct ClipscopeApp {
     pub inspector: Inspector,
     /// Validation panel filters.
     pub validation: ValidationPanel,
+    /// The procedural cycles panel: chosen cycle, slider values, bake settings, preview.
+    pub cycles: CyclesPanel,
+    /// What the right-hand panel shows.
+    pub right_tab: RightTab,
+    /// The document baked cycles go into (made on the first bake).
+    baked_doc: Option<u64>,
     /// Findings of the last validate run and the scope it ran on (rerun after every edit).
     pub findings: Option<(Scope, Vec<(ClipId, Problem)>)>,
     /// Dialogs, loads and recent files.
@@ -120,6 +137,9 @@ impl ClipscopeApp {
             render_state: None,
             inspector: Inspector::default(),
             validation: ValidationPanel::default(),
+            cycles: CyclesPanel::default(),
+            right_tab: RightTab::Inspector,
+            baked_doc: None,
             findings: None,
             files: Files::default(),
             palette: Palette::default(),
@@ -378,6 +398,7 @@ impl ClipscopeApp {
         }
 
         let mut out = Outbox::default();
+        let mut cycle_request = None;
         self.modals(&ctx, &mut out);
         let modal = self.modal_open();
         if !modal {
@@ -436,20 +457,38 @@ impl ClipscopeApp {
             .default_size(290.0)
             .min_size(200.0)
             .show(ui, |ui| {
-                let clip = self.selection.clip.and_then(|id| {
-                    let doc = &self.ws.documents.get(id.doc)?.doc;
-                    let clip = doc.clips.get(id.clip)?;
-                    Some((id, clip, inspector::FileSummary::of(doc)))
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.right_tab, RightTab::Inspector, "Inspector");
+                    ui.selectable_value(&mut self.right_tab, RightTab::Cycles, "Cycles")
+                        .on_hover_text("Procedural walk and run cycles: tune, preview, bake");
                 });
-                inspector::show(
-                    ui,
-                    &mut self.inspector,
-                    clip,
-                    &self.selection.keys,
-                    &self.log,
-                    &mut out,
-                );
+                ui.separator();
+                match self.right_tab {
+                    RightTab::Inspector => {
+                        let clip = self.selection.clip.and_then(|id| {
+                            let doc = &self.ws.documents.get(id.doc)?.doc;
+                            let clip = doc.clips.get(id.clip)?;
+                            Some((id, clip, inspector::FileSummary::of(doc)))
+                        });
+                        inspector::show(
+                            ui,
+                            &mut self.inspector,
+                            clip,
+                            &self.selection.keys,
+                            &self.log,
+                            &mut out,
+                        );
+                    }
+                    RightTab::Cycles => {
+                        cycle_request = cycles_panel::show(ui, &mut self.cycles);
+                    }
+                }
             });
+        let previewing = self.right_tab == RightTab::Cycles && self.cycles.preview_in_viewport;
+        if previewing && self.cycles.playing {
+            self.cycles.advance(ctx.input(|i| i.stable_dt) as f64);
+            ctx.request_repaint();
+        }
         if self.transport.playing {
             let dt = ctx.input(|i| i.stable_dt) as f64;
             let duration = self.duration();
@@ -481,6 +520,28 @@ impl ClipscopeApp {
                 .default_size(ui.available_height() * 0.42)
                 .min_size(80.0)
                 .show(ui, |ui| {
+                    if previewing {
+                        let time = self.cycles.preview_time();
+                        let version = (u64::MAX, self.cycles.version, self.cycles.cycle);
+                        let rig = self.cycles.cycle().rig.clone();
+                        if let Some(clip) = self.cycles.preview() {
+                            let subject = viewport::Subject {
+                                version,
+                                clip,
+                                clips: std::slice::from_ref(clip),
+                                source: crate::scene::FigureSource::default(),
+                                figure: Some(&rig),
+                            };
+                            viewport::show(
+                                ui,
+                                &mut self.viewport,
+                                self.render_state.as_ref(),
+                                Some(subject),
+                                time,
+                            );
+                            return;
+                        }
+                    }
                     let subject = self.selection.clip.and_then(|id| {
                         let d = self.ws.documents.get(id.doc)?;
                         Some(viewport::Subject {
@@ -491,6 +552,7 @@ impl ClipscopeApp {
                                 mesh: d.doc.mesh.as_ref(),
                                 skeleton: d.doc.skeleton.as_ref(),
                             },
+                            figure: None,
                         })
                     });
                     viewport::show(
@@ -522,6 +584,9 @@ impl ClipscopeApp {
         }
         for action in std::mem::take(&mut out.actions) {
             self.run(action, &ctx);
+        }
+        if let Some(request) = cycle_request {
+            self.cycle_request(request);
         }
     }
 

@@ -11,7 +11,7 @@ use crate::ui::dialogs::{Export, Pending};
 use crate::ui::files::FileTarget;
 use crate::ui::style;
 
-use super::ClipscopeApp;
+use super::{ClipscopeApp, RightTab};
 
 impl ClipscopeApp {
     /// Runs one action (from a menu, a shortcut or the palette).
@@ -152,6 +152,12 @@ impl ClipscopeApp {
             Action::FrameAll => self.curves.frame_all(),
             Action::FrameSelected => self.curves.frame_selected(),
             Action::ToggleValidation => self.show_validation = !self.show_validation,
+            Action::ToggleCycles => {
+                self.right_tab = match self.right_tab {
+                    RightTab::Cycles => RightTab::Inspector,
+                    RightTab::Inspector => RightTab::Cycles,
+                };
+            }
             Action::ToggleTheme => {
                 self.dark = !self.dark;
                 style::apply_theme(ctx, self.dark);

@@ -1,0 +1,208 @@
+//! The Cycles panel inside the real editor, driven through egui_kittest: moving the amplitude
+//! slider grows the stride the viewport previews, reset and randomize work, Bake adds an
+//! undoable clip that the curve editor shows, and presets load (or are refused with a reason).
+//!
+//! kittest runs without the wgpu paint callback, so these check the posed frame the viewport
+//! hands the renderer.
+#![cfg(feature = "gui")]
+
+use clipscope::scene::procedural::{BakeOptions, Cycle};
+use clipscope::ui::ClipscopeApp;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn editor() -> Harness<'static, ClipscopeApp> {
+    let mut app = ClipscopeApp::open(&[]);
+    app.wait_for_loads();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
+    harness.run();
+    harness
+}
+
+/// Opens the Cycles tab and holds the preview at the start of the cycle.
+fn open_cycles(harness: &mut Harness<'_, ClipscopeApp>) {
+    // A playing preview repaints every frame; the tests hold it and move its clock.
+    let state = harness.state_mut();
+    state.cycles.playing = false;
+    state.cycles.clock = 0.0;
+    harness.get_by_label("Cycles").click();
+    harness.run();
+}
+
+/// How far apart the previewed feet are along the run direction (world z), in metres.
+fn foot_spread(harness: &Harness<'_, ClipscopeApp>) -> f32 {
+    let boxes = &harness.state().viewport.frame.boxes;
+    assert_eq!(
+        boxes.len(),
+        7,
+        "the block Hero: body, torso, head, hands, legs"
+    );
+    // Parts in rig order: body, torso, head, handR, handL, legR, legL.
+    boxes[5].transform.w_axis.z - boxes[6].transform.w_axis.z
+}
+
+fn amp(harness: &Harness<'_, ClipscopeApp>) -> f64 {
+    let cycles = &harness.state().cycles;
+    cycles.values()[cycles.cycle().parameter("amp").unwrap()]
+}
+
+#[test]
+fn moving_the_amplitude_slider_grows_the_previewed_stride() {
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    let cycles = &harness.state().cycles;
+    assert_eq!(
+        cycles.values(),
+        cycles.cycle().defaults(),
+        "showing a slider changes nothing"
+    );
+    let figure = harness
+        .state()
+        .viewport
+        .player()
+        .unwrap()
+        .figure()
+        .name()
+        .to_string();
+    assert_eq!(figure, "BlockHero", "the preview plays on the cycle's rig");
+    assert!(
+        harness
+            .query_all_by_label_contains("Previewing Hero run")
+            .next()
+            .is_some()
+    );
+    // At t = 0 the right foot is amp ahead and the left amp behind: 2 × 4 units × 0.05 m.
+    let before = foot_spread(&harness);
+    assert!((before - 0.4).abs() < 1e-4, "{before}");
+
+    harness
+        .get_by_role_and_label(Role::Slider, "Amplitude")
+        .set_value_accesskit(8.0);
+    harness.run();
+    harness.run();
+    assert_eq!(amp(&harness), 8.0);
+    let after = foot_spread(&harness);
+    assert!(
+        (after - 0.8).abs() < 1e-4,
+        "the stride doubles live: {after}"
+    );
+
+    // Reset puts the default back, and the preview follows.
+    harness.get_by_label("Reset Amplitude").click();
+    harness.run();
+    harness.run();
+    assert_eq!(amp(&harness), 4.0);
+    assert!((foot_spread(&harness) - 0.4).abs() < 1e-4);
+
+    // Randomize draws new values within the ranges and keeps the speed.
+    let speed_before = harness.state().cycles.values()[0];
+    harness.get_by_label("Randomize").click();
+    harness.run();
+    let cycles = &harness.state().cycles;
+    assert_ne!(cycles.values(), cycles.cycle().defaults().as_slice());
+    assert_eq!(cycles.values()[0], speed_before);
+    for (v, p) in cycles.values().iter().zip(&cycles.cycle().parameters) {
+        assert!((p.min..=p.max).contains(v), "{} = {v}", p.name);
+    }
+}
+
+#[test]
+fn the_preview_moves_while_it_plays() {
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    let still = harness.state().viewport.frame.boxes.clone();
+    harness.state_mut().cycles.clock = 0.2;
+    harness.run();
+    assert_ne!(harness.state().viewport.frame.boxes, still);
+}
+
+#[test]
+fn bake_adds_an_undoable_clip_the_curve_editor_shows() {
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    harness
+        .get_by_role_and_label(Role::Slider, "Amplitude")
+        .set_value_accesskit(6.0);
+    harness.run();
+    harness.get_by_label("Bake to clip").click();
+    harness.run();
+
+    let app = harness.state();
+    let (id, clip) = app.selected_clip().expect("the baked clip is selected");
+    assert_eq!(clip.name, "Hero run");
+    assert_eq!(app.ws.documents[id.doc].title(), "baked cycles");
+    let cycle = Cycle::builtin("hero-run").unwrap();
+    let mut values = cycle.defaults();
+    values[cycle.parameter("amp").unwrap()] = 6.0;
+    let expected = cycle.bake(&values, &BakeOptions::default()).unwrap().clip;
+    assert_eq!(
+        clip.tracks, expected.tracks,
+        "30 fps, one cycle, the panel's values"
+    );
+    assert!(!app.selection.tracks.is_empty(), "its curves are shown");
+    assert!(
+        !app.cycles.preview_in_viewport,
+        "the viewport shows the baked clip"
+    );
+    assert_eq!(
+        app.viewport.player().unwrap().figure().name(),
+        "BlockHero",
+        "the baked clip picks its rig by its tracks"
+    );
+    assert!(app.ws.documents[id.doc].is_dirty());
+
+    harness.state_mut().run(
+        clipscope::ui::actions::Action::Undo,
+        &egui::Context::default(),
+    );
+    harness.run();
+    let app = harness.state();
+    assert!(
+        app.ws
+            .documents
+            .iter()
+            .all(|d| d.doc.clips.iter().all(|c| c.name != "Hero run"))
+    );
+}
+
+#[test]
+fn presets_load_and_bad_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("trot.json");
+    std::fs::write(
+        &good,
+        r#"{"cycle": "dog-trot", "parameters": {"wag": 1.1, "speed": 2}}"#,
+    )
+    .unwrap();
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    harness.state_mut().load_preset(&good);
+    harness.run();
+    let app = harness.state();
+    assert_eq!(
+        app.cycles.cycle().id,
+        "dog-trot",
+        "a preset picks its cycle"
+    );
+    let trot = app.cycles.cycle();
+    assert_eq!(app.cycles.values()[trot.parameter("wag").unwrap()], 1.1);
+    assert_eq!(app.cycles.values()[trot.speed_index()], 2.0);
+    assert_eq!(app.viewport.player().unwrap().figure().name(), "Dog");
+    assert!(app.error.is_none());
+
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"cycle": "dog-trot", "parameters": {"wag": 9}}"#).unwrap();
+    let before = harness.state().cycles.values().to_vec();
+    harness.state_mut().load_preset(&bad);
+    harness.run();
+    let app = harness.state();
+    let error = app.error.clone().expect("the bad preset is reported");
+    assert!(
+        error.contains("bad.json: parameters.wag: wag = 9 is outside"),
+        "{error}"
+    );
+    assert_eq!(app.cycles.values(), before.as_slice(), "values are kept");
+}
