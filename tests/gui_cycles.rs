@@ -35,13 +35,17 @@ fn open_cycles(harness: &mut Harness<'_, ClipscopeApp>) {
 /// How far apart the previewed feet are along the run direction (world z), in metres.
 fn foot_spread(harness: &Harness<'_, ClipscopeApp>) -> f32 {
     let boxes = &harness.state().viewport.frame.boxes;
+    let rig = clipscope::scene::Rig::builtin("BlockHero").unwrap();
     assert_eq!(
         boxes.len(),
-        7,
-        "the block Hero: body, torso, head, hands, legs"
+        rig.parts.len(),
+        "one box per part of the block Hero"
     );
-    // Parts in rig order: body, torso, head, handR, handL, legR, legL.
-    boxes[5].transform.w_axis.z - boxes[6].transform.w_axis.z
+    let (r, l) = (
+        rig.part_index("legR").unwrap(),
+        rig.part_index("legL").unwrap(),
+    );
+    boxes[r].transform.w_axis.z - boxes[l].transform.w_axis.z
 }
 
 fn amp(harness: &Harness<'_, ClipscopeApp>) -> f64 {
@@ -205,4 +209,69 @@ fn presets_load_and_bad_ones_are_refused() {
         "{error}"
     );
     assert_eq!(app.cycles.values(), before.as_slice(), "values are kept");
+}
+
+/// The whole path of the issue in the editor: bake a 30 fps run, export the baked file as a
+/// three.js clip through Export As, and play that file in three.js r187 (node, when
+/// tests/conformance has its packages).
+#[test]
+fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
+    use clipscope::formats::{Format, WriteOptions};
+    use clipscope::ui::files::FileTarget;
+    use std::path::Path;
+
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    harness.get_by_label("Bake to clip").click();
+    harness.run();
+    let (id, _) = harness.state().selected_clip().unwrap();
+    let doc_id = harness.state().ws.documents[id.doc].id;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run.json");
+    harness.state_mut().files.prompt_for(
+        FileTarget::SaveAs {
+            doc_id,
+            options: WriteOptions::default(),
+            format: Some(Format::ThreeJs),
+        },
+        None,
+        "no dialog in tests".into(),
+    );
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(out.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    let written = clipscope::formats::read_file(&out).unwrap();
+    assert_eq!(written.format, Format::ThreeJs);
+    assert_eq!(written.clips[0].name, "Hero run");
+    assert!((written.clips[0].duration - 0.8).abs() < 1e-6);
+
+    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    if !conformance.join("node_modules/three").exists() {
+        assert!(
+            std::env::var("CLIPSCOPE_REQUIRE_NODE").as_deref() != Ok("1"),
+            "CLIPSCOPE_REQUIRE_NODE=1 but tests/conformance/node_modules/three is missing"
+        );
+        eprintln!("SKIPPED: tests/conformance/node_modules/three is missing (npm ci there)");
+        return;
+    }
+    let played = std::process::Command::new("node")
+        .arg(conformance.join("play_baked.mjs"))
+        .arg(&out)
+        .arg("0,0.2,0.4")
+        .output()
+        .expect("run node");
+    assert!(
+        played.status.success(),
+        "{}",
+        String::from_utf8_lossy(&played.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&played.stdout).unwrap();
+    assert_eq!(result["valid"], true);
+    // A quarter cycle in, the right foot has swung from amp ahead to straight down.
+    let x = |k: usize| result["poses"][k]["legR"]["position"][0].as_f64().unwrap();
+    assert!((x(0) - 4.0).abs() < 1e-5 && x(1).abs() < 1e-5 && (x(2) + 4.0).abs() < 1e-5);
 }
