@@ -6,6 +6,8 @@
 //! hands the renderer.
 #![cfg(feature = "gui")]
 
+mod common;
+
 use clipscope::scene::procedural::{BakeOptions, Cycle};
 use clipscope::ui::ClipscopeApp;
 use egui::accesskit::Role;
@@ -218,7 +220,6 @@ fn presets_load_and_bad_ones_are_refused() {
 fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
     use clipscope::formats::{Format, WriteOptions};
     use clipscope::ui::files::FileTarget;
-    use std::path::Path;
 
     let mut harness = editor();
     open_cycles(&mut harness);
@@ -249,15 +250,9 @@ fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
     assert_eq!(written.clips[0].name, "Hero run");
     assert!((written.clips[0].duration - 0.8).abs() < 1e-6);
 
-    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
-    if !conformance.join("node_modules/three").exists() {
-        assert!(
-            std::env::var("CLIPSCOPE_REQUIRE_NODE").as_deref() != Ok("1"),
-            "CLIPSCOPE_REQUIRE_NODE=1 but tests/conformance/node_modules/three is missing"
-        );
-        eprintln!("SKIPPED: tests/conformance/node_modules/three is missing (npm ci there)");
+    let Some(conformance) = common::node_package("three") else {
         return;
-    }
+    };
     let played = std::process::Command::new("node")
         .arg(conformance.join("play_baked.mjs"))
         .arg(&out)

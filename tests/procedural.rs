@@ -7,6 +7,8 @@ use std::f64::consts::{PI, TAU};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 use clipscope::formats::read_file;
 use clipscope::model::{Clip, Track, Values};
 use clipscope::scene::procedural::{self, BakeOptions, Cycle, quaternion_from_euler_xyz};
@@ -412,15 +414,9 @@ fn bake_reads_cycle_files_and_flags_a_seam() {
 /// formulas at every frame.
 #[test]
 fn three_js_plays_the_baked_run() {
-    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
-    if !conformance.join("node_modules/three").exists() {
-        assert!(
-            std::env::var("CLIPSCOPE_REQUIRE_NODE").as_deref() != Ok("1"),
-            "CLIPSCOPE_REQUIRE_NODE=1 but tests/conformance/node_modules/three is missing"
-        );
-        eprintln!("SKIPPED: tests/conformance/node_modules/three is missing (npm ci there)");
+    let Some(conformance) = common::node_package("three") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let out = path(dir.path(), "run.json");
     let o = clipscope(&[
@@ -452,30 +448,19 @@ fn three_js_plays_the_baked_run() {
         let seed: std::collections::HashMap<_, _> = seed_run(t).into_iter().collect();
         let at = |node: &str, prop: &str, c: usize| pose[node][prop][c].as_f64().unwrap();
         let close = |a: f64, b: f64| (a - b).abs() < 1e-4;
-        assert!(
-            close(at("legR", "position", 0), seed["legR.position.x"]),
-            "frame {k}"
-        );
-        assert!(
-            close(at("legR", "position", 1), seed["legR.position.y"]),
-            "frame {k}"
-        );
-        assert!(
-            close(at("legL", "position", 0), seed["legL.position.x"]),
-            "frame {k}"
-        );
-        assert!(
-            close(at("torso", "position", 1), seed["torso.position.y"]),
-            "frame {k}"
-        );
-        assert!(
-            close(at("head", "position", 1), seed["head.position.y"]),
-            "frame {k}"
-        );
-        assert!(
-            close(at("handR", "position", 0), seed["handR.position.x"]),
-            "frame {k}"
-        );
+        for (node, c, channel) in [
+            ("legR", 0, "legR.position.x"),
+            ("legR", 1, "legR.position.y"),
+            ("legL", 0, "legL.position.x"),
+            ("torso", 1, "torso.position.y"),
+            ("head", 1, "head.position.y"),
+            ("handR", 0, "handR.position.x"),
+        ] {
+            assert!(
+                close(at(node, "position", c), seed[channel]),
+                "{channel}, frame {k}"
+            );
+        }
         let q = quaternion_from_euler_xyz([0.0, 0.0, seed["legL.rotation.z"]]);
         for (c, want) in q.iter().enumerate() {
             assert!(close(at("legL", "quaternion", c), *want), "frame {k}");
@@ -527,4 +512,34 @@ fn the_baked_run_exports_to_every_format() {
             }
         }
     }
+}
+
+#[test]
+fn cycles_lists_what_bake_can_do() {
+    let o = clipscope(&["cycles"]);
+    assert!(o.status.success());
+    let said = text(&o.stdout);
+    assert!(said.contains("hero-run: Hero run on BlockHero"), "{said}");
+    assert!(said.contains("dog-trot: Dog trot on Dog"), "{said}");
+    assert!(
+        said.lines().any(|l| l.trim_start().starts_with("amp ")),
+        "{said}"
+    );
+    let o = clipscope(&["cycles", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &json["cycles"][0];
+    assert_eq!(run["id"], "hero-run");
+    assert_eq!(run["parameters"][1]["name"], "amp");
+    assert_eq!(run["channels"]["legR.position.x"], "cos(t) * amp * stride");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = path(dir.path(), "bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"name": "x", "rig": "Hero", "parameters": [], "channels": {}}"#,
+    )
+    .unwrap();
+    let o = clipscope(&["cycles", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("bad.json: parameters: a cycle needs a \"speed\" parameter"));
 }

@@ -6,6 +6,7 @@
 
 mod bake;
 mod convert;
+mod cycles;
 mod info;
 mod optimize;
 mod output;
@@ -59,6 +60,8 @@ pub enum Command {
     Render(render::Args),
     /// Sample a procedural walk/run cycle into a clip file.
     Bake(bake::Args),
+    /// List the procedural cycles and their parameters (or check cycle files).
+    Cycles(cycles::Args),
 }
 
 /// Runs a non-GUI subcommand and returns the process exit status.
@@ -78,6 +81,7 @@ pub fn run(command: Command) -> ExitCode {
         Command::Sample(args) => sample::run(args),
         Command::Render(args) => render::run(args),
         Command::Bake(args) => bake::run(args),
+        Command::Cycles(args) => cycles::run(args),
     };
     match result {
         Ok(code) => code,

@@ -130,3 +130,21 @@ pub fn user_data_of(clip: &Value) -> Result<Value, String> {
         )),
     }
 }
+
+/// `tests/conformance` when its `node_modules/<package>` is installed (`npm ci` there), for
+/// tests that run node; otherwise `None` after saying the test is skipped, or a panic when
+/// `CLIPSCOPE_REQUIRE_NODE=1` (CI) asks for node.
+pub fn node_package(package: &str) -> Option<std::path::PathBuf> {
+    let conformance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    if conformance.join("node_modules").join(package).exists() {
+        return Some(conformance);
+    }
+    assert!(
+        std::env::var("CLIPSCOPE_REQUIRE_NODE").as_deref() != Ok("1"),
+        "CLIPSCOPE_REQUIRE_NODE=1 but tests/conformance/node_modules/{package} is missing (run npm ci there)"
+    );
+    eprintln!(
+        "SKIPPED: tests/conformance/node_modules/{package} is missing (npm ci in tests/conformance)"
+    );
+    None
+}
