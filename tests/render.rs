@@ -670,3 +670,63 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
         share * 100.0
     );
 }
+
+/// The baked Hero run plays on the block Hero (its zero-size `body` group draws nothing): two
+/// moments of the stride against references, and the feet really move between them.
+#[test]
+fn the_baked_hero_run_matches_references() {
+    if !have_adapter("the_baked_hero_run_matches_references") {
+        return;
+    }
+    use clipscope::scene::procedural::{BakeOptions, Cycle};
+    use clipscope::scene::{FigureFrame, Player};
+    use std::sync::Arc;
+    let cycle = Cycle::builtin("hero-run").unwrap();
+    let clip = cycle
+        .bake(&cycle.defaults(), &BakeOptions::default())
+        .unwrap()
+        .clip;
+    let mut player = Player::for_clip(Arc::new(clip));
+    assert_eq!(player.figure().name(), "BlockHero");
+    let times = [0.1, 0.5];
+    let frames: Vec<FigureFrame> = times
+        .iter()
+        .map(|&t| {
+            let mut f = FigureFrame::default();
+            player.frame_at(t, &mut f);
+            f
+        })
+        .collect();
+    let bounds = frames
+        .iter()
+        .filter_map(|f| Bounds::of_instances(&f.boxes))
+        .reduce(Bounds::union)
+        .unwrap();
+    let mut camera = Camera {
+        yaw: 70f32.to_radians(),
+        pitch: 10f32.to_radians(),
+        ..Camera::default()
+    };
+    camera.frame_aspect(bounds, 320.0 / 240.0);
+    let mut headless = Headless::new().unwrap();
+    let images: Vec<RgbaImage> = frames
+        .iter()
+        .map(|f| {
+            headless
+                .render(&Frame::boxes(&f.boxes), &camera, 320, 240)
+                .unwrap()
+        })
+        .collect();
+    for (image, t) in images.iter().zip(times) {
+        check_snapshot(
+            &format!("render_block_hero_run_{:03}", (t * 100.0) as u32),
+            image,
+        );
+    }
+    let share = changed_share(&images[0], &images[1]);
+    assert!(
+        share > 0.004,
+        "the stride moves {:.2}% of pixels",
+        share * 100.0
+    );
+}
