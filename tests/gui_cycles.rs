@@ -270,3 +270,27 @@ fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
     let x = |k: usize| result["poses"][k]["legR"]["position"][0].as_f64().unwrap();
     assert!((x(0) - 4.0).abs() < 1e-5 && x(1).abs() < 1e-5 && (x(2) + 4.0).abs() < 1e-5);
 }
+
+#[test]
+fn picking_a_clip_shows_it_instead_of_the_preview() {
+    let mut harness = editor();
+    open_cycles(&mut harness);
+    assert_eq!(
+        harness.state().viewport.player().unwrap().figure().name(),
+        "BlockHero"
+    );
+    harness.get_by_label_contains("idle").click();
+    harness.run();
+    let app = harness.state();
+    assert!(!app.cycles.preview_in_viewport);
+    assert_eq!(app.viewport.player().unwrap().figure().name(), "Hero");
+    // A slider brings the preview back.
+    harness
+        .get_by_role_and_label(Role::Slider, "Amplitude")
+        .set_value_accesskit(5.0);
+    harness.run();
+    assert_eq!(
+        harness.state().viewport.player().unwrap().figure().name(),
+        "BlockHero"
+    );
+}

@@ -96,6 +96,9 @@ pub struct ClipscopeApp {
     pub right_tab: RightTab,
     /// The document baked cycles go into (made on the first bake).
     baked_doc: Option<u64>,
+    /// The clip selected when the cycle preview last showed; picking another clip shows that
+    /// clip instead.
+    preview_selection: Option<ClipId>,
     /// Findings of the last validate run and the scope it ran on (rerun after every edit).
     pub findings: Option<(Scope, Vec<(ClipId, Problem)>)>,
     /// Dialogs, loads and recent files.
@@ -140,6 +143,7 @@ impl ClipscopeApp {
             cycles: CyclesPanel::default(),
             right_tab: RightTab::Inspector,
             baked_doc: None,
+            preview_selection: None,
             findings: None,
             files: Files::default(),
             palette: Palette::default(),
@@ -459,8 +463,13 @@ impl ClipscopeApp {
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.right_tab, RightTab::Inspector, "Inspector");
-                    ui.selectable_value(&mut self.right_tab, RightTab::Cycles, "Cycles")
-                        .on_hover_text("Procedural walk and run cycles: tune, preview, bake");
+                    if ui
+                        .selectable_value(&mut self.right_tab, RightTab::Cycles, "Cycles")
+                        .on_hover_text("Procedural walk and run cycles: tune, preview, bake")
+                        .clicked()
+                    {
+                        self.cycles.preview_in_viewport = true;
+                    }
                 });
                 ui.separator();
                 match self.right_tab {
@@ -484,6 +493,11 @@ impl ClipscopeApp {
                     }
                 }
             });
+        if self.preview_selection != self.selection.clip {
+            // The user picked a clip: show it, until a slider moves again.
+            self.preview_selection = self.selection.clip;
+            self.cycles.preview_in_viewport = false;
+        }
         let previewing = self.right_tab == RightTab::Cycles && self.cycles.preview_in_viewport;
         if previewing && self.cycles.playing {
             self.cycles.advance(ctx.input(|i| i.stable_dt) as f64);

@@ -157,6 +157,7 @@ impl ClipscopeApp {
                     RightTab::Cycles => RightTab::Inspector,
                     RightTab::Inspector => RightTab::Cycles,
                 };
+                self.cycles.preview_in_viewport = self.right_tab == RightTab::Cycles;
             }
             Action::ToggleTheme => {
                 self.dark = !self.dark;
