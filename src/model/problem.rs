@@ -28,6 +28,9 @@ pub struct Problem {
     pub key: Option<usize>,
     /// A human-readable sentence naming what is wrong.
     pub message: String,
+    /// The clip time in seconds the finding is about (usually its key's time), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
 }
 
 impl Problem {
@@ -40,6 +43,7 @@ impl Problem {
             track: None,
             key: None,
             message: message.into(),
+            time: None,
         }
     }
 
@@ -68,6 +72,12 @@ impl Problem {
     /// Sets the key index.
     pub fn at_key(mut self, key: usize) -> Problem {
         self.key = Some(key);
+        self
+    }
+
+    /// Sets the clip time (seconds) the finding is about.
+    pub fn at_time(mut self, time: f64) -> Problem {
+        self.time = Some(time);
         self
     }
 }

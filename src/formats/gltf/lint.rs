@@ -1,0 +1,123 @@
+//! glTF lint rules that need the raw file, run by `validate` after the strict read:
+//!
+//! * `gltf-sampler-input-not-increasing`: a sampler's input times must strictly increase (the
+//!   glTF spec); equal or falling times are reported at the first offending key;
+//! * `gltf-accessor-bounds`: an animation accessor's `min`/`max` must equal the component-wise
+//!   bounds of its data (viewers and validators trust them).
+//!
+//! Findings name the JSON path and belong to the animation's clip.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::accessor::decode;
+use super::glb;
+use super::read::load_buffers;
+use super::schema::parse;
+use crate::model::Problem;
+
+/// The raw-file findings of the glTF or GLB `bytes` (the contents of `file`).
+pub(crate) fn lint(bytes: &[u8], file: &Path) -> Vec<Problem> {
+    let (json_text, bin) = if bytes.starts_with(glb::MAGIC) {
+        match glb::parse(bytes) {
+            Ok(g) => (g.json, g.bin),
+            Err(_) => return Vec::new(),
+        }
+    } else {
+        (bytes, None)
+    };
+    let Ok(parsed) = parse(json_text) else {
+        return Vec::new();
+    };
+    let json = &parsed.json;
+    let folder = match file.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let Ok(buffers) = load_buffers(json, bin, folder) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut checked_bounds = Vec::new();
+    for (a, animation) in json.animations.iter().enumerate() {
+        for (s, sampler) in animation.samplers.iter().enumerate() {
+            let spath = format!("animations[{a}].samplers[{s}]");
+            let Ok(input) = decode(json, &buffers, sampler.input, &spath) else {
+                continue;
+            };
+            if let Some(k) =
+                (1..input.values.len()).find(|&k| input.values[k] <= input.values[k - 1])
+            {
+                out.push(
+                    Problem::warning(
+                        "gltf-sampler-input-not-increasing",
+                        format!(
+                            "{spath}.input: time {k} ({} s) does not come after time {} ({} s); glTF requires strictly increasing times",
+                            input.values[k],
+                            k - 1,
+                            input.values[k - 1]
+                        ),
+                    )
+                    .in_clip(a)
+                    .at_time(input.values[k] as f64),
+                );
+            }
+            for index in [sampler.input, sampler.output] {
+                if checked_bounds.contains(&index) {
+                    continue;
+                }
+                checked_bounds.push(index);
+                if let Some(p) = bounds(json, &buffers, index, &spath) {
+                    out.push(p.in_clip(a));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `gltf-accessor-bounds` finding of accessor `index`, if its min/max are wrong.
+fn bounds(
+    json: &super::schema::GltfJson,
+    buffers: &[Vec<u8>],
+    index: u32,
+    referrer: &str,
+) -> Option<Problem> {
+    let accessor = json.accessors.get(index as usize)?;
+    let data = decode(json, buffers, index, referrer).ok()?;
+    if data.count == 0 || data.components == 0 {
+        return None;
+    }
+    let n = data.components;
+    let mut lo = vec![f64::INFINITY; n];
+    let mut hi = vec![f64::NEG_INFINITY; n];
+    for element in data.values.chunks_exact(n) {
+        for (c, &v) in element.iter().enumerate() {
+            lo[c] = lo[c].min(v as f64);
+            hi[c] = hi[c].max(v as f64);
+        }
+    }
+    for (name, declared, actual) in [("min", &accessor.min, &lo), ("max", &accessor.max, &hi)] {
+        let Some(Value::Array(declared)) = declared else {
+            continue;
+        };
+        let wrong = declared.len() != n
+            || declared.iter().zip(actual.iter()).any(|(d, &a)| {
+                d.as_f64()
+                    .is_none_or(|d| (d - a).abs() > 1e-6 + 1e-5 * a.abs().max(d.abs()))
+            });
+        if wrong {
+            let actual: Vec<String> = actual.iter().map(|v| (*v as f32).to_string()).collect();
+            return Some(Problem::warning(
+                "gltf-accessor-bounds",
+                format!(
+                    "accessors[{index}].{name} is {} but the data's {name} is [{}]",
+                    Value::Array(declared.clone()),
+                    actual.join(", ")
+                ),
+            ));
+        }
+    }
+    None
+}
