@@ -50,12 +50,12 @@ const CLEAN: &str = r#"{"name":"jump","duration":1,"tracks":[
 
 /// Only warnings: a redundant key and a duration far past the last key.
 const WASTEFUL: &str = r#"{"name":"jump","duration":5,"tracks":[
-  {"name":"hips.position","times":[0,0.5,1,1.5],"values":[0,0,0, 0,1,0, 0,1,0, 0,1,0.5],"type":"vector"}]}"#;
+  {"name":"hips.position","times":[0,0.5,1,1.5],"values":[0,0,0, 0,1,0, 0,1,0, 0,1,0],"type":"vector"}]}"#;
 
 /// A walk loop whose end pose differs from its start, with a non-unit quaternion.
 const SEAM: &str = r#"{"name":"walk","duration":1,"tracks":[
   {"name":"hips.position","times":[0,1],"values":[0,0,0, 0,0.5,0],"type":"vector"},
-  {"name":"hips.quaternion","times":[0,1],"values":[0,0,0,2, 0,0,0,2],"type":"quaternion"}]}"#;
+  {"name":"hips.quaternion","times":[0,0.5,1],"values":[0,0,0,2, 0,0,1,2, 0,0,0,2],"type":"quaternion"}]}"#;
 
 /// An error three.js rejects (unsorted keys).
 const UNSORTED: &str = r#"{"name":"bad","duration":1,"tracks":[
@@ -71,13 +71,14 @@ fn json_report_names_rules_config_clip_track_and_time() {
     let file = &v["files"][0];
     assert_eq!(file["ok"], true);
     assert_eq!(file["format"], "threejs");
-    assert_eq!(codes(file), ["redundant-keys", "duration-longer-than-keys"]);
-    let p = &file["problems"][1];
+    assert_eq!(codes(file), ["duration-longer-than-keys", "redundant-keys"]);
+    let p = &file["problems"][0];
     assert_eq!(p["severity"], "warning");
     assert_eq!(p["clip"], 0);
     assert_eq!(p["clip_name"], "jump");
     assert_eq!(p["time"], 5.0);
-    assert_eq!(file["problems"][0]["track_name"], "hips.position");
+    assert_eq!(file["problems"][1]["track_name"], "hips.position");
+    assert!(file["problems"][1]["message"].as_str().unwrap().starts_with("1 of 4 keys"));
     assert!(
         v["rules"]
             .as_array()
@@ -186,7 +187,7 @@ fn config_is_discovered_and_overrides_apply_by_glob() {
     assert_eq!(codes(by_name("loops/idle.json")), ["loop-seam"]);
     assert_eq!(
         codes(by_name("/idle.json")),
-        ["non-unit-quaternion", "non-unit-quaternion"]
+        ["non-unit-quaternion"]
     );
     // A typo in the config is a one-line error with exit status 2.
     let bad = write(dir.path(), "bad.toml", "[rules]\nloop-seem = \"off\"\n");
@@ -349,7 +350,7 @@ fn fix_repairs_in_place_with_a_backup_and_revalidates() {
     assert!(!dir.path().join("bad.json.bak").exists());
     let fixed: Value = serde_json::from_str(&std::fs::read_to_string(&bad).unwrap()).unwrap();
     assert_eq!(
-        fixed[0]["tracks"][0]["times"],
+        fixed["tracks"][0]["times"],
         serde_json::json!([0, 0.5, 0.6, 1])
     );
     // Without --fix nothing is written.
