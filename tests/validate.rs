@@ -78,7 +78,12 @@ fn json_report_names_rules_config_clip_track_and_time() {
     assert_eq!(p["clip_name"], "jump");
     assert_eq!(p["time"], 5.0);
     assert_eq!(file["problems"][1]["track_name"], "hips.position");
-    assert!(file["problems"][1]["message"].as_str().unwrap().starts_with("1 of 4 keys"));
+    assert!(
+        file["problems"][1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("1 of 4 keys")
+    );
     assert!(
         v["rules"]
             .as_array()
@@ -185,10 +190,7 @@ fn config_is_discovered_and_overrides_apply_by_glob() {
     assert_eq!(codes(by_name("/jump.json")), ["duration-longer-than-keys"]);
     assert_eq!(by_name("/jump.json")["problems"][0]["severity"], "error");
     assert_eq!(codes(by_name("loops/idle.json")), ["loop-seam"]);
-    assert_eq!(
-        codes(by_name("/idle.json")),
-        ["non-unit-quaternion"]
-    );
+    assert_eq!(codes(by_name("/idle.json")), ["non-unit-quaternion"]);
     // A typo in the config is a one-line error with exit status 2.
     let bad = write(dir.path(), "bad.toml", "[rules]\nloop-seem = \"off\"\n");
     let o = clipscope_in(

@@ -14,10 +14,8 @@ pub fn is_loop_name(name: &str, words: &[String]) -> bool {
     let mut current = String::new();
     let mut prev_lower = false;
     for c in name.chars() {
-        if !c.is_alphabetic() || (c.is_uppercase() && prev_lower) {
-            if !current.is_empty() {
-                tokens.push(std::mem::take(&mut current));
-            }
+        if (!c.is_alphabetic() || (c.is_uppercase() && prev_lower)) && !current.is_empty() {
+            tokens.push(std::mem::take(&mut current));
         }
         if c.is_alphabetic() {
             current.extend(c.to_lowercase());

@@ -6,13 +6,13 @@
 //! what three.js rejects). Tolerances and the loop decision come from [`LintSettings`], which the
 //! CLI fills from `clipscope.toml`.
 //!
-//! * [`quaternion`]: `non-unit-quaternion` (configurable tolerance), `quaternion-flip`;
-//! * [`timing`]: `duration-longer-than-keys` (besides the existing `duration-shorter-than-keys`
+//! * `quaternion`: `non-unit-quaternion` (configurable tolerance), `quaternion-flip`;
+//! * `timing`: `duration-longer-than-keys` (besides the existing `duration-shorter-than-keys`
 //!   and `negative-time`);
-//! * [`redundancy`]: `redundant-keys`, `constant-track`;
-//! * [`loop_seam`]: `loop-seam`;
-//! * [`names`]: `unparsable-track-name`, `unbound-track`;
-//! * [`curves`]: `bezier-fold`, `non-finite-value`.
+//! * `redundancy`: `redundant-keys`, `constant-track`;
+//! * `loop_seam`: `loop-seam`;
+//! * `names`: `unparsable-track-name`, `unbound-track`;
+//! * `curves`: `bezier-fold`, `non-finite-value`.
 
 mod curves;
 mod loop_seam;
