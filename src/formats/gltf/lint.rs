@@ -121,3 +121,63 @@ fn bounds(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    /// A one-node glTF with a scale animation over `times`, whose input accessor declares `max`.
+    fn gltf(times: [f32; 3], max: f32) -> String {
+        let mut bytes = Vec::new();
+        for t in times {
+            bytes.extend_from_slice(&t.to_le_bytes());
+        }
+        for _ in 0..9 {
+            bytes.extend_from_slice(&1.0f32.to_le_bytes());
+        }
+        let data = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},"nodes":[{{"name":"box"}}],
+            "buffers":[{{"byteLength":48,"uri":"data:application/octet-stream;base64,{data}"}}],
+            "bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":12}},{{"buffer":0,"byteOffset":12,"byteLength":36}}],
+            "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"SCALAR","min":[0],"max":[{max}]}},
+                         {{"bufferView":1,"componentType":5126,"count":3,"type":"VEC3"}}],
+            "animations":[{{"channels":[{{"sampler":0,"target":{{"node":0,"path":"scale"}}}}],
+                            "samplers":[{{"input":0,"output":1}}]}}]}}"#
+        )
+    }
+
+    fn codes(text: &str) -> Vec<String> {
+        lint(text.as_bytes(), Path::new("t.gltf"))
+            .into_iter()
+            .map(|p| p.code)
+            .collect()
+    }
+
+    #[test]
+    fn increasing_times_with_true_bounds_pass() {
+        assert!(codes(&gltf([0.0, 0.5, 1.0], 1.0)).is_empty());
+    }
+
+    #[test]
+    fn repeated_times_and_wrong_bounds_warn() {
+        let p = lint(gltf([0.0, 1.0, 1.0], 2.0).as_bytes(), Path::new("t.gltf"));
+        let codes: Vec<&str> = p.iter().map(|p| p.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            ["gltf-sampler-input-not-increasing", "gltf-accessor-bounds"]
+        );
+        assert!(
+            p[0].message
+                .starts_with("animations[0].samplers[0].input: time 2")
+        );
+        assert!(
+            p[1].message
+                .starts_with("accessors[0].max is [2] but the data's max is [1]"),
+            "{}",
+            p[1].message
+        );
+        assert_eq!(p[0].clip, Some(0));
+    }
+}
