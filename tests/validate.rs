@@ -401,3 +401,65 @@ fn lottie_raw_file_rules_run() {
     assert!(c.contains(&"lottie-missing-parent".to_string()), "{c:?}");
     assert!(c.contains(&"lottie-key-outside-layer".to_string()), "{c:?}");
 }
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+}
+
+#[test]
+fn plain_git_hook_checks_the_staged_clips() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    git(repo, &["init", "-q"]);
+    let hook = concat!(env!("CARGO_MANIFEST_DIR"), "/hooks/pre-commit");
+    let run_hook = || {
+        Command::new("sh")
+            .arg(hook)
+            .current_dir(repo)
+            .env("CLIPSCOPE", env!("CARGO_BIN_EXE_clipscope"))
+            .output()
+            .expect("run the hook")
+    };
+    write(repo, "assets/good.json", CLEAN);
+    git(repo, &["add", "assets/good.json"]);
+    let o = run_hook();
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // The staged version is checked: a bad file staged, then fixed only in the work tree, fails.
+    write(repo, "assets/bad.json", UNSORTED);
+    git(repo, &["add", "assets/bad.json"]);
+    write(repo, "assets/bad.json", CLEAN);
+    let o = run_hook();
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("unsorted-times"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("commit blocked"), "{}", stderr(&o));
+}
+
+#[test]
+fn pre_commit_framework_manifest_names_the_hook() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/.pre-commit-hooks.yaml"
+    ))
+    .unwrap();
+    for needle in [
+        "- id: clipscope-validate\n",
+        "entry: clipscope validate\n",
+        "language: rust\n",
+        "files: \\.(json|gltf|glb)$\n",
+    ] {
+        assert!(text.contains(needle), "{needle}");
+    }
+}
+
+#[test]
+fn update_baseline_needs_a_baseline_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "c.json", CLEAN);
+    let o = clipscope_in(dir.path(), &["validate", "c.json", "--update-baseline"]);
+    assert_eq!(o.status.code(), Some(2));
+}
