@@ -80,4 +80,15 @@ impl Problem {
         self.time = Some(time);
         self
     }
+
+    /// Sets the time from a key time stored as `f32` (see [`Problem::key_time`]).
+    pub fn at_key_time(self, time: f32) -> Problem {
+        self.at_time(Problem::key_time(time))
+    }
+
+    /// A key time stored as `f32` as the shortest decimal that reads back to it, so reports say
+    /// `0.1` rather than `0.10000000149011612`.
+    pub fn key_time(time: f32) -> f64 {
+        time.to_string().parse().unwrap_or(time as f64)
+    }
 }

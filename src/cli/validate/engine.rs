@@ -230,7 +230,7 @@ pub fn report_for(
             if p.time.is_none()
                 && let Some(&time) = track.zip(p.key).and_then(|(t, k)| t.times.get(k))
             {
-                p.time = Some(time as f64);
+                p.time = Some(Problem::key_time(time));
             }
             Some(Finding {
                 clip_name: clip.map(|c| c.name.clone()),

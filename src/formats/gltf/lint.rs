@@ -60,7 +60,7 @@ pub(crate) fn lint(bytes: &[u8], file: &Path) -> Vec<Problem> {
                         ),
                     )
                     .in_clip(a)
-                    .at_time(input.values[k] as f64),
+                    .at_key_time(input.values[k]),
                 );
             }
             for index in [sampler.input, sampler.output] {

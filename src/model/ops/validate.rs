@@ -202,7 +202,7 @@ pub(crate) fn non_unit_quaternions(track: &Track, tolerance: f64) -> Option<Prob
             ),
         )
         .at_key(key)
-        .at_time(track.times[key] as f64),
+        .at_key_time(track.times[key]),
     )
 }
 

@@ -69,7 +69,7 @@ pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>
                 )
                 .in_track(j)
                 .at_key(n - 1)
-                .at_time(track.times[n - 1] as f64),
+                .at_key_time(track.times[n - 1]),
             );
         }
     }

@@ -44,7 +44,7 @@ impl Clip {
                 && let (Some(t), Some(k)) = (p.track, p.key)
                 && let Some(&time) = self.tracks.get(t).and_then(|t| t.times.get(k))
             {
-                p.time = Some(time as f64);
+                p.time = Some(Problem::key_time(time));
             }
         }
         problems

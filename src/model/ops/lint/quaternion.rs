@@ -1,12 +1,16 @@
 //! Quaternion rules: keys must be unit length (`non-unit-quaternion`, with the configured
 //! tolerance) and neighbouring keys should lie in the same hemisphere (`quaternion-flip`): `q`
 //! and `-q` are the same rotation, but interpolating from one to a key near the other's negation
-//! (dot < 0) takes the long way round in every interpolator that does not correct the sign
+//! (dot < 0, beyond a rounding epsilon) takes the long way round in every interpolator that does not correct the sign
 //! (cubic and bezier curves, plain component blends, many engines' slerp).
 
 use super::LintSettings;
 use crate::model::ops::validate::non_unit_quaternions;
 use crate::model::{Problem, Track, TrackKind};
+
+/// How far below 0 the dot product must be to count as a flip: keys exactly 180° apart have a
+/// dot of 0 (either way round is as long), which rounding may push a hair below 0.
+const FLIP_EPSILON: f64 = 1e-4;
 
 /// Adds the quaternion findings of `track` (track index not set).
 pub(super) fn check(track: &Track, settings: &LintSettings, out: &mut Vec<Problem>) {
@@ -28,7 +32,7 @@ pub(super) fn check(track: &Track, settings: &LintSettings, out: &mut Vec<Proble
                 .sum();
             (k, dot)
         })
-        .filter(|&(_, dot)| dot < 0.0)
+        .filter(|&(_, dot)| dot < -FLIP_EPSILON)
         .collect();
     if let Some(&(key, dot)) = flips.first() {
         let more = if flips.len() > 1 {
@@ -45,7 +49,7 @@ pub(super) fn check(track: &Track, settings: &LintSettings, out: &mut Vec<Proble
                 ),
             )
             .at_key(key)
-            .at_time(track.times[key] as f64),
+            .at_key_time(track.times[key]),
         );
     }
 }

@@ -26,8 +26,8 @@ pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>
             Problem::warning(
                 "duration-longer-than-keys",
                 format!(
-                    "the clip lasts {} s but its last key is at {end} s (reset the duration to {end} s)",
-                    clip.duration
+                    "the clip lasts {} s but its last key is at {} s (reset the duration to match)",
+                    clip.duration as f32, end as f32
                 ),
             )
             .at_time(clip.duration),
