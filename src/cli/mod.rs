@@ -15,7 +15,7 @@ pub use output::set_read_options;
 mod render;
 mod sample;
 mod trim;
-mod validate;
+pub mod validate;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -80,6 +80,9 @@ pub enum Command {
     Trim(Scope),
     /// Sets each clip's duration to its last key (three.js `resetDuration`).
     ResetDuration(Scope),
+    /// Applies the safe fixes of `validate --fix` ([`Clip::fix`](crate::model::Clip::fix)):
+    /// sort keys, normalize quaternions, lossless optimize, reset the duration.
+    Fix(Scope),
     /// Moves keys by `dt` seconds (clamped so keys never pass unselected neighbours) and the
     /// given components by `dv`. Commands with the same `gesture` merge into one undo step.
     MoveKeys {
@@ -173,6 +176,7 @@ impl Command {
             Command::Optimize(_) => "Optimize",
             Command::Trim(_) => "Trim",
             Command::ResetDuration(_) => "Reset duration",
+            Command::Fix(_) => "Fix",
             Command::MoveKeys { .. } => "Move keys",
             Command::SetHandle { .. } => "Move handle",
             Command::SetKey { .. } => "Edit key",

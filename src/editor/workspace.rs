@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::formats::Document;
+use crate::model::ops::lint::LintSettings;
 use crate::model::{Clip, Problem};
 use crate::text::thousands;
 
@@ -165,7 +166,8 @@ impl Workspace {
             .collect()
     }
 
-    /// Validates the clips in `scope`: problems with the clip they belong to.
+    /// Validates the clips in `scope` with three.js's rules and the lint rules (built-in
+    /// settings): problems with the clip they belong to.
     pub fn validate(&self, scope: Scope) -> Vec<(ClipId, Problem)> {
         let ids = match scope {
             Scope::Clip(id) => vec![id],
@@ -174,7 +176,7 @@ impl Workspace {
         let mut out = Vec::new();
         for id in ids {
             if let Some(clip) = self.clip(id) {
-                for p in clip.validate() {
+                for p in clip.lint(&LintSettings::default()) {
                     out.push((id, p.in_clip(id.clip)));
                 }
             }
@@ -223,10 +225,14 @@ impl Workspace {
         };
         let mut changes = Vec::new();
         match command {
-            Command::Optimize(scope) | Command::Trim(scope) | Command::ResetDuration(scope) => {
+            Command::Optimize(scope)
+            | Command::Trim(scope)
+            | Command::ResetDuration(scope)
+            | Command::Fix(scope) => {
                 let op = match command {
                     Command::Optimize(_) => ClipOp::Optimize,
                     Command::Trim(_) => ClipOp::Trim,
+                    Command::Fix(_) => ClipOp::Fix,
                     _ => ClipOp::ResetDuration,
                 };
                 applied.message = Some(self.clip_op(op, scope, &mut changes)?);
@@ -447,7 +453,7 @@ impl Workspace {
             Scope::All => self.clip_ids(),
         };
         let (mut keys_before, mut keys_after) = (0, 0);
-        let (mut dur_changed, mut clips) = (0, 0);
+        let (mut dur_changed, mut clips, mut fixes) = (0, 0, 0);
         for id in ids {
             let before = self.clip(id).ok_or("no such clip")?.clone();
             let mut after = before.clone();
@@ -467,6 +473,9 @@ impl Workspace {
                     if after.duration != before.duration {
                         dur_changed += 1;
                     }
+                }
+                ClipOp::Fix => {
+                    fixes += after.fix(&LintSettings::default(), |_| true).changes.len();
                 }
             }
             clips += 1;
@@ -493,6 +502,7 @@ impl Workspace {
             ClipOp::ResetDuration => {
                 format!("reset duration: {dur_changed} of {clips} clips changed")
             }
+            ClipOp::Fix => format!("fix: {fixes} change(s){of}"),
         })
     }
 
@@ -608,6 +618,7 @@ enum ClipOp {
     Optimize,
     Trim,
     ResetDuration,
+    Fix,
 }
 
 /// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.

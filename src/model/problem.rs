@@ -28,6 +28,9 @@ pub struct Problem {
     pub key: Option<usize>,
     /// A human-readable sentence naming what is wrong.
     pub message: String,
+    /// The clip time in seconds the finding is about (usually its key's time), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
 }
 
 impl Problem {
@@ -40,6 +43,7 @@ impl Problem {
             track: None,
             key: None,
             message: message.into(),
+            time: None,
         }
     }
 
@@ -69,5 +73,22 @@ impl Problem {
     pub fn at_key(mut self, key: usize) -> Problem {
         self.key = Some(key);
         self
+    }
+
+    /// Sets the clip time (seconds) the finding is about.
+    pub fn at_time(mut self, time: f64) -> Problem {
+        self.time = Some(time);
+        self
+    }
+
+    /// Sets the time from a key time stored as `f32` (see [`Problem::key_time`]).
+    pub fn at_key_time(self, time: f32) -> Problem {
+        self.at_time(Problem::key_time(time))
+    }
+
+    /// A key time stored as `f32` as the shortest decimal that reads back to it, so reports say
+    /// `0.1` rather than `0.10000000149011612`.
+    pub fn key_time(time: f32) -> f64 {
+        time.to_string().parse().unwrap_or(time as f64)
     }
 }

@@ -1,5 +1,6 @@
-//! The VALIDATION panel: the findings of the last validate run, filterable by severity;
-//! clicking one selects its clip, track and key.
+//! The VALIDATION panel: the findings of the last validate run (three.js's rules and the lint
+//! rules, the same code as `clipscope validate`), filterable by severity and rule code; clicking
+//! one selects its clip, track and key, and "Fix" asks for the safe fixes of `validate --fix`.
 
 use crate::editor::{ClipId, Workspace};
 use crate::model::{Problem, Severity};
@@ -11,6 +12,8 @@ pub struct ValidationPanel {
     pub errors: bool,
     /// Show warnings.
     pub warnings: bool,
+    /// Show only this rule code (`None`: every rule).
+    pub code: Option<String>,
 }
 
 impl Default for ValidationPanel {
@@ -18,6 +21,7 @@ impl Default for ValidationPanel {
         ValidationPanel {
             errors: true,
             warnings: true,
+            code: None,
         }
     }
 }
@@ -33,13 +37,35 @@ pub struct Target {
     pub key: Option<usize>,
 }
 
-/// Shows the findings; returns the one the user clicked. `None` findings means "not run yet".
+/// What the user asked for in the panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PanelAction {
+    /// Select the clip, track and key of a clicked finding.
+    Select(Target),
+    /// Apply the safe fixes to the validated clips.
+    Fix,
+}
+
+/// Paints the severity mark: a filled circle in the severity's colour, then its name.
+fn severity_mark(ui: &mut egui::Ui, severity: Severity) {
+    let (name, colour) = match severity {
+        Severity::Error => ("error", ui.visuals().error_fg_color),
+        Severity::Warning => ("warning", ui.visuals().warn_fg_color),
+    };
+    let size = ui.text_style_height(&egui::TextStyle::Small);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    ui.painter()
+        .circle_filled(rect.center(), size * 0.35, colour);
+    ui.label(egui::RichText::new(name).small().strong().color(colour));
+}
+
+/// Shows the findings; returns what the user clicked. `None` findings means "not run yet".
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut ValidationPanel,
     ws: &Workspace,
     findings: Option<&[(ClipId, Problem)]>,
-) -> Option<Target> {
+) -> Option<PanelAction> {
     let mut clicked = None;
     ui.horizontal(|ui| {
         ui.strong("VALIDATION");
@@ -51,6 +77,29 @@ pub fn show(
             let warnings = f.len() - errors;
             ui.toggle_value(&mut state.errors, format!("{errors} errors"));
             ui.toggle_value(&mut state.warnings, format!("{warnings} warnings"));
+            let mut codes: Vec<&str> = f.iter().map(|(_, p)| p.code.as_str()).collect();
+            codes.sort_unstable();
+            codes.dedup();
+            let shown = state.code.clone().unwrap_or_else(|| "all rules".into());
+            egui::ComboBox::from_id_salt("validation-rule")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut state.code, None, "all rules");
+                    for code in codes {
+                        ui.selectable_value(&mut state.code, Some(code.to_string()), code);
+                    }
+                })
+                .response
+                .on_hover_text("Show one rule only");
+            if ui
+                .add_enabled(!f.is_empty(), egui::Button::new("Fix"))
+                .on_hover_text(
+                    "Apply the safe fixes (sort keys, normalize quaternions, optimize, reset duration)",
+                )
+                .clicked()
+            {
+                clicked = Some(PanelAction::Fix);
+            }
         }
     });
     let Some(findings) = findings else {
@@ -72,13 +121,9 @@ pub fn show(
                     Severity::Error => state.errors,
                     Severity::Warning => state.warnings,
                 };
-                if !show {
+                if !show || state.code.as_ref().is_some_and(|c| *c != p.code) {
                     continue;
                 }
-                let (mark, colour) = match p.severity {
-                    Severity::Error => ("error", ui.visuals().error_fg_color),
-                    Severity::Warning => ("warning", ui.visuals().warn_fg_color),
-                };
                 let clip = ws.clip(*id);
                 let mut place = clip.map(|c| c.name.clone()).unwrap_or_default();
                 if let (Some(t), Some(c)) = (p.track, clip)
@@ -90,8 +135,11 @@ pub fn show(
                 if let Some(k) = p.key {
                     place.push_str(&format!(" › key {k}"));
                 }
+                if let Some(time) = p.time {
+                    place.push_str(&format!(" @ {time} s"));
+                }
                 ui.horizontal(|ui| {
-                    ui.label(egui::RichText::new(mark).small().strong().color(colour));
+                    severity_mark(ui, p.severity);
                     let text = format!("{}: {} ({})", place, p.message, p.code);
                     if ui
                         .add(
@@ -102,11 +150,11 @@ pub fn show(
                         .on_hover_text("Click to select the track and key")
                         .clicked()
                     {
-                        clicked = Some(Target {
+                        clicked = Some(PanelAction::Select(Target {
                             clip: *id,
                             track: p.track,
                             key: p.key,
-                        });
+                        }));
                     }
                 });
             }

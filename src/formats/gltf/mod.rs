@@ -30,6 +30,7 @@ pub(crate) mod bake;
 pub(crate) mod bin;
 pub(crate) mod glb;
 pub(crate) mod hermite;
+pub(crate) mod lint;
 pub(crate) mod mesh;
 pub(crate) mod names;
 pub(crate) mod patch;

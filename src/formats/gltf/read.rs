@@ -31,16 +31,17 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
     read_inner(bytes, file).map_err(|f| ReadError::new(file, f.path, f.reason))
 }
 
-/// The lenient read behind `validate`: the strict read, then the model's validation of every
-/// clip.
+/// The lenient read behind `validate`: the strict read, the model's validation of every clip,
+/// then the raw-file rules of [`lint`](super::lint).
 pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
     let doc = read(bytes, file)?;
-    let problems = doc
+    let mut problems: Vec<Problem> = doc
         .clips
         .iter()
         .enumerate()
         .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
         .collect();
+    problems.extend(super::lint::lint(bytes, file));
     Ok((doc, problems))
 }
 
@@ -96,7 +97,11 @@ fn read_inner(bytes: &[u8], file: &Path) -> Result<Document, Fail> {
 }
 
 /// The bytes of every buffer, truncated to its `byteLength`.
-fn load_buffers(json: &GltfJson, bin: Option<&[u8]>, folder: &Path) -> Result<Vec<Vec<u8>>, Fail> {
+pub(crate) fn load_buffers(
+    json: &GltfJson,
+    bin: Option<&[u8]>,
+    folder: &Path,
+) -> Result<Vec<Vec<u8>>, Fail> {
     let mut out = Vec::with_capacity(json.buffers.len());
     for (i, buffer) in json.buffers.iter().enumerate() {
         let path = format!("buffers[{i}]");

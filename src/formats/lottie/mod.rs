@@ -31,6 +31,7 @@
 
 pub mod compose;
 pub mod easing;
+pub(crate) mod lint;
 pub mod matrix;
 pub(crate) mod read;
 pub(crate) mod schema;

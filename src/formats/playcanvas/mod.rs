@@ -18,6 +18,7 @@
 
 pub mod euler;
 pub(crate) mod layout;
+pub(crate) mod lint;
 pub(crate) mod nodes;
 pub(crate) mod read;
 pub(crate) mod schema;

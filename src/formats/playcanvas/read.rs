@@ -82,15 +82,17 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
 }
 
 /// The lenient read behind `validate`: the strict read, then the model's validation of the
-/// clip (PlayCanvas files are small, so their first problem simply stops the read).
+/// clip (PlayCanvas files are small, so their first problem simply stops the read), then the
+/// raw-file rules of [`lint`](super::lint).
 pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
     let doc = read(bytes, file)?;
-    let problems = doc
+    let mut problems: Vec<Problem> = doc
         .clips
         .iter()
         .enumerate()
         .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
         .collect();
+    problems.extend(super::lint::lint(bytes));
     Ok((doc, problems))
 }
 

@@ -23,8 +23,10 @@ mod convert_interpolation;
 #[cfg(test)]
 mod curve_samples;
 mod find_by_name;
+mod fix;
 mod handles;
 mod keys;
+pub mod lint;
 mod morph_sequence;
 mod optimize;
 mod reset_duration;
@@ -32,11 +34,12 @@ mod scale;
 mod shift;
 mod subclip;
 mod trim;
-mod validate;
+pub(crate) mod validate;
 
 pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
 pub use find_by_name::find_by_name;
+pub use fix::FixReport;
 pub use keys::min_key_gap;
 pub use morph_sequence::{
     create_clips_from_morph_target_sequences, create_from_morph_target_sequence,

@@ -167,34 +167,43 @@ impl Track {
                 }
             }
         }
-        if self.kind == TrackKind::Quaternion
-            && value_size > 0
-            && value_size.is_multiple_of(4)
-            && let Values::Numbers(values) = &self.values
-        {
-            let bad: Vec<(usize, f64)> = values
-                .chunks_exact(4)
-                .enumerate()
-                .map(|(q, c)| {
-                    let [x, y, z, w] = [c[0] as f64, c[1] as f64, c[2] as f64, c[3] as f64];
-                    (q * 4 / value_size, (x * x + y * y + z * z + w * w).sqrt())
-                })
-                .filter(|&(_, len)| (len - 1.0).abs() > QUATERNION_LENGTH_TOLERANCE)
-                .collect();
-            if let Some(&(key, len)) = bad.first() {
-                problems.push(
-                    Problem::warning(
-                        "non-unit-quaternion",
-                        format!(
-                            "the quaternion at key {key} has length {len} instead of 1{}",
-                            others(bad.len(), "more quaternions are not unit length")
-                        ),
-                    )
-                    .at_key(key),
-                );
-            }
+        if let Some(p) = non_unit_quaternions(self, QUATERNION_LENGTH_TOLERANCE) {
+            problems.push(p);
         }
     }
+}
+
+/// The `non-unit-quaternion` warning for the first quaternion of `track` whose length strays
+/// from 1 by more than `tolerance` (with the count of the others), or `None`.
+pub(crate) fn non_unit_quaternions(track: &Track, tolerance: f64) -> Option<Problem> {
+    let value_size = whole_value_size(track).unwrap_or(0);
+    if track.kind != TrackKind::Quaternion || value_size == 0 || !value_size.is_multiple_of(4) {
+        return None;
+    }
+    let Values::Numbers(values) = &track.values else {
+        return None;
+    };
+    let bad: Vec<(usize, f64)> = values
+        .chunks_exact(4)
+        .enumerate()
+        .map(|(q, c)| {
+            let [x, y, z, w] = [c[0] as f64, c[1] as f64, c[2] as f64, c[3] as f64];
+            (q * 4 / value_size, (x * x + y * y + z * z + w * w).sqrt())
+        })
+        .filter(|&(_, len)| (len - 1.0).abs() > tolerance)
+        .collect();
+    let &(key, len) = bad.first()?;
+    Some(
+        Problem::warning(
+            "non-unit-quaternion",
+            format!(
+                "the quaternion at key {key} has length {len} instead of 1{}",
+                others(bad.len(), "more quaternions are not unit length")
+            ),
+        )
+        .at_key(key)
+        .at_key_time(track.times[key]),
+    )
 }
 
 /// Values per key when the value count is a whole multiple of a non-zero key count.

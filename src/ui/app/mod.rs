@@ -521,10 +521,15 @@ impl ClipscopeApp {
                 .min_size(60.0)
                 .show(ui, |ui| {
                     let findings = self.findings.as_ref().map(|(_, f)| f.as_slice());
-                    if let Some(target) =
-                        validation_panel::show(ui, &mut self.validation, &self.ws, findings)
-                    {
-                        self.go_to(target);
+                    match validation_panel::show(ui, &mut self.validation, &self.ws, findings) {
+                        Some(validation_panel::PanelAction::Select(target)) => self.go_to(target),
+                        Some(validation_panel::PanelAction::Fix) => {
+                            if let Some((scope, _)) = &self.findings {
+                                let scope = *scope;
+                                self.apply(Command::Fix(scope));
+                            }
+                        }
+                        None => {}
                     }
                 });
         }

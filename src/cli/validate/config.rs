@@ -1,0 +1,345 @@
+//! `clipscope.toml`: how a repository tunes `validate`.
+//!
+//! The file is found by walking up from the first checked path (or given with `--config`); its
+//! folder is the *root* that globs and baseline paths are relative to. Example:
+//!
+//! ```toml
+//! rig = "assets/rigs/hero.json"          # optional: report tracks that bind to no node
+//! loop-names = ["loop", "cycle", "walk", "run"]
+//!
+//! [rules]                                # per-rule level: "off", "warning" or "error"
+//! redundant-keys = "off"
+//! loop-seam = "error"
+//!
+//! [tolerances]
+//! quaternion-length = 0.001              # non-unit-quaternion
+//! loop-seam = 0.001                      # largest first/last pose difference of a loop
+//! duration-slack = 0.1                   # duration-longer-than-keys, fraction of the last key
+//!
+//! [[overrides]]                          # later overrides win
+//! files = ["assets/loops/**"]
+//! loop = true                            # every clip in these files is a loop
+//! rules = { constant-track = "off" }
+//! ```
+//!
+//! Unknown keys and rule codes are errors (exit status 2), so a typo never silently disables a
+//! check. `parse` cannot be turned off.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::{Deserialize, Serialize};
+
+use crate::model::Severity;
+use crate::model::ops::lint::{LintSettings, rule};
+
+/// The config file name looked for in the checked folder and its ancestors.
+pub const CONFIG_NAME: &str = "clipscope.toml";
+
+/// What config may set a rule to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The rule is not checked.
+    Off,
+    /// Findings are warnings.
+    Warning,
+    /// Findings are errors.
+    Error,
+}
+
+/// Tolerances; `None` keeps the default (or the value set before).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Tolerances {
+    /// See [`LintSettings::quaternion_tolerance`].
+    pub quaternion_length: Option<f64>,
+    /// See [`LintSettings::loop_tolerance`].
+    pub loop_seam: Option<f64>,
+    /// See [`LintSettings::duration_slack`].
+    pub duration_slack: Option<f64>,
+}
+
+/// Settings for the files matching some globs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Override {
+    /// Globs relative to the root (`assets/loops/**`).
+    pub files: Vec<String>,
+    /// Forces the loop decision for every clip of the matching files.
+    #[serde(rename = "loop")]
+    pub is_loop: Option<bool>,
+    /// Rule levels for the matching files.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Level>,
+    /// Tolerances for the matching files.
+    #[serde(default)]
+    pub tolerances: Tolerances,
+}
+
+/// The contents of `clipscope.toml`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ConfigFile {
+    /// A rig or model file (relative to the root) whose node names tracks must bind to.
+    pub rig: Option<PathBuf>,
+    /// Words that mark a clip as a loop (see [`LintSettings::loop_names`]).
+    pub loop_names: Option<Vec<String>>,
+    /// Rule levels for every file.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Level>,
+    /// Tolerances for every file.
+    #[serde(default)]
+    pub tolerances: Tolerances,
+    /// Settings for some files, applied in order after the global ones.
+    #[serde(default)]
+    pub overrides: Vec<Override>,
+}
+
+/// A loaded config: the file's settings, where it came from and its compiled globs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The folder paths are relative to: the config file's folder (else the working folder).
+    pub root: PathBuf,
+    /// The config file, when one was found or given.
+    pub source: Option<PathBuf>,
+    /// The parsed settings.
+    pub file: ConfigFile,
+    /// One glob set per override.
+    globs: Vec<GlobSet>,
+}
+
+/// The settings for one file: lint tolerances and rule levels.
+#[derive(Debug, Clone)]
+pub struct FileSettings {
+    /// Tolerances and the loop decision for the model rules.
+    pub lint: LintSettings,
+    /// Rule levels set by config (rules not listed keep their default severity).
+    pub levels: BTreeMap<String, Level>,
+}
+
+impl FileSettings {
+    /// The severity a finding of `code` gets, or `None` when the rule is off.
+    pub fn severity(&self, code: &str, default: Severity) -> Option<Severity> {
+        match self.levels.get(code) {
+            Some(Level::Off) => None,
+            Some(Level::Warning) => Some(Severity::Warning),
+            Some(Level::Error) => Some(Severity::Error),
+            None => Some(default),
+        }
+    }
+
+    /// Whether the rule `code` is checked.
+    pub fn enabled(&self, code: &str) -> bool {
+        self.levels.get(code) != Some(&Level::Off)
+    }
+}
+
+impl Config {
+    /// The built-in settings, rooted at `root`.
+    pub fn default_at(root: PathBuf) -> Config {
+        Config {
+            root,
+            source: None,
+            file: ConfigFile::default(),
+            globs: Vec::new(),
+        }
+    }
+
+    /// Loads `--config FILE` when given, else the nearest `clipscope.toml` at or above `start`,
+    /// else the defaults rooted at the working folder. Errors are one line naming the file.
+    pub fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config, String> {
+        if let Some(path) = explicit {
+            return Config::load(path);
+        }
+        let start = std::path::absolute(start).map_err(|e| format!("{}: {e}", start.display()))?;
+        let mut dir = if start.is_dir() {
+            Some(start.as_path())
+        } else {
+            start.parent()
+        };
+        while let Some(d) = dir {
+            let candidate = d.join(CONFIG_NAME);
+            if candidate.is_file() {
+                return Config::load(&candidate);
+            }
+            dir = d.parent();
+        }
+        let cwd = std::env::current_dir().map_err(|e| format!("working folder: {e}"))?;
+        Ok(Config::default_at(cwd))
+    }
+
+    /// Reads and checks the config file at `path`.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file: ConfigFile = toml::from_str(&text).map_err(|e| {
+            let first = e.message().lines().next().unwrap_or("").to_string();
+            let at = e
+                .span()
+                .map(|s| {
+                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                    format!(" (line {line})")
+                })
+                .unwrap_or_default();
+            format!("{}{at}: {first}", path.display())
+        })?;
+        let absolute = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let root = absolute
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        Config::from_file(file, root, Some(absolute))
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Checks rule codes and compiles the globs of `file`.
+    pub fn from_file(
+        file: ConfigFile,
+        root: PathBuf,
+        source: Option<PathBuf>,
+    ) -> Result<Config, String> {
+        let rule_maps = std::iter::once(&file.rules).chain(file.overrides.iter().map(|o| &o.rules));
+        for rules in rule_maps {
+            for (code, level) in rules {
+                if rule(code).is_none() {
+                    return Err(format!("unknown rule `{code}` in [rules]"));
+                }
+                if code == "parse" && *level == Level::Off {
+                    return Err("the `parse` rule cannot be turned off".into());
+                }
+            }
+        }
+        let mut globs = Vec::new();
+        for (i, o) in file.overrides.iter().enumerate() {
+            let mut set = GlobSetBuilder::new();
+            for pattern in &o.files {
+                let glob = Glob::new(pattern)
+                    .map_err(|e| format!("overrides[{i}].files: bad glob `{pattern}`: {e}"))?;
+                set.add(glob);
+            }
+            globs.push(
+                set.build()
+                    .map_err(|e| format!("overrides[{i}].files: {e}"))?,
+            );
+        }
+        Ok(Config {
+            root,
+            source,
+            file,
+            globs,
+        })
+    }
+
+    /// `path` relative to the root with forward slashes (as given when it is outside the root).
+    pub fn relative(&self, path: &Path) -> String {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let rel = absolute.strip_prefix(&self.root).unwrap_or(path);
+        let parts: Vec<String> = rel
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts.join("/")
+    }
+
+    /// The settings for the file at `rel` (relative to the root): the global ones, then each
+    /// matching override in order.
+    pub fn settings_for(&self, rel: &str, rig_nodes: Option<&[String]>) -> FileSettings {
+        let mut lint = LintSettings {
+            rig_nodes: rig_nodes.map(<[String]>::to_vec),
+            ..LintSettings::default()
+        };
+        if let Some(names) = &self.file.loop_names {
+            lint.loop_names = names.clone();
+        }
+        let mut levels = self.file.rules.clone();
+        apply_tolerances(&mut lint, &self.file.tolerances);
+        for (o, globs) in self.file.overrides.iter().zip(&self.globs) {
+            if globs.is_match(rel) {
+                if o.is_loop.is_some() {
+                    lint.is_loop = o.is_loop;
+                }
+                levels.extend(o.rules.iter().map(|(k, v)| (k.clone(), *v)));
+                apply_tolerances(&mut lint, &o.tolerances);
+            }
+        }
+        FileSettings { lint, levels }
+    }
+}
+
+/// Copies the tolerances that are set into `lint`.
+fn apply_tolerances(lint: &mut LintSettings, t: &Tolerances) {
+    if let Some(v) = t.quaternion_length {
+        lint.quaternion_tolerance = v;
+    }
+    if let Some(v) = t.loop_seam {
+        lint.loop_tolerance = v;
+    }
+    if let Some(v) = t.duration_slack {
+        lint.duration_slack = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> Result<Config, String> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        Config::from_file(file, PathBuf::from("/repo"), None)
+    }
+
+    #[test]
+    fn overrides_apply_in_order_to_matching_files() {
+        let c = config(
+            r#"
+            [rules]
+            redundant-keys = "off"
+            [tolerances]
+            loop-seam = 0.01
+            [[overrides]]
+            files = ["assets/loops/**"]
+            loop = true
+            rules = { redundant-keys = "error" }
+            "#,
+        )
+        .unwrap();
+        let plain = c.settings_for("assets/jump.json", None);
+        assert_eq!(plain.severity("redundant-keys", Severity::Warning), None);
+        assert_eq!(plain.lint.is_loop, None);
+        assert_eq!(plain.lint.loop_tolerance, 0.01);
+        let looped = c.settings_for("assets/loops/a/b.json", None);
+        assert_eq!(looped.lint.is_loop, Some(true));
+        assert_eq!(
+            looped.severity("redundant-keys", Severity::Warning),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            looped.severity("loop-seam", Severity::Warning),
+            Some(Severity::Warning)
+        );
+    }
+
+    #[test]
+    fn typos_are_errors() {
+        assert!(
+            config("[rules]\nredundant-key = \"off\"")
+                .unwrap_err()
+                .contains("redundant-key")
+        );
+        assert!(config("[rules]\nparse = \"off\"").is_err());
+        assert!(config("[tolerance]\n").is_err());
+        assert!(config("[rules]\nloop-seam = \"loud\"").is_err());
+        assert!(config("[[overrides]]\nfiles = [\"a/[\"]").is_err());
+    }
+
+    #[test]
+    fn paths_are_relative_with_forward_slashes() {
+        let c = Config::default_at(PathBuf::from("/repo"));
+        assert_eq!(
+            c.relative(Path::new("/repo/assets/a.json")),
+            "assets/a.json"
+        );
+    }
+}

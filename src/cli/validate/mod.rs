@@ -1,0 +1,148 @@
+//! `clipscope validate PATH...`: the checker a studio gates commits and CI on.
+//!
+//! Errors are exactly what three.js rejects (its `parse` throwing, or `validate()` returning
+//! false); warnings are clipscope's advice (see [`crate::model::ops::lint`] and the format lint
+//! rules). Directories are searched recursively and checked in parallel; reports are sorted by
+//! path. `clipscope.toml` ([`config`]) tunes rules per folder, a [`baseline`] suppresses known
+//! findings, and `--fix` applies the safe repairs ([`fix`]).
+//!
+//! Exit status: 0 when nothing fails, 1 when an error is found (or a warning with
+//! `--deny-warnings`), 2 when a file cannot be read or the arguments or config are wrong.
+
+pub mod baseline;
+pub mod config;
+pub mod engine;
+mod fix;
+mod junit;
+mod rig;
+mod sarif;
+mod text;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::Outcome;
+use engine::{CheckOptions, Plan, Run};
+
+/// Report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// Grouped by file, one line per finding and a summary line, for people.
+    Text,
+    /// `{"files": [{"path", "format", "ok", "problems": [...]}], "config", "rules"}`.
+    Json,
+    /// SARIF 2.1.0, for code-scanning dashboards.
+    Sarif,
+    /// JUnit XML: a testsuite per file, a testcase per clip, a failure per error.
+    Junit,
+}
+
+/// Arguments of `validate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or directories (searched recursively for `.json`, `.gltf` and `.glb` files).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Use this config file instead of the nearest `clipscope.toml` above the first path.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// A rig or model file whose node names every track must bind to (`unbound-track`).
+    #[arg(long, value_name = "FILE")]
+    pub rig: Option<PathBuf>,
+    /// Suppress the findings listed in this baseline file (if it exists).
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every current finding to the `--baseline` file instead of failing on them.
+    #[arg(long, requires = "baseline")]
+    pub update_baseline: bool,
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Apply the safe fixes in place (keeping FILE.bak), then report what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// With `--fix`, do not keep a `.bak` copy of each changed file.
+    #[arg(long, requires = "fix")]
+    pub no_backup: bool,
+}
+
+/// Validates every file and prints the report; exit 0, 1 (findings that fail) or 2.
+pub fn run(args: Args) -> Outcome {
+    let opts = CheckOptions {
+        config: args.config.clone(),
+        rig: args.rig.clone(),
+        baseline: if args.update_baseline {
+            None
+        } else {
+            args.baseline.clone()
+        },
+        progress: true,
+    };
+    let plan = Plan::new(&args.paths, &opts)?;
+    if args.fix {
+        for line in fix::fix_files(&plan, !args.no_backup)? {
+            eprintln!("{line}");
+        }
+    }
+    let run = plan.check(opts.progress);
+    if args.update_baseline
+        && let Some(path) = &args.baseline
+    {
+        let b = baseline::Baseline::new(run.reports.iter().flat_map(|r| r.entries()));
+        b.write(path)?;
+        eprintln!(
+            "clipscope: wrote {} finding(s) to baseline {}",
+            b.findings.len(),
+            path.display()
+        );
+    }
+    print!("{}", render(&run, args.format));
+    let code = if run.reports.iter().any(|r| !r.readable) {
+        2
+    } else if args.update_baseline {
+        0
+    } else if run
+        .reports
+        .iter()
+        .any(|r| !r.ok || (args.deny_warnings && r.warnings() > 0))
+    {
+        1
+    } else {
+        0
+    };
+    Ok(ExitCode::from(code))
+}
+
+/// The report of `run` in `format`.
+pub fn render(run: &Run, format: ReportFormat) -> String {
+    match format {
+        ReportFormat::Text => text::to_text(run),
+        ReportFormat::Json => {
+            let rules: Vec<_> = crate::model::ops::lint::RULES
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "code": r.code,
+                        "severity": r.severity,
+                        "summary": r.summary,
+                    })
+                })
+                .collect();
+            let body = serde_json::json!({
+                "files": run.reports,
+                "config": {
+                    "path": run.config.source.as_ref().map(|p| p.display().to_string()),
+                    "root": run.config.root.display().to_string(),
+                    "settings": run.config.file,
+                },
+                "rules": rules,
+            });
+            format!("{body}\n")
+        }
+        ReportFormat::Sarif => sarif::to_sarif(run) + "\n",
+        ReportFormat::Junit => junit::to_junit(run),
+    }
+}

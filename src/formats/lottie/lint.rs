@@ -1,0 +1,131 @@
+//! Lottie lint rules that need the raw file, run by `validate` after the strict read:
+//!
+//! * `lottie-empty-range`: the composition or a layer has `ip >= op` (nothing is ever shown);
+//! * `lottie-key-outside-layer`: an animated transform keyframe (`ks.*.k[i].t`) lies outside its
+//!   layer's `[ip, op]` (it can never be seen);
+//! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition.
+//!
+//! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
+//! plain JSON, so a shape this module does not expect is skipped, never an error.
+
+use serde_json::Value;
+
+use crate::model::Problem;
+
+/// The raw-file findings of the Lottie text `bytes`.
+pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
+    let Ok(root) = serde_json::from_slice::<Value>(bytes) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
+    if let (Some(ip), Some(op)) = (num(&root, "ip"), num(&root, "op"))
+        && ip >= op
+    {
+        out.push(Problem::warning(
+            "lottie-empty-range",
+            format!("the composition's ip ({ip}) is not before its op ({op}): nothing is shown"),
+        ));
+    }
+    let mut layer_lists = vec![("layers".to_string(), root.get("layers"))];
+    if let Some(assets) = root.get("assets").and_then(Value::as_array) {
+        for (a, asset) in assets.iter().enumerate() {
+            layer_lists.push((format!("assets[{a}].layers"), asset.get("layers")));
+        }
+    }
+    for (path, layers) in layer_lists {
+        let Some(layers) = layers.and_then(Value::as_array) else {
+            continue;
+        };
+        let indices: Vec<f64> = layers.iter().filter_map(|l| num(l, "ind")).collect();
+        for (i, layer) in layers.iter().enumerate() {
+            let at = format!("{path}[{i}]");
+            let (ip, op) = (num(layer, "ip"), num(layer, "op"));
+            if let (Some(ip), Some(op)) = (ip, op)
+                && ip >= op
+            {
+                out.push(Problem::warning(
+                    "lottie-empty-range",
+                    format!("{at}: the layer's ip ({ip}) is not before its op ({op})"),
+                ));
+            }
+            if let Some(parent) = num(layer, "parent")
+                && !indices.contains(&parent)
+            {
+                out.push(Problem::warning(
+                    "lottie-missing-parent",
+                    format!("{at}.parent: no layer has ind {parent}"),
+                ));
+            }
+            let (Some(ip), Some(op)) = (ip, op) else {
+                continue;
+            };
+            let Some(ks) = layer.get("ks").and_then(Value::as_object) else {
+                continue;
+            };
+            for (prop, value) in ks {
+                let Some(keys) = value.get("k").and_then(Value::as_array) else {
+                    continue;
+                };
+                for (k, key) in keys.iter().enumerate() {
+                    if let Some(t) = num(key, "t")
+                        && (t < ip || t > op)
+                    {
+                        out.push(Problem::warning(
+                            "lottie-key-outside-layer",
+                            format!(
+                                "{at}.ks.{prop}.k[{k}].t: frame {t} is outside the layer's in/out points [{ip}, {op}]"
+                            ),
+                        ));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for p in &mut out {
+        p.clip = Some(0);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<String> {
+        lint(text.as_bytes()).into_iter().map(|p| p.code).collect()
+    }
+
+    #[test]
+    fn good_file_passes() {
+        let good = r#"{"ip":0,"op":60,"layers":[{"ind":1,"ip":0,"op":60,
+            "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":60,"s":[100]}]}}},
+            {"ind":2,"parent":1,"ip":0,"op":60,"ks":{}}]}"#;
+        assert!(codes(good).is_empty());
+    }
+
+    #[test]
+    fn bad_ranges_keys_and_parents_warn() {
+        let bad = r#"{"ip":10,"op":10,"layers":[{"ind":1,"ip":0,"op":30,
+            "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":45,"s":[100]}]}}},
+            {"ind":2,"parent":7,"ip":5,"op":5,"ks":{}}]}"#;
+        let p = lint(bad.as_bytes());
+        let codes: Vec<&str> = p.iter().map(|p| p.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "lottie-empty-range",
+                "lottie-key-outside-layer",
+                "lottie-empty-range",
+                "lottie-missing-parent"
+            ]
+        );
+        assert!(
+            p[1].message.starts_with("layers[0].ks.o.k[1].t"),
+            "{}",
+            p[1].message
+        );
+        assert!(p.iter().all(|p| p.clip == Some(0)));
+    }
+}
