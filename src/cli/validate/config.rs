@@ -231,16 +231,27 @@ impl Config {
         })
     }
 
-    /// `path` relative to the root with forward slashes (as given when it is outside the root).
+    /// `path` relative to the root with forward slashes; a path outside the root stays as given
+    /// (an absolute one starts with `/`).
     pub fn relative(&self, path: &Path) -> String {
+        use std::path::Component;
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let rel = absolute.strip_prefix(&self.root).unwrap_or(path);
-        let parts: Vec<String> = rel
-            .components()
-            .filter(|c| !matches!(c, std::path::Component::CurDir))
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        parts.join("/")
+        let mut text = String::new();
+        for c in rel.components() {
+            match c {
+                Component::CurDir => {}
+                Component::RootDir => text.push('/'),
+                Component::Prefix(p) => text.push_str(&p.as_os_str().to_string_lossy()),
+                other => {
+                    if !text.is_empty() && !text.ends_with('/') {
+                        text.push('/');
+                    }
+                    text.push_str(&other.as_os_str().to_string_lossy());
+                }
+            }
+        }
+        text
     }
 
     /// The settings for the file at `rel` (relative to the root): the global ones, then each
@@ -288,6 +299,20 @@ mod tests {
     fn config(text: &str) -> Result<Config, String> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
         Config::from_file(file, PathBuf::from("/repo"), None)
+    }
+
+    #[test]
+    fn paths_are_relative_to_the_root_with_forward_slashes() {
+        let c = Config::default_at(PathBuf::from("/repo"));
+        assert_eq!(
+            c.relative(Path::new("/repo/assets/./walk.json")),
+            "assets/walk.json"
+        );
+        // Outside the root: the absolute path, once slashed (SARIF makes it a file:// URI).
+        assert_eq!(
+            c.relative(Path::new("/elsewhere/run.json")),
+            "/elsewhere/run.json"
+        );
     }
 
     #[test]

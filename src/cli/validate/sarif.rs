@@ -89,7 +89,26 @@ struct PhysicalLocation {
 #[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
-    uri_base_id: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+impl ArtifactLocation {
+    /// A file relative to the config root (`ROOT`), or an absolute `file://` URI for a file
+    /// outside it.
+    fn of(relative: &str) -> ArtifactLocation {
+        if relative.starts_with('/') {
+            ArtifactLocation {
+                uri: format!("file://{relative}"),
+                uri_base_id: None,
+            }
+        } else {
+            ArtifactLocation {
+                uri: relative.to_string(),
+                uri_base_id: Some("ROOT"),
+            }
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -141,10 +160,7 @@ pub fn to_sarif(run: &Run) -> String {
                 message: Text { text },
                 locations: vec![Location {
                     physical_location: PhysicalLocation {
-                        artifact_location: ArtifactLocation {
-                            uri: report.relative.clone(),
-                            uri_base_id: "ROOT",
-                        },
+                        artifact_location: ArtifactLocation::of(&report.relative),
                     },
                     logical_locations: name
                         .map(|n| LogicalLocation {

@@ -238,7 +238,8 @@ impl Clip {
                         "duration-shorter-than-keys",
                         format!(
                             "key {key} at {} s is after the clip's duration of {} s (trim would cut it)",
-                            track.times[key] as f64, self.duration
+                            track.times[key],
+                            self.duration as f32
                         ),
                     )
                     .in_track(j)
