@@ -32,6 +32,22 @@ pub struct TrackPath {
     pub property_index: Option<String>,
 }
 
+impl TrackPath {
+    /// The rig node the track moves: the bone of `.bones[name]…` tracks, else the node name;
+    /// `None` for tracks on the root (`.position`, `.morphTargetInfluences[blink]`).
+    pub fn animated_node(self) -> Option<String> {
+        match (
+            self.object_name.as_deref(),
+            self.object_index,
+            self.node_name,
+        ) {
+            (Some("bones"), Some(bone), _) => Some(bone),
+            (_, _, Some(node)) if !node.is_empty() && node != "." => Some(node),
+            _ => None,
+        }
+    }
+}
+
 /// The object names three.js splits off the end of a node name.
 const SUPPORTED_OBJECT_NAMES: [&str; 4] = ["material", "materials", "bones", "map"];
 
@@ -281,6 +297,16 @@ mod tests {
             property_name: prop.to_string(),
             property_index: prop_idx.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn animated_node_names_the_bone_or_node_and_not_the_root() {
+        let node = |name: &str| parse_track_name(name).unwrap().animated_node();
+        assert_eq!(node(".bones[hip].position").as_deref(), Some("hip"));
+        assert_eq!(node("Arm.L.quaternion").as_deref(), Some("Arm.L"));
+        assert_eq!(node("Cube.material.opacity").as_deref(), Some("Cube"));
+        assert_eq!(node(".position"), None);
+        assert_eq!(node(".morphTargetInfluences[blink]"), None);
     }
 
     #[test]

@@ -18,14 +18,8 @@ pub fn animated_nodes(clip: &Clip) -> Vec<String> {
         let Ok(path) = parse_track_name(&track.name) else {
             continue;
         };
-        let name = match (
-            path.object_name.as_deref(),
-            path.object_index,
-            path.node_name,
-        ) {
-            (Some("bones"), Some(bone), _) => bone,
-            (_, _, Some(node)) if !node.is_empty() && node != "." => node,
-            _ => continue,
+        let Some(name) = path.animated_node() else {
+            continue;
         };
         if !names.contains(&name) {
             names.push(name);

@@ -21,14 +21,8 @@ pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>
         let Some(nodes) = &settings.rig_nodes else {
             continue;
         };
-        let node = match (
-            path.object_name.as_deref(),
-            path.object_index,
-            path.node_name,
-        ) {
-            (Some("bones"), Some(bone), _) => bone,
-            (_, _, Some(node)) if !node.is_empty() && node != "." => node,
-            _ => continue,
+        let Some(node) = path.animated_node() else {
+            continue;
         };
         if !nodes.contains(&node) {
             out.push(
