@@ -22,6 +22,7 @@ pub mod lottie;
 pub mod number;
 pub mod playcanvas;
 pub mod progress;
+pub(crate) mod raw_node;
 pub mod threejs;
 pub mod threejs_legacy;
 

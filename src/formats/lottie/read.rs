@@ -11,7 +11,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::schema::{
-    Composition, Layer, Located, Node, Obj, PropValue, Property, TransformProp, parse_top,
+    Composition, Layer, Located, Node, Numbers as _, Obj, PropValue, Property, TransformProp,
+    parse_top,
 };
 use super::value::{Keys, PropKind};
 use super::{CompBinding, LottieSource, OriginalKey, PropBinding, SourceData};
@@ -220,7 +221,7 @@ fn read_comp(
     info["layers"] = Value::Array(table);
     clip.user_data = json!({ "lottie": info });
     comps.push(CompBinding {
-        span: ctx.obj.node.span(file),
+        span: ctx.obj.span(file),
         name_span: ctx.obj.get_some("nm").map(|n| n.span(file)),
         op_span: match ctx.id {
             None => ctx.obj.get_some("op").map(|n| n.span(file)),
@@ -360,7 +361,7 @@ fn import_property(
             static_track(&name, track_kind, values)
         }
         PropValue::Keyed(frames) => {
-            let k_path = field(&prop.obj.node.path, "k");
+            let k_path = field(&prop.obj.path, "k");
             let keys = Keys::decode(frames, kind, &k_path)?;
             for (kf, key) in frames.iter().zip(&keys.keys) {
                 let span = |n: &str| kf.obj.get_some(n).map(|n| n.span(file));
@@ -388,7 +389,7 @@ fn import_property(
     let binding = PropBinding {
         clip,
         imported: track.clone(),
-        span: prop.obj.node.span(file),
+        span: prop.obj.span(file),
         fields,
         fr: ctx.fr,
         origin: ctx.origin,

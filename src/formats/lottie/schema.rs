@@ -11,105 +11,26 @@
 //! for a keyframe value, `o`/`i` handle components as numbers or arrays, missing `st`/`sr`) and
 //! stops with an error where lottie-web would throw or produce NaN.
 
-use std::ops::Range;
-
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::formats::json_path::{field, index};
-use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
+use crate::formats::threejs::schema::{JsonKind, Key};
 
-/// Why a part of the file cannot be read: its JSON path and the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Located {
-    /// JSON path of the culprit (`layers[2].ks.r.k[0].t`).
-    pub path: String,
-    /// What is wrong, on one line.
-    pub reason: String,
-}
+pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
 
-impl Located {
-    /// An error at `path`.
-    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
-        Located {
-            path: path.into(),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// One JSON value of the file and where it is.
-#[derive(Debug, Clone)]
-pub(crate) struct Node<'a> {
-    /// The value's text, borrowed from the file.
-    pub raw: &'a RawValue,
-    /// Its JSON path.
-    pub path: String,
-}
-
-impl<'a> Node<'a> {
-    /// The node for `raw` at `path`.
-    pub(crate) fn new(raw: &'a RawValue, path: impl Into<String>) -> Node<'a> {
-        Node {
-            raw,
-            path: path.into(),
-        }
-    }
-
-    /// The JSON type of the value.
-    pub(crate) fn kind(&self) -> JsonKind {
-        JsonKind::of(self.raw)
-    }
-
-    /// The byte range of the value in `file` (the bytes it was parsed from).
-    pub(crate) fn span(&self, file: &[u8]) -> Range<usize> {
-        let start = self.raw.get().as_ptr() as usize - file.as_ptr() as usize;
-        start..start + self.raw.get().len()
-    }
-
-    /// "expected {what}, found …" here.
-    pub(crate) fn wrong(&self, what: &str) -> Located {
-        Located::new(
-            &self.path,
-            format!("expected {what}, found {}", self.kind().describe()),
-        )
-    }
-
-    /// The value as an object.
-    pub(crate) fn object(&self) -> Result<Obj<'a>, Located> {
-        match serde_json::from_str::<Shaped<RawFields<'a>>>(self.raw.get()) {
-            Ok(Shaped::Ok(fields)) => Ok(Obj {
-                node: self.clone(),
-                fields,
-            }),
-            _ => Err(self.wrong("an object")),
-        }
-    }
-
-    /// The elements of an array, each with its path; `what` names what was expected.
-    pub(crate) fn array(&self, what: &str) -> Result<Vec<Node<'a>>, Located> {
-        if self.kind() != JsonKind::Array {
-            return Err(self.wrong(what));
-        }
-        let elems: Vec<&'a RawValue> =
-            serde_json::from_str(self.raw.get()).map_err(|_| self.wrong(what))?;
-        Ok(elems
-            .into_iter()
-            .enumerate()
-            .map(|(i, raw)| Node::new(raw, index(&self.path, i)))
-            .collect())
-    }
-
-    /// The value as a string.
-    pub(crate) fn string(&self) -> Result<String, Located> {
-        if self.kind() != JsonKind::String {
-            return Err(self.wrong("a string"));
-        }
-        serde_json::from_str(self.raw.get()).map_err(|_| self.wrong("a string"))
-    }
-
+/// How Lottie reads numbers: finite only, values and times within `f32` range (they end up in
+/// the model's `f32` arrays), and a bare number where lottie-web accepts `[v]`.
+pub(crate) trait Numbers {
     /// The value as a finite number (`f64`, like `JSON.parse`).
-    pub(crate) fn f64(&self) -> Result<f64, Located> {
+    fn f64(&self) -> Result<f64, Located>;
+    /// The value as a number that also fits an `f32`.
+    fn f32_safe(&self) -> Result<f64, Located>;
+    /// An array of numbers (each fitting an `f32`), or one bare number read as `[v]`.
+    fn numbers(&self) -> Result<Vec<f64>, Located>;
+}
+
+impl Numbers for Node<'_> {
+    fn f64(&self) -> Result<f64, Located> {
         if self.kind() != JsonKind::Number {
             return Err(self.wrong("a number"));
         }
@@ -122,24 +43,15 @@ impl<'a> Node<'a> {
         }
     }
 
-    /// The value as a number that also fits an `f32` (values and times end up in the model's
-    /// `f32` arrays).
-    pub(crate) fn f32_safe(&self) -> Result<f64, Located> {
+    fn f32_safe(&self) -> Result<f64, Located> {
         let v = self.f64()?;
         if (v as f32).is_infinite() {
-            return Err(Located::new(
-                &self.path,
-                format!(
-                    "number {} is out of range for a 32-bit float",
-                    self.raw.get().trim()
-                ),
-            ));
+            return Err(self.out_of_range(32));
         }
         Ok(v)
     }
 
-    /// An array of numbers (each fitting an `f32`), or one bare number read as `[v]`.
-    pub(crate) fn numbers(&self) -> Result<Vec<f64>, Located> {
+    fn numbers(&self) -> Result<Vec<f64>, Located> {
         match self.kind() {
             JsonKind::Number => Ok(vec![self.f32_safe()?]),
             JsonKind::Array => self
@@ -155,50 +67,26 @@ impl<'a> Node<'a> {
     }
 }
 
-/// A JSON object of the file: its fields raw and in order.
-#[derive(Debug)]
-pub(crate) struct Obj<'a> {
-    /// The object itself.
-    pub node: Node<'a>,
-    /// Its fields, in file order.
-    pub fields: RawFields<'a>,
+/// Lottie's optional fields: numbers, informative names and 0/1 flags.
+pub(crate) trait Fields {
+    /// Optional number field `name`.
+    fn number(&self, name: &str) -> Result<Option<f64>, Located>;
+    /// Optional string field `name`; other JSON types read as absent (names are informative).
+    fn text(&self, name: &str) -> Option<String>;
+    /// True when field `name` is the number 1 or `true` (Lottie's 0/1 flags).
+    fn flag(&self, name: &str) -> bool;
 }
 
-impl<'a> Obj<'a> {
-    /// Field `name` (the last one when repeated, like `JSON.parse`).
-    pub(crate) fn get(&self, name: &str) -> Option<Node<'a>> {
-        self.fields
-            .get(name)
-            .map(|raw| Node::new(raw, field(&self.node.path, name)))
-    }
-
-    /// Field `name` unless it is missing or `null`.
-    pub(crate) fn get_some(&self, name: &str) -> Option<Node<'a>> {
-        self.get(name).filter(|n| n.kind() != JsonKind::Null)
-    }
-
-    /// Field `name`, which must be there.
-    pub(crate) fn require(&self, name: &str, what: &str) -> Result<Node<'a>, Located> {
-        self.get_some(name).ok_or_else(|| {
-            Located::new(
-                field(&self.node.path, name),
-                format!("missing {what} \"{name}\""),
-            )
-        })
-    }
-
-    /// Optional number field `name`.
-    pub(crate) fn number(&self, name: &str) -> Result<Option<f64>, Located> {
+impl Fields for Obj<'_> {
+    fn number(&self, name: &str) -> Result<Option<f64>, Located> {
         self.get_some(name).map(|n| n.f64()).transpose()
     }
 
-    /// Optional string field `name`; other JSON types read as absent (names are informative).
-    pub(crate) fn text(&self, name: &str) -> Option<String> {
+    fn text(&self, name: &str) -> Option<String> {
         self.get_some(name).and_then(|n| n.string().ok())
     }
 
-    /// True when field `name` is the number 1 or `true` (Lottie's 0/1 flags).
-    pub(crate) fn flag(&self, name: &str) -> bool {
+    fn flag(&self, name: &str) -> bool {
         match self.get_some(name) {
             Some(n) if n.kind() == JsonKind::Number => n.f64().is_ok_and(|v| v == 1.0),
             Some(n) if n.kind() == JsonKind::Bool => n.raw.get().trim() == "true",
@@ -376,7 +264,7 @@ pub(crate) fn parse_top(bytes: &[u8]) -> Result<Result<Obj<'_>, JsonKind>, serde
 impl<'a> Composition<'a> {
     /// Decodes the top-level object `obj` (spec A1).
     pub(crate) fn decode(obj: Obj<'a>) -> Result<Composition<'a>, Located> {
-        let fr_node = obj.require("fr", "frame rate")?;
+        let fr_node = obj.require_as("fr", "frame rate")?;
         let fr = fr_node.f64()?;
         if fr <= 0.0 {
             return Err(Located::new(
@@ -384,8 +272,8 @@ impl<'a> Composition<'a> {
                 format!("the frame rate must be a positive number, not {fr}"),
             ));
         }
-        let ip = obj.require("ip", "first frame")?.f64()?;
-        let op_node = obj.require("op", "end frame")?;
+        let ip = obj.require_as("ip", "first frame")?.f64()?;
+        let op_node = obj.require_as("op", "end frame")?;
         let op = op_node.f64()?;
         if op < ip {
             return Err(Located::new(
@@ -393,7 +281,7 @@ impl<'a> Composition<'a> {
                 format!("the end frame {op} is before the first frame {ip}"),
             ));
         }
-        let layers = decode_layers(&obj.require("layers", "layer list")?)?;
+        let layers = decode_layers(&obj.require_as("layers", "layer list")?)?;
         let mut precomps = Vec::new();
         if let Some(assets) = obj.get_some("assets") {
             for asset in assets.array("an array of assets")? {
@@ -507,7 +395,7 @@ impl<'a> Transform<'a> {
 impl<'a> Property<'a> {
     /// Decodes an animatable property object by the shape of its `k` (spec A4).
     pub(crate) fn decode(obj: Obj<'a>) -> Result<Property<'a>, Located> {
-        let k = obj.require("k", "value")?;
+        let k = obj.require_as("k", "value")?;
         const WHAT: &str = "a number, an array of numbers or an array of keyframes";
         let value = match k.kind() {
             JsonKind::Number => PropValue::Static {
@@ -540,7 +428,7 @@ impl<'a> Property<'a> {
 impl<'a> Keyframe<'a> {
     /// Decodes one keyframe object (spec A5).
     fn decode(obj: Obj<'a>) -> Result<Keyframe<'a>, Located> {
-        let t = obj.require("t", "keyframe time")?.f32_safe()?;
+        let t = obj.require_as("t", "keyframe time")?.f32_safe()?;
         let vector = |name: &str| obj.get_some(name).map(|n| n.numbers()).transpose();
         Ok(Keyframe {
             t,
@@ -563,8 +451,8 @@ impl Handle {
     /// Decodes `{x, y}`, each a number or an array of numbers.
     fn decode(node: &Node<'_>) -> Result<Handle, Located> {
         let obj = node.object()?;
-        let x = obj.require("x", "handle coordinate")?;
-        let y = obj.require("y", "handle coordinate")?;
+        let x = obj.require_as("x", "handle coordinate")?;
+        let y = obj.require_as("y", "handle coordinate")?;
         Ok(Handle {
             per_dimension: x.kind() == JsonKind::Array,
             x: x.numbers()?,

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use super::euler::quaternion_from_euler;
 use super::layout::{KeyFields, NodeLayout, Numbers, PlayCanvasLayout, Slot, time_key, value_key};
-use super::schema::{Located, Node, Obj, parse_top};
+use super::schema::{Located, Node, Numbers as _, Obj, parse_top};
 use crate::formats::document::Source;
 use crate::formats::json_path::{field, syntax_error};
 use crate::formats::{Document, Format, ReadError};
@@ -108,7 +108,7 @@ fn read_animation(top: &Obj) -> Result<(Clip, PlayCanvasLayout), Located> {
         };
         return Err(Located::new("animation", reason));
     };
-    let anim = animation.object("an animation object")?;
+    let anim = animation.object_as("an animation object")?;
     let version_node = anim.require("version")?;
     let version = match version_node.f64() {
         Ok(v) if v == 3.0 || v == 4.0 => v as u8,
@@ -209,7 +209,7 @@ fn channel_value(channel: usize, v: [f64; 3]) -> Vec<f32> {
 
 /// One node: its three tracks (none when it has no keys) and its layout.
 fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Located> {
-    let obj = node.object("a node object")?;
+    let obj = node.object_as("a node object")?;
     let name = obj.require("name")?.string()?;
     let mut texts = HashMap::new();
     let mut defaulted = [false; 3];
@@ -217,7 +217,7 @@ fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Locat
     let mut default_slots = Vec::new();
     if version == 4 {
         let d = match obj.get_some("defaults") {
-            Some(d) => d.object("a defaults object")?,
+            Some(d) => d.object_as("a defaults object")?,
             None => {
                 return Err(Located::new(
                     field(&node.path, "defaults"),
@@ -256,7 +256,7 @@ fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Locat
     let mut key_fields: HashMap<u32, Vec<Option<KeyFields>>> = HashMap::new();
     let mut seen: HashMap<u32, usize> = HashMap::new();
     for key in &keys {
-        let k = key.object("a key object")?;
+        let k = key.object_as("a key object")?;
         let time_field = if version == 4 { "t" } else { "time" };
         let t_node = k.require(time_field)?;
         let t_value = t_node.finite_f32()?;

@@ -13,109 +13,29 @@ use std::cell::Cell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
-use crate::formats::json_path::{field, index};
 use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
 
-/// Why a part of the file cannot be read: its JSON path and the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Located {
-    /// JSON path of the culprit (`animation.nodes[2].keys[0].p[1]`).
-    pub path: String,
-    /// What is wrong, on one line.
-    pub reason: String,
-}
+pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
 
-impl Located {
-    /// An error at `path`.
-    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
-        Located {
-            path: path.into(),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// One JSON value of the file and where it is.
-#[derive(Debug, Clone)]
-pub(crate) struct Node<'de> {
-    /// The value's text.
-    pub raw: &'de RawValue,
-    /// Its JSON path.
-    pub path: String,
-}
-
-impl<'de> Node<'de> {
-    /// The node for `raw` at `path`.
-    pub(crate) fn new(raw: &'de RawValue, path: impl Into<String>) -> Node<'de> {
-        Node {
-            raw,
-            path: path.into(),
-        }
-    }
-
-    /// The JSON type of the value.
-    pub(crate) fn kind(&self) -> JsonKind {
-        JsonKind::of(self.raw)
-    }
-
-    /// "expected {what}, found …" here.
-    pub(crate) fn wrong(&self, what: &str) -> Located {
-        Located::new(
-            &self.path,
-            format!("expected {what}, found {}", self.kind().describe()),
-        )
-    }
-
-    /// The value as an object; `what` names what was expected.
-    pub(crate) fn object(&self, what: &str) -> Result<Obj<'de>, Located> {
-        if self.kind() != JsonKind::Object {
-            return Err(self.wrong(what));
-        }
-        match serde_json::from_str::<Shaped<RawFields<'de>>>(self.raw.get()) {
-            Ok(Shaped::Ok(fields)) => Ok(Obj {
-                fields,
-                path: self.path.clone(),
-            }),
-            _ => Err(self.wrong(what)),
-        }
-    }
-
-    /// The elements of an array, each with its path; `what` names what was expected.
-    pub(crate) fn array(&self, what: &str) -> Result<Vec<Node<'de>>, Located> {
-        if self.kind() != JsonKind::Array {
-            return Err(self.wrong(what));
-        }
-        let elems: Vec<&'de RawValue> =
-            serde_json::from_str(self.raw.get()).map_err(|_| self.wrong(what))?;
-        Ok(elems
-            .into_iter()
-            .enumerate()
-            .map(|(i, raw)| Node::new(raw, index(&self.path, i)))
-            .collect())
-    }
-
-    /// The value as a string.
-    pub(crate) fn string(&self) -> Result<String, Located> {
-        if self.kind() != JsonKind::String {
-            return Err(self.wrong("a string"));
-        }
-        serde_json::from_str(self.raw.get()).map_err(|_| self.wrong("a string"))
-    }
-
+/// How PlayCanvas animation JSON reads numbers: like `JSON.parse`, keys and vectors within
+/// `f32` range (the engine stores them in `Float32Array`s).
+pub(crate) trait Numbers {
     /// The value as a number (`f64`, like `JSON.parse`).
-    pub(crate) fn f64(&self) -> Result<f64, Located> {
+    fn f64(&self) -> Result<f64, Located>;
+    /// The value as a number that fits an `f32` (key times, positions and scales are stored as
+    /// `f32`); the number itself stays `f64`.
+    fn finite_f32(&self) -> Result<f64, Located>;
+    /// An array of exactly three numbers (`[x, y, z]`), each fitting an `f32`.
+    fn triple(&self) -> Result<[f64; 3], Located>;
+}
+
+impl Numbers for Node<'_> {
+    fn f64(&self) -> Result<f64, Located> {
         match self.kind() {
-            JsonKind::Number => serde_json::from_str::<f64>(self.raw.get()).map_err(|_| {
-                Located::new(
-                    &self.path,
-                    format!(
-                        "number {} is out of range for a 64-bit float",
-                        self.raw.get().trim()
-                    ),
-                )
-            }),
+            JsonKind::Number => {
+                serde_json::from_str::<f64>(self.raw.get()).map_err(|_| self.out_of_range(64))
+            }
             kind => Err(Located::new(
                 &self.path,
                 format!("{} is not a number", kind.describe()),
@@ -123,26 +43,16 @@ impl<'de> Node<'de> {
         }
     }
 
-    /// The value as a number that fits an `f32` (key times, positions and scales are stored as
-    /// `f32`); the number itself stays `f64`.
-    pub(crate) fn finite_f32(&self) -> Result<f64, Located> {
+    fn finite_f32(&self) -> Result<f64, Located> {
         let v = self.f64()?;
         if (v as f32).is_infinite() {
-            return Err(Located::new(
-                &self.path,
-                format!(
-                    "number {} is out of range for a 32-bit float",
-                    self.raw.get().trim()
-                ),
-            ));
+            return Err(self.out_of_range(32));
         }
         Ok(v)
     }
 
-    /// An array of exactly three numbers (`[x, y, z]`), each fitting an `f32`.
-    pub(crate) fn triple(&self) -> Result<[f64; 3], Located> {
-        let what = "an array of 3 numbers";
-        let elems = self.array(what)?;
+    fn triple(&self) -> Result<[f64; 3], Located> {
+        let elems = self.array("an array of 3 numbers")?;
         if elems.len() != 3 {
             return Err(Located::new(
                 &self.path,
@@ -157,48 +67,6 @@ impl<'de> Node<'de> {
     }
 }
 
-/// A JSON object of the file: its fields raw and in order, and its path.
-#[derive(Debug)]
-pub(crate) struct Obj<'de> {
-    /// The fields.
-    pub fields: RawFields<'de>,
-    /// The object's JSON path (empty at the top level).
-    pub path: String,
-}
-
-impl<'de> Obj<'de> {
-    /// Field `name` (the last one when repeated, like `JSON.parse`).
-    pub(crate) fn get(&self, name: &str) -> Option<Node<'de>> {
-        self.fields
-            .get(name)
-            .map(|raw| Node::new(raw, field(&self.path, name)))
-    }
-
-    /// Field `name` unless it is missing or `null` (the engine's `x ? x : …` and property reads
-    /// treat both as absent).
-    pub(crate) fn get_some(&self, name: &str) -> Option<Node<'de>> {
-        self.get(name).filter(|n| n.kind() != JsonKind::Null)
-    }
-
-    /// Field `name`, which must be there (and not `null`): "missing \"name\"" otherwise.
-    pub(crate) fn require(&self, name: &str) -> Result<Node<'de>, Located> {
-        self.get_some(name)
-            .ok_or_else(|| Located::new(field(&self.path, name), format!("missing \"{name}\"")))
-    }
-
-    /// The names of the fields in file order, each once (its first position), like the key
-    /// order of `JSON.parse`'s result.
-    pub(crate) fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::with_capacity(self.fields.0.len());
-        for (k, _) in &self.fields.0 {
-            if !names.contains(&&*k.0) {
-                names.push(&k.0);
-            }
-        }
-        names
-    }
-}
-
 /// Parses `bytes` (one JSON value). `Ok(Err(kind))` when it is not an object.
 pub(crate) fn parse_top(bytes: &[u8]) -> Result<Result<Obj<'_>, JsonKind>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -208,6 +76,7 @@ pub(crate) fn parse_top(bytes: &[u8]) -> Result<Result<Obj<'_>, JsonKind>, serde
         Shaped::Ok(fields) => Ok(Obj {
             fields,
             path: String::new(),
+            raw: None,
         }),
         Shaped::Wrong(kind) => Err(kind),
     })

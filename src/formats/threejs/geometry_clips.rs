@@ -31,7 +31,7 @@ use serde_json::value::RawValue;
 
 use crate::formats::json_path::field;
 use crate::formats::threejs_legacy::read_model::read_mesh;
-use crate::formats::threejs_legacy::schema::{Located, ModelJson, Node};
+use crate::formats::threejs_legacy::schema::{Located, ModelJson, Node, Numbers as _};
 use crate::model::{Clip, MorphMesh, Track, TrackKind};
 
 use super::schema::JsonKind;

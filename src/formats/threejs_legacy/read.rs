@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::LegacyLayout;
 use super::read_model::read_mesh;
-use super::schema::{AnimationJson, BoneJson, FileJson, KeyJson, Located, Node};
+use super::schema::{AnimationJson, BoneJson, FileJson, KeyJson, Located, Node, Numbers as _};
 use crate::formats::document::Source;
 use crate::formats::json_path::{field, syntax_error};
 use crate::formats::threejs::schema::JsonKind;

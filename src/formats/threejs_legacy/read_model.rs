@@ -12,7 +12,7 @@
 //!   (the old horse example coloured faces with it), else from face colours (`0xRRGGBB`, faces
 //!   without one are white), else there are none.
 
-use super::schema::{Located, ModelJson, Node};
+use super::schema::{Located, ModelJson, Node, Numbers as _};
 use crate::formats::json_path::{field, index};
 use crate::model::{MorphMesh, MorphTarget};
 

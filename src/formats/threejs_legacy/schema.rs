@@ -15,115 +15,29 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::formats::json_path::{field, index};
 use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
 
-/// Why a part of the file cannot be read: its JSON path and the reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Located {
-    /// JSON path of the culprit (`faces[12]`).
-    pub path: String,
-    /// What is wrong, on one line.
-    pub reason: String,
-}
+pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
 
-impl Located {
-    /// An error at `path`.
-    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
-        Located {
-            path: path.into(),
-            reason: reason.into(),
-        }
-    }
-}
-
-/// One JSON value of the file and where it is.
-#[derive(Debug, Clone)]
-pub(crate) struct Node<'de> {
-    /// The value's text.
-    pub raw: &'de RawValue,
-    /// Its JSON path.
-    pub path: String,
-}
-
-impl<'de> Node<'de> {
-    /// The node for `raw` at `path`.
-    pub(crate) fn new(raw: &'de RawValue, path: impl Into<String>) -> Node<'de> {
-        Node {
-            raw,
-            path: path.into(),
-        }
-    }
-
-    /// The JSON type of the value.
-    pub(crate) fn kind(&self) -> JsonKind {
-        JsonKind::of(self.raw)
-    }
-
-    /// "expected {what}, found …" here.
-    pub(crate) fn wrong(&self, what: &str) -> Located {
-        Located::new(
-            &self.path,
-            format!("expected {what}, found {}", self.kind().describe()),
-        )
-    }
-
-    /// The value as an object.
-    pub(crate) fn object(&self) -> Result<Obj<'de>, Located> {
-        if self.kind() != JsonKind::Object {
-            return Err(self.wrong("an object"));
-        }
-        match serde_json::from_str::<Shaped<RawFields<'de>>>(self.raw.get()) {
-            Ok(Shaped::Ok(fields)) => Ok(Obj {
-                fields,
-                path: self.path.clone(),
-            }),
-            _ => Err(self.wrong("an object")),
-        }
-    }
-
-    /// The elements of an array, each with its path; `what` names what was expected.
-    pub(crate) fn array(&self, what: &str) -> Result<Vec<Node<'de>>, Located> {
-        if self.kind() != JsonKind::Array {
-            return Err(self.wrong(what));
-        }
-        let elems: Vec<&'de RawValue> =
-            serde_json::from_str(self.raw.get()).map_err(|_| self.wrong(what))?;
-        Ok(elems
-            .into_iter()
-            .enumerate()
-            .map(|(i, raw)| Node::new(raw, index(&self.path, i)))
-            .collect())
-    }
-
-    /// The number of elements of an array (0 for anything else), without decoding them.
-    pub(crate) fn len(&self) -> usize {
-        if self.kind() != JsonKind::Array {
-            return 0;
-        }
-        serde_json::from_str::<Vec<IgnoredAny>>(self.raw.get()).map_or(0, |v| v.len())
-    }
-
-    /// The value as a string.
-    pub(crate) fn string(&self) -> Result<String, Located> {
-        if self.kind() != JsonKind::String {
-            return Err(self.wrong("a string"));
-        }
-        serde_json::from_str(self.raw.get()).map_err(|_| self.wrong("a string"))
-    }
-
+/// How legacy three.js JSON reads numbers: like `JSON.parse`, with `null` called out (three.js
+/// stores it as 0), and `f32` arrays the `text -> f64 -> f32` way of a `Float32Array`.
+pub(crate) trait Numbers {
     /// The value as a number (`f64`, like `JSON.parse`).
-    pub(crate) fn f64(&self) -> Result<f64, Located> {
+    fn f64(&self) -> Result<f64, Located>;
+    /// The value as a number rounded to `f32`.
+    fn f32(&self) -> Result<f32, Located>;
+    /// The value as an array of numbers (`f64`).
+    fn numbers(&self) -> Result<Vec<f64>, Located>;
+    /// The value as an array of numbers rounded to `f32`.
+    fn f32s(&self) -> Result<Vec<f32>, Located>;
+}
+
+impl Numbers for Node<'_> {
+    fn f64(&self) -> Result<f64, Located> {
         match self.kind() {
-            JsonKind::Number => serde_json::from_str::<f64>(self.raw.get()).map_err(|_| {
-                Located::new(
-                    &self.path,
-                    format!(
-                        "number {} is out of range for a 64-bit float",
-                        self.raw.get().trim()
-                    ),
-                )
-            }),
+            JsonKind::Number => {
+                serde_json::from_str::<f64>(self.raw.get()).map_err(|_| self.out_of_range(64))
+            }
             JsonKind::Null => Err(Located::new(
                 &self.path,
                 "null is not a number (three.js stores 0)",
@@ -135,24 +49,15 @@ impl<'de> Node<'de> {
         }
     }
 
-    /// The value as a number rounded to `f32`, the `text -> f64 -> f32` path of a `Float32Array`.
-    pub(crate) fn f32(&self) -> Result<f32, Located> {
-        let v = self.f64()?;
-        let f = v as f32;
+    fn f32(&self) -> Result<f32, Located> {
+        let f = self.f64()? as f32;
         if f.is_infinite() {
-            return Err(Located::new(
-                &self.path,
-                format!(
-                    "number {} is out of range for a 32-bit float",
-                    self.raw.get().trim()
-                ),
-            ));
+            return Err(self.out_of_range(32));
         }
         Ok(f)
     }
 
-    /// The value as an array of numbers (`f64`).
-    pub(crate) fn numbers(&self) -> Result<Vec<f64>, Located> {
+    fn numbers(&self) -> Result<Vec<f64>, Located> {
         if self.kind() != JsonKind::Array {
             return Err(self.wrong("an array of numbers"));
         }
@@ -162,53 +67,22 @@ impl<'de> Node<'de> {
         // Something in it is not a number: find it, for the path.
         self.array("an array of numbers")?
             .iter()
-            .map(Node::f64)
+            .map(Numbers::f64)
             .collect()
     }
 
-    /// The value as an array of numbers rounded to `f32`.
-    pub(crate) fn f32s(&self) -> Result<Vec<f32>, Located> {
+    fn f32s(&self) -> Result<Vec<f32>, Located> {
         let values = self.numbers()?;
         let mut out = Vec::with_capacity(values.len());
         for (i, v) in values.into_iter().enumerate() {
             let f = v as f32;
             if f.is_infinite() {
                 let elems = self.array("an array of numbers")?;
-                return Err(Located::new(
-                    index(&self.path, i),
-                    format!(
-                        "number {} is out of range for a 32-bit float",
-                        elems[i].raw.get().trim()
-                    ),
-                ));
+                return Err(elems[i].out_of_range(32));
             }
             out.push(f);
         }
         Ok(out)
-    }
-}
-
-/// A JSON object of the file: its fields raw and in order, and its path.
-#[derive(Debug)]
-pub(crate) struct Obj<'de> {
-    /// The fields.
-    pub fields: RawFields<'de>,
-    /// The object's JSON path (empty at the top level).
-    pub path: String,
-}
-
-impl<'de> Obj<'de> {
-    /// Field `name` (the last one when repeated, like `JSON.parse`).
-    pub(crate) fn get(&self, name: &str) -> Option<Node<'de>> {
-        self.fields
-            .get(name)
-            .map(|raw| Node::new(raw, field(&self.path, name)))
-    }
-
-    /// Field `name` unless it is missing or `null` (JavaScript's `json.x || …` and `!== undefined`
-    /// checks read both as absent in the places they are used).
-    pub(crate) fn get_some(&self, name: &str) -> Option<Node<'de>> {
-        self.get(name).filter(|n| n.kind() != JsonKind::Null)
     }
 }
 
@@ -245,6 +119,7 @@ impl<'de> FileJson<'de> {
                 top: Obj {
                     fields,
                     path: String::new(),
+                    raw: None,
                 },
             }),
             Shaped::Wrong(kind) => Err(kind),
