@@ -256,10 +256,9 @@ fn path(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
 
-#[test]
-fn bake_writes_a_run_cycle_at_30_fps() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = path(dir.path(), "run.json");
+/// `clipscope bake --cycle hero-run --fps 30 -o DIR/run.json`, which must succeed.
+fn bake_run_at_30_fps(dir: &Path) -> (PathBuf, Output) {
+    let out = path(dir, "run.json");
     let o = clipscope(&[
         "bake",
         "--cycle",
@@ -270,6 +269,13 @@ fn bake_writes_a_run_cycle_at_30_fps() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    (out, o)
+}
+
+#[test]
+fn bake_writes_a_run_cycle_at_30_fps() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, o) = bake_run_at_30_fps(dir.path());
     let said = text(&o.stdout);
     assert!(said.contains("Hero run (hero-run) on BlockHero"), "{said}");
     assert!(said.contains("loops seamlessly"), "{said}");
@@ -418,17 +424,7 @@ fn three_js_plays_the_baked_run() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = path(dir.path(), "run.json");
-    let o = clipscope(&[
-        "bake",
-        "--cycle",
-        "hero-run",
-        "--fps",
-        "30",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (out, _) = bake_run_at_30_fps(dir.path());
     let rate = run().rate(&run().defaults());
     let frames: Vec<f64> = (0..24).map(|k| k as f64 / 30.0).collect();
     let times: Vec<String> = frames.iter().map(|t| format!("{}", *t as f32)).collect();

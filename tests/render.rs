@@ -324,22 +324,15 @@ fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
     changed as f64 / (a.width() * a.height()) as f64
 }
 
-#[test]
-fn the_hero_walking_matches_references_at_several_times() {
-    if !have_adapter("the_hero_walking_matches_references_at_several_times") {
-        return;
-    }
-    use clipscope::scene::{FigureFrame, Player};
-    use std::sync::Arc;
-    let demo = clipscope::formats::read_bytes(
-        clipscope::assets::DEMO_CLIPS,
-        Path::new(clipscope::assets::DEMO_NAME),
-    )
-    .unwrap();
-    let walk = Arc::new(demo.clips[0].clone());
-    let mut player = Player::for_clip(walk);
-    assert_eq!(player.figure().name(), "Hero");
-    let times = [0.0, 0.25, 0.5, 0.75];
+/// `player`'s figure at each of `times`, drawn 320×240 by one camera (turned `yaw` and tilted
+/// `pitch` degrees) framed on every moment together, so the frames line up.
+fn play_frames(
+    player: &mut clipscope::scene::Player,
+    times: &[f64],
+    yaw: f32,
+    pitch: f32,
+) -> Vec<RgbaImage> {
+    use clipscope::scene::FigureFrame;
     let frames: Vec<FigureFrame> = times
         .iter()
         .map(|&t| {
@@ -354,20 +347,39 @@ fn the_hero_walking_matches_references_at_several_times() {
         .reduce(Bounds::union)
         .unwrap();
     let mut camera = Camera {
-        yaw: 30f32.to_radians(),
-        pitch: 12f32.to_radians(),
+        yaw: yaw.to_radians(),
+        pitch: pitch.to_radians(),
         ..Camera::default()
     };
     camera.frame_aspect(bounds, 320.0 / 240.0);
     let mut headless = Headless::new().unwrap();
-    let images: Vec<RgbaImage> = frames
+    frames
         .iter()
         .map(|f| {
             headless
                 .render(&Frame::boxes(&f.boxes), &camera, 320, 240)
                 .unwrap()
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_hero_walking_matches_references_at_several_times() {
+    if !have_adapter("the_hero_walking_matches_references_at_several_times") {
+        return;
+    }
+    use clipscope::scene::Player;
+    use std::sync::Arc;
+    let demo = clipscope::formats::read_bytes(
+        clipscope::assets::DEMO_CLIPS,
+        Path::new(clipscope::assets::DEMO_NAME),
+    )
+    .unwrap();
+    let walk = Arc::new(demo.clips[0].clone());
+    let mut player = Player::for_clip(walk);
+    assert_eq!(player.figure().name(), "Hero");
+    let times = [0.0, 0.25, 0.5, 0.75];
+    let images = play_frames(&mut player, &times, 30.0, 12.0);
     for (image, t) in images.iter().zip(times) {
         check_snapshot(&format!("render_hero_{:03}", (t * 100.0) as u32), image);
     }
@@ -678,8 +690,8 @@ fn the_baked_hero_run_matches_references() {
     if !have_adapter("the_baked_hero_run_matches_references") {
         return;
     }
+    use clipscope::scene::Player;
     use clipscope::scene::procedural::{BakeOptions, Cycle};
-    use clipscope::scene::{FigureFrame, Player};
     use std::sync::Arc;
     let cycle = Cycle::builtin("hero-run").unwrap();
     let clip = cycle
@@ -689,34 +701,7 @@ fn the_baked_hero_run_matches_references() {
     let mut player = Player::for_clip(Arc::new(clip));
     assert_eq!(player.figure().name(), "BlockHero");
     let times = [0.1, 0.5];
-    let frames: Vec<FigureFrame> = times
-        .iter()
-        .map(|&t| {
-            let mut f = FigureFrame::default();
-            player.frame_at(t, &mut f);
-            f
-        })
-        .collect();
-    let bounds = frames
-        .iter()
-        .filter_map(|f| Bounds::of_instances(&f.boxes))
-        .reduce(Bounds::union)
-        .unwrap();
-    let mut camera = Camera {
-        yaw: 70f32.to_radians(),
-        pitch: 10f32.to_radians(),
-        ..Camera::default()
-    };
-    camera.frame_aspect(bounds, 320.0 / 240.0);
-    let mut headless = Headless::new().unwrap();
-    let images: Vec<RgbaImage> = frames
-        .iter()
-        .map(|f| {
-            headless
-                .render(&Frame::boxes(&f.boxes), &camera, 320, 240)
-                .unwrap()
-        })
-        .collect();
+    let images = play_frames(&mut player, &times, 70.0, 10.0);
     for (image, t) in images.iter().zip(times) {
         check_snapshot(
             &format!("render_block_hero_run_{:03}", (t * 100.0) as u32),
