@@ -9,11 +9,13 @@
 //! messages say), so each format adds its number readers in its own schema module.
 
 use std::ops::Range;
+use std::path::Path;
 
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
-use crate::formats::json_path::{field, index};
+use crate::formats::ReadError;
+use crate::formats::json_path::{field, index, syntax_error};
 use crate::formats::threejs::schema::{JsonKind, RawFields, Shaped};
 
 /// Why a part of the file cannot be read: its JSON path and the reason.
@@ -31,6 +33,42 @@ impl Located {
         Located {
             path: path.into(),
             reason: reason.into(),
+        }
+    }
+
+    /// The error as a read error of `file`.
+    pub(crate) fn in_file(self, file: &Path) -> ReadError {
+        ReadError::new(file, self.path, self.reason)
+    }
+}
+
+/// How a format parses its top level: the object, `Ok(Err(kind))` for another JSON type, or
+/// serde_json's syntax error.
+pub(crate) type ParseTop<'a> = Result<Result<Obj<'a>, JsonKind>, serde_json::Error>;
+
+/// The top-level object of a file's `bytes` (after a byte-order mark, which is skipped) parsed
+/// by `parse`, with the text it was parsed from; or the one-line error: an empty file, another
+/// JSON type ("expected {expected}, found an array"), or a syntax error with its JSON path.
+pub(crate) fn top_object<'a>(
+    bytes: &'a [u8],
+    file: &Path,
+    expected: &str,
+    parse: impl FnOnce(&'a [u8]) -> ParseTop<'a>,
+) -> Result<(&'a [u8], Obj<'a>), ReadError> {
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ReadError::new(file, "", "file is empty"));
+    }
+    match parse(body) {
+        Ok(Ok(top)) => Ok((body, top)),
+        Ok(Err(kind)) => Err(ReadError::new(
+            file,
+            "",
+            format!("expected {expected}, found {}", kind.describe()),
+        )),
+        Err(e) => {
+            let (path, reason) = syntax_error(body, &e);
+            Err(ReadError::new(file, path, reason))
         }
     }
 }

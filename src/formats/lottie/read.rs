@@ -17,7 +17,8 @@ use super::schema::{
 use super::value::{Keys, PropKind};
 use super::{CompBinding, LottieSource, OriginalKey, PropBinding, SourceData};
 use crate::formats::document::Source;
-use crate::formats::json_path::{field, syntax_error};
+use crate::formats::json_path::field;
+use crate::formats::raw_node::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::binding::sanitize_node_name;
 use crate::model::{Clip, Interpolation, Problem, Tangents, Track, TrackKind};
@@ -31,28 +32,8 @@ const BAKE_MAX_DEPTH: u32 = 8;
 
 /// Reads Lottie `bytes` (the contents of `file`, named in errors).
 pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
-    let err = |path: String, reason: String| ReadError::new(file, path, reason);
-    let fail = |l: Located| ReadError::new(file, l.path, l.reason);
-    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if text.iter().all(u8::is_ascii_whitespace) {
-        return Err(err(String::new(), "file is empty".into()));
-    }
-    let top = match parse_top(text) {
-        Ok(Ok(top)) => top,
-        Ok(Err(kind)) => {
-            return Err(err(
-                String::new(),
-                format!(
-                    "expected a Lottie composition object, found {}",
-                    kind.describe()
-                ),
-            ));
-        }
-        Err(e) => {
-            let (path, reason) = syntax_error(text, &e);
-            return Err(err(path, reason));
-        }
-    };
+    let fail = |l: Located| l.in_file(file);
+    let (_, top) = top_object(bytes, file, "a Lottie composition object", parse_top)?;
     let comp = Composition::decode(top).map_err(fail)?;
 
     let stem = file

@@ -35,9 +35,6 @@ pub(crate) const PROPERTIES: [(&str, TrackKind, usize); 3] = [
     ("scale", TrackKind::Vector, 3),
 ];
 
-/// At most this many frames are baked per track (a clip hours long would otherwise explode).
-const MAX_BAKED_FRAMES: i64 = 1 << 20;
-
 /// The node a track animates and its channel (0 position, 1 rotation, 2 scale), from its name.
 pub(crate) fn node_channel(name: &str) -> Option<(&str, usize)> {
     PROPERTIES
@@ -222,29 +219,7 @@ fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
             .then(|| "its bezier handles (unused by its linear interpolation)".to_string());
         return (Cow::Borrowed(track), note);
     }
-    let mut times: Vec<f32> = track
-        .times
-        .iter()
-        .copied()
-        .filter(|t| t.is_finite())
-        .collect();
-    if let (Some(lo), Some(hi)) = (
-        times.iter().copied().reduce(f32::min),
-        times.iter().copied().reduce(f32::max),
-    ) {
-        let first = (lo as f64 * fps).ceil() as i64;
-        let last = ((hi as f64 * fps).floor() as i64).min(first.saturating_add(MAX_BAKED_FRAMES));
-        times.extend((first..=last).map(|k| (k as f64 / fps) as f32));
-    }
-    times.sort_by(f32::total_cmp);
-    times.dedup();
-    let mut sampler = Sampler::new(track);
-    let mut values = Vec::with_capacity(times.len() * track.value_size());
-    for &t in &times {
-        values.extend_from_slice(sampler.evaluate(t as f64).as_numbers().unwrap_or_default());
-    }
-    let mut baked = Track::numeric(track.name.clone(), track.kind, times, values);
-    baked.extras = track.extras.clone();
+    let baked = adapt::bake_linear(track, fps);
     let note = format!(
         "{} interpolation, baked to linear keys at {fps} fps ({} keys → {})",
         interpolation,

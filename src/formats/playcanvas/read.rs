@@ -20,7 +20,8 @@ use super::euler::quaternion_from_euler;
 use super::layout::{KeyFields, NodeLayout, Numbers, PlayCanvasLayout, Slot, time_key, value_key};
 use super::schema::{Located, Node, Numbers as _, Obj, parse_top};
 use crate::formats::document::Source;
-use crate::formats::json_path::{field, syntax_error};
+use crate::formats::json_path::field;
+use crate::formats::raw_node::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::{BlendMode, Clip, Extras, Problem, Track, TrackKind};
 
@@ -33,28 +34,13 @@ pub(crate) const CHANNELS: [(&str, &str, &str, TrackKind); 3] = [
 
 /// Reads PlayCanvas animation JSON `bytes` (the contents of `file`, named in errors).
 pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
-    let err = |path: String, reason: String| ReadError::new(file, path, reason);
-    let fail = |l: Located| ReadError::new(file, l.path, l.reason);
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(err(String::new(), "file is empty".into()));
-    }
-    let top = match parse_top(body) {
-        Ok(Ok(top)) => top,
-        Ok(Err(kind)) => {
-            return Err(err(
-                String::new(),
-                format!(
-                    "expected a PlayCanvas animation object ({{\"animation\": {{…}}}}), found {}",
-                    kind.describe()
-                ),
-            ));
-        }
-        Err(e) => {
-            let (path, reason) = syntax_error(body, &e);
-            return Err(err(path, reason));
-        }
-    };
+    let fail = |l: Located| l.in_file(file);
+    let (body, top) = top_object(
+        bytes,
+        file,
+        "a PlayCanvas animation object ({\"animation\": {…}})",
+        parse_top,
+    )?;
     let (clip, mut layout) = read_animation(&top).map_err(fail)?;
     let start = body
         .iter()
