@@ -13,6 +13,7 @@
 
 pub(crate) mod adapt;
 pub mod atomic;
+pub(crate) mod detect_scan;
 pub mod document;
 pub mod error;
 pub mod file_bytes;

@@ -14,6 +14,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use crate::formats::detect_scan::{TopScan, Verdict, decided, detect_with};
 use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
 
 pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
@@ -94,51 +95,26 @@ pub(crate) fn parse_top(bytes: &[u8]) -> Result<Result<Obj<'_>, JsonKind>, serde
 /// The scan stops as soon as a field decides (`animation.nodes` is usually the fourth key), so
 /// big files of other formats cost next to nothing to rule out.
 pub(crate) fn detect(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let verdict = Cell::new(None);
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let _ = TopSeed { verdict: &verdict }.deserialize(&mut de);
-    verdict.get().unwrap_or(false)
+    detect_with(bytes, PlayCanvasTop)
 }
 
-/// The error a detection visitor returns to stop the scan once it has decided.
-fn decided<E: de::Error>(verdict: &Cell<Option<bool>>, playcanvas: bool) -> E {
-    verdict.set(Some(playcanvas));
-    E::custom("decided")
-}
+/// The top-level fields that decide (see [`detect`]).
+struct PlayCanvasTop;
 
-/// Visits the top-level value.
-struct TopSeed<'a> {
-    /// Where the decision goes.
-    verdict: &'a Cell<Option<bool>>,
-}
-
-impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TopSeed<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(decided(self.verdict, false))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+impl TopScan for PlayCanvasTop {
+    fn visit_fields<'de, A: MapAccess<'de>>(
+        &self,
+        mut map: A,
+        verdict: &Verdict,
+    ) -> Result<(), A::Error> {
         let (mut animation, mut nodes, mut duration) = (false, false, false);
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match &*key.0 {
                 "tracks" | "animations" | "metadata" | "asset" | "bones" => {
-                    return Err(decided(self.verdict, false));
+                    return Err(decided(verdict, false));
                 }
                 "animation" => {
-                    let seen = map.next_value_seed(AnimationSeed {
-                        verdict: self.verdict,
-                    })?;
+                    let seen = map.next_value_seed(AnimationSeed { verdict })?;
                     animation |= seen;
                 }
                 "nodes" => {
@@ -154,7 +130,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
             }
         }
-        self.verdict.set(Some(animation || (nodes && duration)));
+        verdict.set(Some(animation || (nodes && duration)));
         Ok(())
     }
 }

@@ -15,6 +15,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::formats::detect_scan::{TopScan, Verdict, decided, detect_with};
 use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
 
 pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
@@ -317,54 +318,29 @@ pub(crate) struct ModelJson<'de> {
 /// The scan stops as soon as a field decides (usually `metadata`, or a clip's `tracks` long
 /// before its numbers), so big three.js files cost next to nothing to rule out.
 pub(crate) fn detect(bytes: &[u8]) -> bool {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let verdict = Cell::new(None);
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let _ = TopSeed { verdict: &verdict }.deserialize(&mut de);
-    verdict.get().unwrap_or(false)
+    detect_with(bytes, LegacyTop)
 }
 
-/// The error a detection visitor returns to stop the scan once it has decided.
-fn decided<E: de::Error>(verdict: &Cell<Option<bool>>, legacy: bool) -> E {
-    verdict.set(Some(legacy));
-    E::custom("decided")
-}
+/// The top-level fields that decide (see [`detect`]).
+struct LegacyTop;
 
-/// Visits the top-level value.
-struct TopSeed<'a> {
-    /// Where the decision goes.
-    verdict: &'a Cell<Option<bool>>,
-}
-
-impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TopSeed<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON object")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        Err(decided(self.verdict, false))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+impl TopScan for LegacyTop {
+    fn visit_fields<'de, A: MapAccess<'de>>(
+        &self,
+        mut map: A,
+        verdict: &Verdict,
+    ) -> Result<(), A::Error> {
         let (mut bones, mut morph_targets, mut faces) = (false, false, false);
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match &*key.0 {
                 "metadata" => {
                     let raw: &'de RawValue = map.next_value()?;
                     if let Some(legacy) = metadata_verdict(raw) {
-                        return Err(decided(self.verdict, legacy));
+                        return Err(decided(verdict, legacy));
                     }
                 }
-                "tracks" => return Err(decided(self.verdict, false)),
-                "animation" | "animations" => map.next_value_seed(AnimationsSeed {
-                    verdict: self.verdict,
-                })?,
+                "tracks" => return Err(decided(verdict, false)),
+                "animation" | "animations" => map.next_value_seed(AnimationsSeed { verdict })?,
                 "bones" => {
                     bones = true;
                     map.next_value::<IgnoredAny>()?;
@@ -382,7 +358,7 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
             }
         }
-        self.verdict.set(Some(bones || (morph_targets && faces)));
+        verdict.set(Some(bones || (morph_targets && faces)));
         Ok(())
     }
 }
