@@ -37,6 +37,27 @@ pub(crate) fn is_linear(track: &Track) -> bool {
         && track.tangents.is_none()
 }
 
+/// What a format that writes neither empty tracks nor unmodelled track fields loses of `track`:
+/// `clip 'c' track 't': it has no keys`, or `…: its fields a, b`; `None` when nothing.
+pub(crate) fn keys_or_fields_lost(clip: &Clip, track: &Track) -> Option<String> {
+    if track.is_empty() {
+        Some(format!(
+            "clip '{}' track '{}': it has no keys",
+            clip.name, track.name
+        ))
+    } else if !track.extras.is_empty() {
+        let names: Vec<&str> = track.extras.0.iter().map(|(k, _)| k.as_str()).collect();
+        Some(format!(
+            "clip '{}' track '{}': its fields {}",
+            clip.name,
+            track.name,
+            names.join(", ")
+        ))
+    } else {
+        None
+    }
+}
+
 /// `track` baked to linear keys: sampled with the model's interpolant at its own key times and
 /// at every frame of `fps` between its first and last key (frames at whole multiples of
 /// `1 / fps`). Extras are kept.

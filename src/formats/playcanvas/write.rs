@@ -23,7 +23,7 @@ use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
 use crate::formats::document::Source;
 use crate::formats::number::{write_f32, write_f64};
 use crate::formats::threejs::write::{Out, write_str};
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, WriteOptions, adapt};
 use crate::model::{BlendMode, Clip};
 
 /// The version 4 key fields of the channels.
@@ -90,20 +90,7 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
             ));
         }
         for track in clip.tracks.iter().filter(|t| unwritable(t).is_none()) {
-            if track.is_empty() {
-                lost.push(format!(
-                    "clip '{}' track '{}': it has no keys",
-                    clip.name, track.name
-                ));
-            } else if !track.extras.is_empty() {
-                let names: Vec<&str> = track.extras.0.iter().map(|(k, _)| k.as_str()).collect();
-                lost.push(format!(
-                    "clip '{}' track '{}': its fields {}",
-                    clip.name,
-                    track.name,
-                    names.join(", ")
-                ));
-            }
+            lost.extend(adapt::keys_or_fields_lost(clip, track));
         }
         lost.extend(prepare(clip, doc.skeleton.as_ref()).1);
     }

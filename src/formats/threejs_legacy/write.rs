@@ -222,20 +222,7 @@ pub(crate) fn field_losses(doc: &Document) -> Vec<String> {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
         for track in &clip.tracks {
-            if track.is_empty() {
-                lost.push(format!(
-                    "clip '{}' track '{}': it has no keys",
-                    clip.name, track.name
-                ));
-            } else if !track.extras.is_empty() {
-                let names: Vec<&str> = track.extras.0.iter().map(|(k, _)| k.as_str()).collect();
-                lost.push(format!(
-                    "clip '{}' track '{}': its fields {}",
-                    clip.name,
-                    track.name,
-                    names.join(", ")
-                ));
-            }
+            lost.extend(adapt::keys_or_fields_lost(clip, track));
         }
     }
     lost
