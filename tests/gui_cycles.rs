@@ -14,14 +14,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
+/// The editor on its demo, in a window tall enough for every slider.
 fn editor() -> Harness<'static, ClipscopeApp> {
-    let mut app = ClipscopeApp::open(&[]);
-    app.wait_for_loads();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
-    harness.run();
-    harness
+    common::gui::editor_sized(&[], egui::vec2(1400.0, 900.0))
 }
 
 /// Opens the Cycles tab and holds the preview at the start of the cycle.
@@ -218,8 +213,7 @@ fn presets_load_and_bad_ones_are_refused() {
 /// tests/conformance has its packages).
 #[test]
 fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
-    use clipscope::formats::{Format, WriteOptions};
-    use clipscope::ui::files::FileTarget;
+    use clipscope::formats::Format;
 
     let mut harness = editor();
     open_cycles(&mut harness);
@@ -229,22 +223,7 @@ fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
     let doc_id = harness.state().ws.documents[id.doc].id;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run.json");
-    harness.state_mut().files.prompt_for(
-        FileTarget::SaveAs {
-            doc_id,
-            options: WriteOptions::default(),
-            format: Some(Format::ThreeJs),
-        },
-        None,
-        "no dialog in tests".into(),
-    );
-    harness.run();
-    harness
-        .get_by_label("Path")
-        .type_text(out.to_str().unwrap());
-    harness.run();
-    harness.get_by_label("OK").click();
-    harness.run();
+    common::gui::export_through_prompt(&mut harness, doc_id, Format::ThreeJs, &out);
     let written = clipscope::formats::read_file(&out).unwrap();
     assert_eq!(written.format, Format::ThreeJs);
     assert_eq!(written.clips[0].name, "Hero run");

@@ -2,6 +2,9 @@
 //! validation, the timeline, file prompts and unsaved-edit questions, plus a rendered snapshot.
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::gui::{editor, export_through_prompt};
 use std::path::{Path, PathBuf};
 
 use clipscope::editor::ClipId;
@@ -27,16 +30,6 @@ fn clip_file(dir: &Path) -> PathBuf {
     let path = dir.join("ball.json");
     std::fs::write(&path, CLIPS).unwrap();
     path
-}
-
-fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
-    let mut app = ClipscopeApp::open(files);
-    app.wait_for_loads();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
-    harness.run();
-    harness
 }
 
 const BOUNCE: ClipId = ClipId { doc: 0, clip: 0 };
@@ -611,31 +604,6 @@ fn escape_during_a_drag_puts_the_key_back() {
     assert!(!harness.state().curves.shows_ghost());
 }
 
-/// Writes document 0 through the typed-path prompt as an export in `format`.
-fn export_through_prompt(
-    harness: &mut Harness<'_, ClipscopeApp>,
-    format: clipscope::formats::Format,
-    out: &Path,
-) {
-    let doc_id = harness.state().ws.documents[0].id;
-    harness.state_mut().files.prompt_for(
-        FileTarget::SaveAs {
-            doc_id,
-            options: WriteOptions::default(),
-            format: Some(format),
-        },
-        None,
-        "no dialog in tests".into(),
-    );
-    harness.run();
-    harness
-        .get_by_label("Path")
-        .type_text(out.to_str().unwrap());
-    harness.run();
-    harness.get_by_label("OK").click();
-    harness.run();
-}
-
 #[test]
 fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     use clipscope::formats::Format;
@@ -648,7 +616,8 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
         Format::ThreeJsLegacy
     );
     let out = dir.path().join("clips.json");
-    export_through_prompt(&mut harness, Format::ThreeJs, &out);
+    let doc_id = harness.state().ws.documents[0].id;
+    export_through_prompt(&mut harness, doc_id, Format::ThreeJs, &out);
     let written = clipscope::formats::read_file(&out).unwrap();
     assert_eq!(written.format, Format::ThreeJs);
     let original = &harness.state().ws.documents[0].doc.clips;
@@ -679,7 +648,8 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     // Node tracks the legacy format has no place for are written as bones (and reported).
     let mut harness = editor(&[clip_file(dir.path())]);
     let legacy = dir.path().join("legacy.json");
-    export_through_prompt(&mut harness, Format::ThreeJsLegacy, &legacy);
+    let doc_id = harness.state().ws.documents[0].id;
+    export_through_prompt(&mut harness, doc_id, Format::ThreeJsLegacy, &legacy);
     assert!(legacy.exists());
     let back = clipscope::formats::read_file(&legacy).unwrap();
     assert_eq!(back.format, Format::ThreeJsLegacy);

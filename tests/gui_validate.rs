@@ -2,6 +2,9 @@
 //! finding, the panel's Fix button repairs it as one undoable edit, and undo brings it back.
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::gui::editor;
 use std::path::{Path, PathBuf};
 
 use clipscope::editor::ClipId;
@@ -20,16 +23,6 @@ fn clip_file(dir: &Path) -> PathBuf {
     let path = dir.join("nod.json");
     std::fs::write(&path, CLIP).unwrap();
     path
-}
-
-fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
-    let mut app = ClipscopeApp::open(files);
-    app.wait_for_loads();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
-    harness.run();
-    harness
 }
 
 fn quaternion_length(harness: &Harness<'_, ClipscopeApp>) -> f32 {

@@ -6,22 +6,15 @@
 //! hands the renderer (the render tests check the pictures).
 #![cfg(feature = "gui")]
 
+mod common;
+
+use common::gui::editor;
 use std::path::{Path, PathBuf};
 
 use clipscope::scene::LayerMode;
 use clipscope::ui::ClipscopeApp;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-
-fn editor(files: &[PathBuf]) -> Harness<'static, ClipscopeApp> {
-    let mut app = ClipscopeApp::open(files);
-    app.wait_for_loads();
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut ClipscopeApp| app.show(ui), app);
-    harness.run();
-    harness
-}
 
 /// Picks `item` from the combo box labelled `label`.
 fn pick(harness: &mut Harness<'_, ClipscopeApp>, label: &str, item: &str) {

@@ -148,3 +148,6 @@ pub fn node_package(package: &str) -> Option<std::path::PathBuf> {
     );
     None
 }
+
+#[cfg(feature = "gui")]
+pub mod gui;
