@@ -11,8 +11,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let read_options = clipscope::formats::ReadOptions {
         morph_fps: cli.morph_fps,
+        ..Default::default()
     };
-    cli::set_read_options(read_options);
+    cli::set_read_options(read_options.clone());
     match cli.command {
         None => open(Vec::new(), read_options),
         Some(Command::Open { files }) => open(files, read_options),

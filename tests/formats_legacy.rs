@@ -185,7 +185,10 @@ fn horse_mesh_colours_and_morph_clip() {
     assert_eq!(clip.duration, 1.600000023841858);
     assert_eq!(mesh.target_index("horse_A_003"), Some(2));
 
-    let opts = ReadOptions { morph_fps: 30.0 };
+    let opts = ReadOptions {
+        morph_fps: 30.0,
+        ..Default::default()
+    };
     let doc = read_file_with(&data("horse.json"), &opts).unwrap();
     assert_eq!(
         doc.clips[0].duration,
@@ -401,7 +404,7 @@ fn node_tracks_become_bones_and_curves_are_baked() {
         .unwrap()
         .converted_to(Format::ThreeJsLegacy);
     let e = formats::check_writable(&doc).unwrap_err();
-    assert!(e.contains("key times out of order"), "{e}");
+    assert!(e.reason.contains("key times out of order"), "{e}");
 }
 
 fn clipscope(args: &[&str]) -> Output {

@@ -546,7 +546,7 @@ fn foreign_tracks_and_documents_are_refused() {
         vec![1.0, 2.0, 3.0],
     ));
     let e = check_writable(&doc).unwrap_err();
-    assert!(e.contains("t|other.position"), "{e}");
+    assert!(e.reason.contains("t|other.position"), "{e}");
     let threejs = read_file(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/demo/walk.json"
@@ -558,7 +558,7 @@ fn foreign_tracks_and_documents_are_refused() {
     let mut bad = threejs.clone();
     bad.clips[0].tracks[0].times[1] = f32::NAN;
     let e = check_writable(&bad).unwrap_err();
-    assert!(e.contains("walk|.bones[hips].position"), "{e}");
+    assert!(e.reason.contains("walk|.bones[hips].position"), "{e}");
 }
 
 fn error(text: &str) -> String {
@@ -717,7 +717,7 @@ fn cli_convert_to_and_from_threejs() {
 
 #[test]
 fn lint_reads_lottie() {
-    let (doc, problems) = formats::lint_file(&data("dalek.json"));
+    let (doc, problems) = formats::lint_file(&data("dalek.json"), &Default::default());
     assert!(doc.is_some());
     assert!(
         problems

@@ -479,7 +479,7 @@ fn mutated_samples_never_panic() {
                 _ => bytes.insert(pos, alphabet[(next() as usize) % alphabet.len()]),
             }
         }
-        let _ = formats::lint_bytes(&bytes, Path::new("f.json"));
+        let _ = formats::lint_bytes(&bytes, Path::new("f.json"), &Default::default());
         if let Ok(doc) = read_bytes(&bytes, Path::new("f.json"))
             && doc.format == Format::PlayCanvas
         {

@@ -184,7 +184,10 @@ fn a_skinned_clip_plays_on_a_proxy_rig_laid_out_by_its_bones() {
 fn morph_clips_use_the_chosen_frame_rate() {
     let mut app = ClipscopeApp::open_with(
         &[shared("threejs/horse.json")],
-        clipscope::formats::ReadOptions { morph_fps: 20.0 },
+        clipscope::formats::ReadOptions {
+            morph_fps: 20.0,
+            ..Default::default()
+        },
     );
     app.wait_for_loads();
     let clip = &app.ws.documents[0].doc.clips[0];

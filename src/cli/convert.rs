@@ -35,14 +35,10 @@ pub(super) fn parse_format(name: &str) -> Result<Format, String> {
     })
 }
 
-/// The glTF format an output path's extension names (`.gltf`, `.glb`, any case).
+/// The format an output path's extension names, when only one format has it (`.gltf`, `.glb`,
+/// any case; `.json` is shared, so it names none).
 pub(super) fn format_for_extension(path: &std::path::Path) -> Option<Format> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "gltf" => Some(Format::Gltf),
-        "glb" => Some(Format::Glb),
-        _ => None,
-    }
+    Format::from_extension(path.extension()?.to_str()?)
 }
 
 /// `out` with `_` and `clip`'s name (letters, digits, `-` and `_` kept, anything else `_`)

@@ -62,7 +62,7 @@ pub fn set_read_options(opts: formats::ReadOptions) {
 
 /// The read options in force: those set by [`set_read_options`], else the defaults.
 pub fn read_options() -> formats::ReadOptions {
-    READ_OPTIONS.get().copied().unwrap_or_default()
+    READ_OPTIONS.get().cloned().unwrap_or_default()
 }
 
 /// Reads a file with the process's [`read_options`], turning the error into its one-line

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use super::Outcome;
 use super::output;
-use crate::formats::{Document, number};
+use crate::formats::Document;
+use crate::formats::json::number;
 use crate::model::Values;
 use crate::model::interpolant::Sampler;
 

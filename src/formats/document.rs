@@ -1,111 +1,39 @@
 //! A loaded file: its clips plus what a writer needs to put the file back together.
 
+use std::any::Any;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::Format;
 use crate::model::{Clip, MorphMesh, Skeleton};
 
-use super::lottie::LottieSource;
-use super::playcanvas::PlayCanvasLayout;
-use super::threejs::Layout;
-use super::threejs_legacy::LegacyLayout;
-
-/// The file formats clipscope reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// three.js JSON: `AnimationClip.toJSON` clips, arrays of them, or ObjectLoader files.
-    ThreeJs,
-    /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
-    /// models such as the horse.
-    ThreeJsLegacy,
-    /// Lottie / Bodymovin JSON: layer transforms of each composition as clips.
-    Lottie,
-    /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
-    PlayCanvas,
-    /// glTF 2.0 JSON (`.gltf`), buffers embedded as base64 `data:` URIs when written.
-    Gltf,
-    /// Binary glTF 2.0 (`.glb`).
-    Glb,
-}
-
-impl Format {
-    /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[
-        Format::ThreeJs,
-        Format::ThreeJsLegacy,
-        Format::PlayCanvas,
-        Format::Lottie,
-        Format::Gltf,
-        Format::Glb,
-    ];
-
-    /// A human-readable name for menus ("three.js AnimationClip JSON").
-    pub fn description(self) -> &'static str {
-        match self {
-            Format::ThreeJs => "three.js AnimationClip JSON",
-            Format::ThreeJsLegacy => "legacy three.js JSON (model format 3)",
-            Format::Lottie => "Lottie / Bodymovin JSON",
-            Format::PlayCanvas => "PlayCanvas animation JSON",
-            Format::Gltf => "glTF 2.0 (.gltf, embedded buffers)",
-            Format::Glb => "binary glTF 2.0 (.glb)",
-        }
-    }
-
-    /// The short name used on the command line and in reports (`threejs`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::ThreeJs => "threejs",
-            Format::ThreeJsLegacy => "threejs-legacy",
-            Format::Lottie => "lottie",
-            Format::PlayCanvas => "playcanvas",
-            Format::Gltf => "gltf",
-            Format::Glb => "glb",
-        }
-    }
-
-    /// The usual file extension of the format, without the dot (`json`).
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::ThreeJs | Format::ThreeJsLegacy | Format::Lottie | Format::PlayCanvas => "json",
-            Format::Gltf => "gltf",
-            Format::Glb => "glb",
-        }
-    }
-
-    /// Whether a file of this format holds a single clip (PlayCanvas animation JSON), so a
-    /// document with more is written one file per clip.
-    pub fn holds_one_clip(self) -> bool {
-        matches!(self, Format::PlayCanvas)
-    }
-
-    /// The format with short name `name` (see [`Format::name`]), if any.
-    pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.iter().copied().find(|f| f.name() == name)
-    }
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// How the original file was laid out, so writing back keeps its shape and unmodelled fields.
-#[derive(Debug, Clone, Default)]
-pub(crate) enum Source {
-    /// Built in memory: writers pick a natural shape.
-    #[default]
-    None,
-    /// Read from a three.js JSON file.
-    ThreeJs(Layout),
-    /// Read from a legacy three.js JSON file (model format 3).
-    ThreeJsLegacy(LegacyLayout),
-    /// Read from a Lottie file: the file itself and where each track came from.
-    Lottie(LottieSource),
-    /// Read from a PlayCanvas animation file.
-    PlayCanvas(PlayCanvasLayout),
-    /// Read from a glTF file (`.gltf` or `.glb`): its JSON and buffers.
-    Gltf(super::gltf::SharedSource),
+/// Only the format module that read the file knows the type inside (its layout: top-level
+/// fields, single clip or array, the original bytes or glTF buffers); everything else just
+/// carries it along.
+#[derive(Clone, Default)]
+pub(crate) struct Source(Option<Arc<dyn Any + Send + Sync>>);
+
+impl Source {
+    /// A source holding `layout`, the reading format's own description of the file.
+    pub(crate) fn new<T: Any + Send + Sync>(layout: T) -> Source {
+        Source(Some(Arc::new(layout)))
+    }
+
+    /// The layout, when it is a `T` (the format module that made it asks).
+    pub(crate) fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_deref()?.downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Source(..)"
+        } else {
+            "None"
+        })
+    }
 }
 
 /// The clips of one file, with where they came from and the original layout for round trips.
@@ -137,23 +65,30 @@ impl Document {
             clips,
             skeleton: None,
             mesh: None,
-            source: Source::None,
+            source: Source::default(),
         }
     }
 
     /// The same document to be written as `format`: when that is another format, the layout of
     /// the file it was read from is forgotten, so the writer picks that format's natural shape.
     /// Clips, skeleton and mesh are kept (see [`conversion_losses`](super::conversion_losses) for
-    /// what the target cannot hold). Between `.gltf` and `.glb` the file is kept: only its
-    /// container changes.
+    /// what the target cannot hold). Between formats of one family (`.gltf` and `.glb`)
+    /// the file is kept: only its container changes.
     pub fn converted_to(mut self, format: Format) -> Document {
-        let both_gltf = super::gltf::is_gltf(format) && super::gltf::is_gltf(self.format);
-        if format != self.format && both_gltf {
-            self.format = format;
-        } else if format != self.format {
-            self.format = format;
-            self.source = Source::None;
+        if !format.same_family(self.format) {
+            self.source = Source::default();
         }
+        self.format = format;
         self
+    }
+
+    /// The layout of the file the document was read from, when its reader stored a `T`.
+    pub(crate) fn source<T: Any>(&self) -> Option<&T> {
+        self.source.get::<T>()
+    }
+
+    /// Whether the document was read from a file whose layout it keeps for writing back.
+    pub(crate) fn has_source(&self) -> bool {
+        self.source.0.is_some()
     }
 }

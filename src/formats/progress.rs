@@ -4,9 +4,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How far a read has got (bytes scanned of the total) and whether it should stop.
 ///
-/// The reader updates it as its scan passes each track; another thread reads the fraction for
+/// The reader updates it as it passes each unit of work; another thread reads the fraction for
 /// a progress bar and can [`cancel`](LoadProgress::cancel), after which the read stops at the
-/// next track and returns a "cancelled" error.
+/// next unit of work (track, layer, channel, node) and returns a
+/// [`Cancelled`](super::ReadErrorKind::Cancelled) error.
 #[derive(Debug, Default)]
 pub struct LoadProgress {
     done: AtomicUsize,
@@ -53,7 +54,9 @@ impl LoadProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::read_file_with_progress;
+    use std::sync::Arc;
+
+    use crate::formats::{ReadOptions, read_file_with};
 
     fn big_file(dir: &std::path::Path) -> std::path::PathBuf {
         let mut text = String::from(r#"{"name":"big","duration":-1,"tracks":["#);
@@ -75,9 +78,10 @@ mod tests {
     fn a_finished_read_reports_everything_read() {
         let dir = tempfile::tempdir().unwrap();
         let path = big_file(dir.path());
-        let progress = LoadProgress::new();
+        let progress = Arc::new(LoadProgress::new());
         assert_eq!(progress.fraction(), 0.0);
-        let doc = read_file_with_progress(&path, &progress).unwrap();
+        let opts = ReadOptions::default().with_progress(progress.clone());
+        let doc = read_file_with(&path, &opts).unwrap();
         assert_eq!(doc.clips[0].tracks.len(), 200);
         assert_eq!(progress.fraction(), 1.0);
     }
@@ -86,10 +90,11 @@ mod tests {
     fn a_cancelled_read_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let path = big_file(dir.path());
-        let progress = LoadProgress::new();
+        let progress = Arc::new(LoadProgress::new());
         progress.cancel();
-        let err = read_file_with_progress(&path, &progress).unwrap_err();
-        assert_eq!(err.reason, "cancelled");
+        let opts = ReadOptions::default().with_progress(progress.clone());
+        let err = read_file_with(&path, &opts).unwrap_err();
+        assert!(err.is_cancelled());
         assert!(err.to_string().contains("big.json"), "{err}");
     }
 }

@@ -27,8 +27,8 @@ use glam::{EulerRot, Quat, Vec3};
 use serde::Deserialize;
 
 use super::{Part, Rig};
-use crate::formats::ReadError;
-use crate::formats::json_path::{offset_of, path_at};
+use crate::formats::json::path::{offset_of, path_at};
+use crate::formats::{ReadError, ReadErrorKind};
 
 /// A rig file as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -102,7 +102,6 @@ impl Rig {
     /// Reads a rig file (`file` names it in errors).
     pub fn from_json(bytes: &[u8], file: impl AsRef<Path>) -> Result<Rig, ReadError> {
         let file = file.as_ref();
-        let err = |path: String, reason: String| ReadError::new(file, path, reason);
         let schema: RigFile = serde_json::from_slice(bytes).map_err(|e| {
             let offset = offset_of(bytes, e.line(), e.column()) + usize::from(e.is_eof());
             let mut reason = e.to_string();
@@ -114,11 +113,11 @@ impl Rig {
                 // Reported at the end of the object, after its last key: name the object.
                 path.truncate(path.rfind('.').unwrap_or(0));
             }
-            err(path, reason)
+            ReadError::new(ReadErrorKind::of_json(&e), file, path, reason)
         })?;
         schema
             .into_rig()
-            .map_err(|(path, reason)| err(path, reason))
+            .map_err(|(path, reason)| ReadError::schema(file, path, reason))
     }
 }
 

@@ -123,9 +123,9 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
                 ui.label("Layout");
                 ui.checkbox(&mut state.pretty, "indented");
                 ui.end_row();
-                if state.format == Format::ThreeJsLegacy {
+                if let Some(layout) = state.format.spec().serialized_layout {
                     ui.label("Keys");
-                    ui.checkbox(&mut state.serialized, "serialized (flat arrays per bone)");
+                    ui.checkbox(&mut state.serialized, layout);
                     ui.end_row();
                 }
             });

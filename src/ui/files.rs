@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::formats::{self, Document, LoadProgress, ReadError};
+use crate::formats::{self, Document, LoadProgress, ReadError, ReadErrorKind};
 
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 12;
@@ -155,9 +155,10 @@ impl Files {
     pub fn load(&mut self, path: PathBuf) {
         let progress = Arc::new(LoadProgress::new());
         let (tx, rx) = channel();
-        let (p, job_path, opts) = (progress.clone(), path.clone(), self.read_options);
+        let opts = self.read_options.clone().with_progress(progress.clone());
+        let job_path = path.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(formats::read_file_with_progress_and(&job_path, &p, &opts));
+            let _ = tx.send(formats::read_file_with(&job_path, &opts));
         });
         self.loads.push(LoadJob {
             path,
@@ -203,7 +204,7 @@ impl Files {
                 }
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                     let job = self.loads.remove(i);
-                    let err = ReadError::new(&job.path, "", "the reader stopped unexpectedly");
+                    let err = reader_stopped(&job.path);
                     events.push(FileEvent::Loaded(job.path, Err(err)));
                 }
                 Err(std::sync::mpsc::TryRecvError::Empty) => i += 1,
@@ -217,13 +218,10 @@ impl Files {
         self.loads
             .drain(..)
             .map(|job| {
-                let result = job.result.recv().unwrap_or_else(|_| {
-                    Err(ReadError::new(
-                        &job.path,
-                        "",
-                        "the reader stopped unexpectedly",
-                    ))
-                });
+                let result = job
+                    .result
+                    .recv()
+                    .unwrap_or_else(|_| Err(reader_stopped(&job.path)));
                 FileEvent::Loaded(job.path, result.map(Box::new))
             })
             .collect()
@@ -254,4 +252,14 @@ fn no_dialog_reason() -> Option<String> {
                 .into(),
         )
     }
+}
+
+/// The error of a load whose reading thread ended without an answer (it panicked).
+fn reader_stopped(path: &Path) -> ReadError {
+    ReadError::new(
+        ReadErrorKind::Unsupported,
+        path,
+        "",
+        "the reader stopped unexpectedly",
+    )
 }

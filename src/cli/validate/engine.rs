@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::baseline::{Baseline, Entry};
 use super::config::{Config, FileSettings};
 use super::rig::rig_nodes;
+use crate::cli::output::read_options;
 use crate::formats::{self, Document};
 use crate::model::{Problem, Severity};
 
@@ -183,7 +184,7 @@ impl Plan {
     /// Checks one file.
     pub fn check_file(&self, path: &Path) -> FileReport {
         let settings = self.settings_for(path);
-        let (doc, problems) = formats::lint_file(path);
+        let (doc, problems) = formats::lint_file(path, &read_options());
         let mut report = report_for(path, doc.as_ref(), problems, &settings);
         report.relative = self.config.relative(path);
         if let Some(baseline) = &self.baseline {

@@ -9,6 +9,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::engine::Plan;
+use crate::cli::output::read_options;
 use crate::formats::{self, WriteOptions};
 
 /// Fixes every file of `plan`, returning one line per change (`PATH: clip "walk": …`), sorted
@@ -28,7 +29,7 @@ pub fn fix_files(plan: &Plan, backup: bool) -> Result<Vec<String>, String> {
 
 /// Fixes one file (see the module docs).
 fn fix_file(plan: &Plan, path: &Path, backup: bool) -> Result<Vec<String>, String> {
-    let Ok(mut doc) = formats::read_file(path) else {
+    let Ok(mut doc) = formats::read_file_with(path, &read_options()) else {
         return Ok(Vec::new());
     };
     let settings = plan.settings_for(path);

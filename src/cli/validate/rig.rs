@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::cli::output::read_options;
 use crate::formats;
 use crate::scene::{Rig, animated_nodes};
 
@@ -15,7 +16,8 @@ pub fn rig_nodes(path: &Path) -> Result<Vec<String>, String> {
         names.extend(rig.parts.iter().map(|p| p.name.clone()));
         return Ok(names);
     }
-    let doc = formats::read_bytes(&bytes, path).map_err(|e| format!("--rig: {e}"))?;
+    let doc = formats::read_bytes_with(&bytes, path, &read_options())
+        .map_err(|e| format!("--rig: {e}"))?;
     let mut names: Vec<String> = match &doc.skeleton {
         Some(skeleton) => skeleton.bones.iter().map(|b| b.name.clone()).collect(),
         None => Vec::new(),

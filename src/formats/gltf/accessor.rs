@@ -7,14 +7,14 @@
 //! `UNSIGNED_BYTE`, `max(c / 32767, -1)` for `SHORT`, `c / 65535` for `UNSIGNED_SHORT`); other
 //! integers are read as their value (`KHR_mesh_quantization`). Matrix columns of 1- and 2-byte
 //! components start on 4-byte boundaries. A sparse accessor starts from its view (or zeros)
-//! and substitutes the listed elements. Anything out of range is a [`Fail`] with the JSON path
+//! and substitutes the listed elements. Anything out of range is a [`Located`] with the JSON path
 //! of the offending field, never a panic.
 
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::validation::Checked;
 
-use super::Fail;
 use super::schema::GltfJson;
+use crate::formats::json::Located;
 
 /// The most numbers one accessor may decode to (guards allocations for absurd counts; an
 /// accessor with a buffer view is also bounded by the view's bytes, checked first).
@@ -115,8 +115,8 @@ fn component(b: &[u8], c: ComponentType, normalized: bool) -> f32 {
 }
 
 /// A `u64` from the file as a `usize`, or a failure at `path`.
-fn to_usize(v: u64, path: &str) -> Result<usize, Fail> {
-    usize::try_from(v).map_err(|_| Fail::new(path, format!("{v} is too large")))
+fn to_usize(v: u64, path: &str) -> Result<usize, Located> {
+    usize::try_from(v).map_err(|_| Located::new(path, format!("{v} is too large")))
 }
 
 /// The bytes of buffer view `index` (referenced from `referrer`), checked against its buffer.
@@ -126,9 +126,9 @@ fn view_bytes<'b>(
     buffers: &'b [Vec<u8>],
     index: usize,
     referrer: &str,
-) -> Result<(&'b [u8], Option<usize>), Fail> {
+) -> Result<(&'b [u8], Option<usize>), Located> {
     let view = json.buffer_views.get(index).ok_or_else(|| {
-        Fail::new(
+        Located::new(
             referrer,
             format!(
                 "buffer view {index} does not exist (the file has {})",
@@ -139,7 +139,7 @@ fn view_bytes<'b>(
     let path = format!("bufferViews[{index}]");
     let b = view.buffer.value();
     let data = buffers.get(b).ok_or_else(|| {
-        Fail::new(
+        Located::new(
             format!("{path}.buffer"),
             format!("buffer {b} does not exist (the file has {})", buffers.len()),
         )
@@ -151,7 +151,7 @@ fn view_bytes<'b>(
     let length = to_usize(view.byte_length.0, &format!("{path}.byteLength"))?;
     let end = offset.checked_add(length).filter(|&e| e <= data.len());
     let Some(end) = end else {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("{path}.byteLength"),
             format!(
                 "bytes {offset}..{} lie outside buffers[{b}], which has {} bytes",
@@ -171,10 +171,10 @@ pub(crate) fn decode(
     buffers: &[Vec<u8>],
     index: u32,
     referrer: &str,
-) -> Result<Decoded, Fail> {
+) -> Result<Decoded, Located> {
     let i = index as usize;
     let accessor = json.accessors.get(i).ok_or_else(|| {
-        Fail::new(
+        Located::new(
             referrer,
             format!(
                 "accessor {index} does not exist (the file has {})",
@@ -184,10 +184,13 @@ pub(crate) fn decode(
     })?;
     let path = format!("accessors[{i}]");
     let Checked::Valid(t) = accessor.type_ else {
-        return Err(Fail::new(format!("{path}.type"), "unknown accessor type"));
+        return Err(Located::new(
+            format!("{path}.type"),
+            "unknown accessor type",
+        ));
     };
     let Checked::Valid(ct) = accessor.component_type else {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("{path}.componentType"),
             "unknown component type",
         ));
@@ -199,7 +202,7 @@ pub(crate) fn decode(
         .checked_mul(n)
         .filter(|&v| v <= MAX_VALUES)
         .ok_or_else(|| {
-            Fail::new(
+            Located::new(
                 format!("{path}.count"),
                 format!("{count} elements are more than clipscope reads"),
             )
@@ -224,7 +227,7 @@ pub(crate) fn decode(
             view_bytes(json, buffers, view.value(), &format!("{path}.bufferView"))?;
         let stride = stride.unwrap_or(element);
         if stride < element {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("bufferViews[{}].byteStride", view.value()),
                 format!(
                     "stride {stride} is smaller than one {} element ({element} bytes)",
@@ -244,7 +247,7 @@ pub(crate) fn decode(
                 .and_then(|v| v.checked_add(element)),
         };
         if needed.is_none_or(|need| need > bytes.len()) {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{path}.count"),
                 format!(
                     "{count} {} elements (stride {stride}) from byte {offset} do not fit in \
@@ -274,13 +277,13 @@ pub(crate) fn decode(
         let sp = format!("{path}.sparse");
         let k = to_usize(sparse.count.0, &format!("{sp}.count"))?;
         if k > count {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{sp}.count"),
                 format!("{k} substitutions for {count} elements"),
             ));
         }
         let Checked::Valid(ict) = sparse.indices.component_type else {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{sp}.indices.componentType"),
                 "unknown index component type",
             ));
@@ -296,7 +299,7 @@ pub(crate) fn decode(
         let ioff = to_usize(sparse.indices.byte_offset.0, &format!("{ip}.byteOffset"))?;
         let isize = size(ict);
         if ioff.checked_add(k * isize).is_none_or(|e| e > ibytes.len()) {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{ip}.byteOffset"),
                 format!("{k} indices do not fit in their buffer view"),
             ));
@@ -313,7 +316,7 @@ pub(crate) fn decode(
             .checked_add(k * element)
             .is_none_or(|e| e > vbytes.len())
         {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{vp}.byteOffset"),
                 format!("{k} values do not fit in their buffer view"),
             ));
@@ -326,7 +329,7 @@ pub(crate) fn decode(
                 ComponentType::I8 | ComponentType::I16 | ComponentType::F32
             ) || target >= count
             {
-                return Err(Fail::new(
+                return Err(Located::new(
                     ip.clone(),
                     format!("index {j} ({target}) is not an element of the {count}"),
                 ));

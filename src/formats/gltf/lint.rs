@@ -13,7 +13,6 @@ use serde_json::Value;
 
 use super::accessor::decode;
 use super::glb;
-use super::read::load_buffers;
 use super::schema::parse;
 use crate::model::Problem;
 
@@ -35,7 +34,7 @@ pub(crate) fn lint(bytes: &[u8], file: &Path) -> Vec<Problem> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let Ok(buffers) = load_buffers(json, bin, folder) else {
+    let Ok(buffers) = super::buffers::load(json, bin, folder) else {
         return Vec::new();
     };
     let mut out = Vec::new();

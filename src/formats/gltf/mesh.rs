@@ -10,9 +10,9 @@
 use gltf_json::mesh::{Mode, Semantic};
 use gltf_json::validation::Checked;
 
-use super::Fail;
 use super::accessor::decode;
 use super::schema::{GltfJson, target_names};
+use crate::formats::json::Located;
 use crate::model::{MorphMesh, MorphTarget};
 
 /// The morph mesh of the file, if one of its nodes has a mesh with morph targets.
@@ -20,7 +20,7 @@ pub(crate) fn morph_mesh(
     json: &GltfJson,
     buffers: &[Vec<u8>],
     names: &[String],
-) -> Result<Option<MorphMesh>, Fail> {
+) -> Result<Option<MorphMesh>, Located> {
     let has_targets = |node: usize| {
         json.nodes
             .get(node)
@@ -91,7 +91,7 @@ pub(crate) fn morph_mesh(
                 let mut v = Vec::with_capacity(decoded.values.len());
                 for (k, &x) in decoded.values.iter().enumerate() {
                     if !(x >= 0.0 && (x as usize) < count) {
-                        return Err(Fail::new(
+                        return Err(Located::new(
                             format!("accessors[{}]", i.value()),
                             format!(
                                 "index {k} ({x}) is not one of the primitive's {count} vertices"
@@ -111,7 +111,7 @@ pub(crate) fn morph_mesh(
                     let tpath = format!("{ppath}.targets[{j}].POSITION");
                     let o = vec3s(json, buffers, a.value() as u32, &tpath)?;
                     if o.len() != count {
-                        return Err(Fail::new(
+                        return Err(Located::new(
                             tpath,
                             format!("{} offsets for {count} vertices", o.len()),
                         ));
@@ -143,10 +143,10 @@ fn vec3s(
     buffers: &[Vec<u8>],
     index: u32,
     referrer: &str,
-) -> Result<Vec<[f32; 3]>, Fail> {
+) -> Result<Vec<[f32; 3]>, Located> {
     let d = decode(json, buffers, index, referrer)?;
     if d.components != 3 {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("accessors[{index}].type"),
             format!("positions must be VEC3, not {}", d.type_name),
         ));

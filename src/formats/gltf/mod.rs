@@ -18,9 +18,12 @@
 //! * [`target`] says which node property a track animates, [`sampling`] how its keys become a
 //!   sampler, [`weights`] how one-target morph tracks join into one `weights` channel, and
 //!   [`bake`] resamples what glTF cannot hold exactly;
-//! * [`plan`] puts that together for a whole document (what is written, noted or refused),
-//!   [`write`] writes a fresh file and [`patch`] writes a file read from glTF back with only
-//!   its animations replaced.
+//! * [`buffers`] loads the buffers' bytes; [`lint`] checks what only the raw file shows;
+//! * [`plan`] puts that together for a whole document (what is written, noted or refused);
+//!   [`write`] chooses between a [`fresh`] file and writing a file read from glTF back
+//!   ([`patch`]) with only its animations replaced; both emit their parts through [`emit`].
+//!
+//! [`codec`] is the format's entry in the format registry.
 //!
 //! Track names follow three.js's GLTFLoader: `NODE.position`, `NODE.quaternion`, `NODE.scale`,
 //! and one `NODE.morphTargetInfluences[TARGET]` number track per morph target.
@@ -28,6 +31,10 @@
 pub(crate) mod accessor;
 pub(crate) mod bake;
 pub(crate) mod bin;
+pub(crate) mod buffers;
+pub(crate) mod codec;
+pub(crate) mod emit;
+pub(crate) mod fresh;
 pub(crate) mod glb;
 pub(crate) mod hermite;
 pub(crate) mod lint;
@@ -44,7 +51,7 @@ pub(crate) mod uri;
 pub(crate) mod weights;
 pub(crate) mod write;
 
-use std::sync::Arc;
+pub(crate) use codec::CODEC;
 
 use crate::formats::Format;
 use crate::model::Clip;
@@ -66,10 +73,6 @@ pub(crate) struct GltfSource {
     pub skipped_channels: Vec<String>,
 }
 
-/// The [`Source`](crate::formats::document::Source) payload of a glTF document (shared, since
-/// it holds the buffers).
-pub(crate) type SharedSource = Arc<GltfSource>;
-
 /// The glTF format `bytes` are in, by content: the GLB magic `glTF`, or a JSON object whose
 /// top-level keys are glTF's and include `asset` (decided at the first key that is not a glTF
 /// top-level key, so three.js files are rejected after one key).
@@ -78,28 +81,4 @@ pub(crate) fn detect(bytes: &[u8]) -> Option<Format> {
         return Some(Format::Glb);
     }
     schema::looks_like_gltf_json(bytes).then_some(Format::Gltf)
-}
-
-/// Whether `format` is one of the two glTF containers.
-pub(crate) fn is_gltf(format: Format) -> bool {
-    matches!(format, Format::Gltf | Format::Glb)
-}
-
-/// Where a glTF read failed: a JSON path (`accessors[3].count`) and a one-line reason.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Fail {
-    /// The JSON path of the culprit (empty for the whole file).
-    pub path: String,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl Fail {
-    /// A failure at `path`.
-    pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Fail {
-        Fail {
-            path: path.into(),
-            reason: reason.into(),
-        }
-    }
 }

@@ -25,8 +25,8 @@ use serde_json::{Map, Value, json};
 
 use super::GltfSource;
 use super::bin::Bin;
+use super::emit::{animations_json, finish, placeholder_mesh};
 use super::plan::{MorphSource, Plan};
-use super::write::{animations_json, finish, placeholder_mesh};
 use crate::formats::{Document, Format, WriteOptions};
 
 /// Extensions (or prefixes ending in `_`) that reference no accessor, buffer view or buffer

@@ -34,7 +34,6 @@ use super::names::unique;
 use super::sampling::{Keys, Sampling, convert};
 use super::target::{NodeKey, Property, Target, check, target};
 use super::weights::{Input, merge};
-use crate::formats::document::Source;
 use crate::formats::{Document, adapt};
 use crate::model::binding::sanitize_node_name;
 use crate::model::{BlendMode, Clip, Track, TrackKind};
@@ -141,10 +140,7 @@ pub(crate) struct Plan {
 
 /// The glTF source a document writes back into, if it was read from glTF.
 pub(crate) fn base(doc: &Document) -> Option<&GltfSource> {
-    match &doc.source {
-        Source::Gltf(src) => Some(src),
-        _ => None,
-    }
+    doc.source::<GltfSource>()
 }
 
 /// The node table while planning.

@@ -21,46 +21,39 @@ use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
 use super::schema::{GltfJson, SamplerJson, parse, target_names};
-use super::{Fail, GltfSource, glb, hermite, mesh, names, skeleton, uri};
+use super::{GltfSource, glb, hermite, mesh, names, skeleton};
+use crate::formats::codec::{Input, Steps};
 use crate::formats::document::Source;
+use crate::formats::json::Located;
 use crate::formats::{Document, Format, ReadError};
-use crate::model::{Clip, Extras, Interpolation, Problem, Track, TrackKind};
+use crate::model::{Clip, Extras, Interpolation, Track, TrackKind};
 
-/// Reads glTF `bytes` (the contents of `file`, whose folder external buffers are read from).
-pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
-    read_inner(bytes, file).map_err(|f| ReadError::new(file, f.path, f.reason))
-}
-
-/// The lenient read behind `validate`: the strict read, the model's validation of every clip,
-/// then the raw-file rules of [`lint`](super::lint).
-pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
-    let doc = read(bytes, file)?;
-    let mut problems: Vec<Problem> = doc
-        .clips
-        .iter()
-        .enumerate()
-        .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
-        .collect();
-    problems.extend(super::lint::lint(bytes, file));
-    Ok((doc, problems))
+/// Reads glTF (`input.bytes`, the contents of `input.file`, whose folder external buffers are
+/// read from); progress advances channel by channel.
+pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
+    read_inner(input).map_err(|f| f.in_file(input.file))
 }
 
 /// [`read`] with failures still located by JSON path only.
-fn read_inner(bytes: &[u8], file: &Path) -> Result<Document, Fail> {
+fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
+    let (bytes, file) = (input.bytes, input.file);
     let (format, json_text, bin) = if bytes.starts_with(glb::MAGIC) {
-        let glb = glb::parse(bytes).map_err(|e| Fail::new("", e))?;
+        let glb = glb::parse(bytes).map_err(|e| Located::syntax("", e))?;
         (Format::Glb, glb.json, glb.bin)
     } else {
         (Format::Gltf, bytes, None)
     };
-    let parsed = parse(json_text).map_err(|(path, reason)| Fail::new(path, reason))?;
+    let parsed = parse(json_text)?;
     let json = &parsed.json;
     let folder = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let buffers = load_buffers(json, bin, folder)?;
+    input.step(0, 1)?;
+    let buffers = super::buffers::load(json, bin, folder)?;
     let node_names = names::node_names(&json.nodes);
+    let channels = json.animations.iter().map(|a| a.channels.len()).sum();
+    let mut steps = input.steps(channels);
     let mut clips = Vec::with_capacity(json.animations.len());
     let mut skipped_channels = Vec::new();
     let raw_animations = parsed.root.get("animations").and_then(Value::as_array);
@@ -75,6 +68,7 @@ fn read_inner(bytes: &[u8], file: &Path) -> Result<Document, Fail> {
             a,
             raw,
             &mut skipped_channels,
+            &mut steps,
         )?);
     }
     let skeleton = skeleton::skeleton(json, &node_names)?;
@@ -92,51 +86,8 @@ fn read_inner(bytes: &[u8], file: &Path) -> Result<Document, Fail> {
         clips,
         skeleton,
         mesh: mesh.map(Arc::new),
-        source: Source::Gltf(Arc::new(source)),
+        source: Source::new(source),
     })
-}
-
-/// The bytes of every buffer, truncated to its `byteLength`.
-pub(crate) fn load_buffers(
-    json: &GltfJson,
-    bin: Option<&[u8]>,
-    folder: &Path,
-) -> Result<Vec<Vec<u8>>, Fail> {
-    let mut out = Vec::with_capacity(json.buffers.len());
-    for (i, buffer) in json.buffers.iter().enumerate() {
-        let path = format!("buffers[{i}]");
-        let mut data = match (&buffer.uri, bin) {
-            (Some(u), _) => {
-                uri::read(u, folder).map_err(|e| Fail::new(format!("{path}.uri"), e))?
-            }
-            (None, Some(bin)) if i == 0 => bin.to_vec(),
-            (None, None) if i == 0 => {
-                return Err(Fail::new(
-                    format!("{path}.uri"),
-                    "the buffer has no uri and there is no GLB BIN chunk to take its bytes from",
-                ));
-            }
-            (None, _) => {
-                return Err(Fail::new(
-                    format!("{path}.uri"),
-                    "the buffer has no uri (only the first buffer of a GLB file uses the BIN chunk)",
-                ));
-            }
-        };
-        let length = buffer.byte_length.0;
-        if (data.len() as u64) < length {
-            return Err(Fail::new(
-                format!("{path}.byteLength"),
-                format!(
-                    "byteLength is {length} but the data has {} bytes",
-                    data.len()
-                ),
-            ));
-        }
-        data.truncate(length as usize);
-        out.push(data);
-    }
-    Ok(out)
 }
 
 /// What a channel animates.
@@ -173,11 +124,13 @@ fn read_animation(
     a: usize,
     raw: Option<&Map<String, Value>>,
     skipped: &mut Vec<String>,
-) -> Result<Clip, Fail> {
+    steps: &mut Steps,
+) -> Result<Clip, Located> {
     let animation = &json.animations[a];
     let apath = format!("animations[{a}]");
     let mut tracks = Vec::new();
     for (c, channel) in animation.channels.iter().enumerate() {
+        steps.next()?;
         let cpath = format!("{apath}.channels[{c}]");
         let (Some(node), Some(kind)) = (
             channel.target.node,
@@ -188,7 +141,7 @@ fn read_animation(
         };
         let node = node as usize;
         let Some(node_name) = node_names.get(node) else {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{cpath}.target.node"),
                 format!(
                     "node {node} does not exist (the file has {})",
@@ -198,7 +151,7 @@ fn read_animation(
         };
         let s = channel.sampler as usize;
         let sampler = animation.samplers.get(s).ok_or_else(|| {
-            Fail::new(
+            Located::new(
                 format!("{cpath}.sampler"),
                 format!(
                     "sampler {s} does not exist (the animation has {})",
@@ -253,13 +206,13 @@ fn read_sampler(
     kind: Channel,
     node: usize,
     cpath: &str,
-) -> Result<Keys, Fail> {
+) -> Result<Keys, Located> {
     let (interpolation, per_key) = match sampler.interpolation.as_deref() {
         None | Some("LINEAR") => (Interpolation::Linear, 1),
         Some("STEP") => (Interpolation::Discrete, 1),
         Some("CUBICSPLINE") => (Interpolation::Bezier, 3),
         Some(other) => {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{spath}.interpolation"),
                 format!("unknown interpolation {other:?} (expected LINEAR, STEP or CUBICSPLINE)"),
             ));
@@ -267,14 +220,14 @@ fn read_sampler(
     };
     let input = decode(json, buffers, sampler.input, &format!("{spath}.input"))?;
     if input.components != 1 {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("accessors[{}].type", sampler.input),
             format!("key times must be SCALAR, not {}", input.type_name),
         ));
     }
     let n = input.count;
     if n == 0 {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("accessors[{}].count", sampler.input),
             "the key times accessor has no keys",
         ));
@@ -288,7 +241,7 @@ fn read_sampler(
     };
     if output.components != want_type {
         let want = ["", "SCALAR", "", "VEC3", "VEC4"][want_type];
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("{opath}.type"),
             format!(
                 "{} output must be {want}, not {}",
@@ -309,7 +262,7 @@ fn read_sampler(
         } else {
             String::new()
         };
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("{spath}.output"),
             format!(
                 "the output has {} elements, expected {shape}{n} keys{targets} = {expected}",
@@ -361,11 +314,11 @@ fn morph_target_count(
     output: &Decoded,
     keys: usize,
     cpath: &str,
-) -> Result<usize, Fail> {
+) -> Result<usize, Located> {
     if let Some(m) = json.nodes[node].mesh {
         let m = m.value();
         let mesh = json.meshes.get(m).ok_or_else(|| {
-            Fail::new(
+            Located::new(
                 format!("nodes[{node}].mesh"),
                 format!(
                     "mesh {m} does not exist (the file has {})",
@@ -380,7 +333,7 @@ fn morph_target_count(
             .max()
             .unwrap_or(0);
         if targets == 0 {
-            return Err(Fail::new(
+            return Err(Located::new(
                 format!("{cpath}.target.node"),
                 format!("a weights channel on node {node}, whose mesh {m} has no morph targets"),
             ));
@@ -388,7 +341,7 @@ fn morph_target_count(
         return Ok(targets);
     }
     if keys == 0 || output.count == 0 || !output.count.is_multiple_of(keys) {
-        return Err(Fail::new(
+        return Err(Located::new(
             format!("{cpath}.target.node"),
             format!(
                 "a weights channel on node {node}, which has no mesh, with {} outputs for {keys} keys",

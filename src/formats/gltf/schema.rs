@@ -8,7 +8,7 @@
 //! `KHR_animation_pointer` channels leave out.
 //!
 //! Errors carry the JSON path: syntax errors through
-//! [`syntax_error`](crate::formats::json_path::syntax_error), type errors (a string where an
+//! [`syntax_error`](crate::formats::json::path::syntax_error), type errors (a string where an
 //! index belongs) through the position `serde_json` reports.
 
 use std::cell::Cell;
@@ -19,8 +19,9 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::formats::json_path::{offset_of, path_at, syntax_error};
-use crate::formats::threejs::schema::Key;
+use crate::formats::json::Key;
+use crate::formats::json::Located;
+use crate::formats::json::path::{offset_of, path_at, syntax_error};
 
 /// The top-level keys glTF 2.0 defines.
 const TOP_LEVEL_KEYS: [&str; 19] = [
@@ -158,11 +159,11 @@ pub(crate) struct Parsed {
     pub root: Map<String, Value>,
 }
 
-/// Parses glTF JSON `text`, or returns `(json_path, reason)`.
-pub(crate) fn parse(text: &[u8]) -> Result<Parsed, (String, String)> {
+/// Parses glTF JSON `text`, or says where and why it cannot.
+pub(crate) fn parse(text: &[u8]) -> Result<Parsed, Located> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     if text.iter().all(u8::is_ascii_whitespace) {
-        return Err((String::new(), "the glTF JSON is empty".into()));
+        return Err(Located::syntax("", "the glTF JSON is empty"));
     }
     let root = match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(map)) => map,
@@ -175,18 +176,24 @@ pub(crate) fn parse(text: &[u8]) -> Result<Parsed, (String, String)> {
                 Value::Array(_) => "an array",
                 Value::Object(_) => "an object",
             };
-            return Err((
-                String::new(),
+            return Err(Located::new(
+                "",
                 format!("expected a glTF object, found {kind}"),
             ));
         }
-        Err(e) => return Err(syntax_error(text, &e)),
+        Err(e) => {
+            let (path, reason) = syntax_error(text, &e);
+            return Err(Located::syntax(path, reason));
+        }
     };
-    let json = serde_json::from_slice::<GltfJson>(text).map_err(|e| data_error(text, &e))?;
+    let json = serde_json::from_slice::<GltfJson>(text).map_err(|e| {
+        let (path, reason) = data_error(text, &e);
+        Located::new(path, reason)
+    })?;
     let version = json.asset.version.trim();
     if !version.starts_with("2.") && version != "2" {
-        return Err((
-            "asset.version".into(),
+        return Err(Located::unsupported(
+            "asset.version",
             format!("glTF version {version:?} is not supported (only 2.x)"),
         ));
     }
@@ -276,6 +283,8 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::formats::ReadErrorKind;
+
     use super::*;
 
     #[test]
@@ -304,7 +313,10 @@ mod tests {
 
     #[test]
     fn errors_name_the_path() {
-        let err = |t: &str| parse(t.as_bytes()).unwrap_err();
+        let err = |t: &str| {
+            let e = parse(t.as_bytes()).unwrap_err();
+            (e.path, e.reason)
+        };
         assert_eq!(err("[1]").1, "expected a glTF object, found an array");
         let (path, reason) = err(r#"{"asset":{"version":"2.0"},"accessors":[{"count":"#);
         assert_eq!(path, "accessors[0].count");
@@ -321,5 +333,12 @@ mod tests {
         assert_eq!(path, "asset.version");
         assert!(reason.contains("not supported"), "{reason}");
         assert_eq!(err(r#"{"accessors":[]}"#).1, "missing field `asset`");
+        let kind = |t: &str| parse(t.as_bytes()).unwrap_err().kind;
+        assert_eq!(kind(r#"{"asset":"#), ReadErrorKind::Syntax);
+        assert_eq!(kind("[1]"), ReadErrorKind::Schema);
+        assert_eq!(
+            kind(r#"{"asset":{"version":"1.0"}}"#),
+            ReadErrorKind::Unsupported
+        );
     }
 }

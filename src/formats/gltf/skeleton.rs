@@ -7,20 +7,20 @@
 
 use glam::Mat4;
 
-use super::Fail;
 use super::schema::GltfJson;
+use crate::formats::json::Located;
 use crate::model::{Bone, Skeleton};
 
 /// The parent of every node (the first node listing it as a child), checking child indices
 /// and leaving out links that would close a cycle.
-pub(crate) fn parents(json: &GltfJson) -> Result<Vec<Option<usize>>, Fail> {
+pub(crate) fn parents(json: &GltfJson) -> Result<Vec<Option<usize>>, Located> {
     let n = json.nodes.len();
     let mut parent: Vec<Option<usize>> = vec![None; n];
     for (i, node) in json.nodes.iter().enumerate() {
         for (j, child) in node.children.iter().flatten().enumerate() {
             let c = child.value();
             if c >= n {
-                return Err(Fail::new(
+                return Err(Located::new(
                     format!("nodes[{i}].children[{j}]"),
                     format!("node {c} does not exist (the file has {n})"),
                 ));
@@ -52,7 +52,7 @@ fn descends_from(parent: &[Option<usize>], node: usize, ancestor: usize) -> bool
 }
 
 /// The skeleton of the joints and moved nodes (see the module docs), or `None`.
-pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skeleton>, Fail> {
+pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skeleton>, Located> {
     let n = json.nodes.len();
     let parent = parents(json)?;
     let mut wanted = vec![false; n];
@@ -60,7 +60,7 @@ pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skele
         for (j, joint) in skin.joints.iter().enumerate() {
             let i = joint.value();
             if i >= n {
-                return Err(Fail::new(
+                return Err(Located::new(
                     format!("skins[{s}].joints[{j}]"),
                     format!("node {i} does not exist (the file has {n})"),
                 ));

@@ -22,9 +22,9 @@
 
 use std::collections::HashMap;
 
-use super::write::{Point, handle_text, handles, lottie_keys, numbers, resampled};
-use crate::formats::number::{write_f32, write_f64};
-use crate::formats::threejs::write::write_str;
+use super::emit::{Point, handle_text, handles, lottie_keys, numbers, resampled};
+use crate::formats::json::number::{write_f32, write_f64};
+use crate::formats::json::write_str;
 use crate::formats::{Document, WriteOptions};
 use crate::model::binding::parse_track_name;
 use crate::model::interpolant::Sampler;

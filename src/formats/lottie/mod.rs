@@ -26,11 +26,14 @@
 //! each clip's `user_data` under `"lottie"` ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
 //! other field are not modelled and are kept byte for byte: writing an imported document
-//! replaces only the properties whose tracks were edited ([`write`]). Any other document is
-//! written as a new composition of null layers, one per animated node ([`compose`]).
+//! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
+//! written as a new composition of null layers, one per animated node ([`compose`]); [`write`]
+//! chooses between the two. [`codec`] is the format's entry in the format registry.
 
+pub(crate) mod codec;
 pub mod compose;
 pub mod easing;
+pub(crate) mod emit;
 pub(crate) mod lint;
 pub mod matrix;
 pub(crate) mod read;
@@ -38,12 +41,13 @@ pub(crate) mod schema;
 pub mod spatial;
 pub mod value;
 pub(crate) mod write;
+pub(crate) mod write_back;
 
 use std::ops::Range;
 use std::sync::Arc;
 
+pub(crate) use codec::CODEC;
 pub use matrix::{LayerInfo, layers, local_matrix, world_matrix};
-pub(crate) use schema::detect;
 
 use crate::model::Track;
 

@@ -6,8 +6,6 @@
 //! layer; `st` does not shift them (spec A2). Properties with motion paths or orientation
 //! blends are baked from [`Keys::value_at`]; everything else keeps its keys and easing.
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
 use super::schema::{
@@ -16,12 +14,13 @@ use super::schema::{
 };
 use super::value::{Keys, PropKind};
 use super::{CompBinding, LottieSource, OriginalKey, PropBinding, SourceData};
+use crate::formats::codec::{Input, Steps};
 use crate::formats::document::Source;
-use crate::formats::json_path::field;
-use crate::formats::raw_node::top_object;
+use crate::formats::json::path::field;
+use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::binding::sanitize_node_name;
-use crate::model::{Clip, Interpolation, Problem, Tangents, Track, TrackKind};
+use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 
 /// How finely motion paths are baked: a key is added between two keys wherever the path strays
 /// more than this (in the property's units, pixels for positions) from the straight line.
@@ -30,11 +29,15 @@ pub const BAKE_TOLERANCE: f64 = 0.005;
 /// The deepest halving of a frame when baking (1/256 frame).
 const BAKE_MAX_DEPTH: u32 = 8;
 
-/// Reads Lottie `bytes` (the contents of `file`, named in errors).
-pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
+/// Reads Lottie (`input.bytes`, the contents of `input.file`); progress advances layer by layer
+/// over every composition.
+pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
+    let (bytes, file) = (input.bytes, input.file);
     let fail = |l: Located| l.in_file(file);
     let (_, top) = top_object(bytes, file, "a Lottie composition object", parse_top)?;
     let comp = Composition::decode(top).map_err(fail)?;
+    let layers = comp.layers.len() + comp.precomps.iter().map(|p| p.layers.len()).sum::<usize>();
+    let mut steps = input.steps(layers);
 
     let stem = file
         .file_stem()
@@ -61,6 +64,7 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
         &mut clips,
         &mut comps,
         &mut props,
+        &mut steps,
     )
     .map_err(fail)?;
     for pre in &comp.precomps {
@@ -85,7 +89,16 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
             id: Some(pre.id.clone()),
             op: None,
         };
-        read_comp(bytes, &ctx, &pre.layers, &mut clips, &mut comps, &mut props).map_err(fail)?;
+        read_comp(
+            bytes,
+            &ctx,
+            &pre.layers,
+            &mut clips,
+            &mut comps,
+            &mut props,
+            &mut steps,
+        )
+        .map_err(fail)?;
     }
     let source = SourceData {
         bytes: bytes.to_vec(),
@@ -98,25 +111,8 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
         clips,
         skeleton: None,
         mesh: None,
-        source: Source::Lottie(LottieSource(std::sync::Arc::new(source))),
+        source: Source::new(LottieSource(std::sync::Arc::new(source))),
     })
-}
-
-/// The lenient read behind `validate`: the strict read, then the model's validation of every
-/// clip (hold keys in mixed tracks show up as duplicate-time warnings there), then the raw-file
-/// rules of [`lint`](super::lint).
-pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
-    let doc = read(bytes, file)?;
-    let mut problems: Vec<Problem> = doc
-        .clips
-        .iter()
-        .enumerate()
-        .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
-        .collect();
-    if !doc.clips.is_empty() {
-        problems.extend(super::lint::lint(bytes));
-    }
-    Ok((doc, problems))
 }
 
 /// A composition being read.
@@ -147,12 +143,14 @@ fn read_comp(
     clips: &mut Vec<Clip>,
     comps: &mut Vec<CompBinding>,
     props: &mut Vec<PropBinding>,
+    steps: &mut Steps,
 ) -> Result<(), Located> {
     let clip_index = clips.len();
     let names = layer_names(layers);
     let mut tracks = Vec::new();
     let mut table = Vec::new();
     for (layer, prefix) in layers.iter().zip(&names) {
+        steps.next()?;
         table.push(layer_info(layer, prefix));
         let Some(transform) = &layer.transform else {
             continue;
@@ -255,7 +253,7 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
 
 /// A number as short text (`3`, `2.5`).
 fn number_text(v: f64) -> String {
-    crate::formats::number::format_f64(v)
+    crate::formats::json::number::format_f64(v)
 }
 
 /// The layer table entry of `layer` (see [`LayerInfo`](super::LayerInfo)).
@@ -625,7 +623,7 @@ mod tests {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let bytes = std::fs::read(&path).unwrap();
-            let doc = read(&bytes, &path).unwrap();
+            let doc = crate::formats::read_bytes(&bytes, &path).unwrap();
             let top = parse_top(&bytes).unwrap().unwrap();
             let comp = Composition::decode(top).unwrap();
             let mut comps = vec![(&comp.layers, comp.fr, comp.ip)];

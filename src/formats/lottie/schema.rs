@@ -14,9 +14,9 @@
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::formats::threejs::schema::{JsonKind, Key};
+use crate::formats::json::{JsonKind, Key};
 
-pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
+pub(crate) use crate::formats::json::{Located, Node, Obj};
 
 /// How Lottie reads numbers: finite only, values and times within `f32` range (they end up in
 /// the model's `f32` arrays), and a bare number where lottie-web accepts `[v]`.

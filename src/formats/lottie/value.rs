@@ -16,7 +16,7 @@
 use super::easing::Easing;
 use super::schema::{Handle, Keyframe, Located};
 use super::spatial::{MotionPath, is_straight};
-use crate::formats::json_path::{field, index};
+use crate::formats::json::path::{field, index};
 
 /// How lottie-web treats a property's keyframes, by the property's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,8 @@
 //! `NODE.scale` tracks), [`euler`] converts rotations exactly like the engine's
 //! `Quat.setFromEulerAngles` / `getEulerAngles`, [`nodes`] turns tracks back into nodes (baking
 //! what keys cannot carry), [`write`] writes version 4, and [`layout`] keeps what the model does
-//! not hold, so an unmodified file is written back byte for byte.
+//! not hold, so an unmodified file is written back byte for byte. [`codec`] is its entry in the
+//! format registry.
 //!
 //! Playback: the engine's `Skeleton` lerps positions and scales and slerps rotations between the
 //! two keys around the time (spec B5), which is three.js's linear interpolation, slerp included.
@@ -16,6 +17,7 @@
 //! keys the engine leaves the node alone where three.js holds the first/last key. Both are far
 //! below what a viewer shows, so the tracks are plain linear three.js tracks.
 
+pub(crate) mod codec;
 pub mod euler;
 pub(crate) mod layout;
 pub(crate) mod lint;
@@ -24,5 +26,5 @@ pub(crate) mod read;
 pub(crate) mod schema;
 pub(crate) mod write;
 
+pub(crate) use codec::CODEC;
 pub(crate) use layout::PlayCanvasLayout;
-pub(crate) use schema::detect;

@@ -14,16 +14,16 @@
 //! loop) becomes the end of the last key.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use super::euler::quaternion_from_euler;
 use super::layout::{KeyFields, NodeLayout, Numbers, PlayCanvasLayout, Slot, time_key, value_key};
 use super::schema::{Located, Node, Numbers as _, Obj, parse_top};
+use crate::formats::codec::Input;
 use crate::formats::document::Source;
-use crate::formats::json_path::field;
-use crate::formats::raw_node::top_object;
+use crate::formats::json::path::field;
+use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
-use crate::model::{BlendMode, Clip, Extras, Problem, Track, TrackKind};
+use crate::model::{BlendMode, Clip, Extras, Track, TrackKind};
 
 /// The channels of a key: version 4 field, version 3 field, track property and kind.
 pub(crate) const CHANNELS: [(&str, &str, &str, TrackKind); 3] = [
@@ -32,8 +32,10 @@ pub(crate) const CHANNELS: [(&str, &str, &str, TrackKind); 3] = [
     ("s", "scale", "scale", TrackKind::Vector),
 ];
 
-/// Reads PlayCanvas animation JSON `bytes` (the contents of `file`, named in errors).
-pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
+/// Reads PlayCanvas animation JSON (`input.bytes`, the contents of `input.file`); progress
+/// advances node by node.
+pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
+    let (bytes, file) = (input.bytes, input.file);
     let fail = |l: Located| l.in_file(file);
     let (body, top) = top_object(
         bytes,
@@ -41,7 +43,8 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
         "a PlayCanvas animation object ({\"animation\": {…}})",
         parse_top,
     )?;
-    let (clip, mut layout) = read_animation(&top).map_err(fail)?;
+    input.check_cancelled()?;
+    let (clip, mut layout) = read_animation(&top, input).map_err(fail)?;
     let start = body
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -63,28 +66,13 @@ pub(crate) fn read(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
         clips: vec![clip],
         skeleton: None,
         mesh: None,
-        source: Source::PlayCanvas(layout),
+        source: Source::new(layout),
     })
-}
-
-/// The lenient read behind `validate`: the strict read, then the model's validation of the
-/// clip (PlayCanvas files are small, so their first problem simply stops the read), then the
-/// raw-file rules of [`lint`](super::lint).
-pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
-    let doc = read(bytes, file)?;
-    let mut problems: Vec<Problem> = doc
-        .clips
-        .iter()
-        .enumerate()
-        .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
-        .collect();
-    problems.extend(super::lint::lint(bytes));
-    Ok((doc, problems))
 }
 
 /// The envelope and the animation object: the clip and the layout (without the text around the
 /// top-level object).
-fn read_animation(top: &Obj) -> Result<(Clip, PlayCanvasLayout), Located> {
+fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayout), Located> {
     let Some(animation) = top.get_some("animation") else {
         let reason = if top.get("nodes").is_some() {
             "missing \"animation\": PlayCanvas animation JSON wraps the animation as \
@@ -121,7 +109,8 @@ fn read_animation(top: &Obj) -> Result<(Clip, PlayCanvasLayout), Located> {
 
     let mut tracks = Vec::with_capacity(nodes.len() * 3);
     let mut node_layouts = Vec::with_capacity(nodes.len());
-    for node in &nodes {
+    for (i, node) in nodes.iter().enumerate() {
+        input.step(i, nodes.len())?;
         let (node_tracks, layout) = read_node(node, version)?;
         tracks.extend(node_tracks);
         node_layouts.push(layout);
@@ -329,7 +318,10 @@ fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Locat
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
+    use crate::formats::codec::read_as;
     use crate::formats::{lint_bytes, read_bytes};
     use crate::model::interpolant::Sampler;
 
@@ -410,7 +402,7 @@ mod tests {
             &[-0.041996, 0.468936, 0.412524, 0.779846],
             5e-7
         ));
-        let Source::PlayCanvas(layout) = &doc.source else {
+        let Some(layout) = doc.source::<PlayCanvasLayout>() else {
             panic!("layout")
         };
         assert_eq!(layout.nodes[0].defaulted, [true, false, true]);
@@ -431,7 +423,7 @@ mod tests {
         assert_eq!(nums(&clip.tracks[0]), [0.0, 1.0, 0.0, 0.0, 2.0, 0.0]);
         assert_eq!(nums(&clip.tracks[2]), [1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
         assert_eq!(clip.tracks[1].times, [0.0, 1.0]);
-        let Source::PlayCanvas(layout) = &doc.source else {
+        let Some(layout) = doc.source::<PlayCanvasLayout>() else {
             panic!("layout")
         };
         assert_eq!(layout.nodes[0].defaulted, [false; 3]);
@@ -452,7 +444,7 @@ mod tests {
             nums(&clip.tracks[1]),
             [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
         );
-        let Source::PlayCanvas(layout) = &doc.source else {
+        let Some(layout) = doc.source::<PlayCanvasLayout>() else {
             panic!("layout")
         };
         assert!(layout.nodes[0].empty.is_some());
@@ -573,7 +565,7 @@ mod tests {
             ),
         ];
         for (text, expected) in cases {
-            let got = match super::read(text.as_bytes(), Path::new("t.json")) {
+            let got = match read_as(&super::super::CODEC, text.as_bytes(), Path::new("t.json")) {
                 Ok(_) => panic!("read {text} without error"),
                 Err(e) => e.to_string(),
             };
@@ -591,7 +583,7 @@ mod tests {
     fn lint_validates_the_clip() {
         let text = r#"{"animation":{"version":4,"name":"u","duration":1,"nodes":[{"name":"n","defaults":{"r":[0,0,0],"s":[1,1,1]},
             "keys":[{"t":1,"p":[0,0,0]},{"t":0,"p":[1,1,1]}]}]}}"#;
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"));
+        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(doc.is_some());
         assert!(
             problems
@@ -599,7 +591,11 @@ mod tests {
                 .any(|p| p.code == "unsorted-times" && p.clip == Some(0)),
             "{problems:?}"
         );
-        let (doc, problems) = lint_bytes(br#"{"animation":{"nodes":[]}}"#, Path::new("t.json"));
+        let (doc, problems) = lint_bytes(
+            br#"{"animation":{"nodes":[]}}"#,
+            Path::new("t.json"),
+            &Default::default(),
+        );
         assert!(doc.is_none());
         assert_eq!(
             problems[0].message,

@@ -14,10 +14,10 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use crate::formats::detect_scan::{TopScan, Verdict, decided, detect_with};
-use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
+use crate::formats::json::detect::{TopScan, Verdict, decided, detect_with};
+use crate::formats::json::{JsonKind, Key, RawFields, Shaped};
 
-pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
+pub(crate) use crate::formats::json::{Located, Node, Obj};
 
 /// How PlayCanvas animation JSON reads numbers: like `JSON.parse`, keys and vectors within
 /// `f32` range (the engine stores them in `Float32Array`s).

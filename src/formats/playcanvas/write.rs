@@ -20,9 +20,8 @@ use std::io::Write;
 use super::euler::euler_for_f32_quaternion;
 use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_key, value_key};
 use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
-use crate::formats::document::Source;
-use crate::formats::number::{write_f32, write_f64};
-use crate::formats::threejs::write::{Out, write_str};
+use crate::formats::json::number::{write_f32, write_f64};
+use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, WriteOptions, adapt};
 use crate::model::{BlendMode, Clip};
 
@@ -107,10 +106,7 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
 /// The whole document as PlayCanvas animation JSON (its first clip; [`losses`] reports the
 /// others).
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let layout = match &doc.source {
-        Source::PlayCanvas(layout) => Some(layout),
-        _ => None,
-    };
+    let layout = doc.source::<PlayCanvasLayout>();
     let clip = doc.clips.first();
     let nodes = clip.map_or_else(Vec::new, |c| prepare(c, doc.skeleton.as_ref()).0);
     let keys: usize = nodes.iter().map(|n| n.times.len()).sum();

@@ -29,12 +29,12 @@
 
 use serde_json::value::RawValue;
 
-use crate::formats::json_path::field;
+use crate::formats::json::path::field;
 use crate::formats::threejs_legacy::read_model::read_mesh;
 use crate::formats::threejs_legacy::schema::{Located, ModelJson, Node, Numbers as _};
 use crate::model::{Clip, MorphMesh, Track, TrackKind};
 
-use super::schema::JsonKind;
+use crate::formats::json::JsonKind;
 
 /// What the geometries of an object file hold: their clips and the first morph mesh.
 #[derive(Debug, Default)]

@@ -4,13 +4,16 @@
 //!
 //! Split like linebender's velato: [`schema`] mirrors the file (borrowing the text), [`read`]
 //! converts it into model clips with three.js's parsing rules, and [`write`] turns clips back
-//! into the same shape (three.js `toJSON` key order, other top-level fields verbatim).
+//! into the same shape (three.js `toJSON` key order, other top-level fields verbatim);
+//! [`codec`] is its entry in the format registry.
 
+pub(crate) mod codec;
 pub(crate) mod geometry_clips;
 pub(crate) mod read;
 pub(crate) mod schema;
 pub(crate) mod write;
 
+pub(crate) use codec::CODEC;
 pub(crate) use schema::Layout;
 
 #[cfg(test)]

@@ -15,12 +15,12 @@ use serde::de::DeserializeSeed;
 use serde_json::value::RawValue;
 
 use super::schema::{
-    ClipSchema, Field, FileSchema, FileSeed, JsonKind, Key, Layout, RawFields, SeedCtx, Shaped,
-    Sink, TrackJob, clip_raw, clip_tracks,
+    ClipSchema, Field, FileSchema, FileSeed, Layout, SeedCtx, Sink, TrackJob, clip_raw, clip_tracks,
 };
 use crate::formats::document::Source;
-use crate::formats::json_path::{field, index, syntax_error};
-use crate::formats::{Document, Format, LoadProgress, ReadError};
+use crate::formats::json::path::{field, index, syntax_error};
+use crate::formats::json::{JsonKind, Key, RawFields, Shaped};
+use crate::formats::{Document, Format, LoadProgress, ReadError, ReadErrorKind};
 use crate::model::{
     BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
 };
@@ -207,9 +207,9 @@ pub(crate) fn read(
     progress: Option<&LoadProgress>,
 ) -> Result<(Document, Vec<Problem>), ReadError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let err = |path: String, reason: String| ReadError::new(file, path, reason);
+    let err = |path: String, reason: String| ReadError::schema(file, path, reason);
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(err(String::new(), "file is empty".into()));
+        return Err(ReadError::syntax(file, "", "file is empty"));
     }
     let results = Mutex::new(Vec::new());
     let scanned = if bytes.len() >= PARALLEL_BYTES {
@@ -223,10 +223,10 @@ pub(crate) fn read(
     };
     let schema = scanned.map_err(|e| {
         let (path, reason) = syntax_error(bytes, &e);
-        err(path, reason)
+        ReadError::syntax(file, path, reason)
     })?;
     if progress.is_some_and(LoadProgress::is_cancelled) {
-        return Err(err(String::new(), "cancelled".into()));
+        return Err(ReadError::cancelled(file));
     }
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
 
@@ -237,8 +237,10 @@ pub(crate) fn read(
     let (layout, clips) = match &schema {
         FileSchema::Array(list) => (Layout::Array, clip_list(list, "")?),
         FileSchema::Other(kind) => {
-            return Err(err(
-                String::new(),
+            return Err(ReadError::new(
+                ReadErrorKind::Unsupported,
+                file,
+                "",
                 format!("{no_clips}, found {}", kind.describe()),
             ));
         }
@@ -281,7 +283,7 @@ pub(crate) fn read(
                     clip_raw(fields, "geometries"),
                     clip_raw(fields, "object"),
                 )
-                .map_err(|l| err(l.path, l.reason))?;
+                .map_err(|l| l.in_file(file))?;
                 mesh = found.mesh;
                 let mut layout = scene_layout(fields);
                 if let Layout::Scene { geometry_clips, .. } = &mut layout {
@@ -289,7 +291,12 @@ pub(crate) fn read(
                 }
                 (layout, Vec::new())
             } else {
-                return Err(err(String::new(), no_clips.into()));
+                return Err(ReadError::new(
+                    ReadErrorKind::Unsupported,
+                    file,
+                    "",
+                    no_clips,
+                ));
             }
         }
     };
@@ -304,7 +311,7 @@ pub(crate) fn read(
             clips,
             skeleton: None,
             mesh: mesh.map(std::sync::Arc::new),
-            source: Source::ThreeJs(layout),
+            source: Source::new(layout),
         };
         (doc, problems)
     })
@@ -385,7 +392,7 @@ fn convert_clips(
     }
     let mut problems = Vec::new();
     let mut out = Vec::with_capacity(clips.len());
-    let fail = |issue: Issue| ReadError::new(file, issue.path, issue.reason);
+    let fail = |issue: Issue| ReadError::schema(file, issue.path, issue.reason);
     for (c, (path, uid, schema)) in clips.iter().enumerate() {
         let mut ctx = Ctx {
             mode,
@@ -1272,7 +1279,8 @@ mod tests {
         assert_eq!(tracks[2].times, vec![0.0, 0.1]);
         assert_eq!(tracks[1].value_size(), 2);
         // The same document read leniently (every array parsed) is identical.
-        let (lenient, problems) = crate::formats::lint_bytes(text.as_bytes(), Path::new("t.json"));
+        let (lenient, problems) =
+            crate::formats::lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(
             problems
                 .iter()
@@ -1546,7 +1554,7 @@ mod tests {
             {"name":".d","type":"vector","times":[0,1],"values":[0,0,0,1,true,1]},
             {"name":".e","type":"number","times":[0],"values":[1e39]}
         ]}"#;
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"));
+        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         let doc = doc.unwrap();
         let summary: Vec<_> = problems
             .iter()
@@ -1627,7 +1635,8 @@ mod tests {
         assert_eq!(nums(&doc.clips[0].tracks[1])[4], 1.0);
         assert_eq!(nums(&doc.clips[0].tracks[2])[0], f32::INFINITY);
 
-        let (doc, problems) = lint_bytes(b"{\"tracks\":[", Path::new("t.json"));
+        let (doc, problems) =
+            lint_bytes(b"{\"tracks\":[", Path::new("t.json"), &Default::default());
         assert!(doc.is_none());
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].code, "parse");
@@ -1636,7 +1645,11 @@ mod tests {
             "tracks[0]: truncated JSON: EOF while parsing a list at line 1 column 11"
         );
 
-        let (doc, problems) = lint_bytes(br#"[{"name":"x"},{"tracks":[]}]"#, Path::new("t.json"));
+        let (doc, problems) = lint_bytes(
+            br#"[{"name":"x"},{"tracks":[]}]"#,
+            Path::new("t.json"),
+            &Default::default(),
+        );
         assert_eq!(
             doc.unwrap().clips.len(),
             2,
@@ -1755,7 +1768,7 @@ mod tests {
                 bytes.truncate(cut);
             }
             let strict = read_bytes(&bytes, Path::new("f.json"));
-            let (_, _) = lint_bytes(&bytes, Path::new("f.json"));
+            let (_, _) = lint_bytes(&bytes, Path::new("f.json"), &Default::default());
             if let Ok(doc) = strict {
                 let out = crate::formats::write_bytes(&doc, &Default::default());
                 read_bytes(&out, Path::new("f.json")).expect("written output reads back");

@@ -7,8 +7,9 @@
 //! [`read_model`] builds the morph mesh like the legacy JSONLoader, and [`write`] puts bone
 //! tracks back into hierarchy keys. A file read from disk is written back with every other
 //! top-level field verbatim ([`LegacyLayout`]); the clips a morph model implies are not written
-//! (the model's targets already say them).
+//! (the model's targets already say them). [`codec`] is its entry in the format registry.
 
+pub(crate) mod codec;
 pub(crate) mod read;
 pub(crate) mod read_model;
 pub(crate) mod schema;
@@ -16,10 +17,10 @@ pub(crate) mod write;
 
 use serde_json::value::RawValue;
 
-use crate::formats::threejs::schema::Key;
+use crate::formats::json::Key;
 
+pub(crate) use codec::CODEC;
 pub(crate) use schema::AnimationsShape;
-pub(crate) use schema::detect;
 
 /// How a legacy file was laid out, kept in the [`Document`](crate::formats::Document) so that
 /// writing back replaces only its animations.

@@ -6,17 +6,16 @@
 //! Where three.js would throw, store NaN or build a track named after `undefined`, the reader
 //! stops with a [`ReadError`] naming the JSON path instead.
 
-use std::path::Path;
-
 use super::LegacyLayout;
 use super::read_model::read_mesh;
 use super::schema::{AnimationJson, BoneJson, FileJson, KeyJson, Located, Node, Numbers as _};
+use crate::formats::codec::Input;
 use crate::formats::document::Source;
-use crate::formats::json_path::{field, syntax_error};
-use crate::formats::threejs::schema::JsonKind;
-use crate::formats::{Document, Format, ReadError, ReadOptions};
+use crate::formats::json::JsonKind;
+use crate::formats::json::path::{field, syntax_error};
+use crate::formats::{Document, Format, ReadError, ReadErrorKind};
 use crate::model::ops::create_clips_from_morph_target_sequences;
-use crate::model::{BlendMode, Bone, Clip, Extras, Problem, Skeleton, Track, TrackKind};
+use crate::model::{BlendMode, Bone, Clip, Extras, Skeleton, Track, TrackKind};
 
 /// The three tracks a hierarchy entry can give, in parseAnimation's order: the key field, the
 /// property the track animates, its kind and the numbers per key.
@@ -26,17 +25,21 @@ const CHANNELS: [(&str, &str, TrackKind, usize); 3] = [
     ("scl", "scale", TrackKind::Vector, 3),
 ];
 
-/// Reads legacy three.js JSON `bytes` (the contents of `file`, named in errors).
-pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
+/// Reads legacy three.js JSON (`input.bytes`, the contents of `input.file`), making the clips a
+/// morph model implies at `input.options.morph_fps`; progress advances animation by animation.
+pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
+    let (file, opts) = (input.file, input.options);
+    let bytes = input.bytes;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let err = |path: String, reason: String| ReadError::new(file, path, reason);
-    let fail = |l: Located| ReadError::new(file, l.path, l.reason);
+    let fail = |l: Located| l.in_file(file);
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(err(String::new(), "file is empty".into()));
+        return Err(ReadError::syntax(file, "", "file is empty"));
     }
     if !(opts.morph_fps > 0.0 && opts.morph_fps.is_finite()) {
-        return Err(err(
-            String::new(),
+        return Err(ReadError::new(
+            ReadErrorKind::Unsupported,
+            file,
+            "",
             format!(
                 "the morph-target frame rate must be a positive number, not {}",
                 opts.morph_fps
@@ -46,8 +49,9 @@ pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Docu
     let json = match FileJson::parse(bytes) {
         Ok(Ok(json)) => json,
         Ok(Err(kind)) => {
-            return Err(err(
-                String::new(),
+            return Err(ReadError::schema(
+                file,
+                "",
                 format!(
                     "expected a legacy three.js model object, found {}",
                     kind.describe()
@@ -56,9 +60,10 @@ pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Docu
         }
         Err(e) => {
             let (path, reason) = syntax_error(bytes, &e);
-            return Err(err(path, reason));
+            return Err(ReadError::syntax(file, path, reason));
         }
     };
+    input.check_cancelled()?;
 
     let skeleton = match json.bones().map_err(fail)? {
         Some(bones) => Some(skeleton(&bones).map_err(fail)?),
@@ -68,7 +73,8 @@ pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Docu
     let mut clips = Vec::with_capacity(animations.len());
     let mut skipped = Vec::new();
     let mut serialized = false;
-    for animation in &animations {
+    for (i, animation) in animations.iter().enumerate() {
+        input.step(i, animations.len()).map_err(fail)?;
         match parse_animation(animation, skeleton.as_ref()).map_err(fail)? {
             Some((clip, flat)) => {
                 serialized |= flat;
@@ -104,21 +110,8 @@ pub(crate) fn read(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Result<Docu
         clips,
         skeleton,
         mesh: mesh.map(std::sync::Arc::new),
-        source: Source::ThreeJsLegacy(layout),
+        source: Source::new(layout),
     })
-}
-
-/// The lenient read behind `validate`: the strict read, then the model's validation of every
-/// clip (legacy files are small and rare, so their first problem simply stops the read).
-pub(crate) fn lint(bytes: &[u8], file: &Path) -> Result<(Document, Vec<Problem>), ReadError> {
-    let doc = read(bytes, file, &ReadOptions::default())?;
-    let problems = doc
-        .clips
-        .iter()
-        .enumerate()
-        .flat_map(|(c, clip)| clip.validate().into_iter().map(move |p| p.in_clip(c)))
-        .collect();
-    Ok((doc, problems))
 }
 
 /// The skeleton of `bones`: names, parents (-1 or `null` for a root) and rest transforms
@@ -394,8 +387,10 @@ fn flatten_serialized(
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
-    use crate::formats::{lint_bytes, read_bytes, read_bytes_with};
+    use crate::formats::{ReadOptions, lint_bytes, read_bytes, read_bytes_with};
 
     fn read(text: &str) -> Document {
         read_bytes(text.as_bytes(), Path::new("t.json")).unwrap_or_else(|e| panic!("{e}"))
@@ -498,7 +493,7 @@ mod tests {
         ));
         let names: Vec<_> = doc.clips.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
-        let Source::ThreeJsLegacy(layout) = &doc.source else {
+        let Some(layout) = doc.source::<LegacyLayout>() else {
             panic!("layout")
         };
         assert_eq!(layout.skipped.len(), 1);
@@ -521,7 +516,7 @@ mod tests {
         assert_eq!(nums(&t[0])[3..6], [1.0, 1.0, 1.0]);
         assert_eq!(t[1].value_size(), 4);
         assert_eq!(t[3].name, ".bones[knee].quaternion");
-        let Source::ThreeJsLegacy(layout) = &doc.source else {
+        let Some(layout) = doc.source::<LegacyLayout>() else {
             panic!("layout")
         };
         assert!(layout.serialized);
@@ -637,14 +632,23 @@ mod tests {
         assert_eq!(doc.clips[0].name, "a_");
         assert_eq!(doc.clips[0].duration, 0.2f32 as f64);
         assert_eq!(doc.clips[0].uuid, None);
-        let opts = ReadOptions { morph_fps: 25.0 };
+        let opts = ReadOptions {
+            morph_fps: 25.0,
+            ..Default::default()
+        };
         let doc = read_bytes_with(model.as_bytes(), Path::new("m.json"), &opts).unwrap();
         assert_eq!(doc.clips[0].duration, (2.0f64 * (1.0 / 25.0)) as f32 as f64);
-        let Source::ThreeJsLegacy(layout) = &doc.source else {
+        let Some(layout) = doc.source::<LegacyLayout>() else {
             panic!("layout")
         };
         assert_eq!(layout.morph_fps, 25.0);
-        let bad = ReadOptions { morph_fps: 0.0 };
+        let bad = ReadOptions {
+            morph_fps: 0.0,
+            ..Default::default()
+        };
+        // `validate` reads with the same options (`--morph-fps`).
+        let (linted, _) = lint_bytes(model.as_bytes(), Path::new("m.json"), &opts);
+        assert_eq!(linted.unwrap().clips[0].duration, doc.clips[0].duration);
         let e = read_bytes_with(model.as_bytes(), Path::new("m.json"), &bad).unwrap_err();
         assert_eq!(
             e.reason,
@@ -657,7 +661,7 @@ mod tests {
         let text = format!(
             r#"{{{BONES},"animation":{{"name":"u","hierarchy":[{{"keys":[{{"time":1,"pos":[0,0,0]}},{{"time":0,"pos":[1,1,1]}}]}}]}}}}"#
         );
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"));
+        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(doc.is_some());
         assert!(
             problems
@@ -665,7 +669,11 @@ mod tests {
                 .any(|p| p.code == "unsorted-times" && p.clip == Some(0)),
             "{problems:?}"
         );
-        let (doc, problems) = lint_bytes(br#"{"bones":[{}]}"#, Path::new("t.json"));
+        let (doc, problems) = lint_bytes(
+            br#"{"bones":[{}]}"#,
+            Path::new("t.json"),
+            &Default::default(),
+        );
         assert!(doc.is_none());
         assert_eq!(problems[0].message, "bones[0]: bone has no \"name\"");
     }
@@ -699,7 +707,7 @@ mod tests {
                 }
             }
             let strict = read_bytes(&bytes, Path::new("f.json"));
-            let _ = lint_bytes(&bytes, Path::new("f.json"));
+            let _ = lint_bytes(&bytes, Path::new("f.json"), &Default::default());
             if let Ok(doc) = strict
                 && crate::formats::check_writable(&doc).is_ok()
             {

@@ -13,7 +13,7 @@
 //!   without one are white), else there are none.
 
 use super::schema::{Located, ModelJson, Node, Numbers as _};
-use crate::formats::json_path::{field, index};
+use crate::formats::json::path::{field, index};
 use crate::model::{MorphMesh, MorphTarget};
 
 /// The number of index entries a face of type `ty` with `uv_layers` UV layers holds after its
@@ -188,7 +188,7 @@ fn positions(node: &Node, factor: f64, expected: Option<usize>) -> Result<Vec<[f
 /// The numbers of a flat array, or of an array of `[x, y, z]` arrays (io_three's object format
 /// 4.3 writes morph target vertices that way), flattened.
 fn nested_numbers(node: &Node) -> Result<Vec<f64>, Located> {
-    let nested = node.kind() == crate::formats::threejs::schema::JsonKind::Array
+    let nested = node.kind() == crate::formats::json::JsonKind::Array
         && node.raw.get().trim_start()[1..]
             .trim_start()
             .starts_with('[');

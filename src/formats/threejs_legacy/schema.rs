@@ -15,10 +15,10 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::formats::detect_scan::{TopScan, Verdict, decided, detect_with};
-use crate::formats::threejs::schema::{JsonKind, Key, RawFields, Shaped};
+use crate::formats::json::detect::{TopScan, Verdict, decided, detect_with};
+use crate::formats::json::{JsonKind, Key, RawFields, Shaped};
 
-pub(crate) use crate::formats::raw_node::{Located, Node, Obj};
+pub(crate) use crate::formats::json::{Located, Node, Obj};
 
 /// How legacy three.js JSON reads numbers: like `JSON.parse`, with `null` called out (three.js
 /// stores it as 0), and `f32` arrays the `text -> f64 -> f32` way of a `Float32Array`.

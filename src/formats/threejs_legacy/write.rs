@@ -19,9 +19,8 @@ use std::io::Write;
 use serde_json::value::RawValue;
 
 use super::{AnimationsShape, LegacyLayout};
-use crate::formats::document::Source;
-use crate::formats::number::{write_f32, write_f64, write_u64};
-use crate::formats::threejs::write::{Out, write_str};
+use crate::formats::json::number::{write_f32, write_f64, write_u64};
+use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
 use crate::model::ops::create_clips_from_morph_target_sequences;
@@ -45,8 +44,8 @@ fn bone_channel(track: &Track) -> Option<(&str, usize)> {
 
 /// The clips a legacy morph model implies (made from its numbered targets when it was read).
 fn implied_clips(doc: &Document) -> Vec<Clip> {
-    match (&doc.source, &doc.mesh) {
-        (Source::ThreeJsLegacy(layout), Some(mesh)) => {
+    match (doc.source::<LegacyLayout>(), &doc.mesh) {
+        (Some(layout), Some(mesh)) => {
             create_clips_from_morph_target_sequences(&mesh.target_names(), layout.morph_fps, false)
         }
         _ => Vec::new(),
@@ -354,8 +353,8 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let keys: usize = clips.iter().map(|c| c.key_count()).sum();
     let mut out = Out::new(opts, 0, keys * 48 + 1024);
     let bones = Bones::new(doc.skeleton.as_ref(), &clips);
-    match &doc.source {
-        Source::ThreeJsLegacy(layout) => {
+    match doc.source::<LegacyLayout>() {
+        Some(layout) => {
             let serialized = opts.serialized || layout.serialized;
             write_layout(
                 &mut out,
@@ -367,7 +366,7 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
                 doc.skeleton.as_ref(),
             );
         }
-        _ => {
+        None => {
             out.open(b'{');
             out.key("metadata");
             out.open(b'{');
@@ -745,7 +744,7 @@ mod tests {
         doc.clips[0].tracks[1] = same;
         let back = reread(&doc, &serialized());
         assert_eq!(back.clips[0].tracks, doc.clips[0].tracks);
-        let Source::ThreeJsLegacy(layout) = &back.source else {
+        let Some(layout) = back.source::<LegacyLayout>() else {
             panic!("layout")
         };
         assert!(layout.serialized);
@@ -819,10 +818,19 @@ mod tests {
                 .unwrap_err()
                 .contains("not a finite number")
         );
+        assert!(
+            crate::formats::check_writable(&doc)
+                .unwrap_err()
+                .reason
+                .contains("not a finite number")
+        );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.json");
         let e = crate::formats::write_file(&doc, &path, &WriteOptions::default()).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(
+            matches!(e, crate::formats::WriteError::NotWritable(_)),
+            "{e}"
+        );
         assert!(!path.exists());
     }
 

@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 
 use super::expression::{BUILT_IN_NAMES, Expression, Scope};
 use super::schema::CycleFile;
-use crate::formats::ReadError;
-use crate::formats::json_path::{field, index, syntax_error};
+use crate::formats::json::path::{field, index, syntax_error};
+use crate::formats::{ReadError, ReadErrorKind};
 use crate::scene::Rig;
 
 /// The parameter every cycle has: its rate in cycles per second.
@@ -142,14 +142,15 @@ impl Cycle {
                 Some(cut) => reason[..cut].to_string(),
                 None => reason,
             };
-            ReadError::new(file, path, reason)
+            ReadError::new(ReadErrorKind::of_json(&e), file, path, reason)
         })?;
         let id = file
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or("cycle")
             .to_string();
-        Cycle::from_schema(schema, id).map_err(|(path, reason)| ReadError::new(file, path, reason))
+        Cycle::from_schema(schema, id)
+            .map_err(|(path, reason)| ReadError::schema(file, path, reason))
     }
 
     /// Checks a parsed file; errors are `(json path, reason)`.

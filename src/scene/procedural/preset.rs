@@ -15,8 +15,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::Cycle;
-use crate::formats::ReadError;
-use crate::formats::json_path::syntax_error;
+use crate::formats::json::path::syntax_error;
+use crate::formats::{ReadError, ReadErrorKind};
 
 /// Saved parameter values of one cycle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -57,7 +57,7 @@ impl Preset {
                 Some(cut) => reason[..cut].to_string(),
                 None => reason,
             };
-            ReadError::new(file.as_ref(), path, reason)
+            ReadError::new(ReadErrorKind::of_json(&e), file.as_ref(), path, reason)
         })
     }
 

@@ -58,7 +58,7 @@ impl ClipscopeApp {
                 ));
             }
             FileEvent::Loaded(path, Err(e)) => {
-                if e.reason == "cancelled" {
+                if e.is_cancelled() {
                     self.note(format!("cancelled loading {}", path.display()));
                 } else {
                     self.error = Some(e.to_string());

@@ -14,31 +14,59 @@ use std::path::Path;
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 
-use crate::formats::ReadError;
-use crate::formats::json_path::{field, index, syntax_error};
-use crate::formats::threejs::schema::{JsonKind, RawFields, Shaped};
+use super::path::{field, index, syntax_error};
+use super::{JsonKind, RawFields, Shaped};
+use crate::formats::{ReadError, ReadErrorKind};
 
-/// Why a part of the file cannot be read: its JSON path and the reason.
+/// Why a part of the file cannot be read: its JSON path, the reason and what kind of failure it
+/// is (a [`ReadErrorKind::Schema`] error unless made otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Located {
     /// JSON path of the culprit (`animation.nodes[2].keys[0].p[1]`).
     pub path: String,
     /// What is wrong, on one line.
     pub reason: String,
+    /// What kind of failure it is.
+    pub kind: ReadErrorKind,
 }
 
 impl Located {
-    /// An error at `path`.
+    /// A value at `path` that breaks the format's rules.
     pub(crate) fn new(path: impl Into<String>, reason: impl Into<String>) -> Located {
         Located {
             path: path.into(),
             reason: reason.into(),
+            kind: ReadErrorKind::Schema,
+        }
+    }
+
+    /// Text at `path` that is not valid JSON (or a broken binary container).
+    pub(crate) fn syntax(path: impl Into<String>, reason: impl Into<String>) -> Located {
+        Located {
+            kind: ReadErrorKind::Syntax,
+            ..Located::new(path, reason)
+        }
+    }
+
+    /// Content at `path` that clipscope does not read.
+    pub(crate) fn unsupported(path: impl Into<String>, reason: impl Into<String>) -> Located {
+        Located {
+            kind: ReadErrorKind::Unsupported,
+            ..Located::new(path, reason)
+        }
+    }
+
+    /// The read was cancelled.
+    pub(crate) fn cancelled() -> Located {
+        Located {
+            kind: ReadErrorKind::Cancelled,
+            ..Located::new("", "cancelled")
         }
     }
 
     /// The error as a read error of `file`.
     pub(crate) fn in_file(self, file: &Path) -> ReadError {
-        ReadError::new(file, self.path, self.reason)
+        ReadError::new(self.kind, file, self.path, self.reason)
     }
 }
 
@@ -57,18 +85,18 @@ pub(crate) fn top_object<'a>(
 ) -> Result<(&'a [u8], Obj<'a>), ReadError> {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(ReadError::new(file, "", "file is empty"));
+        return Err(ReadError::syntax(file, "", "file is empty"));
     }
     match parse(body) {
         Ok(Ok(top)) => Ok((body, top)),
-        Ok(Err(kind)) => Err(ReadError::new(
+        Ok(Err(kind)) => Err(ReadError::schema(
             file,
             "",
             format!("expected {expected}, found {}", kind.describe()),
         )),
         Err(e) => {
             let (path, reason) = syntax_error(body, &e);
-            Err(ReadError::new(file, path, reason))
+            Err(ReadError::syntax(file, path, reason))
         }
     }
 }

@@ -1,0 +1,51 @@
+//! The bytes of a glTF file's buffers: from `data:` URIs, files beside the glTF file, or the GLB
+//! BIN chunk, each cut to its `byteLength`.
+
+use std::path::Path;
+
+use super::schema::GltfJson;
+use super::uri;
+use crate::formats::json::Located;
+
+/// The bytes of every buffer, truncated to its `byteLength`.
+pub(crate) fn load(
+    json: &GltfJson,
+    bin: Option<&[u8]>,
+    folder: &Path,
+) -> Result<Vec<Vec<u8>>, Located> {
+    let mut out = Vec::with_capacity(json.buffers.len());
+    for (i, buffer) in json.buffers.iter().enumerate() {
+        let path = format!("buffers[{i}]");
+        let mut data = match (&buffer.uri, bin) {
+            (Some(u), _) => {
+                uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e))?
+            }
+            (None, Some(bin)) if i == 0 => bin.to_vec(),
+            (None, None) if i == 0 => {
+                return Err(Located::new(
+                    format!("{path}.uri"),
+                    "the buffer has no uri and there is no GLB BIN chunk to take its bytes from",
+                ));
+            }
+            (None, _) => {
+                return Err(Located::new(
+                    format!("{path}.uri"),
+                    "the buffer has no uri (only the first buffer of a GLB file uses the BIN chunk)",
+                ));
+            }
+        };
+        let length = buffer.byte_length.0;
+        if (data.len() as u64) < length {
+            return Err(Located::new(
+                format!("{path}.byteLength"),
+                format!(
+                    "byteLength is {length} but the data has {} bytes",
+                    data.len()
+                ),
+            ));
+        }
+        data.truncate(length as usize);
+        out.push(data);
+    }
+    Ok(out)
+}

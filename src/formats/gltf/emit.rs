@@ -1,0 +1,229 @@
+//! What the fresh write and the write-back both emit: animations with their accessors,
+//! placeholder and real morph meshes, and the finished file (`.gltf` JSON with `data:` URIs, or
+//! `.glb` with a BIN chunk).
+
+use std::collections::BTreeMap;
+
+use gltf_json::accessor::Type;
+use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
+use gltf_json::buffer::Target as ViewTarget;
+use gltf_json::mesh::{Mode, MorphTarget, Primitive, Semantic};
+use gltf_json::validation::Checked;
+use gltf_json::{Animation, Index, Mesh};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+use super::bin::Bin;
+use super::plan::{MorphPlan, Plan};
+use super::sampling::Sampling;
+use super::{glb, uri};
+use crate::formats::Format;
+use crate::model::MorphMesh;
+
+/// The JSON text and buffers as the file `format` wants: `.gltf` with every buffer a base64
+/// `data:` URI, `.glb` with the first buffer in the BIN chunk. `buffers` pairs each buffer's
+/// other fields (name, extras, …) with its bytes; they replace the root's `buffers`.
+pub(crate) fn finish(
+    mut root: Map<String, Value>,
+    buffers: Vec<(Map<String, Value>, Vec<u8>)>,
+    format: Format,
+    pretty: bool,
+) -> Vec<u8> {
+    let glb = format == Format::Glb;
+    let mut bin = None;
+    let mut list = Vec::with_capacity(buffers.len());
+    for (i, (mut fields, data)) in buffers.into_iter().enumerate() {
+        fields.shift_remove("uri");
+        fields.insert("byteLength".into(), json!(data.len()));
+        if glb && i == 0 {
+            bin = Some(data);
+        } else {
+            fields.insert("uri".into(), Value::String(uri::data_uri(&data)));
+        }
+        list.push(Value::Object(fields));
+    }
+    if list.is_empty() {
+        root.shift_remove("buffers");
+    } else {
+        root.insert("buffers".into(), Value::Array(list));
+    }
+    let root = Value::Object(root);
+    let mut text = if pretty {
+        serde_json::to_vec_pretty(&root)
+    } else {
+        serde_json::to_vec(&root)
+    }
+    .unwrap_or_default();
+    if glb {
+        glb::build(&text, bin.as_deref())
+    } else {
+        if pretty {
+            text.push(b'\n');
+        }
+        text
+    }
+}
+
+/// The animations of `plan` as JSON, their accessors appended to `bin`; `node_index` maps
+/// planned nodes to node indices in the file.
+pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(plan.animations.len());
+    for a in &plan.animations {
+        let mut samplers = Vec::with_capacity(a.channels.len());
+        let mut channels = Vec::with_capacity(a.channels.len());
+        // Channels with the same key times share one input accessor.
+        let mut inputs: Vec<(&[f32], u32)> = Vec::new();
+        for c in &a.channels {
+            let input = match inputs.iter().find(|(t, _)| *t == c.keys.times.as_slice()) {
+                Some(&(_, i)) => i,
+                None => {
+                    let i = bin.floats(&c.keys.times, Type::Scalar, None);
+                    inputs.push((&c.keys.times, i));
+                    i
+                }
+            };
+            let type_ = match c.path {
+                "translation" | "scale" => Type::Vec3,
+                "rotation" => Type::Vec4,
+                _ => Type::Scalar,
+            };
+            let output = bin.floats(&c.keys.output(), type_, None);
+            let property = match c.path {
+                "translation" => Property::Translation,
+                "rotation" => Property::Rotation,
+                "scale" => Property::Scale,
+                _ => Property::MorphTargetWeights,
+            };
+            samplers.push(Sampler {
+                extensions: None,
+                extras: None,
+                input: Index::new(input),
+                interpolation: Checked::Valid(match c.keys.sampling {
+                    Sampling::Linear => Interpolation::Linear,
+                    Sampling::Step => Interpolation::Step,
+                    Sampling::CubicSpline => Interpolation::CubicSpline,
+                }),
+                output: Index::new(output),
+            });
+            channels.push(Channel {
+                sampler: Index::new(samplers.len() as u32 - 1),
+                target: Target {
+                    extensions: None,
+                    extras: None,
+                    node: Index::new(node_index[c.node]),
+                    path: Checked::Valid(property),
+                },
+                extensions: None,
+                extras: None,
+            });
+        }
+        let animation = Animation {
+            extensions: None,
+            extras: a
+                .extras
+                .as_ref()
+                .and_then(|e| serde_json::value::to_raw_value(e).ok()),
+            channels,
+            name: Some(a.name.clone()),
+            samplers,
+        };
+        let mut value = serde_json::to_value(animation).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut value {
+            for (k, v) in &a.fields {
+                map.insert(k.clone(), v.clone());
+            }
+        }
+        out.push(value);
+    }
+    out
+}
+
+/// `extras.targetNames` for a mesh with targets `names`.
+fn target_names_extras(names: &[String]) -> Option<Box<RawValue>> {
+    serde_json::value::to_raw_value(&json!({ "targetNames": names })).ok()
+}
+
+/// A mesh of one triangle whose targets (one shared all-zero offset accessor) move nothing:
+/// what a weights channel needs when the document has no mesh for the node.
+pub(crate) fn placeholder_mesh(bin: &mut Bin, morph: &MorphPlan) -> Value {
+    let positions = bin.floats(
+        &[0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.1, 0.0],
+        Type::Vec3,
+        Some(ViewTarget::ArrayBuffer),
+    );
+    let zero = bin.floats(&[0.0; 9], Type::Vec3, Some(ViewTarget::ArrayBuffer));
+    let targets = (0..morph.names.len()).map(|_| zero).collect::<Vec<_>>();
+    mesh_value(positions, None, &targets, &morph.names, None)
+}
+
+/// The document's morph mesh: positions, triangle indices, and each target as offsets from
+/// the base positions (glTF targets are relative).
+pub(crate) fn real_mesh(bin: &mut Bin, mesh: &MorphMesh) -> Value {
+    let flat = |v: &[[f32; 3]]| v.iter().flatten().copied().collect::<Vec<f32>>();
+    let positions = bin.floats(
+        &flat(&mesh.vertices),
+        Type::Vec3,
+        Some(ViewTarget::ArrayBuffer),
+    );
+    let indices: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
+    let indices = (!indices.is_empty()).then(|| bin.indices(&indices));
+    let targets: Vec<u32> = mesh
+        .targets
+        .iter()
+        .map(|t| {
+            let offsets: Vec<[f32; 3]> = mesh
+                .vertices
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let p = t.vertices.get(i).copied().unwrap_or(*b);
+                    [p[0] - b[0], p[1] - b[1], p[2] - b[2]]
+                })
+                .collect();
+            bin.floats(&flat(&offsets), Type::Vec3, Some(ViewTarget::ArrayBuffer))
+        })
+        .collect();
+    let name = (!mesh.name.is_empty()).then(|| mesh.name.clone());
+    mesh_value(positions, indices, &targets, &mesh.target_names(), name)
+}
+
+/// A one-primitive triangle mesh as JSON.
+fn mesh_value(
+    positions: u32,
+    indices: Option<u32>,
+    targets: &[u32],
+    names: &[String],
+    name: Option<String>,
+) -> Value {
+    let mut attributes = BTreeMap::new();
+    attributes.insert(Checked::Valid(Semantic::Positions), Index::new(positions));
+    let mesh = Mesh {
+        extensions: None,
+        extras: if names.is_empty() {
+            None
+        } else {
+            target_names_extras(names)
+        },
+        name,
+        primitives: vec![Primitive {
+            attributes,
+            extensions: None,
+            extras: None,
+            indices: indices.map(Index::new),
+            material: None,
+            mode: Checked::Valid(Mode::Triangles),
+            targets: (!targets.is_empty()).then(|| {
+                targets
+                    .iter()
+                    .map(|&t| MorphTarget {
+                        positions: Some(Index::new(t)),
+                        normals: None,
+                        tangents: None,
+                    })
+                    .collect()
+            }),
+        }],
+        weights: None,
+    };
+    serde_json::to_value(mesh).unwrap_or(Value::Null)
+}

@@ -1,0 +1,67 @@
+//! The Lottie entry of the format registry.
+
+use std::io::Write;
+
+use super::{LottieSource, compose, lint, read, schema, write, write_back};
+use crate::formats::codec::{Codec, Input, keeps_model, lost_mesh};
+use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::model::Problem;
+
+/// Reads and writes Lottie / Bodymovin JSON ([`Format::Lottie`]).
+pub(crate) struct LottieCodec;
+
+/// The codec the registry lists.
+pub(crate) static CODEC: LottieCodec = LottieCodec;
+
+impl Codec for LottieCodec {
+    fn detect(&self, bytes: &[u8]) -> Option<Format> {
+        schema::detect(bytes).then_some(Format::Lottie)
+    }
+
+    fn read(&self, input: &Input<'_>) -> Result<Document, ReadError> {
+        read::read(input)
+    }
+
+    fn rules(&self, input: &Input<'_>, doc: &Document) -> Vec<Problem> {
+        // Hold keys in mixed tracks show up as duplicate-time warnings in the clip validation;
+        // a file with no compositions has nothing for the raw-file rules to say.
+        if doc.clips.is_empty() {
+            Vec::new()
+        } else {
+            lint::lint(input.bytes)
+        }
+    }
+
+    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+        write::check_writable(doc)
+    }
+
+    fn write_to(
+        &self,
+        doc: &Document,
+        opts: &WriteOptions,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        write::write_to(doc, opts, out)
+    }
+
+    fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+        write::write(doc, opts)
+    }
+
+    fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
+        let mut lost: Vec<String> = if keeps_model(doc, to) {
+            Vec::new()
+        } else {
+            lost_mesh(doc).into_iter().collect()
+        };
+        if doc.source::<LottieSource>().is_none() {
+            lost.extend(compose::losses(doc));
+        }
+        lost
+    }
+
+    fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
+        write_back::losses_leaving(doc.source::<LottieSource>())
+    }
+}

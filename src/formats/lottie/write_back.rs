@@ -1,0 +1,391 @@
+//! Writing a document read from Lottie back into its file.
+//!
+//! The writer starts from the original bytes and replaces only what was edited: the property
+//! object of every track that no longer matches what the reader made (its other fields, such as
+//! `ix`, `x` expressions or slot ids, are copied as they were; `a` is set to 0 or 1), the
+//! composition's `nm` when its clip was renamed and the root's `op` when the clip's duration
+//! changed. Every other byte (shapes, masks, assets, unknown fields, formatting) is kept, so an
+//! unedited document is written back byte for byte.
+//!
+//! An edited track becomes keyframes in the new Bodymovin shape (`s` on every key, no `e`):
+//! * a key whose time and value were read from the file keeps its original `t` and `s` text,
+//!   and a segment left as it was keeps its original `o`/`i` handles;
+//! * other segments get handles recovered from the Bezier tangents:
+//!   `o = ((c0.t − t0)/dt, (c0.v − v0)/dv)`, `i` likewise, with `x` clamped to `[0, 1]` (where
+//!   `dv` is 0 the curve is flat in Lottie whatever the handle); linear segments get `o = (0, 0)`,
+//!   `i = (1, 1)`;
+//! * a flat segment followed by a second key at the same time (the reader's form of a hold), and
+//!   every segment of a discrete track, become hold keys (`h: 1`);
+//! * a smooth (cubic) track, which Lottie cannot hold, is sampled at every frame into linear
+//!   keys;
+//! * a track with one key becomes a static value (`"k": [..]`, or a bare number where the file
+//!   had one).
+//!
+//! A baked motion path that was edited is written as its baked keys (linear, no `to`/`ti`):
+//! lottie-web then follows the edited track exactly, but the path's original tangents are gone.
+//!
+//! A document not read from Lottie becomes a new composition instead: see
+//! [`compose`](super::compose).
+//!
+//! [`WriteOptions::pretty`](crate::formats::WriteOptions::pretty) does not apply (the file keeps its own layout); a precision applies
+//! to the numbers written anew.
+
+use std::collections::HashMap;
+
+use super::emit::{handle_text, handles, key_values, lottie_keys, numbers, resampled};
+use super::{LottieSource, OriginalKey, PropBinding};
+use crate::formats::json::number::{write_f32, write_f64};
+use crate::formats::json::write_str;
+use crate::formats::{Document, WriteOptions};
+use crate::model::{HandleSide, Interpolation, Track};
+
+/// Whether `doc`, read from the Lottie file `source`, can be written back into it: it must have
+/// no clips or tracks the file has no place for, and every track must keep the kind and value
+/// size its property had.
+pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<(), String> {
+    let data = &source.0;
+    // The property of each (clip, track name), the first one where names repeat.
+    let mut props: HashMap<(usize, &str), &PropBinding> = HashMap::with_capacity(data.props.len());
+    for p in &data.props {
+        props.entry((p.clip, p.imported.name.as_str())).or_insert(p);
+    }
+    let mut problems = Vec::new();
+    for (c, clip) in doc.clips.iter().enumerate() {
+        if c >= data.comps.len() {
+            problems.push(format!(
+                "clip {:?} (the file has no composition for it)",
+                clip.name
+            ));
+            continue;
+        }
+        for track in &clip.tracks {
+            match props.get(&(c, track.name.as_str())) {
+                None => problems.push(format!(
+                    "{}|{} (no such layer property)",
+                    clip.name, track.name
+                )),
+                Some(b) if b.imported.kind != track.kind => problems.push(format!(
+                    "{}|{} (a {} track where the file has a {} property)",
+                    clip.name,
+                    track.name,
+                    track.kind.type_name(),
+                    b.imported.kind.type_name()
+                )),
+                Some(b) if !track.is_empty() && b.imported.value_size() != track.value_size() => {
+                    problems.push(format!(
+                        "{}|{} ({} values per key where the property has {})",
+                        clip.name,
+                        track.name,
+                        track.value_size(),
+                        b.imported.value_size()
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "a Lottie file holds only the layer transform properties it was read with; these have no place in it: {}",
+            problems.join(", ")
+        ))
+    }
+}
+
+/// What converting a Lottie document to another format leaves out, one line each; `source` is
+/// the file it was read from, if any.
+pub(crate) fn losses_leaving(source: Option<&LottieSource>) -> Vec<String> {
+    let mut lost = vec![
+        "everything in the Lottie file but layer transforms (shapes, masks, effects, text, \
+         images, precomp time remapping, markers and other fields)"
+            .to_string(),
+        "layer parenting, in/out points and st/sr (kept only as each clip's userData \"lottie\", \
+         which three.js does not apply)"
+            .to_string(),
+        "Lottie's 2D meaning: values stay in Lottie units (pixels with y down, degrees clockwise, \
+         percent scale, opacity 0-100)"
+            .to_string(),
+    ];
+    let baked = source.map_or(0, |s| s.0.props.iter().filter(|p| p.baked).count());
+    if baked > 0 {
+        lost.push(format!(
+            "the motion-path tangents (to/ti) of {} propert{}: baked at import into linear keys \
+             at every frame (and finer where the path bends)",
+            baked,
+            if baked == 1 { "y" } else { "ies" }
+        ));
+    }
+    lost
+}
+
+/// The Lottie file `source` that `doc` was read from, with edited properties replaced.
+pub(crate) fn write_back(doc: &Document, source: &LottieSource, opts: &WriteOptions) -> Vec<u8> {
+    let data = &source.0;
+    let mut edits = edits(doc, source, opts);
+    edits.sort_by_key(|(range, _)| (range.start, range.end));
+    let bytes = &data.bytes;
+    let mut out = Vec::with_capacity(bytes.len() + 256);
+    let mut at = 0;
+    for (range, text) in edits {
+        if range.start < at {
+            continue;
+        }
+        out.extend_from_slice(&bytes[at..range.start]);
+        out.extend_from_slice(&text);
+        at = range.end;
+    }
+    out.extend_from_slice(&bytes[at..]);
+    out
+}
+
+/// The byte ranges to replace and their new text.
+fn edits(
+    doc: &Document,
+    source: &LottieSource,
+    opts: &WriteOptions,
+) -> Vec<(std::ops::Range<usize>, Vec<u8>)> {
+    let data = &source.0;
+    let mut edits = Vec::new();
+    for (c, clip) in doc.clips.iter().enumerate().take(data.comps.len()) {
+        // The track of each name, the first one where names repeat.
+        let mut tracks: HashMap<&str, &Track> = HashMap::with_capacity(clip.tracks.len());
+        for t in &clip.tracks {
+            tracks.entry(t.name.as_str()).or_insert(t);
+        }
+        let comp = &data.comps[c];
+        if clip.name != comp.name {
+            let mut text = Vec::new();
+            write_str(&mut text, &clip.name);
+            match &comp.name_span {
+                Some(span) => edits.push((span.clone(), text)),
+                None => {
+                    let mut insert = b"\"nm\":".to_vec();
+                    insert.extend_from_slice(&text);
+                    insert.push(b',');
+                    let at = comp.span.start + 1;
+                    edits.push((at..at, insert));
+                }
+            }
+        }
+        if let Some(span) = &comp.op_span
+            && (clip.duration - comp.duration).abs() > 1e-9
+        {
+            let mut text = Vec::new();
+            write_f64(
+                &mut text,
+                comp.origin + clip.duration * comp.fr,
+                opts.precision,
+            );
+            edits.push((span.clone(), text));
+        }
+        for binding in data.props.iter().filter(|p| p.clip == c) {
+            let Some(&track) = tracks.get(binding.imported.name.as_str()) else {
+                continue;
+            };
+            if track.is_empty()
+                || same_curve(track, &binding.imported)
+                || track.kind != binding.imported.kind
+                || track.value_size() != binding.imported.value_size()
+            {
+                continue;
+            }
+            let text = property_text(binding, track, &data.bytes, opts);
+            edits.push((binding.span.clone(), text));
+        }
+    }
+    edits
+}
+
+/// True when `a` and `b` evaluate alike: same kind, keys, values, interpolation and handles
+/// (handle modes, which are editor state, are not compared).
+fn same_curve(a: &Track, b: &Track) -> bool {
+    a.kind == b.kind
+        && a.times == b.times
+        && a.values == b.values
+        && a.interpolation == b.interpolation
+        && a.tangents
+            .as_ref()
+            .map(|t| (&t.in_tangents, &t.out_tangents))
+            == b.tangents
+                .as_ref()
+                .map(|t| (&t.in_tangents, &t.out_tangents))
+}
+
+/// The property object with `k` (and `a`) rewritten from `track`, other fields copied.
+fn property_text(
+    binding: &PropBinding,
+    track: &Track,
+    bytes: &[u8],
+    opts: &WriteOptions,
+) -> Vec<u8> {
+    let track = match track.interpolation {
+        Interpolation::Smooth => resampled(track, binding.fr),
+        _ => track.clone(),
+    };
+    let animated = track.len() > 1;
+    let k = if animated {
+        keyframes_text(binding, &track, bytes, opts)
+    } else {
+        static_text(binding, &track, opts)
+    };
+    let mut out = Vec::with_capacity(k.len() + 64);
+    out.push(b'{');
+    for (i, (name, span)) in binding.fields.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(&mut out, name);
+        out.push(b':');
+        match name.as_str() {
+            "k" => out.extend_from_slice(&k),
+            "a" => out.push(if animated { b'1' } else { b'0' }),
+            _ => out.extend_from_slice(&bytes[span.clone()]),
+        }
+    }
+    out.push(b'}');
+    out
+}
+
+/// A one-key track as a static value.
+fn static_text(binding: &PropBinding, track: &Track, opts: &WriteOptions) -> Vec<u8> {
+    let values = key_values(track, 0);
+    let mut out = Vec::new();
+    if binding.number && values.len() == 1 {
+        write_f32(&mut out, values[0], opts.precision);
+    } else {
+        numbers(&mut out, values, opts);
+    }
+    out
+}
+
+/// The original key read at model time `time` with value `value` (or failing that, at `time`).
+fn original_at<'k>(
+    keys: &'k [OriginalKey],
+    time: f32,
+    value: &[f32],
+) -> Option<(usize, &'k OriginalKey)> {
+    keys.iter()
+        .enumerate()
+        .find(|(_, k)| k.time.to_bits() == time.to_bits() && k.value == value)
+        .or_else(|| {
+            keys.iter()
+                .enumerate()
+                .find(|(_, k)| k.time.to_bits() == time.to_bits())
+        })
+}
+
+/// The segment from model key `a` to `b` of `track` is the one the reader made between two
+/// consecutive original keys, untouched: then their `o`/`i` text still holds.
+fn segment_unchanged(binding: &PropBinding, track: &Track, a: usize, b: usize) -> bool {
+    let snap = &binding.imported;
+    let find = |k: usize| {
+        (0..snap.len()).find(|&s| {
+            snap.times[s].to_bits() == track.times[k].to_bits()
+                && key_values(snap, s) == key_values(track, k)
+        })
+    };
+    let (Some(sa), Some(sb)) = (find(a), find(b)) else {
+        return false;
+    };
+    if sb != sa + 1 || snap.interpolation != track.interpolation {
+        return false;
+    }
+    let vs = track.value_size();
+    match (&snap.tangents, &track.tangents) {
+        (None, None) => true,
+        (Some(st), Some(tt)) => (0..vs).all(|c| {
+            st.point(HandleSide::Out, sa, c, vs) == tt.point(HandleSide::Out, a, c, vs)
+                && st.point(HandleSide::In, sb, c, vs) == tt.point(HandleSide::In, b, c, vs)
+        }),
+        _ => false,
+    }
+}
+
+/// The `k` array of keyframes for `track`.
+fn keyframes_text(
+    binding: &PropBinding,
+    track: &Track,
+    bytes: &[u8],
+    opts: &WriteOptions,
+) -> Vec<u8> {
+    let keys = lottie_keys(track);
+    let vs = track.value_size();
+    let mut out = Vec::with_capacity(keys.len() * 80);
+    out.push(b'[');
+    for (m, key) in keys.iter().enumerate() {
+        if m > 0 {
+            out.push(b',');
+        }
+        let j = key.key;
+        let time = track.times[j];
+        let value = key_values(track, j);
+        let original = original_at(&binding.keys, time, value);
+        out.push(b'{');
+        let mut first = true;
+        let mut sep = |out: &mut Vec<u8>| {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+        };
+        if let Some(next) = keys.get(m + 1).filter(|_| !key.hold) {
+            let b = next.key;
+            let reuse = original
+                .filter(|(oi, o)| {
+                    !o.hold
+                        && binding.keys.get(oi + 1).is_some_and(|n| {
+                            n.time.to_bits() == track.times[b].to_bits()
+                                && n.value == key_values(track, b)
+                        })
+                        && segment_unchanged(binding, track, j, b)
+                })
+                .and_then(|(_, o)| Some((o.i.clone()?, o.o.clone()?)));
+            match reuse {
+                Some((i, o)) => {
+                    sep(&mut out);
+                    out.extend_from_slice(b"\"i\":");
+                    out.extend_from_slice(&bytes[i]);
+                    sep(&mut out);
+                    out.extend_from_slice(b"\"o\":");
+                    out.extend_from_slice(&bytes[o]);
+                }
+                None => {
+                    let (o, i) = handles(track, j, b, vs);
+                    sep(&mut out);
+                    out.extend_from_slice(b"\"i\":");
+                    handle_text(&mut out, &i, opts);
+                    sep(&mut out);
+                    out.extend_from_slice(b"\"o\":");
+                    handle_text(&mut out, &o, opts);
+                }
+            }
+        }
+        sep(&mut out);
+        out.extend_from_slice(b"\"t\":");
+        match original {
+            Some((_, o)) => out.extend_from_slice(&bytes[o.t.clone()]),
+            None => write_f32(
+                &mut out,
+                (time as f64 * binding.fr + binding.origin) as f32,
+                opts.precision,
+            ),
+        }
+        sep(&mut out);
+        out.extend_from_slice(b"\"s\":");
+        match original.and_then(|(_, o)| o.s.clone().filter(|_| o.value == value)) {
+            Some(s) if bytes[s.clone()].first() == Some(&b'[') => {
+                out.extend_from_slice(&bytes[s]);
+            }
+            _ => numbers(&mut out, value, opts),
+        }
+        if key.hold {
+            sep(&mut out);
+            out.extend_from_slice(b"\"h\":1");
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
+    out
+}

@@ -1,0 +1,51 @@
+//! How to read and how to write: the options every reader and writer takes.
+
+use std::sync::Arc;
+
+use super::LoadProgress;
+
+/// How a file is read: what its content implies and where the read reports progress. Every
+/// reader takes the same options.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    /// Frames per second of the clips made from a legacy model's numbered morph targets
+    /// (`horse_A_001`, …); three.js's loaders and the horse example use 10.
+    pub morph_fps: f64,
+    /// Where the read reports how far it got and learns that it should stop (the editor's
+    /// background loads); `None` reads to the end.
+    pub progress: Option<Arc<LoadProgress>>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            morph_fps: 10.0,
+            progress: None,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// The same options reporting to (and stopping on) `progress`.
+    pub fn with_progress(mut self, progress: Arc<LoadProgress>) -> ReadOptions {
+        self.progress = Some(progress);
+        self
+    }
+}
+
+/// How [`write_bytes`](super::write_bytes) and [`write_file`](super::write_file) format numbers
+/// and layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WriteOptions {
+    /// Round numbers to this many decimals (trailing zeros trimmed); `None` writes the shortest
+    /// text that reads back to the same `f32`.
+    pub precision: Option<u32>,
+    /// Indent objects (two spaces); numeric arrays stay on one line.
+    pub pretty: bool,
+    /// Write the format's second layout, where it has one
+    /// ([`FormatSpec::serialized_layout`](super::FormatSpec::serialized_layout)): for legacy
+    /// three.js, each hierarchy entry as one key of flat arrays
+    /// (`{"time":[…],"pos":[…],"rot":[…],"scl":[…]}`, the threejs-serialize-animation shape)
+    /// instead of one key object per time. A document read in that shape keeps it either way.
+    pub serialized: bool,
+}

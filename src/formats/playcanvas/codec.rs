@@ -1,0 +1,63 @@
+//! The PlayCanvas animation JSON entry of the format registry.
+
+use std::io::Write;
+
+use super::{PlayCanvasLayout, lint, read, schema, write};
+use crate::formats::codec::{Codec, Input, keeps_model, lost_mesh};
+use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::model::Problem;
+
+/// Reads and writes PlayCanvas animation JSON ([`Format::PlayCanvas`]).
+pub(crate) struct PlayCanvasCodec;
+
+/// The codec the registry lists.
+pub(crate) static CODEC: PlayCanvasCodec = PlayCanvasCodec;
+
+impl Codec for PlayCanvasCodec {
+    fn detect(&self, bytes: &[u8]) -> Option<Format> {
+        schema::detect(bytes).then_some(Format::PlayCanvas)
+    }
+
+    fn read(&self, input: &Input<'_>) -> Result<Document, ReadError> {
+        // PlayCanvas files are small: the lenient read is the strict one, whose first problem
+        // stops it.
+        read::read(input)
+    }
+
+    fn rules(&self, input: &Input<'_>, _doc: &Document) -> Vec<Problem> {
+        lint::lint(input.bytes)
+    }
+
+    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+        write::check_writable(doc)
+    }
+
+    fn write_to(
+        &self,
+        doc: &Document,
+        opts: &WriteOptions,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        write::write_to(doc, opts, out)
+    }
+
+    fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+        write::write(doc, opts)
+    }
+
+    fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
+        let mut lost: Vec<String> = if keeps_model(doc, to) {
+            Vec::new()
+        } else {
+            lost_mesh(doc).into_iter().collect()
+        };
+        lost.extend(write::losses(doc));
+        lost
+    }
+
+    fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
+        doc.source::<PlayCanvasLayout>()
+            .map(PlayCanvasLayout::losses)
+            .unwrap_or_default()
+    }
+}

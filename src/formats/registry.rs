@@ -1,0 +1,306 @@
+//! The format registry: every file format clipscope knows, in one table. Each entry names the
+//! format (short name, description, extensions, what a file holds) and points at the format
+//! module's [`Codec`], which reads, lints and writes it. Content detection tries the codecs in
+//! one order, defined here once ([`DETECTION_ORDER`]).
+//!
+//! Everything outside this file and the format modules asks the registry (through
+//! [`Format`]'s methods and the functions of [`formats`](super)) instead of matching on the
+//! format. Adding a format is one module with a [`Codec`] plus one [`Format`] variant and one
+//! [`FormatSpec`] entry here (see `docs/ARCHITECTURE.md`, "Adding a format").
+
+use super::codec::Codec;
+use super::{gltf, lottie, playcanvas, threejs, threejs_legacy};
+
+/// The file formats clipscope reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// three.js JSON: `AnimationClip.toJSON` clips, arrays of them, or ObjectLoader files.
+    ThreeJs,
+    /// Legacy three.js JSON (model format 3): `bones` with `hierarchy` animations, or morph-target
+    /// models such as the horse.
+    ThreeJsLegacy,
+    /// Lottie / Bodymovin JSON: layer transforms of each composition as clips.
+    Lottie,
+    /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
+    PlayCanvas,
+    /// glTF 2.0 JSON (`.gltf`), buffers embedded as base64 `data:` URIs when written.
+    Gltf,
+    /// Binary glTF 2.0 (`.glb`).
+    Glb,
+}
+
+/// One registry entry: what clipscope knows about a format and the codec that handles it.
+pub struct FormatSpec {
+    /// The format.
+    pub format: Format,
+    /// The short name used on the command line and in reports (`threejs`).
+    pub name: &'static str,
+    /// A human-readable name for menus ("three.js AnimationClip JSON").
+    pub description: &'static str,
+    /// File extensions, without the dot; the first is the one files are written with.
+    pub extensions: &'static [&'static str],
+    /// Formats of one family store the same file in different containers (`.gltf` and `.glb`):
+    /// converting between them keeps the file's layout.
+    pub family: &'static str,
+    /// A file holds a single clip, so a document with more is written one file per clip.
+    pub holds_one_clip: bool,
+    /// The writer has a second layout, chosen with
+    /// [`WriteOptions::serialized`](super::WriteOptions::serialized): its label in the export
+    /// dialog.
+    pub serialized_layout: Option<&'static str>,
+    /// Reads, lints and writes the format.
+    pub(crate) codec: &'static dyn Codec,
+}
+
+/// Every format, in menu order.
+pub static FORMATS: [FormatSpec; 6] = [
+    FormatSpec {
+        format: Format::ThreeJs,
+        name: "threejs",
+        family: "threejs",
+        description: "three.js AnimationClip JSON",
+        extensions: &["json"],
+        holds_one_clip: false,
+        serialized_layout: None,
+        codec: &threejs::CODEC,
+    },
+    FormatSpec {
+        format: Format::ThreeJsLegacy,
+        name: "threejs-legacy",
+        family: "threejs-legacy",
+        description: "legacy three.js JSON (model format 3)",
+        extensions: &["json"],
+        holds_one_clip: false,
+        serialized_layout: Some("serialized (flat arrays per bone)"),
+        codec: &threejs_legacy::CODEC,
+    },
+    FormatSpec {
+        format: Format::PlayCanvas,
+        name: "playcanvas",
+        family: "playcanvas",
+        description: "PlayCanvas animation JSON",
+        extensions: &["json"],
+        holds_one_clip: true,
+        serialized_layout: None,
+        codec: &playcanvas::CODEC,
+    },
+    FormatSpec {
+        format: Format::Lottie,
+        name: "lottie",
+        family: "lottie",
+        description: "Lottie / Bodymovin JSON",
+        extensions: &["json"],
+        holds_one_clip: false,
+        serialized_layout: None,
+        codec: &lottie::CODEC,
+    },
+    FormatSpec {
+        format: Format::Gltf,
+        name: "gltf",
+        family: "gltf",
+        description: "glTF 2.0 (.gltf, embedded buffers)",
+        extensions: &["gltf"],
+        holds_one_clip: false,
+        serialized_layout: None,
+        codec: &gltf::CODEC,
+    },
+    FormatSpec {
+        format: Format::Glb,
+        name: "glb",
+        family: "gltf",
+        description: "binary glTF 2.0 (.glb)",
+        extensions: &["glb"],
+        holds_one_clip: false,
+        serialized_layout: None,
+        codec: &gltf::CODEC,
+    },
+];
+
+/// The order content detection asks the codecs in: the most specific first (glTF's magic or
+/// top-level keys, Lottie's composition fields, legacy model metadata, PlayCanvas's
+/// `animation` wrapper); three.js JSON takes everything else.
+pub(crate) static DETECTION_ORDER: [&dyn Codec; 5] = [
+    &gltf::CODEC,
+    &lottie::CODEC,
+    &threejs_legacy::CODEC,
+    &playcanvas::CODEC,
+    &threejs::CODEC,
+];
+
+/// The registry entry of `format`.
+pub fn spec(format: Format) -> &'static FormatSpec {
+    FORMATS
+        .iter()
+        .find(|s| s.format == format)
+        .expect("every format has a registry entry (a unit test checks)")
+}
+
+/// The format of `bytes` by content, and the codec that reads it.
+pub(crate) fn detect(bytes: &[u8]) -> (Format, &'static dyn Codec) {
+    DETECTION_ORDER
+        .iter()
+        .find_map(|codec| codec.detect(bytes).map(|f| (f, *codec)))
+        .unwrap_or((Format::ThreeJs, &threejs::CODEC))
+}
+
+impl Format {
+    /// Every format clipscope writes, in menu order.
+    pub const ALL: &[Format] = &[
+        Format::ThreeJs,
+        Format::ThreeJsLegacy,
+        Format::PlayCanvas,
+        Format::Lottie,
+        Format::Gltf,
+        Format::Glb,
+    ];
+
+    /// The format's registry entry.
+    pub fn spec(self) -> &'static FormatSpec {
+        spec(self)
+    }
+
+    /// A human-readable name for menus ("three.js AnimationClip JSON").
+    pub fn description(self) -> &'static str {
+        self.spec().description
+    }
+
+    /// The short name used on the command line and in reports (`threejs`).
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The usual file extension of the format, without the dot (`json`).
+    pub fn extension(self) -> &'static str {
+        self.spec().extensions[0]
+    }
+
+    /// Whether a file of this format holds a single clip (PlayCanvas animation JSON), so a
+    /// document with more is written one file per clip.
+    pub fn holds_one_clip(self) -> bool {
+        self.spec().holds_one_clip
+    }
+
+    /// The format with short name `name` (see [`Format::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        FORMATS.iter().find(|s| s.name == name).map(|s| s.format)
+    }
+
+    /// The one format whose files have extension `ext` (case-insensitive, without the dot),
+    /// if only one has it (`glb`, `gltf`; `json` is shared, so content decides).
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let mut found = FORMATS
+            .iter()
+            .filter(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)));
+        match (found.next(), found.next()) {
+            (Some(one), None) => Some(one.format),
+            _ => None,
+        }
+    }
+
+    /// Whether a file of this format and one of `other` are the same file in different
+    /// containers (`.gltf` and `.glb`), or the same format.
+    pub fn same_family(self, other: Format) -> bool {
+        self.spec().family == other.spec().family
+    }
+
+    /// The codec that reads and writes this format.
+    pub(crate) fn codec(self) -> &'static dyn Codec {
+        self.spec().codec
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_exactly_one_entry() {
+        for &f in Format::ALL {
+            assert_eq!(FORMATS.iter().filter(|s| s.format == f).count(), 1, "{f}");
+            assert_eq!(spec(f).format, f);
+            assert_eq!(Format::from_name(f.name()), Some(f));
+        }
+        assert_eq!(FORMATS.len(), Format::ALL.len());
+    }
+
+    #[test]
+    fn extensions_decide_only_where_unique() {
+        assert_eq!(Format::from_extension("glb"), Some(Format::Glb));
+        assert_eq!(Format::from_extension("GLTF"), Some(Format::Gltf));
+        assert_eq!(Format::from_extension("json"), None);
+        assert_eq!(Format::from_extension("txt"), None);
+    }
+
+    /// A small document every format can hold: one clip moving one node.
+    fn sample() -> crate::formats::Document {
+        use crate::model::{Clip, Track, TrackKind};
+        let position = Track::numeric(
+            "box.position",
+            TrackKind::Vector,
+            vec![0.0, 0.5, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 2.0, 4.0, 6.0],
+        );
+        crate::formats::Document::new(
+            Format::ThreeJs,
+            vec![Clip::new("move", 1.0, vec![position])],
+        )
+    }
+
+    #[test]
+    fn every_format_round_trips_through_the_registry() {
+        use crate::formats::{WriteOptions, read_bytes, write_bytes};
+        for &f in Format::ALL {
+            let doc = sample().converted_to(f);
+            let bytes = write_bytes(&doc, &WriteOptions::default());
+            assert_eq!(detect(&bytes).0, f, "{f} is detected by content");
+            let back = read_bytes(&bytes, std::path::Path::new("x"))
+                .unwrap_or_else(|e| panic!("{f}: {e}"));
+            assert_eq!(back.format, f);
+            assert_eq!(back.clips.len(), 1, "{f}");
+        }
+    }
+
+    #[test]
+    fn every_reader_reports_progress_and_honours_cancel() {
+        use std::sync::Arc;
+
+        use crate::formats::codec::Input;
+        use crate::formats::{
+            LoadProgress, ReadOptions, WriteOptions, read_bytes_with, write_bytes,
+        };
+        for &f in Format::ALL {
+            let bytes = write_bytes(&sample().converted_to(f), &WriteOptions::default());
+            let file = std::path::Path::new("x");
+            // A read that runs to the end reports all of the file.
+            let progress = Arc::new(LoadProgress::new());
+            let opts = ReadOptions::default().with_progress(progress.clone());
+            read_bytes_with(&bytes, file, &opts).unwrap_or_else(|e| panic!("{f}: {e}"));
+            assert_eq!(progress.fraction(), 1.0, "{f}");
+            // The reader itself stops when cancelled (not only the registry before it starts).
+            let cancelled = LoadProgress::new();
+            cancelled.cancel();
+            let input = Input {
+                bytes: &bytes,
+                file,
+                options: &opts,
+                progress: &cancelled,
+            };
+            let e = f.codec().read(&input).expect_err("a cancelled read fails");
+            assert!(e.is_cancelled(), "{f}: {e}");
+            assert_eq!(e.to_string(), "x: cancelled");
+        }
+    }
+
+    #[test]
+    fn detection_falls_back_to_threejs() {
+        assert_eq!(detect(b"{\"tracks\":[]}").0, Format::ThreeJs);
+        assert_eq!(detect(b"glTF\x02\0\0\0").0, Format::Glb);
+        assert_eq!(detect(b"not json").0, Format::ThreeJs);
+    }
+}
