@@ -97,11 +97,6 @@ impl Track {
         }
     }
 
-    /// True when the track has both tangent arrays (three.js `hasTangents(settings)`).
-    pub fn has_tangents(&self) -> bool {
-        self.tangents.is_some()
-    }
-
     /// The time of the last key, or `None` for an empty track.
     pub fn end_time(&self) -> Option<f32> {
         self.times.last().copied()

@@ -276,12 +276,6 @@ impl Pose {
         })
     }
 
-    /// The current values of the property at `key` for writing, if it is defined.
-    pub fn property_mut(&mut self, key: &PropertyKey) -> Option<&mut [f64]> {
-        let range = self.slot(&key.node, &key.property)?;
-        Some(&mut self.values[range])
-    }
-
     /// The current values of `property` of `node`.
     pub fn value(&self, node: &str, property: &str) -> Option<&[f64]> {
         self.slot(node, property).map(|r| &self.values[r])

@@ -56,13 +56,6 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64, precision: Option<u32>) {
     }
 }
 
-/// The shortest text for `x` as a `String` (see [`write_f32`]), e.g. for printing samples.
-pub fn format_f32(x: f32) -> String {
-    let mut out = Vec::with_capacity(16);
-    write_f32(&mut out, x, None);
-    String::from_utf8(out).unwrap_or_default()
-}
-
 /// The shortest text for `x` as a `String` (see [`write_f64`]).
 pub fn format_f64(x: f64) -> String {
     let mut out = Vec::with_capacity(24);
