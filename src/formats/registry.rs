@@ -226,7 +226,8 @@ mod tests {
             assert_eq!(spec(f).format, f);
             assert_eq!(Format::from_name(f.name()), Some(f));
         }
-        assert_eq!(FORMATS.len(), Format::ALL.len());
+        let menu_order: Vec<Format> = FORMATS.iter().map(|s| s.format).collect();
+        assert_eq!(menu_order, Format::ALL, "ALL lists the table in its order");
     }
 
     #[test]

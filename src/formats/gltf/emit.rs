@@ -2,7 +2,7 @@
 //! placeholder and real morph meshes, and the finished file (`.gltf` JSON with `data:` URIs, or
 //! `.glb` with a BIN chunk).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use gltf_json::accessor::Type;
 use gltf_json::animation::{Channel, Interpolation, Property, Sampler, Target};
@@ -71,17 +71,14 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
     for a in &plan.animations {
         let mut samplers = Vec::with_capacity(a.channels.len());
         let mut channels = Vec::with_capacity(a.channels.len());
-        // Channels with the same key times share one input accessor.
-        let mut inputs: Vec<(&[f32], u32)> = Vec::new();
+        // Channels with the same key times share one input accessor (looked up by the times'
+        // bits, with -0 as 0 so that equal times match as `==` would).
+        let mut inputs: HashMap<Vec<u32>, u32> = HashMap::new();
         for c in &a.channels {
-            let input = match inputs.iter().find(|(t, _)| *t == c.keys.times.as_slice()) {
-                Some(&(_, i)) => i,
-                None => {
-                    let i = bin.floats(&c.keys.times, Type::Scalar, None);
-                    inputs.push((&c.keys.times, i));
-                    i
-                }
-            };
+            let key: Vec<u32> = c.keys.times.iter().map(|t| (t + 0.0).to_bits()).collect();
+            let input = *inputs
+                .entry(key)
+                .or_insert_with(|| bin.floats(&c.keys.times, Type::Scalar, None));
             let type_ = match c.path {
                 "translation" | "scale" => Type::Vec3,
                 "rotation" => Type::Vec4,

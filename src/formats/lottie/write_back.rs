@@ -260,31 +260,58 @@ fn static_text(binding: &PropBinding, track: &Track, opts: &WriteOptions) -> Vec
     out
 }
 
-/// The original key read at model time `time` with value `value` (or failing that, at `time`).
+/// Key indices by the bits of their time, in key order: where to look for a key at a time
+/// without scanning every key.
+struct ByTime(HashMap<u32, Vec<usize>>);
+
+impl ByTime {
+    /// The index of `times`.
+    fn new(times: impl Iterator<Item = f32>) -> ByTime {
+        let mut map: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (i, t) in times.enumerate() {
+            map.entry(t.to_bits()).or_default().push(i);
+        }
+        ByTime(map)
+    }
+
+    /// The keys at exactly `time`, first to last.
+    fn at(&self, time: f32) -> &[usize] {
+        self.0.get(&time.to_bits()).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The original key read at model time `time` with value `value` (or failing that, at `time`);
+/// `by_time` indexes `keys`.
 fn original_at<'k>(
     keys: &'k [OriginalKey],
+    by_time: &ByTime,
     time: f32,
     value: &[f32],
 ) -> Option<(usize, &'k OriginalKey)> {
-    keys.iter()
-        .enumerate()
-        .find(|(_, k)| k.time.to_bits() == time.to_bits() && k.value == value)
-        .or_else(|| {
-            keys.iter()
-                .enumerate()
-                .find(|(_, k)| k.time.to_bits() == time.to_bits())
-        })
+    let at = by_time.at(time);
+    at.iter()
+        .find(|&&i| keys[i].value == value)
+        .or(at.first())
+        .map(|&i| (i, &keys[i]))
 }
 
 /// The segment from model key `a` to `b` of `track` is the one the reader made between two
-/// consecutive original keys, untouched: then their `o`/`i` text still holds.
-fn segment_unchanged(binding: &PropBinding, track: &Track, a: usize, b: usize) -> bool {
+/// consecutive original keys, untouched: then their `o`/`i` text still holds. `snap_by_time`
+/// indexes the keys the reader made.
+fn segment_unchanged(
+    binding: &PropBinding,
+    snap_by_time: &ByTime,
+    track: &Track,
+    a: usize,
+    b: usize,
+) -> bool {
     let snap = &binding.imported;
     let find = |k: usize| {
-        (0..snap.len()).find(|&s| {
-            snap.times[s].to_bits() == track.times[k].to_bits()
-                && key_values(snap, s) == key_values(track, k)
-        })
+        snap_by_time
+            .at(track.times[k])
+            .iter()
+            .copied()
+            .find(|&s| key_values(snap, s) == key_values(track, k))
     };
     let (Some(sa), Some(sb)) = (find(a), find(b)) else {
         return false;
@@ -312,6 +339,8 @@ fn keyframes_text(
 ) -> Vec<u8> {
     let keys = lottie_keys(track);
     let vs = track.value_size();
+    let originals = ByTime::new(binding.keys.iter().map(|k| k.time));
+    let made = ByTime::new(binding.imported.times.iter().copied());
     let mut out = Vec::with_capacity(keys.len() * 80);
     out.push(b'[');
     for (m, key) in keys.iter().enumerate() {
@@ -321,7 +350,7 @@ fn keyframes_text(
         let j = key.key;
         let time = track.times[j];
         let value = key_values(track, j);
-        let original = original_at(&binding.keys, time, value);
+        let original = original_at(&binding.keys, &originals, time, value);
         out.push(b'{');
         let mut first = true;
         let mut sep = |out: &mut Vec<u8>| {
@@ -339,7 +368,7 @@ fn keyframes_text(
                             n.time.to_bits() == track.times[b].to_bits()
                                 && n.value == key_values(track, b)
                         })
-                        && segment_unchanged(binding, track, j, b)
+                        && segment_unchanged(binding, &made, track, j, b)
                 })
                 .and_then(|(_, o)| Some((o.i.clone()?, o.o.clone()?)));
             match reuse {
