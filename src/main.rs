@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use clipscope::cli::{self, Cli, Command};
+use clipscope::cli::{self, Cli, Subcommand};
 
 fn main() -> ExitCode {
     quiet_broken_pipe();
@@ -13,10 +13,10 @@ fn main() -> ExitCode {
         morph_fps: cli.morph_fps,
     };
     cli::set_read_options(read_options);
-    match cli.command {
+    match cli.subcommand {
         None => open(Vec::new(), read_options),
-        Some(Command::Open { files }) => open(files, read_options),
-        Some(command) => cli::run(command),
+        Some(Subcommand::Open { files }) => open(files, read_options),
+        Some(subcommand) => cli::run(subcommand),
     }
 }
 
@@ -30,7 +30,7 @@ fn open(
     _files: Vec<std::path::PathBuf>,
     _read_options: clipscope::formats::ReadOptions,
 ) -> ExitCode {
-    cli::run(Command::Open { files: Vec::new() })
+    cli::run(Subcommand::Open { files: Vec::new() })
 }
 
 /// Lets `clipscope … | head` end quietly when the reader goes away, like other command-line
