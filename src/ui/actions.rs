@@ -3,7 +3,7 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-/// A user-level action. Document edits among them become [`Command`](crate::editor::Command)s
+/// A user-level action. Document edits among them become [`Edit`](crate::editor::Edit)s
 /// when the app runs them; the rest change view state or start file dialogs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -160,7 +160,7 @@ impl Action {
             Action::ToggleValidation => "Show / hide validation panel",
             Action::ToggleCycles => "Show / hide procedural cycles",
             Action::ToggleTheme => "Switch light / dark theme",
-            Action::CommandPalette => "Command palette…",
+            Action::CommandPalette => "Edit palette…",
         }
     }
 
@@ -269,7 +269,7 @@ impl Action {
 #[derive(Debug, Default)]
 pub struct Outbox {
     /// Document edits, applied in order.
-    pub commands: Vec<crate::editor::Command>,
+    pub commands: Vec<crate::editor::Edit>,
     /// Actions, run in order after the commands.
     pub actions: Vec<Action>,
     /// A drag gesture the user cancelled (Escape): its edits are undone after the commands.
@@ -278,7 +278,7 @@ pub struct Outbox {
 
 impl Outbox {
     /// Queues an edit.
-    pub fn command(&mut self, command: crate::editor::Command) {
+    pub fn command(&mut self, command: crate::editor::Edit) {
         self.commands.push(command);
     }
 

@@ -1,7 +1,7 @@
 //! The CLIPS panel: every clip of every open document, filterable, selectable, renamable in
 //! place, with duplicate and delete in the context menu.
 
-use crate::editor::{ClipId, Command, Workspace};
+use crate::editor::{ClipId, Edit, Workspace};
 use crate::model::BlendMode;
 
 use super::actions::{Action, Outbox};
@@ -82,7 +82,7 @@ pub fn show(
                         } else if !r.has_focus() {
                             if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name
                             {
-                                out.command(Command::RenameClip {
+                                out.command(Edit::RenameClip {
                                     clip: id,
                                     name: text.clone(),
                                 });

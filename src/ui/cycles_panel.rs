@@ -5,7 +5,7 @@
 //!
 //! The parameter values are the panel's own state, like the viewport's camera: moving a slider
 //! edits no document. Baking, saving and loading are requests the app carries out (a bake
-//! becomes an undoable [`Command::AddClip`](crate::editor::Command::AddClip)).
+//! becomes an undoable [`Edit::AddClip`](crate::editor::Edit::AddClip)).
 
 use crate::model::Clip;
 use crate::scene::procedural::{BakeOptions, Cycle, SeamJump, randomize};

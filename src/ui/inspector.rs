@@ -1,7 +1,7 @@
 //! The INSPECTOR: the selected clip's fields, the selected key's time, value and handles, and
 //! what the last operations did.
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::formats::Document;
 use crate::model::ops::HandleSide;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
@@ -116,7 +116,7 @@ fn clip_section(
                 .labelled_by(label.id);
             if r.lost_focus() {
                 if *name != clip.name {
-                    out.command(Command::RenameClip {
+                    out.command(Edit::RenameClip {
                         clip: id,
                         name: name.clone(),
                     });
@@ -145,7 +145,7 @@ fn clip_section(
                 && let Some(d) = state.duration.take()
                 && d != clip.duration
             {
-                out.command(Command::SetDuration {
+                out.command(Edit::SetDuration {
                     clip: id,
                     duration: d,
                 });
@@ -164,7 +164,7 @@ fn clip_section(
                 .response
                 .labelled_by(label.id);
             if mode != clip.blend_mode {
-                out.command(Command::SetBlendMode { clip: id, mode });
+                out.command(Edit::SetBlendMode { clip: id, mode });
             }
             ui.end_row();
 
@@ -250,7 +250,7 @@ fn key_section(
                     .max_decimals(4),
             );
             if r.changed() {
-                out.command(Command::SetKey {
+                out.command(Edit::SetKey {
                     clip: id,
                     key,
                     time: Some(t),
@@ -270,7 +270,7 @@ fn key_section(
                 .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3))
                 .labelled_by(label.id);
             if r.changed() {
-                out.command(Command::SetKey {
+                out.command(Edit::SetKey {
                     clip: id,
                     key,
                     time: None,
@@ -294,7 +294,7 @@ fn key_section(
                 .response
                 .labelled_by(label.id);
             if interp != track.interpolation {
-                out.command(Command::SetInterpolation {
+                out.command(Edit::SetInterpolation {
                     clip: id,
                     tracks: vec![key.track],
                     interpolation: interp,
@@ -317,7 +317,7 @@ fn key_section(
                     .response
                     .labelled_by(label.id);
                 if mode != before {
-                    out.command(Command::SetTangentMode {
+                    out.command(Edit::SetTangentMode {
                         clip: id,
                         keys: keys.iter().copied().collect(),
                         mode,
@@ -349,7 +349,7 @@ fn key_section(
                                 .labelled_by(label.id);
                             for r in [&r1, &r2] {
                                 if r.changed() {
-                                    out.command(Command::SetHandle {
+                                    out.command(Edit::SetHandle {
                                         clip: id,
                                         key,
                                         side,

@@ -1,7 +1,7 @@
 //! The desktop editor (feature `gui`): an eframe window over the same documents the CLI uses.
 //!
 //! Panels are small `show(ui, …)` functions over plain state structs; they never edit documents
-//! themselves: they put [`Command`](crate::editor::Command)s and [`actions::Action`]s into an
+//! themselves: they put [`Edit`](crate::editor::Edit)s and [`actions::Action`]s into an
 //! [`actions::Outbox`] that the [`ClipscopeApp`] carries out after the frame's panels are drawn.
 
 pub mod actions;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::editor::Command;
+use crate::editor::Edit;
 use crate::formats::{Document, Format, ReadError, atomic};
 use crate::scene::procedural::Preset;
 use crate::ui::cycles_panel::CyclesRequest;
@@ -52,7 +52,7 @@ impl ClipscopeApp {
             }
         };
         let summary = baked.summary();
-        self.apply(Command::AddClip {
+        self.apply(Edit::AddClip {
             doc,
             clip: Box::new(baked.clip),
         });

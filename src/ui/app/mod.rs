@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::assets;
-use crate::editor::{ClipId, Command, Scope, Transport, Workspace};
+use crate::editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 use crate::formats;
 use crate::model::Problem;
 
@@ -100,7 +100,7 @@ pub struct ClipscopeApp {
     /// clip instead.
     preview_selection: Option<ClipId>,
     /// Findings of the last validate run and the scope it ran on (rerun after every edit).
-    pub findings: Option<(Scope, Vec<(ClipId, Problem)>)>,
+    pub findings: Option<(ClipScope, Vec<(ClipId, Problem)>)>,
     /// Dialogs, loads and recent files.
     pub files: Files,
     /// The command palette.
@@ -223,7 +223,7 @@ impl ClipscopeApp {
     }
 
     /// Applies one edit, reporting what it did or why it could not.
-    pub fn apply(&mut self, command: Command) {
+    pub fn apply(&mut self, command: Edit) {
         match self.ws.apply(command) {
             Ok(applied) => {
                 if let Some(m) = applied.message {
@@ -250,7 +250,7 @@ impl ClipscopeApp {
         if let Some((scope, _)) = &self.findings {
             let scope = *scope;
             let scope = match scope {
-                Scope::Clip(id) if self.ws.clip(id).is_none() => Scope::All,
+                ClipScope::Clip(id) if self.ws.clip(id).is_none() => ClipScope::All,
                 s => s,
             };
             self.findings = Some((scope, self.ws.validate(scope)));
@@ -282,11 +282,11 @@ impl ClipscopeApp {
         }
     }
 
-    pub(super) fn scope(&self, all: bool) -> Option<Scope> {
+    pub(super) fn scope(&self, all: bool) -> Option<ClipScope> {
         if all {
-            Some(Scope::All)
+            Some(ClipScope::All)
         } else {
-            self.selection.clip.map(Scope::Clip)
+            self.selection.clip.map(ClipScope::Clip)
         }
     }
 
@@ -526,7 +526,7 @@ impl ClipscopeApp {
                         Some(validation_panel::PanelAction::Fix) => {
                             if let Some((scope, _)) = &self.findings {
                                 let scope = *scope;
-                                self.apply(Command::Fix(scope));
+                                self.apply(Edit::Fix(scope));
                             }
                         }
                         None => {}

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::editor::Command;
+use crate::editor::Edit;
 use crate::formats::WriteOptions;
 use crate::model::Severity;
 
@@ -84,17 +84,17 @@ impl ClipscopeApp {
             }
             Action::Optimize | Action::OptimizeAll => {
                 if let Some(s) = self.scope(action == Action::OptimizeAll) {
-                    self.apply(Command::Optimize(s));
+                    self.apply(Edit::Optimize(s));
                 }
             }
             Action::Trim | Action::TrimAll => {
                 if let Some(s) = self.scope(action == Action::TrimAll) {
-                    self.apply(Command::Trim(s));
+                    self.apply(Edit::Trim(s));
                 }
             }
             Action::ResetDuration | Action::ResetDurationAll => {
                 if let Some(s) = self.scope(action == Action::ResetDurationAll) {
-                    self.apply(Command::ResetDuration(s));
+                    self.apply(Edit::ResetDuration(s));
                 }
             }
             Action::Validate | Action::ValidateAll => {
@@ -114,12 +114,12 @@ impl ClipscopeApp {
             }
             Action::DuplicateClip => {
                 if let Some(clip) = self.selection.clip {
-                    self.apply(Command::DuplicateClip { clip });
+                    self.apply(Edit::DuplicateClip { clip });
                 }
             }
             Action::DeleteClip => {
                 if let Some(clip) = self.selection.clip {
-                    self.apply(Command::DeleteClip { clip });
+                    self.apply(Edit::DeleteClip { clip });
                 }
             }
             Action::DeleteKeys => {
@@ -128,7 +128,7 @@ impl ClipscopeApp {
                 {
                     let keys = self.selection.keys.iter().copied().collect();
                     self.selection.keys.clear();
-                    self.apply(Command::DeleteKeys { clip, keys });
+                    self.apply(Edit::DeleteKeys { clip, keys });
                 }
             }
             Action::InsertKey => {
@@ -137,7 +137,7 @@ impl ClipscopeApp {
                 {
                     let tracks = self.selection.tracks.iter().copied().collect();
                     let time = self.playhead();
-                    self.apply(Command::InsertKey { clip, tracks, time });
+                    self.apply(Edit::InsertKey { clip, tracks, time });
                 }
             }
             Action::PlayPause

@@ -1,5 +1,5 @@
 //! Pointer interaction on the plot: hit-testing keys and handles, click selection, box
-//! selection, and dragging keys and handles into [`Command`]s.
+//! selection, and dragging keys and handles into [`Edit`]s.
 //!
 //! A drag is one gesture: it gets one id, and every frame of it emits the change since the
 //! previous frame (`MoveKeys` carries incremental `dt`/`dv`; `SetHandle` carries the handle's
@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, PointerButton, Pos2, Rect, Response, Ui};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::ops::HandleSide;
 
 use super::curves::Curve;
@@ -189,7 +189,7 @@ pub(super) fn handle(
     selected: &mut BTreeSet<KeyRef>,
     drag: &mut Option<Drag>,
     next_gesture: &mut u64,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) -> Option<Hit> {
     let response = p.response;
     let tf = p.tf;
@@ -344,7 +344,7 @@ fn update_drag(
     current: Pos2,
     p: &Pointer<'_, '_>,
     modifiers: egui::Modifiers,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) {
     let tf = p.tf;
     let delta = |origin: Pos2| {
@@ -370,7 +370,7 @@ fn update_drag(
             }
             let step = [d[0] - applied[0], d[1] - applied[1]];
             if !keys.is_empty() && (step[0] != 0.0 || step[1] != 0.0) {
-                commands.push(Command::MoveKeys {
+                commands.push(Edit::MoveKeys {
                     clip: p.clip,
                     keys: keys.clone(),
                     dt: step[0],
@@ -397,7 +397,7 @@ fn update_drag(
                 HandleSide::Out => time.max(*key_time),
             };
             if *sent != Some([time, value]) {
-                commands.push(Command::SetHandle {
+                commands.push(Edit::SetHandle {
                     clip: p.clip,
                     key: *key,
                     side: *side,

@@ -1,6 +1,6 @@
 //! The editing actions of the panel and the ways to reach them: keyboard shortcuts (Delete,
 //! I, T, V, F, Shift+F), the T and V popup menus at the pointer, the right-click menu, and the
-//! toolbar's menu buttons. All of them end in [`Command`]s or view requests.
+//! toolbar's menu buttons. All of them end in [`Edit`]s or view requests.
 
 use std::collections::BTreeSet;
 
@@ -9,15 +9,15 @@ use egui::{
     SetOpenCommand, Ui,
 };
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::{Clip, Interpolation, TangentMode};
 
 use super::CurveRef;
 
-/// The clip and curves the menus act on; [`Scope::targets`] works out the details when a menu
-/// is actually open or a shortcut pressed (the selection can hold many thousands of keys).
+/// The clip and curves the menus act on; [`ShownCurves::targets`] works out the details when a
+/// menu is actually open or a shortcut pressed (the selection can hold many thousands of keys).
 #[derive(Clone, Copy)]
-pub(super) struct Scope<'a> {
+pub(super) struct ShownCurves<'a> {
     /// The clip shown.
     pub(super) clip: &'a Clip,
     /// Its id in the workspace.
@@ -26,7 +26,7 @@ pub(super) struct Scope<'a> {
     pub(super) curves: &'a [CurveRef],
 }
 
-impl Scope<'_> {
+impl ShownCurves<'_> {
     /// The targets with `selected` keys.
     pub(super) fn targets(&self, selected: &BTreeSet<KeyRef>) -> Targets {
         let mut shown: Vec<(usize, usize)> = self
@@ -116,7 +116,7 @@ pub(super) fn delete(
     clip: ClipId,
     targets: &Targets,
     selected: &mut BTreeSet<KeyRef>,
-) -> Option<Command> {
+) -> Option<Edit> {
     if targets.keys.is_empty() {
         return None;
     }
@@ -124,15 +124,15 @@ pub(super) fn delete(
     tracks.dedup();
     // Every selected entry of an affected track refers to old indices now.
     selected.retain(|k| !tracks.contains(&k.track));
-    Some(Command::DeleteKeys {
+    Some(Edit::DeleteKeys {
         clip,
         keys: targets.keys.clone(),
     })
 }
 
 /// The `InsertKey` command for the visible tracks at `time`.
-pub(super) fn insert(clip: ClipId, targets: &Targets, time: f64) -> Option<Command> {
-    (!targets.visible_tracks.is_empty() && time.is_finite()).then(|| Command::InsertKey {
+pub(super) fn insert(clip: ClipId, targets: &Targets, time: f64) -> Option<Edit> {
+    (!targets.visible_tracks.is_empty() && time.is_finite()).then(|| Edit::InsertKey {
         clip,
         tracks: targets.visible_tracks.clone(),
         time,
@@ -146,7 +146,7 @@ pub(super) fn interpolation_items(
     clip: &Clip,
     clip_id: ClipId,
     targets: &Targets,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) {
     let tracks = &targets.interpolation_tracks;
     let what = if targets.keys.is_empty() {
@@ -176,7 +176,7 @@ pub(super) fn interpolation_items(
             .add_enabled(!supported.is_empty(), Button::selectable(current, label))
             .on_disabled_hover_text("No target track supports this interpolation");
         if button.clicked() {
-            commands.push(Command::SetInterpolation {
+            commands.push(Edit::SetInterpolation {
                 clip: clip_id,
                 tracks: supported,
                 interpolation: mode,
@@ -191,7 +191,7 @@ pub(super) fn tangent_items(
     ui: &mut Ui,
     clip_id: ClipId,
     targets: &Targets,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) {
     if targets.keys.is_empty() {
         ui.label(egui::RichText::new("Select keys to set their handle type").weak());
@@ -204,7 +204,7 @@ pub(super) fn tangent_items(
             // One entry per key: the command ignores components.
             let mut keys = targets.keys.clone();
             keys.dedup_by_key(|k| (k.track, k.key));
-            commands.push(Command::SetTangentMode {
+            commands.push(Edit::SetTangentMode {
                 clip: clip_id,
                 keys,
                 mode,
@@ -229,9 +229,9 @@ pub(super) fn popups(
     id: egui::Id,
     open: Option<MenuKind>,
     at: Pos2,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) {
     for kind in [MenuKind::Interpolation, MenuKind::Tangent] {
         let popup_id = id.with(("menu", kind as u8));
@@ -261,12 +261,16 @@ pub(super) fn popups(
         .style(egui::containers::menu::menu_style)
         .open_memory(set)
         .show(|ui| {
-            let targets = scope.targets(selected);
+            let targets = shown_curves.targets(selected);
             match kind {
-                MenuKind::Interpolation => {
-                    interpolation_items(ui, scope.clip, scope.clip_id, &targets, commands)
-                }
-                MenuKind::Tangent => tangent_items(ui, scope.clip_id, &targets, commands),
+                MenuKind::Interpolation => interpolation_items(
+                    ui,
+                    shown_curves.clip,
+                    shown_curves.clip_id,
+                    &targets,
+                    commands,
+                ),
+                MenuKind::Tangent => tangent_items(ui, shown_curves.clip_id, &targets, commands),
             }
         });
     }
@@ -284,16 +288,16 @@ pub(super) struct ContextChoice {
 /// The right-click menu of the plot.
 pub(super) fn context_menu(
     response: &Response,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     playhead: f64,
     selected: &mut BTreeSet<KeyRef>,
     editable: bool,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) -> ContextChoice {
     let mut choice = ContextChoice::default();
-    let (clip, clip_id) = (scope.clip, scope.clip_id);
+    let (clip, clip_id) = (shown_curves.clip, shown_curves.clip_id);
     response.context_menu(|ui| {
-        let targets = scope.targets(selected);
+        let targets = shown_curves.targets(selected);
         let insert_cmd = insert(clip_id, &targets, playhead);
         if ui
             .add_enabled(

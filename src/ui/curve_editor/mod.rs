@@ -1,7 +1,7 @@
 //! The curve editor panel: the selected tracks' curves over time, their keys and bezier handles,
 //! edited with the mouse and the keyboard grammar of `shared/design/UI.md`.
 //!
-//! [`show`] draws the panel for one clip and returns what the user asked for as [`Command`]s
+//! [`show`] draws the panel for one clip and returns what the user asked for as [`Edit`]s
 //! (plus a new playhead time when the time ruler was clicked); it never edits the clip. The
 //! selection is the caller's (`&mut BTreeSet<KeyRef>`), so the timeline and the inspector can
 //! share it. [`CurveEditor`] holds only view state: the visible range, the Normalize and Euler
@@ -38,13 +38,13 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::{Clip, Track};
 
 use cache::EnvelopeCache;
 use curves::{Curve, ValueMap};
 use interact::Drag;
-use menus::{MenuKind, Scope, Shortcut};
+use menus::{MenuKind, Shortcut, ShownCurves};
 use view::ViewRequest;
 
 /// What the panel says when there is nothing to draw.
@@ -66,7 +66,7 @@ pub struct CurveRef {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CurveOutput {
     /// Edits, in the order they were made; apply them in order.
-    pub commands: Vec<Command>,
+    pub commands: Vec<Edit>,
     /// A new playhead time (seconds), when the time ruler under the plot was clicked or dragged.
     pub playhead: Option<f64>,
     /// Escape was pressed during this drag gesture: the app should undo what it already moved.
@@ -197,7 +197,7 @@ pub fn show(
         ed.view = None;
         ed.drag = None;
     }
-    let scope = Scope {
+    let shown_curves = ShownCurves {
         clip,
         clip_id,
         curves,
@@ -206,7 +206,7 @@ pub fn show(
         ui,
         &mut ed.normalize,
         &mut ed.euler,
-        scope,
+        shown_curves,
         selected,
         &mut out.commands,
     );
@@ -364,12 +364,12 @@ pub fn show(
     for shortcut in shortcuts {
         match shortcut {
             Shortcut::Delete => {
-                let targets = scope.targets(selected);
+                let targets = shown_curves.targets(selected);
                 out.commands
                     .extend(menus::delete(clip_id, &targets, selected));
             }
             Shortcut::Insert => {
-                let targets = scope.targets(selected);
+                let targets = shown_curves.targets(selected);
                 out.commands
                     .extend(menus::insert(clip_id, &targets, playhead));
             }
@@ -385,14 +385,14 @@ pub fn show(
         ed.id,
         open_menu,
         menu_at,
-        scope,
+        shown_curves,
         selected,
         &mut out.commands,
     );
     let editable = resolved.iter().any(|c| c.editable);
     let choice = menus::context_menu(
         &response,
-        scope,
+        shown_curves,
         playhead,
         selected,
         editable,

@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 
 use egui::Ui;
 
-use crate::editor::{Command, KeyRef};
+use crate::editor::{Edit, KeyRef};
 
-use super::menus::{self, Scope};
+use super::menus::{self, ShownCurves};
 use super::view::ViewRequest;
 
 /// Tooltip of the Normalize toggle.
@@ -32,9 +32,9 @@ pub(super) fn show(
     ui: &mut Ui,
     normalize: &mut bool,
     euler: &mut bool,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
-    commands: &mut Vec<Command>,
+    commands: &mut Vec<Edit>,
 ) -> ToolbarOutput {
     let mut out = ToolbarOutput {
         request: None,
@@ -66,15 +66,21 @@ pub(super) fn show(
             .changed();
         ui.separator();
         ui.menu_button("Interpolation", |ui| {
-            let targets = scope.targets(selected);
-            menus::interpolation_items(ui, scope.clip, scope.clip_id, &targets, commands)
+            let targets = shown_curves.targets(selected);
+            menus::interpolation_items(
+                ui,
+                shown_curves.clip,
+                shown_curves.clip_id,
+                &targets,
+                commands,
+            )
         })
         .response
         .on_hover_text("T over the plot");
         ui.add_enabled_ui(!*normalize, |ui| {
             ui.menu_button("Handles", |ui| {
-                let targets = scope.targets(selected);
-                menus::tangent_items(ui, scope.clip_id, &targets, commands)
+                let targets = shown_curves.targets(selected);
+                menus::tangent_items(ui, shown_curves.clip_id, &targets, commands)
             })
             .response
             .on_hover_text("V over the plot");
