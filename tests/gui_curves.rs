@@ -8,6 +8,7 @@ use clipscope::editor::{ClipId, Edit, KeyRef};
 use clipscope::model::ops::HandleSide;
 use clipscope::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef, EMPTY_TEXT, GESTURE_BASE};
+use clipscope::ui::outbox::{AppCommand, Outbox};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -85,7 +86,8 @@ fn harness(curves: Vec<CurveRef>) -> Harness<'static, State> {
         .with_size(vec2(800.0, 500.0))
         .build_ui_state(
             |ui, s: &mut State| {
-                let out = curve_editor::show(
+                let mut out = Outbox::default();
+                curve_editor::show(
                     ui,
                     &mut s.ed,
                     CLIP,
@@ -93,10 +95,14 @@ fn harness(curves: Vec<CurveRef>) -> Harness<'static, State> {
                     &s.curves,
                     &mut s.selected,
                     s.playhead,
+                    &mut out,
                 );
-                s.commands.extend(out.commands);
-                if out.playhead.is_some() {
-                    s.new_playhead = out.playhead;
+                for command in out.take() {
+                    match command {
+                        AppCommand::Edit(edit) => s.commands.push(edit),
+                        AppCommand::SetPlayhead(t) => s.new_playhead = Some(t),
+                        other => panic!("the curve editor queued {other:?}"),
+                    }
                 }
             },
             state,

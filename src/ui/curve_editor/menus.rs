@@ -1,4 +1,4 @@
-//! The editing actions of the panel and the ways to reach them: keyboard shortcuts (Delete,
+//! The edits of the panel and the ways to reach them: keyboard shortcuts (Delete,
 //! I, T, V, F, Shift+F), the T and V popup menus at the pointer, the right-click menu, and the
 //! toolbar's menu buttons. All of them end in [`Edit`]s or view requests.
 
@@ -11,6 +11,7 @@ use egui::{
 
 use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::{Clip, Interpolation, TangentMode};
+use crate::ui::outbox::Outbox;
 
 use super::CurveRef;
 
@@ -68,7 +69,7 @@ pub(super) struct Targets {
     pub(super) interpolation_tracks: Vec<usize>,
 }
 
-/// An action asked for by a shortcut.
+/// What a shortcut asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Shortcut {
     /// Delete / Backspace.
@@ -146,7 +147,7 @@ pub(super) fn interpolation_items(
     clip: &Clip,
     clip_id: ClipId,
     targets: &Targets,
-    commands: &mut Vec<Edit>,
+    out: &mut Outbox,
 ) {
     let tracks = &targets.interpolation_tracks;
     let what = if targets.keys.is_empty() {
@@ -176,7 +177,7 @@ pub(super) fn interpolation_items(
             .add_enabled(!supported.is_empty(), Button::selectable(current, label))
             .on_disabled_hover_text("No target track supports this interpolation");
         if button.clicked() {
-            commands.push(Edit::SetInterpolation {
+            out.edit(Edit::SetInterpolation {
                 clip: clip_id,
                 tracks: supported,
                 interpolation: mode,
@@ -187,12 +188,7 @@ pub(super) fn interpolation_items(
 }
 
 /// Menu entries for the handle types; a click emits `SetTangentMode` for the selected keys.
-pub(super) fn tangent_items(
-    ui: &mut Ui,
-    clip_id: ClipId,
-    targets: &Targets,
-    commands: &mut Vec<Edit>,
-) {
+pub(super) fn tangent_items(ui: &mut Ui, clip_id: ClipId, targets: &Targets, out: &mut Outbox) {
     if targets.keys.is_empty() {
         ui.label(egui::RichText::new("Select keys to set their handle type").weak());
     } else {
@@ -204,7 +200,7 @@ pub(super) fn tangent_items(
             // One entry per key: the command ignores components.
             let mut keys = targets.keys.clone();
             keys.dedup_by_key(|k| (k.track, k.key));
-            commands.push(Edit::SetTangentMode {
+            out.edit(Edit::SetTangentMode {
                 clip: clip_id,
                 keys,
                 mode,
@@ -231,7 +227,7 @@ pub(super) fn popups(
     at: Pos2,
     shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
-    commands: &mut Vec<Edit>,
+    out: &mut Outbox,
 ) {
     for kind in [MenuKind::Interpolation, MenuKind::Tangent] {
         let popup_id = id.with(("menu", kind as u8));
@@ -263,20 +259,16 @@ pub(super) fn popups(
         .show(|ui| {
             let targets = shown_curves.targets(selected);
             match kind {
-                MenuKind::Interpolation => interpolation_items(
-                    ui,
-                    shown_curves.clip,
-                    shown_curves.clip_id,
-                    &targets,
-                    commands,
-                ),
-                MenuKind::Tangent => tangent_items(ui, shown_curves.clip_id, &targets, commands),
+                MenuKind::Interpolation => {
+                    interpolation_items(ui, shown_curves.clip, shown_curves.clip_id, &targets, out)
+                }
+                MenuKind::Tangent => tangent_items(ui, shown_curves.clip_id, &targets, out),
             }
         });
     }
 }
 
-/// What the right-click menu asked for besides commands.
+/// What the right-click menu asked for besides edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct ContextChoice {
     /// Frame all was chosen.
@@ -292,7 +284,7 @@ pub(super) fn context_menu(
     playhead: f64,
     selected: &mut BTreeSet<KeyRef>,
     editable: bool,
-    commands: &mut Vec<Edit>,
+    out: &mut Outbox,
 ) -> ContextChoice {
     let mut choice = ContextChoice::default();
     let (clip, clip_id) = (shown_curves.clip, shown_curves.clip_id);
@@ -306,7 +298,9 @@ pub(super) fn context_menu(
             )
             .clicked()
         {
-            commands.extend(insert_cmd);
+            if let Some(edit) = insert_cmd {
+                out.edit(edit);
+            }
             ui.close();
         }
         if ui
@@ -316,16 +310,18 @@ pub(super) fn context_menu(
             )
             .clicked()
         {
-            commands.extend(delete(clip_id, &targets, selected));
+            if let Some(edit) = delete(clip_id, &targets, selected) {
+                out.edit(edit);
+            }
             ui.close();
         }
         ui.separator();
         ui.menu_button("Interpolation  (T)", |ui| {
-            interpolation_items(ui, clip, clip_id, &targets, commands)
+            interpolation_items(ui, clip, clip_id, &targets, out)
         });
         ui.add_enabled_ui(editable, |ui| {
             ui.menu_button("Handle type  (V)", |ui| {
-                tangent_items(ui, clip_id, &targets, commands)
+                tangent_items(ui, clip_id, &targets, out)
             });
         });
         ui.separator();
