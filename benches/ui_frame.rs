@@ -37,6 +37,7 @@ use clipscope::formats;
 use clipscope::model::{Clip, Interpolation, Tangents};
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef};
+use clipscope::ui::outbox::Outbox;
 
 const SCREEN: egui::Vec2 = egui::vec2(1600.0, 1000.0);
 
@@ -88,7 +89,8 @@ impl Bench {
         } = self;
         let mut out = ctx.run_ui(input, |ui| {
             egui::CentralPanel::default().show(ui, |ui| {
-                let out = curve_editor::show(
+                let mut out = Outbox::default();
+                curve_editor::show(
                     ui,
                     ed,
                     ClipId { doc: 0, clip: 0 },
@@ -96,6 +98,7 @@ impl Bench {
                     curves,
                     selected,
                     42.0,
+                    &mut out,
                 );
                 black_box(out);
             });

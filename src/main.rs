@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use clipscope::cli::{self, Cli, Command};
+use clipscope::cli::{self, Cli, Subcommand};
 
 fn main() -> ExitCode {
     quiet_broken_pipe();
@@ -14,10 +14,10 @@ fn main() -> ExitCode {
         ..Default::default()
     };
     cli::set_read_options(read_options.clone());
-    match cli.command {
+    match cli.subcommand {
         None => open(Vec::new(), read_options),
-        Some(Command::Open { files }) => open(files, read_options),
-        Some(command) => cli::run(command),
+        Some(Subcommand::Open { files }) => open(files, read_options),
+        Some(subcommand) => cli::run(subcommand),
     }
 }
 
@@ -31,7 +31,7 @@ fn open(
     _files: Vec<std::path::PathBuf>,
     _read_options: clipscope::formats::ReadOptions,
 ) -> ExitCode {
-    cli::run(Command::Open { files: Vec::new() })
+    cli::run(Subcommand::Open { files: Vec::new() })
 }
 
 /// Lets `clipscope … | head` end quietly when the reader goes away, like other command-line

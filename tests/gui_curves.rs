@@ -4,10 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use clipscope::editor::{ClipId, Command, KeyRef};
+use clipscope::editor::{ClipId, Edit, KeyRef};
 use clipscope::model::ops::HandleSide;
 use clipscope::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef, EMPTY_TEXT, GESTURE_BASE};
+use clipscope::ui::outbox::{AppCommand, Outbox};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -22,7 +23,7 @@ struct State {
     curves: Vec<CurveRef>,
     selected: BTreeSet<KeyRef>,
     playhead: f64,
-    commands: Vec<Command>,
+    commands: Vec<Edit>,
     new_playhead: Option<f64>,
 }
 
@@ -85,7 +86,8 @@ fn harness(curves: Vec<CurveRef>) -> Harness<'static, State> {
         .with_size(vec2(800.0, 500.0))
         .build_ui_state(
             |ui, s: &mut State| {
-                let out = curve_editor::show(
+                let mut out = Outbox::default();
+                curve_editor::show(
                     ui,
                     &mut s.ed,
                     CLIP,
@@ -93,10 +95,14 @@ fn harness(curves: Vec<CurveRef>) -> Harness<'static, State> {
                     &s.curves,
                     &mut s.selected,
                     s.playhead,
+                    &mut out,
                 );
-                s.commands.extend(out.commands);
-                if out.playhead.is_some() {
-                    s.new_playhead = out.playhead;
+                for command in out.take() {
+                    match command {
+                        AppCommand::Edit(edit) => s.commands.push(edit),
+                        AppCommand::SetPlayhead(t) => s.new_playhead = Some(t),
+                        other => panic!("the curve editor queued {other:?}"),
+                    }
                 }
             },
             state,
@@ -173,7 +179,7 @@ fn move_commands(h: &Harness<'_, State>) -> Vec<(Vec<KeyRef>, f64, f64, Option<u
         .commands
         .iter()
         .filter_map(|c| match c {
-            Command::MoveKeys {
+            Edit::MoveKeys {
                 clip,
                 keys,
                 dt,
@@ -297,15 +303,15 @@ fn dragging_a_bezier_handle_sets_it_and_alt_breaks_it() {
     let to = from + vec2(30.0, 20.0);
     let [dt, dv] = plot_delta(&h, from, to);
     drag(&mut h, from, to, Modifiers::NONE);
-    let handles: Vec<&Command> = h
+    let handles: Vec<&Edit> = h
         .state()
         .commands
         .iter()
-        .filter(|c| matches!(c, Command::SetHandle { .. }))
+        .filter(|c| matches!(c, Edit::SetHandle { .. }))
         .collect();
     assert!(!handles.is_empty(), "{:?}", h.state().commands);
     assert!(move_commands(&h).is_empty(), "a handle drag moves no keys");
-    let Command::SetHandle {
+    let Edit::SetHandle {
         clip,
         key: k,
         side,
@@ -337,7 +343,7 @@ fn dragging_a_bezier_handle_sets_it_and_alt_breaks_it() {
     let from = at(&h, 0.75, -0.1);
     drag(&mut h, from, from + vec2(-20.0, 0.0), Modifiers::ALT);
     let last = h.state().commands.last().cloned();
-    let Some(Command::SetHandle {
+    let Some(Edit::SetHandle {
         side,
         break_handles,
         time,
@@ -386,7 +392,7 @@ fn delete_and_backspace_emit_delete_keys() {
         h.run();
         assert_eq!(
             h.state().commands,
-            vec![Command::DeleteKeys {
+            vec![Edit::DeleteKeys {
                 clip: CLIP,
                 keys: vec![key(0, 1, 0), key(1, 0, 0)],
             }]
@@ -416,7 +422,7 @@ fn i_inserts_keys_at_the_playhead_in_visible_tracks() {
     h.run();
     assert_eq!(
         h.state().commands,
-        vec![Command::InsertKey {
+        vec![Edit::InsertKey {
             clip: CLIP,
             tracks: vec![0, 1],
             time: 0.25,
@@ -436,7 +442,7 @@ fn t_opens_the_interpolation_menu_for_tracks_of_selected_keys() {
     h.run();
     assert_eq!(
         h.state().commands,
-        vec![Command::SetInterpolation {
+        vec![Edit::SetInterpolation {
             clip: CLIP,
             tracks: vec![1],
             interpolation: Interpolation::Discrete,
@@ -459,7 +465,7 @@ fn v_opens_the_handle_type_menu() {
     h.run();
     assert_eq!(
         h.state().commands,
-        vec![Command::SetTangentMode {
+        vec![Edit::SetTangentMode {
             clip: CLIP,
             keys: vec![key(1, 1, 0)],
             mode: clipscope::model::TangentMode::AutoClamped,
@@ -600,7 +606,7 @@ fn right_click_menu_reaches_the_commands() {
     h.run();
     assert_eq!(
         h.state().commands,
-        vec![Command::DeleteKeys {
+        vec![Edit::DeleteKeys {
             clip: CLIP,
             keys: vec![key(0, 2, 1)],
         }]

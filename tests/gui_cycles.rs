@@ -156,7 +156,7 @@ fn bake_adds_an_undoable_clip_the_curve_editor_shows() {
     assert!(app.ws.documents[id.doc].is_dirty());
 
     harness.state_mut().run(
-        clipscope::ui::actions::Action::Undo,
+        clipscope::ui::commands::UiCommand::Undo,
         &egui::Context::default(),
     );
     harness.run();

@@ -20,7 +20,7 @@ pub mod validate;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 
 /// `clipscope`: preview, fix and check animation clips.
 #[derive(Debug, Parser)]
@@ -28,7 +28,7 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     /// What to do; with none, the editor opens with its built-in demo.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub subcommand: Option<Subcommand>,
     /// Frames per second of the clips made from a legacy model's numbered morph targets
     /// (`horse_A_001`, …), for every file read.
     #[arg(long, global = true, value_name = "FPS", default_value_t = 10.0,
@@ -36,9 +36,9 @@ pub struct Cli {
     pub morph_fps: f64,
 }
 
-/// The subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
+/// The subcommands (`clipscope info`, `clipscope validate`, …).
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
     /// Open files in the editor window.
     Open {
         /// Clip files to open.
@@ -65,23 +65,23 @@ pub enum Command {
 }
 
 /// Runs a non-GUI subcommand and returns the process exit status.
-pub fn run(command: Command) -> ExitCode {
-    let result = match command {
-        Command::Open { .. } => {
+pub fn run(subcommand: Subcommand) -> ExitCode {
+    let result = match subcommand {
+        Subcommand::Open { .. } => {
             eprintln!(
                 "clipscope: this build has no editor window (built without the `gui` feature)"
             );
             return ExitCode::from(2);
         }
-        Command::Info(args) => info::run(args),
-        Command::Validate(args) => validate::run(args),
-        Command::Optimize(args) => optimize::run(args),
-        Command::Trim(args) => trim::run(args),
-        Command::Convert(args) => convert::run(args),
-        Command::Sample(args) => sample::run(args),
-        Command::Render(args) => render::run(args),
-        Command::Bake(args) => bake::run(args),
-        Command::Cycles(args) => cycles::run(args),
+        Subcommand::Info(args) => info::run(args),
+        Subcommand::Validate(args) => validate::run(args),
+        Subcommand::Optimize(args) => optimize::run(args),
+        Subcommand::Trim(args) => trim::run(args),
+        Subcommand::Convert(args) => convert::run(args),
+        Subcommand::Sample(args) => sample::run(args),
+        Subcommand::Render(args) => render::run(args),
+        Subcommand::Bake(args) => bake::run(args),
+        Subcommand::Cycles(args) => cycles::run(args),
     };
     match result {
         Ok(code) => code,

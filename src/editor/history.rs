@@ -1,6 +1,6 @@
-//! Undo and redo: a stack of edits, each holding snapshots of what it changed.
+//! Undo and redo: a stack of [`UndoStep`]s, each holding snapshots of what its edit changed.
 //!
-//! An edit stores the touched state before and after (a few tracks, one clip, or a document's
+//! A step stores the touched state before and after (a few tracks, one clip, or a document's
 //! whole clip list), so undo and redo are plain copies and need no inverse of each operation.
 //! Snapshots name documents by their stable id, not their index, so closing a document only
 //! makes its own edits unreachable.
@@ -76,7 +76,7 @@ pub struct DocChange {
 
 /// One undoable step.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Edit {
+pub struct UndoStep {
     /// What the undo menu shows ("Optimize").
     pub label: String,
     /// The documents it changed.
@@ -88,8 +88,8 @@ pub struct Edit {
 /// The undo and redo stacks.
 #[derive(Debug, Default)]
 pub struct History {
-    undo: Vec<Edit>,
-    redo: Vec<Edit>,
+    undo: Vec<UndoStep>,
+    redo: Vec<UndoStep>,
 }
 
 /// Most edits kept; older ones are forgotten.
@@ -98,7 +98,7 @@ const LIMIT: usize = 500;
 impl History {
     /// Records a new edit and clears the redo stack. An edit of the same gesture as the
     /// previous one merges into it (keeping the earlier "before").
-    pub fn push(&mut self, edit: Edit) {
+    pub fn push(&mut self, edit: UndoStep) {
         self.redo.clear();
         if let (Some(g), Some(top)) = (edit.gesture, self.undo.last_mut())
             && top.gesture == Some(g)
@@ -117,14 +117,14 @@ impl History {
     }
 
     /// Takes the edit to undo, moving it to the redo stack.
-    pub fn take_undo(&mut self) -> Option<Edit> {
+    pub fn take_undo(&mut self) -> Option<UndoStep> {
         let edit = self.undo.pop()?;
         self.redo.push(edit.clone());
         Some(edit)
     }
 
     /// Takes the edit to redo, moving it back to the undo stack.
-    pub fn take_redo(&mut self) -> Option<Edit> {
+    pub fn take_redo(&mut self) -> Option<UndoStep> {
         let edit = self.redo.pop()?;
         self.undo.push(edit.clone());
         Some(edit)
@@ -166,7 +166,7 @@ impl History {
 }
 
 /// True when two edits touch the same documents with the same kind of snapshot.
-fn same_targets(a: &Edit, b: &Edit) -> bool {
+fn same_targets(a: &UndoStep, b: &UndoStep) -> bool {
     a.changes.len() == b.changes.len()
         && a.changes.iter().zip(&b.changes).all(|(x, y)| {
             x.doc_id == y.doc_id

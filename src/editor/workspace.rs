@@ -1,4 +1,4 @@
-//! The open documents and the one place where commands change them.
+//! The open documents and the one place where [`Edit`]s change them.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -7,8 +7,8 @@ use crate::model::ops::lint::LintSettings;
 use crate::model::{Clip, Problem};
 use crate::text::thousands;
 
-use super::command::{ClipId, Command, KeyRef, Scope};
-use super::history::{DocChange, Edit, History, Snapshot};
+use super::edit::{ClipId, ClipScope, Edit, KeyRef};
+use super::history::{DocChange, History, Snapshot, UndoStep};
 
 /// A document open in the editor, with its dirty state.
 #[derive(Debug, Clone)]
@@ -46,9 +46,9 @@ impl OpenDocument {
 /// What [`Workspace::apply`] did.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Applied {
-    /// The command's label ("Optimize").
+    /// The edit's label ("Optimize").
     pub label: String,
-    /// A report for the user ("optimize: 428,766 → 248,618 keys"), if the command has one.
+    /// A report for the user ("optimize: 428,766 → 248,618 keys"), if the edit has one.
     pub message: Option<String>,
     /// A clip the editor should select afterwards (a duplicate, say).
     pub select_clip: Option<ClipId>,
@@ -168,10 +168,10 @@ impl Workspace {
 
     /// Validates the clips in `scope` with three.js's rules and the lint rules (built-in
     /// settings): problems with the clip they belong to.
-    pub fn validate(&self, scope: Scope) -> Vec<(ClipId, Problem)> {
+    pub fn validate(&self, scope: ClipScope) -> Vec<(ClipId, Problem)> {
         let ids = match scope {
-            Scope::Clip(id) => vec![id],
-            Scope::All => self.clip_ids(),
+            ClipScope::Clip(id) => vec![id],
+            ClipScope::All => self.clip_ids(),
         };
         let mut out = Vec::new();
         for id in ids {
@@ -208,15 +208,15 @@ impl Workspace {
         Some(edit.label)
     }
 
-    /// Carries out `command`, records it for undo and marks the documents it changed dirty.
-    /// A command that does not fit the documents (a stale index, say) changes nothing and
+    /// Carries out `edit`, records it for undo and marks the documents it changed dirty.
+    /// An edit that does not fit the documents (a stale index, say) changes nothing and
     /// returns why.
-    pub fn apply(&mut self, command: Command) -> Result<Applied, String> {
-        let label = command.label().to_string();
-        let gesture = match &command {
-            Command::MoveKeys { gesture, .. }
-            | Command::SetHandle { gesture, .. }
-            | Command::SetKey { gesture, .. } => *gesture,
+    pub fn apply(&mut self, edit: Edit) -> Result<Applied, String> {
+        let label = edit.label().to_string();
+        let gesture = match &edit {
+            Edit::MoveKeys { gesture, .. }
+            | Edit::SetHandle { gesture, .. }
+            | Edit::SetKey { gesture, .. } => *gesture,
             _ => None,
         };
         let mut applied = Applied {
@@ -224,26 +224,26 @@ impl Workspace {
             ..Applied::default()
         };
         let mut changes = Vec::new();
-        match command {
-            Command::Optimize(scope)
-            | Command::Trim(scope)
-            | Command::ResetDuration(scope)
-            | Command::Fix(scope) => {
-                let op = match command {
-                    Command::Optimize(_) => ClipOp::Optimize,
-                    Command::Trim(_) => ClipOp::Trim,
-                    Command::Fix(_) => ClipOp::Fix,
+        match edit {
+            Edit::Optimize(scope)
+            | Edit::Trim(scope)
+            | Edit::ResetDuration(scope)
+            | Edit::Fix(scope) => {
+                let op = match edit {
+                    Edit::Optimize(_) => ClipOp::Optimize,
+                    Edit::Trim(_) => ClipOp::Trim,
+                    Edit::Fix(_) => ClipOp::Fix,
                     _ => ClipOp::ResetDuration,
                 };
                 applied.message = Some(self.clip_op(op, scope, &mut changes)?);
             }
-            Command::RenameClip { clip, name } => {
+            Edit::RenameClip { clip, name } => {
                 self.edit_clip(clip, &mut changes, |c| {
                     c.name = name;
                     Ok(())
                 })?;
             }
-            Command::SetDuration { clip, duration } => {
+            Edit::SetDuration { clip, duration } => {
                 if !(duration.is_finite() && duration >= 0.0) {
                     return Err(format!(
                         "duration must be a finite number ≥ 0, not {duration}"
@@ -254,13 +254,13 @@ impl Workspace {
                     Ok(())
                 })?;
             }
-            Command::SetBlendMode { clip, mode } => {
+            Edit::SetBlendMode { clip, mode } => {
                 self.edit_clip(clip, &mut changes, |c| {
                     c.blend_mode = mode;
                     Ok(())
                 })?;
             }
-            Command::DuplicateClip { clip } => {
+            Edit::DuplicateClip { clip } => {
                 let copy = {
                     let c = self.clip(clip).ok_or("no such clip")?;
                     let mut copy = c.duplicate();
@@ -275,7 +275,7 @@ impl Workspace {
                     clip: clip.clip + 1,
                 });
             }
-            Command::AddClip { doc, clip } => {
+            Edit::AddClip { doc, clip } => {
                 let index = self
                     .documents
                     .get(doc)
@@ -286,13 +286,13 @@ impl Workspace {
                 self.edit_clips(doc, &mut changes, |clips| clips.push(*clip))?;
                 applied.select_clip = Some(ClipId { doc, clip: index });
             }
-            Command::DeleteClip { clip } => {
+            Edit::DeleteClip { clip } => {
                 self.clip(clip).ok_or("no such clip")?;
                 self.edit_clips(clip.doc, &mut changes, |clips| {
                     clips.remove(clip.clip);
                 })?;
             }
-            Command::MoveKeys {
+            Edit::MoveKeys {
                 clip, keys, dt, dv, ..
             } => {
                 let by_track = group_by_track(&keys);
@@ -318,7 +318,7 @@ impl Workspace {
                 })?;
                 applied.select_keys = keys;
             }
-            Command::SetHandle {
+            Edit::SetHandle {
                 clip,
                 key,
                 side,
@@ -339,7 +339,7 @@ impl Workspace {
                     Ok(())
                 })?;
             }
-            Command::SetKey {
+            Edit::SetKey {
                 clip,
                 key,
                 time,
@@ -353,7 +353,7 @@ impl Workspace {
                     Ok(())
                 })?;
             }
-            Command::DeleteKeys { clip, keys } => {
+            Edit::DeleteKeys { clip, keys } => {
                 let by_track = group_by_track(&keys);
                 let empties = {
                     let c = self.clip(clip).ok_or("no such clip")?;
@@ -381,7 +381,7 @@ impl Workspace {
                 applied.message =
                     Some(format!("deleted {} keys", thousands(count_keys(&by_track))));
             }
-            Command::InsertKey { clip, tracks, time } => {
+            Edit::InsertKey { clip, tracks, time } => {
                 let mut inserted = Vec::new();
                 self.edit_tracks(clip, tracks.iter().copied(), &mut changes, |c| {
                     for &t in &tracks {
@@ -397,7 +397,7 @@ impl Workspace {
                 })?;
                 applied.select_keys = inserted;
             }
-            Command::SetInterpolation {
+            Edit::SetInterpolation {
                 clip,
                 tracks,
                 interpolation,
@@ -415,7 +415,7 @@ impl Workspace {
                     applied.message = Some(refused.join("; "));
                 }
             }
-            Command::SetTangentMode { clip, keys, mode } => {
+            Edit::SetTangentMode { clip, keys, mode } => {
                 let by_track = group_by_track(&keys);
                 self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
                     for (&t, (whole, _)) in &by_track {
@@ -429,7 +429,7 @@ impl Workspace {
             }
         }
         if !changes.is_empty() {
-            self.history.push(Edit {
+            self.history.push(UndoStep {
                 label,
                 changes,
                 gesture,
@@ -442,15 +442,15 @@ impl Workspace {
     fn clip_op(
         &mut self,
         op: ClipOp,
-        scope: Scope,
+        scope: ClipScope,
         changes: &mut Vec<DocChange>,
     ) -> Result<String, String> {
         let ids = match scope {
-            Scope::Clip(id) => {
+            ClipScope::Clip(id) => {
                 self.clip(id).ok_or("no such clip")?;
                 vec![id]
             }
-            Scope::All => self.clip_ids(),
+            ClipScope::All => self.clip_ids(),
         };
         let (mut keys_before, mut keys_after) = (0, 0);
         let (mut dur_changed, mut clips, mut fixes) = (0, 0, 0);
@@ -684,7 +684,7 @@ mod tests {
     fn optimize_reports_undoes_and_redoes() {
         let mut ws = workspace();
         let before = ws.clip(CLIP).unwrap().clone();
-        let applied = ws.apply(Command::Optimize(Scope::Clip(CLIP))).unwrap();
+        let applied = ws.apply(Edit::Optimize(ClipScope::Clip(CLIP))).unwrap();
         assert_eq!(applied.message.as_deref(), Some("optimize: 6 -> 5 keys"));
         assert!(ws.documents[0].is_dirty());
         let after = ws.clip(CLIP).unwrap().clone();
@@ -704,7 +704,7 @@ mod tests {
     #[test]
     fn a_no_op_leaves_no_undo_step() {
         let mut ws = workspace();
-        ws.apply(Command::Trim(Scope::All)).unwrap();
+        ws.apply(Edit::Trim(ClipScope::All)).unwrap();
         assert!(ws.history.undo_label().is_none());
         assert!(!ws.any_dirty());
     }
@@ -714,7 +714,7 @@ mod tests {
         let mut ws = workspace();
         let original = ws.clip(CLIP).unwrap().clone();
         for _ in 0..5 {
-            ws.apply(Command::MoveKeys {
+            ws.apply(Edit::MoveKeys {
                 clip: CLIP,
                 keys: vec![key(0, 3, 2)],
                 dt: 0.0,
@@ -737,7 +737,7 @@ mod tests {
     #[test]
     fn moving_keys_in_time_stops_at_unselected_neighbours() {
         let mut ws = workspace();
-        ws.apply(Command::MoveKeys {
+        ws.apply(Edit::MoveKeys {
             clip: CLIP,
             keys: vec![key(0, 1, 0)],
             dt: 5.0,
@@ -755,7 +755,7 @@ mod tests {
         let mut ws = workspace();
         let original = ws.clip(CLIP).unwrap().clone();
         let applied = ws
-            .apply(Command::DeleteKeys {
+            .apply(Edit::DeleteKeys {
                 clip: CLIP,
                 keys: vec![key(1, 0, 0), key(1, 1, 0), key(0, 1, 2)],
             })
@@ -771,29 +771,29 @@ mod tests {
     #[test]
     fn clip_list_edits_and_stale_ids() {
         let mut ws = workspace();
-        let applied = ws.apply(Command::DuplicateClip { clip: CLIP }).unwrap();
+        let applied = ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
         assert_eq!(applied.select_clip, Some(ClipId { doc: 0, clip: 1 }));
         assert_eq!(ws.documents[0].doc.clips[1].name, "walk copy");
         assert_ne!(
             ws.documents[0].doc.clips[1].uuid,
             ws.documents[0].doc.clips[0].uuid
         );
-        ws.apply(Command::RenameClip {
+        ws.apply(Edit::RenameClip {
             clip: ClipId { doc: 0, clip: 1 },
             name: "run".into(),
         })
         .unwrap();
-        ws.apply(Command::DeleteClip { clip: CLIP }).unwrap();
+        ws.apply(Edit::DeleteClip { clip: CLIP }).unwrap();
         assert_eq!(ws.documents[0].doc.clips.len(), 1);
         assert_eq!(ws.documents[0].doc.clips[0].name, "run");
         assert!(
-            ws.apply(Command::DeleteClip {
+            ws.apply(Edit::DeleteClip {
                 clip: ClipId { doc: 0, clip: 5 }
             })
             .is_err()
         );
         assert!(
-            ws.apply(Command::SetDuration {
+            ws.apply(Edit::SetDuration {
                 clip: CLIP,
                 duration: f64::NAN
             })
@@ -809,7 +809,7 @@ mod tests {
     #[test]
     fn converting_to_bezier_keeps_the_curve_and_handles_edit() {
         let mut ws = workspace();
-        ws.apply(Command::SetInterpolation {
+        ws.apply(Edit::SetInterpolation {
             clip: CLIP,
             tracks: vec![0],
             interpolation: Interpolation::Bezier,
@@ -818,7 +818,7 @@ mod tests {
         let track = &ws.clip(CLIP).unwrap().tracks[0];
         assert_eq!(track.interpolation, Interpolation::Bezier);
         assert!(track.tangents.is_some());
-        ws.apply(Command::SetHandle {
+        ws.apply(Edit::SetHandle {
             clip: CLIP,
             key: key(0, 2, 2),
             side: HandleSide::Out,
@@ -837,7 +837,7 @@ mod tests {
     #[test]
     fn closing_a_document_forgets_its_undo_steps() {
         let mut ws = workspace();
-        ws.apply(Command::Optimize(Scope::All)).unwrap();
+        ws.apply(Edit::Optimize(ClipScope::All)).unwrap();
         ws.close(0);
         assert!(ws.history.undo_label().is_none());
         assert!(ws.undo().is_none());
@@ -849,7 +849,7 @@ mod tests {
         let before = ws.documents[0].doc.clips.len();
         let clip = Clip::new("baked", 1.0, Vec::new());
         let applied = ws
-            .apply(Command::AddClip {
+            .apply(Edit::AddClip {
                 doc: 0,
                 clip: Box::new(clip.clone()),
             })
@@ -868,7 +868,7 @@ mod tests {
         ws.redo();
         assert_eq!(ws.documents[0].doc.clips[before], clip);
         assert!(
-            ws.apply(Command::AddClip {
+            ws.apply(Edit::AddClip {
                 doc: 9,
                 clip: Box::new(clip)
             })

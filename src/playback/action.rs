@@ -2,8 +2,8 @@
 //! loop mode, fades and warps, and the per-frame update that samples the clip and hands the
 //! values to the property mixers.
 //!
-//! An [`Action`] lives inside its [`Mixer`](super::Mixer) and is addressed by an [`ActionId`];
-//! the methods that need the mixer (play, stop, fades, warps, cross-fades) are on
+//! An [`AnimationAction`] lives inside its [`Mixer`](super::Mixer) and is addressed by an
+//! [`ActionId`]; the methods that need the mixer (play, stop, fades, warps, cross-fades) are on
 //! [`ActionMut`](super::ActionMut). The fields three.js exposes as plain properties (`time`,
 //! `time_scale`, `weight`, `loop_mode`, `repetitions`, `paused`, `enabled`, …) are public here
 //! too; the ones three.js keeps private are read through accessors.
@@ -19,7 +19,7 @@ use super::{ControlInterpolant, LoopMode, MixerEvent, PropertyMixer};
 use crate::model::interpolant::{CubicEnding, Sampler, SamplerState};
 use crate::model::{BlendMode, Clip};
 
-/// Identifies an action within its mixer.
+/// Identifies an [`AnimationAction`] within its mixer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ActionId(pub(crate) usize);
 
@@ -38,7 +38,7 @@ pub(crate) struct MixerStep {
 
 /// The playback state of one clip in a mixer (three.js `AnimationAction`).
 #[derive(Debug, Clone)]
-pub struct Action {
+pub struct AnimationAction {
     pub(crate) clip: Arc<Clip>,
     /// How this action's values combine with others' (defaults to the clip's blend mode).
     pub blend_mode: BlendMode,
@@ -80,15 +80,15 @@ pub struct Action {
     pub(crate) cache_index: Option<usize>,
 }
 
-impl Action {
+impl AnimationAction {
     /// A new, inactive action for `clip` with three.js's defaults.
-    pub(crate) fn new(clip: Arc<Clip>, blend_mode: BlendMode) -> Action {
+    pub(crate) fn new(clip: Arc<Clip>, blend_mode: BlendMode) -> AnimationAction {
         let samplers = clip
             .tracks
             .iter()
             .map(|t| Sampler::new(t).into_state())
             .collect();
-        Action {
+        AnimationAction {
             clip,
             blend_mode,
             time: 0.0,

@@ -1,9 +1,9 @@
 //! Plays actions on a pose (three.js `AnimationMixer`).
 //!
-//! The mixer owns the [`Pose`] it animates, the [`Action`]s (addressed by [`ActionId`]) and one
-//! [`PropertyMixer`] per distinct track name. Like three.js it keeps the active actions and
-//! bindings at the front of its lists, maintained by swaps on activation and deactivation, so
-//! the order in which actions accumulate (which matters for rounding and for slerp) is
+//! The mixer owns the [`Pose`] it animates, the [`AnimationAction`]s (addressed by [`ActionId`])
+//! and one [`PropertyMixer`] per distinct track name. Like three.js it keeps the active actions
+//! and bindings at the front of its lists, maintained by swaps on activation and deactivation,
+//! so the order in which actions accumulate (which matters for rounding and for slerp) is
 //! three.js's order. [`Mixer::update`] runs `AnimationMixer.update`: scale the step, advance
 //! the mixer time, flip the accumulator index, update every active action in list order, then
 //! apply every active binding to the pose.
@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::action::MixerStep;
 use super::{
-    Action, ActionId, BindError, ControlInterpolant, LoopMode, MixKind, MixerEvent, Pose,
+    ActionId, AnimationAction, BindError, ControlInterpolant, LoopMode, MixKind, MixerEvent, Pose,
     PropertyBinding, PropertyMixer,
 };
 use crate::model::{BlendMode, Clip, TrackKind};
@@ -72,7 +72,7 @@ pub struct Mixer {
     /// Global speed factor applied to every update.
     pub time_scale: f64,
     accu_index: usize,
-    actions: Vec<Action>,
+    actions: Vec<AnimationAction>,
     action_order: Vec<ActionId>,
     n_active_actions: usize,
     actions_by_clip: HashMap<String, ClipActions>,
@@ -135,7 +135,8 @@ impl Mixer {
             return existing;
         }
         let id = ActionId(self.actions.len());
-        self.actions.push(Action::new(Arc::clone(clip), blend_mode));
+        self.actions
+            .push(AnimationAction::new(Arc::clone(clip), blend_mode));
         self.bind_action(id);
         self.add_inactive_action(id, key);
         id
@@ -147,7 +148,7 @@ impl Mixer {
     }
 
     /// The action `id`.
-    pub fn action(&self, id: ActionId) -> &Action {
+    pub fn action(&self, id: ActionId) -> &AnimationAction {
         &self.actions[id.0]
     }
 
@@ -461,21 +462,22 @@ impl Mixer {
 }
 
 /// An action together with its mixer: three.js's `AnimationAction` methods that reach into the
-/// mixer (activation, fades and warps read the mixer time). Dereferences to the [`Action`].
+/// mixer (activation, fades and warps read the mixer time). Dereferences to the
+/// [`AnimationAction`].
 pub struct ActionMut<'m> {
     mixer: &'m mut Mixer,
     id: ActionId,
 }
 
 impl std::ops::Deref for ActionMut<'_> {
-    type Target = Action;
-    fn deref(&self) -> &Action {
+    type Target = AnimationAction;
+    fn deref(&self) -> &AnimationAction {
         &self.mixer.actions[self.id.0]
     }
 }
 
 impl std::ops::DerefMut for ActionMut<'_> {
-    fn deref_mut(&mut self) -> &mut Action {
+    fn deref_mut(&mut self) -> &mut AnimationAction {
         &mut self.mixer.actions[self.id.0]
     }
 }

@@ -1,6 +1,6 @@
 //! Time → pose: three.js r187's animation mixer, bit for bit.
 //!
-//! A [`Mixer`] plays [`Action`]s (one per clip) on a [`Pose`], the flat store of node
+//! A [`Mixer`] plays [`AnimationAction`]s (one per clip) on a [`Pose`], the flat store of node
 //! properties that stands in for three.js's scene graph. Each track is bound by name to a
 //! property ([`PropertyBinding`], three.js's track-name grammar); each bound property gets a
 //! [`PropertyMixer`] that blends the values of every action writing to it, normally (weighted
@@ -28,7 +28,7 @@ pub mod pose;
 pub mod property_binding;
 pub mod property_mixer;
 
-pub use action::{Action, ActionId};
+pub use action::{ActionId, AnimationAction};
 pub use control_interpolant::ControlInterpolant;
 pub use event::MixerEvent;
 pub use loop_mode::LoopMode;

@@ -1,10 +1,11 @@
 //! The CLIPS panel: every clip of every open document, filterable, selectable, renamable in
 //! place, with duplicate and delete in the context menu.
 
-use crate::editor::{ClipId, Command, Workspace};
+use crate::editor::{ClipId, Edit, Workspace};
 use crate::model::BlendMode;
 
-use super::actions::{Action, Outbox};
+use super::commands::UiCommand;
+use super::outbox::Outbox;
 use super::selection::Selection;
 
 /// The panel's own state.
@@ -82,7 +83,7 @@ pub fn show(
                         } else if !r.has_focus() {
                             if !ui.input(|i| i.key_pressed(egui::Key::Escape)) && *text != clip.name
                             {
-                                out.command(Command::RenameClip {
+                                out.edit(Edit::RenameClip {
                                     clip: id,
                                     name: text.clone(),
                                 });
@@ -122,16 +123,16 @@ pub fn show(
                             state.renaming = Some((id, clip.name.clone()));
                             ui.close();
                         }
-                        for action in [
-                            Action::DuplicateClip,
-                            Action::DeleteClip,
-                            Action::Optimize,
-                            Action::Trim,
-                            Action::ResetDuration,
-                            Action::Validate,
+                        for command in [
+                            UiCommand::DuplicateClip,
+                            UiCommand::DeleteClip,
+                            UiCommand::Optimize,
+                            UiCommand::Trim,
+                            UiCommand::ResetDuration,
+                            UiCommand::Validate,
                         ] {
-                            if ui.button(action.label()).clicked() {
-                                out.action(action);
+                            if ui.button(command.label()).clicked() {
+                                out.ui(command);
                                 ui.close();
                             }
                         }

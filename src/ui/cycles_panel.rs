@@ -4,25 +4,16 @@
 //! and bake it into a clip.
 //!
 //! The parameter values are the panel's own state, like the viewport's camera: moving a slider
-//! edits no document. Baking, saving and loading are requests the app carries out (a bake
-//! becomes an undoable [`Command::AddClip`](crate::editor::Command::AddClip)).
+//! edits no document. Baking, saving and loading are queued as [`AppCommand`]s the app carries
+//! out (a bake becomes an undoable [`Edit::AddClip`](crate::editor::Edit::AddClip)).
 
 use crate::model::Clip;
 use crate::scene::procedural::{BakeOptions, Cycle, SeamJump, randomize};
 
+use super::outbox::{AppCommand, Outbox};
+
 /// Samples per cycle of the live preview (its clip is rebuilt on every change).
 const PREVIEW_SAMPLES_PER_CYCLE: f64 = 96.0;
-
-/// What the user asked the app to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CyclesRequest {
-    /// Bake the cycle with the current values and bake settings into a clip.
-    Bake,
-    /// Save the current values as a preset file.
-    SavePreset,
-    /// Load a preset file.
-    LoadPreset,
-}
 
 /// The panel's state: which cycle, its values, the bake settings and the preview clock.
 #[derive(Debug)]
@@ -165,9 +156,8 @@ impl CyclesPanel {
     }
 }
 
-/// Shows the panel; returns what the user asked the app to do.
-pub fn show(ui: &mut egui::Ui, state: &mut CyclesPanel) -> Option<CyclesRequest> {
-    let mut request = None;
+/// Shows the panel; queues a bake or a preset to save or load when the user asks.
+pub fn show(ui: &mut egui::Ui, state: &mut CyclesPanel, out: &mut Outbox) {
     let cycle = state.cycle();
     ui.horizontal(|ui| {
         ui.strong("CYCLES");
@@ -250,14 +240,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut CyclesPanel) -> Option<CyclesRequest>
             .on_hover_text("Save these values to a JSON file")
             .clicked()
         {
-            request = Some(CyclesRequest::SavePreset);
+            out.push(AppCommand::SaveCyclePreset);
         }
         if ui
             .button("Load preset…")
             .on_hover_text("Load values from a JSON preset file")
             .clicked()
         {
-            request = Some(CyclesRequest::LoadPreset);
+            out.push(AppCommand::LoadCyclePreset);
         }
     });
     if edited && values != state.values() {
@@ -310,9 +300,8 @@ pub fn show(ui: &mut egui::Ui, state: &mut CyclesPanel) -> Option<CyclesRequest>
         ))
         .clicked()
     {
-        request = Some(CyclesRequest::Bake);
+        out.push(AppCommand::BakeCycle);
     }
-    request
 }
 
 /// One parameter: its label (help and formulas on hover), a slider with numeric entry, and a

@@ -1,12 +1,13 @@
 //! The INSPECTOR: the selected clip's fields, the selected key's time, value and handles, and
 //! what the last operations did.
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::formats::Document;
 use crate::model::ops::HandleSide;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
-use super::actions::{Action, Outbox};
+use super::commands::UiCommand;
+use super::outbox::Outbox;
 use super::track_tree::component_names;
 
 /// Edits in progress (committed on Enter or when the field loses focus).
@@ -116,7 +117,7 @@ fn clip_section(
                 .labelled_by(label.id);
             if r.lost_focus() {
                 if *name != clip.name {
-                    out.command(Command::RenameClip {
+                    out.edit(Edit::RenameClip {
                         clip: id,
                         name: name.clone(),
                     });
@@ -145,7 +146,7 @@ fn clip_section(
                 && let Some(d) = state.duration.take()
                 && d != clip.duration
             {
-                out.command(Command::SetDuration {
+                out.edit(Edit::SetDuration {
                     clip: id,
                     duration: d,
                 });
@@ -164,7 +165,7 @@ fn clip_section(
                 .response
                 .labelled_by(label.id);
             if mode != clip.blend_mode {
-                out.command(Command::SetBlendMode { clip: id, mode });
+                out.edit(Edit::SetBlendMode { clip: id, mode });
             }
             ui.end_row();
 
@@ -250,7 +251,7 @@ fn key_section(
                     .max_decimals(4),
             );
             if r.changed() {
-                out.command(Command::SetKey {
+                out.edit(Edit::SetKey {
                     clip: id,
                     key,
                     time: Some(t),
@@ -270,7 +271,7 @@ fn key_section(
                 .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3))
                 .labelled_by(label.id);
             if r.changed() {
-                out.command(Command::SetKey {
+                out.edit(Edit::SetKey {
                     clip: id,
                     key,
                     time: None,
@@ -294,7 +295,7 @@ fn key_section(
                 .response
                 .labelled_by(label.id);
             if interp != track.interpolation {
-                out.command(Command::SetInterpolation {
+                out.edit(Edit::SetInterpolation {
                     clip: id,
                     tracks: vec![key.track],
                     interpolation: interp,
@@ -317,7 +318,7 @@ fn key_section(
                     .response
                     .labelled_by(label.id);
                 if mode != before {
-                    out.command(Command::SetTangentMode {
+                    out.edit(Edit::SetTangentMode {
                         clip: id,
                         keys: keys.iter().copied().collect(),
                         mode,
@@ -349,7 +350,7 @@ fn key_section(
                                 .labelled_by(label.id);
                             for r in [&r1, &r2] {
                                 if r.changed() {
-                                    out.command(Command::SetHandle {
+                                    out.edit(Edit::SetHandle {
                                         clip: id,
                                         key,
                                         side,
@@ -374,22 +375,22 @@ fn operations(ui: &mut egui::Ui, state: &mut Inspector, out: &mut Outbox) {
     ui.horizontal_wrapped(|ui| {
         let ops = if state.all_clips {
             [
-                (Action::OptimizeAll, "Optimize"),
-                (Action::TrimAll, "Trim"),
-                (Action::ResetDurationAll, "Reset duration"),
-                (Action::ValidateAll, "Validate"),
+                (UiCommand::OptimizeAll, "Optimize"),
+                (UiCommand::TrimAll, "Trim"),
+                (UiCommand::ResetDurationAll, "Reset duration"),
+                (UiCommand::ValidateAll, "Validate"),
             ]
         } else {
             [
-                (Action::Optimize, "Optimize"),
-                (Action::Trim, "Trim"),
-                (Action::ResetDuration, "Reset duration"),
-                (Action::Validate, "Validate"),
+                (UiCommand::Optimize, "Optimize"),
+                (UiCommand::Trim, "Trim"),
+                (UiCommand::ResetDuration, "Reset duration"),
+                (UiCommand::Validate, "Validate"),
             ]
         };
-        for (action, label) in ops {
-            if ui.button(label).on_hover_text(action.label()).clicked() {
-                out.action(action);
+        for (command, label) in ops {
+            if ui.button(label).on_hover_text(command.label()).clicked() {
+                out.ui(command);
             }
         }
         ui.checkbox(&mut state.all_clips, "all clips");

@@ -1,8 +1,10 @@
-//! The menu bar: File, Edit, Clip, View and Help, each item an [`Action`] with its shortcut.
+//! The menu bar: File, Edit, Clip, View and Help, each item a [`UiCommand`] with its shortcut,
+//! plus the recent files; what the user picks is queued in the [`Outbox`].
 
 use std::path::PathBuf;
 
-use super::actions::{Action, Outbox};
+use super::commands::UiCommand;
+use super::outbox::{AppCommand, Outbox};
 
 /// What the menu needs to know to label its items.
 pub struct MenuView<'a> {
@@ -16,109 +18,109 @@ pub struct MenuView<'a> {
     pub has_clip: bool,
 }
 
-/// Shows the menu bar; returns a recent file the user picked, if any.
-pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) -> Option<PathBuf> {
-    let mut recent = None;
+/// Shows the menu bar; queues the command or recent file the user picked.
+pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            item(ui, Action::Open, true, out);
-            item(ui, Action::OpenPath, true, out);
+            item(ui, UiCommand::Open, true, out);
+            item(ui, UiCommand::OpenPath, true, out);
             ui.menu_button("Open recent", |ui| {
                 if view.recent.is_empty() {
                     ui.weak("No recent files");
                 }
                 for p in view.recent {
                     if ui.button(p.display().to_string()).clicked() {
-                        recent = Some(p.clone());
+                        out.push(AppCommand::Open(p.clone()));
                         ui.close();
                     }
                 }
             });
             ui.separator();
-            item(ui, Action::Save, view.has_clip, out);
-            item(ui, Action::SaveAs, view.has_clip, out);
-            item(ui, Action::ExportAs, view.has_clip, out);
+            item(ui, UiCommand::Save, view.has_clip, out);
+            item(ui, UiCommand::SaveAs, view.has_clip, out);
+            item(ui, UiCommand::ExportAs, view.has_clip, out);
             ui.separator();
-            item(ui, Action::CloseDocument, view.has_clip, out);
-            item(ui, Action::Quit, true, out);
+            item(ui, UiCommand::CloseDocument, view.has_clip, out);
+            item(ui, UiCommand::Quit, true, out);
         });
         ui.menu_button("Edit", |ui| {
             let undo = view.undo.map_or("Undo".into(), |l| format!("Undo {l}"));
-            labelled(ui, Action::Undo, &undo, view.undo.is_some(), out);
+            labelled(ui, UiCommand::Undo, &undo, view.undo.is_some(), out);
             let redo = view.redo.map_or("Redo".into(), |l| format!("Redo {l}"));
-            labelled(ui, Action::Redo, &redo, view.redo.is_some(), out);
+            labelled(ui, UiCommand::Redo, &redo, view.redo.is_some(), out);
             ui.separator();
-            item(ui, Action::InsertKey, view.has_clip, out);
-            item(ui, Action::DeleteKeys, view.has_clip, out);
+            item(ui, UiCommand::InsertKey, view.has_clip, out);
+            item(ui, UiCommand::DeleteKeys, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {
-            for a in [
-                Action::Optimize,
-                Action::Trim,
-                Action::ResetDuration,
-                Action::Validate,
+            for command in [
+                UiCommand::Optimize,
+                UiCommand::Trim,
+                UiCommand::ResetDuration,
+                UiCommand::Validate,
             ] {
-                item(ui, a, view.has_clip, out);
+                item(ui, command, view.has_clip, out);
             }
             ui.separator();
-            for a in [
-                Action::OptimizeAll,
-                Action::TrimAll,
-                Action::ResetDurationAll,
-                Action::ValidateAll,
+            for command in [
+                UiCommand::OptimizeAll,
+                UiCommand::TrimAll,
+                UiCommand::ResetDurationAll,
+                UiCommand::ValidateAll,
             ] {
-                item(ui, a, true, out);
+                item(ui, command, true, out);
             }
             ui.separator();
-            item(ui, Action::DuplicateClip, view.has_clip, out);
-            item(ui, Action::DeleteClip, view.has_clip, out);
+            item(ui, UiCommand::DuplicateClip, view.has_clip, out);
+            item(ui, UiCommand::DeleteClip, view.has_clip, out);
         });
         ui.menu_button("View", |ui| {
-            for a in [
-                Action::PlayPause,
-                Action::GoStart,
-                Action::GoEnd,
-                Action::FrameAll,
-                Action::FrameSelected,
-                Action::ToggleValidation,
-                Action::ToggleCycles,
-                Action::ToggleTheme,
+            for command in [
+                UiCommand::PlayPause,
+                UiCommand::GoStart,
+                UiCommand::GoEnd,
+                UiCommand::FrameAll,
+                UiCommand::FrameSelected,
+                UiCommand::ToggleValidation,
+                UiCommand::ToggleCycles,
+                UiCommand::ToggleTheme,
             ] {
-                item(ui, a, true, out);
+                item(ui, command, true, out);
             }
         });
         ui.menu_button("Help", |ui| {
-            item(ui, Action::CommandPalette, true, out);
+            item(ui, UiCommand::CommandPalette, true, out);
         });
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let text = format!(
                 "Commands  {}",
-                Action::CommandPalette.shortcut_text(ui.ctx())
+                UiCommand::CommandPalette.shortcut_text(ui.ctx())
             );
             if ui
                 .button(text)
                 .on_hover_text("Every command, with its shortcut")
                 .clicked()
             {
-                out.action(Action::CommandPalette);
+                out.ui(UiCommand::CommandPalette);
             }
         });
     });
-    recent
 }
 
-fn item(ui: &mut egui::Ui, action: Action, enabled: bool, out: &mut Outbox) {
-    labelled(ui, action, action.label(), enabled, out);
+/// A menu item for `command` under its own label.
+fn item(ui: &mut egui::Ui, command: UiCommand, enabled: bool, out: &mut Outbox) {
+    labelled(ui, command, command.label(), enabled, out);
 }
 
-fn labelled(ui: &mut egui::Ui, action: Action, label: &str, enabled: bool, out: &mut Outbox) {
-    let shortcut = action.shortcut_text(ui.ctx());
+/// A menu item for `command` under `label`, with its shortcut.
+fn labelled(ui: &mut egui::Ui, command: UiCommand, label: &str, enabled: bool, out: &mut Outbox) {
+    let shortcut = command.shortcut_text(ui.ctx());
     let mut button = egui::Button::new(label);
     if !shortcut.is_empty() {
         button = button.shortcut_text(shortcut);
     }
     if ui.add_enabled(enabled, button).clicked() {
-        out.action(action);
+        out.ui(command);
         ui.close();
     }
 }

@@ -1,18 +1,33 @@
 //! The desktop editor (feature `gui`): an eframe window over the same documents the CLI uses.
 //!
 //! Panels are small `show(ui, …)` functions over plain state structs; they never edit documents
-//! themselves: they put [`Command`](crate::editor::Command)s and [`actions::Action`]s into an
-//! [`actions::Outbox`] that the [`ClipscopeApp`] carries out after the frame's panels are drawn.
+//! and never call back into the app. There is one channel from the panels to the app:
+//!
+//! * **Who pushes:** every panel's `show` takes the frame's [`outbox::Outbox`] and pushes
+//!   [`outbox::AppCommand`]s that carry their data: [`Edit`](crate::editor::Edit)s for the
+//!   documents, [`commands::UiCommand`]s from menus, context menus and the palette, a recent
+//!   file to open, a validation finding to go to, a cycle to bake, a new playhead, a cancelled
+//!   drag… The app pushes the keyboard shortcuts into the same queue, and its modal dialogs
+//!   push their answers.
+//! * **Who drains, when:** [`ClipscopeApp::show`] lays the panels out, then drains the queue
+//!   once, in order, in [`ClipscopeApp::apply_queued`]: edits go through the
+//!   [`Workspace`](crate::editor::Workspace) (which records undo), user-level commands run,
+//!   dialogs open.
+//!
+//! What stays direct is view state: the selection, the transport's play state and playhead as
+//! the timeline moves it, each panel's own widgets state (filters, camera, slider values).
+//! Background loads and files dropped on the window are taken in at the start of a frame.
 
-pub mod actions;
 mod app;
 pub mod clip_list;
+pub mod commands;
 pub mod curve_editor;
 pub mod cycles_panel;
 pub mod dialogs;
 pub mod files;
 pub mod inspector;
 pub mod menu;
+pub mod outbox;
 pub mod palette;
 pub mod selection;
 pub mod style;

@@ -1,6 +1,7 @@
-//! The command palette (Ctrl+K / Ctrl+P): every action with its shortcut, filtered as you type.
+//! The command palette (Ctrl+K / Ctrl+P): every command with its shortcut, filtered as you type.
 
-use super::actions::Action;
+use super::commands::UiCommand;
+use super::outbox::Outbox;
 
 /// The palette's state.
 #[derive(Debug, Default)]
@@ -22,24 +23,25 @@ impl Palette {
     }
 }
 
-/// The actions whose label contains every word of `query` (case-insensitive).
-pub fn matches(query: &str) -> Vec<Action> {
+/// The commands whose label contains every word of `query` (case-insensitive), in palette order;
+/// every command but the palette itself.
+pub fn matches(query: &str) -> Vec<UiCommand> {
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    Action::ALL
+    UiCommand::ALL
         .iter()
         .copied()
-        .filter(|a| *a != Action::CommandPalette)
-        .filter(|a| {
-            let label = a.label().to_lowercase();
+        .filter(|c| *c != UiCommand::CommandPalette)
+        .filter(|c| {
+            let label = c.label().to_lowercase();
             words.iter().all(|w| label.contains(w.as_str()))
         })
         .collect()
 }
 
-/// Shows the palette when open; returns the action chosen (Enter or click).
-pub fn show(ctx: &egui::Context, state: &mut Palette) -> Option<Action> {
+/// Shows the palette when open; queues the command chosen (Enter or click).
+pub fn show(ctx: &egui::Context, state: &mut Palette, out: &mut Outbox) {
     if !state.open {
-        return None;
+        return;
     }
     let mut chosen = None;
     let found = matches(&state.query);
@@ -81,17 +83,17 @@ pub fn show(ctx: &egui::Context, state: &mut Palette) -> Option<Action> {
                 if found.is_empty() {
                     ui.weak("No command matches.");
                 }
-                for (i, action) in found.iter().enumerate() {
+                for (i, command) in found.iter().enumerate() {
                     ui.horizontal(|ui| {
-                        let r = ui.selectable_label(i == state.index, action.label());
+                        let r = ui.selectable_label(i == state.index, command.label());
                         if r.clicked() {
-                            chosen = Some(*action);
+                            chosen = Some(*command);
                         }
                         if i == state.index {
                             r.scroll_to_me(None);
                         }
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            ui.weak(action.shortcut_text(ui.ctx()));
+                            ui.weak(command.shortcut_text(ui.ctx()));
                         });
                     });
                 }
@@ -100,7 +102,9 @@ pub fn show(ctx: &egui::Context, state: &mut Palette) -> Option<Action> {
     if chosen.is_some() || modal.should_close() {
         state.open = false;
     }
-    chosen
+    if let Some(command) = chosen {
+        out.ui(command);
+    }
 }
 
 #[cfg(test)]
@@ -109,9 +113,24 @@ mod tests {
 
     #[test]
     fn every_word_must_match() {
-        assert!(matches("optim all").contains(&Action::OptimizeAll));
-        assert!(!matches("optim all").contains(&Action::Optimize));
-        assert_eq!(matches("").len(), Action::ALL.len() - 1);
+        assert!(matches("optim all").contains(&UiCommand::OptimizeAll));
+        assert!(!matches("optim all").contains(&UiCommand::Optimize));
+        assert_eq!(matches("").len(), UiCommand::ALL.len() - 1);
         assert!(matches("zzz").is_empty());
+    }
+
+    #[test]
+    fn every_command_has_a_label_and_a_palette_entry() {
+        for &command in UiCommand::ALL {
+            let label = command.label();
+            assert!(!label.trim().is_empty(), "{command:?} has no label");
+            if command != UiCommand::CommandPalette {
+                assert!(
+                    matches(label).contains(&command),
+                    "{command:?} ({label:?}) is not in the palette"
+                );
+            }
+        }
+        assert_eq!(matches("").len(), UiCommand::ALL.len() - 1);
     }
 }

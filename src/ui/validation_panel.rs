@@ -1,9 +1,12 @@
 //! The VALIDATION panel: the findings of the last validate run (three.js's rules and the lint
 //! rules, the same code as `clipscope validate`), filterable by severity and rule code; clicking
-//! one selects its clip, track and key, and "Fix" asks for the safe fixes of `validate --fix`.
+//! one queues [`AppCommand::GoTo`] (select its clip, track and key), and "Fix" queues the safe
+//! fixes of `validate --fix` as one [`Edit::Fix`] on the validated clips.
 
-use crate::editor::{ClipId, Workspace};
+use crate::editor::{ClipId, ClipScope, Edit, Workspace};
 use crate::model::{Problem, Severity};
+
+use super::outbox::{AppCommand, Outbox};
 
 /// Filters of the panel.
 #[derive(Debug)]
@@ -37,15 +40,6 @@ pub struct Target {
     pub key: Option<usize>,
 }
 
-/// What the user asked for in the panel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PanelAction {
-    /// Select the clip, track and key of a clicked finding.
-    Select(Target),
-    /// Apply the safe fixes to the validated clips.
-    Fix,
-}
-
 /// Paints the severity mark: a filled circle in the severity's colour, then its name.
 fn severity_mark(ui: &mut egui::Ui, severity: Severity) {
     let (name, colour) = match severity {
@@ -59,17 +53,18 @@ fn severity_mark(ui: &mut egui::Ui, severity: Severity) {
     ui.label(egui::RichText::new(name).small().strong().color(colour));
 }
 
-/// Shows the findings; returns what the user clicked. `None` findings means "not run yet".
+/// Shows the findings of the last validate run and the clips it ran on (`None`: not run yet);
+/// queues what the user clicked.
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut ValidationPanel,
     ws: &Workspace,
-    findings: Option<&[(ClipId, Problem)]>,
-) -> Option<PanelAction> {
-    let mut clicked = None;
+    findings: Option<(ClipScope, &[(ClipId, Problem)])>,
+    out: &mut Outbox,
+) {
     ui.horizontal(|ui| {
         ui.strong("VALIDATION");
-        if let Some(f) = findings {
+        if let Some((scope, f)) = findings {
             let errors = f
                 .iter()
                 .filter(|(_, p)| p.severity == Severity::Error)
@@ -98,19 +93,19 @@ pub fn show(
                 )
                 .clicked()
             {
-                clicked = Some(PanelAction::Fix);
+                out.edit(Edit::Fix(scope));
             }
         }
     });
-    let Some(findings) = findings else {
+    let Some((_, findings)) = findings else {
         ui.weak("Run Clip › Validate to check the clips.");
-        return None;
+        return;
     };
     if findings.is_empty() {
         ui.label(
             egui::RichText::new("No problems found.").color(egui::Color32::from_rgb(120, 200, 120)),
         );
-        return None;
+        return;
     }
     egui::ScrollArea::vertical()
         .id_salt("validation")
@@ -150,7 +145,7 @@ pub fn show(
                         .on_hover_text("Click to select the track and key")
                         .clicked()
                     {
-                        clicked = Some(PanelAction::Select(Target {
+                        out.push(AppCommand::GoTo(Target {
                             clip: *id,
                             track: p.track,
                             key: p.key,
@@ -159,5 +154,4 @@ pub fn show(
                 });
             }
         });
-    clicked
 }

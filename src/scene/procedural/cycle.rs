@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::expression::{BUILT_IN_NAMES, Expression, Scope};
+use super::expression::{BUILT_IN_NAMES, Expression, Variables};
 use super::schema::CycleFile;
 use crate::formats::json::path::{field, index, syntax_error};
 use crate::formats::{ReadError, ReadErrorKind};
@@ -353,18 +353,23 @@ impl Cycle {
         phase: f64,
         out: &mut Vec<f64>,
     ) -> Result<(), (usize, String)> {
-        let mut scope = Vec::with_capacity(self.names.len());
-        scope.extend([phase, std::f64::consts::PI, std::f64::consts::TAU]);
-        scope.extend(
+        let mut bound = Vec::with_capacity(self.names.len());
+        bound.extend([phase, std::f64::consts::PI, std::f64::consts::TAU]);
+        bound.extend(
             self.parameters
                 .iter()
                 .enumerate()
                 .map(|(i, p)| values.get(i).copied().unwrap_or(p.default)),
         );
-        let scope = Scope::new(&self.names, &scope);
+        let variables = Variables::new(&self.names, &bound);
         out.clear();
         for (i, channel) in self.channels.iter().enumerate() {
-            out.push(channel.formula.evaluate_in(&scope).map_err(|e| (i, e))?);
+            out.push(
+                channel
+                    .formula
+                    .evaluate_in(&variables)
+                    .map_err(|e| (i, e))?,
+            );
         }
         Ok(())
     }

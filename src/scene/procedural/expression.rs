@@ -91,13 +91,13 @@ impl Expression {
     /// The formula's value with `values[i]` bound to `names[i]` of the list it was parsed
     /// against. Fails (with a sentence) only on a type error, such as `if(t, 1, 2)`.
     pub fn evaluate(&self, names: &[String], values: &[f64]) -> Result<f64, String> {
-        self.evaluate_in(&Scope::new(names, values))
+        self.evaluate_in(&Variables::new(names, values))
     }
 
-    /// The formula's value in `scope` (bind once, evaluate many formulas).
-    pub fn evaluate_in(&self, scope: &Scope<'_>) -> Result<f64, String> {
+    /// The formula's value with `variables` (bind once, evaluate many formulas).
+    pub fn evaluate_in(&self, variables: &Variables<'_>) -> Result<f64, String> {
         self.node
-            .eval_number_with_context(scope)
+            .eval_number_with_context(variables)
             .map_err(|e| format!("{:?}: {}", self.text, describe(&e)))
     }
 }
@@ -163,24 +163,24 @@ fn describe(e: &EvalexprError<DefaultNumericTypes>) -> String {
     text.trim_end_matches('.').to_string()
 }
 
-/// Names bound to values for evaluating formulas: the list formulas were parsed against and a
-/// value for each.
-pub struct Scope<'a> {
+/// The formula variables: names bound to values for evaluating formulas (the list formulas were
+/// parsed against and a value for each).
+pub struct Variables<'a> {
     names: &'a [String],
     values: Vec<Value<DefaultNumericTypes>>,
 }
 
-impl<'a> Scope<'a> {
+impl<'a> Variables<'a> {
     /// Binds `values[i]` to `names[i]`.
-    pub fn new(names: &'a [String], values: &[f64]) -> Scope<'a> {
-        Scope {
+    pub fn new(names: &'a [String], values: &[f64]) -> Variables<'a> {
+        Variables {
             names,
             values: values.iter().map(|&v| Value::Float(v)).collect(),
         }
     }
 }
 
-impl Context for Scope<'_> {
+impl Context for Variables<'_> {
     type NumericTypes = DefaultNumericTypes;
 
     fn get_value(&self, identifier: &str) -> Option<&Value<DefaultNumericTypes>> {

@@ -1,12 +1,11 @@
-//! Carrying out the Cycles panel's requests: baking into the "baked cycles" document (an
-//! undoable command), and saving and loading presets.
+//! Carrying out what the Cycles panel queued: baking into the "baked cycles" document (an
+//! undoable edit), and saving and loading presets.
 
 use std::path::{Path, PathBuf};
 
-use crate::editor::Command;
+use crate::editor::Edit;
 use crate::formats::{Document, Format, ReadError, atomic};
 use crate::scene::procedural::Preset;
-use crate::ui::cycles_panel::CyclesRequest;
 use crate::ui::files::FileTarget;
 
 use super::ClipscopeApp;
@@ -15,19 +14,13 @@ use super::ClipscopeApp;
 const BAKED_TITLE: &str = "baked cycles";
 
 impl ClipscopeApp {
-    /// Does what the Cycles panel asked.
-    pub(super) fn cycle_request(&mut self, request: CyclesRequest) {
-        match request {
-            CyclesRequest::Bake => self.bake_cycle(),
-            CyclesRequest::SavePreset => {
-                let cycle = self.cycles.cycle();
-                let text = Preset::of(cycle, self.cycles.values()).to_json();
-                let suggested = PathBuf::from(format!("{}.preset.json", cycle.id));
-                self.files
-                    .ask(FileTarget::SavePreset(text), Some(&suggested));
-            }
-            CyclesRequest::LoadPreset => self.files.ask(FileTarget::LoadPreset, None),
-        }
+    /// Asks where to save the Cycles panel's values as a preset (the file dialog then saves).
+    pub(super) fn ask_where_to_save_preset(&mut self) {
+        let cycle = self.cycles.cycle();
+        let text = Preset::of(cycle, self.cycles.values()).to_json();
+        let suggested = PathBuf::from(format!("{}.preset.json", cycle.id));
+        self.files
+            .ask(FileTarget::SavePreset(text), Some(&suggested));
     }
 
     /// Bakes the chosen cycle with the panel's values and settings and adds the clip to the
@@ -52,7 +45,7 @@ impl ClipscopeApp {
             }
         };
         let summary = baked.summary();
-        self.apply(Command::AddClip {
+        self.apply(Edit::AddClip {
             doc,
             clip: Box::new(baked.clip),
         });
@@ -60,7 +53,7 @@ impl ClipscopeApp {
             self.note(format!("bake: warning: {}", jump.describe()));
         }
         self.note(format!("bake: {summary}"));
-        // Show what was baked: the new clip (selected by the command) in the viewport and the
+        // Show what was baked: the new clip (selected by the edit) in the viewport and the
         // curve editor.
         self.cycles.preview_in_viewport = false;
     }

@@ -1,40 +1,44 @@
 //! The application: open documents, selection and panels, wired together.
 //!
-//! Each frame the panels draw from the state and put what the user asked for into an
-//! [`Outbox`]; afterwards the app applies the commands through the
-//! [`Workspace`](crate::editor::Workspace) (which records undo) and runs the actions. Nothing
-//! in a panel edits a document.
+//! Each frame ([`ClipscopeApp::show`]) the panels draw from the state and push what the user
+//! asked for into one [`Outbox`](crate::ui::outbox::Outbox); after every panel ran, the app
+//! drains it in one place ([`ClipscopeApp::apply_queued`]), in order: edits go through the
+//! [`Workspace`] (which records undo), user-level commands run, files open, and so on.
+//! Nothing in a panel edits a document.
 //!
-//! This file holds the state and the frame's layout; `documents` opens, saves and closes files,
-//! `run` carries out actions, and `panels` draws what the app owns around the widgets (curve
-//! panel, timeline, dialogs, status bar).
+//! This file holds the state and what the other parts share; `frame` lays out one frame,
+//! `bars`, `side_panels`, `bottom_panels`, `centre` and `modals` hold one method per panel,
+//! `queue` carries out the queued commands, `run` the user-level commands, `documents` opens,
+//! saves and closes files, and `cycles` bakes cycles and saves and loads presets.
 
 use std::path::{Path, PathBuf};
 
 use crate::assets;
-use crate::editor::{ClipId, Command, Scope, Transport, Workspace};
+use crate::editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 use crate::formats;
 use crate::model::Problem;
 
-use crate::ui::actions::{Action, Outbox};
-use crate::ui::clip_list::{self, ClipList};
+use crate::ui::clip_list::ClipList;
 use crate::ui::curve_editor::CurveEditor;
-use crate::ui::cycles_panel::{self, CyclesPanel};
+use crate::ui::cycles_panel::CyclesPanel;
 use crate::ui::dialogs::{Export, Pending};
 use crate::ui::files::Files;
-use crate::ui::inspector::{self, Inspector};
-use crate::ui::menu::{self, MenuView};
+use crate::ui::inspector::Inspector;
 use crate::ui::palette::Palette;
 use crate::ui::selection::Selection;
-use crate::ui::style;
-use crate::ui::track_tree;
-use crate::ui::validation_panel::{self, ValidationPanel};
-use crate::ui::viewport::{self, Viewport};
+use crate::ui::validation_panel::ValidationPanel;
+use crate::ui::viewport::Viewport;
 
+mod bars;
+mod bottom_panels;
+mod centre;
 mod cycles;
 mod documents;
-mod panels;
+mod frame;
+mod modals;
+mod queue;
 mod run;
+mod side_panels;
 
 /// What survives a restart (eframe storage): recent files and view preferences.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -99,8 +103,8 @@ pub struct ClipscopeApp {
     /// The clip selected when the cycle preview last showed; picking another clip shows that
     /// clip instead.
     preview_selection: Option<ClipId>,
-    /// Findings of the last validate run and the scope it ran on (rerun after every edit).
-    pub findings: Option<(Scope, Vec<(ClipId, Problem)>)>,
+    /// Findings of the last validate run and the clips it ran on (rerun after every edit).
+    pub findings: Option<(ClipScope, Vec<(ClipId, Problem)>)>,
     /// Dialogs, loads and recent files.
     pub files: Files,
     /// The command palette.
@@ -223,8 +227,8 @@ impl ClipscopeApp {
     }
 
     /// Applies one edit, reporting what it did or why it could not.
-    pub fn apply(&mut self, command: Command) {
-        match self.ws.apply(command) {
+    pub fn apply(&mut self, edit: Edit) {
+        match self.ws.apply(edit) {
             Ok(applied) => {
                 if let Some(m) = applied.message {
                     self.note(m);
@@ -250,7 +254,7 @@ impl ClipscopeApp {
         if let Some((scope, _)) = &self.findings {
             let scope = *scope;
             let scope = match scope {
-                Scope::Clip(id) if self.ws.clip(id).is_none() => Scope::All,
+                ClipScope::Clip(id) if self.ws.clip(id).is_none() => ClipScope::All,
                 s => s,
             };
             self.findings = Some((scope, self.ws.validate(scope)));
@@ -282,11 +286,12 @@ impl ClipscopeApp {
         }
     }
 
-    pub(super) fn scope(&self, all: bool) -> Option<Scope> {
+    /// The selected clip, or every clip when `all`; `None` without a selected clip.
+    pub(super) fn clip_scope(&self, all: bool) -> Option<ClipScope> {
         if all {
-            Some(Scope::All)
+            Some(ClipScope::All)
         } else {
-            self.selection.clip.map(Scope::Clip)
+            self.selection.clip.map(ClipScope::Clip)
         }
     }
 
@@ -373,246 +378,5 @@ impl eframe::App for ClipscopeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.settings());
-    }
-}
-
-impl ClipscopeApp {
-    /// Draws the whole window into `ui` (what eframe calls every frame; tests call it directly).
-    pub fn show(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx().clone();
-        if !self.styled {
-            style::apply_theme(&ctx, self.dark);
-            self.styled = true;
-        }
-        for event in self.files.poll() {
-            self.file_event(event);
-        }
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .collect()
-        });
-        for path in dropped {
-            self.request_open(&path);
-        }
-        if !self.files.loads.is_empty() || self.files.dialog_open() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(50));
-        }
-
-        let mut out = Outbox::default();
-        let mut cycle_request = None;
-        self.modals(&ctx, &mut out);
-        let modal = self.modal_open();
-        if !modal {
-            out.actions
-                .extend(Action::pressed(&ctx, |a| !a.is_curve_key()));
-        }
-
-        egui::Panel::top("menu").show(ui, |ui| {
-            let view = MenuView {
-                undo: self.ws.history.undo_label(),
-                redo: self.ws.history.redo_label(),
-                recent: &self.files.recent,
-                has_clip: self.selection.clip.is_some(),
-            };
-            if let Some(path) = menu::show(ui, &view, &mut out) {
-                self.request_open(&path);
-            }
-        });
-        self.status_bar(ui);
-        egui::Panel::left("left")
-            .resizable(true)
-            .default_size(300.0)
-            .min_size(200.0)
-            .show(ui, |ui| {
-                egui::Panel::top("clips")
-                    .resizable(true)
-                    .default_size(200.0)
-                    .min_size(80.0)
-                    .show(ui, |ui| {
-                        clip_list::show(
-                            ui,
-                            &self.ws,
-                            &mut self.clip_list,
-                            &mut self.selection,
-                            &mut out,
-                        );
-                    });
-                self.refresh_live_problems();
-                egui::CentralPanel::default().show(ui, |ui| {
-                    let problems = match &self.live {
-                        Some((id, _, p)) if Some(*id) == self.selection.clip => p.as_slice(),
-                        _ => &[],
-                    };
-                    let id = self.selection.clip;
-                    match id.and_then(|id| self.ws.clip(id)) {
-                        Some(clip) => track_tree::show(ui, clip, problems, &mut self.selection),
-                        None => {
-                            ui.strong("TRACKS");
-                            ui.weak("Select a clip to see its tracks.");
-                        }
-                    }
-                });
-            });
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(290.0)
-            .min_size(200.0)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.selectable_value(&mut self.right_tab, RightTab::Inspector, "Inspector");
-                    if ui
-                        .selectable_value(&mut self.right_tab, RightTab::Cycles, "Cycles")
-                        .on_hover_text("Procedural walk and run cycles: tune, preview, bake")
-                        .clicked()
-                    {
-                        self.cycles.preview_in_viewport = true;
-                    }
-                });
-                ui.separator();
-                match self.right_tab {
-                    RightTab::Inspector => {
-                        let clip = self.selection.clip.and_then(|id| {
-                            let doc = &self.ws.documents.get(id.doc)?.doc;
-                            let clip = doc.clips.get(id.clip)?;
-                            Some((id, clip, inspector::FileSummary::of(doc)))
-                        });
-                        inspector::show(
-                            ui,
-                            &mut self.inspector,
-                            clip,
-                            &self.selection.keys,
-                            &self.log,
-                            &mut out,
-                        );
-                    }
-                    RightTab::Cycles => {
-                        cycle_request = cycles_panel::show(ui, &mut self.cycles);
-                    }
-                }
-            });
-        if self.preview_selection != self.selection.clip {
-            // The user picked a clip: show it, until a slider moves again.
-            self.preview_selection = self.selection.clip;
-            self.cycles.preview_in_viewport = false;
-        }
-        let previewing = self.right_tab == RightTab::Cycles && self.cycles.preview_in_viewport;
-        if previewing && self.cycles.playing {
-            self.cycles.advance(ctx.input(|i| i.stable_dt) as f64);
-            ctx.request_repaint();
-        }
-        if self.transport.playing {
-            let dt = ctx.input(|i| i.stable_dt) as f64;
-            let duration = self.duration();
-            self.transport.advance(dt, duration);
-            ctx.request_repaint();
-        }
-        egui::Panel::bottom("timeline")
-            .resizable(true)
-            .default_size(170.0)
-            .min_size(90.0)
-            .show(ui, |ui| self.timeline(ui));
-        if self.show_validation {
-            egui::Panel::bottom("validation")
-                .resizable(true)
-                .default_size(140.0)
-                .min_size(60.0)
-                .show(ui, |ui| {
-                    let findings = self.findings.as_ref().map(|(_, f)| f.as_slice());
-                    match validation_panel::show(ui, &mut self.validation, &self.ws, findings) {
-                        Some(validation_panel::PanelAction::Select(target)) => self.go_to(target),
-                        Some(validation_panel::PanelAction::Fix) => {
-                            if let Some((scope, _)) = &self.findings {
-                                let scope = *scope;
-                                self.apply(Command::Fix(scope));
-                            }
-                        }
-                        None => {}
-                    }
-                });
-        }
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::Panel::top("viewport")
-                .resizable(true)
-                .default_size(ui.available_height() * 0.42)
-                .min_size(80.0)
-                .show(ui, |ui| {
-                    if previewing {
-                        let time = self.cycles.preview_time();
-                        let version = (u64::MAX, self.cycles.version, self.cycles.cycle);
-                        let rig = self.cycles.cycle().rig.clone();
-                        if let Some(clip) = self.cycles.preview() {
-                            let subject = viewport::Subject {
-                                version,
-                                clip,
-                                clips: std::slice::from_ref(clip),
-                                source: crate::scene::FigureSource::default(),
-                                figure: Some(&rig),
-                            };
-                            viewport::show(
-                                ui,
-                                &mut self.viewport,
-                                self.render_state.as_ref(),
-                                Some(subject),
-                                time,
-                            );
-                            return;
-                        }
-                    }
-                    let subject = self.selection.clip.and_then(|id| {
-                        let d = self.ws.documents.get(id.doc)?;
-                        Some(viewport::Subject {
-                            version: (d.id, d.version, id.clip),
-                            clip: d.doc.clips.get(id.clip)?,
-                            clips: &d.doc.clips,
-                            source: crate::scene::FigureSource {
-                                mesh: d.doc.mesh.as_ref(),
-                                skeleton: d.doc.skeleton.as_ref(),
-                            },
-                            figure: None,
-                        })
-                    });
-                    viewport::show(
-                        ui,
-                        &mut self.viewport,
-                        self.render_state.as_ref(),
-                        subject,
-                        self.transport.time,
-                    );
-                });
-            egui::CentralPanel::default().show(ui, |ui| self.curve_panel(ui, &mut out));
-        });
-        if !modal {
-            // Keys the curve editor did not take (pointer elsewhere) act on the whole editor.
-            out.actions
-                .extend(Action::pressed(&ctx, Action::is_curve_key));
-        }
-
-        for command in std::mem::take(&mut out.commands) {
-            self.apply(command);
-        }
-        if let Some(gesture) = out.cancelled_gesture
-            && self.ws.history.undo_gesture() == Some(gesture)
-        {
-            self.ws.undo();
-            self.ws.history.forget_redo();
-            self.note("drag cancelled".into());
-            self.after_edit();
-        }
-        for action in std::mem::take(&mut out.actions) {
-            self.run(action, &ctx);
-        }
-        if let Some(request) = cycle_request {
-            self.cycle_request(request);
-        }
-    }
-
-    pub(super) fn modal_open(&self) -> bool {
-        self.pending.is_some()
-            || self.export.is_some()
-            || self.files.prompt.is_some()
-            || self.palette.open
     }
 }

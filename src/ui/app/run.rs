@@ -1,12 +1,12 @@
-//! Running actions: what each menu item, shortcut and palette entry does.
+//! Running user-level commands: what each menu item, shortcut and palette entry does.
 
 use std::path::PathBuf;
 
-use crate::editor::Command;
+use crate::editor::Edit;
 use crate::formats::WriteOptions;
 use crate::model::Severity;
 
-use crate::ui::actions::Action;
+use crate::ui::commands::UiCommand;
 use crate::ui::dialogs::{Export, Pending};
 use crate::ui::files::FileTarget;
 use crate::ui::style;
@@ -14,24 +14,24 @@ use crate::ui::style;
 use super::{ClipscopeApp, RightTab};
 
 impl ClipscopeApp {
-    /// Runs one action (from a menu, a shortcut or the palette).
-    pub fn run(&mut self, action: Action, ctx: &egui::Context) {
-        match action {
-            Action::Open => self.files.ask(FileTarget::Open, None),
-            Action::OpenPath => self.files.prompt_for(
+    /// Runs one user-level command (from a menu, a shortcut or the palette).
+    pub fn run(&mut self, command: UiCommand, ctx: &egui::Context) {
+        match command {
+            UiCommand::Open => self.files.ask(FileTarget::Open, None),
+            UiCommand::OpenPath => self.files.prompt_for(
                 FileTarget::Open,
                 None,
                 "Type the path of a clip file to open.".into(),
             ),
-            Action::Save => {
+            UiCommand::Save => {
                 if let Some(i) = self.selected_doc() {
                     match self.ws.documents[i].doc.path.clone() {
                         Some(path) => self.save_to(i, &path, WriteOptions::default(), None),
-                        None => self.run(Action::SaveAs, ctx),
+                        None => self.run(UiCommand::SaveAs, ctx),
                     }
                 }
             }
-            Action::SaveAs => {
+            UiCommand::SaveAs => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];
                     let suggested = d
@@ -47,7 +47,7 @@ impl ClipscopeApp {
                     self.files.ask(target, Some(&suggested));
                 }
             }
-            Action::ExportAs => {
+            UiCommand::ExportAs => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];
                     self.export = Some(Export {
@@ -59,7 +59,7 @@ impl ClipscopeApp {
                     });
                 }
             }
-            Action::CloseDocument => {
+            UiCommand::CloseDocument => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];
                     if d.is_dirty() {
@@ -69,36 +69,36 @@ impl ClipscopeApp {
                     }
                 }
             }
-            Action::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
-            Action::Undo => {
+            UiCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+            UiCommand::Undo => {
                 if let Some(label) = self.ws.undo() {
                     self.note(format!("undo: {label}"));
                 }
                 self.after_edit();
             }
-            Action::Redo => {
+            UiCommand::Redo => {
                 if let Some(label) = self.ws.redo() {
                     self.note(format!("redo: {label}"));
                 }
                 self.after_edit();
             }
-            Action::Optimize | Action::OptimizeAll => {
-                if let Some(s) = self.scope(action == Action::OptimizeAll) {
-                    self.apply(Command::Optimize(s));
+            UiCommand::Optimize | UiCommand::OptimizeAll => {
+                if let Some(s) = self.clip_scope(command == UiCommand::OptimizeAll) {
+                    self.apply(Edit::Optimize(s));
                 }
             }
-            Action::Trim | Action::TrimAll => {
-                if let Some(s) = self.scope(action == Action::TrimAll) {
-                    self.apply(Command::Trim(s));
+            UiCommand::Trim | UiCommand::TrimAll => {
+                if let Some(s) = self.clip_scope(command == UiCommand::TrimAll) {
+                    self.apply(Edit::Trim(s));
                 }
             }
-            Action::ResetDuration | Action::ResetDurationAll => {
-                if let Some(s) = self.scope(action == Action::ResetDurationAll) {
-                    self.apply(Command::ResetDuration(s));
+            UiCommand::ResetDuration | UiCommand::ResetDurationAll => {
+                if let Some(s) = self.clip_scope(command == UiCommand::ResetDurationAll) {
+                    self.apply(Edit::ResetDuration(s));
                 }
             }
-            Action::Validate | Action::ValidateAll => {
-                if let Some(s) = self.scope(action == Action::ValidateAll) {
+            UiCommand::Validate | UiCommand::ValidateAll => {
+                if let Some(s) = self.clip_scope(command == UiCommand::ValidateAll) {
                     let found = self.ws.validate(s);
                     let errors = found
                         .iter()
@@ -112,75 +112,76 @@ impl ClipscopeApp {
                     self.show_validation = true;
                 }
             }
-            Action::DuplicateClip => {
+            UiCommand::DuplicateClip => {
                 if let Some(clip) = self.selection.clip {
-                    self.apply(Command::DuplicateClip { clip });
+                    self.apply(Edit::DuplicateClip { clip });
                 }
             }
-            Action::DeleteClip => {
+            UiCommand::DeleteClip => {
                 if let Some(clip) = self.selection.clip {
-                    self.apply(Command::DeleteClip { clip });
+                    self.apply(Edit::DeleteClip { clip });
                 }
             }
-            Action::DeleteKeys => {
+            UiCommand::DeleteKeys => {
                 if let Some(clip) = self.selection.clip
                     && !self.selection.keys.is_empty()
                 {
                     let keys = self.selection.keys.iter().copied().collect();
                     self.selection.keys.clear();
-                    self.apply(Command::DeleteKeys { clip, keys });
+                    self.apply(Edit::DeleteKeys { clip, keys });
                 }
             }
-            Action::InsertKey => {
+            UiCommand::InsertKey => {
                 if let Some(clip) = self.selection.clip
                     && !self.selection.tracks.is_empty()
                 {
                     let tracks = self.selection.tracks.iter().copied().collect();
                     let time = self.playhead();
-                    self.apply(Command::InsertKey { clip, tracks, time });
+                    self.apply(Edit::InsertKey { clip, tracks, time });
                 }
             }
-            Action::PlayPause
-            | Action::NextFrame
-            | Action::PreviousFrame
-            | Action::NextFrames10
-            | Action::PreviousFrames10
-            | Action::NextKey
-            | Action::PreviousKey
-            | Action::GoStart
-            | Action::GoEnd => self.run_view_action(action),
-            Action::FrameAll => self.curves.frame_all(),
-            Action::FrameSelected => self.curves.frame_selected(),
-            Action::ToggleValidation => self.show_validation = !self.show_validation,
-            Action::ToggleCycles => {
+            UiCommand::PlayPause
+            | UiCommand::NextFrame
+            | UiCommand::PreviousFrame
+            | UiCommand::NextFrames10
+            | UiCommand::PreviousFrames10
+            | UiCommand::NextKey
+            | UiCommand::PreviousKey
+            | UiCommand::GoStart
+            | UiCommand::GoEnd => self.run_transport_command(command),
+            UiCommand::FrameAll => self.curves.frame_all(),
+            UiCommand::FrameSelected => self.curves.frame_selected(),
+            UiCommand::ToggleValidation => self.show_validation = !self.show_validation,
+            UiCommand::ToggleCycles => {
                 self.right_tab = match self.right_tab {
                     RightTab::Cycles => RightTab::Inspector,
                     RightTab::Inspector => RightTab::Cycles,
                 };
                 self.cycles.preview_in_viewport = self.right_tab == RightTab::Cycles;
             }
-            Action::ToggleTheme => {
+            UiCommand::ToggleTheme => {
                 self.dark = !self.dark;
                 style::apply_theme(ctx, self.dark);
             }
-            Action::CommandPalette => self.palette.open(),
+            UiCommand::CommandPalette => self.palette.open(),
         }
     }
 
-    pub(super) fn run_view_action(&mut self, action: Action) {
+    /// Runs a play, step or seek command on the transport.
+    fn run_transport_command(&mut self, command: UiCommand) {
         let duration = self.duration();
         let tr = &mut self.transport;
-        match action {
-            Action::PlayPause => tr.toggle_play(duration),
-            Action::NextFrame => tr.step_frames(1, duration),
-            Action::PreviousFrame => tr.step_frames(-1, duration),
-            Action::NextFrames10 => tr.step_frames(10, duration),
-            Action::PreviousFrames10 => tr.step_frames(-10, duration),
-            Action::GoStart => tr.go_start(),
-            Action::GoEnd => tr.go_end(duration),
-            Action::NextKey | Action::PreviousKey => {
+        match command {
+            UiCommand::PlayPause => tr.toggle_play(duration),
+            UiCommand::NextFrame => tr.step_frames(1, duration),
+            UiCommand::PreviousFrame => tr.step_frames(-1, duration),
+            UiCommand::NextFrames10 => tr.step_frames(10, duration),
+            UiCommand::PreviousFrames10 => tr.step_frames(-10, duration),
+            UiCommand::GoStart => tr.go_start(),
+            UiCommand::GoEnd => tr.go_end(duration),
+            UiCommand::NextKey | UiCommand::PreviousKey => {
                 let times = self.shown_key_times();
-                let to = if action == Action::NextKey {
+                let to = if command == UiCommand::NextKey {
                     self.transport.next_key(times.into_iter())
                 } else {
                     self.transport.prev_key(times.into_iter())

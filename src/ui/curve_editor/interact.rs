@@ -1,5 +1,5 @@
 //! Pointer interaction on the plot: hit-testing keys and handles, click selection, box
-//! selection, and dragging keys and handles into [`Command`]s.
+//! selection, and dragging keys and handles into [`Edit`]s.
 //!
 //! A drag is one gesture: it gets one id, and every frame of it emits the change since the
 //! previous frame (`MoveKeys` carries incremental `dt`/`dv`; `SetHandle` carries the handle's
@@ -12,8 +12,9 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, PointerButton, Pos2, Rect, Response, Ui};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::ops::HandleSide;
+use crate::ui::outbox::Outbox;
 
 use super::curves::Curve;
 
@@ -43,7 +44,7 @@ pub(super) enum Hit {
 pub(super) enum Drag {
     /// Moving the selected keys.
     Keys {
-        /// Gesture id shared by all commands of the drag.
+        /// Gesture id shared by all edits of the drag.
         gesture: u64,
         /// Where the drag started (screen).
         origin: Pos2,
@@ -54,7 +55,7 @@ pub(super) enum Drag {
     },
     /// Moving one bezier handle.
     Handle {
-        /// Gesture id shared by all commands of the drag.
+        /// Gesture id shared by all edits of the drag.
         gesture: u64,
         /// Where the drag started (screen).
         origin: Pos2,
@@ -181,7 +182,7 @@ pub(super) struct Pointer<'a, 'c> {
     pub(super) clip: ClipId,
 }
 
-/// Runs clicks and drags on the plot: updates `selected` and `drag`, appends commands, and
+/// Runs clicks and drags on the plot: updates `selected` and `drag`, queues edits, and
 /// returns what the pointer hovers (for highlighting), if no drag is running.
 pub(super) fn handle(
     ui: &Ui,
@@ -189,7 +190,7 @@ pub(super) fn handle(
     selected: &mut BTreeSet<KeyRef>,
     drag: &mut Option<Drag>,
     next_gesture: &mut u64,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) -> Option<Hit> {
     let response = p.response;
     let tf = p.tf;
@@ -218,7 +219,7 @@ pub(super) fn handle(
         if response.dragged_by(PointerButton::Primary) || response.drag_stopped() {
             let current = latest.or(response.interact_pointer_pos());
             if let Some(current) = current {
-                update_drag(d, current, p, modifiers, commands);
+                update_drag(d, current, p, modifiers, out);
             }
         }
         if response.drag_stopped() {
@@ -338,13 +339,13 @@ fn start_drag(
     }
 }
 
-/// Follows the pointer to `current`, emitting the commands of this frame of the drag.
+/// Follows the pointer to `current`, queueing the edits of this frame of the drag.
 fn update_drag(
     drag: &mut Drag,
     current: Pos2,
     p: &Pointer<'_, '_>,
     modifiers: egui::Modifiers,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) {
     let tf = p.tf;
     let delta = |origin: Pos2| {
@@ -370,7 +371,7 @@ fn update_drag(
             }
             let step = [d[0] - applied[0], d[1] - applied[1]];
             if !keys.is_empty() && (step[0] != 0.0 || step[1] != 0.0) {
-                commands.push(Command::MoveKeys {
+                out.edit(Edit::MoveKeys {
                     clip: p.clip,
                     keys: keys.clone(),
                     dt: step[0],
@@ -397,7 +398,7 @@ fn update_drag(
                 HandleSide::Out => time.max(*key_time),
             };
             if *sent != Some([time, value]) {
-                commands.push(Command::SetHandle {
+                out.edit(Edit::SetHandle {
                     clip: p.clip,
                     key: *key,
                     side: *side,

@@ -1,6 +1,6 @@
-//! The editing actions of the panel and the ways to reach them: keyboard shortcuts (Delete,
+//! The edits of the panel and the ways to reach them: keyboard shortcuts (Delete,
 //! I, T, V, F, Shift+F), the T and V popup menus at the pointer, the right-click menu, and the
-//! toolbar's menu buttons. All of them end in [`Command`]s or view requests.
+//! toolbar's menu buttons. All of them end in [`Edit`]s or view requests.
 
 use std::collections::BTreeSet;
 
@@ -9,15 +9,16 @@ use egui::{
     SetOpenCommand, Ui,
 };
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, Edit, KeyRef};
 use crate::model::{Clip, Interpolation, TangentMode};
+use crate::ui::outbox::Outbox;
 
 use super::CurveRef;
 
-/// The clip and curves the menus act on; [`Scope::targets`] works out the details when a menu
-/// is actually open or a shortcut pressed (the selection can hold many thousands of keys).
+/// The clip and curves the menus act on; [`ShownCurves::targets`] works out the details when a
+/// menu is actually open or a shortcut pressed (the selection can hold many thousands of keys).
 #[derive(Clone, Copy)]
-pub(super) struct Scope<'a> {
+pub(super) struct ShownCurves<'a> {
     /// The clip shown.
     pub(super) clip: &'a Clip,
     /// Its id in the workspace.
@@ -26,7 +27,7 @@ pub(super) struct Scope<'a> {
     pub(super) curves: &'a [CurveRef],
 }
 
-impl Scope<'_> {
+impl ShownCurves<'_> {
     /// The targets with `selected` keys.
     pub(super) fn targets(&self, selected: &BTreeSet<KeyRef>) -> Targets {
         let mut shown: Vec<(usize, usize)> = self
@@ -68,7 +69,7 @@ pub(super) struct Targets {
     pub(super) interpolation_tracks: Vec<usize>,
 }
 
-/// An action asked for by a shortcut.
+/// What a shortcut asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Shortcut {
     /// Delete / Backspace.
@@ -116,7 +117,7 @@ pub(super) fn delete(
     clip: ClipId,
     targets: &Targets,
     selected: &mut BTreeSet<KeyRef>,
-) -> Option<Command> {
+) -> Option<Edit> {
     if targets.keys.is_empty() {
         return None;
     }
@@ -124,15 +125,15 @@ pub(super) fn delete(
     tracks.dedup();
     // Every selected entry of an affected track refers to old indices now.
     selected.retain(|k| !tracks.contains(&k.track));
-    Some(Command::DeleteKeys {
+    Some(Edit::DeleteKeys {
         clip,
         keys: targets.keys.clone(),
     })
 }
 
 /// The `InsertKey` command for the visible tracks at `time`.
-pub(super) fn insert(clip: ClipId, targets: &Targets, time: f64) -> Option<Command> {
-    (!targets.visible_tracks.is_empty() && time.is_finite()).then(|| Command::InsertKey {
+pub(super) fn insert(clip: ClipId, targets: &Targets, time: f64) -> Option<Edit> {
+    (!targets.visible_tracks.is_empty() && time.is_finite()).then(|| Edit::InsertKey {
         clip,
         tracks: targets.visible_tracks.clone(),
         time,
@@ -146,7 +147,7 @@ pub(super) fn interpolation_items(
     clip: &Clip,
     clip_id: ClipId,
     targets: &Targets,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) {
     let tracks = &targets.interpolation_tracks;
     let what = if targets.keys.is_empty() {
@@ -176,7 +177,7 @@ pub(super) fn interpolation_items(
             .add_enabled(!supported.is_empty(), Button::selectable(current, label))
             .on_disabled_hover_text("No target track supports this interpolation");
         if button.clicked() {
-            commands.push(Command::SetInterpolation {
+            out.edit(Edit::SetInterpolation {
                 clip: clip_id,
                 tracks: supported,
                 interpolation: mode,
@@ -187,12 +188,7 @@ pub(super) fn interpolation_items(
 }
 
 /// Menu entries for the handle types; a click emits `SetTangentMode` for the selected keys.
-pub(super) fn tangent_items(
-    ui: &mut Ui,
-    clip_id: ClipId,
-    targets: &Targets,
-    commands: &mut Vec<Command>,
-) {
+pub(super) fn tangent_items(ui: &mut Ui, clip_id: ClipId, targets: &Targets, out: &mut Outbox) {
     if targets.keys.is_empty() {
         ui.label(egui::RichText::new("Select keys to set their handle type").weak());
     } else {
@@ -204,7 +200,7 @@ pub(super) fn tangent_items(
             // One entry per key: the command ignores components.
             let mut keys = targets.keys.clone();
             keys.dedup_by_key(|k| (k.track, k.key));
-            commands.push(Command::SetTangentMode {
+            out.edit(Edit::SetTangentMode {
                 clip: clip_id,
                 keys,
                 mode,
@@ -229,9 +225,9 @@ pub(super) fn popups(
     id: egui::Id,
     open: Option<MenuKind>,
     at: Pos2,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) {
     for kind in [MenuKind::Interpolation, MenuKind::Tangent] {
         let popup_id = id.with(("menu", kind as u8));
@@ -261,18 +257,18 @@ pub(super) fn popups(
         .style(egui::containers::menu::menu_style)
         .open_memory(set)
         .show(|ui| {
-            let targets = scope.targets(selected);
+            let targets = shown_curves.targets(selected);
             match kind {
                 MenuKind::Interpolation => {
-                    interpolation_items(ui, scope.clip, scope.clip_id, &targets, commands)
+                    interpolation_items(ui, shown_curves.clip, shown_curves.clip_id, &targets, out)
                 }
-                MenuKind::Tangent => tangent_items(ui, scope.clip_id, &targets, commands),
+                MenuKind::Tangent => tangent_items(ui, shown_curves.clip_id, &targets, out),
             }
         });
     }
 }
 
-/// What the right-click menu asked for besides commands.
+/// What the right-click menu asked for besides edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(super) struct ContextChoice {
     /// Frame all was chosen.
@@ -284,16 +280,16 @@ pub(super) struct ContextChoice {
 /// The right-click menu of the plot.
 pub(super) fn context_menu(
     response: &Response,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     playhead: f64,
     selected: &mut BTreeSet<KeyRef>,
     editable: bool,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) -> ContextChoice {
     let mut choice = ContextChoice::default();
-    let (clip, clip_id) = (scope.clip, scope.clip_id);
+    let (clip, clip_id) = (shown_curves.clip, shown_curves.clip_id);
     response.context_menu(|ui| {
-        let targets = scope.targets(selected);
+        let targets = shown_curves.targets(selected);
         let insert_cmd = insert(clip_id, &targets, playhead);
         if ui
             .add_enabled(
@@ -302,7 +298,9 @@ pub(super) fn context_menu(
             )
             .clicked()
         {
-            commands.extend(insert_cmd);
+            if let Some(edit) = insert_cmd {
+                out.edit(edit);
+            }
             ui.close();
         }
         if ui
@@ -312,16 +310,18 @@ pub(super) fn context_menu(
             )
             .clicked()
         {
-            commands.extend(delete(clip_id, &targets, selected));
+            if let Some(edit) = delete(clip_id, &targets, selected) {
+                out.edit(edit);
+            }
             ui.close();
         }
         ui.separator();
         ui.menu_button("Interpolation  (T)", |ui| {
-            interpolation_items(ui, clip, clip_id, &targets, commands)
+            interpolation_items(ui, clip, clip_id, &targets, out)
         });
         ui.add_enabled_ui(editable, |ui| {
             ui.menu_button("Handle type  (V)", |ui| {
-                tangent_items(ui, clip_id, &targets, commands)
+                tangent_items(ui, clip_id, &targets, out)
             });
         });
         ui.separator();

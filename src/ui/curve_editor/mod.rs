@@ -1,8 +1,9 @@
 //! The curve editor panel: the selected tracks' curves over time, their keys and bezier handles,
 //! edited with the mouse and the keyboard grammar of `shared/design/UI.md`.
 //!
-//! [`show`] draws the panel for one clip and returns what the user asked for as [`Command`]s
-//! (plus a new playhead time when the time ruler was clicked); it never edits the clip. The
+//! [`show`] draws the panel for one clip and queues what the user asked for in the app's
+//! [`Outbox`]: [`Edit`](crate::editor::Edit)s, a new playhead time when the time ruler was clicked, and the
+//! cancellation of a drag; it never edits the clip. The
 //! selection is the caller's (`&mut BTreeSet<KeyRef>`), so the timeline and the inspector can
 //! share it. [`CurveEditor`] holds only view state: the visible range, the Normalize and Euler
 //! toggles, a drag in progress and a cache of decimated and tessellated curves.
@@ -38,13 +39,14 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
-use crate::editor::{ClipId, Command, KeyRef};
+use crate::editor::{ClipId, KeyRef};
 use crate::model::{Clip, Track};
+use crate::ui::outbox::{AppCommand, Outbox};
 
 use cache::EnvelopeCache;
 use curves::{Curve, ValueMap};
 use interact::Drag;
-use menus::{MenuKind, Scope, Shortcut};
+use menus::{MenuKind, Shortcut, ShownCurves};
 use view::ViewRequest;
 
 /// What the panel says when there is nothing to draw.
@@ -60,17 +62,6 @@ pub struct CurveRef {
     pub track: usize,
     /// Value component (0 for scalar tracks).
     pub component: usize,
-}
-
-/// What the user asked for during one frame of the panel.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct CurveOutput {
-    /// Edits, in the order they were made; apply them in order.
-    pub commands: Vec<Command>,
-    /// A new playhead time (seconds), when the time ruler under the plot was clicked or dragged.
-    pub playhead: Option<f64>,
-    /// Escape was pressed during this drag gesture: the app should undo what it already moved.
-    pub cancelled_gesture: Option<u64>,
 }
 
 /// View state of a curve editor panel (one per panel; the documents and the selection live
@@ -181,7 +172,10 @@ impl CurveEditor {
 /// `ui`: a toolbar, then the plot with one line per entry of `curves`.
 ///
 /// `selected` is the key selection, changed in place by clicks and boxes; `playhead` is the
-/// current time in seconds. Edits come back as commands in [`CurveOutput`] and are not applied.
+/// current time in seconds. Edits ([`AppCommand::Edit`]), a click on the time ruler
+/// ([`AppCommand::SetPlayhead`]) and Escape during a drag ([`AppCommand::CancelGesture`]) are
+/// queued in `out`, in the order they happened; none is applied here.
+#[expect(clippy::too_many_arguments)]
 pub fn show(
     ui: &mut Ui,
     ed: &mut CurveEditor,
@@ -190,14 +184,14 @@ pub fn show(
     curves: &[CurveRef],
     selected: &mut BTreeSet<KeyRef>,
     playhead: f64,
-) -> CurveOutput {
-    let mut out = CurveOutput::default();
+    out: &mut Outbox,
+) {
     if ed.clip != Some(clip_id) {
         ed.clip = Some(clip_id);
         ed.view = None;
         ed.drag = None;
     }
-    let scope = Scope {
+    let shown_curves = ShownCurves {
         clip,
         clip_id,
         curves,
@@ -206,9 +200,9 @@ pub fn show(
         ui,
         &mut ed.normalize,
         &mut ed.euler,
-        scope,
+        shown_curves,
         selected,
-        &mut out.commands,
+        out,
     );
     if bar.toggled {
         ed.request = Some(ViewRequest::FrameAll);
@@ -227,7 +221,7 @@ pub fn show(
         ui.centered_and_justified(|ui| {
             ui.weak(EMPTY_TEXT);
         });
-        return out;
+        return;
     }
 
     ed.cache.begin_frame();
@@ -291,7 +285,11 @@ pub fn show(
         {
             let end = clip.duration.max(0.0);
             let t = tf.value_from_position(pos).x;
-            out.playhead = Some(if end > 0.0 { t.clamp(0.0, end) } else { t });
+            out.push(AppCommand::SetPlayhead(if end > 0.0 {
+                t.clamp(0.0, end)
+            } else {
+                t
+            }));
         }
     }
 
@@ -313,7 +311,9 @@ pub fn show(
     if let Some(drag) = &ed.drag
         && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
     {
-        out.cancelled_gesture = drag.gesture();
+        if let Some(gesture) = drag.gesture() {
+            out.push(AppCommand::CancelGesture(gesture));
+        }
         ed.drag = None;
     }
 
@@ -329,7 +329,7 @@ pub fn show(
         selected,
         &mut ed.drag,
         &mut ed.next_gesture,
-        &mut out.commands,
+        out,
     );
     // Keep a copy of the dragged tracks from before the drag: the "ghost" of the original.
     match ed
@@ -364,14 +364,16 @@ pub fn show(
     for shortcut in shortcuts {
         match shortcut {
             Shortcut::Delete => {
-                let targets = scope.targets(selected);
-                out.commands
-                    .extend(menus::delete(clip_id, &targets, selected));
+                let targets = shown_curves.targets(selected);
+                if let Some(edit) = menus::delete(clip_id, &targets, selected) {
+                    out.edit(edit);
+                }
             }
             Shortcut::Insert => {
-                let targets = scope.targets(selected);
-                out.commands
-                    .extend(menus::insert(clip_id, &targets, playhead));
+                let targets = shown_curves.targets(selected);
+                if let Some(edit) = menus::insert(clip_id, &targets, playhead) {
+                    out.edit(edit);
+                }
             }
             Shortcut::InterpolationMenu => open_menu = Some(MenuKind::Interpolation),
             Shortcut::TangentMenu => open_menu = Some(MenuKind::Tangent),
@@ -385,19 +387,12 @@ pub fn show(
         ed.id,
         open_menu,
         menu_at,
-        scope,
+        shown_curves,
         selected,
-        &mut out.commands,
+        out,
     );
     let editable = resolved.iter().any(|c| c.editable);
-    let choice = menus::context_menu(
-        &response,
-        scope,
-        playhead,
-        selected,
-        editable,
-        &mut out.commands,
-    );
+    let choice = menus::context_menu(&response, shown_curves, playhead, selected, editable, out);
     if choice.frame_all {
         ed.request = Some(ViewRequest::FrameAll);
     }
@@ -429,5 +424,4 @@ pub fn show(
         draw::paint_ghost(ui, &tf, &resolved, tracks);
     }
     draw::paint(ui, &scene, &mut ed.cache);
-    out
 }

@@ -5,9 +5,10 @@ use std::collections::BTreeSet;
 
 use egui::Ui;
 
-use crate::editor::{Command, KeyRef};
+use crate::editor::KeyRef;
+use crate::ui::outbox::Outbox;
 
-use super::menus::{self, Scope};
+use super::menus::{self, ShownCurves};
 use super::view::ViewRequest;
 
 /// Tooltip of the Normalize toggle.
@@ -27,16 +28,16 @@ pub(super) struct ToolbarOutput {
     pub(super) toggled: bool,
 }
 
-/// Draws the toolbar; flags are edited in place and menu choices appended to `commands`.
+/// Draws the toolbar; flags are edited in place and menu choices queued in `out`.
 pub(super) fn show(
     ui: &mut Ui,
     normalize: &mut bool,
     euler: &mut bool,
-    scope: Scope<'_>,
+    shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
-    commands: &mut Vec<Command>,
+    out: &mut Outbox,
 ) -> ToolbarOutput {
-    let mut out = ToolbarOutput {
+    let mut bar = ToolbarOutput {
         request: None,
         toggled: false,
     };
@@ -46,35 +47,35 @@ pub(super) fn show(
             .on_hover_text("Show every curve (F; double-click the plot)")
             .clicked()
         {
-            out.request = Some(ViewRequest::FrameAll);
+            bar.request = Some(ViewRequest::FrameAll);
         }
         if ui
             .button("Frame selected")
             .on_hover_text("Show the selected keys (Shift+F)")
             .clicked()
         {
-            out.request = Some(ViewRequest::FrameSelected);
+            bar.request = Some(ViewRequest::FrameSelected);
         }
         ui.separator();
-        out.toggled |= ui
+        bar.toggled |= ui
             .toggle_value(normalize, "Normalize")
             .on_hover_text(NORMALIZE_TIP)
             .changed();
-        out.toggled |= ui
+        bar.toggled |= ui
             .toggle_value(euler, "Euler")
             .on_hover_text(EULER_TIP)
             .changed();
         ui.separator();
         ui.menu_button("Interpolation", |ui| {
-            let targets = scope.targets(selected);
-            menus::interpolation_items(ui, scope.clip, scope.clip_id, &targets, commands)
+            let targets = shown_curves.targets(selected);
+            menus::interpolation_items(ui, shown_curves.clip, shown_curves.clip_id, &targets, out)
         })
         .response
         .on_hover_text("T over the plot");
         ui.add_enabled_ui(!*normalize, |ui| {
             ui.menu_button("Handles", |ui| {
-                let targets = scope.targets(selected);
-                menus::tangent_items(ui, scope.clip_id, &targets, commands)
+                let targets = shown_curves.targets(selected);
+                menus::tangent_items(ui, shown_curves.clip_id, &targets, out)
             })
             .response
             .on_hover_text("V over the plot");
@@ -89,5 +90,5 @@ pub(super) fn show(
             ));
         }
     });
-    out
+    bar
 }

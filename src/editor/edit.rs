@@ -1,4 +1,5 @@
-//! The edits a user can make, as data.
+//! The edits a user can make, as data: [`Edit`] (one undoable change) and the indices it uses
+//! ([`ClipId`], [`KeyRef`], [`ClipScope`]).
 
 use crate::model::ops::HandleSide;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
@@ -25,17 +26,17 @@ pub struct KeyRef {
 
 /// Which clips an operation such as optimize runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
+pub enum ClipScope {
     /// One clip.
     Clip(ClipId),
     /// Every clip of every open document.
     All,
 }
 
-/// One undoable edit. Commands hold indices, not references, so they can be queued, logged and
+/// One undoable edit. Edits hold indices, not references, so they can be queued, logged and
 /// replayed; [`Workspace::apply`](super::Workspace::apply) checks them.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Command {
+pub enum Edit {
     /// Renames a clip.
     RenameClip {
         /// The clip.
@@ -52,7 +53,7 @@ pub enum Command {
     AddClip {
         /// Index of the document in the workspace.
         doc: usize,
-        /// The clip (boxed: it is much larger than the other commands).
+        /// The clip (boxed: it is much larger than the other edits).
         clip: Box<Clip>,
     },
     /// Removes a clip from its document.
@@ -75,16 +76,16 @@ pub enum Command {
         mode: BlendMode,
     },
     /// Lossless key reduction (three.js `optimize`).
-    Optimize(Scope),
+    Optimize(ClipScope),
     /// Cuts keys outside `[0, duration]` (three.js `trim`).
-    Trim(Scope),
+    Trim(ClipScope),
     /// Sets each clip's duration to its last key (three.js `resetDuration`).
-    ResetDuration(Scope),
+    ResetDuration(ClipScope),
     /// Applies the safe fixes of `validate --fix` ([`Clip::fix`](crate::model::Clip::fix)):
     /// sort keys, normalize quaternions, lossless optimize, reset the duration.
-    Fix(Scope),
+    Fix(ClipScope),
     /// Moves keys by `dt` seconds (clamped so keys never pass unselected neighbours) and the
-    /// given components by `dv`. Commands with the same `gesture` merge into one undo step.
+    /// given components by `dv`. Edits with the same `gesture` merge into one undo step.
     MoveKeys {
         /// The clip.
         clip: ClipId,
@@ -94,7 +95,7 @@ pub enum Command {
         dt: f64,
         /// Value offset.
         dv: f64,
-        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        /// A drag gesture id; consecutive edits of one gesture are one undo step.
         gesture: Option<u64>,
     },
     /// Places one bezier handle at `(time, value)`.
@@ -111,7 +112,7 @@ pub enum Command {
         value: f64,
         /// Break aligned handles (the key becomes free) instead of rotating the other side.
         break_handles: bool,
-        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        /// A drag gesture id; consecutive edits of one gesture are one undo step.
         gesture: Option<u64>,
     },
     /// Sets a key's time and/or one component's value (inspector fields).
@@ -124,7 +125,7 @@ pub enum Command {
         time: Option<f64>,
         /// New value of `key.component`, if it changes.
         value: Option<f64>,
-        /// A drag gesture id; consecutive commands of one gesture are one undo step.
+        /// A drag gesture id; consecutive edits of one gesture are one undo step.
         gesture: Option<u64>,
     },
     /// Deletes whole keys (all components); tracks left without keys are removed.
@@ -163,27 +164,27 @@ pub enum Command {
     },
 }
 
-impl Command {
+impl Edit {
     /// A short name for the undo menu and the status line ("Optimize", "Move keys", …).
     pub fn label(&self) -> &'static str {
         match self {
-            Command::RenameClip { .. } => "Rename clip",
-            Command::DuplicateClip { .. } => "Duplicate clip",
-            Command::AddClip { .. } => "Add clip",
-            Command::DeleteClip { .. } => "Delete clip",
-            Command::SetDuration { .. } => "Set duration",
-            Command::SetBlendMode { .. } => "Set blend mode",
-            Command::Optimize(_) => "Optimize",
-            Command::Trim(_) => "Trim",
-            Command::ResetDuration(_) => "Reset duration",
-            Command::Fix(_) => "Fix",
-            Command::MoveKeys { .. } => "Move keys",
-            Command::SetHandle { .. } => "Move handle",
-            Command::SetKey { .. } => "Edit key",
-            Command::DeleteKeys { .. } => "Delete keys",
-            Command::InsertKey { .. } => "Insert key",
-            Command::SetInterpolation { .. } => "Set interpolation",
-            Command::SetTangentMode { .. } => "Set handle type",
+            Edit::RenameClip { .. } => "Rename clip",
+            Edit::DuplicateClip { .. } => "Duplicate clip",
+            Edit::AddClip { .. } => "Add clip",
+            Edit::DeleteClip { .. } => "Delete clip",
+            Edit::SetDuration { .. } => "Set duration",
+            Edit::SetBlendMode { .. } => "Set blend mode",
+            Edit::Optimize(_) => "Optimize",
+            Edit::Trim(_) => "Trim",
+            Edit::ResetDuration(_) => "Reset duration",
+            Edit::Fix(_) => "Fix",
+            Edit::MoveKeys { .. } => "Move keys",
+            Edit::SetHandle { .. } => "Move handle",
+            Edit::SetKey { .. } => "Edit key",
+            Edit::DeleteKeys { .. } => "Delete keys",
+            Edit::InsertKey { .. } => "Insert key",
+            Edit::SetInterpolation { .. } => "Set interpolation",
+            Edit::SetTangentMode { .. } => "Set handle type",
         }
     }
 }

@@ -1,0 +1,77 @@
+//! The modal dialogs the app owns: the unsaved-edits question, the export settings, the typed
+//! path and the command palette. Their answers are queued like any panel's; only the dialogs'
+//! own open/closed state changes here.
+
+use crate::ui::dialogs::{self, Answer, ExportAnswer, Pending, PromptAnswer};
+use crate::ui::files::FileTarget;
+use crate::ui::outbox::{AppCommand, Outbox};
+use crate::ui::palette;
+
+use super::ClipscopeApp;
+
+impl ClipscopeApp {
+    /// Shows whichever modal dialog is open (at most one).
+    pub(super) fn modals(&mut self, ctx: &egui::Context, out: &mut Outbox) {
+        if let Some(pending) = &self.pending {
+            let question = self.question(pending);
+            match dialogs::confirm(ctx, &question) {
+                Some(Answer::Discard) => {
+                    let pending = self.pending.take().expect("pending question");
+                    out.push(AppCommand::Discard(pending));
+                }
+                Some(Answer::Cancel) => self.pending = None,
+                None => {}
+            }
+        } else if let Some(export) = &mut self.export {
+            match dialogs::export(ctx, export) {
+                Some(ExportAnswer::ChooseFile) => {
+                    let export = self.export.take().expect("export dialog");
+                    let suggested = self
+                        .ws
+                        .index_of(export.doc_id)
+                        .and_then(|i| self.ws.documents[i].doc.path.clone())
+                        .map(|p| p.with_extension(format!("export.{}", export.format.extension())));
+                    let target = FileTarget::SaveAs {
+                        doc_id: export.doc_id,
+                        options: export.options(),
+                        format: Some(export.format),
+                    };
+                    out.push(AppCommand::ChooseFile { target, suggested });
+                }
+                Some(ExportAnswer::Cancel) => self.export = None,
+                None => {}
+            }
+        } else if let Some(prompt) = &mut self.files.prompt {
+            match dialogs::path_prompt(ctx, prompt) {
+                Some(PromptAnswer::Path(path)) => {
+                    let prompt = self.files.prompt.take().expect("prompt");
+                    out.push(AppCommand::FileChosen {
+                        target: prompt.target,
+                        path,
+                    });
+                }
+                Some(PromptAnswer::Cancel) => self.files.prompt = None,
+                None => {}
+            }
+        } else {
+            palette::show(ctx, &mut self.palette, out);
+        }
+    }
+
+    /// The unsaved-edits question for `pending`.
+    fn question(&self, pending: &Pending) -> String {
+        match pending {
+            Pending::Quit => "Some files have unsaved edits. Quit and lose them?".to_string(),
+            Pending::Close(id) => format!(
+                "{} has unsaved edits. Close it and lose them?",
+                self.ws
+                    .index_of(*id)
+                    .map_or("The file", |i| self.ws.documents[i].title())
+            ),
+            Pending::Reload(path) => format!(
+                "{} is open with unsaved edits. Reload it from disk and lose them?",
+                path.display()
+            ),
+        }
+    }
+}

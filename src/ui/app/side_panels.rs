@@ -1,0 +1,92 @@
+//! The side panels: on the left the clip list over the track tree, on the right the inspector
+//! or the Cycles panel.
+
+use crate::ui::outbox::Outbox;
+use crate::ui::{clip_list, cycles_panel, inspector, track_tree};
+
+use super::{ClipscopeApp, RightTab};
+
+impl ClipscopeApp {
+    /// The left panel: the clip list on top, the selected clip's track tree below.
+    pub(super) fn left_panel(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
+        egui::Panel::left("left")
+            .resizable(true)
+            .default_size(300.0)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                egui::Panel::top("clips")
+                    .resizable(true)
+                    .default_size(200.0)
+                    .min_size(80.0)
+                    .show(ui, |ui| {
+                        clip_list::show(
+                            ui,
+                            &self.ws,
+                            &mut self.clip_list,
+                            &mut self.selection,
+                            out,
+                        );
+                    });
+                self.refresh_live_problems();
+                egui::CentralPanel::default().show(ui, |ui| self.track_tree(ui));
+            });
+    }
+
+    /// The selected clip's tracks with their warning marks (selecting tracks is view state).
+    fn track_tree(&mut self, ui: &mut egui::Ui) {
+        let problems = match &self.live {
+            Some((id, _, p)) if Some(*id) == self.selection.clip => p.as_slice(),
+            _ => &[],
+        };
+        let id = self.selection.clip;
+        match id.and_then(|id| self.ws.clip(id)) {
+            Some(clip) => track_tree::show(ui, clip, problems, &mut self.selection),
+            None => {
+                ui.strong("TRACKS");
+                ui.weak("Select a clip to see its tracks.");
+            }
+        }
+    }
+
+    /// The right panel: the Inspector and Cycles tabs and the chosen one's panel.
+    pub(super) fn right_panel(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(290.0)
+            .min_size(200.0)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.right_tab, RightTab::Inspector, "Inspector");
+                    if ui
+                        .selectable_value(&mut self.right_tab, RightTab::Cycles, "Cycles")
+                        .on_hover_text("Procedural walk and run cycles: tune, preview, bake")
+                        .clicked()
+                    {
+                        self.cycles.preview_in_viewport = true;
+                    }
+                });
+                ui.separator();
+                match self.right_tab {
+                    RightTab::Inspector => self.inspector(ui, out),
+                    RightTab::Cycles => cycles_panel::show(ui, &mut self.cycles, out),
+                }
+            });
+    }
+
+    /// The inspector for the selected clip, its file, the selected keys and the log.
+    fn inspector(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
+        let clip = self.selection.clip.and_then(|id| {
+            let doc = &self.ws.documents.get(id.doc)?.doc;
+            let clip = doc.clips.get(id.clip)?;
+            Some((id, clip, inspector::FileSummary::of(doc)))
+        });
+        inspector::show(
+            ui,
+            &mut self.inspector,
+            clip,
+            &self.selection.keys,
+            &self.log,
+            out,
+        );
+    }
+}

@@ -1,0 +1,280 @@
+//! Every user-level command with its name and shortcut: what menus, shortcuts and the command
+//! palette all dispatch through, so they can never disagree. The list of commands is derived
+//! from the enum ([`UiCommand::ALL`]); names and shortcuts are exhaustive `match`es.
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+use strum::VariantArray;
+
+/// A user-level command (Rerun's name for it): a menu item, a shortcut or a palette entry.
+/// Queued as [`AppCommand::Ui`](super::outbox::AppCommand::Ui); document edits among them become
+/// [`Edit`](crate::editor::Edit)s when the app runs them, the rest change view state or start
+/// file dialogs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, VariantArray)]
+pub enum UiCommand {
+    /// Open files through the native dialog.
+    Open,
+    /// Open a file by typing its path.
+    OpenPath,
+    /// Save the selected clip's document.
+    Save,
+    /// Save the selected clip's document under a new name.
+    SaveAs,
+    /// Export the selected clip's document in a chosen format.
+    ExportAs,
+    /// Close the selected clip's document.
+    CloseDocument,
+    /// Quit the editor.
+    Quit,
+    /// Undo the last edit.
+    Undo,
+    /// Redo the last undone edit.
+    Redo,
+    /// Optimize the selected clip.
+    Optimize,
+    /// Optimize every open clip.
+    OptimizeAll,
+    /// Trim the selected clip.
+    Trim,
+    /// Trim every open clip.
+    TrimAll,
+    /// Reset the selected clip's duration.
+    ResetDuration,
+    /// Reset every open clip's duration.
+    ResetDurationAll,
+    /// Validate the selected clip.
+    Validate,
+    /// Validate every open clip.
+    ValidateAll,
+    /// Duplicate the selected clip.
+    DuplicateClip,
+    /// Delete the selected clip.
+    DeleteClip,
+    /// Play or pause.
+    PlayPause,
+    /// One frame forward.
+    NextFrame,
+    /// One frame back.
+    PreviousFrame,
+    /// Ten frames forward.
+    NextFrames10,
+    /// Ten frames back.
+    PreviousFrames10,
+    /// To the next key of the shown tracks.
+    NextKey,
+    /// To the previous key of the shown tracks.
+    PreviousKey,
+    /// To the start of the clip.
+    GoStart,
+    /// To the end of the clip.
+    GoEnd,
+    /// Frame every curve in the curve editor.
+    FrameAll,
+    /// Frame the selected keys in the curve editor.
+    FrameSelected,
+    /// Delete the selected keys.
+    DeleteKeys,
+    /// Insert keys at the playhead in the shown tracks.
+    InsertKey,
+    /// Show or hide the validation panel.
+    ToggleValidation,
+    /// Show the procedural cycles panel (or the inspector again).
+    ToggleCycles,
+    /// Switch between the dark and the light theme.
+    ToggleTheme,
+    /// Open the command palette.
+    CommandPalette,
+}
+
+impl UiCommand {
+    /// Every command, in palette order (the order of the enum, derived: it cannot drift).
+    pub const ALL: &'static [UiCommand] = <UiCommand as VariantArray>::VARIANTS;
+
+    /// The name shown in menus and the palette.
+    pub fn label(self) -> &'static str {
+        match self {
+            UiCommand::Open => "Open…",
+            UiCommand::OpenPath => "Open path…",
+            UiCommand::Save => "Save",
+            UiCommand::SaveAs => "Save As…",
+            UiCommand::ExportAs => "Export As…",
+            UiCommand::CloseDocument => "Close file",
+            UiCommand::Quit => "Quit",
+            UiCommand::Undo => "Undo",
+            UiCommand::Redo => "Redo",
+            UiCommand::Optimize => "Optimize clip",
+            UiCommand::OptimizeAll => "Optimize all clips",
+            UiCommand::Trim => "Trim clip",
+            UiCommand::TrimAll => "Trim all clips",
+            UiCommand::ResetDuration => "Reset duration",
+            UiCommand::ResetDurationAll => "Reset duration of all clips",
+            UiCommand::Validate => "Validate clip",
+            UiCommand::ValidateAll => "Validate all clips",
+            UiCommand::DuplicateClip => "Duplicate clip",
+            UiCommand::DeleteClip => "Delete clip",
+            UiCommand::PlayPause => "Play / pause",
+            UiCommand::NextFrame => "Next frame",
+            UiCommand::PreviousFrame => "Previous frame",
+            UiCommand::NextFrames10 => "Ten frames forward",
+            UiCommand::PreviousFrames10 => "Ten frames back",
+            UiCommand::NextKey => "Next key",
+            UiCommand::PreviousKey => "Previous key",
+            UiCommand::GoStart => "Go to start",
+            UiCommand::GoEnd => "Go to end",
+            UiCommand::FrameAll => "Frame all curves",
+            UiCommand::FrameSelected => "Frame selected keys",
+            UiCommand::DeleteKeys => "Delete selected keys",
+            UiCommand::InsertKey => "Insert key at playhead",
+            UiCommand::ToggleValidation => "Show / hide validation panel",
+            UiCommand::ToggleCycles => "Show / hide procedural cycles",
+            UiCommand::ToggleTheme => "Switch light / dark theme",
+            UiCommand::CommandPalette => "Edit palette…",
+        }
+    }
+
+    /// The keyboard shortcut, if the command has one.
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        let cmd = Modifiers::COMMAND;
+        let shift = Modifiers::SHIFT;
+        let (m, k) = match self {
+            UiCommand::Open => (cmd, Key::O),
+            UiCommand::Save => (cmd, Key::S),
+            UiCommand::SaveAs => (cmd | shift, Key::S),
+            UiCommand::ExportAs => (cmd, Key::E),
+            UiCommand::Quit => (cmd, Key::Q),
+            UiCommand::Undo => (cmd, Key::Z),
+            UiCommand::Redo => (cmd | shift, Key::Z),
+            UiCommand::CommandPalette => (cmd, Key::K),
+            UiCommand::PlayPause => (Modifiers::NONE, Key::Space),
+            UiCommand::NextFrame => (Modifiers::NONE, Key::ArrowRight),
+            UiCommand::PreviousFrame => (Modifiers::NONE, Key::ArrowLeft),
+            UiCommand::NextFrames10 => (shift, Key::ArrowRight),
+            UiCommand::PreviousFrames10 => (shift, Key::ArrowLeft),
+            UiCommand::NextKey => (Modifiers::NONE, Key::ArrowUp),
+            UiCommand::PreviousKey => (Modifiers::NONE, Key::ArrowDown),
+            UiCommand::GoStart => (Modifiers::NONE, Key::Home),
+            UiCommand::GoEnd => (Modifiers::NONE, Key::End),
+            UiCommand::FrameAll => (Modifiers::NONE, Key::F),
+            UiCommand::FrameSelected => (shift, Key::F),
+            UiCommand::DeleteKeys => (Modifiers::NONE, Key::Delete),
+            UiCommand::InsertKey => (Modifiers::NONE, Key::I),
+            UiCommand::OpenPath
+            | UiCommand::CloseDocument
+            | UiCommand::Optimize
+            | UiCommand::OptimizeAll
+            | UiCommand::Trim
+            | UiCommand::TrimAll
+            | UiCommand::ResetDuration
+            | UiCommand::ResetDurationAll
+            | UiCommand::Validate
+            | UiCommand::ValidateAll
+            | UiCommand::DuplicateClip
+            | UiCommand::DeleteClip
+            | UiCommand::ToggleValidation
+            | UiCommand::ToggleCycles
+            | UiCommand::ToggleTheme => return None,
+        };
+        Some(KeyboardShortcut::new(m, k))
+    }
+
+    /// Extra shortcuts that do the same (Ctrl+Y redo, Ctrl+P palette, Backspace delete).
+    pub fn alternative_shortcuts(self) -> &'static [KeyboardShortcut] {
+        const REDO: [KeyboardShortcut; 1] = [KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)];
+        const PALETTE: [KeyboardShortcut; 1] = [KeyboardShortcut::new(Modifiers::COMMAND, Key::P)];
+        const DELETE: [KeyboardShortcut; 1] =
+            [KeyboardShortcut::new(Modifiers::NONE, Key::Backspace)];
+        match self {
+            UiCommand::Redo => &REDO,
+            UiCommand::CommandPalette => &PALETTE,
+            UiCommand::DeleteKeys => &DELETE,
+            _ => &[],
+        }
+    }
+
+    /// True for shortcuts without Ctrl/Cmd, which must not fire while a text field has focus.
+    pub fn is_plain_key(self) -> bool {
+        self.shortcut().is_some_and(|s| !s.modifiers.command)
+    }
+
+    /// The shortcut as text for menus ("Ctrl+Shift+Z").
+    pub fn shortcut_text(self, ctx: &egui::Context) -> String {
+        self.shortcut()
+            .map(|s| ctx.format_shortcut(&s))
+            .unwrap_or_default()
+    }
+
+    /// True for the commands the curve editor handles itself while the pointer is over it
+    /// (F, Shift+F, Delete, I); the app takes their keys only after the panels had their turn.
+    pub fn is_curve_key(self) -> bool {
+        matches!(
+            self,
+            UiCommand::FrameAll
+                | UiCommand::FrameSelected
+                | UiCommand::DeleteKeys
+                | UiCommand::InsertKey
+        )
+    }
+
+    /// Reads this frame's key presses and returns the commands (among those `which` accepts)
+    /// whose shortcuts were pressed, most specific shortcuts first (Ctrl+Shift+Z before
+    /// Ctrl+Z). Plain-key shortcuts are skipped while a text field wants the keyboard.
+    pub fn pressed(ctx: &egui::Context, which: impl Fn(UiCommand) -> bool) -> Vec<UiCommand> {
+        let typing = ctx.egui_wants_keyboard_input();
+        let mut all: Vec<(UiCommand, KeyboardShortcut)> = UiCommand::ALL
+            .iter()
+            .filter(|a| which(**a))
+            .filter(|a| !(typing && a.is_plain_key()))
+            .flat_map(|&a| {
+                a.shortcut()
+                    .into_iter()
+                    .chain(a.alternative_shortcuts().iter().copied())
+                    .map(move |s| (a, s))
+            })
+            .collect();
+        all.sort_by_key(|(_, s)| {
+            std::cmp::Reverse(
+                u8::from(s.modifiers.shift)
+                    + u8::from(s.modifiers.alt)
+                    + u8::from(s.modifiers.command),
+            )
+        });
+        let mut out = Vec::new();
+        ctx.input_mut(|i| {
+            for (a, s) in &all {
+                if i.consume_shortcut(s) && !out.contains(a) {
+                    out.push(*a);
+                }
+            }
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_holds_every_command_once_in_enum_order() {
+        // Derived from the enum: the last variant is last, and nothing repeats.
+        assert_eq!(UiCommand::ALL.first(), Some(&UiCommand::Open));
+        assert_eq!(UiCommand::ALL.last(), Some(&UiCommand::CommandPalette));
+        let distinct: std::collections::HashSet<_> = UiCommand::ALL.iter().collect();
+        assert_eq!(distinct.len(), UiCommand::ALL.len());
+    }
+
+    #[test]
+    fn shortcuts_are_unique() {
+        let mut seen = std::collections::HashMap::new();
+        for &c in UiCommand::ALL {
+            for s in c
+                .shortcut()
+                .into_iter()
+                .chain(c.alternative_shortcuts().iter().copied())
+            {
+                if let Some(other) = seen.insert(s, c) {
+                    panic!("{c:?} and {other:?} share a shortcut");
+                }
+            }
+        }
+    }
+}
