@@ -150,13 +150,6 @@ impl History {
         self.redo.clear();
     }
 
-    /// Ends the current gesture, so the next edit starts a new undo step even with the same id.
-    pub fn end_gesture(&mut self) {
-        if let Some(top) = self.undo.last_mut() {
-            top.gesture = None;
-        }
-    }
-
     /// Forgets every edit of a closed document.
     pub fn forget_document(&mut self, doc_id: u64) {
         for stack in [&mut self.undo, &mut self.redo] {

@@ -682,6 +682,53 @@ mod tests {
     }
 
     #[test]
+    fn time_scale_setters_follow_three_js() {
+        let mut m = mixer();
+        // x runs from 0 to 10 over the clip's one second.
+        let ramp = number_clip("ramp", ".x", &[0.0, 1.0], &[0.0, 10.0], 1.0);
+        let a = m.clip_action(&ramp);
+        // setDuration(0.5): one loop in half a second, so time runs twice as fast.
+        m.action_mut(a).play().set_duration(0.5);
+        assert_eq!(m.action(a).time_scale, 2.0);
+        m.update(0.1);
+        assert_eq!(m.action(a).time, 0.2);
+        assert!((x(&m) - 2.0).abs() < 1e-12, "{}", x(&m));
+        // setEffectiveTimeScale stops a warp and takes effect at once.
+        m.action_mut(a)
+            .warp(2.0, 0.0, 1.0)
+            .set_effective_time_scale(1.0);
+        assert!(m.action(a).time_scale_interpolant.is_none());
+        assert_eq!(m.action(a).effective_time_scale, 1.0);
+        m.update(0.1);
+        assert!((m.action(a).time - 0.3).abs() < 1e-12);
+        // On a paused action it sets the scale but the effective scale stays 0.
+        m.action_mut(a).paused = true;
+        m.action_mut(a).set_effective_time_scale(3.0);
+        assert_eq!(
+            (m.action(a).time_scale, m.action(a).effective_time_scale),
+            (3.0, 0.0)
+        );
+        // syncWith copies the other action's time and time scale, and stops its own warp.
+        let other = number_clip("other", ".x", &[0.0, 1.0], &[0.0, 1.0], 1.0);
+        let b = m.clip_action(&other);
+        m.action_mut(b).warp(1.0, 2.0, 1.0).sync_with(a);
+        assert_eq!(m.action(b).time, m.action(a).time);
+        assert_eq!(m.action(b).time_scale, 3.0);
+        assert!(m.action(b).time_scale_interpolant.is_none());
+    }
+
+    #[test]
+    fn into_pose_hands_over_the_mixed_values() {
+        let mut m = mixer();
+        let clip = number_clip("x", ".x", &[0.0], &[7.0], 1.0);
+        let a = m.clip_action(&clip);
+        m.action_mut(a).play();
+        m.update(0.1);
+        let pose = m.into_pose();
+        assert_eq!(pose.value("root", "x"), Some(&[7.0][..]));
+    }
+
+    #[test]
     fn accumulation_order_follows_three_js_swaps() {
         let mut m = mixer();
         let clips: Vec<_> = ["A", "B", "C"]

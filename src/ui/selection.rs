@@ -53,11 +53,6 @@ impl Selection {
         });
     }
 
-    /// True when component `c` of track `t` is drawn.
-    pub fn is_visible(&self, t: usize, c: usize) -> bool {
-        self.tracks.contains(&t) && !self.hidden.contains(&(t, c))
-    }
-
     /// Shows or hides a track.
     pub fn set_track_shown(&mut self, t: usize, shown: bool) {
         if shown {
@@ -76,16 +71,6 @@ impl Selection {
         } else {
             self.hidden.insert((t, c));
             self.keys.retain(|k| !(k.track == t && k.component == c));
-        }
-    }
-
-    /// The tracks of the selected keys, or the shown tracks when no key is selected.
-    pub fn target_tracks(&self) -> Vec<usize> {
-        if self.keys.is_empty() {
-            self.tracks.iter().copied().collect()
-        } else {
-            let set: BTreeSet<usize> = self.keys.iter().map(|k| k.track).collect();
-            set.into_iter().collect()
         }
     }
 }

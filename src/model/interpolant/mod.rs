@@ -130,20 +130,10 @@ impl<'a> Sampler<'a> {
 
     /// Detaches the sampler from its track, keeping everything it remembers (cached interval,
     /// cubic weights and endings), so an owner that cannot hold the borrow (an animation action
-    /// that owns its clip) can [`resume`](Sampler::resume) it later, or evaluate the detached
-    /// state directly ([`SamplerState::evaluate_f64`]).
+    /// that owns its clip) can evaluate the detached state directly
+    /// ([`SamplerState::evaluate_f64`]).
     pub fn into_state(self) -> SamplerState {
         self.state
-    }
-
-    /// Re-attaches a detached sampler to `track`, which must be the track it was made for (an
-    /// unchanged one): the cached interval carries on exactly as if it had never been detached.
-    pub fn resume(track: &'a Track, state: SamplerState) -> Sampler<'a> {
-        Sampler {
-            track,
-            tangents: usable_tangents(track, state.value_size),
-            state,
-        }
     }
 
     /// Changes the cubic endings of a live sampler. Like changing three.js's `settings`, this
