@@ -135,8 +135,8 @@ impl AnimationAction {
         self.loop_count
     }
 
-    /// The mixer time at which a scheduled action starts ([`ActionMut::start_at`]
-    /// (super::ActionMut::start_at)); `None` once started.
+    /// The mixer time at which a scheduled action starts
+    /// ([`ActionMut::start_at`](super::ActionMut::start_at)); `None` once started.
     pub fn start_time(&self) -> Option<f64> {
         self.start_time
     }

@@ -1,7 +1,7 @@
 //! Binding a track name to a property of a [`Pose`] (three.js `PropertyBinding`).
 //!
 //! The track name is parsed with three.js's grammar
-//! ([`parse_track_name`](crate::model::binding::parse_track_name)) and resolved like
+//! ([`parse_track_name`]) and resolved like
 //! `PropertyBinding.bind()`:
 //!
 //! * the node: no node name, `""`, `"."` or the root's name address the root; `.bones[name]`

@@ -4,8 +4,8 @@
 //! The buffer holds regions of `value_size` numbers: `[incoming | accu0 | accu1 | orig | add |
 //! work]` (`work` only for quaternions). Each action's sampler writes its value into
 //! `incoming`; [`accumulate`](PropertyMixer::accumulate) folds it into one of the two
-//! accumulators as a running weighted average, [`accumulate_additive`]
-//! (PropertyMixer::accumulate_additive) folds additive actions into `add`, and
+//! accumulators as a running weighted average,
+//! [`accumulate_additive`](PropertyMixer::accumulate_additive) folds additive actions into `add`, and
 //! [`apply`](PropertyMixer::apply) fills up missing weight from the original value, adds the
 //! additive part and writes the result to the pose, but only when it differs from the other
 //! accumulator (JavaScript `!==`, so NaN is always written). The mixer alternates between the

@@ -8,7 +8,7 @@
 //! `assets/cycles/*.json`, [`schema`]) names a built-in rig, its [`Parameter`]s (speed,
 //! amplitudes, multipliers, phase offsets, each with a range and a default) and one
 //! [`Expression`] per animated channel. [`Cycle::evaluate`] gives every channel at a phase;
-//! [`Cycle::bake`] samples whole cycles at a frame rate into a seamlessly looping [`Clip`]
+//! [`Cycle::bake`] samples whole cycles at a frame rate into a seamlessly looping [`Clip`](crate::model::Clip)
 //! (crate::model::Clip); [`Cycle::seam_jumps`] finds formulas that do not come back where they
 //! started; [`preset`] saves and loads parameter values.
 

@@ -380,7 +380,7 @@ fn figure_label(name: &str) -> String {
     }
 }
 
-/// "Blend with [clip] [Cross-fade|Additive] weight": a second clip of the same file.
+/// "Blend with \[clip\] \[Cross-fade|Additive\] weight": a second clip of the same file.
 fn blend_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
     let others: Vec<&str> = subject
         .clips

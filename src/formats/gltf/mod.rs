@@ -20,7 +20,7 @@
 //!   [`bake`] resamples what glTF cannot hold exactly;
 //! * [`buffers`] loads the buffers' bytes; [`lint`] checks what only the raw file shows;
 //! * [`plan`] puts that together for a whole document (what is written, noted or refused);
-//!   [`write`] chooses between a [`fresh`] file and writing a file read from glTF back
+//!   [`write`](mod@write) chooses between a [`fresh`] file and writing a file read from glTF back
 //!   ([`patch`]) with only its animations replaced; both emit their parts through [`emit`].
 //!
 //! [`codec`] is the format's entry in the format registry.

@@ -30,7 +30,7 @@ use super::plan::{MorphSource, Plan};
 use crate::formats::{Document, Format, WriteOptions};
 
 /// Extensions (or prefixes ending in `_`) that reference no accessor, buffer view or buffer
-/// except where [`prune`] renumbers them.
+/// except where [`renumber`] renumbers them.
 const SAFE_EXTENSIONS: [&str; 14] = [
     "KHR_materials_",
     "KHR_texture_transform",

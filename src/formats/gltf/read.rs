@@ -1,12 +1,12 @@
 //! Reading a `.gltf` or `.glb` file into a [`Document`].
 //!
 //! Every animation becomes a clip (its name, or `animation_N`); every channel one track named
-//! after its node ([`names`](super::names)): `translation` → `NODE.position` (vector),
+//! after its node ([`names`]): `translation` → `NODE.position` (vector),
 //! `rotation` → `NODE.quaternion`, `scale` → `NODE.scale`, and `weights` → one number track
 //! per morph target, `NODE.morphTargetInfluences[NAME]` with the name from
 //! `mesh.extras.targetNames` or the target's index. `LINEAR` samplers read as linear (slerp
 //! for quaternions, as in three.js and glTF), `STEP` as discrete and `CUBICSPLINE` as bezier
-//! with handles that draw the same Hermite curve ([`hermite`](super::hermite)). Channels aimed
+//! with handles that draw the same Hermite curve ([`hermite`]). Channels aimed
 //! at anything but a node's TRS or weights (`KHR_animation_pointer`) are skipped and
 //! remembered, so a write-back can say so.
 //!

@@ -8,7 +8,7 @@
 //! `KHR_animation_pointer` channels leave out.
 //!
 //! Errors carry the JSON path: syntax errors through
-//! [`syntax_error`](crate::formats::json::path::syntax_error), type errors (a string where an
+//! [`syntax_error`], type errors (a string where an
 //! index belongs) through the position `serde_json` reports.
 
 use std::cell::Cell;

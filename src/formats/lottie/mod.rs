@@ -27,7 +27,7 @@
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
 //! other field are not modelled and are kept byte for byte: writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
-//! written as a new composition of null layers, one per animated node ([`compose`]); [`write`]
+//! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
 //! chooses between the two. [`codec`] is the format's entry in the format registry.
 
 pub(crate) mod codec;

@@ -1,6 +1,6 @@
 //! A serde mirror of the parts of a Lottie file clipscope reads, borrowed from the input text.
 //!
-//! serde scans the text once into objects whose values stay raw ([`RawFields`]); the typed
+//! serde scans the text once into objects whose values stay raw ([`RawFields`](crate::formats::json::RawFields)); the typed
 //! mirror ([`Composition`], [`Layer`], [`Transform`], [`Property`], [`Keyframe`]) is then decoded
 //! from those leaves with the JSON path of each one at hand, so an error names the exact place
 //! (`layers[0].ks.p.k[1].s`). Every node also knows its byte range in the file ([`Node::span`]),

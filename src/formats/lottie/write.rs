@@ -1,6 +1,6 @@
 //! Writing a document as Lottie: a document read from a Lottie file is written back into that
-//! file ([`write_back`](super::write_back)), any other becomes a new composition of null layers
-//! ([`compose`](super::compose)).
+//! file ([`write_back`]), any other becomes a new composition of null layers
+//! ([`compose`]).
 
 use std::io::Write;
 
@@ -26,7 +26,7 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     }
 }
 
-/// Writes [`write`]'s bytes to `to`.
+/// Writes [`write`](fn@write)'s bytes to `to`.
 pub(crate) fn write_to(
     doc: &Document,
     opts: &WriteOptions,

@@ -6,7 +6,7 @@
 //! it with the engine's parser rules (each node gives `NODE.position`, `NODE.quaternion` and
 //! `NODE.scale` tracks), [`euler`] converts rotations exactly like the engine's
 //! `Quat.setFromEulerAngles` / `getEulerAngles`, [`nodes`] turns tracks back into nodes (baking
-//! what keys cannot carry), [`write`] writes version 4, and [`layout`] keeps what the model does
+//! what keys cannot carry), [`write`](mod@write) writes version 4, and [`layout`] keeps what the model does
 //! not hold, so an unmodified file is written back byte for byte. [`codec`] is its entry in the
 //! format registry.
 //!

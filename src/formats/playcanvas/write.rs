@@ -1,13 +1,13 @@
 //! Writing a clip as PlayCanvas animation JSON, version 4: `{"animation": {"version": 4,
 //! "name", "duration", "nodes": [{"name", "defaults", "keys": [{"t", "p", "r", "s"}]}]}}`.
 //!
-//! The nodes come from [`prepare`](super::nodes::prepare) (grouping, baking, one time line per
+//! The nodes come from [`prepare`] (grouping, baking, one time line per
 //! node). A channel goes into `defaults` when it has the same value at every key and either the
 //! file it was read from had it there, or the document was not read from a PlayCanvas file (the
 //! exporter's habit); a channel without a track always does. Every other channel is on every key.
 //! Quaternions become Euler degrees with the engine's inverse, written with the fewest digits
 //! that read back to the same `f32` quaternion (see
-//! [`euler_for_f32_quaternion`](super::euler::euler_for_f32_quaternion)).
+//! [`euler_for_f32_quaternion`]).
 //!
 //! A document read from a PlayCanvas file is written back in its field order, with its unknown
 //! fields, its nodes without keys and the text of every number it read (see

@@ -3,7 +3,7 @@
 //! morph animations sit in the geometries ([`geometry_clips`]).
 //!
 //! Split like linebender's velato: [`schema`] mirrors the file (borrowing the text), [`read`]
-//! converts it into model clips with three.js's parsing rules, and [`write`] turns clips back
+//! converts it into model clips with three.js's parsing rules, and [`write`](mod@write) turns clips back
 //! into the same shape (three.js `toJSON` key order, other top-level fields verbatim);
 //! [`codec`] is its entry in the format registry.
 

@@ -316,8 +316,8 @@ impl SamplerState {
         }
     }
 
-    /// The interval search of three.js's `Interpolant.evaluate` (see [`seek_scan`]
-    /// (SamplerState::seek_scan)), with the two outcomes of steady playback first: `t` still in
+    /// The interval search of three.js's `Interpolant.evaluate` (see
+    /// [`seek_scan`](SamplerState::seek_scan)), with the two outcomes of steady playback first: `t` still in
     /// the cached interval, or in the next one (the first step of the forward scan). Both take
     /// the same decisions the full scan takes for them, in fewer steps.
     #[inline]

@@ -1,6 +1,6 @@
 //! Handle editing with Blender-like handle types ([`TangentMode`]).
 //!
-//! Every key of a bezier track has an in and an out handle per component (see [`Tangents`]).
+//! Every key of a bezier track has an in and an out handle per component (see [`Tangents`](crate::model::Tangents)).
 //! Automatic modes recompute them from the neighbouring keys:
 //!
 //! * auto: the slope of the line through the two neighbours (one-sided at the ends), each

@@ -8,7 +8,7 @@
 //!   [`Track::validate`](super::Track::validate) and their `Clip` counterparts;
 //! * [`Clip::reset_duration`](super::Clip::reset_duration) and
 //!   [`Clip::duplicate`](super::Clip::duplicate) (three.js `clone`, new uuid);
-//! * [`subclip`], [`make_clip_additive`], [`find_by_name`],
+//! * [`subclip`](fn@subclip), [`make_clip_additive`], [`find_by_name`](fn@find_by_name),
 //!   [`create_from_morph_target_sequence`] and [`create_clips_from_morph_target_sequences`];
 //! * curve editing, which is clipscope's own and has no three.js counterpart: key edits
 //!   ([`Track::insert_key`](super::Track::insert_key), [`Track::move_keys`](super::Track::move_keys),
