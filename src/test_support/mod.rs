@@ -13,4 +13,3 @@ pub(crate) mod skip;
 
 pub(crate) use rng::Rng;
 pub(crate) use sample_data::{sample_data, sample_data_root};
-pub(crate) use skip::skip;

@@ -2,7 +2,7 @@
 //! validation, the timeline, file prompts and unsaved-edit questions, plus a rendered snapshot.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::gui::{editor, export_through_prompt};
 use std::path::{Path, PathBuf};

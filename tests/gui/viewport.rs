@@ -6,7 +6,7 @@
 //! hands the renderer (the render tests check the pictures).
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::gui::editor;
 use std::path::{Path, PathBuf};
