@@ -21,5 +21,7 @@ pub(crate) fn skip(require: &str, why: &str) {
     if std::env::var(require).as_deref() == Ok("1") {
         panic!("{test}: {require}=1 but {why}");
     }
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {why}");
+    // One write, so the line does not interleave with the harness's own output.
+    let line = format!("SKIPPED: {test}: {why}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }

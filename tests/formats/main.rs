@@ -5,6 +5,11 @@
 //! One test binary for all of it (linking is what makes tests slow to build);
 //! `cargo test --test formats gltf::` runs one module.
 
+/// The sample data, the skip line and the random generator, shared with the unit tests.
+#[path = "../../src/test_support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod test_support;
+
 #[path = "../common/mod.rs"]
 mod common;
 

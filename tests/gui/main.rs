@@ -5,6 +5,11 @@
 //! `cargo test --test gui editor::` runs one module.
 #![cfg(feature = "gui")]
 
+/// The sample data, the skip line and the random generator, shared with the unit tests.
+#[path = "../../src/test_support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod test_support;
+
 #[path = "../common/mod.rs"]
 mod common;
 
