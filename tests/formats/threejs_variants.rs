@@ -184,7 +184,10 @@ fn cli_info_lists_the_clip_and_convert_round_trips() {
     );
 }
 
-/// `clipscope render` draws the morph clip (only where a GPU adapter exists).
+/// `clipscope render` draws the morph clip at rest (t = 0) and fully morphed (t = 100), each
+/// matching its reference picture (`tests/snapshots/render_blend_animation_*.png`, compared like
+/// the render tests'). Needs a GPU adapter: skipped without one, unless
+/// `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure.
 #[cfg(feature = "gui")]
 #[test]
 fn cli_render_draws_the_clip() {
@@ -199,13 +202,18 @@ fn cli_render_draws_the_clip() {
     let o = clipscope(&[
         "render",
         blend().to_str().unwrap(),
-        "--time",
-        "100",
+        "--times",
+        "0,100",
         "--size",
-        "160x120",
+        "320x240",
         "-o",
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.exists());
+    for (frame, time) in [(0, "000"), (1, "100")] {
+        let image = image::open(dir.path().join(format!("blend_{frame:03}.png")))
+            .unwrap()
+            .to_rgba8();
+        crate::common::snapshot::check_snapshot(&format!("render_blend_animation_{time}"), &image);
+    }
 }
