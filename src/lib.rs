@@ -61,6 +61,8 @@ pub mod playback;
 #[cfg(feature = "gui")]
 pub mod render;
 pub mod scene;
+#[cfg(test)]
+pub(crate) mod test_support;
 pub mod text;
 #[cfg(feature = "gui")]
 pub mod ui;

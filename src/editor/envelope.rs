@@ -428,14 +428,9 @@ mod tests {
     fn point_count_is_bounded_by_columns() {
         // Noise on every key, many keys per column and few keys per column.
         let n = 50_000;
-        let mut seed = 7u64;
+        let mut rng = crate::test_support::Rng::new(7);
         let times: Vec<f32> = (0..n).map(|k| k as f32 / 100.0).collect();
-        let values: Vec<f32> = (0..n)
-            .map(|_| {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
-                (seed >> 40) as f32 / (1u64 << 24) as f32
-            })
-            .collect();
+        let values: Vec<f32> = (0..n).map(|_| rng.unit_f32()).collect();
         for interpolation in [Interpolation::Discrete, Interpolation::Linear] {
             let track = scalar(times.clone(), values.clone(), interpolation);
             for (t0, t1, columns) in [(0.0, 500.0, 1500), (100.0, 110.0, 1500), (0.0, 1.0, 7)] {

@@ -4,32 +4,34 @@
 
 use image::RgbaImage;
 
-use super::{Camera, Frame, Renderer};
+use super::{Camera, Frame, RenderError, Renderer};
 
 /// A device and queue with a renderer, for drawing many frames without a window.
 pub struct Headless {
     device: wgpu::Device,
     queue: wgpu::Queue,
-    info: wgpu::AdapterInfo,
     renderer: Option<Renderer>,
 }
 
 impl Headless {
-    /// Opens a device on the preferred adapter (see [`find_adapter`]).
-    pub fn new() -> Result<Headless, String> {
+    /// Opens a device on the preferred adapter (see [`find_adapter`]); fails with
+    /// [`RenderError::NoAdapter`] where there is none, [`RenderError::Device`] where opening it
+    /// fails.
+    pub fn new() -> Result<Headless, RenderError> {
         let adapter = find_adapter()?;
-        let info = adapter.get_info();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("clipscope headless"),
             required_features: wgpu::Features::empty(),
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
             ..Default::default()
         }))
-        .map_err(|e| format!("cannot open the GPU adapter {}: {e}", info.name))?;
+        .map_err(|e| RenderError::Device {
+            adapter: adapter.get_info().name,
+            reason: e.to_string(),
+        })?;
         Ok(Headless {
             device,
             queue,
-            info,
             renderer: None,
         })
     }
@@ -44,11 +46,6 @@ impl Headless {
         &self.queue
     }
 
-    /// The adapter the frames are drawn on.
-    pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
-        &self.info
-    }
-
     /// The renderer, created on first use and kept (with its target) for later frames.
     pub fn renderer(&mut self, width: u32, height: u32) -> &mut Renderer {
         let renderer = self
@@ -58,21 +55,24 @@ impl Headless {
         renderer
     }
 
-    /// Draws one `width` × `height` frame and reads it back.
+    /// Draws one `width` × `height` frame and reads it back; fails with
+    /// [`RenderError::Frame`].
     pub fn render(
         &mut self,
         frame: &Frame<'_>,
         camera: &Camera,
         width: u32,
         height: u32,
-    ) -> Result<RgbaImage, String> {
-        check_size(width, height, &self.device)?;
+    ) -> Result<RgbaImage, RenderError> {
+        check_size(width, height, &self.device).map_err(RenderError::Frame)?;
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let renderer = self.renderer(width, height);
         renderer.render(&device, &queue, camera, frame);
-        let pixels = renderer.read_rgba(&device, &queue)?;
+        let pixels = renderer
+            .read_rgba(&device, &queue)
+            .map_err(RenderError::Frame)?;
         RgbaImage::from_raw(width, height, pixels)
-            .ok_or_else(|| "the frame read back has the wrong size".to_string())
+            .ok_or_else(|| RenderError::Frame("the frame read back has the wrong size".to_string()))
     }
 }
 
@@ -84,15 +84,15 @@ pub fn render_rgba(
     camera: &Camera,
     width: u32,
     height: u32,
-) -> Result<RgbaImage, String> {
+) -> Result<RgbaImage, RenderError> {
     Headless::new()?.render(frame, camera, width, height)
 }
 
 /// The adapter headless rendering uses: a CPU (software) adapter such as Mesa's lavapipe when
 /// there is one, so frames look the same on every machine, else an integrated, then a discrete
 /// GPU; Vulkan, Metal and DX12 before GL. `WGPU_BACKEND` narrows the choice. With no adapter at
-/// all the error says how to get one.
-pub fn find_adapter() -> Result<wgpu::Adapter, String> {
+/// all it is [`RenderError::NoAdapter`], whose message says how to get one.
+pub fn find_adapter() -> Result<wgpu::Adapter, RenderError> {
     let mut allowed = wgpu::InstanceDescriptor::new_without_display_handle_from_env().backends;
     allowed.remove(wgpu::Backends::BROWSER_WEBGPU);
     // GL only when no primary backend has an adapter: even starting it wakes up window-system
@@ -122,16 +122,11 @@ pub fn find_adapter() -> Result<wgpu::Adapter, String> {
         };
         (kind, backend)
     });
-    adapters.into_iter().next().ok_or_else(|| {
-        "no GPU adapter found: rendering needs Vulkan, Metal, DX12 or GL \
-         (on Linux without a GPU, install Mesa's software Vulkan driver lavapipe, \
-         e.g. `apt install mesa-vulkan-drivers`)"
-            .to_string()
-    })
+    adapters.into_iter().next().ok_or(RenderError::NoAdapter)
 }
 
 /// Whether headless rendering can run here: the adapter's name and backend, or why not.
-pub fn check_adapter() -> Result<String, String> {
+pub fn check_adapter() -> Result<String, RenderError> {
     let info = find_adapter()?.get_info();
     Ok(format!(
         "{} ({:?}, {:?})",

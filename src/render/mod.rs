@@ -11,11 +11,13 @@
 //! - [`Renderer`]: GPU resources that live between frames; `render` draws a [`Frame`].
 //! - [`Camera`]: the orbit camera; [`Bounds`] to frame what is drawn.
 //! - [`Look`]: the colours and strengths.
-//! - [`headless`]: a device of its own and frames as images, for the CLI and tests.
+//! - [`headless`]: a device of its own and frames as images, for the CLI and tests;
+//!   [`RenderError`] says why it failed.
 //! - [`InstanceBuffer`]: the boxes of a frame as a GPU vertex buffer.
 
 pub mod bounds;
 pub mod camera;
+mod error;
 mod frame;
 mod globals;
 pub mod headless;
@@ -31,6 +33,7 @@ mod target;
 
 pub use bounds::Bounds;
 pub use camera::Camera;
+pub use error::RenderError;
 pub use frame::{Frame, MeshDraw};
 pub use instances::InstanceBuffer;
 pub use look::Look;

@@ -161,19 +161,19 @@ fn span_of_layers(clip: &Clip, layers: &[LayerInfo]) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
-    fn figure(file: &str) -> LayerFigure {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/lottie")
-            .join(file);
+    /// The figure of a shared Lottie sample file, or `None` (skipped) without the sample data.
+    fn figure(file: &str) -> Option<LayerFigure> {
+        let path = crate::test_support::sample_data(&format!("lottie/{file}"))?;
         let doc = crate::formats::read_file(&path).unwrap();
-        LayerFigure::for_clip(Arc::new(doc.clips[0].clone())).expect("a Lottie clip")
+        Some(LayerFigure::for_clip(Arc::new(doc.clips[0].clone())).expect("a Lottie clip"))
     }
 
     #[test]
     fn the_card_and_a_tile_per_visible_layer() {
-        let f = figure("transform.json");
+        let Some(f) = figure("transform.json") else {
+            return;
+        };
         let mut out = Vec::new();
         f.instances(0.0, &mut out);
         assert_eq!(out.len(), 1 + 3);
@@ -187,7 +187,9 @@ mod tests {
 
     #[test]
     fn tiles_move_with_the_clip() {
-        let f = figure("starfish.json");
+        let Some(f) = figure("starfish.json") else {
+            return;
+        };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         f.instances(0.0, &mut a);
         f.instances(0.5, &mut b);

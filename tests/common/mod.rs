@@ -1,6 +1,13 @@
-//! Helpers shared by the conformance tests (`tests/conformance.rs`, `tests/conformance_ops.rs`):
-//! collecting mismatches, reading the fixtures' numbers and non-finite markers, and three.js's
-//! reading rules for the JSON it writes.
+//! Helpers shared by the integration test binaries that link the library (`tests/formats`,
+//! `tests/gui`), included from their `main.rs` beside `test_support` (the sample data, the
+//! skip line and the random generator, shared with the unit tests):
+//!
+//! - conformance: collecting mismatches, reading the fixtures' numbers and non-finite markers,
+//!   and three.js's reading rules for the JSON it writes;
+//! - [`node_package`]: node and the npm packages of `tests/conformance`, or a skip;
+//! - [`gpu::require_gpu`] and [`snapshot::check_snapshot`] (feature `gui`): a headless renderer
+//!   or a skip, and pictures compared with the references in `tests/snapshots`;
+//! - [`gui`] (feature `gui`): the real editor driven through egui_kittest.
 // Each test binary uses its own subset of these helpers.
 #![allow(dead_code)]
 
@@ -132,22 +139,26 @@ pub fn user_data_of(clip: &Value) -> Result<Value, String> {
 }
 
 /// `tests/conformance` when its `node_modules/<package>` is installed (`npm ci` there), for
-/// tests that run node; otherwise `None` after saying the test is skipped, or a panic when
+/// tests that run node; otherwise `None` after a `SKIPPED` line, or a panic when
 /// `CLIPSCOPE_REQUIRE_NODE=1` (CI) asks for node.
+#[track_caller]
 pub fn node_package(package: &str) -> Option<std::path::PathBuf> {
     let conformance = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     if conformance.join("node_modules").join(package).exists() {
         return Some(conformance);
     }
-    assert!(
-        std::env::var("CLIPSCOPE_REQUIRE_NODE").as_deref() != Ok("1"),
-        "CLIPSCOPE_REQUIRE_NODE=1 but tests/conformance/node_modules/{package} is missing (run npm ci there)"
-    );
-    eprintln!(
-        "SKIPPED: tests/conformance/node_modules/{package} is missing (npm ci in tests/conformance)"
+    crate::test_support::skip::skip(
+        "CLIPSCOPE_REQUIRE_NODE",
+        &format!(
+            "tests/conformance/node_modules/{package} is missing (run npm ci in tests/conformance)"
+        ),
     );
     None
 }
 
 #[cfg(feature = "gui")]
+pub mod gpu;
+#[cfg(feature = "gui")]
 pub mod gui;
+#[cfg(feature = "gui")]
+pub mod snapshot;

@@ -1,5 +1,5 @@
 // Generates ../fixtures/mixer.json: a multi-action AnimationMixer run recorded frame by frame by
-// three.js r187 itself, for tests/conformance_mixer.rs.
+// three.js r187 itself, for tests/formats/conformance_mixer.rs.
 //
 // Scene: one Object3D root. Clips: "walk" (linear position + quaternion, repeat), "run" (smooth
 // position + quaternion, different duration), "sway" (made additive with makeClipAdditive,

@@ -2,7 +2,7 @@
 // A reference implementation of the clipscope CLI contract (sample / optimize / trim / validate)
 // on top of three.js r187. It exists to check the fixtures and the Rust harness:
 //   CLIPSCOPE_CONFORMANCE_BIN=$PWD/tests/conformance/threejs_cli.mjs \
-//     cargo test --no-default-features --test conformance
+//     cargo test --no-default-features --test formats conformance::
 // must pass. It is not part of clipscope.
 
 import fs from 'node:fs';

@@ -209,13 +209,9 @@ mod tests {
 
     #[test]
     fn shortest_round_trips_random_bit_patterns() {
-        // xorshift: deterministic, no extra crate.
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::test_support::Rng::new(0x9E37_79B9_7F4A_7C15);
         for _ in 0..300_000 {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let x = f32::from_bits(s as u32);
+            let x = f32::from_bits(rng.next_u64() as u32);
             if x.is_finite() {
                 check_round_trip(x);
             }

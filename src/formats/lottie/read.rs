@@ -616,7 +616,9 @@ mod tests {
     /// every quarter frame from two frames before the first key to two after the last.
     #[test]
     fn shared_files_evaluate_like_lottie_web() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/lottie");
+        let Some(dir) = crate::test_support::sample_data("lottie") else {
+            return;
+        };
         let mut checked = 0;
         let mut worst_kept: f64 = 0.0;
         let mut worst_baked: f64 = 0.0;

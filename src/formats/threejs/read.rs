@@ -1660,13 +1660,8 @@ mod tests {
 
     #[test]
     fn fast_number_path_matches_fast_float() {
-        let mut s = 0x853c_49e6_748f_ea9bu64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::test_support::Rng::new(0x853c_49e6_748f_ea9b);
+        let mut next = || rng.next_u64();
         let mut texts: Vec<String> = [
             "0",
             "-0",
@@ -1744,13 +1739,8 @@ mod tests {
             {"name":".z","times":[0,1],"values":[0,1],"type":"number","interpolation":2303,"settings":{"inTangents":[0,0,1,1],"outTangents":[0,0,1,1]}}
             ],"uuid":"u","blendMode":2500,"userData":"{}"}],"object":{}}"#;
         let alphabet = b"{}[],:\"0123456789.-+eEtrufalsn \\x";
-        let mut s = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::test_support::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next_u64();
         for _ in 0..4000 {
             let mut bytes = seed.as_bytes().to_vec();
             for _ in 0..(next() % 4 + 1) {

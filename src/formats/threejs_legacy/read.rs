@@ -687,13 +687,8 @@ mod tests {
         );
         read(&seed);
         let alphabet = b"{}[],:\"0123456789.-+eEtrufalsn \\x";
-        let mut s = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rng = crate::test_support::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next_u64();
         for _ in 0..3000 {
             let mut bytes = seed.as_bytes().to_vec();
             for _ in 0..(next() % 4 + 1) {

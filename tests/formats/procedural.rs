@@ -7,7 +7,7 @@ use std::f64::consts::{PI, TAU};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 
 use clipscope::formats::read_file;
 use clipscope::model::{Clip, Track, Values};

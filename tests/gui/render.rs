@@ -19,25 +19,9 @@ use clipscope::scene::BoxInstance;
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
 
-/// Largest per-channel difference a pixel may have and still match.
-const CHANNEL_TOLERANCE: u8 = 8;
-/// Share of pixels that must match.
-const MATCHING_SHARE: f64 = 0.995;
-
-/// Whether a GPU adapter exists; without one, says so loudly (or fails under
-/// `CLIPSCOPE_REQUIRE_GPU=1`).
-fn have_adapter(test: &str) -> bool {
-    match headless::check_adapter() {
-        Ok(_) => true,
-        Err(why) => {
-            if std::env::var("CLIPSCOPE_REQUIRE_GPU").as_deref() == Ok("1") {
-                panic!("{test}: {why}, and CLIPSCOPE_REQUIRE_GPU=1");
-            }
-            eprintln!("SKIPPED {test}: {why}");
-            false
-        }
-    }
-}
+use crate::common::gpu::require_gpu;
+use crate::common::snapshot::check_snapshot;
+use crate::test_support::sample_data;
 
 fn part(size: [f32; 3], at: [f32; 3], turn_y_degrees: f32, colour: u32) -> BoxInstance {
     BoxInstance {
@@ -82,60 +66,6 @@ fn scene() -> Vec<BoxInstance> {
     ]
 }
 
-/// Compares `image` with `tests/snapshots/{name}.png` (or writes it under
-/// `UPDATE_SNAPSHOTS=1`), writing `{name}.new.png` on a mismatch.
-fn check_snapshot(name: &str, image: &RgbaImage) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
-    let reference = dir.join(format!("{name}.png"));
-    let new = dir.join(format!("{name}.new.png"));
-    if std::env::var("UPDATE_SNAPSHOTS").is_ok_and(|v| !v.is_empty() && v != "0") {
-        image.save(&reference).unwrap();
-        let _ = std::fs::remove_file(&new);
-        return;
-    }
-    let expected = match image::open(&reference) {
-        Ok(img) => img.to_rgba8(),
-        Err(e) => {
-            image.save(&new).unwrap();
-            panic!(
-                "{}: {e}; wrote {} (UPDATE_SNAPSHOTS=1 makes it the reference)",
-                reference.display(),
-                new.display()
-            );
-        }
-    };
-    let fail = |why: String| -> ! {
-        image.save(&new).unwrap();
-        panic!("{name}: {why}; wrote {}", new.display());
-    };
-    if expected.dimensions() != image.dimensions() {
-        fail(format!(
-            "size {:?}, reference {:?}",
-            image.dimensions(),
-            expected.dimensions()
-        ));
-    }
-    let total = (image.width() * image.height()) as usize;
-    let matching = image
-        .pixels()
-        .zip(expected.pixels())
-        .filter(|(a, b)| {
-            a.0.iter()
-                .zip(b.0.iter())
-                .all(|(x, y)| x.abs_diff(*y) <= CHANNEL_TOLERANCE)
-        })
-        .count();
-    let share = matching as f64 / total as f64;
-    if share < MATCHING_SHARE {
-        fail(format!(
-            "{:.2}% of pixels within ±{CHANNEL_TOLERANCE} of the reference, need {:.1}%",
-            share * 100.0,
-            MATCHING_SHARE * 100.0
-        ));
-    }
-    let _ = std::fs::remove_file(&new);
-}
-
 fn framed(yaw: f32, pitch: f32, instances: &[BoxInstance], aspect: f32) -> Camera {
     let mut camera = Camera {
         yaw: yaw.to_radians(),
@@ -148,7 +78,7 @@ fn framed(yaw: f32, pitch: f32, instances: &[BoxInstance], aspect: f32) -> Camer
 
 #[test]
 fn character_three_quarter_view_matches_reference() {
-    if !have_adapter("character_three_quarter_view_matches_reference") {
+    if require_gpu().is_none() {
         return;
     }
     let scene = scene();
@@ -160,7 +90,7 @@ fn character_three_quarter_view_matches_reference() {
 
 #[test]
 fn high_view_with_shadows_matches_reference() {
-    if !have_adapter("high_view_with_shadows_matches_reference") {
+    if require_gpu().is_none() {
         return;
     }
     let scene = scene();
@@ -172,10 +102,9 @@ fn high_view_with_shadows_matches_reference() {
 
 #[test]
 fn one_device_renders_frames_of_different_sizes_and_counts() {
-    if !have_adapter("one_device_renders_frames_of_different_sizes_and_counts") {
+    let Some(mut headless) = require_gpu() else {
         return;
-    }
-    let mut headless = Headless::new().unwrap();
+    };
     let camera = Camera::default();
     let empty = headless
         .render(&Frame::boxes(&[]), &camera, 64, 48)
@@ -227,7 +156,7 @@ fn clipscope(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn frames_at_different_times_of_a_moving_clip_differ() {
-    if !have_adapter("frames_at_different_times_of_a_moving_clip_differ") {
+    if require_gpu().is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -266,7 +195,7 @@ fn frames_at_different_times_of_a_moving_clip_differ() {
 
 #[test]
 fn cli_writes_a_png_of_the_requested_size() {
-    if !have_adapter("cli_writes_a_png_of_the_requested_size") {
+    if require_gpu().is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -365,7 +294,7 @@ fn play_frames(
 
 #[test]
 fn the_hero_walking_matches_references_at_several_times() {
-    if !have_adapter("the_hero_walking_matches_references_at_several_times") {
+    if require_gpu().is_none() {
         return;
     }
     use clipscope::scene::Player;
@@ -507,10 +436,9 @@ fn bird_camera() -> Camera {
 
 #[test]
 fn a_morph_mesh_flaps_and_matches_references() {
-    if !have_adapter("a_morph_mesh_flaps_and_matches_references") {
+    let Some(mut headless) = require_gpu() else {
         return;
-    }
-    let mut headless = Headless::new().unwrap();
+    };
     let camera = bird_camera();
     let rest = render_mesh(&mut headless, bird(0), &[0.0, 0.0], &camera);
     let up = render_mesh(&mut headless, bird(0), &[1.0, 0.0], &camera);
@@ -524,10 +452,9 @@ fn a_morph_mesh_flaps_and_matches_references() {
 
 #[test]
 fn gpu_blending_of_sixty_targets_matches_the_cpu_blend() {
-    if !have_adapter("gpu_blending_of_sixty_targets_matches_the_cpu_blend") {
+    let Some(mut headless) = require_gpu() else {
         return;
-    }
-    let mut headless = Headless::new().unwrap();
+    };
     let camera = bird_camera();
     let mesh = bird(60);
     assert_eq!(mesh.targets.len(), 62);
@@ -584,7 +511,7 @@ fn cli_rig_option_picks_what_the_clip_plays_on() {
         err.contains("no rig named \"cat\"") && err.contains("Hero") && err.contains("proxy"),
         "{err}"
     );
-    if !have_adapter("cli_rig_option_picks_what_the_clip_plays_on") {
+    if require_gpu().is_none() {
         return;
     }
     let mut images = Vec::new();
@@ -616,12 +543,14 @@ fn cli_rig_option_picks_what_the_clip_plays_on() {
 
 #[test]
 fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
-    if !have_adapter("the_horse_gallops_and_its_gpu_blend_matches_the_cpu") {
+    let Some(mut headless) = require_gpu() else {
         return;
-    }
+    };
     use clipscope::scene::{Figure, FigureFrame, FigureSource, Player};
     use std::sync::Arc;
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/threejs/horse.json");
+    let Some(path) = sample_data("threejs/horse.json") else {
+        return;
+    };
     let doc = clipscope::formats::read_file(&path).unwrap();
     let source = FigureSource {
         mesh: doc.mesh.as_ref(),
@@ -639,7 +568,6 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
         ..Camera::default()
     };
     camera.frame_aspect(Bounds::new(horse.bounds.0, horse.bounds.1), 320.0 / 240.0);
-    let mut headless = Headless::new().unwrap();
     let mut render_at = |t: f64| {
         let mut posed = FigureFrame::default();
         player.frame_at(t, &mut posed);
@@ -687,7 +615,7 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
 /// moments of the stride against references, and the feet really move between them.
 #[test]
 fn the_baked_hero_run_matches_references() {
-    if !have_adapter("the_baked_hero_run_matches_references") {
+    if require_gpu().is_none() {
         return;
     }
     use clipscope::scene::Player;

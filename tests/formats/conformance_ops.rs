@@ -18,11 +18,11 @@
 //! Every mismatch is collected (case, operation, parameters, track, index) and the test fails
 //! once at the end with the whole list.
 
+use crate::common;
 use clipscope::model::ops::{
     create_clips_from_morph_target_sequences, make_clip_additive, subclip,
 };
 use clipscope::model::{Clip, Tangents, Track, Values};
-mod common;
 
 use common::{Report, as_f32, as_f64, canonical_type, short, user_data_of};
 use serde_json::Value;

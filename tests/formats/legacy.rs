@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::test_support::{sample_data, sample_data_root};
 use clipscope::formats::{
     self, Document, Format, ReadOptions, WriteOptions, read_bytes, read_file, read_file_with,
     write_bytes,
@@ -15,9 +16,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/threejs")
-        .join(name)
+    sample_data_root().join("threejs").join(name)
 }
 
 fn read(name: &str) -> Document {
@@ -45,6 +44,9 @@ fn error(text: &str) -> String {
 
 #[test]
 fn simple_skinned_reads_like_parse_animation() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let doc = read("simple-skinned.json");
     assert_eq!(doc.format, Format::ThreeJsLegacy);
     assert!(doc.mesh.is_none(), "no morph targets: no mesh");
@@ -107,6 +109,9 @@ fn simple_skinned_reads_like_parse_animation() {
 
 #[test]
 fn plain_and_serialized_round_trips_give_identical_clips() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let doc = read("simple-skinned.json");
     let original = std::fs::read(data("simple-skinned.json")).unwrap();
     for pretty in [false, true] {
@@ -156,6 +161,9 @@ fn fields(bytes: &[u8]) -> Vec<(String, &RawValue)> {
 
 #[test]
 fn horse_mesh_colours_and_morph_clip() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let doc = read("horse.json");
     assert_eq!(doc.format, Format::ThreeJsLegacy);
     assert!(doc.skeleton.is_none());
@@ -198,6 +206,9 @@ fn horse_mesh_colours_and_morph_clip() {
 
 #[test]
 fn flamingo_parrot_and_stork_load() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     for (name, vertices, targets, clip, triangles) in [
         ("flamingo.json", 273, 14, "flamingo_flyA_", 542),
         ("parrot.json", 315, 12, "parrot_A_", 626),
@@ -222,6 +233,9 @@ fn flamingo_parrot_and_stork_load() {
 
 #[test]
 fn every_legacy_file_writes_back_equal() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     for name in [
         "simple-skinned.json",
         "horse.json",
@@ -287,6 +301,9 @@ fn bad_input_errors_name_the_json_path() {
 
 #[test]
 fn converting_between_threejs_and_legacy() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let doc = read("simple-skinned.json");
     let lost = formats::conversion_losses(&doc, Format::ThreeJs);
     assert_eq!(
@@ -420,6 +437,9 @@ fn stdout(o: &Output) -> String {
 
 #[test]
 fn cli_convert_to_threejs_and_to_serialized_legacy() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let input = data("simple-skinned.json");
     let input = input.to_str().unwrap();

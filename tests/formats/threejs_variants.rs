@@ -5,14 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::test_support::{sample_data, sample_data_root};
 use clipscope::formats::{Format, WriteOptions, read_bytes, read_file, write_bytes};
 use clipscope::model::{Clip, TrackKind};
 
 fn blend() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/threejs/blend-animation.json"
-    ))
+    sample_data_root().join("threejs/blend-animation.json")
 }
 
 fn clipscope(args: &[&str]) -> Output {
@@ -28,6 +26,9 @@ fn value(bytes: &[u8]) -> serde_json::Value {
 
 #[test]
 fn blend_animation_reads_its_geometry_clip() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let doc = read_file(&blend()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(doc.format, Format::ThreeJs);
     assert_eq!(doc.clips.len(), 1);
@@ -63,6 +64,9 @@ fn blend_animation_reads_its_geometry_clip() {
 
 #[test]
 fn unedited_write_back_keeps_the_file() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let original = std::fs::read(blend()).unwrap();
     let doc = read_file(&blend()).unwrap();
     for opts in [
@@ -84,6 +88,9 @@ fn unedited_write_back_keeps_the_file() {
 
 #[test]
 fn edited_clips_move_to_a_top_level_animations_array() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let mut doc = read_file(&blend()).unwrap();
     let clip: &mut Clip = &mut doc.clips[0];
     clip.name = "grow".into();
@@ -115,6 +122,9 @@ fn edited_clips_move_to_a_top_level_animations_array() {
 
 #[test]
 fn bad_geometry_animations_name_the_json_path() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let original = String::from_utf8(std::fs::read(blend()).unwrap()).unwrap();
     let cases = [
         (
@@ -149,6 +159,9 @@ fn bad_geometry_animations_name_the_json_path() {
 
 #[test]
 fn cli_info_lists_the_clip_and_convert_round_trips() {
+    if sample_data("threejs").is_none() {
+        return;
+    }
     let o = clipscope(&["info", blend().to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
@@ -171,12 +184,17 @@ fn cli_info_lists_the_clip_and_convert_round_trips() {
     );
 }
 
-/// `clipscope render` draws the morph clip (only where a GPU adapter exists).
+/// `clipscope render` draws the morph clip at rest (t = 0) and fully morphed (t = 100), each
+/// matching its reference picture (`tests/snapshots/render_blend_animation_*.png`, compared like
+/// the render tests'). Needs a GPU adapter: skipped without one, unless
+/// `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure.
 #[cfg(feature = "gui")]
 #[test]
 fn cli_render_draws_the_clip() {
-    if let Err(why) = clipscope::render::headless::check_adapter() {
-        eprintln!("SKIPPED cli_render_draws_the_clip: {why}");
+    if sample_data("threejs").is_none() {
+        return;
+    }
+    if crate::common::gpu::require_gpu().is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -184,13 +202,18 @@ fn cli_render_draws_the_clip() {
     let o = clipscope(&[
         "render",
         blend().to_str().unwrap(),
-        "--time",
-        "100",
+        "--times",
+        "0,100",
         "--size",
-        "160x120",
+        "320x240",
         "-o",
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.exists());
+    for (frame, time) in [(0, "000"), (1, "100")] {
+        let image = image::open(dir.path().join(format!("blend_{frame:03}.png")))
+            .unwrap()
+            .to_rgba8();
+        crate::common::snapshot::check_snapshot(&format!("render_blend_animation_{time}"), &image);
+    }
 }

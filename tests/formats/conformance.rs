@@ -25,7 +25,7 @@
 //! * For cases three.js finds invalid, `sample`/`optimize`/`trim` may refuse the file (non-zero
 //!   exit, no panic); if they succeed, their output must match.
 
-mod common;
+use crate::common;
 
 use common::{Report, as_f32, canonical_type, is_nonfinite_marker, short, user_data_of};
 use serde_json::Value;

@@ -6,7 +6,7 @@
 //! hands the renderer.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use clipscope::scene::procedural::{BakeOptions, Cycle};
 use clipscope::ui::ClipscopeApp;

@@ -2,7 +2,7 @@
 //! finding, the panel's Fix button repairs it as one undoable edit, and undo brings it back.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::gui::editor;
 use std::path::{Path, PathBuf};

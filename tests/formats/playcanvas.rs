@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::test_support::{sample_data, sample_data_root};
 use clipscope::formats::{
     self, Document, Format, WriteOptions, read_bytes, read_file, write_bytes,
 };
@@ -15,11 +16,7 @@ use clipscope::model::{Clip, Interpolation, Track, TrackKind};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/playcanvas"
-    ))
-    .join(name)
+    sample_data_root().join("playcanvas").join(name)
 }
 
 fn read(name: &str) -> Document {
@@ -89,6 +86,9 @@ fn nodes(clip: &Clip) -> Vec<(&str, usize)> {
 
 #[test]
 fn every_sample_reads_with_the_documented_figures() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     for (file, name, node_count, key_count, duration) in FILES {
         let doc = read(file);
         assert_eq!(doc.format, Format::PlayCanvas, "{file}");
@@ -118,6 +118,9 @@ fn every_sample_reads_with_the_documented_figures() {
 
 #[test]
 fn sample_values_read_off_the_files() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     // Cube: r = [-90, 0, 0] → (−sin 45°, 0, 0, cos 45°); scale 100 on every key.
     let cube = read("cube.animation.json");
     let t = &cube.clips[0].tracks;
@@ -184,6 +187,9 @@ fn spec_b6_interpolation_vector() {
 
 #[test]
 fn unmodified_samples_write_back_byte_for_byte() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     for (file, ..) in FILES {
         let bytes = std::fs::read(data(file)).unwrap();
         let doc = read_bytes(&bytes, Path::new(file)).unwrap();
@@ -198,6 +204,9 @@ fn unmodified_samples_write_back_byte_for_byte() {
 
 #[test]
 fn round_trips_keep_every_node_and_key() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     for (file, ..) in FILES {
         let doc = read(file);
         // Pretty output of the same document: equal tracks, bit for bit.
@@ -458,15 +467,13 @@ fn bad_input_names_the_json_path() {
 
 #[test]
 fn mutated_samples_never_panic() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     let seed = std::fs::read(data("cube.animation.json")).unwrap();
     let alphabet = b"{}[],:\"0123456789.-+eEtrufalsnp \\";
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = crate::test_support::Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = || rng.next_u64();
     for _ in 0..2000 {
         let mut bytes = seed.clone();
         for _ in 0..(next() % 4 + 1) {
@@ -495,6 +502,9 @@ fn mutated_samples_never_panic() {
 
 #[test]
 fn cli_converts_playcanvas_to_threejs_and_back() {
+    if sample_data("playcanvas").is_none() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let input = data("playbot-run.json");
     let clips = dir.path().join("run.clips.json");
@@ -545,10 +555,10 @@ fn cli_converts_playcanvas_to_threejs_and_back() {
     );
 
     // Legacy three.js bones become nodes; the skeleton is reported.
-    let legacy = format!(
-        "{}/../shared/data/threejs/simple-skinned.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let legacy = sample_data_root()
+        .join("threejs/simple-skinned.json")
+        .to_string_lossy()
+        .into_owned();
     let out = dir.path().join("skinned.pc.json");
     let o = clipscope(&[
         "convert",

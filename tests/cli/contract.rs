@@ -6,6 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::test_support::sample_data;
+
 fn clipscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_clipscope"))
         .args(args)
@@ -17,8 +19,9 @@ fn demo() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json").to_string()
 }
 
-fn shared(rel: &str) -> String {
-    format!("{}/../shared/data/{rel}", env!("CARGO_MANIFEST_DIR"))
+/// A sample data file as an argument, or `None` (the test is skipped) without the sample data.
+fn shared(rel: &str) -> Option<String> {
+    sample_data(rel).map(|p| p.to_string_lossy().into_owned())
 }
 
 fn stdout(o: &Output) -> String {
@@ -115,7 +118,10 @@ fn info_text_lists_clips_and_tracks() {
 
 #[test]
 fn info_reads_a_real_scene_file() {
-    let o = clipscope(&["info", &shared("threejs/scene-animation.json"), "--json"]);
+    let Some(scene) = shared("threejs/scene-animation.json") else {
+        return;
+    };
+    let o = clipscope(&["info", &scene, "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(!v["clips"].as_array().unwrap().is_empty());
@@ -416,10 +422,10 @@ fn render_without_the_gui_feature_exits_2() {
 
 #[test]
 fn morph_fps_sets_the_rate_of_clips_made_from_morph_targets() {
-    let horse = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/threejs/horse.json"
-    );
+    let Some(horse) = shared("threejs/horse.json") else {
+        return;
+    };
+    let horse = horse.as_str();
     let json = |args: &[&str]| -> serde_json::Value {
         let o = clipscope(args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

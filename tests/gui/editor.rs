@@ -2,7 +2,7 @@
 //! validation, the timeline, file prompts and unsaved-edit questions, plus a rendered snapshot.
 #![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 
 use common::gui::{editor, export_through_prompt};
 use std::path::{Path, PathBuf};
@@ -306,14 +306,10 @@ fn reopening_a_broken_file_keeps_the_open_document() {
 /// `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure.
 #[test]
 fn snapshot_of_the_demo() {
-    let renderer = std::panic::catch_unwind(egui_kittest::wgpu::WgpuTestRenderer::new);
-    let Ok(renderer) = renderer else {
-        if std::env::var("CLIPSCOPE_REQUIRE_GPU").as_deref() == Ok("1") {
-            panic!("no GPU adapter, and CLIPSCOPE_REQUIRE_GPU=1");
-        }
-        eprintln!("SKIPPED snapshot_of_the_demo: no GPU adapter (install mesa-vulkan-drivers)");
+    if crate::common::gpu::require_gpu().is_none() {
         return;
-    };
+    }
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::new();
     let mut app = ClipscopeApp::open(&[]);
     app.wait_for_loads();
     let mut harness = Harness::builder()
@@ -608,8 +604,9 @@ fn escape_during_a_drag_puts_the_key_back() {
 fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     use clipscope::formats::Format;
     let dir = tempfile::tempdir().unwrap();
-    let skinned =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/threejs/simple-skinned.json");
+    let Some(skinned) = crate::test_support::sample_data("threejs/simple-skinned.json") else {
+        return;
+    };
     let mut harness = editor(std::slice::from_ref(&skinned));
     assert_eq!(
         harness.state().ws.documents[0].doc.format,

@@ -1,0 +1,15 @@
+//! The `clipscope` binary as a user or a studio's CI meets it, run as a separate process:
+//! commands, exit statuses, one-line errors and `validate`'s reports.
+//!
+//! One test binary for all of it (linking is what makes tests slow to build);
+//! `cargo test --test cli validate::` runs one module.
+
+/// The sample data, the skip line and the random generator, shared with the unit tests (the
+/// rest of `tests/common` links the library, which these tests, running the binary, do not
+/// need: leaving it out keeps this binary quick to link).
+#[path = "../../src/test_support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod test_support;
+
+mod contract;
+mod validate;

@@ -1,0 +1,25 @@
+//! The library against real files: every format read and written (glTF, legacy three.js,
+//! Lottie, PlayCanvas, three.js variants), conversions between them, conformance with three.js
+//! r187 (clip files, operations, the mixer) and the procedural cycles.
+//!
+//! One test binary for all of it (linking is what makes tests slow to build);
+//! `cargo test --test formats gltf::` runs one module.
+
+/// The sample data, the skip line and the random generator, shared with the unit tests.
+#[path = "../../src/test_support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod test_support;
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod conformance;
+mod conformance_mixer;
+mod conformance_ops;
+mod conversions;
+mod gltf;
+mod legacy;
+mod lottie;
+mod playcanvas;
+mod procedural;
+mod threejs_variants;

@@ -1,0 +1,23 @@
+//! Everything that needs egui or wgpu (feature `gui`): the editor and its panels driven through
+//! egui_kittest, and headless rendering compared with reference pictures.
+//!
+//! One test binary for all of it, so egui and wgpu are linked once;
+//! `cargo test --test gui editor::` runs one module.
+#![cfg(feature = "gui")]
+
+/// The sample data, the skip line and the random generator, shared with the unit tests.
+#[path = "../../src/test_support/mod.rs"]
+#[allow(dead_code, unused_imports)]
+mod test_support;
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod curves;
+mod cycles;
+mod editor;
+mod render;
+mod timeline;
+mod validate;
+mod viewport;
+mod window;
