@@ -12,6 +12,7 @@
 //! 20,000 updates, after 20,000 warm-up updates), and the final poses of both (after the same
 //! 220,000 updates) are compared bit for bit. Run with
 //! `cargo bench --no-default-features --bench mixer` (no `gui` feature needed).
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 #[path = "support/big_clip.rs"]
 mod big_clip;

@@ -18,6 +18,7 @@
 //! `cargo bench --bench posing` (the upload needs a GPU adapter, or Mesa's lavapipe; without
 //! one it is skipped with a note), or without the GPU part
 //! `cargo bench --no-default-features --bench posing`.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 use std::hint::black_box;
 use std::path::Path;

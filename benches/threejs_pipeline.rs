@@ -10,6 +10,7 @@
 //!   run when `tests/conformance/node_modules` is installed (`npm ci` there), skipped otherwise.
 //!
 //! Run with `cargo bench --bench threejs_pipeline`; sizes of both outputs are printed too.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 #[path = "support/big_clip.rs"]
 mod big_clip;

@@ -21,6 +21,7 @@
 //! A good part of each figure is page faults on the frame's fresh vertex buffers (glibc hands
 //! large freed blocks back to the kernel); `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
 //! glibc.malloc.trim_threshold=268435456` shows the cost without them.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 #[path = "support/big_clip.rs"]
 mod big_clip;

@@ -9,6 +9,7 @@
 //!
 //! The target is `validate` ≤ 2 × `read_all`. Run with
 //! `cargo bench --no-default-features --bench validate`.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

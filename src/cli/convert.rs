@@ -37,7 +37,7 @@ pub(super) fn parse_format(name: &str) -> Result<Format, String> {
 
 /// The format an output path's extension names, when only one format has it (`.gltf`, `.glb`,
 /// any case; `.json` is shared, so it names none).
-pub(super) fn format_for_extension(path: &std::path::Path) -> Option<Format> {
+pub(super) fn format_for_extension(path: &Path) -> Option<Format> {
     Format::from_extension(path.extension()?.to_str()?)
 }
 

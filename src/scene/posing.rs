@@ -263,7 +263,7 @@ mod tests {
         rig.instances(&pose, &mut out);
         assert!(out.is_empty());
         let mut rest = vec![];
-        rig.instances(&crate::playback::Pose::new("other"), &mut rest);
+        rig.instances(&Pose::new("other"), &mut rest);
         let mut expected = vec![];
         rig.instances(&rig.rest_pose(), &mut expected);
         assert_eq!(rest, expected);
@@ -272,7 +272,7 @@ mod tests {
     #[test]
     fn a_pose_in_another_layout_is_read_by_name() {
         let rig = arm();
-        let mut pose = crate::playback::Pose::new("arm");
+        let mut pose = Pose::new("arm");
         pose.define("lower", "scale", &[1.0, 1.0, 1.0]).define(
             "upper",
             "position",

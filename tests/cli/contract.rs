@@ -426,7 +426,7 @@ fn morph_fps_sets_the_rate_of_clips_made_from_morph_targets() {
         return;
     };
     let horse = horse.as_str();
-    let json = |args: &[&str]| -> serde_json::Value {
+    let json = |args: &[&str]| -> Value {
         let o = clipscope(args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_slice(&o.stdout).unwrap()
@@ -434,7 +434,7 @@ fn morph_fps_sets_the_rate_of_clips_made_from_morph_targets() {
     // 16 targets: 1.6 s at the default 10 fps, 0.64 s at 25 fps.
     let default = json(&["info", horse, "--json"]);
     let fast = json(&["--morph-fps", "25", "info", horse, "--json"]);
-    let duration = |v: &serde_json::Value| v["clips"][0]["duration"].as_f64().unwrap();
+    let duration = |v: &Value| v["clips"][0]["duration"].as_f64().unwrap();
     assert!((duration(&default) - 1.6).abs() < 1e-6, "{default}");
     assert!((duration(&fast) - 0.64).abs() < 1e-6, "{fast}");
     let o = clipscope(&["info", horse, "--morph-fps", "0"]);

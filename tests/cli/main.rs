@@ -3,6 +3,7 @@
 //!
 //! One test binary for all of it (linking is what makes tests slow to build);
 //! `cargo test --test cli validate::` runs one module.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 /// The sample data, the skip line and the random generator, shared with the unit tests (the
 /// rest of `tests/common` links the library, which these tests, running the binary, do not

@@ -4,6 +4,7 @@
 //!
 //! One test binary for all of it (linking is what makes tests slow to build);
 //! `cargo test --test formats gltf::` runs one module.
+#![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 /// The sample data, the skip line and the random generator, shared with the unit tests.
 #[path = "../../src/test_support/mod.rs"]

@@ -409,7 +409,7 @@ fn convert_writes_one_file_per_clip() {
     )
     .unwrap();
     let out = dir.path().join("pc.json");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_clipscope"))
+    let o = Command::new(env!("CARGO_BIN_EXE_clipscope"))
         .args([
             "convert",
             input.to_str().unwrap(),
@@ -433,7 +433,7 @@ fn convert_writes_one_file_per_clip() {
             text.contains(&format!("wrote {}", path.display())),
             "{text}"
         );
-        let back = formats::read_file(&path).unwrap();
+        let back = read_file(&path).unwrap();
         assert_eq!(back.clips.len(), 1);
         assert_eq!(back.clips[0].name, clip);
     }

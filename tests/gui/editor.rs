@@ -306,7 +306,7 @@ fn reopening_a_broken_file_keeps_the_open_document() {
 /// `CLIPSCOPE_REQUIRE_GPU=1` makes that a failure.
 #[test]
 fn snapshot_of_the_demo() {
-    if crate::common::gpu::require_gpu().is_none() {
+    if common::gpu::require_gpu().is_none() {
         return;
     }
     let renderer = egui_kittest::wgpu::WgpuTestRenderer::new();

@@ -63,7 +63,7 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
             .iter()
             .filter_map(|t| unwritable(t).map(|why| (t.name.clone(), why)))
             .collect();
-        lost.extend(crate::formats::adapt::summarize(&dropped));
+        lost.extend(adapt::summarize(&dropped));
         if clip.blend_mode != BlendMode::Normal {
             lost.push(format!(
                 "clip '{}': its {} blend mode (PlayCanvas animations have none)",

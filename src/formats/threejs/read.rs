@@ -492,7 +492,7 @@ fn count_elements(raw: &RawValue) -> usize {
 /// stored as NaN, say) are not repeated, and a clip whose tracks were all unreadable is not also
 /// called empty.
 fn validate_clip(
-    clip: &crate::model::Clip,
+    clip: &Clip,
     c: usize,
     file_index: &[usize],
     in_file: usize,
@@ -1280,7 +1280,7 @@ mod tests {
         assert_eq!(tracks[1].value_size(), 2);
         // The same document read leniently (every array parsed) is identical.
         let (lenient, problems) =
-            crate::formats::lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(
             problems
                 .iter()

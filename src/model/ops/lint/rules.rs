@@ -169,7 +169,7 @@ mod tests {
             assert!(r.code.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
             assert!(RULES[..i].iter().all(|o| o.code != r.code), "{}", r.code);
         }
-        assert_eq!(rule("loop-seam").unwrap().severity, Severity::Warning);
+        assert_eq!(rule("loop-seam").unwrap().severity, Warning);
         assert!(rule("nope").is_none());
     }
 }
