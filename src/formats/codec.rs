@@ -111,20 +111,18 @@ pub(crate) trait Codec: Sync {
     /// Whether `doc` can be written in this format: `Err` names what it has no place for.
     fn check_writable(&self, doc: &Document) -> Result<(), String>;
 
-    /// Writes `doc` in this format to `out`, piece by piece where the format allows.
+    /// `doc` in this format, in memory.
+    fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8>;
+
+    /// Writes `doc` in this format to `out`. By default the file is made in memory and written
+    /// in one piece; a format whose files get big streams it piece by piece instead.
     fn write_to(
         &self,
         doc: &Document,
         opts: &WriteOptions,
         out: &mut dyn Write,
-    ) -> std::io::Result<()>;
-
-    /// `doc` in this format, in memory.
-    fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-        let mut out = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = self.write_to(doc, opts, &mut out);
-        out
+    ) -> std::io::Result<()> {
+        out.write_all(&self.write(doc, opts))
     }
 
     /// What writing `doc` as `to` (one of this codec's formats) leaves out, one line each.
@@ -150,6 +148,16 @@ pub(crate) fn validate_clips(doc: &Document) -> Vec<Problem> {
 /// file), so a mesh or skeleton the file had is written back with it.
 pub(crate) fn keeps_model(doc: &Document, to: Format) -> bool {
     to == doc.format && doc.has_source()
+}
+
+/// What a format that holds a morph mesh only in a file of its own loses of `doc` written as
+/// `to`: the mesh, unless `doc` was read from such a file ([`keeps_model`]).
+pub(crate) fn lost_mesh_unless_kept(doc: &Document, to: Format) -> Vec<String> {
+    if keeps_model(doc, to) {
+        Vec::new()
+    } else {
+        lost_mesh(doc).into_iter().collect()
+    }
 }
 
 /// "the morph mesh (…)" when `doc` has one: what a format without a place for meshes loses.

@@ -1,7 +1,5 @@
 //! The glTF entry of the format registry, for both containers (`.gltf` and `.glb`).
 
-use std::io::Write;
-
 use super::{detect, lint, plan, read, write};
 use crate::formats::codec::{Codec, Input, other_fields};
 use crate::formats::{Document, Format, ReadError, WriteOptions};
@@ -28,15 +26,6 @@ impl Codec for GltfCodec {
 
     fn check_writable(&self, doc: &Document) -> Result<(), String> {
         plan::check_writable(doc)
-    }
-
-    fn write_to(
-        &self,
-        doc: &Document,
-        opts: &WriteOptions,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        out.write_all(&write::write(doc, opts))
     }
 
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {

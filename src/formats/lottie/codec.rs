@@ -1,9 +1,7 @@
 //! The Lottie entry of the format registry.
 
-use std::io::Write;
-
 use super::{LottieSource, compose, lint, read, schema, write, write_back};
-use crate::formats::codec::{Codec, Input, keeps_model, lost_mesh};
+use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
 use crate::formats::{Document, Format, ReadError, WriteOptions};
 use crate::model::Problem;
 
@@ -36,25 +34,12 @@ impl Codec for LottieCodec {
         write::check_writable(doc)
     }
 
-    fn write_to(
-        &self,
-        doc: &Document,
-        opts: &WriteOptions,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        write::write_to(doc, opts, out)
-    }
-
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         write::write(doc, opts)
     }
 
     fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
-        let mut lost: Vec<String> = if keeps_model(doc, to) {
-            Vec::new()
-        } else {
-            lost_mesh(doc).into_iter().collect()
-        };
+        let mut lost = lost_mesh_unless_kept(doc, to);
         if doc.source::<LottieSource>().is_none() {
             lost.extend(compose::losses(doc));
         }

@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 
-use super::emit::{Point, handle_text, handles, lottie_keys, numbers, resampled};
+use super::emit::{Point, frame_times, handle_text, handles, lottie_keys, numbers, resampled};
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::write_str;
 use crate::formats::{Document, WriteOptions};
@@ -430,17 +430,7 @@ fn rotation_track(track: &Track, fr: f64) -> Track {
     let times = if track.interpolation == Interpolation::Discrete {
         track.times.clone()
     } else {
-        let (first, last) = (track.times[0], track.times[track.len() - 1]);
-        let mut times = Vec::new();
-        let mut frame = (first as f64 * fr).ceil();
-        while frame / fr < last as f64 {
-            times.push((frame / fr) as f32);
-            frame += 1.0;
-        }
-        times.extend_from_slice(&track.times);
-        times.sort_by(f32::total_cmp);
-        times.dedup();
-        times
+        frame_times(&track.times, fr)
     };
     let mut sampler = Sampler::new(track);
     let mut values: Vec<f32> = Vec::with_capacity(times.len());

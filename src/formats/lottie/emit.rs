@@ -28,20 +28,31 @@ pub(crate) fn key_values(track: &Track, k: usize) -> &[f32] {
         .map_or(&[][..], |v| &v[k * vs..(k + 1) * vs])
 }
 
-/// A smooth track sampled at every frame (and at its keys) into a linear one.
-pub(crate) fn resampled(track: &Track, fr: f64) -> Track {
-    let (Some(&first), Some(&last)) = (track.times.first(), track.times.last()) else {
-        return track.clone();
+/// The times of every whole frame (at `fr` frames per second) from the first key of `times` up
+/// to (not including) its last, merged with the key times themselves, sorted and without
+/// repeats: where a track Lottie cannot hold is sampled.
+pub(crate) fn frame_times(times: &[f32], fr: f64) -> Vec<f32> {
+    let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
+        return Vec::new();
     };
-    let mut times: Vec<f32> = Vec::new();
+    let mut out: Vec<f32> = Vec::new();
     let mut frame = (first as f64 * fr).ceil();
     while frame / fr < last as f64 {
-        times.push((frame / fr) as f32);
+        out.push((frame / fr) as f32);
         frame += 1.0;
     }
-    times.extend_from_slice(&track.times);
-    times.sort_by(f32::total_cmp);
-    times.dedup();
+    out.extend_from_slice(times);
+    out.sort_by(f32::total_cmp);
+    out.dedup();
+    out
+}
+
+/// A smooth track sampled at every frame (and at its keys) into a linear one.
+pub(crate) fn resampled(track: &Track, fr: f64) -> Track {
+    if track.times.is_empty() {
+        return track.clone();
+    }
+    let times = frame_times(&track.times, fr);
     let mut sampler = Sampler::new(track);
     let mut values = Vec::new();
     for &t in &times {

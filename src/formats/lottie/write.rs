@@ -2,8 +2,6 @@
 //! file ([`write_back`]), any other becomes a new composition of null layers
 //! ([`compose`]).
 
-use std::io::Write;
-
 use super::{LottieSource, compose, write_back};
 use crate::formats::{Document, WriteOptions};
 
@@ -24,13 +22,4 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         Some(source) => write_back::write_back(doc, source, opts),
         None => compose::write(doc, opts),
     }
-}
-
-/// Writes [`write`](fn@write)'s bytes to `to`.
-pub(crate) fn write_to(
-    doc: &Document,
-    opts: &WriteOptions,
-    to: &mut dyn Write,
-) -> std::io::Result<()> {
-    to.write_all(&write(doc, opts))
 }

@@ -1,9 +1,7 @@
 //! The PlayCanvas animation JSON entry of the format registry.
 
-use std::io::Write;
-
 use super::{PlayCanvasLayout, lint, read, schema, write};
-use crate::formats::codec::{Codec, Input, keeps_model, lost_mesh};
+use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
 use crate::formats::{Document, Format, ReadError, WriteOptions};
 use crate::model::Problem;
 
@@ -32,25 +30,12 @@ impl Codec for PlayCanvasCodec {
         write::check_writable(doc)
     }
 
-    fn write_to(
-        &self,
-        doc: &Document,
-        opts: &WriteOptions,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        write::write_to(doc, opts, out)
-    }
-
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         write::write(doc, opts)
     }
 
     fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
-        let mut lost: Vec<String> = if keeps_model(doc, to) {
-            Vec::new()
-        } else {
-            lost_mesh(doc).into_iter().collect()
-        };
+        let mut lost = lost_mesh_unless_kept(doc, to);
         lost.extend(write::losses(doc));
         lost
     }

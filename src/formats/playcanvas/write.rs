@@ -15,7 +15,6 @@
 //! compact and without rounding). A version 3 file is written as version 4.
 
 use std::collections::HashMap;
-use std::io::Write;
 
 use super::euler::euler_for_f32_quaternion;
 use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_key, value_key};
@@ -143,15 +142,6 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         None => {}
     }
     out.finish().unwrap_or_default().concat()
-}
-
-/// Writes the document to `to` (PlayCanvas files are small: built in memory, then written).
-pub(crate) fn write_to(
-    doc: &Document,
-    opts: &WriteOptions,
-    to: &mut dyn Write,
-) -> std::io::Result<()> {
-    to.write_all(&write(doc, opts))
 }
 
 /// How numbers are written.

@@ -1,9 +1,7 @@
 //! The legacy three.js JSON entry of the format registry.
 
-use std::io::Write;
-
 use super::{LegacyLayout, read, schema, write};
-use crate::formats::codec::{Codec, Input, keeps_model, lost_mesh, other_fields};
+use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept, other_fields};
 use crate::formats::{Document, Format, ReadError, WriteOptions};
 
 /// Reads and writes legacy three.js JSON ([`Format::ThreeJsLegacy`]).
@@ -27,25 +25,12 @@ impl Codec for LegacyCodec {
         write::check_writable(doc)
     }
 
-    fn write_to(
-        &self,
-        doc: &Document,
-        opts: &WriteOptions,
-        out: &mut dyn Write,
-    ) -> std::io::Result<()> {
-        write::write_to(doc, opts, out)
-    }
-
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         write::write(doc, opts)
     }
 
     fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
-        let mut lost: Vec<String> = if keeps_model(doc, to) {
-            Vec::new()
-        } else {
-            lost_mesh(doc).into_iter().collect()
-        };
+        let mut lost = lost_mesh_unless_kept(doc, to);
         lost.extend(write::field_losses(doc));
         lost
     }

@@ -14,7 +14,6 @@
 //! `morphTargets` already say them), and animations that gave no clip are kept as they were.
 
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 
 use serde_json::value::RawValue;
 
@@ -393,15 +392,6 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         out.buf.push(b'\n');
     }
     out.finish().unwrap_or_default().concat()
-}
-
-/// Writes the document to `to` (legacy files are small: built in memory, then written).
-pub(crate) fn write_to(
-    doc: &Document,
-    opts: &WriteOptions,
-    to: &mut dyn Write,
-) -> std::io::Result<()> {
-    to.write_all(&write(doc, opts))
 }
 
 /// A file read from disk: its fields verbatim, the animations replaced, extra bones appended.
