@@ -362,14 +362,23 @@ impl Workspace {
                     })
                 };
                 let work = |c: &mut Clip| -> Result<(), String> {
-                    for (&t, (whole, _)) in by_track.iter().rev() {
+                    let mut emptied = BTreeSet::new();
+                    for (&t, (whole, _)) in &by_track {
                         let track = c.tracks.get_mut(t).ok_or("no such track")?;
                         track.delete_keys(whole);
                         if track.is_empty() {
-                            c.tracks.remove(t);
+                            emptied.insert(t);
                         } else {
                             track.refresh_auto_handles();
                         }
+                    }
+                    if !emptied.is_empty() {
+                        // One pass, not one `remove` (a shift of every later track) per track.
+                        let mut index = 0;
+                        c.tracks.retain(|_| {
+                            index += 1;
+                            !emptied.contains(&(index - 1))
+                        });
                     }
                     Ok(())
                 };

@@ -32,8 +32,6 @@ pub mod threejs_legacy;
 
 use std::path::Path;
 
-use file_bytes::FileBytes;
-
 pub use document::Document;
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
@@ -51,7 +49,8 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 /// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
 /// frame rate of morph-target clips, progress and cancel).
 pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes = FileBytes::open(path).map_err(|e| ReadError::io(path, &e))?;
+    let bytes = file_bytes::read_limited(path, opts.max_file_size)
+        .map_err(|e| ReadError::file(path, &e))?;
     read_bytes_with(&bytes, path, opts)
 }
 
@@ -75,13 +74,38 @@ pub fn read_bytes_with(
     })
 }
 
+/// Parses `bytes` (the contents of `file`) as `format`, whatever their content suggests: what
+/// a caller that already knows the format (a fuzz target, a `--format` option) uses. Errors
+/// and progress as [`read_bytes_with`].
+pub fn read_bytes_as(
+    format: Format,
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
+    with_input(bytes, file, opts, |input| format.codec().read(input))
+}
+
+/// The lenient read of [`lint_bytes`] with `format` chosen by the caller, not detected.
+pub fn lint_bytes_as(
+    format: Format,
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> (Option<Document>, Vec<Problem>) {
+    match with_input(bytes, file, opts, |input| format.codec().lint(input)) {
+        Ok((doc, problems)) => (Some(doc), problems),
+        Err(e) => (None, vec![Problem::error("parse", e.located_reason())]),
+    }
+}
+
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
 pub fn lint_file(path: &Path, opts: &ReadOptions) -> (Option<Document>, Vec<Problem>) {
-    match FileBytes::open(path) {
+    match file_bytes::read_limited(path, opts.max_file_size) {
         Ok(bytes) => lint_bytes(&bytes, path, opts),
         Err(e) => (
             None,
-            vec![Problem::error("parse", ReadError::io(path, &e).reason)],
+            vec![Problem::error("parse", ReadError::file(path, &e).reason)],
         ),
     }
 }
