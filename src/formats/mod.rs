@@ -27,6 +27,7 @@ pub mod options;
 pub mod playcanvas;
 pub mod progress;
 pub mod registry;
+pub mod stamp;
 pub mod threejs;
 pub mod threejs_legacy;
 
@@ -37,6 +38,7 @@ pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
 pub use registry::{Format, FormatSpec};
+pub use stamp::FileStamp;
 
 use crate::model::Problem;
 use codec::Input;

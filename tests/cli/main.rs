@@ -14,4 +14,5 @@ mod test_support;
 
 mod contract;
 mod hostile;
+mod saves;
 mod validate;
