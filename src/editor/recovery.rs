@@ -445,7 +445,7 @@ mod tests {
         assert!(scan(&root, None).is_empty());
         // The editor dies (its lock goes without a clean close).
         let session = store.session().to_path_buf();
-        std::mem::drop(store);
+        drop(store);
         assert!(session.is_dir(), "a session that did not close stays");
         let found = scan(&root, None);
         assert_eq!(found.len(), 1);

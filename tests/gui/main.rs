@@ -18,6 +18,7 @@ mod curves;
 mod cycles;
 mod editor;
 mod render;
+mod safety;
 mod timeline;
 mod validate;
 mod viewport;

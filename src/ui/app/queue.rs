@@ -47,6 +47,8 @@ impl ClipscopeApp {
             }
             AppCommand::CancelLoads => self.files.cancel_loads(),
             AppCommand::DismissError => self.error = None,
+            AppCommand::Recovery(answer) => self.recovery_answer(answer),
+            AppCommand::ChangedOnDisk(answer) => self.changed_answer(answer),
         }
     }
 
@@ -93,6 +95,13 @@ impl ClipscopeApp {
                 }
             }
             Pending::Reload(path) => self.files.load(path),
+            Pending::Overwrite(id) => {
+                if let Some(i) = self.ws.index_of(id)
+                    && let Some(path) = self.ws.documents[i].doc.path.clone()
+                {
+                    self.write_document(i, &path, crate::formats::WriteOptions::default(), None);
+                }
+            }
         }
     }
 }
