@@ -6,7 +6,11 @@
 //! * `validate_tracks/{10000,100000}`: one clip of N two-key vector tracks (the 100,000-track
 //!   file is 7 MB);
 //! * `validate_clips/{1000,10000}`: N clips of ten two-key tracks;
-//! * `proxy_rig/{10000,100000}`: the stand-in rig for a clip animating N nodes.
+//! * `proxy_rig/{10000,100000}`: the stand-in rig for a clip animating N nodes;
+//! * `autosave/snapshot_13mb_take`: what an autosave costs the UI thread for the 13 MB
+//!   motion-capture take (`support/big_clip.rs`): a clone of the document (its clips are
+//!   plain data; the file layout is shared), and `autosave/write_13mb_take`, what the
+//!   worker then spends writing it.
 //!
 //! Run with `cargo bench --no-default-features --bench big_input`.
 #![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
@@ -17,7 +21,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use clipscope::formats::{self, ReadOptions};
+use clipscope::formats::{self, ReadOptions, WriteOptions};
 use clipscope::model::ops::lint::LintSettings;
 use clipscope::scene::Rig;
 
@@ -62,6 +66,9 @@ fn validate(bytes: &[u8]) -> usize {
     problems.len()
 }
 
+#[path = "support/big_clip.rs"]
+mod big_clip;
+
 fn big_input(c: &mut Criterion) {
     let mut group = c.benchmark_group("validate_tracks");
     group.sample_size(10);
@@ -98,6 +105,17 @@ fn big_input(c: &mut Criterion) {
             b.iter(|| Rig::proxy(clip, None).parts.len())
         });
     }
+    group.finish();
+
+    let mut group = c.benchmark_group("autosave");
+    group.sample_size(10);
+    let take = formats::read_bytes(big_clip::json().as_bytes(), Path::new("take.json")).unwrap();
+    group.bench_function("snapshot_13mb_take", |b| b.iter(|| take.clone()));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("doc-1.json");
+    group.bench_function("write_13mb_take", |b| {
+        b.iter(|| formats::write_file(&take, &out, &WriteOptions::default()).unwrap())
+    });
     group.finish();
 }
 

@@ -18,6 +18,7 @@ mod conformance;
 mod conformance_mixer;
 mod conformance_ops;
 mod conversions;
+mod fuzz_regressions;
 mod gltf;
 mod legacy;
 mod lottie;
