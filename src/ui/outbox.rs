@@ -64,6 +64,8 @@ pub enum AppCommand {
     Recovery(RecoveryAnswer),
     /// The answer about a file that changed on disk under unsaved edits.
     ChangedOnDisk(ChangedAnswer),
+    /// Autosave unsaved edits every this many seconds (0: only when the window loses focus).
+    SetAutosave(u64),
 }
 
 /// The queue panels push [`AppCommand`]s into during a frame; the app drains it once, after

@@ -495,3 +495,25 @@ fn discarding_the_offer_deletes_the_edits_and_later_keeps_them() {
     app.start_recovery(Some(root));
     assert!(app.recovery_offer.is_none(), "discarded for good");
 }
+
+#[test]
+fn the_autosave_interval_is_a_setting_in_the_file_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[clip_file(dir.path())]);
+    assert_eq!(harness.state().settings().autosave_secs, 30, "the default");
+    harness.get_by_label("File").click();
+    harness.run();
+    harness.get_by_label("Autosave").click();
+    harness.run();
+    harness.get_by_label("Every minute").click();
+    harness.run();
+    assert_eq!(
+        harness.state().autosave_every,
+        Some(Duration::from_secs(60))
+    );
+    assert_eq!(harness.state().settings().autosave_secs, 60);
+    // The setting persists: a new editor with these settings autosaves as often.
+    let settings = harness.state().settings();
+    let app = ClipscopeApp::empty().with_settings(settings);
+    assert_eq!(app.autosave_every, Some(Duration::from_secs(60)));
+}

@@ -49,6 +49,9 @@ impl ClipscopeApp {
             AppCommand::DismissError => self.error = None,
             AppCommand::Recovery(answer) => self.recovery_answer(answer),
             AppCommand::ChangedOnDisk(answer) => self.changed_answer(answer),
+            AppCommand::SetAutosave(secs) => {
+                self.autosave_every = (secs > 0).then(|| std::time::Duration::from_secs(secs));
+            }
         }
     }
 
