@@ -66,11 +66,12 @@ impl ReadError {
         json_path: impl Into<String>,
         reason: impl Into<String>,
     ) -> ReadError {
+        // File content quoted in the path or the reason (a key with a newline) stays on one line.
         ReadError {
             kind,
             file: file.into(),
-            json_path: json_path.into(),
-            reason: reason.into(),
+            json_path: crate::text::one_line(json_path.into()),
+            reason: crate::text::one_line(reason.into()),
         }
     }
 
