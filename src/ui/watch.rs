@@ -12,6 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode, Watcher};
@@ -25,6 +26,8 @@ pub const SETTLE: Duration = Duration::from_millis(300);
 pub struct FileWatcher {
     watcher: Option<notify::RecommendedWatcher>,
     events: Receiver<notify::Result<notify::Event>>,
+    /// The window to wake when the system reports a change (an idle window is not redrawn).
+    waker: Arc<Mutex<Option<egui::Context>>>,
     /// The watched files (canonical paths).
     files: HashSet<PathBuf>,
     /// The watched folders.
@@ -48,8 +51,15 @@ impl FileWatcher {
     /// and [`FileWatcher::error`] says why.
     pub fn new() -> FileWatcher {
         let (tx, events) = channel();
+        let waker: Arc<Mutex<Option<egui::Context>>> = Arc::default();
+        let wake = waker.clone();
         let (watcher, error) = match notify::recommended_watcher(move |e| {
             let _ = tx.send(e);
+            if let Ok(ctx) = wake.lock()
+                && let Some(ctx) = ctx.as_ref()
+            {
+                ctx.request_repaint();
+            }
         }) {
             Ok(w) => (Some(w), None),
             Err(e) => (
@@ -60,11 +70,22 @@ impl FileWatcher {
         FileWatcher {
             watcher,
             events,
+            waker,
             files: HashSet::new(),
             folders: HashSet::new(),
             settling: HashMap::new(),
             settle: SETTLE,
             error,
+        }
+    }
+
+    /// Wakes `ctx` (asks for a frame) whenever the system reports a change, so an idle window
+    /// takes a re-export in without polling.
+    pub fn wake(&self, ctx: &egui::Context) {
+        if let Ok(mut waker) = self.waker.lock()
+            && waker.is_none()
+        {
+            *waker = Some(ctx.clone());
         }
     }
 

@@ -122,14 +122,14 @@ impl ClipscopeApp {
             .iter()
             .filter_map(|d| d.doc.path.clone())
             .collect();
+        self.watcher.wake(ctx);
         self.watcher.watch(paths.iter().map(PathBuf::as_path));
         for path in self.watcher.poll(Instant::now()) {
             self.file_changed(&path);
         }
-        if !paths.is_empty() {
-            // Changes arrive from another thread: look at them a few times a second.
-            let soon = if self.watcher.busy() { 50 } else { 250 };
-            ctx.request_repaint_after(std::time::Duration::from_millis(soon));
+        if self.watcher.busy() {
+            // A changed file is settling: look again soon (new changes wake the window).
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
     }
 
