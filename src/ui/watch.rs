@@ -22,6 +22,10 @@ use crate::formats::FileStamp;
 /// How long a changed file must keep the same size, time and inode before it is read.
 pub const SETTLE: Duration = Duration::from_millis(300);
 
+/// How long a deleted file is waited for (an exporter deleting before writing) before the
+/// watcher stops looking at it.
+const GONE: Duration = Duration::from_secs(5);
+
 /// The open files' folders under watch, and the changed files waiting to settle.
 pub struct FileWatcher {
     watcher: Option<notify::RecommendedWatcher>,
@@ -145,11 +149,14 @@ impl FileWatcher {
                 *since = now;
                 return true;
             }
-            if stamp.is_some() && now.duration_since(*since) >= settle {
+            let quiet = now.duration_since(*since);
+            if stamp.is_some() && quiet >= settle {
                 settled.push(path.clone());
                 return false;
             }
-            true
+            // A file that was deleted (and not written again) is given up after a while: the
+            // open document stays as it is.
+            stamp.is_some() || quiet < GONE
         });
         settled.sort();
         settled
@@ -226,6 +233,14 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(seen.is_empty(), "{seen:?}");
+        assert_eq!(settled(&mut w), vec![clip.clone()]);
+        // Deleted: not reported, and given up after a while.
+        std::fs::remove_file(&clip).unwrap();
+        assert!(settled(&mut w).is_empty());
+        assert!(w.busy());
+        assert!(w.poll(Instant::now() + GONE + GONE).is_empty());
+        assert!(!w.busy());
+        std::fs::write(&clip, "[2]").unwrap();
         assert_eq!(settled(&mut w), vec![clip.clone()]);
         // Not watched any more: not reported.
         w.watch(std::iter::empty());
