@@ -11,8 +11,11 @@ mod checks;
 
 use crate::test_support::sample_data;
 
+/// A fuzz target's check.
+type Check = fn(&[u8]);
+
 /// The check of each target, by its folder name.
-const TARGETS: &[(&str, fn(&[u8]))] = &[
+const TARGETS: &[(&str, Check)] = &[
     ("threejs", checks::threejs),
     ("threejs_legacy", checks::threejs_legacy),
     ("playcanvas", checks::playcanvas),
@@ -36,7 +39,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs `check` on `input`, failing with the file's name (a hang shows as a slow test: each
 /// input must finish within the fuzzers' 10 s timeout).
-fn run(target: &str, check: fn(&[u8]), input: &Path) {
+fn run(target: &str, check: Check, input: &Path) {
     let bytes = std::fs::read(input).unwrap();
     let started = Instant::now();
     let outcome = std::panic::catch_unwind(|| check(&bytes));
