@@ -49,7 +49,7 @@ pub(crate) fn lint(bytes: &[u8], file: &Path) -> Vec<Problem> {
                 (1..input.values.len()).find(|&k| input.values[k] <= input.values[k - 1])
             {
                 out.push(
-                    Problem::warning(
+                    Problem::error(
                         "gltf-sampler-input-not-increasing",
                         format!(
                             "{spath}.input: time {k} ({} s) does not come after time {} ({} s); glTF requires strictly increasing times",
@@ -108,7 +108,7 @@ fn bounds(
             });
         if wrong {
             let actual: Vec<String> = actual.iter().map(|v| (*v as f32).to_string()).collect();
-            return Some(Problem::warning(
+            return Some(Problem::error(
                 "gltf-accessor-bounds",
                 format!(
                     "accessors[{index}].{name} is {} but the data's {name} is [{}]",

@@ -173,6 +173,7 @@ pub(crate) fn plan(doc: &Document) -> Plan {
             clips,
             skeleton: doc.skeleton.clone(),
             mesh: doc.mesh.clone(),
+            unread: doc.unread.clone(),
             source: doc.source.clone(),
         }),
         None => plan_adapted(doc),

@@ -86,6 +86,7 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
         clips,
         skeleton,
         mesh: mesh.map(Arc::new),
+        unread: Vec::new(),
         source: Source::new(source),
     })
 }

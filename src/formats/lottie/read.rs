@@ -111,6 +111,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips,
         skeleton: None,
         mesh: None,
+        unread: Vec::new(),
         source: Source::new(LottieSource(std::sync::Arc::new(source))),
     })
 }

@@ -311,6 +311,7 @@ pub(crate) fn read(
             clips,
             skeleton: None,
             mesh: mesh.map(std::sync::Arc::new),
+            unread: Vec::new(),
             source: Source::new(layout),
         };
         (doc, problems)
@@ -1279,8 +1280,11 @@ mod tests {
         assert_eq!(tracks[2].times, vec![0.0, 0.1]);
         assert_eq!(tracks[1].value_size(), 2);
         // The same document read leniently (every array parsed) is identical.
-        let (lenient, problems) =
-            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted {
+            doc: lenient,
+            problems,
+            ..
+        } = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(
             problems
                 .iter()
@@ -1554,7 +1558,8 @@ mod tests {
             {"name":".d","type":"vector","times":[0,1],"values":[0,0,0,1,true,1]},
             {"name":".e","type":"number","times":[0],"values":[1e39]}
         ]}"#;
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted { doc, problems, .. } =
+            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         let doc = doc.unwrap();
         let summary: Vec<_> = problems
             .iter()
@@ -1635,7 +1640,7 @@ mod tests {
         assert_eq!(nums(&doc.clips[0].tracks[1])[4], 1.0);
         assert_eq!(nums(&doc.clips[0].tracks[2])[0], f32::INFINITY);
 
-        let (doc, problems) =
+        let crate::formats::Linted { doc, problems, .. } =
             lint_bytes(b"{\"tracks\":[", Path::new("t.json"), &Default::default());
         assert!(doc.is_none());
         assert_eq!(problems.len(), 1);
@@ -1645,7 +1650,7 @@ mod tests {
             "tracks[0]: truncated JSON: EOF while parsing a list at line 1 column 11"
         );
 
-        let (doc, problems) = lint_bytes(
+        let crate::formats::Linted { doc, problems, .. } = lint_bytes(
             br#"[{"name":"x"},{"tracks":[]}]"#,
             Path::new("t.json"),
             &Default::default(),
@@ -1758,7 +1763,8 @@ mod tests {
                 bytes.truncate(cut);
             }
             let strict = read_bytes(&bytes, Path::new("f.json"));
-            let (_, _) = lint_bytes(&bytes, Path::new("f.json"), &Default::default());
+            let crate::formats::Linted { .. } =
+                lint_bytes(&bytes, Path::new("f.json"), &Default::default());
             if let Ok(doc) = strict {
                 let out = crate::formats::write_bytes(&doc, &Default::default());
                 read_bytes(&out, Path::new("f.json")).expect("written output reads back");

@@ -1,0 +1,15 @@
+//! PlayCanvas's raw-file rules (`formats::playcanvas::lint`).
+
+use super::{Formats, Rule};
+use crate::formats::Format;
+use crate::model::Severity::Warning;
+
+/// The PlayCanvas rules.
+pub(super) const RULES: &[Rule] = &[Rule {
+    code: "playcanvas-ignored-channel",
+    severity: Warning,
+    formats: Formats::Only(&[Format::PlayCanvas]),
+    summary: "A PlayCanvas node keys a channel its defaults override (the engine ignores the keys).",
+    fix: "Remove the channel from defaults (to play the keys) or from the keys (to keep the default).",
+    explanation: "The engine's parser takes a channel listed in a node's defaults for every key and never reads the keyed values, so the keys in the file are dead.",
+}];
