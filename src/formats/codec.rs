@@ -92,9 +92,9 @@ pub(crate) trait Codec: Sync {
     /// Honours `input.options`, reports progress and stops when cancelled.
     fn read(&self, input: &Input<'_>) -> Result<Document, ReadError>;
 
-    /// The lenient read behind `clipscope validate`: the document (always `Some`) plus every
-    /// problem found, or an error when the file is not readable at all. By default the strict
-    /// read, the model's validation of every clip, then the format's raw-file
+    /// The lenient read behind `clipscope validate`: the document (when it can be read at all)
+    /// plus every problem found, or an error when nothing could be checked. By default the
+    /// strict read, the model's validation of every clip, then the format's raw-file
     /// [`rules`](Codec::rules).
     fn lint(&self, input: &Input<'_>) -> Result<Linted, ReadError> {
         let doc = self.read(input)?;

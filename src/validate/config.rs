@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
-use super::rules::{not_for, rule};
+use super::rules::{not_for, not_for_in_memory, rule};
 use crate::formats::Format;
 use crate::model::Severity;
 use crate::model::ops::lint::LintSettings;
@@ -144,6 +144,14 @@ impl FileSettings {
     pub fn for_format(&self, format: Format) -> LintSettings {
         let mut lint = self.lint.clone();
         lint.off.extend(not_for(format).map(String::from));
+        lint
+    }
+
+    /// [`for_format`](Self::for_format) for a document checked in memory, where the format's
+    /// raw-file rules cannot run: the clip rules they stand in for run instead.
+    pub fn for_format_in_memory(&self, format: Format) -> LintSettings {
+        let mut lint = self.lint.clone();
+        lint.off.extend(not_for_in_memory(format).map(String::from));
         lint
     }
 }

@@ -167,13 +167,24 @@ pub fn check_document(doc: &Document, path: &Path, settings: &FileSettings) -> F
         problems: formats::lint_document(doc),
         unstored: Vec::new(),
     };
-    report_for(path, linted, settings)
+    report_with(path, linted, settings, true)
 }
 
 /// The report for the file `path` read leniently into `linted`: the model lint rules that
 /// apply to its format added (none on tracks whose keys the format defines rather than the
 /// file), rule levels applied, names and times filled in, sorted errors first.
 pub fn report_for(path: &Path, linted: Linted, settings: &FileSettings) -> FileReport {
+    report_with(path, linted, settings, false)
+}
+
+/// [`report_for`]; `in_memory` when the format's raw-file rules did not run, so the clip rules
+/// they stand in for run instead.
+fn report_with(
+    path: &Path,
+    linted: Linted,
+    settings: &FileSettings,
+    in_memory: bool,
+) -> FileReport {
     let Linted {
         doc,
         problems,
@@ -182,7 +193,10 @@ pub fn report_for(path: &Path, linted: Linted, settings: &FileSettings) -> FileR
     let doc = doc.as_ref();
     // Anything three.js's parse would throw on makes the whole file unreadable (exit status 2).
     let readable = doc.is_some() && !problems.iter().any(|p| p.code == "parse");
-    let lint = doc.map(|d| settings.for_format(d.format));
+    let lint = doc.map(|d| match in_memory {
+        true => settings.for_format_in_memory(d.format),
+        false => settings.for_format(d.format),
+    });
     let runs = |code: &str| lint.as_ref().is_none_or(|l| l.checks(code));
     let mut all: Vec<Problem> = problems
         .into_iter()

@@ -84,7 +84,6 @@ pub fn check_open_document(doc: &Document, edited: bool, read: &ReadOptions) -> 
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("untitled.{}", doc.format.extension())));
     let (settings, config, config_error) = settings_for(&path, read);
-    let lint = settings.for_format(doc.format);
     let clips = doc.clips.len();
     let matches = |r: &FileReport| r.readable && r.clip_names.len() == clips;
     let on_disk = (!edited && doc.path.is_some())
@@ -105,6 +104,10 @@ pub fn check_open_document(doc: &Document, edited: bool, read: &ReadOptions) -> 
                 None => (check_document(doc, &path, &settings), CheckedInput::Memory),
             }
         }
+    };
+    let lint = match input {
+        CheckedInput::Memory => settings.for_format_in_memory(doc.format),
+        _ => settings.for_format(doc.format),
     };
     DocumentCheck {
         report,

@@ -594,14 +594,36 @@ fn bad_indices_and_counts_are_located() {
         e.contains("nodes[0].name: invalid type: integer `3`, expected a string"),
         "{e}"
     );
-    // Pointer channels (KHR_animation_pointer) are skipped, not refused.
-    let pointer = r#"{"sampler":0,"target":{"path":"pointer","extensions":{"KHR_animation_pointer":{"pointer":"/nodes/0/translation"}}}}"#;
-    let doc = read_bytes(
-        doc_text(acc, pointer, ok_sampler, nodes).as_bytes(),
-        Path::new("p.gltf"),
-    )
-    .unwrap();
+    // A pointer channel (KHR_animation_pointer) to a node's translation is that node's track;
+    // one to anything else is a track named by its pointer; a path glTF does not define is not
+    // read, and the document says so.
+    let pointer = |p: &str| {
+        format!(
+            r#"{{"sampler":0,"target":{{"path":"pointer","extensions":{{"KHR_animation_pointer":{{"pointer":"{p}"}}}}}}}}"#
+        )
+    };
+    let read_channel = |channel: &str| {
+        read_bytes(
+            doc_text(acc, channel, ok_sampler, nodes).as_bytes(),
+            Path::new("p.gltf"),
+        )
+        .unwrap()
+    };
+    let doc = read_channel(&pointer("/nodes/0/translation"));
+    assert_eq!(doc.clips[0].tracks[0].name, "node_0.position");
+    let doc = read_channel(&pointer("/cameras/0/perspective/yfov"));
+    assert_eq!(doc.clips[0].tracks[0].name, "/cameras/0/perspective/yfov");
+    let doc = read_channel(r#"{"sampler":0,"target":{"node":0,"path":"shear"}}"#);
     assert!(doc.clips[0].tracks.is_empty());
+    assert_eq!(
+        doc.unread[0].describe(),
+        "animations[0].channels[0]: a channel aimed at path \"shear\", which glTF does not define (not read)"
+    );
+    let e = read_err(&doc_text(acc, &pointer("nodes/0"), ok_sampler, nodes));
+    assert!(
+        e.contains("KHR_animation_pointer.pointer: \"nodes/0\" is not a JSON pointer"),
+        "{e}"
+    );
 }
 
 #[test]

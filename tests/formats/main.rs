@@ -19,6 +19,7 @@ mod conformance_mixer;
 mod conformance_ops;
 mod conversions;
 mod gltf;
+mod gltf_validator;
 mod legacy;
 mod lottie;
 mod playcanvas;

@@ -75,6 +75,10 @@ pub struct Rule {
     pub severity: Severity,
     /// The formats whose files the rule checks.
     pub formats: Formats,
+    /// The raw-file rule that reports the same thing in the formats this rule leaves out
+    /// (glTF's sampler rules for three.js's time checks, say): where raw-file rules cannot run
+    /// (a document checked in memory), this rule runs instead.
+    pub replaced_by: Option<&'static str>,
     /// What the rule finds, in one sentence.
     pub summary: &'static str,
     /// How to make the finding go away, in one line.
@@ -175,6 +179,22 @@ pub fn not_for(format: Format) -> impl Iterator<Item = &'static str> {
         .map(|r| r.code)
 }
 
+/// The codes of the rules that do not apply to a document of `format` checked in memory,
+/// where the format's raw-file rules cannot run: [`not_for`] but the rules those raw-file
+/// rules stand in for ([`Rule::replaced_by`]).
+pub fn not_for_in_memory(format: Format) -> impl Iterator<Item = &'static str> {
+    rules()
+        .iter()
+        .filter(move |r| {
+            let replaced = r
+                .replaced_by
+                .and_then(rule)
+                .is_some_and(|by| by.applies_to(format));
+            !r.applies_to(format) && !replaced
+        })
+        .map(|r| r.code)
+}
+
 /// The README's rule table: one row per rule with its code, default severity, formats, summary
 /// and fix hint.
 pub fn markdown_table() -> String {
@@ -264,6 +284,17 @@ mod tests {
             );
             assert_eq!(rule(r.code), Some(r));
             assert_eq!(rule_index(r.code), Some(i));
+            if let Some(by) = r.replaced_by {
+                let by = rule(by).unwrap_or_else(|| panic!("{}: {by} is no rule", r.code));
+                assert!(
+                    Format::ALL
+                        .iter()
+                        .any(|&f| !r.applies_to(f) && by.applies_to(f)),
+                    "{} is replaced by {} in no format it is off for",
+                    r.code,
+                    by.code
+                );
+            }
         }
         assert_eq!(
             rule("loop-seam").map(|r| r.severity),
@@ -280,6 +311,9 @@ mod tests {
         assert!(!applies("duration-longer-than-keys", Format::Lottie));
         assert!(applies("not-registered", Format::Lottie));
         assert!(not_for(Format::Lottie).any(|c| c == "duration-longer-than-keys"));
+        assert!(not_for(Format::Gltf).any(|c| c == "unsorted-times"));
+        assert!(!not_for_in_memory(Format::Gltf).any(|c| c == "unsorted-times"));
+        assert!(not_for_in_memory(Format::Lottie).any(|c| c == "duplicate-times"));
         assert_eq!(Formats::Only(GLTF).describe(), "gltf, glb");
         assert_eq!(Formats::All.describe(), "every format");
     }

@@ -9,6 +9,7 @@ pub(super) const RULES: &[Rule] = &[Rule {
     code: "playcanvas-ignored-channel",
     severity: Warning,
     formats: Formats::Only(&[Format::PlayCanvas]),
+    replaced_by: None,
     summary: "A PlayCanvas node keys a channel its defaults override (the engine ignores the keys).",
     fix: "Remove the channel from defaults (to play the keys) or from the keys (to keep the default).",
     explanation: "The engine's parser takes a channel listed in a node's defaults for every key and never reads the keyed values, so the keys in the file are dead.",
