@@ -66,6 +66,8 @@ use crate::model::Clip;
 pub(crate) struct GltfSource {
     /// The whole JSON as read (key order preserved).
     pub root: serde_json::Map<String, serde_json::Value>,
+    /// Its typed parts (to check the animation data before writing it back unchanged).
+    pub json: schema::GltfJson,
     /// The bytes of every buffer, truncated to its `byteLength`.
     pub buffers: Vec<Vec<u8>>,
     /// The track name of every node (see [`names`]).

@@ -98,13 +98,14 @@ pub(crate) fn build(
     buffers: Vec<Vec<u8>>,
     mode: Mode<'_>,
 ) -> Result<Built, Located> {
-    let json = &parsed.json;
+    let Parsed { json: typed, root } = parsed;
+    let json = &typed;
     let node_names = names::node_names(&json.nodes);
     let channels = json.animations.iter().map(|a| a.channels.len()).sum();
     let mut steps = input.steps(channels);
     let mut clips = Vec::with_capacity(json.animations.len());
     let mut found = Found::default();
-    let raw_animations = parsed.root.get("animations").and_then(Value::as_array);
+    let raw_animations = root.get("animations").and_then(Value::as_array);
     for a in 0..json.animations.len() {
         let raw = raw_animations
             .and_then(|arr| arr.get(a))
@@ -130,7 +131,8 @@ pub(crate) fn build(
         ),
     };
     let source = GltfSource {
-        root: parsed.root,
+        root,
+        json: typed,
         buffers,
         node_names,
         clips: clips.clone(),
