@@ -1,7 +1,7 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
 //! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`],
-//! [`lottie`], [`gltf`]) with a serde schema that mirrors the file, converters to and from the
+//! [`playcanvas_anim`], [`lottie`], [`gltf`]) with a serde schema that mirrors the file, converters to and from the
 //! [`model`](crate::model), and a [`Codec`](codec::Codec) that the [`registry`] lists. The
 //! registry is the one place that knows every format: its name and extensions, content
 //! detection (in one order), reading, linting, writing and what a conversion loses. The
@@ -25,6 +25,7 @@ pub mod json;
 pub mod lottie;
 pub mod options;
 pub mod playcanvas;
+pub mod playcanvas_anim;
 pub mod progress;
 pub mod registry;
 pub mod threejs;

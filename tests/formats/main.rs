@@ -23,5 +23,6 @@ mod gltf_validator;
 mod legacy;
 mod lottie;
 mod playcanvas;
+mod playcanvas_anim;
 mod procedural;
 mod threejs_variants;

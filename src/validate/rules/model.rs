@@ -11,7 +11,12 @@ use crate::model::Severity::{Error, Warning};
 /// and writes hold keyframes as two keys; legacy three.js and PlayCanvas animation files key
 /// every channel of a node at once and fill channels from `defaults`), so advice about single
 /// keys says nothing about the file.
-const KEY_EXACT: &[Format] = &[Format::ThreeJs, Format::Gltf, Format::Glb];
+const KEY_EXACT: &[Format] = &[
+    Format::ThreeJs,
+    Format::Gltf,
+    Format::Glb,
+    Format::PlayCanvasAnim,
+];
 
 /// The clip rules.
 pub(super) const RULES: &[Rule] = &[
