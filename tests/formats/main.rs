@@ -22,6 +22,7 @@ mod gltf;
 mod gltf_validator;
 mod legacy;
 mod lottie;
+mod no_false_alarms;
 mod playcanvas;
 mod playcanvas_anim;
 mod procedural;

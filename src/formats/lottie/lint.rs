@@ -5,7 +5,8 @@
 //!   seen: it lies before its layer's in point and so does the next keyframe (or after the out
 //!   point, and so does the one before). A keyframe outside `[ip, op]` whose neighbour lies
 //!   inside still shapes what is seen, and the first or last keyframe holds its value beyond
-//!   it, so neither is reported;
+//!   it, so neither is reported. Keyframe times and in/out points count the same frames
+//!   (lottie-web subtracts `st` from both); time-stretched layers are not checked;
 //! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition.
 //!
 //! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
@@ -60,10 +61,18 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
                     format!("{at}.parent: no layer has ind {parent}"),
                 ));
             }
+            // Keyframe times and in/out points both count the composition's frames
+            // (lottie-web subtracts the layer's `st` from the frame and from every keyframe
+            // time alike); a time-stretched layer (`sr` ≠ 1) is not checked.
+            let stretched = num(layer, "sr").is_some_and(|sr| sr != 1.0);
             let (Some(ip), Some(op)) = (ip, op) else {
                 continue;
             };
-            let Some(ks) = layer.get("ks").and_then(Value::as_object) else {
+            let Some(ks) = layer
+                .get("ks")
+                .and_then(Value::as_object)
+                .filter(|_| !stretched)
+            else {
                 continue;
             };
             for (prop, value) in ks {
@@ -77,6 +86,7 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
                     } else {
                         ("after the layer's out point", op)
                     };
+
                     out.push(Problem::warning(
                         "lottie-key-outside-layer",
                         format!(
@@ -170,5 +180,15 @@ mod tests {
                 .message
                 .starts_with("layers[0].ks.o.k[0].t")
         );
+    }
+
+    #[test]
+    fn start_time_shifts_keys_and_in_points_alike_and_stretched_layers_pass() {
+        // A layer starting at 96 whose keys and in point are both composition frames.
+        let shifted = r#"{"ip":0,"op":300,"layers":[{"ind":1,"ip":116,"op":272,"st":96,
+            "ks":{"s":{"a":1,"k":[{"t":85,"s":[0]},{"t":110,"s":[5]},{"t":122,"s":[9]}]}}}]}"#;
+        assert_eq!(codes(shifted), ["lottie-key-outside-layer"]);
+        let stretched = shifted.replace(r#""st":96"#, r#""st":96,"sr":2"#);
+        assert!(codes(&stretched).is_empty());
     }
 }
