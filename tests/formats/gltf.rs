@@ -373,25 +373,27 @@ fn unknown_fields_survive() {
 #[test]
 fn external_buffers_inside_the_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let bin: Vec<u8> = [0.0f32, 1.0, 0.5, 0.25]
+    let bin: Vec<u8> = [0.0f32, 1.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0]
         .iter()
         .flat_map(|f| f.to_le_bytes())
         .collect();
     std::fs::create_dir(dir.path().join("bin")).unwrap();
     std::fs::write(dir.path().join("bin/key frames.bin"), &bin).unwrap();
     let text = r#"{"asset":{"version":"2.0"},"nodes":[{"name":"n"}],
-      "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}],
+      "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}],
                      "samplers":[{"input":0,"output":1}]}],
       "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
-                   {"bufferView":0,"byteOffset":8,"componentType":5126,"count":2,"type":"SCALAR"}],
-      "bufferViews":[{"buffer":0,"byteLength":16}],
-      "buffers":[{"byteLength":16,"uri":"bin/key%20frames.bin"}]}"#;
+                   {"bufferView":0,"byteOffset":8,"componentType":5126,"count":2,"type":"VEC3"}],
+      "bufferViews":[{"buffer":0,"byteLength":32}],
+      "buffers":[{"byteLength":32,"uri":"bin/key%20frames.bin"}]}"#;
     let path = dir.path().join("m.gltf");
     std::fs::write(&path, text).unwrap();
     let doc = read_file(&path).unwrap();
-    // A weights channel on a node without a mesh: the count gives one target.
-    assert_eq!(doc.clips[0].tracks[0].name, "n.morphTargetInfluences[0]");
-    assert_eq!(nums(&doc.clips[0].tracks[0]), [0.5, 0.25]);
+    assert_eq!(doc.clips[0].tracks[0].name, "n.position");
+    assert_eq!(
+        nums(&doc.clips[0].tracks[0]),
+        [0.0, 0.0, 0.0, 1.0, 2.0, 3.0]
+    );
     // Written elsewhere, the buffer is embedded: the output stands on its own.
     let out = tempfile::tempdir().unwrap();
     let copy = out.path().join("copy.gltf");
@@ -1600,4 +1602,35 @@ fn pointer_tracks_are_written_as_pointer_channels() {
     let fresh = Document::new(Format::Gltf, source.clips.clone());
     let (_, back) = through(&fresh, Format::Gltf);
     assert_eq!(names(&back), names(&source));
+}
+
+#[test]
+fn structural_animation_errors_are_not_carried_forward() {
+    // The validator's own cases, read and written unedited.
+    let Some(root) = sample_data("gltf-validator/animation") else {
+        return;
+    };
+    // An animated node with a matrix: written with translation, rotation and scale.
+    let doc = read_file(&root.join("channel_node_matrix.gltf")).unwrap();
+    let (bytes, _) = through(&doc, Format::Gltf);
+    let json = json_of(&bytes);
+    assert!(
+        json["nodes"][0].get("matrix").is_none(),
+        "{}",
+        json["nodes"][0]
+    );
+    assert!(json["nodes"][0].get("scale").is_some());
+    let linted = formats::lint_bytes(&bytes, Path::new("x.gltf"), &Default::default());
+    assert!(
+        !linted
+            .problems
+            .iter()
+            .any(|p| p.code == "gltf-target-node-matrix"),
+        "{:?}",
+        linted.problems
+    );
+    // Two channels on one target: refused with what to fix, never written as they were.
+    let doc = read_file(&root.join("channel_duplicate_targets.gltf")).unwrap();
+    let e = check_writable(&doc).unwrap_err().to_string();
+    assert!(e.contains("a second track for the scale of node"), "{e}");
 }

@@ -133,6 +133,7 @@ pub(crate) fn write_back(
     }
     let animations = animations_json(plan, &mut bin, &node_index);
     declare_pointer(&mut root, plan);
+    matrices_to_trs(&mut root, plan, &node_index);
     if animations.is_empty() {
         root.shift_remove("animations");
     } else {
@@ -156,6 +157,45 @@ pub(crate) fn write_back(
         buffers.clear();
     }
     finish(root, buffers, doc.format, opts.pretty)
+}
+
+/// Replaces the `matrix` of every node a translation, rotation or scale channel animates by the
+/// translation, rotation and scale it decomposes into: glTF does not allow animating a node
+/// with a matrix, and the rebuilt animations must not carry that error forward.
+fn matrices_to_trs(root: &mut Map<String, Value>, plan: &Plan, node_index: &[u32]) {
+    let animated: BTreeSet<usize> = plan
+        .animations
+        .iter()
+        .flat_map(|a| &a.channels)
+        .filter(|c| matches!(c.path, "translation" | "rotation" | "scale"))
+        .filter_map(|c| c.node.and_then(|n| node_index.get(n)))
+        .map(|&i| i as usize)
+        .collect();
+    let Some(Value::Array(nodes)) = root.get_mut("nodes") else {
+        return;
+    };
+    for i in animated {
+        let Some(node) = nodes.get_mut(i).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let Some(matrix) = node.get("matrix").and_then(Value::as_array) else {
+            continue;
+        };
+        let m: Vec<f32> = matrix
+            .iter()
+            .filter_map(|v| v.as_f64())
+            .map(|v| v as f32)
+            .collect();
+        let Ok(m) = <[f32; 16]>::try_from(m) else {
+            continue;
+        };
+        let (scale, rotation, translation) =
+            glam::Mat4::from_cols_array(&m).to_scale_rotation_translation();
+        node.shift_remove("matrix");
+        node.insert("translation".into(), json!(translation.to_array()));
+        node.insert("rotation".into(), json!(rotation.normalize().to_array()));
+        node.insert("scale".into(), json!(scale.to_array()));
+    }
 }
 
 /// The length of the root's array at `key` (0 when missing).

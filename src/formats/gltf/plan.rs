@@ -150,10 +150,16 @@ pub(crate) fn base(doc: &Document) -> Option<&GltfSource> {
     doc.source::<GltfSource>()
 }
 
-/// The rules whose errors writing the samplers anew removes: the layout and format of the
-/// sampler accessors, their bounds, and keys the plan adapts (negative or repeated times cut
-/// or separated, rotations normalized, one-key cubic splines written linear).
-const RE_ENCODING_FIXES: [&str; 9] = [
+/// The rules whose errors writing the animations anew removes (or, where it cannot, refuses
+/// to write the file rather than carry them forward): the layout and format of the sampler
+/// accessors, their bounds, keys the plan adapts (negative or repeated times cut or separated,
+/// rotations normalized, one-key cubic splines written linear), animated nodes with a matrix
+/// (given translation, rotation and scale), and two channels on one target or weights on a
+/// node without morph targets (refused, with what to fix).
+const RE_ENCODING_FIXES: [&str; 12] = [
+    "gltf-target-node-matrix",
+    "gltf-duplicate-targets",
+    "gltf-weights-without-morph-targets",
     "gltf-sampler-byte-stride",
     "gltf-sampler-input-format",
     "gltf-sampler-input-without-bounds",
