@@ -57,20 +57,32 @@ fn severity_mark(ui: &mut egui::Ui, severity: Severity) {
     ui.label(egui::RichText::new(name).small().strong().color(colour));
 }
 
-/// The line above a document's findings: its name, the config that applied and what was
-/// checked.
-fn config_line(doc: &super::findings::DocFindings) -> String {
-    let config = match (&doc.check.config_error, &doc.check.config) {
-        (Some(e), _) => format!("config not used ({e}); built-in settings"),
-        (None, Some(path)) => format!("config {}", path.display()),
-        (None, None) => "built-in settings (no clipscope.toml above the file)".to_string(),
-    };
-    let input = match doc.check.input {
-        CheckedInput::File => "",
-        CheckedInput::Unsaved => "; edits checked as they would be saved",
-        CheckedInput::Memory => "; checked in memory (cannot be saved in its format)",
-    };
-    format!("{}: {config}{input}", doc.name)
+/// The lines above the findings: each config that applied (or the built-in settings, or why a
+/// config could not be used) with the documents it applied to, and for each document checked
+/// other than as its file on disk, what was checked.
+fn config_lines(findings: &Findings) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for doc in &findings.docs {
+        let config = match (&doc.check.config_error, &doc.check.config) {
+            (Some(e), _) => format!("config not used ({e}); built-in settings"),
+            (None, Some(path)) => format!("config {}", path.display()),
+            (None, None) => "built-in settings (no clipscope.toml above the file)".to_string(),
+        };
+        let input = match doc.check.input {
+            CheckedInput::File => "",
+            CheckedInput::Unsaved => " (edits checked as they would be saved)",
+            CheckedInput::Memory => " (checked in memory: cannot be saved in its format)",
+        };
+        let name = format!("{}{input}", doc.name);
+        match groups.iter_mut().find(|(c, _)| *c == config) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((config, vec![name])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(config, names)| format!("{config}: {}", names.join(", ")))
+        .collect()
 }
 
 /// Shows the findings of the last validate run (`None`: not run yet); queues what the user
@@ -123,8 +135,8 @@ pub fn show(
         .id_salt("validation")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for doc in &findings.docs {
-                ui.label(egui::RichText::new(config_line(doc)).small().weak());
+            for line in config_lines(findings) {
+                ui.add(egui::Label::new(egui::RichText::new(line).small().weak()).truncate());
             }
             if findings.items().next().is_none() {
                 ui.label(

@@ -14,7 +14,7 @@ use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 /// A clip whose quaternions are not unit length (a safe fix normalizes them).
 const CLIP: &str = r#"{"name":"nod","duration":1,"tracks":[
@@ -184,14 +184,16 @@ fn the_editor_shows_exactly_the_findings_the_cli_prints() {
             .iter()
             .all(|f| f["code"] != "loop-seam")
     );
-    // The panel names the config that applied.
-    harness.get_by_label_contains("jump.json: config ");
-    assert!(
-        harness
-            .query_all_by_label_contains("clipscope.toml")
-            .count()
-            >= files.len()
-    );
+    // The panel names the config that applied, and to which files.
+    let config = std::path::absolute(dir.path().join("clipscope.toml")).unwrap();
+    let needle = format!("config {}: ", config.display());
+    let found = harness.get_by_label_contains(&needle);
+    let node = found.accesskit_node();
+    let line = node.label().or_else(|| node.value()).unwrap_or_default();
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(line.contains(&name), "{name}: {line}");
+    }
 
     // After an edit, the findings are those of the file as it would be saved.
     let jump_doc = harness
@@ -234,7 +236,7 @@ fn the_editor_shows_exactly_the_findings_the_cli_prints() {
             .iter()
             .all(|f| f["code"] != "duration-longer-than-keys")
     );
-    harness.get_by_label_contains("jump.json: config ");
+    harness.get_by_label_contains("jump.json (edits checked as they would be saved)");
 }
 
 #[test]

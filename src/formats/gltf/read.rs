@@ -279,7 +279,15 @@ impl AnimationCtx<'_> {
             if let Mode::Lenient(checked) = self.mode
                 && checked.skip_channels.contains(&(a, c))
             {
-                // Reported by the checks; what is wrong stays their message.
+                // Broken: reported by the checks, whose message says what is wrong. A channel
+                // glTF says to ignore (no node, no pointer) is listed as not read.
+                let ignored = channel.node().is_none()
+                    && channel.path().and_then(Channel::from_path).is_some();
+                if ignored && let Ok(Err(phrase)) = self.what(c, &cpath) {
+                    found
+                        .unread
+                        .push(Unread::new(cpath.clone(), phrase).in_clip(a));
+                }
                 found.skipped.push(cpath);
                 continue;
             }
