@@ -23,7 +23,7 @@
 //! rules = { constant-track = "off" }
 //! ```
 //!
-//! Unknown keys and rule codes (codes not in the [rule registry](super::rules)) are errors (exit
+//! Unknown keys and rule codes (codes not in the [rule registry](mod@super::rules)) are errors (exit
 //! status 2), so a typo never silently disables a check. `parse` cannot be turned off.
 
 use std::collections::BTreeMap;
@@ -139,7 +139,7 @@ impl FileSettings {
     }
 
     /// The model rule settings for a file of `format`: besides the rules config turns off,
-    /// the rules the [registry](super::rules) does not apply to `format` are not run (and
+    /// the rules the [registry](mod@super::rules) does not apply to `format` are not run (and
     /// their fixes not applied).
     pub fn for_format(&self, format: Format) -> LintSettings {
         let mut lint = self.lint.clone();

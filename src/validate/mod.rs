@@ -3,10 +3,10 @@
 //! Errors are what three.js rejects (its `parse` throwing, or `validate()` returning false) and
 //! what a format's specification forbids (for glTF, what the Khronos glTF-Validator reports as
 //! errors about animation data); warnings are clipscope's advice. Every code is registered in
-//! [`rules`] with the formats it applies to, so a rule about a three.js convention never fires
+//! [`rules`](mod@rules) with the formats it applies to, so a rule about a three.js convention never fires
 //! where the format defines otherwise.
 //!
-//! * [`rules`]: the rule registry (codes, severities, formats, summaries, fixes, explanations);
+//! * [`rules`](mod@rules): the rule registry (codes, severities, formats, summaries, fixes, explanations);
 //! * [`config`]: `clipscope.toml` (discovery, rule levels, tolerances, overrides by glob);
 //! * [`baseline`]: known findings to suppress;
 //! * [`rig`]: the node names tracks must bind to;

@@ -1,6 +1,6 @@
 //! `--format sarif`: the run as a SARIF 2.1.0 log, for code-scanning dashboards.
 //!
-//! The driver lists every rule of the [registry](crate::validate::rules) with its summary, its
+//! The driver lists every rule of the [registry](mod@crate::validate::rules) with its summary, its
 //! explanation, its fix hint and its default level; each finding is a result with its rule id,
 //! level, message, the file's URI relative to the config root (forward slashes) and a logical
 //! location `clip/track` (or just `clip`).

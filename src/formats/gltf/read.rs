@@ -8,7 +8,7 @@
 //! for quaternions, as in three.js and glTF), `STEP` as discrete and `CUBICSPLINE` as bezier
 //! with handles that draw the same Hermite curve ([`hermite`]).
 //!
-//! `KHR_animation_pointer` channels ([`pointer`](super::pointer)) whose pointer names a node's
+//! `KHR_animation_pointer` channels ([`pointer`]) whose pointer names a node's
 //! translation, rotation, scale or weights read as those ordinary tracks; any other pointer
 //! (a material's colour, a camera's field of view, a light's intensity) gives a track named by
 //! the pointer itself (`/materials/0/pbrMetallicRoughness/baseColorFactor`), a number track for
