@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use clipscope::cli::validate::baseline::Baseline;
-use clipscope::cli::validate::config::Config;
+use clipscope::validate::baseline::Baseline;
+use clipscope::validate::{Config, check_bytes};
 use clipscope::formats::{self, Document, Format, ReadOptions, WriteOptions};
 use clipscope::scene::procedural::{Cycle, Preset};
 
@@ -20,20 +20,36 @@ fn fake_file(ext: &str) -> PathBuf {
 }
 
 /// Reads `data` as `format` strictly and leniently, then runs what callers run on a read
-/// document: validation, lint rules, the writability check and conversion losses.
+/// document (validation, lint rules, the writability check and conversion losses) and what
+/// `clipscope validate` runs on the file (the validation engine with the default config).
 fn read_as(format: Format, data: &[u8]) {
     let file = fake_file(format.extension());
     let opts = ReadOptions::default();
     if let Ok(doc) = formats::read_bytes_as(format, data, &file, &opts) {
         exercise(&doc);
     }
-    let (doc, problems) = formats::lint_bytes_as(format, data, &file, &opts);
-    for p in &problems {
+    let linted = formats::lint_bytes_as(format, data, &file, &opts);
+    for p in &linted.problems {
         assert!(!p.message.contains('\n'), "a finding is one line: {p:?}");
     }
-    if let Some(doc) = doc {
-        exercise(&doc);
+    if let Some(doc) = &linted.doc {
+        exercise(doc);
     }
+    // What `clipscope validate` does with the file: the lenient read, every rule the registry
+    // applies to the detected format, the default levels.
+    let report = check_bytes(data, &file, &default_settings(), &opts);
+    for f in &report.problems {
+        let p = &f.problem;
+        assert!(!p.message.contains('\n'), "a finding is one line: {p:?}");
+    }
+}
+
+/// The settings `clipscope validate` uses for a file when no `clipscope.toml` is found.
+fn default_settings() -> clipscope::validate::FileSettings {
+    static SETTINGS: OnceLock<clipscope::validate::FileSettings> = OnceLock::new();
+    SETTINGS
+        .get_or_init(|| Config::default_at(PathBuf::from("/")).settings_for("input", None))
+        .clone()
 }
 
 /// What the editor and the CLI do with every document they read.
