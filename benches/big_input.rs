@@ -16,13 +16,13 @@
 #![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use clipscope::formats::{self, ReadOptions, WriteOptions};
-use clipscope::model::ops::lint::LintSettings;
+use clipscope::validate::{Config, FileSettings, check_bytes};
 use clipscope::scene::Rig;
 
 /// One clip object of `tracks` two-key vector tracks, named from `offset`.
@@ -54,22 +54,20 @@ fn file_text(clips: usize, tracks: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// What `clipscope validate` runs on one file's bytes: the lenient read (three.js's rules and
-/// the format's) and the model's lint rules; returns the number of findings.
-fn validate(bytes: &[u8]) -> usize {
-    let opts = ReadOptions::default();
-    let (doc, mut problems) = formats::lint_bytes(bytes, Path::new("big.json"), &opts);
-    let settings = LintSettings::default();
-    for clip in doc.iter().flat_map(|d| &d.clips) {
-        problems.extend(clip.lint_rules(&settings));
-    }
-    problems.len()
+/// What `clipscope validate` runs on one file's bytes (`validate::check_bytes` with the
+/// settings of a tree without `clipscope.toml`): the lenient read (three.js's rules and the
+/// format's) and every lint rule; returns the number of findings.
+fn validate(bytes: &[u8], settings: &FileSettings) -> usize {
+    check_bytes(bytes, Path::new("big.json"), settings, &ReadOptions::default())
+        .problems
+        .len()
 }
 
 #[path = "support/big_clip.rs"]
 mod big_clip;
 
 fn big_input(c: &mut Criterion) {
+    let settings = Config::default_at(PathBuf::from(".")).settings_for("big.json", None);
     let mut group = c.benchmark_group("validate_tracks");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
@@ -78,7 +76,7 @@ fn big_input(c: &mut Criterion) {
         eprintln!("validate_tracks/{tracks}: {} bytes", bytes.len());
         group.throughput(Throughput::Elements(tracks as u64));
         group.bench_with_input(BenchmarkId::from_parameter(tracks), &bytes, |b, bytes| {
-            b.iter(|| validate(bytes))
+            b.iter(|| validate(bytes, &settings))
         });
     }
     group.finish();
@@ -90,7 +88,7 @@ fn big_input(c: &mut Criterion) {
         let bytes = file_text(clips, 10);
         group.throughput(Throughput::Elements(clips as u64));
         group.bench_with_input(BenchmarkId::from_parameter(clips), &bytes, |b, bytes| {
-            b.iter(|| validate(bytes))
+            b.iter(|| validate(bytes, &settings))
         });
     }
     group.finish();
