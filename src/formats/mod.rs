@@ -38,7 +38,7 @@ pub use document::Document;
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
-pub use registry::{Format, FormatSpec};
+pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
 
 use crate::model::Problem;
 use codec::Input;

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
 use super::schema::{GltfJson, SamplerJson, parse, target_names};
-use super::{GltfSource, glb, hermite, mesh, names, skeleton};
+use super::{GltfSource, glb, mesh, names, skeleton};
 use crate::formats::codec::{Input, Steps};
 use crate::formats::document::Source;
 use crate::formats::json::Located;
@@ -375,7 +375,7 @@ fn tracks_of(
         let mut track = Track::numeric(name, track_kind, times.clone(), values);
         track.interpolation = interpolation;
         if let Some((a, b)) = tangents {
-            track.tangents = Some(hermite::to_tangents(
+            track.tangents = Some(crate::model::Tangents::from_hermite(
                 &times,
                 track.values.as_numbers().unwrap_or_default(),
                 &a,

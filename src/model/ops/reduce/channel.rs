@@ -1,0 +1,266 @@
+//! One track as the reducer sees it: its keys (rotations made hemisphere-continuous), the
+//! values the original curve takes at every sample time of the clip, and the metric its error
+//! is measured in.
+
+use std::sync::Arc;
+
+use crate::model::interpolant::Sampler;
+use crate::model::{Track, Values};
+
+/// How the error of a channel's value is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Distance between the two points (positions), in the track's units.
+    Translation,
+    /// Angle between the two rotations (quaternions), in radians, plus how far the value's
+    /// squared length is from 1: a quaternion off unit length scales what it rotates by that
+    /// much in three.js, which moves a point at distance `r` by about `r` times it, like an
+    /// angle does.
+    Rotation,
+    /// The largest component difference relative to the original's size (scales).
+    Scale,
+    /// The largest component difference (morph weights, opacity, colours, pixels, degrees…).
+    Absolute,
+}
+
+impl Metric {
+    /// The error of `value` against the original `reference` (both `value_size` long).
+    pub fn error(self, value: &[f64], reference: &[f64]) -> f64 {
+        match self {
+            Metric::Translation => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+                .sqrt(),
+            Metric::Rotation => {
+                let length2: f64 = value.iter().map(|x| x * x).sum();
+                rotation_angle(value, reference) + (1.0 - length2).abs()
+            }
+            Metric::Scale => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b).abs() / b.abs().max(1e-3))
+                .fold(0.0, f64::max),
+            Metric::Absolute => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max),
+        }
+    }
+}
+
+/// The most values per key a channel may have (vectors, colours and quaternions have up to 4).
+pub(crate) const MAX_VALUES: usize = 4;
+
+/// A fast test of `error(value, reference) <= tolerance` for one metric and tolerance. For
+/// rotations it avoids the arcsine: `4·asin(d/2) + n <= tol` holds when the chord `d` between
+/// the unit quaternions is at most `2·sin((tol − n)/4)`, and `2·sin(x) >= 2x − x³/3`, so the
+/// test accepts only what the exact metric accepts (and very nearly all of it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limit {
+    metric: Metric,
+    tolerance: f64,
+}
+
+impl Limit {
+    /// The test for `metric` within `tolerance`.
+    pub fn new(metric: Metric, tolerance: f64) -> Limit {
+        Limit { metric, tolerance }
+    }
+
+    /// Whether `value` is within the tolerance of `reference`.
+    #[inline]
+    pub fn admits(&self, value: &[f64], reference: &[f64]) -> bool {
+        let tol = self.tolerance;
+        match self.metric {
+            Metric::Translation => {
+                let mut d2 = 0.0;
+                for (a, b) in value.iter().zip(reference) {
+                    d2 += (a - b) * (a - b);
+                }
+                d2 <= tol * tol
+            }
+            Metric::Rotation => {
+                let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
+                for (a, b) in value.iter().zip(reference) {
+                    vv += a * a;
+                    rr += b * b;
+                    vr += a * b;
+                }
+                let off = (1.0 - vv).abs();
+                if off >= tol || off.is_nan() {
+                    return false;
+                }
+                let x = (tol - off) / 4.0;
+                let chord = 2.0 * x - x * x * x / 3.0;
+                let k = 1.0 - chord * chord / 2.0;
+                // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
+                k > 0.0 && vr * vr >= k * k * vv * rr
+            }
+            Metric::Scale => value
+                .iter()
+                .zip(reference)
+                .all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1e-3)),
+            Metric::Absolute => value
+                .iter()
+                .zip(reference)
+                .all(|(a, b)| (a - b).abs() <= tol),
+        }
+    }
+}
+
+/// The angle in radians between two rotations given as (not necessarily unit) quaternions,
+/// whichever hemisphere each is in: `4·asin(‖a − b‖ / 2)` for the unit quaternions on the same
+/// side, which stays exact for tiny angles where `2·acos(|a·b|)` does not.
+pub fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let na: f64 = a.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let nb: f64 = b.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 || !(na.is_finite() && nb.is_finite()) {
+        return std::f64::consts::PI;
+    }
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let d2: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| {
+            let diff = x / na - sign * y / nb;
+            diff * diff
+        })
+        .sum();
+    4.0 * (d2.sqrt() / 2.0).min(1.0).asin()
+}
+
+/// One numeric track prepared for fitting.
+#[derive(Debug, Clone)]
+pub(crate) struct Channel {
+    /// The track it comes from, whose name, kind and extras the fit keeps.
+    pub source: Track,
+    /// How its error is measured.
+    pub metric: Metric,
+    /// Values per key.
+    pub value_size: usize,
+    /// The key times.
+    pub times: Vec<f32>,
+    /// The key values (`times.len() × value_size`), rotations made hemisphere-continuous.
+    pub values: Vec<f64>,
+    /// The clip's sample times, shared by every channel.
+    pub sample_times: Arc<Vec<f64>>,
+    /// The original curve at every sample time (`sample_times.len() × value_size`).
+    pub samples: Vec<f64>,
+    /// For each key, the first sample at or after it and the last sample at or before it.
+    key_samples: Vec<(usize, usize)>,
+}
+
+impl Channel {
+    /// The channel of `track` measured with `metric`, sampled at `sample_times` (sorted), or
+    /// `None` for a track without numeric keys.
+    pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
+        let numbers = track.values.as_numbers()?;
+        let n = track.times.len();
+        if n == 0 || numbers.len() % n != 0 {
+            return None;
+        }
+        let value_size = numbers.len() / n;
+        if value_size == 0 || value_size > MAX_VALUES {
+            return None;
+        }
+        let mut values: Vec<f64> = numbers.iter().map(|&v| v as f64).collect();
+        if metric == Metric::Rotation && value_size == 4 {
+            unroll_hemispheres(&mut values);
+        }
+        let mut samples = Vec::with_capacity(sample_times.len() * value_size);
+        let mut sampler = Sampler::new(track);
+        for &t in sample_times.iter() {
+            match sampler.evaluate(t) {
+                Values::Numbers(v) => samples.extend(v.iter().map(|&x| x as f64)),
+                _ => samples.extend(std::iter::repeat_n(f64::NAN, value_size)),
+            }
+        }
+        let key_samples = track
+            .times
+            .iter()
+            .map(|&t| {
+                let t = t as f64;
+                let lo = sample_times.partition_point(|&s| s < t);
+                let hi = sample_times.partition_point(|&s| s <= t);
+                (lo, hi.saturating_sub(1))
+            })
+            .collect();
+        let mut source = track.clone();
+        source.times = Vec::new();
+        source.values = Values::Numbers(Vec::new());
+        source.tangents = None;
+        Some(Channel {
+            source,
+            metric,
+            value_size,
+            times: track.times.clone(),
+            values,
+            sample_times,
+            samples,
+            key_samples,
+        })
+    }
+
+    /// The value of key `k`.
+    pub fn key_value(&self, k: usize) -> &[f64] {
+        &self.values[k * self.value_size..(k + 1) * self.value_size]
+    }
+
+    /// The original value at sample `s`.
+    pub fn sample(&self, s: usize) -> &[f64] {
+        &self.samples[s * self.value_size..(s + 1) * self.value_size]
+    }
+
+    /// The samples from key `i` to key `j`, both included.
+    pub fn sample_range(&self, i: usize, j: usize) -> std::ops::Range<usize> {
+        let lo = self.key_samples[i].0;
+        let hi = self.key_samples[j].1;
+        lo..(hi + 1).max(lo)
+    }
+
+    /// A track like the original with no keys (name, kind and extras kept).
+    pub fn empty_track(&self) -> Track {
+        self.source.clone()
+    }
+
+    /// The largest error of `track` (a fit of this channel) against the original at every
+    /// sample from the first key to the last, evaluated with the model's own interpolants.
+    pub fn error_of(&self, track: &Track) -> f64 {
+        let (Some(&first), Some(&last)) = (self.times.first(), self.times.last()) else {
+            return 0.0;
+        };
+        let (first, last) = (first as f64, last as f64);
+        let mut sampler = Sampler::new(track);
+        let mut error: f64 = 0.0;
+        for (s, &t) in self.sample_times.iter().enumerate() {
+            if t < first || t > last {
+                continue;
+            }
+            if let Values::Numbers(v) = sampler.evaluate(t) {
+                let v: Vec<f64> = v.iter().map(|&x| x as f64).collect();
+                error = error.max(self.metric.error(&v, self.sample(s)));
+            }
+        }
+        error
+    }
+}
+
+/// Flips the sign of every quaternion (4 values per key) that points away from the one before
+/// it, so neighbouring keys have non-negative dot products (the same rotations).
+pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
+    for k in 1..values.len() / 4 {
+        let (before, after) = values.split_at_mut(k * 4);
+        let prev = &before[(k - 1) * 4..];
+        let q = &mut after[..4];
+        let dot: f64 = prev.iter().zip(q.iter()).map(|(a, b)| a * b).sum();
+        if dot < 0.0 {
+            for x in q.iter_mut() {
+                *x = -*x;
+            }
+        }
+    }
+}
