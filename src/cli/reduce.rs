@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use crate::formats::{self, Curves, Document, LengthUnit, PropertyUnit};
+use crate::formats::reduction::Budget;
+use crate::formats::{self, Document, LengthUnit};
 use crate::model::Skeleton;
 use crate::model::ops::reduce::{
     Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, lossless_clip,
@@ -123,45 +124,20 @@ pub fn run(args: Args) -> Outcome {
         None => doc.skeleton.clone(),
     };
     let spec = doc.format.spec();
-    let (unit_name, metres) = match spec.length_unit {
-        LengthUnit::Metre => ("m", 1.0),
-        LengthUnit::Pixel => ("px", 1.0),
-        LengthUnit::Unspecified => (args.unit.symbol(), args.unit.metres()),
+    let unit_name = match spec.length_unit {
+        LengthUnit::Unspecified => args.unit.symbol(),
+        _ => spec.length_symbol(),
     };
-    let curves = match (args.linear, spec.curves) {
-        (true, _) | (_, Curves::Linear) => CurveFit::Linear,
-        (false, Curves::Bezier) => CurveFit::Cubic {
-            flat_where_level: false,
-        },
-        (false, Curves::Eased) => CurveFit::Cubic {
-            flat_where_level: true,
-        },
-    };
-    let options = ReduceOptions {
+    let options = spec.reduce_options(&Budget {
         max_error: args.max_error,
-        max_angle: args.max_angle.map(f64::to_radians),
-        // 3 cm along each axis, in the file's unit (Lottie's pixels have no metres: 3 px).
-        axis_length: if spec.length_unit == LengthUnit::Pixel {
-            3.0
-        } else {
-            0.03 / metres
-        },
-        curves,
+        max_angle_deg: args.max_angle,
+        metres_per_unit: args.unit.metres(),
         weight_error: args.weight_error,
         number_error: args.number_error,
-        property_errors: spec
-            .property_units
-            .iter()
-            .map(|&(property, unit)| {
-                let e = match unit {
-                    PropertyUnit::Length => args.max_error,
-                    PropertyUnit::Degrees => args.degree_error,
-                    PropertyUnit::Percent => args.percent_error,
-                };
-                (property.to_string(), e)
-            })
-            .collect(),
-    };
+        degree_error: args.degree_error,
+        percent_error: args.percent_error,
+        linear: args.linear,
+    });
 
     let target = Target {
         skeleton: skeleton.as_ref(),

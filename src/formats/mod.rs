@@ -26,6 +26,7 @@ pub mod lottie;
 pub mod options;
 pub mod playcanvas;
 pub mod progress;
+pub mod reduction;
 pub mod registry;
 pub mod threejs;
 pub mod threejs_legacy;
