@@ -127,7 +127,7 @@ impl UiCommand {
             UiCommand::ToggleValidation => "Show / hide validation panel",
             UiCommand::ToggleCycles => "Show / hide procedural cycles",
             UiCommand::ToggleTheme => "Switch light / dark theme",
-            UiCommand::CommandPalette => "Edit palette…",
+            UiCommand::CommandPalette => "Command palette…",
         }
     }
 
