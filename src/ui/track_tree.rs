@@ -80,8 +80,15 @@ pub fn component_names(track: &Track) -> Vec<String> {
         .collect()
 }
 
-/// Shows the tree for `clip`. `problems` are the clip's validation findings.
-pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mut Selection) {
+/// Shows the tree for `clip`. `problems` are the clip's validation findings; `notes` a short
+/// text per track shown before its key count (a reduction's keys and error).
+pub fn show(
+    ui: &mut egui::Ui,
+    clip: &Clip,
+    problems: &[Problem],
+    notes: &BTreeMap<usize, String>,
+    selection: &mut Selection,
+) {
     let mut by_track: BTreeMap<usize, Vec<&Problem>> = BTreeMap::new();
     for p in problems {
         if let Some(t) = p.track {
@@ -120,7 +127,16 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
             for (target, tracks) in group_by_target(clip) {
                 if let [t] = tracks[..] {
                     // A target with one track takes one line: "hips › position".
-                    track_row(ui, clip, t, Some(&target), by_track.get(&t), selection);
+                    let note = notes.get(&t).map(String::as_str);
+                    track_row(
+                        ui,
+                        clip,
+                        t,
+                        Some(&target),
+                        by_track.get(&t),
+                        note,
+                        selection,
+                    );
                     continue;
                 }
                 let warn = tracks.iter().any(|t| by_track.contains_key(t));
@@ -133,7 +149,8 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
                     .default_open(true)
                     .show(ui, |ui| {
                         for t in tracks {
-                            track_row(ui, clip, t, None, by_track.get(&t), selection);
+                            let note = notes.get(&t).map(String::as_str);
+                            track_row(ui, clip, t, None, by_track.get(&t), note, selection);
                         }
                     });
             }
@@ -148,6 +165,7 @@ fn track_row(
     t: usize,
     target: Option<&str>,
     problems: Option<&Vec<&Problem>>,
+    note: Option<&str>,
     selection: &mut Selection,
 ) {
     let track = &clip.tracks[t];
@@ -174,6 +192,9 @@ fn track_row(
                     .on_hover_text(text.join("\n"));
             }
             ui.weak(thousands(track.len()));
+            if let Some(note) = note {
+                ui.label(egui::RichText::new(note).small().color(style::ACCENT));
+            }
             let names = component_names(track);
             if names.len() > 1 && names.len() <= 4 {
                 for (c, name) in names.iter().enumerate().rev() {
