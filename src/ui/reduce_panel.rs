@@ -253,7 +253,7 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
     };
     ui.horizontal(|ui| {
         ui.label(
-            egui::RichText::new(format!("{} → {} keys", thousands(before), thousands(after)))
+            egui::RichText::new(format!("{} -> {} keys", thousands(before), thousands(after)))
                 .strong(),
         );
         ui.weak(format!("({percent:.1}%)"));

@@ -53,10 +53,10 @@ impl ClipscopeApp {
                 let note = match r.bound {
                     Bound::Lossless if r.keys_after == r.keys_before => continue,
                     Bound::Lossless => {
-                        format!("{}→{}", thousands(r.keys_before), thousands(r.keys_after))
+                        format!("{} -> {}", thousands(r.keys_before), thousands(r.keys_after))
                     }
                     _ => format!(
-                        "{}→{} · {}",
+                        "{} -> {} · {}",
                         thousands(r.keys_before),
                         thousands(r.keys_after),
                         reduce_panel::track_error(r.error, r.metric, unit)
