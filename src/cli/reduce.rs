@@ -388,7 +388,10 @@ fn to_text(
         let at = r
             .worst
             .as_ref()
-            .map(|(node, time)| format!(" at {node}, {time:.3} s"))
+            .map(|(node, time)| match time {
+                Some(time) => format!(" at {node}, {time:.3} s"),
+                None => format!(" in {node}"),
+            })
             .unwrap_or_default();
         out.push_str(&format!(
             "  clip \"{name}\": {} → {} keys, max error {} {unit}{at}, max angle {:.3}°\n",

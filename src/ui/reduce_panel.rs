@@ -253,8 +253,12 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
     };
     ui.horizontal(|ui| {
         ui.label(
-            egui::RichText::new(format!("{} -> {} keys", thousands(before), thousands(after)))
-                .strong(),
+            egui::RichText::new(format!(
+                "{} -> {} keys",
+                thousands(before),
+                thousands(after)
+            ))
+            .strong(),
         );
         ui.weak(format!("({percent:.1}%)"));
         if state.busy {
@@ -267,11 +271,11 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
         .max_by(|a, b| a.report.max_error.total_cmp(&b.report.max_error));
     if let Some(c) = worst {
         let r = &c.report;
-        let at = r
-            .worst
-            .as_ref()
-            .map(|(node, t)| format!(" at {node}, {t:.2} s"))
-            .unwrap_or_default();
+        let at = match &r.worst {
+            Some((node, Some(t))) => format!(" at {node}, {t:.2} s"),
+            Some((track, None)) => format!(" in {track}"),
+            None => String::new(),
+        };
         ui.label(format!("Max error {}{at}", length(r.max_error, unit)));
         let angle = preview
             .clips

@@ -80,13 +80,22 @@ pub fn component_names(track: &Track) -> Vec<String> {
         .collect()
 }
 
-/// Shows the tree for `clip`. `problems` are the clip's validation findings; `notes` a short
-/// text per track shown before its key count (a reduction's keys and error).
+/// A short text shown before a track's key count, with more on hover (a reduction's error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackNote {
+    /// What the row shows ("0.21 mm").
+    pub text: String,
+    /// What hovering it shows.
+    pub hover: String,
+}
+
+/// Shows the tree for `clip`. `problems` are the clip's validation findings; `notes` a note
+/// per track (a reduction's error while it is previewed).
 pub fn show(
     ui: &mut egui::Ui,
     clip: &Clip,
     problems: &[Problem],
-    notes: &BTreeMap<usize, String>,
+    notes: &BTreeMap<usize, TrackNote>,
     selection: &mut Selection,
 ) {
     let mut by_track: BTreeMap<usize, Vec<&Problem>> = BTreeMap::new();
@@ -127,7 +136,7 @@ pub fn show(
             for (target, tracks) in group_by_target(clip) {
                 if let [t] = tracks[..] {
                     // A target with one track takes one line: "hips › position".
-                    let note = notes.get(&t).map(String::as_str);
+                    let note = notes.get(&t);
                     track_row(
                         ui,
                         clip,
@@ -149,7 +158,7 @@ pub fn show(
                     .default_open(true)
                     .show(ui, |ui| {
                         for t in tracks {
-                            let note = notes.get(&t).map(String::as_str);
+                            let note = notes.get(&t);
                             track_row(ui, clip, t, None, by_track.get(&t), note, selection);
                         }
                     });
@@ -165,7 +174,7 @@ fn track_row(
     t: usize,
     target: Option<&str>,
     problems: Option<&Vec<&Problem>>,
-    note: Option<&str>,
+    note: Option<&TrackNote>,
     selection: &mut Selection,
 ) {
     let track = &clip.tracks[t];
@@ -193,7 +202,8 @@ fn track_row(
             }
             ui.weak(thousands(track.len()));
             if let Some(note) = note {
-                ui.label(egui::RichText::new(note).small().color(style::ACCENT));
+                ui.label(egui::RichText::new(&note.text).small().color(style::ACCENT))
+                    .on_hover_text(&note.hover);
             }
             let names = component_names(track);
             if names.len() > 1 && names.len() <= 4 {

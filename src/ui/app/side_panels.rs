@@ -7,6 +7,7 @@ use crate::model::ops::reduce::Bound;
 use crate::text::thousands;
 use crate::ui::outbox::Outbox;
 use crate::ui::reduce_panel;
+use crate::ui::track_tree::TrackNote;
 use crate::ui::{clip_list, cycles_panel, inspector, track_tree};
 
 use super::{ClipscopeApp, RightTab};
@@ -50,17 +51,28 @@ impl ClipscopeApp {
         if let Some(p) = preview {
             let unit = self.reduce_unit();
             for (t, r) in p.report.tracks.iter().enumerate() {
+                if r.keys_after == r.keys_before && r.bound == Bound::Lossless {
+                    continue;
+                }
+                let keys = format!(
+                    "{} -> {} keys",
+                    thousands(r.keys_before),
+                    thousands(r.keys_after)
+                );
+                let error = reduce_panel::track_error(r.error, r.metric, unit);
                 let note = match r.bound {
-                    Bound::Lossless if r.keys_after == r.keys_before => continue,
-                    Bound::Lossless => {
-                        format!("{} -> {}", thousands(r.keys_before), thousands(r.keys_after))
-                    }
-                    _ => format!(
-                        "{} -> {} · {}",
-                        thousands(r.keys_before),
-                        thousands(r.keys_after),
-                        reduce_panel::track_error(r.error, r.metric, unit)
-                    ),
+                    _ if r.error == 0.0 => TrackNote {
+                        text: "exact".into(),
+                        hover: format!("{keys}: only keys that change nothing were removed"),
+                    },
+                    Bound::World => TrackNote {
+                        hover: format!("{keys}; the joint moves at most {error} in the world"),
+                        text: error,
+                    },
+                    Bound::Local | Bound::Absolute | Bound::Lossless => TrackNote {
+                        hover: format!("{keys}; the track strays at most {error}"),
+                        text: error,
+                    },
                 };
                 notes.insert(t, note);
             }

@@ -107,7 +107,8 @@ pub struct TrackReduction {
     /// Keys after.
     pub keys_after: usize,
     /// The largest error of the reduced track against the original at the sample times, in
-    /// its metric's units (see [`TrackReduction::metric`]); 0 for lossless tracks.
+    /// its metric's units (see [`TrackReduction::metric`]); for a skeleton's joint, how far
+    /// the joint's points move in the world; 0 for lossless tracks.
     pub error: f64,
     /// How the error is measured (distance, angle in radians, relative scale, absolute value).
     pub metric: Metric,
@@ -130,8 +131,9 @@ pub struct ReduceReport {
     pub max_error: f64,
     /// The largest angle a rotation turned, in radians.
     pub max_angle: f64,
-    /// The joint (or node) and time of the largest distance.
-    pub worst: Option<(String, f64)>,
+    /// The joint (or track) of the largest distance, and its time when known (a joint measured
+    /// through the skeleton; a track bounded on its own reports only its largest error).
+    pub worst: Option<(String, Option<f64>)>,
     /// True when the transforms were measured through a skeleton.
     pub world: bool,
     /// Every track, in clip order.
@@ -245,11 +247,11 @@ impl<'c> Reducer<'c> {
             .collect();
         let mut world_error = None;
         if let Some(world) = &self.world {
-            let (outcomes, error) = world.search(&options);
+            let (outcomes, error, per_joint) = world.search(&options);
             for (&i, found) in world.tracks.iter().zip(outcomes) {
                 results[i] = Some(found);
             }
-            world_error = Some(error);
+            world_error = Some((error, per_joint));
         }
         let outcomes: Vec<Outcome> = clip
             .tracks
@@ -257,7 +259,9 @@ impl<'c> Reducer<'c> {
             .zip(results)
             .map(|(t, r)| r.unwrap_or_else(|| Outcome::lossless(t)))
             .collect();
-        let report = self.plan.report(clip, &outcomes, world_error, &options);
+        let report = self
+            .plan
+            .report(clip, &outcomes, world_error.as_ref(), &options);
         let mut out = clip.clone();
         for (slot, o) in out.tracks.iter_mut().zip(outcomes) {
             *slot = o.track;
@@ -317,11 +321,11 @@ impl<'c> Reducer<'c> {
             .collect();
         let world_error = self.world.as_ref().map(|world| {
             let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
-            world.measure(&mapped, self.options.axis_length).0
+            world.measure(&mapped, self.options.axis_length)
         });
         let report = self
             .plan
-            .report(self.clip, &outcomes, world_error, &self.options);
+            .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
         trace(format_args!("measured {:?}", t0.elapsed()));
         report
     }

@@ -68,25 +68,25 @@ impl Plan {
         }
     }
 
-    /// The report of `outcomes` (one per track of `clip`) with the joints' measured error.
+    /// The report of `outcomes` (one per track of `clip`) with the joints' measured error,
+    /// overall and per joint (distance, angle).
     pub fn report(
         &self,
         clip: &Clip,
         outcomes: &[Outcome],
-        world_error: Option<WorldError>,
+        world_error: Option<&(WorldError, Vec<(f64, f64)>)>,
         options: &ReduceOptions,
     ) -> ReduceReport {
         let mut report = ReduceReport::default();
-        if let (Some(h), Some(error)) = (&self.hierarchy, world_error) {
+        let mut per_joint: &[(f64, f64)] = &[];
+        if let (Some(h), Some((error, joints))) = (&self.hierarchy, world_error) {
+            per_joint = joints;
             report.world = true;
             report.max_error = error.distance;
             report.max_angle = error.angle;
-            report.worst = error.worst.map(|(j, s)| {
-                (
-                    h.names[j].clone(),
-                    self.sample_times.get(s).copied().unwrap_or(0.0),
-                )
-            });
+            report.worst = error
+                .worst
+                .map(|(j, s)| (h.names[j].clone(), self.sample_times.get(s).copied()));
         }
         for ((track, outcome), role) in clip.tracks.iter().zip(outcomes).zip(&self.roles) {
             let (metric, bound, tolerance) = match *role {
@@ -96,14 +96,20 @@ impl Plan {
                     bound,
                     tolerance,
                 } => (metric, bound, Some(tolerance)),
-                Role::Joint { property, .. } => (property.metric(), Bound::World, None),
+                // A joint's tracks report how far the joint's points move in the world.
+                Role::Joint { .. } => (Metric::Translation, Bound::World, None),
             };
             let bound = if outcome.lossy {
                 bound
             } else {
                 Bound::Lossless
             };
-            let error = outcome.error;
+            let error = match *role {
+                Role::Joint { joint, .. } if outcome.lossy => {
+                    per_joint.get(joint).map_or(outcome.error, |j| j.0)
+                }
+                _ => outcome.error,
+            };
             if bound == Bound::Local {
                 // Tracks outside a skeleton are measured by their effect on their own points.
                 let effect = match metric {
@@ -113,7 +119,7 @@ impl Plan {
                 };
                 if effect > report.max_error {
                     report.max_error = effect;
-                    report.worst = Some((track.name.clone(), 0.0));
+                    report.worst = Some((track.name.clone(), None));
                 }
                 if metric == Metric::Rotation {
                     report.max_angle = report.max_angle.max(error);

@@ -142,7 +142,7 @@ impl WorldSearch {
     /// after each try every channel's tolerance is scaled by how much room its subtree has (or
     /// by how far it overshot), so the chains that meet the budget stay and the others loosen.
     /// The best try within the budget wins; if none is, tolerances halve until one is.
-    pub fn search(&self, options: &ReduceOptions) -> (Vec<Outcome>, WorldError) {
+    pub fn search(&self, options: &ReduceOptions) -> (Vec<Outcome>, WorldError, Vec<(f64, f64)>) {
         // A little margin, so an independent evaluation (another float path) agrees.
         let budget = options.max_error * (1.0 - 1e-4);
         let angle_budget = options.max_angle.map(|a| a * (1.0 - 1e-4));
@@ -185,7 +185,7 @@ impl WorldSearch {
             tolerances = next;
         }
         if let Some(b) = best {
-            return (b.outcomes, b.error);
+            return (b.outcomes, b.error, b.per_joint);
         }
         // Nothing within the budget: halve every share until something is.
         let mut scale = 0.5;
@@ -193,7 +193,7 @@ impl WorldSearch {
             let tolerances: Vec<f64> = self.base.iter().map(|b| b * scale).collect();
             let attempt = self.attempt(&tolerances, axis, angles);
             if feasible(&attempt.error) {
-                return (attempt.outcomes, attempt.error);
+                return (attempt.outcomes, attempt.error, attempt.per_joint);
             }
             scale /= 2.0;
         }
@@ -208,8 +208,8 @@ impl WorldSearch {
                 sampled: None,
             })
             .collect();
-        let (error, _) = self.measure(&kept, axis);
-        (kept, error)
+        let (error, per_joint) = self.measure(&kept, axis);
+        (kept, error, per_joint)
     }
 
     /// The tolerances for the next try: each channel's scaled by the room its subtree had in
