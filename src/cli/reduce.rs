@@ -19,7 +19,7 @@ use crate::formats::reduction::Budget;
 use crate::formats::{self, Document, LengthUnit};
 use crate::model::Skeleton;
 use crate::model::ops::reduce::{
-    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, lossless_clip,
+    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, lossless_clip, trace,
 };
 use crate::scene::Rig;
 
@@ -118,7 +118,9 @@ fn parse_positive(text: &str) -> Result<f64, String> {
 
 /// Reduces every clip, checks the written form and writes it, printing the report.
 pub fn run(args: Args) -> Outcome {
+    trace(format_args!("cli: start"));
     let doc = output::read(&args.file)?;
+    trace(format_args!("cli: read"));
     let skeleton = match &args.skeleton {
         Some(path) => Some(read_skeleton(path)?),
         None => doc.skeleton.clone(),
@@ -240,28 +242,22 @@ impl Target<'_> {
             .iter()
             .map(|clip| Reducer::new(clip, self.skeleton, options))
             .collect();
-        let mut reduced = doc.clone();
-        for (slot, (clip, reducer)) in reduced
+        let clips = doc
             .clips
-            .iter_mut()
-            .zip(doc.clips.iter().zip(&reducers))
-        {
-            *slot = match pass {
+            .iter()
+            .zip(&reducers)
+            .map(|(clip, reducer)| match pass {
                 Pass::Fit => reducer.reduce(1.0).clip,
                 Pass::Lossless => lossless_clip(clip),
-            };
-        }
-        let trace = std::env::var_os("CLIPSCOPE_TRACE").is_some();
-        if trace {
-            eprintln!("cli: reduced {:?}", t0.elapsed());
-        }
+            })
+            .collect();
+        let reduced = doc.with_clips(clips);
+        trace(format_args!("cli: reduced in {:?}", t0.elapsed()));
         formats::check_writable(&reduced).map_err(|e| format!("{}: {e}", self.out.display()))?;
         let bytes = formats::write_bytes(&reduced, &self.write);
         let back = formats::read_bytes(&bytes, self.out)
             .map_err(|e| format!("the reduced file does not read back: {e}"))?;
-        if trace {
-            eprintln!("cli: written and read back {:?}", t0.elapsed());
-        }
+        trace(format_args!("cli: written and read back"));
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
         for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(&reducers) {
@@ -269,9 +265,7 @@ impl Target<'_> {
             within &= report.within(options);
             reports.push((original.name.clone(), report));
         }
-        if trace {
-            eprintln!("cli: measured {:?}", t0.elapsed());
-        }
+        trace(format_args!("cli: measured"));
         Ok(Attempt {
             doc: reduced,
             bytes,

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
+use crate::model::Track;
 use crate::model::interpolant::Sampler;
-use crate::model::{Track, Values};
 
 /// How the error of a channel's value is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,22 +115,58 @@ impl Limit {
 /// whichever hemisphere each is in: `4·asin(‖a − b‖ / 2)` for the unit quaternions on the same
 /// side, which stays exact for tiny angles where `2·acos(|a·b|)` does not.
 pub fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
-    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    rotation_angle_above(a, b, -1.0).unwrap_or(0.0)
+}
+
+/// [`rotation_angle`] when it may exceed `floor`, else `None`, without the arcsine for the
+/// many pairs that clearly do not (`asin x <= x / √(1 − x²)`): what a running maximum needs.
+pub(crate) fn rotation_angle_above(a: &[f64], b: &[f64], floor: f64) -> Option<f64> {
     let na: f64 = a.iter().map(|x| x * x).sum::<f64>().sqrt();
     let nb: f64 = b.iter().map(|x| x * x).sum::<f64>().sqrt();
     if na == 0.0 || nb == 0.0 || !(na.is_finite() && nb.is_finite()) {
-        return std::f64::consts::PI;
+        return Some(std::f64::consts::PI);
     }
+    let mut ua = [0.0; 4];
+    let mut ub = [0.0; 4];
+    for (u, x) in ua.iter_mut().zip(a) {
+        *u = x / na;
+    }
+    for (u, y) in ub.iter_mut().zip(b) {
+        *u = y / nb;
+    }
+    unit_rotation_angle_above(&ua, &ub, floor)
+}
+
+/// [`rotation_angle_above`] for two quaternions already of unit length (world rotations).
+#[inline]
+pub(crate) fn unit_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) -> Option<f64> {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    let d2: f64 = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| {
-            let diff = x / na - sign * y / nb;
-            diff * diff
-        })
-        .sum();
-    4.0 * (d2.sqrt() / 2.0).min(1.0).asin()
+    let mut d2 = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        let diff = x - sign * y;
+        d2 += diff * diff;
+    }
+    let x = (d2.sqrt() / 2.0).min(1.0);
+    if x < 1.0 && 4.0 * x / (1.0 - x * x).sqrt() <= floor {
+        return None;
+    }
+    Some(4.0 * x.asin())
+}
+
+/// The larger of `current` and the error of `value` against `reference` in `metric`, skipping
+/// the exact rotation angle when it cannot be the larger.
+#[inline]
+pub(crate) fn max_error(metric: Metric, value: &[f64], reference: &[f64], current: f64) -> f64 {
+    if metric != Metric::Rotation {
+        return current.max(metric.error(value, reference));
+    }
+    let length2: f64 = value.iter().map(|x| x * x).sum();
+    let off = (1.0 - length2).abs();
+    match rotation_angle_above(value, reference, current - off) {
+        Some(angle) => current.max(angle + off),
+        None => current,
+    }
 }
 
 /// One numeric track prepared for fitting.
@@ -171,14 +207,7 @@ impl Channel {
         if metric == Metric::Rotation && value_size == 4 {
             unroll_hemispheres(&mut values);
         }
-        let mut samples = Vec::with_capacity(sample_times.len() * value_size);
-        let mut sampler = Sampler::new(track);
-        for &t in sample_times.iter() {
-            match sampler.evaluate(t) {
-                Values::Numbers(v) => samples.extend(v.iter().map(|&x| x as f64)),
-                _ => samples.extend(std::iter::repeat_n(f64::NAN, value_size)),
-            }
-        }
+        let samples = sample_numbers(track, &sample_times, value_size);
         let key_samples = track
             .times
             .iter()
@@ -189,10 +218,7 @@ impl Channel {
                 (lo, hi.saturating_sub(1))
             })
             .collect();
-        let mut source = track.clone();
-        source.times = Vec::new();
-        source.values = Values::Numbers(Vec::new());
-        source.tangents = None;
+        let source = track.without_keys();
         Some(Channel {
             source,
             metric,
@@ -203,6 +229,35 @@ impl Channel {
             samples,
             key_samples,
         })
+    }
+
+    /// The channel up to its last key at or before sample `samples − 1` (which must be a
+    /// sample of every key it keeps), with `sample_times` those first samples: what a pilot try
+    /// fits. `None` when fewer than two keys fall in.
+    pub fn prefix(&self, sample_times: &Arc<Vec<f64>>) -> Option<Channel> {
+        let samples = sample_times.len();
+        let keys = self
+            .key_samples
+            .partition_point(|&(_, last)| last < samples);
+        if keys < 2 || samples == 0 {
+            return None;
+        }
+        let vs = self.value_size;
+        Some(Channel {
+            source: self.source.clone(),
+            metric: self.metric,
+            value_size: vs,
+            times: self.times[..keys].to_vec(),
+            values: self.values[..keys * vs].to_vec(),
+            sample_times: sample_times.clone(),
+            samples: self.samples[..samples * vs].to_vec(),
+            key_samples: self.key_samples[..keys].to_vec(),
+        })
+    }
+
+    /// The sample just past the channel's last key.
+    pub fn end_sample(&self) -> usize {
+        self.key_samples.last().map_or(0, |&(_, last)| last + 1)
     }
 
     /// The value of key `k`.
@@ -234,19 +289,43 @@ impl Channel {
             return 0.0;
         };
         let (first, last) = (first as f64, last as f64);
+        if track.values.as_numbers().is_none() {
+            return 0.0;
+        }
         let mut sampler = Sampler::new(track);
         let mut error: f64 = 0.0;
+        let mut value = [0.0; MAX_VALUES];
+        let value = &mut value[..self.value_size];
         for (s, &t) in self.sample_times.iter().enumerate() {
             if t < first || t > last {
                 continue;
             }
-            if let Values::Numbers(v) = sampler.evaluate(t) {
-                let v: Vec<f64> = v.iter().map(|&x| x as f64).collect();
-                error = error.max(self.metric.error(&v, self.sample(s)));
+            sampler.evaluate_f64(t, value);
+            for x in value.iter_mut() {
+                *x = *x as f32 as f64;
             }
+            error = error.max(self.metric.error(value, self.sample(s)));
         }
         error
     }
+}
+
+/// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
+/// to f32 like three.js's result buffer), `value_size` values per time; NaN for a track
+/// without numbers.
+pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f64> {
+    let mut out = vec![f64::NAN; times.len() * value_size];
+    if track.values.as_numbers().is_none() || track.is_empty() || value_size > MAX_VALUES {
+        return out;
+    }
+    let mut sampler = Sampler::new(track);
+    for (slot, &t) in out.chunks_exact_mut(value_size).zip(times) {
+        sampler.evaluate_f64(t, slot);
+        for x in slot.iter_mut() {
+            *x = *x as f32 as f64;
+        }
+    }
+    out
 }
 
 /// Flips the sign of every quaternion (4 values per key) that points away from the one before

@@ -3,9 +3,12 @@
 //! A channel's curve is known at the clip's sample times (every key time of the clip and every
 //! midpoint between two): its reference values. Fitting walks the channel's own keys from the
 //! first and, from each kept key, reaches as far as a single segment can go while it stays within
-//! tolerance at every sample it spans (starting from the reach of the segment before, doubling
-//! while segments fit, then bisecting between the last length that fit and the first that did
-//! not); the key reached is kept and the walk goes on from there. The first and last keys are
+//! tolerance at every sample it spans (starting from the reach of the segment before and
+//! galloping from there — up while segments fit, down while they do not, in steps that double —
+//! then bisecting between the longest that fit and the shortest that did not); the key reached
+//! is kept and the walk goes on from there. A probe checks the samples near the segment's middle
+//! first, where a segment too long for its tolerance strays most, so most failing probes stop
+//! early. The first and last keys are
 //! always kept, so a loop whose ends match keeps them matching, and outside the keys the curve
 //! holds the same values as before.
 //!
@@ -21,7 +24,7 @@
 //! The fit also hands back its curve evaluated at every sample, which the world search measures
 //! without sampling the new track again.
 
-use super::channel::{Channel, Limit, MAX_VALUES, Metric};
+use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error};
 use crate::model::interpolant::slerp_flat;
 use crate::model::{Interpolation, Tangents, Track, Values};
 
@@ -44,8 +47,9 @@ pub enum CurveFit {
 pub(crate) struct Fitted {
     /// The fitted track (same name, kind and extras as the original).
     pub track: Track,
-    /// The largest error at any sample, in the channel's metric.
-    pub error: f64,
+    /// The largest error at any sample, in the channel's metric, when it was asked for (a
+    /// joint's channel is measured through the world instead).
+    pub error: Option<f64>,
     /// The fitted curve at every sample time of the channel (`samples × value_size`).
     pub sampled: Vec<f64>,
 }
@@ -56,11 +60,16 @@ type Slopes = ([f64; MAX_VALUES], [f64; MAX_VALUES]);
 /// One segment of a fit: the key it ends at and its end slopes.
 type Segment = (usize, Slopes);
 
-/// Fits `channel` with `tolerance` (in its metric) using `curves`; `None` when even a single
-/// interval between two neighbouring keys cannot be drawn within the tolerance with these
-/// curves (a bezier original fitted with straight lines, say): the caller keeps such a track
-/// as it was.
-pub(crate) fn fit(channel: &Channel, tolerance: f64, curves: CurveFit) -> Option<Fitted> {
+/// Fits `channel` with `tolerance` (in its metric) using `curves`, measuring the fit's largest
+/// error when `measure`; `None` when even a single interval between two neighbouring keys
+/// cannot be drawn within the tolerance with these curves (a bezier original fitted with
+/// straight lines, say): the caller keeps such a track as it was.
+pub(crate) fn fit(
+    channel: &Channel,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+) -> Option<Fitted> {
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
         CurveFit::Linear => None,
@@ -76,35 +85,50 @@ pub(crate) fn fit(channel: &Channel, tolerance: f64, curves: CurveFit) -> Option
     let mut reach = 1usize;
     while i + 1 < n {
         let last = n - 1 - i;
-        // Start from the previous segment's reach: most segments of a curve are alike.
-        let mut good = 1;
-        let mut good_slopes = None;
+        // Start from the previous segment's reach (most segments of a curve are alike) and
+        // gallop from there, up while segments fit and down while they do not, in steps that
+        // double; then bisect between the longest that fit and the shortest that did not.
+        let start = reach.clamp(1, last);
+        let mut good;
+        let mut good_slopes;
         let mut bad = None;
-        let mut probe = reach.clamp(1, last);
-        loop {
-            match fits(i, i + probe) {
-                Some(s) => {
-                    good = probe;
-                    good_slopes = Some(s);
-                    if probe == last || bad.is_some() {
+        if let Some(s) = fits(i, i + start) {
+            good = start;
+            good_slopes = s;
+            let mut step = 1;
+            while good < last {
+                let probe = (good + step).min(last);
+                match fits(i, i + probe) {
+                    Some(s) => {
+                        good = probe;
+                        good_slopes = s;
+                        step *= 2;
+                    }
+                    None => {
+                        bad = Some(probe);
                         break;
                     }
-                    probe = (probe * 2).min(last);
-                }
-                None => {
-                    bad = Some(probe);
-                    if probe == 1 {
-                        break;
-                    }
-                    if good_slopes.is_some() {
-                        break;
-                    }
-                    probe = (probe / 2).max(1);
                 }
             }
+        } else {
+            let mut hi = start;
+            let mut step = 1;
+            loop {
+                // Not even one interval fits.
+                if hi == 1 {
+                    return None;
+                }
+                let probe = hi.saturating_sub(step).max(1);
+                if let Some(s) = fits(i, i + probe) {
+                    good = probe;
+                    good_slopes = s;
+                    break;
+                }
+                hi = probe;
+                step *= 2;
+            }
+            bad = Some(hi);
         }
-        // None: not even one interval fits.
-        let mut good_slopes = good_slopes?;
         if let Some(mut hi) = bad.filter(|&b| b > good) {
             while hi - good > 1 {
                 let mid = good + (hi - good) / 2;
@@ -121,7 +145,7 @@ pub(crate) fn fit(channel: &Channel, tolerance: f64, curves: CurveFit) -> Option
         segments.push((i + good, good_slopes));
         i += good;
     }
-    Some(build(channel, &segments, cubic.is_some()))
+    Some(build(channel, &segments, cubic.is_some(), measure))
 }
 
 /// One key when every sample is within `tolerance` of one value: the middle of the samples'
@@ -167,7 +191,7 @@ fn constant_fit(channel: &Channel, tolerance: f64) -> Option<Fitted> {
     }
     Some(Fitted {
         track,
-        error,
+        error: Some(error),
         sampled,
     })
 }
@@ -193,9 +217,23 @@ fn segment(
     let curve = Curve::new(channel, i, j, cubic.is_some(), &slopes);
     let mut value = [0.0; MAX_VALUES];
     let value = &mut value[..channel.value_size];
-    for s in channel.sample_range(i, j) {
+    let admits = |s: usize, value: &mut [f64]| {
         curve.at(channel.sample_times[s], value);
-        if !limit.admits(value, channel.sample(s)) {
+        limit.admits(value, channel.sample(s))
+    };
+    let range = channel.sample_range(i, j);
+    // A segment too long for its tolerance strays most near its middle: a few samples there
+    // turn most failing probes down before the full pass.
+    let len = range.len();
+    if len > 8 {
+        for k in [2, 1, 3] {
+            if !admits(range.start + len * k / 4, value) {
+                return None;
+            }
+        }
+    }
+    for s in range {
+        if !admits(s, value) {
             return None;
         }
     }
@@ -325,8 +363,9 @@ fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool)
     (m0, m1)
 }
 
-/// The track of the segments (each ending at a key, from key 0) and its curve at every sample.
-fn build(channel: &Channel, segments: &[Segment], cubic: bool) -> Fitted {
+/// The track of the segments (each ending at a key, from key 0), its curve at every sample
+/// and, when `measure`, its largest error.
+fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) -> Fitted {
     let vs = channel.value_size;
     let mut kept = Vec::with_capacity(segments.len() + 1);
     kept.push(0);
@@ -350,7 +389,9 @@ fn build(channel: &Channel, segments: &[Segment], cubic: bool) -> Fitted {
         for s in channel.sample_range(start, *end) {
             let out = &mut sampled[s * vs..(s + 1) * vs];
             curve.at(channel.sample_times[s], out);
-            error = error.max(channel.metric.error(out, channel.sample(s)));
+            if measure {
+                error = max_error(channel.metric, out, channel.sample(s), error);
+            }
         }
         start = *end;
     }
@@ -383,7 +424,7 @@ fn build(channel: &Channel, segments: &[Segment], cubic: bool) -> Fitted {
     track.values = Values::Numbers(values);
     Fitted {
         track,
-        error,
+        error: measure.then_some(error),
         sampled,
     }
 }

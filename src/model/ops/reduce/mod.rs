@@ -13,16 +13,18 @@
 //! How:
 //! 1. Every numeric track becomes a [`Channel`](channel::Channel): its keys and the original
 //!    curve sampled at the clip's sample times.
-//! 2. A skeleton's transform channels get a share of the budget each: the budget divided by the
-//!    number of animated channels on the longest chain, turned into each channel's own units by
-//!    how far what it moves reaches (a rotation near the root swings everything below it: its
-//!    angle tolerance is the share divided by that lever; a translation's is the share divided
-//!    by how much its parent stretches space). By the triangle inequality this allocation can
-//!    never exceed the budget; it is also far too careful, since errors down a chain rarely
-//!    line up.
-//! 3. So all shares are scaled by one factor, found by search: fit every channel ([`fit`]),
-//!    measure the whole pose against the original ([`world`]) and keep the largest factor whose
-//!    measured error stays within the budget.
+//! 2. A skeleton's transform channels get a first share of the budget each: the budget over
+//!    the square root of the number of animated channels on the longest chain (as if errors
+//!    down a chain added like independent ones), turned into each channel's own units by how
+//!    far what it moves reaches (a rotation near the root swings everything below it: its angle
+//!    tolerance is the share divided by that lever; a translation's is the share divided by how
+//!    much its parent stretches space).
+//! 3. Then a search ([`search`]): fit every channel ([`fit`]), measure the whole pose against
+//!    the original ([`world`]), and scale each channel's tolerance by the room its subtree had
+//!    (loosen where the joints below stayed well within the budget, tighten where they went
+//!    over), until a try lands just under the budget. On a long take the first tries run on its
+//!    beginning only (a pilot), so the full take is usually fitted once. The best try within the
+//!    budget wins; if none is, every share halves until one is.
 //! 4. A fitted track never keeps more keys than three.js's lossless `optimize` would; discrete,
 //!    bool and string tracks get that lossless pass only.
 
@@ -238,6 +240,7 @@ impl<'c> Reducer<'c> {
                             &lossless(track),
                             tolerance * scale,
                             options.curves,
+                            true,
                         ),
                         None => Outcome::lossless(track),
                     },
@@ -262,10 +265,7 @@ impl<'c> Reducer<'c> {
         let report = self
             .plan
             .report(clip, &outcomes, world_error.as_ref(), &options);
-        let mut out = clip.clone();
-        for (slot, o) in out.tracks.iter_mut().zip(outcomes) {
-            *slot = o.track;
-        }
+        let out = clip.with_tracks(outcomes.into_iter().map(|o| o.track).collect());
         trace(format_args!("reduced {:?}", t0.elapsed()));
         Reduced { clip: out, report }
     }
@@ -353,16 +353,14 @@ pub fn reduce_clip(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOpt
 /// `clip` without the keys that change nothing: three.js's lossless optimize on its linear and
 /// step tracks (smooth and bezier tracks are kept as they are). What a reduction falls back to.
 pub fn lossless_clip(clip: &Clip) -> Clip {
-    let mut out = clip.clone();
-    for track in &mut out.tracks {
-        *track = lossless(track);
-    }
-    out
+    clip.with_tracks(clip.tracks.iter().map(lossless).collect())
 }
 
 /// Prints a line of what the reducer does when `CLIPSCOPE_TRACE` is set (for profiling).
-pub(crate) fn trace(line: std::fmt::Arguments) {
+pub fn trace(line: std::fmt::Arguments) {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     if std::env::var_os("CLIPSCOPE_TRACE").is_some() {
-        eprintln!("reduce: {line}");
+        let at = START.get_or_init(std::time::Instant::now).elapsed();
+        eprintln!("reduce [{:>7.1} ms]: {line}", at.as_secs_f64() * 1000.0);
     }
 }

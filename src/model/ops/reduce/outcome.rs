@@ -44,20 +44,25 @@ impl Outcome {
 }
 
 /// `channel` fitted within `tolerance`, or `kept` (its lossless optimize) when that has no more
-/// keys or the curves cannot draw the channel within the tolerance.
+/// keys or the curves cannot draw the channel within the tolerance. The fit's own error is
+/// measured when `measure` (a joint's channel is measured through the world instead, and its
+/// outcome's error is 0 until then).
 pub(crate) fn fit_channel(
     channel: &Channel,
     kept: &Track,
     tolerance: f64,
     curves: CurveFit,
+    measure: bool,
 ) -> Outcome {
-    match fit::fit(channel, tolerance, curves) {
-        Some(f) if f.track.len() < kept.len() && f.error <= tolerance => Outcome {
-            track: f.track,
-            error: f.error,
-            lossy: true,
-            sampled: Some(f.sampled),
-        },
+    match fit::fit(channel, tolerance, curves, measure) {
+        Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
+            Outcome {
+                track: f.track,
+                error: f.error.unwrap_or(0.0),
+                lossy: true,
+                sampled: Some(f.sampled),
+            }
+        }
         _ => Outcome {
             track: kept.clone(),
             error: 0.0,

@@ -156,14 +156,23 @@ impl Property {
 /// The clip's sample times: every key time of its numeric tracks and every midpoint between
 /// two neighbouring ones, ascending.
 fn sample_times(clip: &Clip) -> Vec<f64> {
-    let mut times: Vec<f64> = clip
-        .tracks
-        .iter()
-        .filter(|t| t.kind.is_numeric())
-        .flat_map(|t| t.times.iter().map(|&x| x as f64))
-        .filter(|t| t.is_finite())
-        .collect();
-    times.sort_by(f64::total_cmp);
+    // Baked clips key every track at the same times: take each distinct list once (comparing
+    // with the first few distinct ones only, so many different lists stay linear).
+    let mut distinct: Vec<&[f32]> = Vec::new();
+    let mut times: Vec<f64> = Vec::new();
+    for track in clip.tracks.iter().filter(|t| t.kind.is_numeric()) {
+        let list = track.times.as_slice();
+        if distinct.iter().any(|d| *d == list) {
+            continue;
+        }
+        if distinct.len() < 8 {
+            distinct.push(list);
+        }
+        times.extend(list.iter().map(|&x| x as f64).filter(|t| t.is_finite()));
+    }
+    if !times.is_sorted() {
+        times.sort_by(f64::total_cmp);
+    }
     times.dedup();
     let mut out = Vec::with_capacity(times.len() * 2);
     for (k, &t) in times.iter().enumerate() {

@@ -6,14 +6,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::channel::Channel;
+use super::channel::{Channel, sample_numbers};
 use super::fit::CurveFit;
 use super::outcome::{Outcome, fit_channel, lossless};
 use super::plan::{Property, Role};
 use super::world::{self, Hierarchy, JointInput, WorldError, WorldFrames};
 use super::{ReduceOptions, trace};
-use crate::model::interpolant::Sampler;
-use crate::model::{Clip, Track, Values};
+use crate::model::{Clip, Track};
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
@@ -100,11 +99,30 @@ impl WorldSearch {
 
     /// Fits every channel with its tolerance and measures the whole pose.
     fn attempt(&self, tolerances: &[f64], axis: f64, angles: bool) -> Attempt {
-        let outcomes: Vec<Outcome> = (0..self.channels.len())
+        self.attempt_on(&self.channels, usize::MAX, tolerances, axis, angles)
+    }
+
+    /// Fits `channels` (the search's own, or a pilot's prefixes of them; `None` where a pilot
+    /// keeps the original) and measures the pose over the first `samples` samples.
+    fn attempt_on(
+        &self,
+        channels: &[Channel],
+        samples: usize,
+        tolerances: &[f64],
+        axis: f64,
+        angles: bool,
+    ) -> Attempt {
+        let outcomes: Vec<Outcome> = (0..channels.len())
             .into_par_iter()
             .map(|i| {
                 if self.fitted[i] {
-                    fit_channel(&self.channels[i], &self.kept[i], tolerances[i], self.curves)
+                    fit_channel(
+                        &channels[i],
+                        &self.kept[i],
+                        tolerances[i],
+                        self.curves,
+                        false,
+                    )
                 } else {
                     Outcome {
                         track: self.kept[i].clone(),
@@ -117,10 +135,11 @@ impl WorldSearch {
             .collect();
         let slices: Vec<&[f64]> = outcomes
             .iter()
-            .zip(&self.channels)
+            .zip(channels)
             .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
             .collect();
-        let (error, per_joint) = self.original.compare(
+        let (error, per_joint) = self.original.compare_first(
+            samples,
             &self.hierarchy,
             &inputs(&self.hierarchy, &self.targets, &slices),
             axis,
@@ -152,6 +171,23 @@ impl WorldSearch {
             |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
         let keys = |a: &Attempt| a.outcomes.iter().map(|o| o.track.len()).sum::<usize>();
         let mut tolerances = self.base.clone();
+        if let Some((channels, samples)) = self.pilot() {
+            // Tune the first shares on the take's beginning, a fraction of the cost of a try.
+            for _ in 0..PILOT_ROUNDS {
+                let t0 = std::time::Instant::now();
+                let pilot = self.attempt_on(&channels, samples, &tolerances, axis, angles);
+                trace(format_args!(
+                    "pilot {:?} over {samples} samples: error {:.5}",
+                    t0.elapsed(),
+                    pilot.error.distance
+                ));
+                tolerances = self.rescale(
+                    &pilot,
+                    budget * PILOT_AIM,
+                    angle_budget.map(|a| a * PILOT_AIM),
+                );
+            }
+        }
         let mut best: Option<Attempt> = None;
         for _ in 0..SEARCH_ROUNDS {
             let t0 = std::time::Instant::now();
@@ -212,6 +248,32 @@ impl WorldSearch {
         (kept, error, per_joint)
     }
 
+    /// The channels cut to the take's first [`PILOT_SAMPLES`] samples and the samples every
+    /// one of them covers, when the take is long enough for a pilot to pay.
+    fn pilot(&self) -> Option<(Vec<Channel>, usize)> {
+        let all = self.channels.first()?.sample_times.clone();
+        if all.len() < PILOT_MIN_SAMPLES {
+            return None;
+        }
+        let times = Arc::new(all[..PILOT_SAMPLES].to_vec());
+        let mut end = PILOT_SAMPLES;
+        let mut channels = Vec::with_capacity(self.channels.len());
+        for (c, &fitted) in self.channels.iter().zip(&self.fitted) {
+            match c.prefix(&times) {
+                Some(p) => {
+                    if fitted {
+                        end = end.min(p.end_sample());
+                    }
+                    channels.push(p);
+                }
+                // Too few keys in the window to tell anything.
+                None if fitted => return None,
+                None => channels.push(c.clone()),
+            }
+        }
+        (end > PILOT_SAMPLES / 2).then_some((channels, end))
+    }
+
     /// The tolerances for the next try: each channel's scaled by the room its subtree had in
     /// `attempt` (more than 1 where it stayed within the budget, less where it overshot).
     fn rescale(&self, attempt: &Attempt, budget: f64, angle_budget: Option<f64>) -> Vec<f64> {
@@ -258,7 +320,7 @@ impl WorldSearch {
         let sampled: Vec<Vec<f64>> = outcomes
             .par_iter()
             .zip(self.channels.par_iter())
-            .map(|(o, c)| sample_track(&o.track, &c.sample_times, c.value_size))
+            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
             .collect();
         let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
         self.original.compare(
@@ -273,6 +335,18 @@ impl WorldSearch {
 /// How many samples (evenly spread) the first shares of the budget are worked out from.
 const SHARE_SAMPLES: usize = 2048;
 
+/// Samples a pilot try measures (the take's first ones).
+const PILOT_SAMPLES: usize = 4096;
+
+/// Takes shorter than this many samples go straight to full tries.
+const PILOT_MIN_SAMPLES: usize = 4 * PILOT_SAMPLES;
+
+/// Pilot tries before the first full one.
+const PILOT_ROUNDS: usize = 3;
+
+/// The share of the budget a pilot aims at: the take's beginning shows less than all of it.
+const PILOT_AIM: f64 = 0.85;
+
 /// Tries of the world search at most.
 const SEARCH_ROUNDS: usize = 6;
 
@@ -280,11 +354,11 @@ const SEARCH_ROUNDS: usize = 6;
 const SETTLED: f64 = 0.01;
 
 /// A try within the budget whose error is at least this share of it ends the search.
-const CLOSE: f64 = 0.9;
+const CLOSE: f64 = 0.88;
 
 /// The share of the budget the rescaling aims at (a little under it: the largest error over
 /// many samples does not move exactly as the tolerances do).
-const AIM: f64 = 0.95;
+const AIM: f64 = 0.92;
 
 /// How strongly a channel follows its subtree's room (1 would jump straight to where a linear
 /// error model says the budget is met; less keeps the steps safe).
@@ -306,18 +380,6 @@ struct Attempt {
 }
 
 /// `track` evaluated at every sample time (`value_size` numbers each).
-fn sample_track(track: &Track, times: &[f64], value_size: usize) -> Vec<f64> {
-    let mut out = Vec::with_capacity(times.len() * value_size);
-    let mut sampler = Sampler::new(track);
-    for &t in times {
-        match sampler.evaluate(t) {
-            Values::Numbers(v) => out.extend(v.iter().map(|&x| x as f64)),
-            _ => out.extend(std::iter::repeat_n(f64::NAN, value_size)),
-        }
-    }
-    out
-}
-
 /// The joint inputs for sampled values of the joint tracks (`targets[i]` drives with
 /// `sampled[i]`).
 fn inputs<'s>(
@@ -349,7 +411,7 @@ fn shares(
     let samples = if n == 0 {
         0
     } else {
-        original.points.len() / (n * 4)
+        original.origins.len() / n
     };
     // How far the points at and below each joint reach from its origin, and how much each
     // joint's world transform stretches space (its axis points' distance over the axis
@@ -359,18 +421,17 @@ fn shares(
     let axis = options.axis_length.max(f64::MIN_POSITIVE);
     for s in (0..samples).step_by((samples / SHARE_SAMPLES).max(1)) {
         for (j, stretch) in stretch.iter_mut().enumerate() {
-            let base = (s * n + j) * 4;
-            let o = original.points[base];
+            let o = original.point(s, j, 0);
             for p in 1..4 {
-                let q = original.points[base + p];
+                let q = original.point(s, j, p);
                 let d =
                     ((q[0] - o[0]).powi(2) + (q[1] - o[1]).powi(2) + (q[2] - o[2]).powi(2)).sqrt();
                 *stretch = stretch.max(d / axis);
             }
             for a in hierarchy.chain(j) {
-                let origin = original.points[(s * n + a) * 4];
+                let origin = original.point(s, a, 0);
                 for p in 0..4 {
-                    let q = original.points[(s * n + j) * 4 + p];
+                    let q = original.point(s, j, p);
                     let d = ((q[0] - origin[0]).powi(2)
                         + (q[1] - origin[1]).powi(2)
                         + (q[2] - origin[2]).powi(2))
