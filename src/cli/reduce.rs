@@ -367,6 +367,8 @@ fn to_text(
         } else {
             format!("in world space through the file's {joints} joints")
         }
+    } else if doc.format.spec().length_unit == LengthUnit::Pixel {
+        "per property in each layer's own space".to_string()
     } else {
         "per track in local space (no skeleton: pass --skeleton FILE to bound world space)"
             .to_string()
@@ -387,12 +389,16 @@ fn to_text(
                 None => format!(" in {node}"),
             })
             .unwrap_or_default();
+        let angle = if r.measures_angles() {
+            format!(", max angle {:.3}°", r.max_angle.to_degrees())
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "  clip \"{name}\": {} → {} keys, max error {} {unit}{at}, max angle {:.3}°\n",
+            "  clip \"{name}\": {} → {} keys, max error {} {unit}{at}{angle}\n",
             thousands(r.keys_before),
             thousands(r.keys_after),
             number(r.max_error),
-            r.max_angle.to_degrees()
         ));
     }
     out

@@ -5,7 +5,7 @@
 //! options here.
 
 use super::{Curves, FormatSpec, LengthUnit, PropertyUnit};
-use crate::model::ops::reduce::{CurveFit, ReduceOptions};
+use crate::model::ops::reduce::{CurveFit, Metric, PropertyTolerance, ReduceOptions};
 
 /// What the user allows a reduction to change.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -74,12 +74,16 @@ impl FormatSpec {
                 .property_units
                 .iter()
                 .map(|&(property, unit)| {
-                    let e = match unit {
-                        PropertyUnit::Length => budget.max_error,
-                        PropertyUnit::Degrees => budget.degree_error,
-                        PropertyUnit::Percent => budget.percent_error,
+                    let (tolerance, metric) = match unit {
+                        PropertyUnit::Length => (budget.max_error, Metric::Translation),
+                        PropertyUnit::Degrees => (budget.degree_error, Metric::Absolute),
+                        PropertyUnit::Percent => (budget.percent_error, Metric::Absolute),
                     };
-                    (property.to_string(), e)
+                    PropertyTolerance {
+                        property: property.to_string(),
+                        tolerance,
+                        metric,
+                    }
                 })
                 .collect(),
         }
@@ -119,16 +123,16 @@ mod tests {
                 flat_where_level: true
             }
         ));
-        assert!(
-            lottie
-                .property_errors
-                .contains(&("rotation".to_string(), 0.1))
-        );
-        assert!(
-            lottie
-                .property_errors
-                .contains(&("position".to_string(), 0.01))
-        );
+        assert!(lottie.property_errors.contains(&PropertyTolerance {
+            property: "rotation".into(),
+            tolerance: 0.1,
+            metric: Metric::Absolute,
+        }));
+        assert!(lottie.property_errors.contains(&PropertyTolerance {
+            property: "position".into(),
+            tolerance: 0.01,
+            metric: Metric::Translation,
+        }));
         let pc = Format::PlayCanvas.spec().reduce_options(&Budget {
             metres_per_unit: 0.01,
             ..budget

@@ -277,12 +277,14 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
             None => String::new(),
         };
         ui.label(format!("Max error {}{at}", length(r.max_error, unit)));
-        let angle = preview
-            .clips
-            .iter()
-            .map(|c| c.report.max_angle)
-            .fold(0.0, f64::max);
-        ui.label(format!("Max angle {:.2}°", angle.to_degrees()));
+        if preview.clips.iter().any(|c| c.report.measures_angles()) {
+            let angle = preview
+                .clips
+                .iter()
+                .map(|c| c.report.max_angle)
+                .fold(0.0, f64::max);
+            ui.label(format!("Max angle {:.2}°", angle.to_degrees()));
+        }
         ui.weak(if r.world {
             "Measured in world space through the skeleton"
         } else {

@@ -343,3 +343,93 @@ pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::rng::Rng;
+
+    fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
+        let mut q = [0.0; 4];
+        for v in &mut q {
+            *v = (rng.unit_f32() as f64 - 0.5) * scale;
+        }
+        q
+    }
+
+    #[test]
+    fn the_fast_limit_never_admits_more_than_the_metric() {
+        let mut rng = Rng::new(11);
+        let mut admitted = 0;
+        for _ in 0..20_000 {
+            let tolerance = 10f64.powf(-4.0 + 3.0 * rng.unit_f32() as f64);
+            let reference = random_quaternion(&mut rng, 2.0);
+            let n = reference.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let reference = reference.map(|v| v / n);
+            let mut value = reference;
+            for v in &mut value {
+                *v += (rng.unit_f32() as f64 - 0.5) * tolerance;
+            }
+            for metric in [
+                Metric::Translation,
+                Metric::Rotation,
+                Metric::Scale,
+                Metric::Absolute,
+            ] {
+                let exact = metric.error(&value, &reference);
+                if Limit::new(metric, tolerance).admits(&value, &reference) {
+                    admitted += 1;
+                    assert!(exact <= tolerance, "{metric:?}: {exact} > {tolerance}");
+                } else {
+                    // Only what is (very nearly) beyond the tolerance is turned down.
+                    assert!(
+                        exact > tolerance * 0.999,
+                        "{metric:?}: {exact} <= {tolerance}"
+                    );
+                }
+            }
+        }
+        assert!(admitted > 10_000, "{admitted}");
+    }
+
+    #[test]
+    fn angles_are_exact_for_tiny_turns_and_ignore_the_hemisphere() {
+        let angle: f64 = 1e-7;
+        let a = [0.0, 0.0, 0.0, 1.0];
+        let b = [0.0, (angle / 2.0).sin(), 0.0, (angle / 2.0).cos()];
+        assert!((rotation_angle(&a, &b) - angle).abs() < 1e-15);
+        let flipped = b.map(|v| -v);
+        assert!((rotation_angle(&a, &flipped) - angle).abs() < 1e-15);
+        // Length does not count in the angle.
+        assert!((rotation_angle(&a.map(|v| 3.0 * v), &b) - angle).abs() < 1e-15);
+        assert_eq!(rotation_angle(&[0.0; 4], &b), std::f64::consts::PI);
+    }
+
+    #[test]
+    fn the_running_maximum_skips_only_what_cannot_win() {
+        let mut rng = Rng::new(3);
+        for _ in 0..5_000 {
+            let a = random_quaternion(&mut rng, 2.0);
+            let b = random_quaternion(&mut rng, 2.0);
+            let floor = rng.unit_f32() as f64 * 3.0;
+            let exact = rotation_angle(&a, &b);
+            match rotation_angle_above(&a, &b, floor) {
+                Some(angle) => assert_eq!(angle, exact),
+                None => assert!(exact <= floor, "{exact} > {floor}"),
+            }
+            let current = rng.unit_f32() as f64;
+            assert_eq!(
+                max_error(Metric::Rotation, &a, &b, current),
+                current.max(Metric::Rotation.error(&a, &b))
+            );
+        }
+    }
+
+    #[test]
+    fn quaternions_are_unrolled_onto_one_hemisphere() {
+        let mut values = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.1, 0.0, 0.0, 0.99];
+        unroll_hemispheres(&mut values);
+        assert_eq!(values[4..8], [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(values[8..], [0.1, 0.0, 0.0, 0.99]);
+    }
+}

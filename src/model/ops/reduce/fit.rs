@@ -428,3 +428,161 @@ fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) ->
         sampled,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::ops::reduce::plan::sample_times;
+    use crate::model::{Clip, TrackKind};
+    use crate::test_support::rng::Rng;
+
+    /// The channel of `track` sampled at its keys and midpoints, as a reduction sees it.
+    fn channel(track: &Track, metric: Metric) -> Channel {
+        let clip = Clip::new("c", -1.0, vec![track.clone()]);
+        Channel::new(track, metric, Arc::new(sample_times(&clip))).unwrap()
+    }
+
+    /// A vector track of `n` keys at 30 fps with values `f(t)`.
+    fn vector(n: usize, f: impl Fn(f64) -> [f64; 3]) -> Track {
+        let times: Vec<f32> = (0..n).map(|i| i as f32 / 30.0).collect();
+        let values = times
+            .iter()
+            .flat_map(|&t| f(t as f64).map(|v| v as f32))
+            .collect();
+        Track::new(
+            "a.position",
+            TrackKind::Vector,
+            times,
+            Values::Numbers(values),
+        )
+    }
+
+    const CUBIC: CurveFit = CurveFit::Cubic {
+        flat_where_level: false,
+    };
+
+    #[test]
+    fn a_straight_line_is_two_keys_with_lines_or_curves() {
+        let track = vector(61, |t| [t, 2.0 * t - 1.0, 0.5]);
+        let c = channel(&track, Metric::Translation);
+        for curves in [CurveFit::Linear, CUBIC] {
+            let f = fit(&c, 1e-5, curves, true).unwrap();
+            assert_eq!(f.track.times, [0.0, 2.0], "{curves:?}");
+            assert!(f.error.unwrap() <= 1e-5);
+            // The model's own interpolant agrees with the fit's.
+            assert!(c.error_of(&f.track) <= 1e-5, "{curves:?}");
+        }
+    }
+
+    #[test]
+    fn a_cubic_is_drawn_by_few_bezier_keys_and_many_straight_ones() {
+        // Smooth enough that the original's kinks at its keys stay within the tolerance.
+        let track = vector(301, |t| [t.sin(), (0.5 * t).cos(), 0.2 * t * t]);
+        let c = channel(&track, Metric::Translation);
+        let curved = fit(&c, 1e-3, CUBIC, true).unwrap();
+        let straight = fit(&c, 1e-3, CurveFit::Linear, true).unwrap();
+        assert_eq!(curved.track.interpolation, Interpolation::Bezier);
+        assert_eq!(straight.track.interpolation, Interpolation::Linear);
+        assert!(
+            curved.track.len() * 3 < straight.track.len(),
+            "{} bezier keys vs {} linear",
+            curved.track.len(),
+            straight.track.len()
+        );
+        for f in [&curved, &straight] {
+            assert!(f.error.unwrap() <= 1e-3);
+            assert!(c.error_of(&f.track) <= 1e-3 * (1.0 + 1e-4) + 1e-6);
+            assert_eq!(f.track.times.first(), Some(&0.0));
+            assert_eq!(f.track.times.last(), Some(&10.0));
+        }
+    }
+
+    #[test]
+    fn a_track_within_tolerance_of_one_value_becomes_one_key() {
+        let track = vector(100, |t| [1.0 + 1e-4 * (7.0 * t).sin(), 2.0, 3.0]);
+        let c = channel(&track, Metric::Translation);
+        let f = fit(&c, 1e-3, CUBIC, true).unwrap();
+        assert_eq!(f.track.len(), 1);
+        assert!(f.error.unwrap() <= 1e-4);
+        assert!(fit(&c, 1e-5, CUBIC, true).unwrap().track.len() > 1);
+    }
+
+    #[test]
+    fn noisy_data_never_strays_beyond_the_tolerance() {
+        let mut rng = Rng::new(7);
+        let noise: Vec<f64> = (0..3 * 400).map(|_| rng.unit_f32() as f64 - 0.5).collect();
+        let track = {
+            let times: Vec<f32> = (0..400).map(|i| i as f32 / 30.0).collect();
+            let values = (0..400)
+                .flat_map(|i| {
+                    let t = i as f64 / 30.0;
+                    (0..3).map(move |k| (t * (k + 1) as f64).sin())
+                })
+                .zip(&noise)
+                .map(|(v, n)| (v + 0.01 * n) as f32)
+                .collect();
+            Track::new(
+                "a.position",
+                TrackKind::Vector,
+                times,
+                Values::Numbers(values),
+            )
+        };
+        let c = channel(&track, Metric::Translation);
+        for tolerance in [1e-3, 5e-3, 2e-2] {
+            for curves in [CurveFit::Linear, CUBIC] {
+                let f = fit(&c, tolerance, curves, true).unwrap();
+                assert!(f.error.unwrap() <= tolerance);
+                let measured = c.error_of(&f.track);
+                assert!(
+                    measured <= tolerance * (1.0 + 1e-3) + 1e-6,
+                    "{curves:?} at {tolerance}: {measured}"
+                );
+                // Noise larger than the tolerance keeps (nearly) every key.
+                let most = if tolerance > 0.01 { 200 } else { 400 };
+                assert!(f.track.len() <= most, "{}", f.track.len());
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_are_fitted_as_rotations_across_sign_flips() {
+        // A turn about y whose stored quaternions flip hemisphere every other key.
+        let times: Vec<f32> = (0..91).map(|i| i as f32 / 30.0).collect();
+        let values: Vec<f32> = times
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &t)| {
+                let half = t as f64 * 0.5;
+                let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+                [0.0, sign * half.sin(), 0.0, sign * half.cos()].map(|v| v as f32)
+            })
+            .collect();
+        let track = Track::new(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            times,
+            Values::Numbers(values),
+        );
+        let c = channel(&track, Metric::Rotation);
+        let f = fit(&c, 1e-3, CurveFit::Linear, true).unwrap();
+        // One steady turn: slerp between the ends draws it exactly.
+        assert_eq!(f.track.len(), 2);
+        assert!(c.error_of(&f.track) < 1e-5);
+    }
+
+    #[test]
+    fn a_prefix_keeps_the_keys_and_samples_of_the_take_s_beginning() {
+        let track = vector(100, |t| [t, 0.0, 0.0]);
+        let c = channel(&track, Metric::Translation);
+        let times = Arc::new(c.sample_times[..21].to_vec());
+        let p = c.prefix(&times).unwrap();
+        // Samples 0..=20 are keys 0..=10 and the midpoints between them.
+        assert_eq!(p.times.len(), 11);
+        assert_eq!(p.samples.len(), 21 * 3);
+        assert_eq!(p.end_sample(), 21);
+        assert!(c.prefix(&Arc::new(c.sample_times[..2].to_vec())).is_none());
+    }
+}

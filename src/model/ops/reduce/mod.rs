@@ -66,9 +66,21 @@ pub struct ReduceOptions {
     pub weight_error: f64,
     /// The largest change of any other number (opacity, colours, …).
     pub number_error: f64,
-    /// Properties measured in their own units with their own absolute tolerance (Lottie's
-    /// `position` in pixels, `rotation` in degrees, …), by property name.
-    pub property_errors: Vec<(String, f64)>,
+    /// Properties measured in their own units with their own tolerance (Lottie's `position`
+    /// in pixels, `rotation` in degrees, …).
+    pub property_errors: Vec<PropertyTolerance>,
+}
+
+/// The tolerance of a property a format measures in units of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyTolerance {
+    /// The property's name (`position`, `rotation`, …).
+    pub property: String,
+    /// The largest change, in the property's units.
+    pub tolerance: f64,
+    /// How a change is measured: [`Metric::Translation`] for a length (which then counts
+    /// towards the clip's reported distance), [`Metric::Absolute`] for anything else.
+    pub metric: Metric,
 }
 
 impl Default for ReduceOptions {
@@ -143,6 +155,12 @@ pub struct ReduceReport {
 }
 
 impl ReduceReport {
+    /// Whether any rotation was measured (through a skeleton, or a rotation track on its own),
+    /// so [`ReduceReport::max_angle`] means something.
+    pub fn measures_angles(&self) -> bool {
+        self.world || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
+    }
+
     /// Whether the measured errors keep `options`' budgets: the distance and angle, and every
     /// track with a tolerance of its own within it.
     pub fn within(&self, options: &ReduceOptions) -> bool {

@@ -155,7 +155,7 @@ impl Property {
 
 /// The clip's sample times: every key time of its numeric tracks and every midpoint between
 /// two neighbouring ones, ascending.
-fn sample_times(clip: &Clip) -> Vec<f64> {
+pub(crate) fn sample_times(clip: &Clip) -> Vec<f64> {
     // Baked clips key every track at the same times: take each distinct list once (comparing
     // with the first few distinct ones only, so many different lists stay linear).
     let mut distinct: Vec<&[f32]> = Vec::new();
@@ -208,7 +208,7 @@ fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -
     let own_units = options
         .property_errors
         .iter()
-        .find(|(p, _)| *p == path.property_name);
+        .find(|p| p.property == path.property_name);
     let property = match (path.property_name.as_str(), value_size) {
         _ if own_units.is_some() => None,
         ("position", 3) => Some(Property::Position),
@@ -232,8 +232,14 @@ fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -
     if !reducible {
         return Role::Lossless;
     }
-    if let Some((_, e)) = own_units {
-        return fixed(Metric::Absolute, *e, Bound::Absolute);
+    if let Some(own) = own_units {
+        // A length in the format's unit is the clip's distance; other units stand alone.
+        let bound = if own.metric == Metric::Translation {
+            Bound::Local
+        } else {
+            Bound::Absolute
+        };
+        return fixed(own.metric, own.tolerance, bound);
     }
     if path.property_name == "morphTargetInfluences" {
         return fixed(Metric::Absolute, options.weight_error, Bound::Absolute);
