@@ -17,8 +17,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
 
-use clipscope::cli::validate::engine::{CheckOptions, Plan};
 use clipscope::formats;
+use clipscope::validate::{CheckOptions, Plan};
 
 /// Number of files in the tree.
 const FILES: usize = 1000;
@@ -70,12 +70,7 @@ fn validate_tree(c: &mut Criterion) {
         .map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0))
         .sum();
     eprintln!("validate tree: {} files, {bytes} bytes", files.len());
-    let opts = CheckOptions {
-        config: None,
-        rig: None,
-        baseline: None,
-        progress: false,
-    };
+    let opts = CheckOptions::default();
     let paths = vec![dir.path().to_path_buf()];
     let mut group = c.benchmark_group("validate_tree");
     group.sample_size(10);

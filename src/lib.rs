@@ -12,6 +12,7 @@
 //! | [`formats`] | Reading and writing files: the format registry, one module per format, the shared JSON layer. |
 //! | [`playback`] | three.js's animation mixer over a flat pose, bit for bit. |
 //! | [`scene`] | What a clip plays on: cube rigs, morph meshes, Lottie layers, procedural cycles. |
+//! | [`validate`] | The validation engine of `clipscope validate` and the editor: the rule registry, config, baseline, fixes. |
 //! | [`editor`] | Editing without a window: open documents, undoable edits, history, playhead. |
 //! | [`cli`] | The command-line front end, one module per subcommand. |
 //! | [`assets`] | Built-in content (the demo clips). |
@@ -66,3 +67,4 @@ pub(crate) mod test_support;
 pub mod text;
 #[cfg(feature = "gui")]
 pub mod ui;
+pub mod validate;

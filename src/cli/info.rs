@@ -32,7 +32,8 @@ pub fn run(args: Args) -> Outcome {
 }
 
 /// The `--json` report: `{"format", "clips": [{"name", "duration", "blendMode", "uuid",
-/// "tracks": [{"name", "type", "interpolation", "keys", "valueSize"}]}]}`.
+/// "tracks": [{"name", "type", "interpolation", "keys", "valueSize"}]}], "unread": [{"path",
+/// "what", "clip"}]}` (`unread`: keyframe data in the file that clipscope does not read).
 pub fn to_json(doc: &Document) -> Value {
     let clips: Vec<Value> = doc
         .clips
@@ -60,10 +61,17 @@ pub fn to_json(doc: &Document) -> Value {
             })
         })
         .collect();
-    json!({ "format": doc.format.name(), "clips": clips })
+    let unread: Vec<Value> = doc
+        .unread
+        .iter()
+        .map(|u| json!({"path": u.path, "what": u.what, "clip": u.clip}))
+        .collect();
+    json!({ "format": doc.format.name(), "clips": clips, "unread": unread })
 }
 
-/// The human-readable report: one header line per clip, then one aligned line per track.
+/// The human-readable report: one header line per clip, then one aligned line per track (a
+/// clip without tracks says so), and a line for every place of keyframe data clipscope does
+/// not read.
 pub fn to_text(doc: &Document) -> String {
     let mut out = String::new();
     let path = doc
@@ -88,6 +96,14 @@ pub fn to_text(doc: &Document) -> String {
             thousands(clip.key_count()),
             clip.uuid.as_deref().unwrap_or("(none)")
         );
+        if clip.tracks.is_empty() {
+            let why = if doc.unread.iter().any(|u| u.clip.is_none_or(|c| c == i)) {
+                "no tracks clipscope reads: see \"not read\" below"
+            } else {
+                "no tracks: the clip animates nothing"
+            };
+            let _ = writeln!(out, "  ({why})");
+        }
         let width = clip
             .tracks
             .iter()
@@ -104,6 +120,17 @@ pub fn to_text(doc: &Document) -> String {
                 thousands(t.len()),
                 t.value_size(),
             );
+        }
+    }
+    if !doc.unread.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nnot read ({} place(s) of keyframe data in a shape clipscope does not read):",
+            doc.unread.len()
+        );
+        for u in &doc.unread {
+            let clip = u.clip.map(|c| format!("clip {c}: ")).unwrap_or_default();
+            let _ = writeln!(out, "  {clip}{}: {}", u.path, u.what);
         }
     }
     out

@@ -1,7 +1,10 @@
 //! The edits a user can make, as data: [`Edit`] (one undoable change) and the indices it uses
 //! ([`ClipId`], [`KeyRef`], [`ClipScope`]).
 
+use std::collections::BTreeMap;
+
 use crate::model::ops::HandleSide;
+use crate::model::ops::lint::LintSettings;
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
 /// A clip of an open document: `(document index, clip index)` in the workspace.
@@ -91,7 +94,14 @@ pub enum Edit {
     ResetDuration(ClipScope),
     /// Applies the safe fixes of `validate --fix` ([`Clip::fix`](crate::model::Clip::fix)):
     /// sort keys, normalize quaternions, lossless optimize, reset the duration.
-    Fix(ClipScope),
+    Fix {
+        /// The clips to fix.
+        scope: ClipScope,
+        /// The settings each document's file validated with (by document index): its config's
+        /// tolerances and the rules that run for its format. Documents not listed get the
+        /// built-in settings.
+        settings: BTreeMap<usize, LintSettings>,
+    },
     /// Moves keys by `dt` seconds (clamped so keys never pass unselected neighbours) and the
     /// given components by `dv`. Edits with the same `gesture` merge into one undo step.
     MoveKeys {
@@ -186,7 +196,7 @@ impl Edit {
             Edit::Optimize(_) => "Optimize",
             Edit::Trim(_) => "Trim",
             Edit::ResetDuration(_) => "Reset duration",
-            Edit::Fix(_) => "Fix",
+            Edit::Fix { .. } => "Fix",
             Edit::MoveKeys { .. } => "Move keys",
             Edit::SetHandle { .. } => "Move handle",
             Edit::SetKey { .. } => "Edit key",

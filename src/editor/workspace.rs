@@ -3,8 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::formats::Document;
+use crate::model::Clip;
 use crate::model::ops::lint::LintSettings;
-use crate::model::{Clip, Problem};
 use crate::text::thousands;
 
 use super::edit::{ClipId, ClipScope, Edit, KeyRef};
@@ -166,24 +166,6 @@ impl Workspace {
             .collect()
     }
 
-    /// Validates the clips in `scope` with three.js's rules and the lint rules (built-in
-    /// settings): problems with the clip they belong to.
-    pub fn validate(&self, scope: ClipScope) -> Vec<(ClipId, Problem)> {
-        let ids = match scope {
-            ClipScope::Clip(id) => vec![id],
-            ClipScope::All => self.clip_ids(),
-        };
-        let mut out = Vec::new();
-        for id in ids {
-            if let Some(clip) = self.clip(id) {
-                for p in clip.lint(&LintSettings::default()) {
-                    out.push((id, p.in_clip(id.clip)));
-                }
-            }
-        }
-        out
-    }
-
     /// Undoes the last edit; returns its label.
     pub fn undo(&mut self) -> Option<String> {
         let edit = self.history.take_undo()?;
@@ -225,17 +207,17 @@ impl Workspace {
         };
         let mut changes = Vec::new();
         match edit {
-            Edit::Optimize(scope)
-            | Edit::Trim(scope)
-            | Edit::ResetDuration(scope)
-            | Edit::Fix(scope) => {
+            Edit::Optimize(scope) | Edit::Trim(scope) | Edit::ResetDuration(scope) => {
                 let op = match edit {
                     Edit::Optimize(_) => ClipOp::Optimize,
                     Edit::Trim(_) => ClipOp::Trim,
-                    Edit::Fix(_) => ClipOp::Fix,
                     _ => ClipOp::ResetDuration,
                 };
-                applied.message = Some(self.clip_op(op, scope, &mut changes)?);
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::Fix { scope, settings } => {
+                applied.message =
+                    Some(self.clip_op(ClipOp::Fix, scope, &settings, &mut changes)?);
             }
             Edit::RenameClip { clip, name } => {
                 self.edit_clip(clip, &mut changes, |c| {
@@ -447,13 +429,16 @@ impl Workspace {
         Ok(applied)
     }
 
-    /// Runs optimize / trim / reset duration over a scope and says what it did.
+    /// Runs optimize / trim / reset duration / fix over a scope and says what it did; fixes
+    /// use each document's `settings` (the built-in ones for a document not listed).
     fn clip_op(
         &mut self,
         op: ClipOp,
         scope: ClipScope,
+        settings: &BTreeMap<usize, LintSettings>,
         changes: &mut Vec<DocChange>,
     ) -> Result<String, String> {
+        let builtin = LintSettings::default();
         let ids = match scope {
             ClipScope::Clip(id) => {
                 self.clip(id).ok_or("no such clip")?;
@@ -484,7 +469,8 @@ impl Workspace {
                     }
                 }
                 ClipOp::Fix => {
-                    fixes += after.fix(&LintSettings::default(), |_| true).changes.len();
+                    let settings = settings.get(&id.doc).unwrap_or(&builtin);
+                    fixes += after.fix(settings).changes.len();
                 }
             }
             clips += 1;

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::json::Located;
-use super::{Document, Format, LoadProgress, ReadError, ReadOptions, WriteOptions};
+use super::{Document, Format, Linted, LoadProgress, ReadError, ReadOptions, WriteOptions};
 use crate::model::Problem;
 
 /// One file being read: its bytes, its name, how to read it and where progress goes.
@@ -92,14 +92,19 @@ pub(crate) trait Codec: Sync {
     /// Honours `input.options`, reports progress and stops when cancelled.
     fn read(&self, input: &Input<'_>) -> Result<Document, ReadError>;
 
-    /// The lenient read behind `clipscope validate`: the document when it is readable at all,
-    /// plus every problem found. By default the strict read, the model's validation of every
-    /// clip, then the format's raw-file [`rules`](Codec::rules).
-    fn lint(&self, input: &Input<'_>) -> Result<(Document, Vec<Problem>), ReadError> {
+    /// The lenient read behind `clipscope validate`: the document (when it can be read at all)
+    /// plus every problem found, or an error when nothing could be checked. By default the
+    /// strict read, the model's validation of every clip, then the format's raw-file
+    /// [`rules`](Codec::rules).
+    fn lint(&self, input: &Input<'_>) -> Result<Linted, ReadError> {
         let doc = self.read(input)?;
         let mut problems = validate_clips(&doc);
         problems.extend(self.rules(input, &doc));
-        Ok((doc, problems))
+        Ok(Linted {
+            doc: Some(doc),
+            problems,
+            unstored: Vec::new(),
+        })
     }
 
     /// Findings only the raw file shows (the format's own lint rules), after a strict read

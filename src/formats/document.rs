@@ -51,8 +51,45 @@ pub struct Document {
     /// format 3, glTF meshes with targets). Shared, so views of it (the viewport's player, the
     /// GPU upload) are cheap and can tell the same mesh by pointer.
     pub mesh: Option<Arc<MorphMesh>>,
+    /// Keyframe data the file holds in a shape clipscope does not read, where it is and what it
+    /// is: never shown or checked, so `validate` reports each (`unsupported-content`) and
+    /// `info` and the editor list them.
+    pub unread: Vec<Unread>,
     /// The original layout (top-level fields, single clip or array), kept for writing back.
     pub(crate) source: Source,
+}
+
+/// Keyframe data a reader skipped because clipscope does not read its shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    /// The JSON path of the data (`animations[0].channels[2]`, `layers[3].ks.sk`).
+    pub path: String,
+    /// What it is, as a phrase (`a channel aimed at /cameras/0/zfar`).
+    pub what: String,
+    /// The clip it would belong to, when it belongs to one.
+    pub clip: Option<usize>,
+}
+
+impl Unread {
+    /// Keyframe data at `path` described by `what`, outside any clip.
+    pub fn new(path: impl Into<String>, what: impl Into<String>) -> Unread {
+        Unread {
+            path: path.into(),
+            what: what.into(),
+            clip: None,
+        }
+    }
+
+    /// The same, belonging to clip `clip`.
+    pub fn in_clip(mut self, clip: usize) -> Unread {
+        self.clip = Some(clip);
+        self
+    }
+
+    /// The one-line description `info` and the editor show: `PATH: WHAT (not read)`.
+    pub fn describe(&self) -> String {
+        format!("{}: {} (not read)", self.path, self.what)
+    }
 }
 
 impl Document {
@@ -66,6 +103,7 @@ impl Document {
             skeleton: self.skeleton.clone(),
             mesh: self.mesh.clone(),
             source: self.source.clone(),
+            unread: self.unread.clone(),
         }
     }
 
@@ -78,6 +116,7 @@ impl Document {
             clips,
             skeleton: None,
             mesh: None,
+            unread: Vec::new(),
             source: Source::default(),
         }
     }

@@ -1,7 +1,7 @@
 //! File formats: reading bytes into a [`Document`] and writing it back.
 //!
 //! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`],
-//! [`lottie`], [`gltf`]) with a serde schema that mirrors the file, converters to and from the
+//! [`playcanvas_anim`], [`lottie`], [`gltf`]) with a serde schema that mirrors the file, converters to and from the
 //! [`model`](crate::model), and a [`Codec`](codec::Codec) that the [`registry`] lists. The
 //! registry is the one place that knows every format: its name and extensions, content
 //! detection (in one order), reading, linting, writing and what a conversion loses. The
@@ -25,6 +25,7 @@ pub mod json;
 pub mod lottie;
 pub mod options;
 pub mod playcanvas;
+pub mod playcanvas_anim;
 pub mod progress;
 pub mod reduction;
 pub mod registry;
@@ -35,7 +36,7 @@ use std::path::Path;
 
 use file_bytes::FileBytes;
 
-pub use document::Document;
+pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
@@ -76,14 +77,36 @@ pub fn read_bytes_with(
     })
 }
 
+/// What the lenient read behind `clipscope validate` found in a file.
+#[derive(Debug, Default)]
+pub struct Linted {
+    /// The document, when the file is readable at all.
+    pub doc: Option<Document>,
+    /// Every problem found: the readers', the model's validation of every clip, the format's
+    /// raw-file rules and one `unsupported-content` per place of [`Document::unread`].
+    pub problems: Vec<Problem>,
+    /// Tracks `(clip, track)` whose keys the file does not store but the format defines (a
+    /// glTF accessor without a buffer view holds zeros): rules about key data say nothing
+    /// about the file there, so the validation engine does not apply them.
+    pub unstored: Vec<(usize, usize)>,
+}
+
+impl Linted {
+    /// A file that could not be read at all: the one `parse` problem.
+    pub fn unreadable(reason: String) -> Linted {
+        Linted {
+            doc: None,
+            problems: vec![Problem::error("parse", reason)],
+            unstored: Vec::new(),
+        }
+    }
+}
+
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
-pub fn lint_file(path: &Path, opts: &ReadOptions) -> (Option<Document>, Vec<Problem>) {
+pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
     match FileBytes::open(path) {
         Ok(bytes) => lint_bytes(&bytes, path, opts),
-        Err(e) => (
-            None,
-            vec![Problem::error("parse", ReadError::io(path, &e).reason)],
-        ),
+        Err(e) => Linted::unreadable(ReadError::io(path, &e).reason),
     }
 }
 
@@ -91,22 +114,49 @@ pub fn lint_file(path: &Path, opts: &ReadOptions) -> (Option<Document>, Vec<Prob
 /// What makes three.js's `parse` throw is an error with code `parse` (the track or clip is left
 /// out or empty); a value count that is not a whole number per key is `invalid-value-size` (the
 /// track is left out); non-numbers are `time-not-a-number` / `value-not-a-number` at their key
-/// (kept as three.js's `Float32Array` would store them). Messages carry the JSON path. Other
-/// formats are read strictly: their first problem is the one `parse` error, otherwise the
-/// problems are the model's validation of their clips plus the format's own rules.
-pub fn lint_bytes(
-    bytes: &[u8],
-    file: &Path,
-    opts: &ReadOptions,
-) -> (Option<Document>, Vec<Problem>) {
+/// (kept as three.js's `Float32Array` would store them). glTF files get every check of the
+/// Khronos glTF-Validator on animation data, and the channels they break are left out. Messages
+/// carry the JSON path (a JSON pointer for glTF). Other formats are read strictly: their first
+/// problem is the one `parse` error, otherwise the problems are the model's validation of their
+/// clips plus the format's own rules. Keyframe data the reader skipped is `unsupported-content`.
+pub fn lint_bytes(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
     let read = with_input(bytes, file, opts, |input| {
         let (_, codec) = registry::detect(bytes);
         codec.lint(input)
     });
     match read {
-        Ok((doc, problems)) => (Some(doc), problems),
-        Err(e) => (None, vec![Problem::error("parse", e.located_reason())]),
+        Ok(mut linted) => {
+            if let Some(doc) = &linted.doc {
+                linted.problems.extend(unsupported_content(doc));
+            }
+            linted
+        }
+        Err(e) => Linted::unreadable(e.located_reason()),
     }
+}
+
+/// The problems of a document in memory (one being edited, or not writable as a file): the
+/// model's validation of every clip and one `unsupported-content` per place of
+/// [`Document::unread`]. The format's raw-file rules need the file, so they are not run.
+pub fn lint_document(doc: &Document) -> Vec<Problem> {
+    let mut problems = codec::validate_clips(doc);
+    problems.extend(unsupported_content(doc));
+    problems
+}
+
+/// One `unsupported-content` warning per place of `doc.unread`.
+fn unsupported_content(doc: &Document) -> impl Iterator<Item = Problem> + '_ {
+    doc.unread.iter().map(|u| {
+        let mut p = Problem::warning(
+            "unsupported-content",
+            format!(
+                "{}: {}, which clipscope does not read (it is not shown, checked or converted)",
+                u.path, u.what
+            ),
+        );
+        p.clip = u.clip;
+        p
+    })
 }
 
 /// Runs `read` on the [`Input`] for `bytes`, with progress going to `opts.progress` (or

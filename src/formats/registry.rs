@@ -9,7 +9,7 @@
 //! [`FormatSpec`] entry here (see `docs/ARCHITECTURE.md`, "Adding a format").
 
 use super::codec::Codec;
-use super::{gltf, lottie, playcanvas, threejs, threejs_legacy};
+use super::{gltf, lottie, playcanvas, playcanvas_anim, threejs, threejs_legacy};
 
 /// The file formats clipscope reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,6 +23,8 @@ pub enum Format {
     Lottie,
     /// PlayCanvas animation JSON (versions 3 and 4): nodes with Euler-degree keys.
     PlayCanvas,
+    /// PlayCanvas anim clip JSON (the anim system's asset): inputs, outputs and curves.
+    PlayCanvasAnim,
     /// glTF 2.0 JSON (`.gltf`), buffers embedded as base64 `data:` URIs when written.
     Gltf,
     /// Binary glTF 2.0 (`.glb`).
@@ -111,7 +113,7 @@ const LOTTIE_UNITS: &[(&str, PropertyUnit)] = &[
 ];
 
 /// Every format, in menu order.
-pub static FORMATS: [FormatSpec; 6] = [
+pub static FORMATS: [FormatSpec; 7] = [
     FormatSpec {
         format: Format::ThreeJs,
         name: "threejs",
@@ -150,6 +152,19 @@ pub static FORMATS: [FormatSpec; 6] = [
         length_unit: LengthUnit::Unspecified,
         property_units: &[],
         codec: &playcanvas::CODEC,
+    },
+    FormatSpec {
+        format: Format::PlayCanvasAnim,
+        name: "playcanvas-anim",
+        family: "playcanvas-anim",
+        description: "PlayCanvas anim clip JSON",
+        extensions: &["json"],
+        holds_one_clip: true,
+        serialized_layout: None,
+        curves: Curves::Bezier,
+        length_unit: LengthUnit::Unspecified,
+        property_units: &[],
+        codec: &playcanvas_anim::CODEC,
     },
     FormatSpec {
         format: Format::Lottie,
@@ -194,12 +209,13 @@ pub static FORMATS: [FormatSpec; 6] = [
 
 /// The order content detection asks the codecs in: the most specific first (glTF's magic or
 /// top-level keys, Lottie's composition fields, legacy model metadata, PlayCanvas's
-/// `animation` wrapper); three.js JSON takes everything else.
-pub(crate) static DETECTION_ORDER: [&dyn Codec; 5] = [
+/// `animation` wrapper, an anim clip's curves); three.js JSON takes everything else.
+pub(crate) static DETECTION_ORDER: [&dyn Codec; 6] = [
     &gltf::CODEC,
     &lottie::CODEC,
     &threejs_legacy::CODEC,
     &playcanvas::CODEC,
+    &playcanvas_anim::CODEC,
     &threejs::CODEC,
 ];
 
@@ -225,6 +241,7 @@ impl Format {
         Format::ThreeJs,
         Format::ThreeJsLegacy,
         Format::PlayCanvas,
+        Format::PlayCanvasAnim,
         Format::Lottie,
         Format::Gltf,
         Format::Glb,

@@ -60,6 +60,22 @@ pub fn show(
                 if open.doc.clips.is_empty() {
                     ui.weak("  (no clips)");
                 }
+                if !open.doc.unread.is_empty() {
+                    let lines: Vec<String> = open.doc.unread.iter().map(|u| u.describe()).collect();
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "  {} place(s) of keyframes not read",
+                            open.doc.unread.len()
+                        ))
+                        .small()
+                        .color(ui.visuals().warn_fg_color),
+                    )
+                    .on_hover_text(format!(
+                        "Keyframe data in a shape clipscope does not read (not shown, checked \
+                         or converted):\n{}",
+                        lines.join("\n")
+                    ));
+                }
                 for (c, clip) in open.doc.clips.iter().enumerate() {
                     if !needle.is_empty() && !clip.name.to_lowercase().contains(&needle) {
                         continue;
@@ -102,11 +118,12 @@ pub fn show(
                         BlendMode::Normal => "",
                         BlendMode::Additive => " · additive",
                     };
-                    let text = format!(
-                        "{name}   {:.2} s · {} tracks{blend}",
-                        clip.duration,
-                        clip.tracks.len()
-                    );
+                    let unread = open.doc.unread.iter().any(|u| u.clip == Some(c));
+                    let text = match (clip.tracks.len(), unread) {
+                        (0, true) => format!("{name}   no tracks read (keyframes not read)"),
+                        (0, false) => format!("{name}   no tracks"),
+                        (n, _) => format!("{name}   {:.2} s · {n} tracks{blend}", clip.duration),
+                    };
                     let selected = selection.clip == Some(id);
                     let r = ui.selectable_label(selected, text);
                     if r.clicked() {

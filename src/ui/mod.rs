@@ -25,6 +25,7 @@ pub mod curve_editor;
 pub mod cycles_panel;
 pub mod dialogs;
 pub mod files;
+pub mod findings;
 pub mod inspector;
 pub mod menu;
 pub mod outbox;

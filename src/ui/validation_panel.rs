@@ -1,11 +1,15 @@
-//! The VALIDATION panel: the findings of the last validate run (three.js's rules and the lint
-//! rules, the same code as `clipscope validate`), filterable by severity and rule code; clicking
-//! one queues [`AppCommand::GoTo`] (select its clip, track and key), and "Fix" queues the safe
-//! fixes of `validate --fix` as one [`Edit::Fix`] on the validated clips.
+//! The VALIDATION panel: the findings of the last validate run, which is the validation engine
+//! of `clipscope validate` run on each document's file ([`Findings`]): the same rules, the
+//! nearest `clipscope.toml` (named above each document's findings), the format's own rules.
+//! Findings are filterable by severity and rule code; clicking one queues [`AppCommand::GoTo`]
+//! (select its clip, track and key), and "Fix" queues the safe fixes of `validate --fix` with
+//! each document's settings as one [`Edit::Fix`] on the validated clips.
 
-use crate::editor::{ClipId, ClipScope, Edit, Workspace};
-use crate::model::{Problem, Severity};
+use crate::editor::{ClipId, Edit};
+use crate::model::Severity;
+use crate::validate::CheckedInput;
 
+use super::findings::Findings;
 use super::outbox::{AppCommand, Outbox};
 
 /// Filters of the panel.
@@ -53,26 +57,49 @@ fn severity_mark(ui: &mut egui::Ui, severity: Severity) {
     ui.label(egui::RichText::new(name).small().strong().color(colour));
 }
 
-/// Shows the findings of the last validate run and the clips it ran on (`None`: not run yet);
-/// queues what the user clicked.
+/// The lines above the findings: each config that applied (or the built-in settings, or why a
+/// config could not be used) with the documents it applied to, and for each document checked
+/// other than as its file on disk, what was checked.
+fn config_lines(findings: &Findings) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for doc in &findings.docs {
+        let config = match (&doc.check.config_error, &doc.check.config) {
+            (Some(e), _) => format!("config not used ({e}); built-in settings"),
+            (None, Some(path)) => format!("config {}", path.display()),
+            (None, None) => "built-in settings (no clipscope.toml above the file)".to_string(),
+        };
+        let input = match doc.check.input {
+            CheckedInput::File => "",
+            CheckedInput::Unsaved => " (edits checked as they would be saved)",
+            CheckedInput::Memory => " (checked in memory: cannot be saved in its format)",
+        };
+        let name = format!("{}{input}", doc.name);
+        match groups.iter_mut().find(|(c, _)| *c == config) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((config, vec![name])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(config, names)| format!("{config}: {}", names.join(", ")))
+        .collect()
+}
+
+/// Shows the findings of the last validate run (`None`: not run yet); queues what the user
+/// clicked.
 pub fn show(
     ui: &mut egui::Ui,
     state: &mut ValidationPanel,
-    ws: &Workspace,
-    findings: Option<(ClipScope, &[(ClipId, Problem)])>,
+    findings: Option<&Findings>,
     out: &mut Outbox,
 ) {
     ui.horizontal(|ui| {
         ui.strong("VALIDATION");
-        if let Some((scope, f)) = findings {
-            let errors = f
-                .iter()
-                .filter(|(_, p)| p.severity == Severity::Error)
-                .count();
-            let warnings = f.len() - errors;
+        if let Some(f) = findings {
+            let (errors, warnings) = f.counts();
             ui.toggle_value(&mut state.errors, format!("{errors} errors"));
             ui.toggle_value(&mut state.warnings, format!("{warnings} warnings"));
-            let mut codes: Vec<&str> = f.iter().map(|(_, p)| p.code.as_str()).collect();
+            let mut codes: Vec<&str> = f.items().map(|(_, x)| x.problem.code.as_str()).collect();
             codes.sort_unstable();
             codes.dedup();
             let shown = state.code.clone().unwrap_or_else(|| "all rules".into());
@@ -87,31 +114,39 @@ pub fn show(
                 .response
                 .on_hover_text("Show one rule only");
             if ui
-                .add_enabled(!f.is_empty(), egui::Button::new("Fix"))
+                .add_enabled(errors + warnings > 0, egui::Button::new("Fix"))
                 .on_hover_text(
-                    "Apply the safe fixes (sort keys, normalize quaternions, optimize, reset duration)",
+                    "Apply the safe fixes (sort keys, normalize quaternions, optimize, reset duration) with each file's settings",
                 )
                 .clicked()
             {
-                out.edit(Edit::Fix(scope));
+                out.edit(Edit::Fix {
+                    scope: f.scope,
+                    settings: f.fix_settings(),
+                });
             }
         }
     });
-    let Some((_, findings)) = findings else {
+    let Some(findings) = findings else {
         ui.weak("Run Clip › Validate to check the clips.");
         return;
     };
-    if findings.is_empty() {
-        ui.label(
-            egui::RichText::new("No problems found.").color(egui::Color32::from_rgb(120, 200, 120)),
-        );
-        return;
-    }
     egui::ScrollArea::vertical()
         .id_salt("validation")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for (id, p) in findings {
+            for line in config_lines(findings) {
+                ui.add(egui::Label::new(egui::RichText::new(line).small().weak()).truncate());
+            }
+            if findings.items().next().is_none() {
+                ui.label(
+                    egui::RichText::new("No problems found.")
+                        .color(egui::Color32::from_rgb(120, 200, 120)),
+                );
+                return;
+            }
+            for (doc, f) in findings.items() {
+                let p = &f.problem;
                 let show = match p.severity {
                     Severity::Error => state.errors,
                     Severity::Warning => state.warnings,
@@ -119,13 +154,13 @@ pub fn show(
                 if !show || state.code.as_ref().is_some_and(|c| *c != p.code) {
                     continue;
                 }
-                let clip = ws.clip(*id);
-                let mut place = clip.map(|c| c.name.clone()).unwrap_or_default();
-                if let (Some(t), Some(c)) = (p.track, clip)
-                    && let Some(track) = c.tracks.get(t)
-                {
+                let mut place = match &f.clip_name {
+                    Some(name) => name.clone(),
+                    None => doc.name.clone(),
+                };
+                if let Some(track) = &f.track_name {
                     place.push_str(" › ");
-                    place.push_str(&track.name);
+                    place.push_str(track);
                 }
                 if let Some(k) = p.key {
                     place.push_str(&format!(" › key {k}"));
@@ -133,20 +168,22 @@ pub fn show(
                 if let Some(time) = p.time {
                     place.push_str(&format!(" @ {time} s"));
                 }
+                let clip: Option<ClipId> = Findings::clip_of(doc, f);
                 ui.horizontal(|ui| {
                     severity_mark(ui, p.severity);
                     let text = format!("{}: {} ({})", place, p.message, p.code);
-                    if ui
+                    let label = ui
                         .add(
                             egui::Label::new(text)
                                 .sense(egui::Sense::click())
                                 .truncate(),
                         )
-                        .on_hover_text("Click to select the track and key")
-                        .clicked()
+                        .on_hover_text("Click to select the track and key");
+                    if label.clicked()
+                        && let Some(clip) = clip
                     {
                         out.push(AppCommand::GoTo(Target {
-                            clip: *id,
+                            clip,
                             track: p.track,
                             key: p.key,
                         }));

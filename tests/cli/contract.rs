@@ -117,6 +117,46 @@ fn info_text_lists_clips_and_tracks() {
 }
 
 #[test]
+fn info_and_validate_say_what_is_not_read_and_which_clips_are_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    // A Lottie composition whose only motion is an animated trim path: clipscope reads layer
+    // transforms, so the clip stands still.
+    let lottie = write(
+        dir.path(),
+        "trim.json",
+        r#"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
+          {"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{"o":{"a":0,"k":100}},
+           "shapes":[{"ty":"tm","e":{"a":1,"k":[{"t":0,"s":[0]},{"t":30,"s":[100]}]}}]}]}"#,
+    );
+    let lottie = lottie.to_str().unwrap();
+    let text = stdout(&clipscope(&["info", lottie]));
+    assert!(text.contains("not read (1 place(s)"), "{text}");
+    assert!(
+        text.contains("clip 0: layers[0].shapes[0].e: 1 animated property"),
+        "{text}"
+    );
+    let v: Value = serde_json::from_str(&stdout(&clipscope(&["info", lottie, "--json"]))).unwrap();
+    assert_eq!(v["unread"][0]["path"], "layers[0].shapes[0].e");
+    assert_eq!(v["unread"][0]["clip"], 0);
+    let o = clipscope(&["validate", lottie]);
+    assert!(!stdout(&o).contains(": ok"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("unsupported-content"), "{}", stdout(&o));
+    // A clip file with an empty clip says so.
+    let empty = write(
+        dir.path(),
+        "empty.json",
+        r#"{"name":"nothing","tracks":[]}"#,
+    );
+    let text = stdout(&clipscope(&["info", empty.to_str().unwrap()]));
+    assert!(
+        text.contains("(no tracks: the clip animates nothing)"),
+        "{text}"
+    );
+    let o = clipscope(&["validate", empty.to_str().unwrap()]);
+    assert!(stdout(&o).contains("empty-clip"), "{}", stdout(&o));
+}
+
+#[test]
 fn info_reads_a_real_scene_file() {
     let Some(scene) = shared("threejs/scene-animation.json") else {
         return;

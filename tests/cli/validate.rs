@@ -392,7 +392,7 @@ fn lottie_raw_file_rules_run() {
         r#"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
           {"ty":3,"ind":1,"parent":9,"ip":0,"op":30,"st":0,"ks":{
             "o":{"a":0,"k":100},
-            "p":{"a":1,"k":[{"t":0,"s":[0,0,0],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":45,"s":[10,0,0]}]}}}]}"#,
+            "p":{"a":1,"k":[{"t":0,"s":[0,0,0],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":30,"s":[5,0,0],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":45,"s":[10,0,0]}]}}}]}"#,
     );
     let o = clipscope_in(dir.path(), &["validate", "l.json", "--format", "json"]);
     let v = json(&o);
@@ -462,4 +462,98 @@ fn update_baseline_needs_a_baseline_file() {
     write(dir.path(), "c.json", CLEAN);
     let o = clipscope_in(dir.path(), &["validate", "c.json", "--update-baseline"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn explain_and_list_rules_come_from_the_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = clipscope_in(
+        dir.path(),
+        &["validate", "--explain", "duration-longer-than-keys"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("duration-longer-than-keys (warning by default; threejs, threejs-legacy,"),
+        "{text}"
+    );
+    assert!(!text.lines().next().unwrap().contains("lottie"), "{text}");
+    assert!(text.contains("\nFix: Reset the duration"), "{text}");
+    let o = clipscope_in(dir.path(), &["validate", "--explain", "no-such-rule"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown rule `no-such-rule`"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = clipscope_in(dir.path(), &["validate", "--list-rules"]);
+    assert_eq!(o.status.code(), Some(0));
+    let list = stdout(&o);
+    for code in [
+        "parse",
+        "unknown-blend-mode",
+        "number-out-of-range",
+        "invalid-tangent-size",
+    ] {
+        assert!(list.lines().any(|l| l.starts_with(code)), "{code}: {list}");
+    }
+    let o = clipscope_in(
+        dir.path(),
+        &["validate", "--list-rules", "--format", "json"],
+    );
+    let all = json(&o);
+    let rules = all.as_array().unwrap();
+    let lottie = rules
+        .iter()
+        .find(|r| r["code"] == "lottie-missing-parent")
+        .unwrap();
+    assert_eq!(lottie["formats"], serde_json::json!(["lottie"]));
+    assert_eq!(lottie["severity"], "warning");
+    assert!(lottie["fix"].as_str().unwrap().len() > 10);
+    assert!(lottie["explanation"].as_str().unwrap().len() > 40);
+}
+
+#[test]
+fn config_accepts_every_registered_reader_code() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "clipscope.toml",
+        "[rules]\nunknown-blend-mode = \"warning\"\nnumber-out-of-range = \"off\"\ninvalid-tangent-size = \"warning\"\n",
+    );
+    write(
+        dir.path(),
+        "c.json",
+        r#"{"name":"c","blendMode":7,"tracks":[{"name":".p","type":"number","times":[0],"values":[1e39]}]}"#,
+    );
+    let o = clipscope_in(dir.path(), &["validate", "c.json", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let sarif = json(&o);
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    let blend = rules
+        .iter()
+        .position(|r| r["id"] == "unknown-blend-mode")
+        .unwrap();
+    assert!(
+        rules[blend]["help"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("2500")
+    );
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let ids: Vec<&str> = results
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    // number-out-of-range is off; the infinite value it leaves is still a warning.
+    assert_eq!(
+        ids,
+        ["unknown-blend-mode", "non-finite-value"],
+        "{results:?}"
+    );
+    assert_eq!(results[0]["ruleIndex"], blend);
+    assert_eq!(results[0]["level"], "warning");
 }

@@ -373,25 +373,27 @@ fn unknown_fields_survive() {
 #[test]
 fn external_buffers_inside_the_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let bin: Vec<u8> = [0.0f32, 1.0, 0.5, 0.25]
+    let bin: Vec<u8> = [0.0f32, 1.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0]
         .iter()
         .flat_map(|f| f.to_le_bytes())
         .collect();
     std::fs::create_dir(dir.path().join("bin")).unwrap();
     std::fs::write(dir.path().join("bin/key frames.bin"), &bin).unwrap();
     let text = r#"{"asset":{"version":"2.0"},"nodes":[{"name":"n"}],
-      "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}],
+      "animations":[{"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}],
                      "samplers":[{"input":0,"output":1}]}],
-      "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR"},
-                   {"bufferView":0,"byteOffset":8,"componentType":5126,"count":2,"type":"SCALAR"}],
-      "bufferViews":[{"buffer":0,"byteLength":16}],
-      "buffers":[{"byteLength":16,"uri":"bin/key%20frames.bin"}]}"#;
+      "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+                   {"bufferView":0,"byteOffset":8,"componentType":5126,"count":2,"type":"VEC3"}],
+      "bufferViews":[{"buffer":0,"byteLength":32}],
+      "buffers":[{"byteLength":32,"uri":"bin/key%20frames.bin"}]}"#;
     let path = dir.path().join("m.gltf");
     std::fs::write(&path, text).unwrap();
     let doc = read_file(&path).unwrap();
-    // A weights channel on a node without a mesh: the count gives one target.
-    assert_eq!(doc.clips[0].tracks[0].name, "n.morphTargetInfluences[0]");
-    assert_eq!(nums(&doc.clips[0].tracks[0]), [0.5, 0.25]);
+    assert_eq!(doc.clips[0].tracks[0].name, "n.position");
+    assert_eq!(
+        nums(&doc.clips[0].tracks[0]),
+        [0.0, 0.0, 0.0, 1.0, 2.0, 3.0]
+    );
     // Written elsewhere, the buffer is embedded: the output stands on its own.
     let out = tempfile::tempdir().unwrap();
     let copy = out.path().join("copy.gltf");
@@ -594,14 +596,36 @@ fn bad_indices_and_counts_are_located() {
         e.contains("nodes[0].name: invalid type: integer `3`, expected a string"),
         "{e}"
     );
-    // Pointer channels (KHR_animation_pointer) are skipped, not refused.
-    let pointer = r#"{"sampler":0,"target":{"path":"pointer","extensions":{"KHR_animation_pointer":{"pointer":"/nodes/0/translation"}}}}"#;
-    let doc = read_bytes(
-        doc_text(acc, pointer, ok_sampler, nodes).as_bytes(),
-        Path::new("p.gltf"),
-    )
-    .unwrap();
+    // A pointer channel (KHR_animation_pointer) to a node's translation is that node's track;
+    // one to anything else is a track named by its pointer; a path glTF does not define is not
+    // read, and the document says so.
+    let pointer = |p: &str| {
+        format!(
+            r#"{{"sampler":0,"target":{{"path":"pointer","extensions":{{"KHR_animation_pointer":{{"pointer":"{p}"}}}}}}}}"#
+        )
+    };
+    let read_channel = |channel: &str| {
+        read_bytes(
+            doc_text(acc, channel, ok_sampler, nodes).as_bytes(),
+            Path::new("p.gltf"),
+        )
+        .unwrap()
+    };
+    let doc = read_channel(&pointer("/nodes/0/translation"));
+    assert_eq!(doc.clips[0].tracks[0].name, "node_0.position");
+    let doc = read_channel(&pointer("/cameras/0/perspective/yfov"));
+    assert_eq!(doc.clips[0].tracks[0].name, "/cameras/0/perspective/yfov");
+    let doc = read_channel(r#"{"sampler":0,"target":{"node":0,"path":"shear"}}"#);
     assert!(doc.clips[0].tracks.is_empty());
+    assert_eq!(
+        doc.unread[0].describe(),
+        "animations[0].channels[0]: a channel aimed at path \"shear\", which glTF does not define (not read)"
+    );
+    let e = read_err(&doc_text(acc, &pointer("nodes/0"), ok_sampler, nodes));
+    assert!(
+        e.contains("KHR_animation_pointer.pointer: \"nodes/0\" is not a JSON pointer"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1307,6 +1331,12 @@ fn khronos_validator_accepts_every_export() {
         sources.push((format!("{name}-edited"), edited));
         sources.push((format!("{name}-fresh"), fresh));
     }
+    // A file whose sampler data breaks glTF's rules, written unedited: re-encoded clean.
+    let strided = strided_simple_skin().to_string();
+    sources.push((
+        "SimpleSkin-strided".into(),
+        read_bytes(strided.as_bytes(), Path::new("strided.gltf")).unwrap(),
+    ));
     let walk = read_file(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/demo/walk.json"
@@ -1378,4 +1408,229 @@ fn khronos_validator_accepts_every_export() {
     }
     assert_eq!(checked, sources.len() * 2);
     println!("glTF-Validator: {checked} exports, 0 errors, 0 warnings of their own");
+}
+
+/// SimpleSkin.gltf with its sampler accessors moved into buffer views with a `byteStride`
+/// (keys 16 bytes apart, the data unchanged): a real file with the layout three.js r187 hangs
+/// on, which the glTF-Validator reports.
+fn strided_simple_skin() -> Value {
+    let mut g: Value =
+        serde_json::from_slice(&std::fs::read(data("SimpleSkin.gltf")).unwrap()).unwrap();
+    let view = g["bufferViews"][4].clone();
+    assert_eq!(view["byteOffset"], 0);
+    let uri = g["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b64 = uri.split(',').nth(1).unwrap();
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    // Accessor 5: 12 times at byte 0; accessor 6: 12 rotations at byte 48.
+    let mut strided = Vec::new();
+    for k in 0..12 {
+        strided.extend_from_slice(&bytes[k * 4..k * 4 + 4]);
+        strided.extend_from_slice(&[0u8; 12]);
+    }
+    strided.extend_from_slice(&bytes[48..48 + 12 * 16]);
+    let encoded = base64::engine::general_purpose::STANDARD.encode(&strided);
+    let buffers = g["buffers"].as_array_mut().unwrap();
+    buffers.push(json!({"byteLength": strided.len(),
+        "uri": format!("data:application/octet-stream;base64,{encoded}")}));
+    let b = buffers.len() - 1;
+    let views = g["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({"buffer": b, "byteOffset": 0, "byteLength": 12 * 16, "byteStride": 16}));
+    views
+        .push(json!({"buffer": b, "byteOffset": 12 * 16, "byteLength": 12 * 16, "byteStride": 16}));
+    let (vi, vo) = (views.len() - 2, views.len() - 1);
+    g["accessors"][5]["bufferView"] = json!(vi);
+    g["accessors"][5]["byteOffset"] = json!(0);
+    g["accessors"][6]["bufferView"] = json!(vo);
+    g["accessors"][6]["byteOffset"] = json!(0);
+    g
+}
+
+#[test]
+fn strided_sampler_data_is_read_and_written_re_encoded_even_unedited() {
+    if sample_data("gltf").is_none() {
+        return;
+    }
+    let original = read("SimpleSkin.gltf");
+    let text = strided_simple_skin().to_string();
+    let linted = formats::lint_bytes(
+        text.as_bytes(),
+        Path::new("strided.gltf"),
+        &Default::default(),
+    );
+    let codes: Vec<&str> = linted.problems.iter().map(|p| p.code.as_str()).collect();
+    assert_eq!(
+        codes,
+        ["gltf-sampler-byte-stride", "gltf-sampler-byte-stride"],
+        "{:?}",
+        linted.problems
+    );
+    let doc = read_bytes(text.as_bytes(), Path::new("strided.gltf")).unwrap();
+    assert_eq!(
+        doc.clips, original.clips,
+        "clipscope reads strided keys correctly"
+    );
+    let losses = conversion_losses(&doc, Format::Glb);
+    assert!(
+        losses
+            .iter()
+            .any(|l| l.contains("gltf-sampler-byte-stride")),
+        "{losses:?}"
+    );
+    for format in [Format::Glb, Format::Gltf] {
+        let (bytes, back) = through(&doc, format);
+        // The same keys (rotations normalized, as glTF writes them).
+        let (a, b) = (&back.clips[0].tracks[0], &original.clips[0].tracks[0]);
+        assert_eq!((&a.name, &a.times), (&b.name, &b.times), "{format}");
+        let (a, b) = (nums(a), nums(b));
+        assert!(
+            a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-3),
+            "{format}: {a:?}"
+        );
+        let json = json_of(&bytes);
+        let animation = &json["animations"][0];
+        for s in animation["samplers"].as_array().unwrap() {
+            for key in ["input", "output"] {
+                let a = &json["accessors"][s[key].as_u64().unwrap() as usize];
+                let v = &json["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+                assert!(v.get("byteStride").is_none(), "{format}: {v}");
+            }
+        }
+        let name = if format == Format::Glb {
+            "x.glb"
+        } else {
+            "x.gltf"
+        };
+        let again = formats::lint_bytes(&bytes, Path::new(name), &Default::default());
+        let errors: Vec<_> = again
+            .problems
+            .iter()
+            .filter(|p| p.severity == clipscope::model::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{format}: {errors:?}");
+    }
+    // A clean file unchanged is still written as it was.
+    let clean = std::fs::read(data("SimpleSkin.gltf")).unwrap();
+    let doc = read_bytes(&clean, Path::new("SimpleSkin.gltf")).unwrap();
+    assert!(conversion_losses(&doc, Format::Gltf).is_empty());
+    let written = json_of(&write_bytes(&doc, &compact()));
+    let source: Value = serde_json::from_slice(&clean).unwrap();
+    assert_eq!(written["accessors"], source["accessors"]);
+    assert_eq!(written["animations"], source["animations"]);
+}
+
+#[test]
+fn pointer_tracks_are_written_as_pointer_channels() {
+    let times = vec![0.0, 1.0];
+    let colour = Track::numeric(
+        "/materials/0/emissiveFactor",
+        TrackKind::Vector,
+        times.clone(),
+        vec![0.0, 0.0, 0.0, 1.0, 0.5, 0.25],
+    );
+    let cutoff = Track::numeric(
+        "/materials/0/alphaCutoff",
+        TrackKind::Number,
+        times.clone(),
+        vec![0.25, 0.75],
+    );
+    let moved = Track::numeric(
+        "lamp.position",
+        TrackKind::Vector,
+        times,
+        vec![0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+    );
+    let doc = Document::new(
+        Format::Gltf,
+        vec![Clip::new("glow", 1.0, vec![colour, cutoff, moved])],
+    );
+    check_writable(&doc).unwrap();
+    let notes = conversion_losses(&doc, Format::Gltf);
+    assert!(
+        notes.iter().any(|n| n.contains("/materials/0/emissiveFactor is written as a KHR_animation_pointer channel, but the file written has no such object")),
+        "{notes:?}"
+    );
+    for format in [Format::Gltf, Format::Glb] {
+        let (bytes, back) = through(&doc, format);
+        let json = json_of(&bytes);
+        assert_eq!(
+            json["extensionsUsed"],
+            json!(["KHR_animation_pointer"]),
+            "{format}"
+        );
+        let channels = json["animations"][0]["channels"].as_array().unwrap();
+        assert_eq!(
+            channels[0]["target"],
+            json!({"path":"pointer","extensions":{"KHR_animation_pointer":{"pointer":"/materials/0/emissiveFactor"}}})
+        );
+        let names: Vec<&str> = back.clips[0]
+            .tracks
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "/materials/0/emissiveFactor",
+                "/materials/0/alphaCutoff",
+                "lamp.position"
+            ]
+        );
+        assert_eq!(back.clips[0].tracks[..2], doc.clips[0].tracks[..2]);
+    }
+    // The validator's own pointer case converts and reads back the same.
+    let Some(valid) = sample_data("gltf-validator/KHR_animation_pointer/valid.gltf") else {
+        return;
+    };
+    let source = read_file(&valid).unwrap();
+    let names = |d: &Document| -> Vec<(String, usize)> {
+        d.clips[0]
+            .tracks
+            .iter()
+            .map(|t| (t.name.clone(), t.value_size()))
+            .collect()
+    };
+    assert_eq!(names(&source).len(), 2);
+    // Unchanged: written back as it was (its accessors hold implicit zeros).
+    let (_, back) = through(&source, Format::Glb);
+    assert_eq!(back.clips, source.clips);
+    let fresh = Document::new(Format::Gltf, source.clips.clone());
+    let (_, back) = through(&fresh, Format::Gltf);
+    assert_eq!(names(&back), names(&source));
+}
+
+#[test]
+fn structural_animation_errors_are_not_carried_forward() {
+    // The validator's own cases, read and written unedited.
+    let Some(root) = sample_data("gltf-validator/animation") else {
+        return;
+    };
+    // An animated node with a matrix: written with translation, rotation and scale.
+    let doc = read_file(&root.join("channel_node_matrix.gltf")).unwrap();
+    let (bytes, _) = through(&doc, Format::Gltf);
+    let json = json_of(&bytes);
+    assert!(
+        json["nodes"][0].get("matrix").is_none(),
+        "{}",
+        json["nodes"][0]
+    );
+    assert!(json["nodes"][0].get("scale").is_some());
+    let linted = formats::lint_bytes(&bytes, Path::new("x.gltf"), &Default::default());
+    assert!(
+        !linted
+            .problems
+            .iter()
+            .any(|p| p.code == "gltf-target-node-matrix"),
+        "{:?}",
+        linted.problems
+    );
+    // Two channels on one target: refused with what to fix, never written as they were.
+    let doc = read_file(&root.join("channel_duplicate_targets.gltf")).unwrap();
+    let e = check_writable(&doc).unwrap_err().to_string();
+    assert!(e.contains("a second track for the scale of node"), "{e}");
 }

@@ -737,7 +737,8 @@ fn lint_reads_lottie() {
     if sample_data("lottie").is_none() {
         return;
     }
-    let (doc, problems) = formats::lint_file(&data("dalek.json"), &Default::default());
+    let formats::Linted { doc, problems, .. } =
+        formats::lint_file(&data("dalek.json"), &Default::default());
     assert!(doc.is_some());
     assert!(
         problems

@@ -1,6 +1,7 @@
 //! Less common three.js JSON variants: io_three's object format 4.3 with morph animations in
 //! the geometries (`geometries[i].data.animations: {"morphTargets[T]": [{time, value}]}`,
-//! three.js's `examples/models/json/blend-animation.json`).
+//! three.js's `examples/models/json/blend-animation.json`), and with clips on the objects they
+//! move (`object.children[i].clips: [{name, fps, tracks: [{name, type, keys}]}]`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -216,4 +217,107 @@ fn cli_render_draws_the_clip() {
             .to_rgba8();
         crate::common::snapshot::check_snapshot(&format!("render_blend_animation_{time}"), &image);
     }
+}
+
+/// An io_three 4.3 object file whose clips sit on the objects (times in frames at `fps`).
+const PER_OBJECT: &str = r#"{"metadata":{"formatVersion":4.3,"type":"Object","generator":"io_three"},
+"geometries":[],"materials":[],
+"object":{"type":"Scene","uuid":"S","matrix":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],"children":[
+  {"name":"Cube","uuid":"C","type":"Mesh","matrix":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],
+   "clips":[{"name":"CubeAction","fps":24,"tracks":[
+     {"name":"position","type":"vector3","keys":[{"time":0,"value":[0,0,0]},{"time":12,"value":[0,2,0]},{"time":24,"value":[0,0,0]}]},
+     {"name":"quaternion","type":"quaternion","keys":[{"time":0,"value":[0,0,0,1]},{"time":24,"value":[0,0.7071068,0,0.7071068]}]},
+     {"name":"scale","type":"vector3","keys":[{"time":0,"value":[1,1,1]},{"time":24,"value":[2,2,2]}]}]}]},
+  {"name":"Lamp","uuid":"L","type":"PointLight"}]}}"#;
+
+#[test]
+fn per_object_clips_read_play_write_back_and_convert() {
+    use clipscope::model::interpolant::Sampler;
+    let path = Path::new("cube.json");
+    let doc = read_bytes(PER_OBJECT.as_bytes(), path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(doc.format, Format::ThreeJs);
+    assert!(doc.unread.is_empty(), "{:?}", doc.unread);
+    assert_eq!(doc.clips.len(), 1);
+    let clip = &doc.clips[0];
+    assert_eq!(clip.name, "CubeAction");
+    assert_eq!(clip.duration, 1.0);
+    let names: Vec<&str> = clip.tracks.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Cube.position", "Cube.quaternion", "Cube.scale"]);
+    assert_eq!(clip.tracks[0].times, [0.0, 0.5, 1.0]);
+    assert_eq!(clip.tracks[1].kind, TrackKind::Quaternion);
+    // It plays: halfway up at a quarter second.
+    let mut out = [0.0; 3];
+    Sampler::new(&clip.tracks[0]).evaluate_f64(0.25, &mut out);
+    assert!((out[1] - 1.0).abs() < 1e-6, "{out:?}");
+
+    // Unedited: the file as it was.
+    let out = write_bytes(&doc, &WriteOptions::default());
+    assert_eq!(value(&out), value(PER_OBJECT.as_bytes()));
+    // Edited: a top-level animations array, the object's clips taken out.
+    let mut edited = doc.clone();
+    edited.clips[0].name = "Bounce".into();
+    let out = write_bytes(&edited, &WriteOptions::default());
+    let v = value(&out);
+    assert_eq!(v["animations"][0]["name"], "Bounce");
+    assert_eq!(v["animations"][0]["tracks"][0]["name"], "Cube.position");
+    assert!(v["object"]["children"][0].get("clips").is_none());
+    assert_eq!(v["object"]["children"][0]["name"], "Cube");
+    assert_eq!(read_bytes(&out, path).unwrap().clips, edited.clips);
+
+    // Every format takes it.
+    for &format in Format::ALL {
+        let converted = doc.clone().converted_to(format);
+        clipscope::formats::check_writable(&converted).unwrap_or_else(|e| panic!("{format}: {e}"));
+        let bytes = write_bytes(&converted, &WriteOptions::default());
+        let name = format!("out.{}", format.extension());
+        let back = read_bytes(&bytes, Path::new(&name)).unwrap_or_else(|e| panic!("{format}: {e}"));
+        let position = back.clips[0]
+            .tracks
+            .iter()
+            .find(|t| t.name.ends_with("position"))
+            .unwrap_or_else(|| panic!("{format}: {:?}", back.clips[0].tracks));
+        if format == Format::Lottie {
+            // Lottie places layers in pixels on its canvas: the track is there, not the units.
+            continue;
+        }
+        let mut out = [0.0; 3];
+        Sampler::new(position).evaluate_f64(0.25, &mut out);
+        assert!((out[1] - 1.0).abs() < 1e-3, "{format}: {out:?}");
+    }
+}
+
+#[test]
+fn per_object_clips_beside_top_level_animations_are_reported_not_read() {
+    let both = PER_OBJECT.replace(
+        r#""geometries":[]"#,
+        r#""animations":[{"name":"top","tracks":[{"name":"Cube.scale","type":"vector","times":[0,1],"values":[1,1,1,2,2,2]}]}],"geometries":[]"#,
+    );
+    let path = Path::new("both.json");
+    let doc = read_bytes(both.as_bytes(), path).unwrap();
+    assert_eq!(doc.clips.len(), 1);
+    assert_eq!(doc.clips[0].name, "top");
+    assert_eq!(doc.unread.len(), 1);
+    assert_eq!(doc.unread[0].path, "object.children[0].clips");
+    let linted = clipscope::formats::lint_bytes(both.as_bytes(), path, &Default::default());
+    let p = linted
+        .problems
+        .iter()
+        .find(|p| p.code == "unsupported-content")
+        .expect("reported");
+    assert!(
+        p.message
+            .starts_with("object.children[0].clips: per-object clips beside"),
+        "{}",
+        p.message
+    );
+    // A clip whose keys are not numbers names its path inside the object tree.
+    let bad = PER_OBJECT.replace(
+        r#"{"time":12,"value":[0,2,0]}"#,
+        r#"{"time":12,"value":"up"}"#,
+    );
+    let e = read_bytes(bad.as_bytes(), path).unwrap_err().to_string();
+    assert!(
+        e.contains("object.children[0].clips[0].tracks[0].keys[1].value"),
+        "{e}"
+    );
 }

@@ -11,6 +11,7 @@ use clipscope::editor::ClipId;
 use clipscope::formats::WriteOptions;
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::files::FileTarget;
+use clipscope::ui::findings::Findings;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -207,12 +208,12 @@ fn validation_findings_select_their_track_and_key() {
     let mut harness = editor(&[clip_file(dir.path())]);
     menu(&mut harness, "Clip", "Validate all clips");
     assert!(harness.state().show_validation);
-    let findings = harness.state().findings.clone().expect("validated").1;
+    let findings = harness.state().findings.clone().expect("validated");
     let (id, problem) = findings
-        .iter()
-        .find(|(_, p)| p.key.is_some())
-        .expect("a finding with a key")
-        .clone();
+        .items()
+        .find(|(_, f)| f.problem.key.is_some())
+        .map(|(d, f)| (Findings::clip_of(d, f).unwrap(), f.problem.clone()))
+        .expect("a finding with a key");
     let label = format!("{} ({})", problem.message, problem.code);
     harness.get_by_label_contains(&label).click();
     harness.run();

@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use super::engine::{FileReport, Run};
 use crate::model::Severity;
+use crate::validate::{FileReport, Run};
 
 /// Escapes the five XML special characters.
 fn escape(text: &str) -> String {

@@ -1,20 +1,15 @@
 //! `clipscope validate PATH...`: the checker a studio gates commits and CI on.
 //!
-//! Errors are exactly what three.js rejects (its `parse` throwing, or `validate()` returning
-//! false); warnings are clipscope's advice (see [`crate::model::ops::lint`] and the format lint
-//! rules). Directories are searched recursively and checked in parallel; reports are sorted by
-//! path. `clipscope.toml` ([`config`]) tunes rules per folder, a [`baseline`] suppresses known
-//! findings, and `--fix` applies the safe repairs ([`fix`]).
+//! The checking itself is the library's validation engine ([`crate::validate`]), which the
+//! editor's validation panel runs too: errors are what three.js rejects and what a format's
+//! specification forbids, warnings clipscope's advice, each code registered with the formats it
+//! applies to. This module parses the arguments, prints the report (text, JSON, [`sarif`],
+//! [`junit`]), explains rules (`--explain CODE`, `--list-rules`) and picks the exit status.
 //!
 //! Exit status: 0 when nothing fails, 1 when an error is found (or a warning with
 //! `--deny-warnings`), 2 when a file cannot be read or the arguments or config are wrong.
 
-pub mod baseline;
-pub mod config;
-pub mod engine;
-mod fix;
 mod junit;
-mod rig;
 mod sarif;
 mod text;
 
@@ -22,7 +17,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Outcome;
-use engine::{CheckOptions, Plan, Run};
+use super::output::read_options;
+use crate::validate::rules::{self, explain, rules};
+use crate::validate::{CheckOptions, Plan, Run, baseline, fix};
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -41,8 +38,15 @@ pub enum ReportFormat {
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Files or directories (searched recursively for `.json`, `.gltf` and `.glb` files).
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["explain", "list_rules"])]
     pub paths: Vec<PathBuf>,
+    /// Explain a rule: what it finds, which formats it checks, why it matters, how to fix it.
+    #[arg(long, value_name = "CODE", conflicts_with_all = ["paths", "list_rules"])]
+    pub explain: Option<String>,
+    /// List every rule (code, default severity, formats, summary); with `--format json`, the
+    /// whole registry as JSON.
+    #[arg(long, conflicts_with = "paths")]
+    pub list_rules: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
@@ -71,6 +75,17 @@ pub struct Args {
 
 /// Validates every file and prints the report; exit 0, 1 (findings that fail) or 2.
 pub fn run(args: Args) -> Outcome {
+    if let Some(code) = &args.explain {
+        let rule = rules::rule(code).ok_or_else(|| {
+            format!("unknown rule `{code}` (clipscope validate --list-rules lists them)")
+        })?;
+        print!("{}", explain(rule));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.list_rules {
+        print!("{}", list_rules(args.format));
+        return Ok(ExitCode::SUCCESS);
+    }
     let opts = CheckOptions {
         config: args.config.clone(),
         rig: args.rig.clone(),
@@ -80,6 +95,7 @@ pub fn run(args: Args) -> Outcome {
             args.baseline.clone()
         },
         progress: true,
+        read: read_options(),
     };
     let plan = Plan::new(&args.paths, &opts)?;
     if args.fix {
@@ -121,16 +137,7 @@ pub fn render(run: &Run, format: ReportFormat) -> String {
     match format {
         ReportFormat::Text => text::to_text(run),
         ReportFormat::Json => {
-            let rules: Vec<_> = crate::model::ops::lint::RULES
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "code": r.code,
-                        "severity": r.severity,
-                        "summary": r.summary,
-                    })
-                })
-                .collect();
+            let rules: Vec<_> = rules().iter().map(rules::Rule::to_json).collect();
             let body = serde_json::json!({
                 "files": run.reports,
                 "config": {
@@ -145,4 +152,28 @@ pub fn render(run: &Run, format: ReportFormat) -> String {
         ReportFormat::Sarif => sarif::to_sarif(run) + "\n",
         ReportFormat::Junit => junit::to_junit(run),
     }
+}
+
+/// `--list-rules`: one line per rule (code, default severity, formats, summary), or the whole
+/// registry as JSON with `--format json`.
+fn list_rules(format: ReportFormat) -> String {
+    if format == ReportFormat::Json {
+        let all: Vec<_> = rules().iter().map(rules::Rule::to_json).collect();
+        return serde_json::to_string_pretty(&all).unwrap_or_default() + "\n";
+    }
+    let width = rules().iter().map(|r| r.code.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for r in rules() {
+        let severity = match r.severity {
+            crate::model::Severity::Error => "error",
+            crate::model::Severity::Warning => "warning",
+        };
+        out.push_str(&format!(
+            "{:<width$}  {severity:<7}  {}  [{}]\n",
+            r.code,
+            r.summary,
+            r.formats.describe()
+        ));
+    }
+    out
 }

@@ -1,14 +1,15 @@
 //! `--format sarif`: the run as a SARIF 2.1.0 log, for code-scanning dashboards.
 //!
-//! The driver lists every rule ([`RULES`]) with its default level; each finding is a result
-//! with its rule id, level, message, the file's URI relative to the config root (forward
-//! slashes) and a logical location `clip/track` (or just `clip`).
+//! The driver lists every rule of the [registry](mod@crate::validate::rules) with its summary, its
+//! explanation, its fix hint and its default level; each finding is a result with its rule id,
+//! level, message, the file's URI relative to the config root (forward slashes) and a logical
+//! location `clip/track` (or just `clip`).
 
 use serde::Serialize;
 
-use super::engine::Run;
 use crate::model::Severity;
-use crate::model::ops::lint::RULES;
+use crate::validate::Run;
+use crate::validate::rules::{rule_index, rules};
 
 /// The SARIF schema URI.
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -48,7 +49,16 @@ struct Driver {
 struct RuleDescriptor {
     id: &'static str,
     short_description: Text,
+    full_description: Text,
+    help: Text,
     default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    /// The formats the rule checks (short names).
+    formats: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -128,15 +138,24 @@ fn level(severity: Severity) -> &'static str {
 
 /// The SARIF log of `run`, as pretty JSON.
 pub fn to_sarif(run: &Run) -> String {
-    let rules = RULES
+    let rules = rules()
         .iter()
         .map(|r| RuleDescriptor {
             id: r.code,
             short_description: Text {
                 text: r.summary.to_string(),
             },
+            full_description: Text {
+                text: r.explanation.to_string(),
+            },
+            help: Text {
+                text: r.fix.to_string(),
+            },
             default_configuration: Configuration {
                 level: level(r.severity),
+            },
+            properties: RuleProperties {
+                formats: r.to_json().formats,
             },
         })
         .collect();
@@ -155,7 +174,7 @@ pub fn to_sarif(run: &Run) -> String {
             }
             results.push(SarifResult {
                 rule_id: p.code.clone(),
-                rule_index: RULES.iter().position(|r| r.code == p.code),
+                rule_index: rule_index(&p.code),
                 level: level(p.severity),
                 message: Text { text },
                 locations: vec![Location {

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::engine::Run;
 use crate::model::Severity;
+use crate::validate::Run;
 
 /// The text report of `run`.
 pub fn to_text(run: &Run) -> String {

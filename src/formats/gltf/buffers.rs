@@ -14,38 +14,72 @@ pub(crate) fn load(
     folder: &Path,
 ) -> Result<Vec<Vec<u8>>, Located> {
     let mut out = Vec::with_capacity(json.buffers.len());
-    for (i, buffer) in json.buffers.iter().enumerate() {
-        let path = format!("buffers[{i}]");
-        let mut data = match (&buffer.uri, bin) {
-            (Some(u), _) => {
-                uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e))?
-            }
-            (None, Some(bin)) if i == 0 => bin.to_vec(),
-            (None, None) if i == 0 => {
-                return Err(Located::new(
-                    format!("{path}.uri"),
-                    "the buffer has no uri and there is no GLB BIN chunk to take its bytes from",
-                ));
-            }
-            (None, _) => {
-                return Err(Located::new(
-                    format!("{path}.uri"),
-                    "the buffer has no uri (only the first buffer of a GLB file uses the BIN chunk)",
-                ));
-            }
-        };
-        let length = buffer.byte_length.0;
-        if (data.len() as u64) < length {
-            return Err(Located::new(
-                format!("{path}.byteLength"),
-                format!(
-                    "byteLength is {length} but the data has {} bytes",
-                    data.len()
-                ),
-            ));
-        }
-        data.truncate(length as usize);
-        out.push(data);
+    for i in 0..json.buffers.len() {
+        out.push(load_one(json, i, bin, folder)?);
     }
     Ok(out)
+}
+
+/// The bytes of every buffer that can be loaded (empty for the others), and for each buffer
+/// why it cannot be, when it cannot: the lenient read behind `validate` checks everything that
+/// does not need the missing bytes.
+pub(crate) fn load_available(
+    json: &GltfJson,
+    bin: Option<&[u8]>,
+    folder: &Path,
+) -> (Vec<Vec<u8>>, Vec<Option<Located>>) {
+    let mut bytes = Vec::with_capacity(json.buffers.len());
+    let mut missing = Vec::with_capacity(json.buffers.len());
+    for i in 0..json.buffers.len() {
+        match load_one(json, i, bin, folder) {
+            Ok(data) => {
+                bytes.push(data);
+                missing.push(None);
+            }
+            Err(e) => {
+                bytes.push(Vec::new());
+                missing.push(Some(e));
+            }
+        }
+    }
+    (bytes, missing)
+}
+
+/// The bytes of buffer `i`, truncated to its `byteLength`.
+fn load_one(
+    json: &GltfJson,
+    i: usize,
+    bin: Option<&[u8]>,
+    folder: &Path,
+) -> Result<Vec<u8>, Located> {
+    let buffer = &json.buffers[i];
+    let path = format!("buffers[{i}]");
+    let mut data = match (&buffer.uri, bin) {
+        (Some(u), _) => uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e))?,
+        (None, Some(bin)) if i == 0 => bin.to_vec(),
+        (None, None) if i == 0 => {
+            return Err(Located::new(
+                format!("{path}.uri"),
+                "the buffer has no uri and there is no GLB BIN chunk to take its bytes from",
+            ));
+        }
+        (None, _) => {
+            return Err(Located::new(
+                format!("{path}.uri"),
+                "the buffer has no uri (only the first buffer of a GLB file uses the BIN chunk)",
+            ));
+        }
+    };
+    let length = buffer.byte_length.0;
+    if (data.len() as u64) < length {
+        return Err(Located::new(
+            format!("{path}.byteLength"),
+            format!(
+                "byteLength is {length} but the data has {} bytes",
+                data.len()
+            ),
+        ));
+    }
+    data.truncate(length as usize);
+    Ok(data)
 }

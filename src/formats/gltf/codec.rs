@@ -2,8 +2,7 @@
 
 use super::{detect, lint, plan, read, write};
 use crate::formats::codec::{Codec, Input, other_fields};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
-use crate::model::Problem;
+use crate::formats::{Document, Format, Linted, ReadError, WriteOptions};
 
 /// Reads and writes glTF 2.0 ([`Format::Gltf`] and [`Format::Glb`]).
 pub(crate) struct GltfCodec;
@@ -20,8 +19,8 @@ impl Codec for GltfCodec {
         read::read(input)
     }
 
-    fn rules(&self, input: &Input<'_>, _doc: &Document) -> Vec<Problem> {
-        lint::lint(input.bytes, input.file)
+    fn lint(&self, input: &Input<'_>) -> Result<Linted, ReadError> {
+        lint::lint(input)
     }
 
     fn check_writable(&self, doc: &Document) -> Result<(), String> {

@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 
 use super::bin::Bin;
 use super::plan::{MorphPlan, Plan};
+use super::pointer::EXTENSION;
 use super::sampling::Sampling;
 use super::{glb, uri};
 use crate::formats::Format;
@@ -79,18 +80,16 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
             let input = *inputs
                 .entry(key)
                 .or_insert_with(|| bin.floats(&c.keys.times, Type::Scalar, None));
-            let type_ = match c.path {
-                "translation" | "scale" => Type::Vec3,
-                "rotation" => Type::Vec4,
+            let type_ = match (c.path, c.keys.width) {
+                ("translation" | "scale", _) => Type::Vec3,
+                ("rotation", _) => Type::Vec4,
+                ("pointer", 2) => Type::Vec2,
+                ("pointer", 3) => Type::Vec3,
+                ("pointer", 4) => Type::Vec4,
+                ("pointer", 16) => Type::Mat4,
                 _ => Type::Scalar,
             };
             let output = bin.floats(&c.keys.output(), type_, None);
-            let property = match c.path {
-                "translation" => Property::Translation,
-                "rotation" => Property::Rotation,
-                "scale" => Property::Scale,
-                _ => Property::MorphTargetWeights,
-            };
             samplers.push(Sampler {
                 extensions: None,
                 extras: None,
@@ -102,16 +101,35 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
                 }),
                 output: Index::new(output),
             });
-            channels.push(Channel {
-                sampler: Index::new(samplers.len() as u32 - 1),
-                target: Target {
-                    extensions: None,
-                    extras: None,
-                    node: Index::new(node_index[c.node]),
-                    path: Checked::Valid(property),
-                },
-                extensions: None,
-                extras: None,
+            let sampler = samplers.len() - 1;
+            channels.push(match (c.node, &c.pointer) {
+                (Some(node), _) => {
+                    let property = match c.path {
+                        "translation" => Property::Translation,
+                        "rotation" => Property::Rotation,
+                        "scale" => Property::Scale,
+                        _ => Property::MorphTargetWeights,
+                    };
+                    let channel = Channel {
+                        sampler: Index::new(sampler as u32),
+                        target: Target {
+                            extensions: None,
+                            extras: None,
+                            node: Index::new(node_index[node]),
+                            path: Checked::Valid(property),
+                        },
+                        extensions: None,
+                        extras: None,
+                    };
+                    serde_json::to_value(channel).unwrap_or(Value::Null)
+                }
+                (None, pointer) => json!({
+                    "sampler": sampler,
+                    "target": {
+                        "path": "pointer",
+                        "extensions": {EXTENSION: {"pointer": pointer}},
+                    },
+                }),
             });
         }
         let animation = Animation {
@@ -120,12 +138,13 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
                 .extras
                 .as_ref()
                 .and_then(|e| serde_json::value::to_raw_value(e).ok()),
-            channels,
+            channels: Vec::new(),
             name: Some(a.name.clone()),
             samplers,
         };
         let mut value = serde_json::to_value(animation).unwrap_or(Value::Null);
         if let Value::Object(map) = &mut value {
+            map.insert("channels".into(), Value::Array(channels));
             for (k, v) in &a.fields {
                 map.insert(k.clone(), v.clone());
             }
@@ -223,4 +242,25 @@ fn mesh_value(
         weights: None,
     };
     serde_json::to_value(mesh).unwrap_or(Value::Null)
+}
+
+/// Lists `KHR_animation_pointer` in the root's `extensionsUsed` when `plan` writes a pointer
+/// channel (and only then adds the array).
+pub(crate) fn declare_pointer(root: &mut Map<String, Value>, plan: &Plan) {
+    let uses = plan
+        .animations
+        .iter()
+        .flat_map(|a| &a.channels)
+        .any(|c| c.pointer.is_some());
+    if !uses {
+        return;
+    }
+    let used = root
+        .entry("extensionsUsed")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(list) = used
+        && !list.iter().any(|e| e.as_str() == Some(EXTENSION))
+    {
+        list.push(Value::String(EXTENSION.into()));
+    }
 }

@@ -9,7 +9,7 @@ use gltf_json::{Index, Node};
 use serde_json::{Map, Value, json};
 
 use super::bin::Bin;
-use super::emit::{animations_json, finish, placeholder_mesh, real_mesh};
+use super::emit::{animations_json, declare_pointer, finish, placeholder_mesh, real_mesh};
 use super::plan::{MorphSource, Plan};
 use crate::formats::{Document, WriteOptions};
 
@@ -68,6 +68,7 @@ pub(crate) fn write(doc: &Document, plan: &Plan, opts: &WriteOptions) -> Vec<u8>
         "asset".into(),
         json!({"version": "2.0", "generator": concat!("clipscope ", env!("CARGO_PKG_VERSION"))}),
     );
+    declare_pointer(&mut root, plan);
     if !nodes.is_empty() {
         root.insert("scene".into(), json!(0));
         root.insert("scenes".into(), json!([{ "nodes": roots }]));

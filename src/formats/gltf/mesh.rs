@@ -36,8 +36,8 @@ pub(crate) fn morph_mesh(
         .animations
         .iter()
         .flat_map(|a| &a.channels)
-        .filter(|c| c.target.path == "weights")
-        .filter_map(|c| c.target.node.map(|n| n as usize))
+        .filter(|c| c.path() == Some("weights"))
+        .filter_map(|c| c.node().map(|n| n as usize))
         .find(|&n| has_targets(n));
     let Some(node) = animated.or_else(|| (0..json.nodes.len()).find(|&n| has_targets(n))) else {
         return Ok(None);

@@ -18,7 +18,10 @@
 //! * [`target`] says which node property a track animates, [`sampling`] how its keys become a
 //!   sampler, [`weights`] how one-target morph tracks join into one `weights` channel, and
 //!   [`bake`] resamples what glTF cannot hold exactly;
-//! * [`buffers`] loads the buffers' bytes; [`lint`] checks what only the raw file shows;
+//! * [`pointer`] reads `KHR_animation_pointer` targets;
+//! * [`buffers`] loads the buffers' bytes; [`check`] holds glTF's own rules on animation data
+//!   and skins (on par with the Khronos glTF-Validator), which [`lint`], the lenient read behind
+//!   `validate`, runs before reading what they leave readable;
 //! * [`plan`] puts that together for a whole document (what is written, noted or refused);
 //!   [`write`](mod@write) chooses between a [`fresh`] file and writing a file read from glTF back
 //!   ([`patch`]) with only its animations replaced; both emit their parts through [`emit`].
@@ -32,6 +35,7 @@ pub(crate) mod accessor;
 pub(crate) mod bake;
 pub(crate) mod bin;
 pub(crate) mod buffers;
+pub(crate) mod check;
 pub(crate) mod codec;
 pub(crate) mod emit;
 pub(crate) mod fresh;
@@ -42,6 +46,7 @@ pub(crate) mod mesh;
 pub(crate) mod names;
 pub(crate) mod patch;
 pub(crate) mod plan;
+pub(crate) mod pointer;
 pub(crate) mod read;
 pub(crate) mod sampling;
 pub(crate) mod schema;
@@ -61,6 +66,8 @@ use crate::model::Clip;
 pub(crate) struct GltfSource {
     /// The whole JSON as read (key order preserved).
     pub root: serde_json::Map<String, serde_json::Value>,
+    /// Its typed parts (to check the animation data before writing it back unchanged).
+    pub json: schema::GltfJson,
     /// The bytes of every buffer, truncated to its `byteLength`.
     pub buffers: Vec<Vec<u8>>,
     /// The track name of every node (see [`names`]).
@@ -68,8 +75,9 @@ pub(crate) struct GltfSource {
     /// The clips as read: when the document's clips still equal them, the animations are
     /// written back verbatim.
     pub clips: Vec<Clip>,
-    /// Channels that gave no track (`KHR_animation_pointer` targets and other unknown paths),
-    /// as `animations[a].channels[c]` paths: lost if the animations are rewritten.
+    /// Channels that gave no track (paths glTF does not define, no target, or found broken by
+    /// the lenient read's checks), as `animations[a].channels[c]` paths: lost if the
+    /// animations are rewritten.
     pub skipped_channels: Vec<String>,
 }
 

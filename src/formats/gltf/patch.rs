@@ -1,10 +1,13 @@
 //! Writing a document read from glTF back: the original JSON with only the animations (and
 //! the binary data they use) replaced.
 //!
-//! * Clips unchanged since reading: the file is written as it was (same JSON, same
-//!   accessors), only its buffers embedded (`.gltf`: base64 `data:` URIs; `.glb`: the first
-//!   buffer as the BIN chunk), so the output never depends on files next to the input.
-//! * Clips changed: the animations are rebuilt from the [`plan`](super::plan). When every
+//! * Clips unchanged since reading, and animation data that breaks none of glTF's rules
+//!   ([`keeps_animations`]): the file is written as it was (same JSON, same accessors), only
+//!   its buffers embedded (`.gltf`: base64 `data:` URIs; `.glb`: the first buffer as the BIN
+//!   chunk), so the output never depends on files next to the input.
+//! * Clips changed, or animation data that breaks the rules (sampler accessors in a strided
+//!   buffer view, say, which three.js r187 hangs on): the animations are rebuilt from the
+//!   [`plan`](super::plan), so no such error is carried forward. When every
 //!   extension the file uses is one known not to point into buffers (materials, lights,
 //!   texture transforms, quantization, GPU instancing, …), the accessors only the old
 //!   animations used are dropped, then the buffer views nothing uses any more, and the kept
@@ -25,8 +28,9 @@ use serde_json::{Map, Value, json};
 
 use super::GltfSource;
 use super::bin::Bin;
+use super::emit::declare_pointer;
 use super::emit::{animations_json, finish, placeholder_mesh};
-use super::plan::{MorphSource, Plan};
+use super::plan::{MorphSource, Plan, keeps_animations};
 use crate::formats::{Document, Format, WriteOptions};
 
 /// Extensions (or prefixes ending in `_`) that reference no accessor, buffer view or buffer
@@ -70,7 +74,7 @@ pub(crate) fn write_back(
             .map(|(i, b)| (buffer_fields(i), b.clone()))
             .collect()
     };
-    if doc.clips == src.clips {
+    if keeps_animations(doc, src) {
         // A GLB holds one binary buffer: several are packed into it when that is safe.
         let packed = (doc.format == Format::Glb && src.buffers.len() > 1)
             .then(|| compact(&mut root, &src.buffers, false))
@@ -128,6 +132,8 @@ pub(crate) fn write_back(
         add_to_scene(&mut root, &new_roots);
     }
     let animations = animations_json(plan, &mut bin, &node_index);
+    declare_pointer(&mut root, plan);
+    matrices_to_trs(&mut root, plan, &node_index);
     if animations.is_empty() {
         root.shift_remove("animations");
     } else {
@@ -151,6 +157,45 @@ pub(crate) fn write_back(
         buffers.clear();
     }
     finish(root, buffers, doc.format, opts.pretty)
+}
+
+/// Replaces the `matrix` of every node a translation, rotation or scale channel animates by the
+/// translation, rotation and scale it decomposes into: glTF does not allow animating a node
+/// with a matrix, and the rebuilt animations must not carry that error forward.
+fn matrices_to_trs(root: &mut Map<String, Value>, plan: &Plan, node_index: &[u32]) {
+    let animated: BTreeSet<usize> = plan
+        .animations
+        .iter()
+        .flat_map(|a| &a.channels)
+        .filter(|c| matches!(c.path, "translation" | "rotation" | "scale"))
+        .filter_map(|c| c.node.and_then(|n| node_index.get(n)))
+        .map(|&i| i as usize)
+        .collect();
+    let Some(Value::Array(nodes)) = root.get_mut("nodes") else {
+        return;
+    };
+    for i in animated {
+        let Some(node) = nodes.get_mut(i).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let Some(matrix) = node.get("matrix").and_then(Value::as_array) else {
+            continue;
+        };
+        let m: Vec<f32> = matrix
+            .iter()
+            .filter_map(|v| v.as_f64())
+            .map(|v| v as f32)
+            .collect();
+        let Ok(m) = <[f32; 16]>::try_from(m) else {
+            continue;
+        };
+        let (scale, rotation, translation) =
+            glam::Mat4::from_cols_array(&m).to_scale_rotation_translation();
+        node.shift_remove("matrix");
+        node.insert("translation".into(), json!(translation.to_array()));
+        node.insert("rotation".into(), json!(rotation.normalize().to_array()));
+        node.insert("scale".into(), json!(scale.to_array()));
+    }
 }
 
 /// The length of the root's array at `key` (0 when missing).

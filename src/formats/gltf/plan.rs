@@ -30,13 +30,14 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::GltfSource;
+use super::check::{self as rules, Doc};
 use super::names::unique;
 use super::sampling::{Keys, Sampling, convert};
 use super::target::{NodeKey, Property, Target, check, target};
 use super::weights::{Input, merge};
 use crate::formats::{Document, adapt};
 use crate::model::binding::sanitize_node_name;
-use crate::model::{BlendMode, Clip, Track, TrackKind};
+use crate::model::{BlendMode, Clip, Severity, Track, TrackKind};
 
 /// The most morph targets a placeholder mesh gets (a track index beyond it is refused).
 const MAX_TARGETS: usize = 1024;
@@ -101,16 +102,22 @@ impl NodePlan {
     }
 }
 
-/// One channel: a node's property driven by keys.
+/// One channel: a node's property (or what a `KHR_animation_pointer` pointer names) driven
+/// by keys.
 #[derive(Debug, Clone)]
 pub(crate) struct ChannelPlan {
-    /// The node (index into [`Plan::nodes`]).
-    pub node: usize,
-    /// `translation`, `rotation`, `scale` or `weights`.
+    /// The node (index into [`Plan::nodes`]); `None` for a pointer channel.
+    pub node: Option<usize>,
+    /// `translation`, `rotation`, `scale`, `weights` or `pointer`.
     pub path: &'static str,
+    /// The JSON pointer of a `pointer` channel.
+    pub pointer: Option<String>,
     /// The keys.
     pub keys: Keys,
 }
+
+/// A track's place in the written file: its node (none for a pointer channel) and property.
+type Resolved = (Option<usize>, Property);
 
 /// One animation.
 #[derive(Debug, Clone)]
@@ -143,6 +150,58 @@ pub(crate) fn base(doc: &Document) -> Option<&GltfSource> {
     doc.source::<GltfSource>()
 }
 
+/// The rules whose errors writing the animations anew removes (or, where it cannot, refuses
+/// to write the file rather than carry them forward): the layout and format of the sampler
+/// accessors, their bounds, keys the plan adapts (negative or repeated times cut or separated,
+/// rotations normalized, one-key cubic splines written linear), animated nodes with a matrix
+/// (given translation, rotation and scale), and two channels on one target or weights on a
+/// node without morph targets (refused, with what to fix).
+const RE_ENCODING_FIXES: [&str; 12] = [
+    "gltf-target-node-matrix",
+    "gltf-duplicate-targets",
+    "gltf-weights-without-morph-targets",
+    "gltf-sampler-byte-stride",
+    "gltf-sampler-input-format",
+    "gltf-sampler-input-without-bounds",
+    "gltf-sampler-output-format",
+    "gltf-accessor-bounds",
+    "gltf-sampler-input-negative",
+    "gltf-sampler-input-not-increasing",
+    "gltf-non-unit-quaternion",
+    "gltf-sampler-too-few-keys",
+];
+
+/// What is wrong with the sampler data of the file `src` that writing it anew fixes (the codes
+/// of glTF's own rules that find such errors, sorted, without repeats): empty when its
+/// animations can be written back as they are. A file whose samplers break glTF's rules
+/// (strided or ill-formatted accessors, missing bounds, bad times, non-unit rotations) is
+/// written with its animations re-encoded, even when nothing was edited, so no such error is
+/// carried forward.
+pub(crate) fn broken_animation_data(src: &GltfSource) -> Vec<String> {
+    let missing = vec![None; src.buffers.len()];
+    let checked = rules::check(&Doc {
+        root: &src.root,
+        json: Some(&src.json),
+        buffers: &src.buffers,
+        missing: &missing,
+    });
+    let mut codes: Vec<String> = checked
+        .problems
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error && RE_ENCODING_FIXES.contains(&p.code.as_str()))
+        .map(|p| p.code)
+        .collect();
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+/// Whether writing `doc` back into its glTF file `src` keeps the file's animations as they
+/// are: its clips are unchanged and the file's animation data breaks none of glTF's rules.
+pub(crate) fn keeps_animations(doc: &Document, src: &GltfSource) -> bool {
+    doc.clips == src.clips && broken_animation_data(src).is_empty()
+}
+
 /// The node table while planning.
 struct Nodes {
     list: Vec<NodePlan>,
@@ -173,6 +232,7 @@ pub(crate) fn plan(doc: &Document) -> Plan {
             clips,
             skeleton: doc.skeleton.clone(),
             mesh: doc.mesh.clone(),
+            unread: doc.unread.clone(),
             source: doc.source.clone(),
         }),
         None => plan_adapted(doc),
@@ -340,7 +400,7 @@ fn plan_adapted(doc: &Document) -> Plan {
     let mut root_used = false;
 
     // Resolve every track's target once.
-    let mut targets: Vec<Vec<Option<(usize, Property)>>> = Vec::with_capacity(doc.clips.len());
+    let mut targets: Vec<Vec<Option<Resolved>>> = Vec::with_capacity(doc.clips.len());
     for clip in &doc.clips {
         let mut per_clip = Vec::with_capacity(clip.tracks.len());
         for track in &clip.tracks {
@@ -355,7 +415,7 @@ fn plan_adapted(doc: &Document) -> Plan {
                     continue;
                 }
             };
-            let resolved = (|| -> Result<Option<(usize, Property)>, String> {
+            let resolved = (|| -> Result<Option<Resolved>, String> {
                 if track.is_empty() {
                     out.notes
                         .push(track_note(clip, track, "it has no keys; left out"));
@@ -364,14 +424,15 @@ fn plan_adapted(doc: &Document) -> Plan {
                 check(track, &t.property)?;
                 bones_used |= t.bone;
                 let node = match &t.node {
-                    NodeKey::Named(n) => nodes.get_or_add(n),
+                    NodeKey::Named(n) => Some(nodes.get_or_add(n)),
                     NodeKey::Root => {
                         root_used = true;
-                        *root_node.get_or_insert_with(|| {
+                        Some(*root_node.get_or_insert_with(|| {
                             let name = unique("root", &mut nodes.used);
                             nodes.get_or_add(&name)
-                        })
+                        }))
                     }
+                    NodeKey::Pointer => None,
                 };
                 Ok(Some((node, t.property)))
             })();
@@ -455,14 +516,14 @@ fn plan_morphs(
     doc: &Document,
     base: Option<&GltfSource>,
     list: &mut [NodePlan],
-    targets: &[Vec<Option<(usize, Property)>>],
+    targets: &[Vec<Option<Resolved>>],
     out: &mut Plan,
 ) {
     // Keys per node, in order of first use; the widest all-targets track.
     let mut keys: Vec<(usize, Vec<String>, usize)> = Vec::new();
     for (c, clip) in doc.clips.iter().enumerate() {
         for (t, track) in clip.tracks.iter().enumerate() {
-            let Some((node, property)) = &targets[c][t] else {
+            let Some((Some(node), property)) = &targets[c][t] else {
                 continue;
             };
             let entry = match keys.iter().position(|k| k.0 == *node) {
@@ -591,7 +652,7 @@ fn existing_morph(src: &GltfSource, i: usize) -> Option<MorphPlan> {
 /// The animation for `clip`, or `None` (with a note) when none of its tracks can be written.
 fn plan_animation(
     clip: &Clip,
-    targets: &[Option<(usize, Property)>],
+    targets: &[Option<Resolved>],
     nodes: &[NodePlan],
     write_back: bool,
     out: &mut Plan,
@@ -601,8 +662,43 @@ fn plan_animation(
     // morph track of the node was).
     let mut morph: Vec<(usize, usize, Vec<Input>)> = Vec::new();
     let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
+    let mut pointers: HashSet<&str> = HashSet::new();
     for (track, resolved) in clip.tracks.iter().zip(targets) {
         let Some((node, property)) = resolved else {
+            continue;
+        };
+        if let Property::Pointer(p) = property {
+            if !pointers.insert(p) {
+                out.errors.push(track_note(
+                    clip,
+                    track,
+                    &format!("a second track for pointer {p}"),
+                ));
+                continue;
+            }
+            let (keys, notes) = convert(track, false);
+            for n in notes {
+                out.notes.push(track_note(clip, track, &n));
+            }
+            if !write_back {
+                out.notes.push(track_note(
+                    clip,
+                    track,
+                    &format!(
+                        "what its pointer names ({p} is written as a KHR_animation_pointer \
+                         channel, but the file written has no such object)"
+                    ),
+                ));
+            }
+            channels.push(ChannelPlan {
+                node: None,
+                path: "pointer",
+                pointer: Some(p.clone()),
+                keys,
+            });
+            continue;
+        }
+        let Some(node) = node else {
             continue;
         };
         let rotation = *property == Property::Rotation;
@@ -658,8 +754,9 @@ fn plan_animation(
                         morph.push((*node, channels.len(), vec![input]));
                         // A slot, filled once all of the node's morph tracks are known.
                         channels.push(ChannelPlan {
-                            node: *node,
+                            node: Some(*node),
                             path: "weights",
+                            pointer: None,
                             keys: Keys {
                                 sampling: Sampling::Linear,
                                 times: Vec::new(),
@@ -685,8 +782,9 @@ fn plan_animation(
                     continue;
                 }
                 channels.push(ChannelPlan {
-                    node: *node,
+                    node: Some(*node),
                     path,
+                    pointer: None,
                     keys,
                 });
             }
@@ -790,7 +888,7 @@ fn plan_animation(
 /// `Ok` when every track of `doc` can be written as glTF, else the tracks that cannot (first
 /// few named), in one line.
 pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
-    if base(doc).is_some_and(|src| src.clips == doc.clips) {
+    if base(doc).is_some_and(|src| keeps_animations(doc, src)) {
         return Ok(());
     }
     let errors = plan(doc).errors;
@@ -811,10 +909,18 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
 /// written back unchanged).
 pub(crate) fn losses(doc: &Document) -> Vec<String> {
     if let Some(src) = base(doc) {
-        if src.clips == doc.clips {
+        let broken = broken_animation_data(src);
+        if src.clips == doc.clips && broken.is_empty() {
             return Vec::new();
         }
         let mut notes = plan(doc).notes;
+        if !broken.is_empty() {
+            notes.push(format!(
+                "the file's animation data as it was: it breaks glTF's rules ({}), so the \
+                 samplers are written anew",
+                broken.join(", ")
+            ));
+        }
         if !src.skipped_channels.is_empty() {
             let shown: Vec<&str> = src
                 .skipped_channels

@@ -6,87 +6,149 @@
 //! per morph target, `NODE.morphTargetInfluences[NAME]` with the name from
 //! `mesh.extras.targetNames` or the target's index. `LINEAR` samplers read as linear (slerp
 //! for quaternions, as in three.js and glTF), `STEP` as discrete and `CUBICSPLINE` as bezier
-//! with handles that draw the same Hermite curve ([`hermite`]). Channels aimed
-//! at anything but a node's TRS or weights (`KHR_animation_pointer`) are skipped and
-//! remembered, so a write-back can say so.
+//! with handles that draw the same Hermite curve ([`super::hermite`]).
+//!
+//! `KHR_animation_pointer` channels ([`pointer`]) whose pointer names a node's
+//! translation, rotation, scale or weights read as those ordinary tracks; any other pointer
+//! (a material's colour, a camera's field of view, a light's intensity) gives a track named by
+//! the pointer itself (`/materials/0/pbrMetallicRoughness/baseColorFactor`), a number track for
+//! a `SCALAR` output and a vector track otherwise. Channels clipscope cannot read (a path glTF
+//! does not define, no node and no pointer) are listed in the document's
+//! [`unread`](Document::unread) and remembered, so a write-back can say so.
 //!
 //! Buffers come from the GLB BIN chunk, `data:` URIs or files in the glTF file's folder
 //! ([`uri`](super::uri)). Every index, count and byte range is checked: a bad file is a
-//! [`ReadError`] with the JSON path of the culprit, never a panic.
+//! [`ReadError`] with the JSON path of the culprit, never a panic. The lenient read behind
+//! `validate` ([`Mode::Lenient`]) leaves out the channels and skins the glTF checks
+//! ([`check`](super::check)) found broken and reads the rest.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
-use super::schema::{GltfJson, SamplerJson, parse, target_names};
-use super::{GltfSource, glb, mesh, names, skeleton};
+use super::check::Checked;
+use super::schema::{GltfJson, Parsed, SamplerJson, parse, target_names};
+use super::{GltfSource, glb, mesh, names, pointer, skeleton};
 use crate::formats::codec::{Input, Steps};
-use crate::formats::document::Source;
+use crate::formats::document::{Source, Unread};
 use crate::formats::json::Located;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::{Clip, Extras, Interpolation, Track, TrackKind};
 
+/// Strict (the first problem stops the read) or lenient (for `validate`).
+#[derive(Clone, Copy)]
+pub(crate) enum Mode<'c> {
+    /// Every problem is an error.
+    Strict,
+    /// Channels and skins the checks found broken are left out; a mesh that cannot be read
+    /// is left out.
+    Lenient(&'c Checked),
+}
+
+/// A document as read, with the tracks whose keys the file does not store.
+pub(crate) struct Built {
+    /// The document.
+    pub doc: Document,
+    /// Tracks `(clip, track)` read from accessors without data (zeros by definition).
+    pub unstored: Vec<(usize, usize)>,
+}
+
 /// Reads glTF (`input.bytes`, the contents of `input.file`, whose folder external buffers are
 /// read from); progress advances channel by channel.
 pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
-    read_inner(input).map_err(|f| f.in_file(input.file))
+    let strict = || -> Result<Document, Located> {
+        let (format, text, bin) = split(input.bytes)?;
+        let parsed = parse(text)?;
+        input.step(0, 1)?;
+        let buffers = super::buffers::load(&parsed.json, bin, folder(input.file))?;
+        Ok(build(input, format, parsed, buffers, Mode::Strict)?.doc)
+    };
+    strict().map_err(|f| f.in_file(input.file))
 }
 
-/// [`read`] with failures still located by JSON path only.
-fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
-    let (bytes, file) = (input.bytes, input.file);
-    let (format, json_text, bin) = if bytes.starts_with(glb::MAGIC) {
+/// A file's container, its JSON text and its BIN chunk (GLB only).
+pub(crate) type Parts<'b> = (Format, &'b [u8], Option<&'b [u8]>);
+
+/// The container of `bytes`, its JSON text and its BIN chunk (GLB only).
+pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>, Located> {
+    if bytes.starts_with(glb::MAGIC) {
         let glb = glb::parse(bytes).map_err(|e| Located::syntax("", e))?;
-        (Format::Glb, glb.json, glb.bin)
+        Ok((Format::Glb, glb.json, glb.bin))
     } else {
-        (Format::Gltf, bytes, None)
-    };
-    let parsed = parse(json_text)?;
-    let json = &parsed.json;
-    let folder = match file.parent() {
+        Ok((Format::Gltf, bytes, None))
+    }
+}
+
+/// The folder external buffers of `file` are read from.
+pub(crate) fn folder(file: &Path) -> &Path {
+    match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    input.step(0, 1)?;
-    let buffers = super::buffers::load(json, bin, folder)?;
+    }
+}
+
+/// The document of a parsed glTF file whose buffers are `buffers`.
+pub(crate) fn build(
+    input: &Input<'_>,
+    format: Format,
+    parsed: Parsed,
+    buffers: Vec<Vec<u8>>,
+    mode: Mode<'_>,
+) -> Result<Built, Located> {
+    let Parsed { json: typed, root } = parsed;
+    let json = &typed;
     let node_names = names::node_names(&json.nodes);
     let channels = json.animations.iter().map(|a| a.channels.len()).sum();
     let mut steps = input.steps(channels);
     let mut clips = Vec::with_capacity(json.animations.len());
-    let mut skipped_channels = Vec::new();
-    let raw_animations = parsed.root.get("animations").and_then(Value::as_array);
+    let mut found = Found::default();
+    let raw_animations = root.get("animations").and_then(Value::as_array);
     for a in 0..json.animations.len() {
         let raw = raw_animations
             .and_then(|arr| arr.get(a))
             .and_then(Value::as_object);
-        clips.push(read_animation(
+        let ctx = AnimationCtx {
             json,
-            &buffers,
-            &node_names,
+            buffers: &buffers,
+            node_names: &node_names,
             a,
             raw,
-            &mut skipped_channels,
-            &mut steps,
-        )?);
+            mode,
+        };
+        clips.push(ctx.read(&mut found, &mut steps)?);
     }
-    let skeleton = skeleton::skeleton(json, &node_names)?;
-    let mesh = mesh::morph_mesh(json, &buffers, &node_names)?;
+    let (skeleton, mesh) = match mode {
+        Mode::Strict => (
+            skeleton::skeleton(json, &node_names, &HashSet::new())?,
+            mesh::morph_mesh(json, &buffers, &node_names)?,
+        ),
+        Mode::Lenient(checked) => (
+            skeleton::skeleton(json, &node_names, &checked.broken_skins)?,
+            mesh::morph_mesh(json, &buffers, &node_names).unwrap_or(None),
+        ),
+    };
     let source = GltfSource {
-        root: parsed.root,
+        root,
+        json: typed,
         buffers,
         node_names,
         clips: clips.clone(),
-        skipped_channels,
+        skipped_channels: found.skipped,
     };
-    Ok(Document {
-        path: Some(file.to_path_buf()),
-        format,
-        clips,
-        skeleton,
-        mesh: mesh.map(Arc::new),
-        source: Source::new(source),
+    Ok(Built {
+        doc: Document {
+            path: Some(input.file.to_path_buf()),
+            format,
+            clips,
+            skeleton,
+            mesh: mesh.map(Arc::new),
+            unread: found.unread,
+            source: Source::new(source),
+        },
+        unstored: found.unstored,
     })
 }
 
@@ -101,10 +163,12 @@ enum Channel {
     Scale,
     /// `weights`: the morph target influences.
     Weights,
+    /// Anything else a `KHR_animation_pointer` pointer names: a track named by the pointer.
+    Pointer,
 }
 
 impl Channel {
-    /// The channel for a target path, `None` for paths clipscope does not read.
+    /// The channel for a node target path, `None` for paths clipscope does not read.
     fn from_path(path: &str) -> Option<Channel> {
         Some(match path {
             "translation" => Channel::Translation,
@@ -116,71 +180,221 @@ impl Channel {
     }
 }
 
-/// Animation `a` as a clip.
-fn read_animation(
-    json: &GltfJson,
-    buffers: &[Vec<u8>],
-    node_names: &[String],
+/// What a channel animates: its node (none for a pointer track), its kind and, for a pointer
+/// track, its pointer.
+type Aim = (Option<usize>, Channel, Option<String>);
+
+/// What reading the channels found besides tracks.
+#[derive(Default)]
+struct Found {
+    /// Channels not read, as JSON paths.
+    skipped: Vec<String>,
+    /// Keyframe data not read, for the document.
+    unread: Vec<Unread>,
+    /// Tracks read from accessors without data.
+    unstored: Vec<(usize, usize)>,
+}
+
+/// One animation being read.
+struct AnimationCtx<'a> {
+    /// The typed file.
+    json: &'a GltfJson,
+    /// The buffers' bytes.
+    buffers: &'a [Vec<u8>],
+    /// Every node's track name.
+    node_names: &'a [String],
+    /// The animation's index.
     a: usize,
-    raw: Option<&Map<String, Value>>,
-    skipped: &mut Vec<String>,
-    steps: &mut Steps,
-) -> Result<Clip, Located> {
-    let animation = &json.animations[a];
-    let apath = format!("animations[{a}]");
-    let mut tracks = Vec::new();
-    for (c, channel) in animation.channels.iter().enumerate() {
-        steps.next()?;
-        let cpath = format!("{apath}.channels[{c}]");
-        let (Some(node), Some(kind)) = (
-            channel.target.node,
-            Channel::from_path(&channel.target.path),
-        ) else {
-            skipped.push(cpath);
-            continue;
-        };
-        let node = node as usize;
-        let Some(node_name) = node_names.get(node) else {
-            return Err(Located::new(
-                format!("{cpath}.target.node"),
-                format!(
-                    "node {node} does not exist (the file has {})",
-                    node_names.len()
-                ),
-            ));
-        };
-        let s = channel.sampler as usize;
-        let sampler = animation.samplers.get(s).ok_or_else(|| {
-            Located::new(
-                format!("{cpath}.sampler"),
-                format!(
-                    "sampler {s} does not exist (the animation has {})",
-                    animation.samplers.len()
-                ),
-            )
-        })?;
-        let spath = format!("{apath}.samplers[{s}]");
-        let keys = read_sampler(json, buffers, sampler, &spath, kind, node, &cpath)?;
-        tracks.extend(tracks_of(keys, kind, node_name, json, node));
+    /// The animation as written (extras, extensions, channel targets).
+    raw: Option<&'a Map<String, Value>>,
+    /// Strict or lenient.
+    mode: Mode<'a>,
+}
+
+impl AnimationCtx<'_> {
+    /// The raw target object of channel `c`.
+    fn raw_target(&self, c: usize) -> Option<&Map<String, Value>> {
+        self.raw?
+            .get("channels")?
+            .as_array()?
+            .get(c)?
+            .get("target")?
+            .as_object()
     }
-    let name = animation
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("animation_{a}"));
-    let mut clip = Clip::new(name, -1.0, tracks);
-    clip.uuid = None;
-    if let Some(raw) = raw {
-        if let Some(extras) = raw.get("extras") {
-            clip.user_data = extras.clone();
+
+    /// What channel `c` animates: its node (none for pointer tracks), its kind and, for a
+    /// pointer track, its pointer; `Err` with a phrase when clipscope does not read it.
+    fn what(&self, c: usize, cpath: &str) -> Result<Result<Aim, String>, Located> {
+        let channel = &self.json.animations[self.a].channels[c];
+        let Some(path) = channel.path() else {
+            return Err(match channel.target {
+                None => Located::new(cpath, "missing field `target`"),
+                Some(_) => Located::new(format!("{cpath}.target"), "missing field `path`"),
+            });
+        };
+        if pointer::is_pointer_path(path) {
+            let Some(Some(p)) = self.raw_target(c).and_then(pointer::of_target) else {
+                return Ok(Err(format!(
+                    "a channel with path \"pointer\" but no {} pointer",
+                    pointer::EXTENSION
+                )));
+            };
+            if !pointer::is_valid(p) {
+                return Err(Located::new(
+                    format!("{cpath}.target.extensions.{}.pointer", pointer::EXTENSION),
+                    format!("{p:?} is not a JSON pointer"),
+                ));
+            }
+            return Ok(Ok(match pointer::node_target(p) {
+                Some((node, path)) => (
+                    Some(node),
+                    Channel::from_path(path).unwrap_or(Channel::Pointer),
+                    None,
+                ),
+                None => (None, Channel::Pointer, Some(p.to_string())),
+            }));
         }
-        let kept: Vec<_> = raw
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "name" | "channels" | "samplers" | "extras"))
-            .filter_map(|(k, v)| Some((k.clone(), serde_json::value::to_raw_value(v).ok()?)))
-            .collect();
-        clip.extras = Extras(kept);
+        let Some(kind) = Channel::from_path(path) else {
+            return Ok(Err(format!(
+                "a channel aimed at path {path:?}, which glTF does not define"
+            )));
+        };
+        match channel.node() {
+            Some(node) => Ok(Ok((Some(node as usize), kind, None))),
+            None => Ok(Err(format!(
+                "a {path} channel without a target node (glTF ignores it)"
+            ))),
+        }
     }
-    Ok(clip)
+
+    /// The clip of this animation.
+    fn read(&self, found: &mut Found, steps: &mut Steps) -> Result<Clip, Located> {
+        let (json, a) = (self.json, self.a);
+        let animation = &json.animations[a];
+        let apath = format!("animations[{a}]");
+        let mut tracks = Vec::new();
+        for (c, channel) in animation.channels.iter().enumerate() {
+            steps.next()?;
+            let cpath = format!("{apath}.channels[{c}]");
+            if let Mode::Lenient(checked) = self.mode
+                && checked.skip_channels.contains(&(a, c))
+            {
+                // Broken: reported by the checks, whose message says what is wrong. A channel
+                // glTF says to ignore (no node, no pointer) is listed as not read.
+                let ignored = channel.node().is_none()
+                    && channel.path().and_then(Channel::from_path).is_some();
+                if ignored && let Ok(Err(phrase)) = self.what(c, &cpath) {
+                    found
+                        .unread
+                        .push(Unread::new(cpath.clone(), phrase).in_clip(a));
+                }
+                found.skipped.push(cpath);
+                continue;
+            }
+            let (node, kind, pointer) = match self.what(c, &cpath)? {
+                Ok(what) => what,
+                Err(phrase) => {
+                    found
+                        .unread
+                        .push(Unread::new(cpath.clone(), phrase).in_clip(a));
+                    found.skipped.push(cpath);
+                    continue;
+                }
+            };
+            let node_name = match node {
+                Some(node) => Some(self.node_names.get(node).ok_or_else(|| {
+                    Located::new(
+                        format!("{cpath}.target.node"),
+                        format!(
+                            "node {node} does not exist (the file has {})",
+                            self.node_names.len()
+                        ),
+                    )
+                })?),
+                None => None,
+            };
+            let Some(s) = channel.sampler else {
+                return Err(Located::new(cpath, "missing field `sampler`"));
+            };
+            let s = s as usize;
+            let sampler = animation.samplers.get(s).ok_or_else(|| {
+                Located::new(
+                    format!("{cpath}.sampler"),
+                    format!(
+                        "sampler {s} does not exist (the animation has {})",
+                        animation.samplers.len()
+                    ),
+                )
+            })?;
+            let spath = format!("{apath}.samplers[{s}]");
+            let keys = read_sampler(json, self.buffers, sampler, &spath, kind, node, &cpath)?;
+            let before = tracks.len();
+            match (node_name, pointer) {
+                (Some(name), _) => {
+                    tracks.extend(tracks_of(keys, kind, name, json, node.unwrap_or(0)))
+                }
+                (None, Some(p)) => tracks.push(pointer_track(keys, p)),
+                (None, None) => {}
+            }
+            if let Mode::Lenient(checked) = self.mode
+                && [sampler.input, sampler.output]
+                    .iter()
+                    .flatten()
+                    .any(|&i| checked.unstored.contains(&(i as usize)))
+            {
+                found
+                    .unstored
+                    .extend((before..tracks.len()).map(|t| (a, t)));
+            }
+        }
+        let name = animation
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("animation_{a}"));
+        let mut clip = Clip::new(name, -1.0, tracks);
+        clip.uuid = None;
+        if let Some(raw) = self.raw {
+            if let Some(extras) = raw.get("extras") {
+                clip.user_data = extras.clone();
+            }
+            let kept: Vec<_> = raw
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "name" | "channels" | "samplers" | "extras"))
+                .filter_map(|(k, v)| Some((k.clone(), serde_json::value::to_raw_value(v).ok()?)))
+                .collect();
+            clip.extras = Extras(kept);
+        }
+        Ok(clip)
+    }
+}
+
+/// The track of a pointer channel: named by the pointer, a number track for one value per key
+/// and a vector track otherwise.
+fn pointer_track(keys: Keys, pointer: String) -> Track {
+    let Keys {
+        times,
+        width,
+        values,
+        tangents,
+        interpolation,
+    } = keys;
+    let kind = if width == 1 {
+        TrackKind::Number
+    } else {
+        TrackKind::Vector
+    };
+    let mut track = Track::numeric(pointer, kind, times, values);
+    track.interpolation = interpolation;
+    if let Some((a, b)) = tangents {
+        track.tangents = Some(crate::model::Tangents::from_hermite(
+            &track.times,
+            track.values.as_numbers().unwrap_or_default(),
+            &a,
+            &b,
+            width,
+        ));
+    }
+    track
 }
 
 /// A sampler's keys, decoded and split.
@@ -197,16 +411,24 @@ struct Keys {
     interpolation: Interpolation,
 }
 
-/// Decodes sampler `spath` for a channel of `kind` on `node` (`cpath` names the channel).
+/// Decodes sampler `spath` for a channel of `kind` on `node` (none for a pointer track; `cpath`
+/// names the channel).
 fn read_sampler(
     json: &GltfJson,
     buffers: &[Vec<u8>],
     sampler: &SamplerJson,
     spath: &str,
     kind: Channel,
-    node: usize,
+    node: Option<usize>,
     cpath: &str,
 ) -> Result<Keys, Located> {
+    let required = |index: Option<u32>, name: &str| {
+        index.ok_or_else(|| Located::new(spath, format!("missing field `{name}`")))
+    };
+    let (input_index, output_index) = (
+        required(sampler.input, "input")?,
+        required(sampler.output, "output")?,
+    );
     let (interpolation, per_key) = match sampler.interpolation.as_deref() {
         None | Some("LINEAR") => (Interpolation::Linear, 1),
         Some("STEP") => (Interpolation::Discrete, 1),
@@ -218,26 +440,27 @@ fn read_sampler(
             ));
         }
     };
-    let input = decode(json, buffers, sampler.input, &format!("{spath}.input"))?;
+    let input = decode(json, buffers, input_index, &format!("{spath}.input"))?;
     if input.components != 1 {
         return Err(Located::new(
-            format!("accessors[{}].type", sampler.input),
+            format!("accessors[{input_index}].type"),
             format!("key times must be SCALAR, not {}", input.type_name),
         ));
     }
     let n = input.count;
     if n == 0 {
         return Err(Located::new(
-            format!("accessors[{}].count", sampler.input),
+            format!("accessors[{input_index}].count"),
             "the key times accessor has no keys",
         ));
     }
-    let output = decode(json, buffers, sampler.output, &format!("{spath}.output"))?;
-    let opath = format!("accessors[{}]", sampler.output);
+    let output = decode(json, buffers, output_index, &format!("{spath}.output"))?;
+    let opath = format!("accessors[{output_index}]");
     let want_type = match kind {
         Channel::Translation | Channel::Scale => 3,
         Channel::Rotation => 4,
         Channel::Weights => 1,
+        Channel::Pointer => output.components,
     };
     if output.components != want_type {
         let want = ["", "SCALAR", "", "VEC3", "VEC4"][want_type];
@@ -250,8 +473,10 @@ fn read_sampler(
             ),
         ));
     }
-    let elements_per_key = match kind {
-        Channel::Weights => morph_target_count(json, node, &output, n * per_key, cpath)?,
+    let elements_per_key = match (kind, node) {
+        (Channel::Weights, Some(node)) => {
+            morph_target_count(json, node, &output, n * per_key, cpath)?
+        }
         _ => 1,
     };
     let expected = n * per_key * elements_per_key;
@@ -303,6 +528,7 @@ fn path_name(kind: Channel) -> &'static str {
         Channel::Rotation => "a rotation",
         Channel::Scale => "a scale",
         Channel::Weights => "a weights",
+        Channel::Pointer => "a pointer",
     }
 }
 
@@ -435,5 +661,7 @@ fn tracks_of(
                 })
                 .collect()
         }
+        // A pointer to something else is no node property (see `pointer_track`).
+        Channel::Pointer => Vec::new(),
     }
 }

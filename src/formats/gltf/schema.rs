@@ -14,7 +14,7 @@
 use std::cell::Cell;
 use std::fmt;
 
-use gltf_json::{Accessor, Asset, Buffer, Mesh, Node, Skin, buffer::View};
+use gltf_json::{Accessor, Asset, Buffer, Mesh, Node, buffer::View};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -86,7 +86,7 @@ pub(crate) struct GltfJson {
     pub nodes: Vec<Node>,
     /// `skins`.
     #[serde(default)]
-    pub skins: Vec<Skin>,
+    pub skins: Vec<SkinJson>,
 }
 
 /// One `animations[i]` entry.
@@ -106,10 +106,24 @@ pub(crate) struct AnimationJson {
 /// One channel: a sampler aimed at a node property.
 #[derive(Debug, Deserialize)]
 pub(crate) struct ChannelJson {
-    /// Index into the animation's samplers.
-    pub sampler: u32,
-    /// What it animates.
-    pub target: TargetJson,
+    /// Index into the animation's samplers (required).
+    #[serde(default)]
+    pub sampler: Option<u32>,
+    /// What it animates (required).
+    #[serde(default)]
+    pub target: Option<TargetJson>,
+}
+
+impl ChannelJson {
+    /// The target's node, when the channel has a target with a node.
+    pub(crate) fn node(&self) -> Option<u32> {
+        self.target.as_ref()?.node
+    }
+
+    /// The target's path, when the channel has a target with a path.
+    pub(crate) fn path(&self) -> Option<&str> {
+        self.target.as_ref()?.path.as_deref()
+    }
 }
 
 /// A channel's target.
@@ -118,20 +132,31 @@ pub(crate) struct TargetJson {
     /// The node (absent for `KHR_animation_pointer` targets).
     #[serde(default)]
     pub node: Option<u32>,
-    /// `translation`, `rotation`, `scale`, `weights` (or an extension's path).
-    pub path: String,
+    /// `translation`, `rotation`, `scale`, `weights` (or `pointer`); required.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 /// One sampler: key times, key values and how to interpolate.
 #[derive(Debug, Deserialize)]
 pub(crate) struct SamplerJson {
-    /// The accessor of the key times.
-    pub input: u32,
+    /// The accessor of the key times (required).
+    #[serde(default)]
+    pub input: Option<u32>,
     /// `LINEAR` (the default), `STEP` or `CUBICSPLINE`.
     #[serde(default)]
     pub interpolation: Option<String>,
-    /// The accessor of the key values.
-    pub output: u32,
+    /// The accessor of the key values (required).
+    #[serde(default)]
+    pub output: Option<u32>,
+}
+
+/// One skin: the joints a skinned mesh follows.
+#[derive(Debug, Deserialize)]
+pub(crate) struct SkinJson {
+    /// The joint nodes (required).
+    #[serde(default)]
+    pub joints: Option<Vec<u32>>,
 }
 
 /// `mesh.extras` as glTF exporters (Blender, three.js) write morph target names.
@@ -161,12 +186,20 @@ pub(crate) struct Parsed {
 
 /// Parses glTF JSON `text`, or says where and why it cannot.
 pub(crate) fn parse(text: &[u8]) -> Result<Parsed, Located> {
+    let root = parse_root(text)?;
+    let json = parse_typed(text)?;
+    Ok(Parsed { json, root })
+}
+
+/// The top-level object of glTF JSON `text` (syntax errors and a top level that is not an
+/// object are failures).
+pub(crate) fn parse_root(text: &[u8]) -> Result<Map<String, Value>, Located> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     if text.iter().all(u8::is_ascii_whitespace) {
         return Err(Located::syntax("", "the glTF JSON is empty"));
     }
-    let root = match serde_json::from_slice::<Value>(text) {
-        Ok(Value::Object(map)) => map,
+    match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(map)) => Ok(map),
         Ok(other) => {
             let kind = match other {
                 Value::Null => "null",
@@ -176,16 +209,22 @@ pub(crate) fn parse(text: &[u8]) -> Result<Parsed, Located> {
                 Value::Array(_) => "an array",
                 Value::Object(_) => "an object",
             };
-            return Err(Located::new(
+            Err(Located::new(
                 "",
                 format!("expected a glTF object, found {kind}"),
-            ));
+            ))
         }
         Err(e) => {
             let (path, reason) = syntax_error(text, &e);
-            return Err(Located::syntax(path, reason));
+            Err(Located::syntax(path, reason))
         }
-    };
+    }
+}
+
+/// The typed parts of glTF JSON `text` (known to be a JSON object), with the asset version
+/// checked.
+pub(crate) fn parse_typed(text: &[u8]) -> Result<GltfJson, Located> {
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let json = serde_json::from_slice::<GltfJson>(text).map_err(|e| {
         let (path, reason) = data_error(text, &e);
         Located::new(path, reason)
@@ -197,7 +236,7 @@ pub(crate) fn parse(text: &[u8]) -> Result<Parsed, Located> {
             format!("glTF version {version:?} is not supported (only 2.x)"),
         ));
     }
-    Ok(Parsed { json, root })
+    Ok(json)
 }
 
 /// The path and reason of a type error in otherwise valid JSON: the path of the value being

@@ -5,6 +5,8 @@
 //! the tree they are. Each bone carries its node's track name, parent and rest transform (TRS,
 //! or the decomposed `matrix`). A file with no skin and no moved node has no skeleton.
 
+use std::collections::HashSet;
+
 use glam::Mat4;
 
 use super::schema::GltfJson;
@@ -51,14 +53,28 @@ fn descends_from(parent: &[Option<usize>], node: usize, ancestor: usize) -> bool
     false
 }
 
-/// The skeleton of the joints and moved nodes (see the module docs), or `None`.
-pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skeleton>, Located> {
+/// The skeleton of the joints and moved nodes (see the module docs), or `None`; the skins in
+/// `ignored` (found broken by the lenient read's checks) are left out.
+pub(crate) fn skeleton(
+    json: &GltfJson,
+    names: &[String],
+    ignored: &HashSet<usize>,
+) -> Result<Option<Skeleton>, Located> {
     let n = json.nodes.len();
     let parent = parents(json)?;
     let mut wanted = vec![false; n];
     for (s, skin) in json.skins.iter().enumerate() {
-        for (j, joint) in skin.joints.iter().enumerate() {
-            let i = joint.value();
+        if ignored.contains(&s) {
+            continue;
+        }
+        let Some(joints) = &skin.joints else {
+            return Err(Located::new(
+                format!("skins[{s}]"),
+                "missing field `joints`",
+            ));
+        };
+        for (j, &joint) in joints.iter().enumerate() {
+            let i = joint as usize;
             if i >= n {
                 return Err(Located::new(
                     format!("skins[{s}].joints[{j}]"),
@@ -70,11 +86,8 @@ pub(crate) fn skeleton(json: &GltfJson, names: &[String]) -> Result<Option<Skele
     }
     for animation in &json.animations {
         for channel in &animation.channels {
-            if let Some(i) = channel.target.node
-                && matches!(
-                    channel.target.path.as_str(),
-                    "translation" | "rotation" | "scale"
-                )
+            if let Some(i) = channel.node()
+                && matches!(channel.path(), Some("translation" | "rotation" | "scale"))
                 && let Some(w) = wanted.get_mut(i as usize)
             {
                 *w = true;
@@ -159,7 +172,7 @@ mod tests {
             r#","skins":[{"joints":[2]}]"#,
         );
         let names = vec!["root".into(), "node_1".into(), "tip".into(), "loose".into()];
-        let s = skeleton(&j, &names).unwrap().unwrap();
+        let s = skeleton(&j, &names, &HashSet::new()).unwrap().unwrap();
         assert_eq!(
             s.hierarchy(),
             [
@@ -171,7 +184,7 @@ mod tests {
         assert_eq!(s.bones[1].position, [1.0, 2.0, 3.0]);
         assert_eq!(s.bones[1].scale, [2.0; 3]);
         let bad = json("[{}]", r#","skins":[{"joints":[4]}]"#);
-        let e = skeleton(&bad, &["node_0".into()]).unwrap_err();
+        let e = skeleton(&bad, &["node_0".into()], &HashSet::new()).unwrap_err();
         assert_eq!(e.path, "skins[0].joints[0]");
     }
 }

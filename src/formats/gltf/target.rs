@@ -4,11 +4,14 @@
 //! glTF 2.0 animates node translation, rotation, scale and morph weights. So `NODE.position`,
 //! `NODE.quaternion`, `NODE.scale`, `NODE.morphTargetInfluences[T]` (one target) and
 //! `NODE.morphTargetInfluences` (all targets per key) are writable, with `.bones[X].…` meaning
-//! node `X` and a track without a node (`.position`) meaning the root object. Everything else
-//! (materials, Euler `rotation`, `visible`, …) would need `KHR_animation_pointer`, which
-//! clipscope does not write, and is refused. Key times must be finite, start at 0 or later and
-//! strictly increase, and values must be finite: glTF requires all three.
+//! node `X` and a track without a node (`.position`) meaning the root object. A track named by
+//! a JSON pointer (`/materials/0/emissiveFactor`, as the reader names `KHR_animation_pointer`
+//! channels to anything but a node transform) is written as such a channel again. Everything
+//! else (three.js material properties, Euler `rotation`, `visible`, …) has no glTF target and is
+//! refused. Key times must be finite, start at 0 or later and strictly increase, and values
+//! must be finite: glTF requires all three.
 
+use super::pointer;
 use crate::model::binding::parse_track_name;
 use crate::model::{Track, TrackKind, Values};
 
@@ -26,6 +29,8 @@ pub(crate) enum Property {
     Weight(String),
     /// Every morph weight at once (`.morphTargetInfluences`, one number per target per key).
     Weights,
+    /// A `KHR_animation_pointer` target: the JSON pointer (any number of values per key).
+    Pointer(String),
 }
 
 impl Property {
@@ -36,6 +41,7 @@ impl Property {
             Property::Rotation => "rotation",
             Property::Scale => "scale",
             Property::Weight(_) | Property::Weights => "weights",
+            Property::Pointer(_) => "pointer",
         }
     }
 }
@@ -47,6 +53,8 @@ pub(crate) enum NodeKey {
     Named(String),
     /// The root object (`.position`, `.morphTargetInfluences[0]`).
     Root,
+    /// No node: a `KHR_animation_pointer` target names what it animates.
+    Pointer,
 }
 
 /// A track's node and property, once [`target`] accepted its name.
@@ -62,14 +70,22 @@ pub(crate) struct Target {
 
 /// The node and property of `track`, or why glTF cannot animate it.
 pub(crate) fn target(track: &Track) -> Result<Target, String> {
+    if track.name.starts_with('/') && pointer::is_valid(&track.name) {
+        return Ok(Target {
+            node: NodeKey::Pointer,
+            bone: false,
+            property: Property::Pointer(track.name.clone()),
+        });
+    }
     let path =
         parse_track_name(&track.name).map_err(|_| "the track name does not parse".to_string())?;
     let (node, bone) = match (path.object_name.as_deref(), path.object_index) {
         (Some("bones"), Some(bone)) => (NodeKey::Named(bone), true),
         (Some(object), _) => {
             return Err(format!(
-                "glTF animates node transforms and morph weights only ('{object}' properties \
-                 need KHR_animation_pointer, which clipscope does not write)"
+                "glTF animates node transforms and morph weights, and what a \
+                 KHR_animation_pointer JSON pointer names; '{object}' properties of three.js \
+                 have no glTF target"
             ));
         }
         (None, _) => match path.node_name {
@@ -115,7 +131,7 @@ pub(crate) fn check(track: &Track, property: &Property) -> Result<(), String> {
         Property::Translation | Property::Scale => Some(3),
         Property::Rotation => Some(4),
         Property::Weight(_) => Some(1),
-        Property::Weights => None,
+        Property::Weights | Property::Pointer(_) => None,
     };
     if let Some(want) = want
         && (vs != want || values.len() != track.len() * want)
@@ -195,7 +211,15 @@ mod tests {
         assert!(
             t("a.material.opacity")
                 .unwrap_err()
-                .contains("KHR_animation_pointer")
+                .contains("have no glTF target")
+        );
+        assert_eq!(
+            t("/materials/0/alphaCutoff").unwrap(),
+            Target {
+                node: NodeKey::Pointer,
+                bone: false,
+                property: Property::Pointer("/materials/0/alphaCutoff".into())
+            }
         );
         assert!(t("a.rotation").unwrap_err().contains("'rotation'"));
         assert!(t("a.position[x]").unwrap_err().contains("one component"));

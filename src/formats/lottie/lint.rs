@@ -1,8 +1,12 @@
 //! Lottie lint rules that need the raw file, run by `validate` after the strict read:
 //!
 //! * `lottie-empty-range`: the composition or a layer has `ip >= op` (nothing is ever shown);
-//! * `lottie-key-outside-layer`: an animated transform keyframe (`ks.*.k[i].t`) lies outside its
-//!   layer's `[ip, op]` (it can never be seen);
+//! * `lottie-key-outside-layer`: an animated transform keyframe (`ks.*.k[i].t`) that can never be
+//!   seen: it lies before its layer's in point and so does the next keyframe (or after the out
+//!   point, and so does the one before). A keyframe outside `[ip, op]` whose neighbour lies
+//!   inside still shapes what is seen, and the first or last keyframe holds its value beyond
+//!   it, so neither is reported. Keyframe times and in/out points count the same frames
+//!   (lottie-web subtracts `st` from both); time-stretched layers are not checked;
 //! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition.
 //!
 //! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
@@ -57,28 +61,38 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
                     format!("{at}.parent: no layer has ind {parent}"),
                 ));
             }
+            // Keyframe times and in/out points both count the composition's frames
+            // (lottie-web subtracts the layer's `st` from the frame and from every keyframe
+            // time alike); a time-stretched layer (`sr` ≠ 1) is not checked.
+            let stretched = num(layer, "sr").is_some_and(|sr| sr != 1.0);
             let (Some(ip), Some(op)) = (ip, op) else {
                 continue;
             };
-            let Some(ks) = layer.get("ks").and_then(Value::as_object) else {
+            let Some(ks) = layer
+                .get("ks")
+                .and_then(Value::as_object)
+                .filter(|_| !stretched)
+            else {
                 continue;
             };
             for (prop, value) in ks {
                 let Some(keys) = value.get("k").and_then(Value::as_array) else {
                     continue;
                 };
-                for (k, key) in keys.iter().enumerate() {
-                    if let Some(t) = num(key, "t")
-                        && (t < ip || t > op)
-                    {
-                        out.push(Problem::warning(
-                            "lottie-key-outside-layer",
-                            format!(
-                                "{at}.ks.{prop}.k[{k}].t: frame {t} is outside the layer's in/out points [{ip}, {op}]"
-                            ),
-                        ));
-                        break;
-                    }
+                let times: Vec<Option<f64>> = keys.iter().map(|k| num(k, "t")).collect();
+                if let Some((k, t, other)) = dead_key(&times, ip, op) {
+                    let (side, point) = if t < ip {
+                        ("before the layer's in point", ip)
+                    } else {
+                        ("after the layer's out point", op)
+                    };
+
+                    out.push(Problem::warning(
+                        "lottie-key-outside-layer",
+                        format!(
+                            "{at}.ks.{prop}.k[{k}].t: the keyframe at frame {t} is never seen: it and its neighbour at frame {other} both lie {side} ({point})"
+                        ),
+                    ));
                 }
             }
         }
@@ -87,6 +101,21 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
         p.clip = Some(0);
     }
     out
+}
+
+/// The first keyframe of `times` (frames) that is never seen in a layer shown over `[ip, op]`:
+/// its index, its time and the time of the neighbour on the same side.
+fn dead_key(times: &[Option<f64>], ip: f64, op: f64) -> Option<(usize, f64, f64)> {
+    (0..times.len()).find_map(|k| {
+        let t = times[k]?;
+        let next = times.get(k + 1).copied().flatten();
+        let prev = k.checked_sub(1).and_then(|p| times[p]);
+        match (next, prev) {
+            (Some(n), _) if t < ip && n <= ip => Some((k, t, n)),
+            (_, Some(p)) if t > op && p >= op => Some((k, t, p)),
+            _ => None,
+        }
+    })
 }
 
 #[cfg(test)]
@@ -108,7 +137,7 @@ mod tests {
     #[test]
     fn bad_ranges_keys_and_parents_warn() {
         let bad = r#"{"ip":10,"op":10,"layers":[{"ind":1,"ip":0,"op":30,
-            "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":45,"s":[100]}]}}},
+            "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":20,"s":[50]},{"t":31,"s":[90]},{"t":45,"s":[100]}]}}},
             {"ind":2,"parent":7,"ip":5,"op":5,"ks":{}}]}"#;
         let p = lint(bad.as_bytes());
         let codes: Vec<&str> = p.iter().map(|p| p.code.as_str()).collect();
@@ -121,11 +150,45 @@ mod tests {
                 "lottie-missing-parent"
             ]
         );
-        assert!(
-            p[1].message.starts_with("layers[0].ks.o.k[1].t"),
-            "{}",
-            p[1].message
+        assert_eq!(
+            p[1].message,
+            "layers[0].ks.o.k[3].t: the keyframe at frame 45 is never seen: it and its neighbour \
+             at frame 31 both lie after the layer's out point (30)"
         );
         assert!(p.iter().all(|p| p.clip == Some(0)));
+    }
+
+    #[test]
+    fn keys_outside_the_layer_that_shape_what_is_seen_pass() {
+        // Before the in point, but the next key is inside; after the out point, but the key
+        // before is inside; the last key holds from before the in point.
+        for k in [
+            r#"[{"t":0,"s":[0]},{"t":15,"s":[100]}]"#,
+            r#"[{"t":15,"s":[0]},{"t":45,"s":[100]}]"#,
+            r#"[{"t":2,"s":[0]}]"#,
+        ] {
+            let text = format!(
+                r#"{{"ip":0,"op":60,"layers":[{{"ind":1,"ip":10,"op":30,"ks":{{"o":{{"a":1,"k":{k}}}}}}}]}}"#
+            );
+            assert!(codes(&text).is_empty(), "{k}");
+        }
+        let dead = r#"{"ip":0,"op":60,"layers":[{"ind":1,"ip":10,"op":30,
+            "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":5,"s":[5]},{"t":20,"s":[100]}]}}}]}"#;
+        assert_eq!(codes(dead), ["lottie-key-outside-layer"]);
+        assert!(
+            lint(dead.as_bytes())[0]
+                .message
+                .starts_with("layers[0].ks.o.k[0].t")
+        );
+    }
+
+    #[test]
+    fn start_time_shifts_keys_and_in_points_alike_and_stretched_layers_pass() {
+        // A layer starting at 96 whose keys and in point are both composition frames.
+        let shifted = r#"{"ip":0,"op":300,"layers":[{"ind":1,"ip":116,"op":272,"st":96,
+            "ks":{"s":{"a":1,"k":[{"t":85,"s":[0]},{"t":110,"s":[5]},{"t":122,"s":[9]}]}}}]}"#;
+        assert_eq!(codes(shifted), ["lottie-key-outside-layer"]);
+        let stretched = shifted.replace(r#""st":96"#, r#""st":96,"sr":2"#);
+        assert!(codes(&stretched).is_empty());
     }
 }

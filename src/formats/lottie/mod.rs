@@ -25,7 +25,8 @@
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into
 //! each clip's `user_data` under `"lottie"` ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
-//! other field are not modelled and are kept byte for byte: writing an imported document
+//! other field are not modelled and are kept byte for byte (a composition whose only motion is
+//! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
 //! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
 //! chooses between the two. [`codec`] is the format's entry in the format registry.
@@ -39,6 +40,7 @@ pub mod matrix;
 pub(crate) mod read;
 pub(crate) mod schema;
 pub mod spatial;
+pub(crate) mod unread;
 pub mod value;
 pub(crate) mod write;
 pub(crate) mod write_back;

@@ -105,12 +105,14 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         comps,
         props,
     };
+    let unread = super::unread::unread(bytes, &clips);
     Ok(Document {
         path: Some(file.to_path_buf()),
         format: Format::Lottie,
         clips,
         skeleton: None,
         mesh: None,
+        unread,
         source: Source::new(LottieSource(std::sync::Arc::new(source))),
     })
 }

@@ -66,6 +66,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips: vec![clip],
         skeleton: None,
         mesh: None,
+        unread: Vec::new(),
         source: Source::new(layout),
     })
 }
@@ -583,7 +584,8 @@ mod tests {
     fn lint_validates_the_clip() {
         let text = r#"{"animation":{"version":4,"name":"u","duration":1,"nodes":[{"name":"n","defaults":{"r":[0,0,0],"s":[1,1,1]},
             "keys":[{"t":1,"p":[0,0,0]},{"t":0,"p":[1,1,1]}]}]}}"#;
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted { doc, problems, .. } =
+            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(doc.is_some());
         assert!(
             problems
@@ -591,7 +593,7 @@ mod tests {
                 .any(|p| p.code == "unsorted-times" && p.clip == Some(0)),
             "{problems:?}"
         );
-        let (doc, problems) = lint_bytes(
+        let crate::formats::Linted { doc, problems, .. } = lint_bytes(
             br#"{"animation":{"nodes":[]}}"#,
             Path::new("t.json"),
             &Default::default(),

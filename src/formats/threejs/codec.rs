@@ -6,8 +6,7 @@ use std::io::Write;
 use super::read::{Mode, read};
 use super::{Layout, write};
 use crate::formats::codec::{Codec, Input, lost_mesh, other_fields};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
-use crate::model::Problem;
+use crate::formats::{Document, Format, Linted, ReadError, WriteOptions};
 
 /// Reads and writes three.js JSON ([`Format::ThreeJs`]).
 pub(crate) struct ThreeJsCodec;
@@ -26,8 +25,13 @@ impl Codec for ThreeJsCodec {
         read(input.bytes, input.file, Mode::Strict, Some(input.progress)).map(|(doc, _)| doc)
     }
 
-    fn lint(&self, input: &Input<'_>) -> Result<(Document, Vec<Problem>), ReadError> {
-        read(input.bytes, input.file, Mode::Lenient, Some(input.progress))
+    fn lint(&self, input: &Input<'_>) -> Result<Linted, ReadError> {
+        let (doc, problems) = read(input.bytes, input.file, Mode::Lenient, Some(input.progress))?;
+        Ok(Linted {
+            doc: Some(doc),
+            problems,
+            unstored: Vec::new(),
+        })
     }
 
     fn check_writable(&self, _doc: &Document) -> Result<(), String> {

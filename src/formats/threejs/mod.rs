@@ -1,6 +1,7 @@
 //! three.js JSON: `AnimationClip.toJSON` clips, arrays of clips, and ObjectLoader object/scene
 //! files with a top-level `animations` array (spec §3, §5), and io_three 4.3 object files whose
-//! morph animations sit in the geometries ([`geometry_clips`]).
+//! morph animations sit in the geometries ([`geometry_clips`]) or whose clips sit on the
+//! objects they move ([`object_clips`]).
 //!
 //! Split like linebender's velato: [`schema`] mirrors the file (borrowing the text), [`read`]
 //! converts it into model clips with three.js's parsing rules, and [`write`](mod@write) turns clips back
@@ -9,6 +10,7 @@
 
 pub(crate) mod codec;
 pub(crate) mod geometry_clips;
+pub(crate) mod object_clips;
 pub(crate) mod read;
 pub(crate) mod schema;
 pub(crate) mod write;

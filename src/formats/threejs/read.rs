@@ -234,6 +234,8 @@ pub(crate) fn read(
                     an array of clips, or an object file with \"animations\"";
     let clip_list = |list, prefix| clip_list(list, prefix).map_err(|(p, r)| err(p, r));
     let mut mesh = None;
+    let mut unread = Vec::new();
+    let mut embedded_problems = Vec::new();
     let (layout, clips) = match &schema {
         FileSchema::Array(list) => (Layout::Array, clip_list(list, "")?),
         FileSchema::Other(kind) => {
@@ -267,6 +269,7 @@ pub(crate) fn read(
                 )
                 .ok()
                 .and_then(|found| found.mesh);
+                unread = super::object_clips::beside_animations(clip_raw(fields, "object"));
                 match animations {
                     Shaped::Ok(list) => (scene_layout(fields), clip_list(list, "animations")?),
                     Shaped::Wrong(kind) => {
@@ -285,9 +288,23 @@ pub(crate) fn read(
                 )
                 .map_err(|l| l.in_file(file))?;
                 mesh = found.mesh;
+                let objects =
+                    super::object_clips::read_object(clip_raw(fields, "object"), file, mode)?;
+                let offset = found.clips.len();
+                embedded_problems = objects.problems;
+                for p in &mut embedded_problems {
+                    p.clip = p.clip.map(|c| c + offset);
+                }
+                unread = objects.unread;
                 let mut layout = scene_layout(fields);
-                if let Layout::Scene { geometry_clips, .. } = &mut layout {
+                if let Layout::Scene {
+                    geometry_clips,
+                    object_clips,
+                    ..
+                } = &mut layout
+                {
                     *geometry_clips = found.clips;
+                    *object_clips = objects.clips;
                 }
                 (layout, Vec::new())
             } else {
@@ -301,9 +318,20 @@ pub(crate) fn read(
         }
     };
 
-    convert_clips(&clips, results, mode, file).map(|(mut clips, problems)| {
-        if let Layout::Scene { geometry_clips, .. } = &layout {
+    convert_clips(&clips, results, mode, file).map(|(mut clips, mut problems)| {
+        if let Layout::Scene {
+            geometry_clips,
+            object_clips,
+            ..
+        } = &layout
+        {
+            let first = clips.len();
             clips.extend(geometry_clips.iter().cloned());
+            clips.extend(object_clips.iter().cloned());
+            problems.extend(embedded_problems.into_iter().map(|mut p| {
+                p.clip = p.clip.map(|c| c + first);
+                p
+            }));
         }
         let doc = Document {
             path: Some(file.to_path_buf()),
@@ -311,6 +339,7 @@ pub(crate) fn read(
             clips,
             skeleton: None,
             mesh: mesh.map(std::sync::Arc::new),
+            unread,
             source: Source::new(layout),
         };
         (doc, problems)
@@ -366,6 +395,7 @@ fn scene_layout(fields: &[(Key, Field)]) -> Layout {
         fields: kept,
         animations_at,
         geometry_clips: Vec::new(),
+        object_clips: Vec::new(),
     }
 }
 
@@ -1279,8 +1309,11 @@ mod tests {
         assert_eq!(tracks[2].times, vec![0.0, 0.1]);
         assert_eq!(tracks[1].value_size(), 2);
         // The same document read leniently (every array parsed) is identical.
-        let (lenient, problems) =
-            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted {
+            doc: lenient,
+            problems,
+            ..
+        } = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(
             problems
                 .iter()
@@ -1554,7 +1587,8 @@ mod tests {
             {"name":".d","type":"vector","times":[0,1],"values":[0,0,0,1,true,1]},
             {"name":".e","type":"number","times":[0],"values":[1e39]}
         ]}"#;
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted { doc, problems, .. } =
+            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         let doc = doc.unwrap();
         let summary: Vec<_> = problems
             .iter()
@@ -1635,7 +1669,7 @@ mod tests {
         assert_eq!(nums(&doc.clips[0].tracks[1])[4], 1.0);
         assert_eq!(nums(&doc.clips[0].tracks[2])[0], f32::INFINITY);
 
-        let (doc, problems) =
+        let crate::formats::Linted { doc, problems, .. } =
             lint_bytes(b"{\"tracks\":[", Path::new("t.json"), &Default::default());
         assert!(doc.is_none());
         assert_eq!(problems.len(), 1);
@@ -1645,7 +1679,7 @@ mod tests {
             "tracks[0]: truncated JSON: EOF while parsing a list at line 1 column 11"
         );
 
-        let (doc, problems) = lint_bytes(
+        let crate::formats::Linted { doc, problems, .. } = lint_bytes(
             br#"[{"name":"x"},{"tracks":[]}]"#,
             Path::new("t.json"),
             &Default::default(),
@@ -1758,7 +1792,8 @@ mod tests {
                 bytes.truncate(cut);
             }
             let strict = read_bytes(&bytes, Path::new("f.json"));
-            let (_, _) = lint_bytes(&bytes, Path::new("f.json"), &Default::default());
+            let crate::formats::Linted { .. } =
+                lint_bytes(&bytes, Path::new("f.json"), &Default::default());
             if let Ok(doc) = strict {
                 let out = crate::formats::write_bytes(&doc, &Default::default());
                 read_bytes(&out, Path::new("f.json")).expect("written output reads back");

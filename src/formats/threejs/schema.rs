@@ -413,7 +413,10 @@ pub(crate) enum Layout {
         animations_at: Option<usize>,
         /// The clips read from geometry-level `animations` (io_three 4.3, see
         /// [`geometry_clips`](super::geometry_clips)): while the document still has exactly
-        /// these, writing leaves them where they were.
+        /// these and the object clips, writing leaves them where they were.
         geometry_clips: Vec<crate::model::Clip>,
+        /// The clips read from objects' `clips` (io_three 4.3, see
+        /// [`object_clips`](super::object_clips)), after the geometry clips.
+        object_clips: Vec<crate::model::Clip>,
     },
 }

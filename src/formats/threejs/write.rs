@@ -13,6 +13,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use serde_json::value::RawValue;
+
 use super::schema::Layout;
 use crate::formats::json::number::{write_f64, write_u64};
 use crate::formats::json::{Out, write_str};
@@ -86,22 +88,28 @@ fn write_document(
             fields,
             animations_at,
             geometry_clips,
+            object_clips,
         } => {
-            // Unedited geometry-level clips stay in the geometries; edited ones are written as
-            // a top-level `animations` array and taken out of the geometries.
-            let in_geometries = !geometry_clips.is_empty() && doc.clips == *geometry_clips;
-            let stripped = if geometry_clips.is_empty() || in_geometries {
-                None
-            } else {
-                fields
-                    .iter()
-                    .find(|(k, _)| k == "geometries")
-                    .and_then(|(_, v)| super::geometry_clips::strip(v))
+            // Unedited geometry-level and per-object clips stay where they were; edited ones
+            // are written as a top-level `animations` array and taken out of the geometries
+            // and objects.
+            let embedded = geometry_clips.len() + object_clips.len();
+            let in_place = embedded > 0
+                && doc.clips.len() == embedded
+                && doc.clips[..geometry_clips.len()] == geometry_clips[..]
+                && doc.clips[geometry_clips.len()..] == object_clips[..];
+            let strip = |key: &str, strip: fn(&RawValue) -> Option<Box<RawValue>>| {
+                (embedded > 0 && !in_place)
+                    .then(|| fields.iter().find(|(k, _)| k == key))
+                    .flatten()
+                    .and_then(|(_, v)| strip(v))
             };
+            let geometries = strip("geometries", super::geometry_clips::strip);
+            let object = strip("object", super::object_clips::strip);
             out.open(b'{');
             let at = match animations_at {
                 Some(i) => Some(*i),
-                None if !doc.clips.is_empty() && !in_geometries => Some(fields.len()),
+                None if !doc.clips.is_empty() && !in_place => Some(fields.len()),
                 None => None,
             };
             for i in 0..=fields.len() {
@@ -111,8 +119,9 @@ fn write_document(
                 }
                 if let Some((k, v)) = fields.get(i) {
                     out.key(k);
-                    match &stripped {
-                        Some(s) if k == "geometries" => out.raw(s),
+                    match (&geometries, &object) {
+                        (Some(s), _) if k == "geometries" => out.raw(s),
+                        (_, Some(s)) if k == "object" => out.raw(s),
                         _ => out.raw(v),
                     }
                 }

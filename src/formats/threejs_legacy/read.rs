@@ -110,6 +110,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips,
         skeleton,
         mesh: mesh.map(std::sync::Arc::new),
+        unread: Vec::new(),
         source: Source::new(layout),
     })
 }
@@ -647,7 +648,8 @@ mod tests {
             ..Default::default()
         };
         // `validate` reads with the same options (`--morph-fps`).
-        let (linted, _) = lint_bytes(model.as_bytes(), Path::new("m.json"), &opts);
+        let crate::formats::Linted { doc: linted, .. } =
+            lint_bytes(model.as_bytes(), Path::new("m.json"), &opts);
         assert_eq!(linted.unwrap().clips[0].duration, doc.clips[0].duration);
         let e = read_bytes_with(model.as_bytes(), Path::new("m.json"), &bad).unwrap_err();
         assert_eq!(
@@ -661,7 +663,8 @@ mod tests {
         let text = format!(
             r#"{{{BONES},"animation":{{"name":"u","hierarchy":[{{"keys":[{{"time":1,"pos":[0,0,0]}},{{"time":0,"pos":[1,1,1]}}]}}]}}}}"#
         );
-        let (doc, problems) = lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
+        let crate::formats::Linted { doc, problems, .. } =
+            lint_bytes(text.as_bytes(), Path::new("t.json"), &Default::default());
         assert!(doc.is_some());
         assert!(
             problems
@@ -669,7 +672,7 @@ mod tests {
                 .any(|p| p.code == "unsorted-times" && p.clip == Some(0)),
             "{problems:?}"
         );
-        let (doc, problems) = lint_bytes(
+        let crate::formats::Linted { doc, problems, .. } = lint_bytes(
             br#"{"bones":[{}]}"#,
             Path::new("t.json"),
             &Default::default(),

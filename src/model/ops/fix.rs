@@ -1,7 +1,7 @@
 //! `fix`: the safe repairs behind `clipscope validate --fix` and the editor's Fix button.
 //!
 //! Only repairs that keep what the clip shows are applied, each when its rule reports
-//! something (and the caller's `enabled` says the rule is on):
+//! something (and the rule is not in the settings' [`off`](LintSettings::off) list):
 //!
 //! * `unsorted-times`: keys are sorted by time (stable, carrying values, handles and modes) when
 //!   that is all that is wrong with the track (no NaN time, whole value size);
@@ -29,9 +29,10 @@ impl FixReport {
 }
 
 impl Clip {
-    /// Applies the safe fixes (see the module docs) for the rules `enabled` accepts, with the
-    /// tolerances of `settings`, and reports what changed.
-    pub fn fix(&mut self, settings: &LintSettings, enabled: impl Fn(&str) -> bool) -> FixReport {
+    /// Applies the safe fixes (see the module docs) for the rules `settings` runs, with its
+    /// tolerances, and reports what changed.
+    pub fn fix(&mut self, settings: &LintSettings) -> FixReport {
+        let enabled = |code: &str| settings.checks(code);
         let mut report = FixReport::default();
         for (j, track) in self.tracks.iter_mut().enumerate() {
             let place = format!("track {j} \"{}\"", track.name);
@@ -176,24 +177,22 @@ mod tests {
         ] {
             assert!(before.iter().any(|c| c == code), "{code} in {before:?}");
         }
-        let report = clip.fix(&LintSettings::default(), |_| true);
+        let report = clip.fix(&LintSettings::default());
         assert_eq!(report.changes.len(), 4, "{:?}", report.changes);
         assert!(codes(&clip).is_empty(), "{:?}", codes(&clip));
         assert_eq!(clip.tracks[0].times, [0.0, 1.0]);
         assert_eq!(clip.tracks[0].values, Values::Numbers(vec![0.0, 1.0]));
         assert_eq!(clip.duration, 1.5);
-        assert!(clip.fix(&LintSettings::default(), |_| true).is_empty());
+        assert!(clip.fix(&LintSettings::default()).is_empty());
     }
 
     #[test]
     fn disabled_rules_are_not_fixed() {
         let t = Track::numeric(".a", TrackKind::Number, vec![0.0, 1.0], vec![0.0, 1.0]);
         let mut clip = Clip::new("c", 9.0, vec![t]);
-        assert!(
-            clip.fix(&LintSettings::default(), |c| c
-                != "duration-longer-than-keys")
-                .is_empty()
-        );
+        let mut settings = LintSettings::default();
+        settings.off.insert("duration-longer-than-keys".into());
+        assert!(clip.fix(&settings).is_empty());
         assert_eq!(clip.duration, 9.0);
     }
 }

@@ -232,7 +232,10 @@ impl Clip {
         }
         for (j, track) in self.tracks.iter().enumerate() {
             problems.extend(track.validate().into_iter().map(|p| p.in_track(j)));
-            if let Some(key) = track.times.iter().position(|&t| t as f64 > self.duration) {
+            // Compared as the keys are stored (f32): a duration written as the last key's time
+            // (0.416667) is not shorter than that key (0.416667 as f32 is 0.41666701…).
+            let duration = self.duration as f32;
+            if let Some(key) = track.times.iter().position(|&t| t > duration) {
                 problems.push(
                     Problem::warning(
                         "duration-shorter-than-keys",
@@ -428,5 +431,16 @@ mod tests {
         clip.tracks.clear();
         assert_eq!(codes(&clip.validate()), ["empty-clip"]);
         assert!(clip.is_valid());
+    }
+
+    #[test]
+    fn a_duration_written_as_the_last_key_is_not_shorter() {
+        // 0.416667 as an f32 key is 0.41666701…, above the f64 duration 0.416667.
+        let t = number(vec![0.0, 0.416667], vec![0.0, 1.0]);
+        assert!(codes(&Clip::new("c", 0.416667, vec![t.clone()]).validate()).is_empty());
+        assert_eq!(
+            codes(&Clip::new("c", 0.4166, vec![t]).validate()),
+            ["duration-shorter-than-keys"]
+        );
     }
 }

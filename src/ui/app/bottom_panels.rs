@@ -61,8 +61,7 @@ impl ClipscopeApp {
             .default_size(140.0)
             .min_size(60.0)
             .show(ui, |ui| {
-                let findings = self.findings.as_ref().map(|(s, f)| (*s, f.as_slice()));
-                validation_panel::show(ui, &mut self.validation, &self.ws, findings, out);
+                validation_panel::show(ui, &mut self.validation, self.findings.as_ref(), out);
             });
     }
 }

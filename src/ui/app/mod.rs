@@ -23,6 +23,7 @@ use crate::ui::curve_editor::CurveEditor;
 use crate::ui::cycles_panel::CyclesPanel;
 use crate::ui::dialogs::{Export, Pending};
 use crate::ui::files::Files;
+use crate::ui::findings::Findings;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::Palette;
 use crate::ui::reduce_panel::ReducePanel;
@@ -105,8 +106,9 @@ pub struct ClipscopeApp {
     /// The clip selected when the cycle preview last showed; picking another clip shows that
     /// clip instead.
     preview_selection: Option<ClipId>,
-    /// Findings of the last validate run and the clips it ran on (rerun after every edit).
-    pub findings: Option<(ClipScope, Vec<(ClipId, Problem)>)>,
+    /// Findings of the last validate run, per document (rerun for changed documents after
+    /// every edit).
+    pub findings: Option<Findings>,
     /// Dialogs, loads and recent files.
     pub files: Files,
     /// The command palette.
@@ -262,13 +264,13 @@ impl ClipscopeApp {
     /// Keeps selection and findings in step with the documents after any change.
     pub(super) fn after_edit(&mut self) {
         self.fix_selection();
-        if let Some((scope, _)) = &self.findings {
-            let scope = *scope;
-            let scope = match scope {
+        if let Some(previous) = &self.findings {
+            let scope = match previous.scope {
                 ClipScope::Clip(id) if self.ws.clip(id).is_none() => ClipScope::All,
                 s => s,
             };
-            self.findings = Some((scope, self.ws.validate(scope)));
+            let read = &self.files.read_options;
+            self.findings = Some(Findings::run(&self.ws, scope, read, Some(previous)));
         }
     }
 

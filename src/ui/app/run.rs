@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::editor::Edit;
 use crate::formats::WriteOptions;
-use crate::model::Severity;
+use crate::ui::findings::Findings;
 
 use crate::ui::commands::UiCommand;
 use crate::ui::dialogs::{Export, Pending};
@@ -105,16 +105,10 @@ impl ClipscopeApp {
             }
             UiCommand::Validate | UiCommand::ValidateAll => {
                 if let Some(s) = self.clip_scope(command == UiCommand::ValidateAll) {
-                    let found = self.ws.validate(s);
-                    let errors = found
-                        .iter()
-                        .filter(|(_, p)| p.severity == Severity::Error)
-                        .count();
-                    self.note(format!(
-                        "validate: {errors} errors, {} warnings",
-                        found.len() - errors
-                    ));
-                    self.findings = Some((s, found));
+                    let found = Findings::run(&self.ws, s, &self.files.read_options, None);
+                    let (errors, warnings) = found.counts();
+                    self.note(format!("validate: {errors} errors, {warnings} warnings"));
+                    self.findings = Some(found);
                     self.show_validation = true;
                 }
             }

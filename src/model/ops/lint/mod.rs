@@ -1,10 +1,11 @@
 //! `lint`: clipscope's studio checks on top of three.js's `validate()`.
 //!
 //! [`Clip::lint`] returns everything [`Clip::validate`] finds plus the rule families below, one
-//! per file. Every rule has a stable kebab-case code listed in [`RULES`] with its default
-//! severity; the new rules are warnings because three.js plays such clips (errors stay exactly
-//! what three.js rejects). Tolerances and the loop decision come from [`LintSettings`], which the
-//! CLI fills from `clipscope.toml`.
+//! per file. Every rule has a stable kebab-case code, registered with its default severity,
+//! formats and explanation in the rule registry (`crate::validate::rules`); the new rules are
+//! warnings because three.js plays such clips (errors stay exactly what three.js rejects).
+//! Tolerances, the loop decision and the rules that are off come from [`LintSettings`], which
+//! the validation engine fills from `clipscope.toml` and the file's format.
 //!
 //! * `quaternion`: `non-unit-quaternion` (configurable tolerance), `quaternion-flip`;
 //! * `timing`: `duration-longer-than-keys` (besides the existing `duration-shorter-than-keys`
@@ -19,12 +20,10 @@ mod loop_seam;
 mod names;
 mod quaternion;
 mod redundancy;
-mod rules;
 mod settings;
 mod timing;
 
 pub use loop_seam::is_loop_name;
-pub use rules::{RULES, Rule, rule};
 pub use settings::LintSettings;
 
 use crate::model::{Clip, Problem};
@@ -36,7 +35,7 @@ impl Clip {
         let mut problems: Vec<Problem> = self
             .validate()
             .into_iter()
-            .filter(|p| p.code != "non-unit-quaternion")
+            .filter(|p| p.code != "non-unit-quaternion" && settings.checks(&p.code))
             .collect();
         problems.extend(self.lint_rules(settings));
         for p in &mut problems {
@@ -51,7 +50,8 @@ impl Clip {
     }
 
     /// Only the rules [`Clip::validate`] does not check, plus `non-unit-quaternion` with the
-    /// configured tolerance (so callers drop validate's own `non-unit-quaternion`).
+    /// configured tolerance (so callers drop validate's own `non-unit-quaternion`). Rules in
+    /// [`LintSettings::off`] are not run.
     pub fn lint_rules(&self, settings: &LintSettings) -> Vec<Problem> {
         let mut problems = Vec::new();
         timing::check(self, settings, &mut problems);
@@ -60,10 +60,11 @@ impl Clip {
         for (j, track) in self.tracks.iter().enumerate() {
             let mut found = Vec::new();
             quaternion::check(track, settings, &mut found);
-            redundancy::check(track, &mut found);
+            redundancy::check(track, settings, &mut found);
             curves::check(track, &mut found);
             problems.extend(found.into_iter().map(|p| p.in_track(j)));
         }
+        problems.retain(|p| settings.checks(&p.code));
         problems
     }
 }

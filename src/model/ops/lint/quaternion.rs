@@ -1,12 +1,15 @@
 //! Quaternion rules: keys must be unit length (`non-unit-quaternion`, with the configured
-//! tolerance) and neighbouring keys should lie in the same hemisphere (`quaternion-flip`): `q`
-//! and `-q` are the same rotation, but interpolating from one to a key near the other's negation
-//! (dot < 0, beyond a rounding epsilon) takes the long way round in every interpolator that does not correct the sign
-//! (cubic and bezier curves, plain component blends, many engines' slerp).
+//! tolerance) and neighbouring keys of a curve should lie in the same hemisphere
+//! (`quaternion-flip`): `q` and `-q` are the same rotation, but a curve that interpolates
+//! components from one key to a key near the other's negation (dot < 0, beyond a rounding
+//! epsilon) takes the long way round. Only bezier tracks interpolate quaternion components:
+//! three.js's linear interpolant (and glTF's, and PlayCanvas's `Skeleton`) is a slerp that
+//! negates one end itself when the dot is negative, smooth falls back to it, and discrete keys
+//! are never blended, so flips there are harmless and not reported.
 
 use super::LintSettings;
 use crate::model::ops::validate::non_unit_quaternions;
-use crate::model::{Problem, Track, TrackKind};
+use crate::model::{Interpolation, Problem, Track, TrackKind};
 
 /// How far below 0 the dot product must be to count as a flip: keys exactly 180° apart have a
 /// dot of 0 (either way round is as long), which rounding may push a hair below 0.
@@ -22,7 +25,7 @@ pub(super) fn check(track: &Track, settings: &LintSettings, out: &mut Vec<Proble
     let Some(values) = track.values.as_numbers() else {
         return;
     };
-    if n < 2 || values.len() != n * 4 {
+    if n < 2 || values.len() != n * 4 || track.interpolation != Interpolation::Bezier {
         return;
     }
     let flips: Vec<(usize, f64)> = (1..n)
@@ -61,7 +64,9 @@ mod tests {
     fn quaternions(values: Vec<f32>) -> Track {
         let n = values.len() / 4;
         let times = (0..n).map(|i| i as f32).collect();
-        Track::numeric("bone.quaternion", TrackKind::Quaternion, times, values)
+        let mut track = Track::numeric("bone.quaternion", TrackKind::Quaternion, times, values);
+        track.interpolation = Interpolation::Bezier;
+        track
     }
 
     fn codes(track: &Track, settings: &LintSettings) -> Vec<String> {
@@ -81,6 +86,16 @@ mod tests {
         assert_eq!((out[0].key, out[0].time), (Some(1), Some(1.0)));
         let good = quaternions(vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -0.1, 0.995]);
         assert!(codes(&good, &s).is_empty());
+    }
+
+    #[test]
+    fn slerped_and_held_keys_are_not_flips() {
+        let s = LintSettings::default();
+        for interpolation in [Interpolation::Linear, Interpolation::Discrete] {
+            let mut t = quaternions(vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.1, -0.995]);
+            t.interpolation = interpolation;
+            assert!(codes(&t, &s).is_empty(), "{interpolation:?}");
+        }
     }
 
     #[test]

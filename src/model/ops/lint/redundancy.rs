@@ -3,10 +3,12 @@
 //! replaces `redundant-keys` for that track). Tracks with bezier handles are skipped: three.js's
 //! `optimize` does not compact handles, so it would not be lossless there.
 
+use super::LintSettings;
 use crate::model::{Problem, Track};
 
-/// Adds the waste findings of `track` (track index not set).
-pub(super) fn check(track: &Track, out: &mut Vec<Problem>) {
+/// Adds the waste findings of `track` (track index not set); `redundant-keys` is not measured
+/// when it is off (it optimizes a copy of the track).
+pub(super) fn check(track: &Track, settings: &LintSettings, out: &mut Vec<Problem>) {
     let n = track.times.len();
     if n < 2 || !track.values.len().is_multiple_of(n) {
         return;
@@ -25,7 +27,7 @@ pub(super) fn check(track: &Track, out: &mut Vec<Problem>) {
         ));
         return;
     }
-    if track.tangents.is_some() {
+    if track.tangents.is_some() || !settings.checks("redundant-keys") {
         // three.js's optimize does not compact bezier handles, so it is not lossless here.
         return;
     }
@@ -50,6 +52,7 @@ mod tests {
         let mut out = Vec::new();
         check(
             &Track::numeric(".p", TrackKind::Number, times, values),
+            &LintSettings::default(),
             &mut out,
         );
         out
@@ -61,6 +64,22 @@ mod tests {
         assert_eq!(p[0].code, "redundant-keys");
         assert!(p[0].message.starts_with("1 of 5 keys"), "{}", p[0].message);
         assert!(found(vec![0.0, 1.0, 2.0]).is_empty());
+    }
+
+    #[test]
+    fn redundant_keys_are_not_measured_when_off() {
+        let mut settings = LintSettings::default();
+        settings.off.insert("redundant-keys".into());
+        let times = (0..5).map(|i| i as f32).collect();
+        let track = Track::numeric(
+            ".p",
+            TrackKind::Number,
+            times,
+            vec![0.0, 1.0, 1.0, 1.0, 2.0],
+        );
+        let mut out = Vec::new();
+        check(&track, &settings, &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

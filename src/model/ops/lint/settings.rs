@@ -1,5 +1,7 @@
-//! The knobs of [`Clip::lint`](crate::model::Clip::lint): tolerances, the loop decision and the
-//! node names of a rig to bind against.
+//! The knobs of [`Clip::lint`](crate::model::Clip::lint): tolerances, the loop decision, the
+//! node names of a rig to bind against and the rules that are off.
+
+use std::collections::BTreeSet;
 
 use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
 
@@ -20,6 +22,16 @@ pub struct LintSettings {
     pub loop_names: Vec<String>,
     /// The node names of the rig clips must bind to (`unbound-track`); `None` skips the rule.
     pub rig_nodes: Option<Vec<String>>,
+    /// Codes of the rules not to run (turned off in config, or not meant for the file's
+    /// format); [`Clip::fix`](crate::model::Clip::fix) does not apply their fixes either.
+    pub off: BTreeSet<String>,
+}
+
+impl LintSettings {
+    /// Whether the rule `code` runs.
+    pub fn checks(&self, code: &str) -> bool {
+        !self.off.contains(code)
+    }
 }
 
 impl Default for LintSettings {
@@ -31,6 +43,7 @@ impl Default for LintSettings {
             is_loop: None,
             loop_names: ["loop", "cycle", "walk", "run"].map(String::from).to_vec(),
             rig_nodes: None,
+            off: BTreeSet::new(),
         }
     }
 }

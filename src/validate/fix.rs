@@ -1,15 +1,14 @@
 //! `--fix`: the model's safe repairs ([`Clip::fix`](crate::model::Clip::fix)) applied to each
 //! file in place. A file is read strictly (a file only the lenient read accepts is left alone),
-//! fixed with its config's tolerances and enabled rules, copied to `FILE.bak` (unless
-//! `--no-backup`) and written back atomically in its own format, so fields clipscope does not
-//! model survive.
+//! fixed with its config's tolerances and the rules that run for its format (a Lottie
+//! composition's duration is never reset, say), copied to `FILE.bak` (unless `--no-backup`) and
+//! written back atomically in its own format, so fields clipscope does not model survive.
 
 use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::engine::Plan;
-use crate::cli::output::read_options;
 use crate::formats::{self, WriteOptions};
 
 /// Fixes every file of `plan`, returning one line per change (`PATH: clip "walk": …`), sorted
@@ -29,13 +28,13 @@ pub fn fix_files(plan: &Plan, backup: bool) -> Result<Vec<String>, String> {
 
 /// Fixes one file (see the module docs).
 fn fix_file(plan: &Plan, path: &Path, backup: bool) -> Result<Vec<String>, String> {
-    let Ok(mut doc) = formats::read_file_with(path, &read_options()) else {
+    let Ok(mut doc) = formats::read_file_with(path, &plan.read) else {
         return Ok(Vec::new());
     };
-    let settings = plan.settings_for(path);
+    let settings = plan.settings_for(path).for_format(doc.format);
     let mut lines = Vec::new();
     for clip in &mut doc.clips {
-        let report = clip.fix(&settings.lint, |code| settings.enabled(code));
+        let report = clip.fix(&settings);
         for change in report.changes {
             lines.push(format!(
                 "{}: clip \"{}\": {change}",

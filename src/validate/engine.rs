@@ -1,22 +1,28 @@
-//! The checking behind `clipscope validate` (and its benchmark): find the clip files, read each
-//! leniently, run the model and format rules with the file's config, apply rule levels and the
-//! baseline, all in parallel with a deterministic, path-sorted result.
+//! The checking behind `clipscope validate` (and its benchmark) and the editor's validation
+//! panel: find the clip files, read each leniently, run the model and format rules that apply
+//! to its format with the file's config, apply rule levels and the baseline, all in parallel
+//! with a deterministic, path-sorted result.
+//!
+//! [`check_bytes`] is the one function every caller ends in: the CLI on each file's bytes, the
+//! editor on the bytes of an open document's file (or of what saving it would write), so both
+//! report the same findings for the same input.
 
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use super::baseline::{Baseline, Entry};
 use super::config::{Config, FileSettings};
+use super::report::{FileReport, Finding, Run};
 use super::rig::rig_nodes;
-use crate::cli::output::read_options;
-use crate::formats::{self, Document};
+use crate::formats::file_bytes::FileBytes;
+use crate::formats::{self, Document, Linted, ReadError, ReadOptions};
 use crate::model::{Problem, Severity};
 
 /// What to check and how.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
     /// `--config FILE`, instead of discovering `clipscope.toml`.
     pub config: Option<PathBuf>,
@@ -26,78 +32,8 @@ pub struct CheckOptions {
     pub baseline: Option<PathBuf>,
     /// Show a progress bar on stderr (only honoured when stderr is a terminal).
     pub progress: bool,
-}
-
-/// One finding in a report: the problem plus the names it points at.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    /// The problem, with its severity after config.
-    #[serde(flatten)]
-    pub problem: Problem,
-    /// The clip's name, when the finding belongs to a clip.
-    pub clip_name: Option<String>,
-    /// The track's name, when the finding belongs to a track.
-    pub track_name: Option<String>,
-}
-
-/// The findings for one file.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileReport {
-    /// The file as given or found.
-    pub path: String,
-    /// The detected format, or `null` when the file could not be read.
-    pub format: Option<&'static str>,
-    /// True when no finding is an error.
-    pub ok: bool,
-    /// Every finding, errors first.
-    pub problems: Vec<Finding>,
-    /// The path relative to the config root with forward slashes (baselines, SARIF).
-    #[serde(skip)]
-    pub relative: String,
-    /// Whether the file could be read at all.
-    #[serde(skip)]
-    pub readable: bool,
-    /// Findings the baseline suppressed.
-    #[serde(skip)]
-    pub suppressed: usize,
-    /// The clip names of the file, in order.
-    #[serde(skip)]
-    pub clip_names: Vec<String>,
-}
-
-impl FileReport {
-    /// The baseline entries of this report's findings.
-    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
-        self.problems.iter().map(|f| Entry {
-            path: self.relative.clone(),
-            code: f.problem.code.clone(),
-            clip: f.clip_name.clone(),
-            track: f.track_name.clone(),
-            key: f.problem.key,
-        })
-    }
-
-    /// Number of error findings.
-    pub fn errors(&self) -> usize {
-        self.problems
-            .iter()
-            .filter(|f| f.problem.severity == Severity::Error)
-            .count()
-    }
-
-    /// Number of warning findings.
-    pub fn warnings(&self) -> usize {
-        self.problems.len() - self.errors()
-    }
-}
-
-/// The result of a run: the reports, sorted by path, and the config used.
-#[derive(Debug, Clone)]
-pub struct Run {
-    /// One report per file, sorted by path.
-    pub reports: Vec<FileReport>,
-    /// The config in force.
-    pub config: Config,
+    /// How files are read (the frame rate of morph-target clips).
+    pub read: ReadOptions,
 }
 
 /// The files under `paths` (directories searched recursively), the config, the rig and the
@@ -111,6 +47,8 @@ pub struct Plan {
     pub rig_nodes: Option<Vec<String>>,
     /// The baseline, when one was given.
     pub baseline: Option<Baseline>,
+    /// How files are read.
+    pub read: ReadOptions,
 }
 
 impl Plan {
@@ -131,7 +69,10 @@ impl Plan {
             .rig
             .clone()
             .or_else(|| config.file.rig.as_ref().map(|r| config.root.join(r)));
-        let rig_nodes = rig.as_deref().map(rig_nodes).transpose()?;
+        let rig_nodes = rig
+            .as_deref()
+            .map(|r| rig_nodes(r, &opts.read))
+            .transpose()?;
         let baseline = opts
             .baseline
             .as_deref()
@@ -142,6 +83,7 @@ impl Plan {
             config,
             rig_nodes,
             baseline,
+            read: opts.read.clone(),
         })
     }
 
@@ -184,8 +126,14 @@ impl Plan {
     /// Checks one file.
     pub fn check_file(&self, path: &Path) -> FileReport {
         let settings = self.settings_for(path);
-        let (doc, problems) = formats::lint_file(path, &read_options());
-        let mut report = report_for(path, doc.as_ref(), problems, &settings);
+        let mut report = match FileBytes::open(path) {
+            Ok(bytes) => check_bytes(&bytes, path, &settings, &self.read),
+            Err(e) => report_for(
+                path,
+                Linted::unreadable(ReadError::io(path, &e).reason),
+                &settings,
+            ),
+        };
         report.relative = self.config.relative(path);
         if let Some(baseline) = &self.baseline {
             let entries: Vec<Entry> = report.entries().collect();
@@ -199,28 +147,74 @@ impl Plan {
     }
 }
 
-/// The report for a file read into `doc` with read `problems`: the model lint rules added,
-/// rule levels applied, names and times filled in, sorted errors first.
-pub fn report_for(
+/// Validates the contents `bytes` of the file `path` with `settings`: the lenient read (reader
+/// findings, the model's validation, the format's rules), then the model rules that apply to
+/// the file's format, rule levels, names and times. The CLI and the editor both end here.
+pub fn check_bytes(
+    bytes: &[u8],
     path: &Path,
-    doc: Option<&Document>,
-    problems: Vec<Problem>,
     settings: &FileSettings,
+    read: &ReadOptions,
 ) -> FileReport {
+    report_for(path, formats::lint_bytes(bytes, path, read), settings)
+}
+
+/// Validates a document held in memory that is not a file (one that cannot be written, say):
+/// the model's validation and rules with `settings`; the format's raw-file rules need a file.
+pub fn check_document(doc: &Document, path: &Path, settings: &FileSettings) -> FileReport {
+    let linted = Linted {
+        doc: Some(doc.clone()),
+        problems: formats::lint_document(doc),
+        unstored: Vec::new(),
+    };
+    report_with(path, linted, settings, true)
+}
+
+/// The report for the file `path` read leniently into `linted`: the model lint rules that
+/// apply to its format added (none on tracks whose keys the format defines rather than the
+/// file), rule levels applied, names and times filled in, sorted errors first.
+pub fn report_for(path: &Path, linted: Linted, settings: &FileSettings) -> FileReport {
+    report_with(path, linted, settings, false)
+}
+
+/// [`report_for`]; `in_memory` when the format's raw-file rules did not run, so the clip rules
+/// they stand in for run instead.
+fn report_with(
+    path: &Path,
+    linted: Linted,
+    settings: &FileSettings,
+    in_memory: bool,
+) -> FileReport {
+    let Linted {
+        doc,
+        problems,
+        unstored,
+    } = linted;
+    let doc = doc.as_ref();
     // Anything three.js's parse would throw on makes the whole file unreadable (exit status 2).
     let readable = doc.is_some() && !problems.iter().any(|p| p.code == "parse");
+    let lint = doc.map(|d| match in_memory {
+        true => settings.for_format_in_memory(d.format),
+        false => settings.for_format(d.format),
+    });
+    let runs = |code: &str| lint.as_ref().is_none_or(|l| l.checks(code));
     let mut all: Vec<Problem> = problems
         .into_iter()
-        .filter(|p| p.code != "non-unit-quaternion")
+        // The readers' `non-unit-quaternion` uses the default tolerance; the lint rule below
+        // reports it with the configured one.
+        .filter(|p| p.code != "non-unit-quaternion" && runs(&p.code))
         .collect();
-    if let Some(doc) = doc {
+    if let (Some(doc), Some(lint)) = (doc, &lint) {
         for (c, clip) in doc.clips.iter().enumerate() {
-            all.extend(
-                clip.lint_rules(&settings.lint)
-                    .into_iter()
-                    .map(|p| p.in_clip(c)),
-            );
+            all.extend(clip.lint_rules(lint).into_iter().map(|p| p.in_clip(c)));
         }
+    }
+    if !unstored.is_empty() {
+        let unstored: HashSet<(usize, usize)> = unstored.into_iter().collect();
+        all.retain(|p| match (p.clip, p.track) {
+            (Some(c), Some(t)) => !unstored.contains(&(c, t)),
+            _ => true,
+        });
     }
     let mut findings: Vec<Finding> = all
         .into_iter()
@@ -248,6 +242,7 @@ pub fn report_for(
             .then(a.track.cmp(&b.track))
             .then(a.key.cmp(&b.key))
             .then(a.code.cmp(&b.code))
+            .then(a.message.cmp(&b.message))
     });
     FileReport {
         path: path.display().to_string(),

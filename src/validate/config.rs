@@ -1,7 +1,8 @@
-//! `clipscope.toml`: how a repository tunes `validate`.
+//! `clipscope.toml`: how a repository tunes validation.
 //!
-//! The file is found by walking up from the first checked path (or given with `--config`); its
-//! folder is the *root* that globs and baseline paths are relative to. Example:
+//! The file is found by walking up from the first checked path (or given with `--config`); the
+//! editor walks up from each document's folder. Its folder is the *root* that globs and
+//! baseline paths are relative to. Example:
 //!
 //! ```toml
 //! rig = "assets/rigs/hero.json"          # optional: report tracks that bind to no node
@@ -22,8 +23,8 @@
 //! rules = { constant-track = "off" }
 //! ```
 //!
-//! Unknown keys and rule codes are errors (exit status 2), so a typo never silently disables a
-//! check. `parse` cannot be turned off.
+//! Unknown keys and rule codes (codes not in the [rule registry](mod@super::rules)) are errors (exit
+//! status 2), so a typo never silently disables a check. `parse` cannot be turned off.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,8 +32,10 @@ use std::path::{Path, PathBuf};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::{Deserialize, Serialize};
 
+use super::rules::{not_for, not_for_in_memory, rule};
+use crate::formats::Format;
 use crate::model::Severity;
-use crate::model::ops::lint::{LintSettings, rule};
+use crate::model::ops::lint::LintSettings;
 
 /// The config file name looked for in the checked folder and its ancestors.
 pub const CONFIG_NAME: &str = "clipscope.toml";
@@ -111,9 +114,9 @@ pub struct Config {
 }
 
 /// The settings for one file: lint tolerances and rule levels.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct FileSettings {
-    /// Tolerances and the loop decision for the model rules.
+    /// Tolerances, the loop decision and the rules config turns off, for the model rules.
     pub lint: LintSettings,
     /// Rule levels set by config (rules not listed keep their default severity).
     pub levels: BTreeMap<String, Level>,
@@ -133,6 +136,23 @@ impl FileSettings {
     /// Whether the rule `code` is checked.
     pub fn enabled(&self, code: &str) -> bool {
         self.levels.get(code) != Some(&Level::Off)
+    }
+
+    /// The model rule settings for a file of `format`: besides the rules config turns off,
+    /// the rules the [registry](mod@super::rules) does not apply to `format` are not run (and
+    /// their fixes not applied).
+    pub fn for_format(&self, format: Format) -> LintSettings {
+        let mut lint = self.lint.clone();
+        lint.off.extend(not_for(format).map(String::from));
+        lint
+    }
+
+    /// [`for_format`](Self::for_format) for a document checked in memory, where the format's
+    /// raw-file rules cannot run: the clip rules they stand in for run instead.
+    pub fn for_format_in_memory(&self, format: Format) -> LintSettings {
+        let mut lint = self.lint.clone();
+        lint.off.extend(not_for_in_memory(format).map(String::from));
+        lint
     }
 }
 
@@ -275,6 +295,11 @@ impl Config {
                 apply_tolerances(&mut lint, &o.tolerances);
             }
         }
+        lint.off = levels
+            .iter()
+            .filter(|(_, level)| **level == Level::Off)
+            .map(|(code, _)| code.clone())
+            .collect();
         FileSettings { lint, levels }
     }
 }
@@ -332,6 +357,17 @@ mod tests {
         .unwrap();
         let plain = c.settings_for("assets/jump.json", None);
         assert_eq!(plain.severity("redundant-keys", Severity::Warning), None);
+        assert!(!plain.lint.checks("redundant-keys"));
+        assert!(
+            !plain
+                .for_format(Format::Lottie)
+                .checks("duration-longer-than-keys")
+        );
+        assert!(
+            plain
+                .for_format(Format::ThreeJs)
+                .checks("duration-longer-than-keys")
+        );
         assert_eq!(plain.lint.is_loop, None);
         assert_eq!(plain.lint.loop_tolerance, 0.01);
         let looped = c.settings_for("assets/loops/a/b.json", None);
@@ -340,6 +376,7 @@ mod tests {
             looped.severity("redundant-keys", Severity::Warning),
             Some(Severity::Error)
         );
+        assert!(looped.lint.checks("redundant-keys"));
         assert_eq!(
             looped.severity("loop-seam", Severity::Warning),
             Some(Severity::Warning)

@@ -1,0 +1,306 @@
+//! Reading an anim clip like the engine's `AnimClipHandler.open`: `inputs` are the key time
+//! arrays, `outputs` `{components, data}` the value arrays, and each curve pairs one input with
+//! one output for one `path` ([`Locator`]) with an `interpolation` (0 step, 1 linear, 2 cubic;
+//! linear when absent). A cubic output holds an in-tangent, the value and an out-tangent per
+//! key, Hermite tangents scaled by the key interval as in the engine's `AnimCache` (and glTF),
+//! read as bezier handles that draw the same curve.
+//!
+//! `localEulerAngles` keys are turned into quaternions by the engine's
+//! `Quat.setFromEulerAngles` (a cubic Euler curve is sampled at 30 fps in Euler degrees first,
+//! then turned); `localRotation` keys are quaternions already. Where the engine would throw or
+//! read garbage (an index past the arrays, an output too short for its keys), the read stops
+//! with the JSON path.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::path::{Locator, Transform};
+use super::{AnimClipSource, CurveOrigin};
+use crate::formats::codec::Input;
+use crate::formats::document::Source;
+use crate::formats::json::Located;
+use crate::formats::json::path::{field, index};
+use crate::formats::playcanvas::euler::quaternion_from_euler;
+use crate::formats::{Document, Format, ReadError};
+use crate::model::interpolant::Sampler;
+use crate::model::{Clip, Interpolation, Track, TrackKind};
+
+/// The frame rate cubic Euler curves are sampled at.
+const EULER_BAKE_FPS: f64 = 30.0;
+
+/// Reads an anim clip (`input.bytes`, the contents of `input.file`); progress advances curve
+/// by curve.
+pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
+    read_inner(input).map_err(|l| l.in_file(input.file))
+}
+
+/// The numbers of the array at `path`, each finite.
+fn numbers(v: Option<&Value>, path: &str) -> Result<Vec<f32>, Located> {
+    let list = v
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new(path, "expected an array of numbers"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, x)| {
+            x.as_f64()
+                .filter(|f| f.is_finite() && f.abs() <= f32::MAX as f64)
+                .map(|f| f as f32)
+                .ok_or_else(|| Located::new(index(path, i), format!("{x} is not a finite number")))
+        })
+        .collect()
+}
+
+/// [`read`] with failures located by JSON path only.
+fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
+    let bytes = input
+        .bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(input.bytes);
+    let root: Map<String, Value> = match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(Located::new("", "expected an anim clip object")),
+        Err(e) => {
+            let (path, reason) = crate::formats::json::path::syntax_error(bytes, &e);
+            return Err(Located::syntax(path, reason));
+        }
+    };
+    input.step(0, 1)?;
+    let inputs: Vec<Vec<f32>> = root
+        .get("inputs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new("inputs", "expected an array of key time arrays"))?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| numbers(Some(v), &index("inputs", i)))
+        .collect::<Result<_, _>>()?;
+    let outputs: Vec<(usize, Vec<f32>)> = root
+        .get("outputs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new("outputs", "expected an array of {components, data}"))?
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let at = index("outputs", i);
+            let components = o
+                .get("components")
+                .and_then(Value::as_u64)
+                .filter(|&c| (1..=16).contains(&c))
+                .ok_or_else(|| Located::new(field(&at, "components"), "expected 1 to 16"))?;
+            Ok((
+                components as usize,
+                numbers(o.get("data"), &field(&at, "data"))?,
+            ))
+        })
+        .collect::<Result<_, Located>>()?;
+    let curves = root
+        .get("curves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new("curves", "expected an array of curves"))?;
+    let mut steps = input.steps(curves.len());
+    let mut tracks = Vec::with_capacity(curves.len());
+    let mut origins = HashMap::new();
+    for (c, curve) in curves.iter().enumerate() {
+        steps.next()?;
+        let at = index("curves", c);
+        let path = curve
+            .get("path")
+            .ok_or_else(|| Located::new(&at, "missing \"path\""))?;
+        let locator = Locator::parse(path).map_err(|r| Located::new(field(&at, "path"), r))?;
+        let get_index = |key: &str, len: usize, what: &str| -> Result<usize, Located> {
+            let i = curve
+                .get(key)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| Located::new(field(&at, key), "expected an index"))?
+                as usize;
+            if i >= len {
+                return Err(Located::new(
+                    field(&at, key),
+                    format!("{what} {i} does not exist (the clip has {len})"),
+                ));
+            }
+            Ok(i)
+        };
+        let times = &inputs[get_index("inputIndex", inputs.len(), "input")?];
+        let (components, data) = &outputs[get_index("outputIndex", outputs.len(), "output")?];
+        let interpolation = match curve.get("interpolation") {
+            None => 1,
+            Some(v) => v.as_u64().filter(|&i| i <= 2).ok_or_else(|| {
+                Located::new(
+                    field(&at, "interpolation"),
+                    format!("{v} is not 0 (step), 1 (linear) or 2 (cubic)"),
+                )
+            })?,
+        };
+        let per_key = if interpolation == 2 { 3 } else { 1 };
+        let width = *components;
+        let need = times.len() * per_key * width;
+        if data.len() < need {
+            return Err(Located::new(
+                field(&at, "outputIndex"),
+                format!(
+                    "the output has {} numbers; {} keys{} × {width} components need {need}",
+                    data.len(),
+                    times.len(),
+                    if per_key == 3 { " × 3 (cubic)" } else { "" }
+                ),
+            ));
+        }
+        if let Some(k) = (1..times.len()).find(|&k| times[k] < times[k - 1]) {
+            return Err(Located::new(
+                index(&field(&at, "inputIndex"), k),
+                format!("key time {} comes before {}", times[k], times[k - 1]),
+            ));
+        }
+        let transform = locator.transform_of();
+        if let Some(t) = transform
+            && width != t.components()
+        {
+            return Err(Located::new(
+                field(&at, "outputIndex"),
+                format!(
+                    "{} takes {} components, the output has {width}",
+                    t.property(),
+                    t.components()
+                ),
+            ));
+        }
+        let track = curve_track(
+            &locator,
+            transform,
+            times,
+            &data[..need],
+            width,
+            interpolation,
+        );
+        origins.insert(
+            track.name.clone(),
+            CurveOrigin {
+                path: path.clone(),
+                euler: transform == Some(Transform::Euler),
+            },
+        );
+        tracks.push(track);
+    }
+    let name = root
+        .get("name")
+        .and_then(Value::as_str)
+        .map_or_else(|| "clip".to_string(), str::to_string);
+    let duration = root
+        .get("duration")
+        .and_then(Value::as_f64)
+        .filter(|d| d.is_finite() && *d >= 0.0)
+        .unwrap_or(-1.0);
+    let mut clip = Clip::new(name, duration, tracks);
+    clip.uuid = None;
+    let source = AnimClipSource {
+        bytes: input.bytes.to_vec(),
+        fields: root,
+        clips: vec![clip.clone()],
+        origins,
+    };
+    Ok(Document {
+        path: Some(input.file.to_path_buf()),
+        format: Format::PlayCanvasAnim,
+        clips: vec![clip],
+        skeleton: None,
+        mesh: None,
+        unread: Vec::new(),
+        source: Source::new(source),
+    })
+}
+
+/// The track of one curve (see the module docs).
+fn curve_track(
+    locator: &Locator,
+    transform: Option<Transform>,
+    times: &[f32],
+    data: &[f32],
+    width: usize,
+    interpolation: u64,
+) -> Track {
+    let name = locator.track_name();
+    let (values, tangents) = if interpolation == 2 {
+        let (mut a, mut v, mut b) = (Vec::new(), Vec::new(), Vec::new());
+        for key in data.chunks_exact(3 * width) {
+            a.extend_from_slice(&key[..width]);
+            v.extend_from_slice(&key[width..2 * width]);
+            b.extend_from_slice(&key[2 * width..]);
+        }
+        (v, Some((a, b)))
+    } else {
+        (data.to_vec(), None)
+    };
+    let kind = match (transform, width) {
+        (Some(Transform::Rotation | Transform::Euler), _) => TrackKind::Quaternion,
+        (Some(_), _) => TrackKind::Vector,
+        (None, 1) => TrackKind::Number,
+        (None, 3)
+            if locator
+                .property
+                .last()
+                .is_some_and(|p| p.to_lowercase().contains("color")) =>
+        {
+            TrackKind::Color
+        }
+        (None, _) => TrackKind::Vector,
+    };
+    let mut track = Track::numeric(&name, kind, times.to_vec(), values);
+    track.interpolation = match interpolation {
+        0 => Interpolation::Discrete,
+        2 => Interpolation::Bezier,
+        _ => Interpolation::Linear,
+    };
+    if let Some((a, b)) = tangents {
+        track.tangents = Some(crate::model::Tangents::from_hermite(
+            times,
+            track.values.as_numbers().unwrap_or_default(),
+            &a,
+            &b,
+            width,
+        ));
+    }
+    if transform != Some(Transform::Euler) {
+        return track;
+    }
+    // Euler degrees → quaternions, key by key (a cubic curve sampled in Euler space first).
+    let (times, degrees) = if track.interpolation == Interpolation::Bezier {
+        let mut euler = track.clone();
+        euler.kind = TrackKind::Vector;
+        let span = times.last().copied().unwrap_or(0.0) - times.first().copied().unwrap_or(0.0);
+        let frames = (span as f64 * EULER_BAKE_FPS).ceil().max(1.0) as usize;
+        let first = times.first().copied().unwrap_or(0.0);
+        let mut grid: Vec<f32> = (0..=frames)
+            .map(|f| first + (f as f64 / EULER_BAKE_FPS) as f32)
+            .filter(|&t| t <= first + span)
+            .collect();
+        grid.extend_from_slice(times);
+        grid.sort_by(f32::total_cmp);
+        grid.dedup();
+        let mut sampler = Sampler::new(&euler);
+        let mut buf = [0.0f64; 3];
+        let mut values = Vec::with_capacity(grid.len() * 3);
+        for &t in &grid {
+            sampler.evaluate_f64(t as f64, &mut buf);
+            values.extend(buf.iter().map(|&v| v as f32));
+        }
+        (grid, values)
+    } else {
+        (
+            times.to_vec(),
+            track.values.as_numbers().unwrap_or_default().to_vec(),
+        )
+    };
+    let quaternions: Vec<f32> = degrees
+        .chunks_exact(3)
+        .flat_map(|e| {
+            quaternion_from_euler([e[0] as f64, e[1] as f64, e[2] as f64]).map(|q| q as f32)
+        })
+        .collect();
+    let mut q = Track::numeric(name, TrackKind::Quaternion, times, quaternions);
+    q.interpolation = match track.interpolation {
+        Interpolation::Discrete => Interpolation::Discrete,
+        _ => Interpolation::Linear,
+    };
+    q
+}

@@ -1,0 +1,266 @@
+//! Per-object clips of io_three's object format 4.3 (the Blender exporter of three.js r7x):
+//!
+//! ```json
+//! "object": {"type": "Scene", "children": [{"name": "Cube", "type": "Mesh", …,
+//!     "clips": [{"name": "CubeAction", "fps": 24, "tracks": [
+//!         {"name": "position", "type": "vector3", "keys": [{"time": 0, "value": [0, 0, 0]}, …]},
+//!         {"name": "quaternion", "type": "quaternion", "keys": […]},
+//!         {"name": "scale", "type": "vector3", "keys": […]}]}]}]}
+//! ```
+//!
+//! Each clip is read exactly like a clip object of `AnimationClip.parse` (the same reader: times
+//! in frames at `fps`, `keys` flattened like `AnimationUtils.flattenJSON`), and its tracks are
+//! aimed at the object that holds it: a track named `position` becomes `<object>.position`, the
+//! object's name sanitized like three.js's `PropertyBinding.sanitizeNodeName` (its `uuid` when
+//! it has no name). Clips come in tree order, depth first.
+//!
+//! Read only from an object file without a top-level `animations` array, like the
+//! geometry-level clips of the same format version ([`geometry_clips`](super::geometry_clips));
+//! beside a top-level `animations` array (which is what three.js reads) and in any shape other
+//! than an array of clip objects they are not read, and the document lists them as
+//! [`unread`](crate::formats::Document::unread).
+//!
+//! Writing back: an unedited document writes the file's fields verbatim; edited clips go to a
+//! top-level `animations` array like any object file, and [`strip`] removes the per-object
+//! clips so they are not read twice.
+
+use std::path::Path;
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::read::{Mode, read};
+use crate::formats::document::Unread;
+use crate::formats::json::path::{field, index};
+use crate::formats::{LoadProgress, ReadError};
+use crate::model::binding::sanitize_node_name;
+use crate::model::{Clip, Problem};
+
+/// What the object tree holds: its clips, what the lenient read found in them, and what was
+/// not read.
+#[derive(Debug, Default)]
+pub(crate) struct ObjectClips {
+    /// One clip per per-object clip, in tree order.
+    pub clips: Vec<Clip>,
+    /// The lenient read's findings, with the clip index counted from the first object clip.
+    pub problems: Vec<Problem>,
+    /// Per-object clips in a shape this module does not read.
+    pub unread: Vec<Unread>,
+}
+
+/// Every object of the tree `object` (at path `object`) that has `clips`, depth first: its
+/// JSON path, its name for tracks and its `clips` value.
+fn holders(object: &Value) -> Vec<(String, String, &Value)> {
+    let mut out = Vec::new();
+    let mut stack = vec![("object".to_string(), object)];
+    while let Some((path, node)) = stack.pop() {
+        if let Some(clips) = node.get("clips") {
+            let name = node
+                .get("name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+                .or_else(|| node.get("uuid").and_then(Value::as_str))
+                .map(sanitize_node_name)
+                .unwrap_or_default();
+            out.push((path.clone(), name, clips));
+        }
+        if let Some(children) = node.get("children").and_then(Value::as_array) {
+            for (i, child) in children.iter().enumerate().rev() {
+                stack.push((index(&field(&path, "children"), i), child));
+            }
+        }
+    }
+    out
+}
+
+/// `name` as a track of object `object`: `position` → `object.position`; a name that already
+/// names a node is kept.
+fn on_object(object: &str, name: &str) -> String {
+    if name.starts_with('.') {
+        format!("{object}{name}")
+    } else if name.contains('.') || name.contains('[') {
+        name.to_string()
+    } else {
+        format!("{object}.{name}")
+    }
+}
+
+/// `path` (inside one clip) placed under `prefix`.
+fn under(prefix: &str, path: &str) -> String {
+    match path {
+        "" => prefix.to_string(),
+        p if p.starts_with('[') => format!("{prefix}{p}"),
+        p => format!("{prefix}.{p}"),
+    }
+}
+
+/// Reads the per-object clips of the object tree `object` of `file` (see the module docs);
+/// `mode` is the reader's. In strict mode the first problem is the error; in lenient mode it
+/// is one of the findings.
+pub(crate) fn read_object(
+    object: Option<&RawValue>,
+    file: &Path,
+    mode: Mode,
+) -> Result<ObjectClips, ReadError> {
+    let mut out = ObjectClips::default();
+    let Some(object) = object else {
+        return Ok(out);
+    };
+    let Ok(tree) = serde_json::from_str::<Value>(object.get()) else {
+        return Ok(out);
+    };
+    for (path, name, clips) in holders(&tree) {
+        let at = field(&path, "clips");
+        let Some(list) = clips.as_array() else {
+            out.unread.push(Unread::new(
+                at,
+                "per-object clips in an unknown layout (expected an array of clip objects)",
+            ));
+            continue;
+        };
+        for (j, clip) in list.iter().enumerate() {
+            let clip_path = index(&at, j);
+            if !clip.is_object() || clip.get("tracks").is_none() {
+                out.unread.push(Unread::new(
+                    clip_path,
+                    "a per-object clip in an unknown layout (expected a clip object with tracks)",
+                ));
+                continue;
+            }
+            let text = clip.to_string();
+            let (doc, problems) = read(text.as_bytes(), file, mode, None::<&LoadProgress>)
+                .map_err(|e| ReadError {
+                    json_path: under(&clip_path, &e.json_path),
+                    ..e
+                })?;
+            let c = out.clips.len();
+            for mut p in problems {
+                p.message = under(&clip_path, &p.message);
+                p.clip = Some(c);
+                out.problems.push(p);
+            }
+            for mut read_clip in doc.clips {
+                for track in &mut read_clip.tracks {
+                    track.name = on_object(&name, &track.name);
+                }
+                read_clip.uuid = None;
+                out.clips.push(read_clip);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The per-object clips beside a top-level `animations` array: not read (three.js reads only
+/// the top-level clips), listed for the document.
+pub(crate) fn beside_animations(object: Option<&RawValue>) -> Vec<Unread> {
+    let Some(tree) = object.and_then(|o| serde_json::from_str::<Value>(o.get()).ok()) else {
+        return Vec::new();
+    };
+    holders(&tree)
+        .into_iter()
+        .map(|(path, _, _)| {
+            Unread::new(
+                field(&path, "clips"),
+                "per-object clips beside the top-level animations (three.js reads only those)",
+            )
+        })
+        .collect()
+}
+
+/// `object` without the per-object `clips` (for writing edited clips to a top-level
+/// `animations` array instead); `None` when there is nothing to remove.
+pub(crate) fn strip(object: &RawValue) -> Option<Box<RawValue>> {
+    let mut value: Value = serde_json::from_str(object.get()).ok()?;
+    let mut removed = false;
+    let mut stack = vec![&mut value];
+    while let Some(node) = stack.pop() {
+        let Some(obj) = node.as_object_mut() else {
+            continue;
+        };
+        if obj.get("clips").is_some_and(Value::is_array) {
+            obj.shift_remove("clips");
+            removed = true;
+        }
+        if let Some(Value::Array(children)) = obj.get_mut("children") {
+            stack.extend(children.iter_mut());
+        }
+    }
+    if !removed {
+        return None;
+    }
+    RawValue::from_string(serde_json::to_string(&value).ok()?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Box<RawValue> {
+        RawValue::from_string(text.to_string()).unwrap()
+    }
+
+    const TREE: &str = r#"{"type":"Scene","children":[
+        {"name":"Cube Main","type":"Mesh","clips":[{"name":"Spin","fps":10,"tracks":[
+            {"name":"position","type":"vector3","keys":[{"time":0,"value":[0,0,0]},{"time":10,"value":[1,2,3]}]},
+            {"name":"quaternion","type":"quaternion","keys":[{"time":0,"value":[0,0,0,1]},{"time":5,"value":[0,0,1,0]}]}]}],
+         "children":[{"uuid":"U-1","clips":[{"name":"Grow","tracks":[
+            {"name":"scale","type":"vector3","keys":[{"time":0,"value":[1,1,1]},{"time":2,"value":[2,2,2]}]}]}]}]}]}"#;
+
+    #[test]
+    fn clips_aim_at_their_object_with_times_in_frames() {
+        let read = read_object(Some(&raw(TREE)), Path::new("s.json"), Mode::Strict).unwrap();
+        assert!(read.unread.is_empty());
+        let names: Vec<&str> = read.clips.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["Spin", "Grow"]);
+        let spin = &read.clips[0];
+        assert_eq!(spin.tracks[0].name, "Cube_Main.position");
+        assert_eq!(spin.tracks[0].times, [0.0, 1.0]);
+        assert_eq!(spin.tracks[1].name, "Cube_Main.quaternion");
+        assert_eq!(spin.tracks[1].times, [0.0, 0.5]);
+        assert_eq!(spin.duration, 1.0);
+        assert_eq!(read.clips[1].tracks[0].name, "U-1.scale");
+        assert_eq!(read.clips[1].tracks[0].times, [0.0, 2.0]);
+    }
+
+    #[test]
+    fn errors_name_the_path_in_the_object_tree() {
+        let bad = TREE.replace(
+            r#"{"time":10,"value":[1,2,3]}"#,
+            r#"{"time":10,"value":"x"}"#,
+        );
+        let e = read_object(Some(&raw(&bad)), Path::new("s.json"), Mode::Strict).unwrap_err();
+        assert!(
+            e.json_path
+                .starts_with("object.children[0].clips[0].tracks[0].keys[1].value"),
+            "{}",
+            e.json_path
+        );
+        let lenient = read_object(Some(&raw(&bad)), Path::new("s.json"), Mode::Lenient).unwrap();
+        assert!(!lenient.problems.is_empty());
+        assert!(
+            lenient.problems[0]
+                .message
+                .starts_with("object.children[0].clips[0].tracks[0]"),
+            "{}",
+            lenient.problems[0].message
+        );
+    }
+
+    #[test]
+    fn other_shapes_are_listed_and_strip_removes_the_clips() {
+        let odd = raw(r#"{"children":[{"name":"a","clips":{"walk":1}},{"name":"b","clips":[3]}]}"#);
+        let read = read_object(Some(&odd), Path::new("s.json"), Mode::Strict).unwrap();
+        assert!(read.clips.is_empty());
+        let paths: Vec<&str> = read.unread.iter().map(|u| u.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["object.children[0].clips", "object.children[1].clips[0]"]
+        );
+        let stripped = strip(&raw(TREE)).unwrap();
+        assert!(!stripped.get().contains("clips"));
+        assert!(stripped.get().contains("Cube Main"));
+        assert!(strip(&raw(r#"{"children":[]}"#)).is_none());
+        assert_eq!(beside_animations(Some(&raw(TREE))).len(), 2);
+    }
+}

@@ -1,0 +1,39 @@
+//! Lottie's raw-file rules (`formats::lottie::lint`).
+
+use super::{Formats, Rule};
+use crate::formats::Format;
+use crate::model::Severity::Warning;
+
+/// Lottie files only.
+const LOTTIE: Formats = Formats::Only(&[Format::Lottie]);
+
+/// The Lottie rules.
+pub(super) const RULES: &[Rule] = &[
+    Rule {
+        code: "lottie-empty-range",
+        severity: Warning,
+        formats: LOTTIE,
+        replaced_by: None,
+        summary: "A Lottie composition or layer has ip >= op.",
+        fix: "Give the composition or layer an out point (op) after its in point (ip).",
+        explanation: "A composition or layer is shown from its in point up to its out point; with ip >= op it is never shown.",
+    },
+    Rule {
+        code: "lottie-key-outside-layer",
+        severity: Warning,
+        formats: LOTTIE,
+        replaced_by: None,
+        summary: "A Lottie keyframe can never be seen: it and its neighbour lie on the same side outside the layer's in/out points.",
+        fix: "Delete the keyframe (or move the layer's in/out points if it should be seen).",
+        explanation: "A keyframe before a layer's in point still shapes what is seen when the next keyframe lies inside (and one after the out point when the previous one lies inside), so only keyframes whose whole segment is outside [ip, op] are reported: nothing of them is ever drawn.",
+    },
+    Rule {
+        code: "lottie-missing-parent",
+        severity: Warning,
+        formats: LOTTIE,
+        replaced_by: None,
+        summary: "A Lottie layer's parent index names no layer.",
+        fix: "Point parent at the ind of a layer of the same composition, or remove it.",
+        explanation: "Players ignore a parent that names no layer, so the layer moves on its own instead of with the parent the file meant.",
+    },
+];
