@@ -95,7 +95,9 @@ impl ClipscopeApp {
             }
             return;
         }
-        if self.reduce_job.is_some() || !(wanted.budget.max_error > 0.0) {
+        if self.reduce_job.is_some()
+            || wanted.budget.max_error.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        {
             // One at a time: the newest settings start when this one is in.
             ctx.request_repaint_after(std::time::Duration::from_millis(30));
             return;

@@ -162,7 +162,7 @@ pub(crate) fn sample_times(clip: &Clip) -> Vec<f64> {
     let mut times: Vec<f64> = Vec::new();
     for track in clip.tracks.iter().filter(|t| t.kind.is_numeric()) {
         let list = track.times.as_slice();
-        if distinct.iter().any(|d| *d == list) {
+        if distinct.contains(&list) {
             continue;
         }
         if distinct.len() < 8 {

@@ -408,11 +408,7 @@ fn shares(
     options: &ReduceOptions,
 ) -> Vec<f64> {
     let n = hierarchy.len();
-    let samples = if n == 0 {
-        0
-    } else {
-        original.origins.len() / n
-    };
+    let samples = original.origins.len().checked_div(n).unwrap_or(0);
     // How far the points at and below each joint reach from its origin, and how much each
     // joint's world transform stretches space (its axis points' distance over the axis
     // length), over up to a few thousand samples: enough for a first share.

@@ -314,11 +314,11 @@ impl WorldFrames {
                         let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
                         for p in 0..3 {
                             let mut e = 0.0;
-                            for c in 0..3 {
+                            for (c, oc) in o.iter().enumerate() {
                                 let k = p * 3 + c;
                                 // Both offsets rounded alike, so an unchanged pose
                                 // measures exactly 0.
-                                let diff = o[c] + (ab[k] as f32 as f64 - aa[k] as f64);
+                                let diff = oc + (ab[k] as f32 as f64 - aa[k] as f64);
                                 e += diff * diff;
                             }
                             d2 = d2.max(e);
