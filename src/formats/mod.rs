@@ -27,6 +27,7 @@ pub mod options;
 pub mod playcanvas;
 pub mod playcanvas_anim;
 pub mod progress;
+pub mod reduction;
 pub mod registry;
 pub mod threejs;
 pub mod threejs_legacy;
@@ -39,7 +40,7 @@ pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
-pub use registry::{Format, FormatSpec};
+pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
 
 use crate::model::Problem;
 use codec::Input;

@@ -30,6 +30,7 @@ pub mod inspector;
 pub mod menu;
 pub mod outbox;
 pub mod palette;
+pub mod reduce_panel;
 pub mod selection;
 pub mod style;
 pub mod timeline;

@@ -26,6 +26,7 @@ use crate::ui::files::Files;
 use crate::ui::findings::Findings;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::Palette;
+use crate::ui::reduce_panel::ReducePanel;
 use crate::ui::selection::Selection;
 use crate::ui::validation_panel::ValidationPanel;
 use crate::ui::viewport::Viewport;
@@ -38,6 +39,7 @@ mod documents;
 mod frame;
 mod modals;
 mod queue;
+mod reduce;
 mod run;
 mod side_panels;
 
@@ -131,6 +133,12 @@ pub struct ClipscopeApp {
     title: String,
     /// Validation of the selected clip for the track tree's warning marks, by document version.
     live: Option<(ClipId, u64, Vec<Problem>)>,
+    /// The Reduce window: budget, A/B switch and the latest preview.
+    pub reduce: ReducePanel,
+    /// The preview being computed, if any.
+    reduce_job: Option<reduce::ReduceJob>,
+    /// How many previews have come in (tells the viewport a new reduction is shown).
+    reduce_previews: u64,
 }
 
 impl ClipscopeApp {
@@ -163,6 +171,9 @@ impl ClipscopeApp {
             styled: false,
             title: String::new(),
             live: None,
+            reduce: ReducePanel::default(),
+            reduce_job: None,
+            reduce_previews: 0,
         }
     }
 
