@@ -22,8 +22,8 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use clipscope::formats::{self, ReadOptions, WriteOptions};
-use clipscope::validate::{Config, FileSettings, check_bytes};
 use clipscope::scene::Rig;
+use clipscope::validate::{Config, FileSettings, check_bytes};
 
 /// One clip object of `tracks` two-key vector tracks, named from `offset`.
 fn clip_text(out: &mut String, name: &str, tracks: usize) {
@@ -58,9 +58,14 @@ fn file_text(clips: usize, tracks: usize) -> Vec<u8> {
 /// settings of a tree without `clipscope.toml`): the lenient read (three.js's rules and the
 /// format's) and every lint rule; returns the number of findings.
 fn validate(bytes: &[u8], settings: &FileSettings) -> usize {
-    check_bytes(bytes, Path::new("big.json"), settings, &ReadOptions::default())
-        .problems
-        .len()
+    check_bytes(
+        bytes,
+        Path::new("big.json"),
+        settings,
+        &ReadOptions::default(),
+    )
+    .problems
+    .len()
 }
 
 #[path = "support/big_clip.rs"]

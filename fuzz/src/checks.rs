@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use clipscope::validate::baseline::Baseline;
-use clipscope::validate::{Config, check_bytes};
 use clipscope::formats::{self, Document, Format, ReadOptions, WriteOptions};
 use clipscope::scene::procedural::{Cycle, Preset};
+use clipscope::validate::baseline::Baseline;
+use clipscope::validate::{Config, check_bytes};
 
 /// The name readers see: in a folder that does not exist, so a glTF buffer URI never reads a
 /// real file.

@@ -10,6 +10,7 @@ mod cycles;
 mod info;
 mod optimize;
 mod output;
+mod reduce;
 
 pub use output::set_read_options;
 mod render;
@@ -56,6 +57,8 @@ pub enum Subcommand {
     Validate(validate::Args),
     /// Remove redundant keys, losslessly, exactly like three.js's `clip.optimize()`.
     Optimize(optimize::Args),
+    /// Remove keys within a guaranteed error, measured in world space through the skeleton.
+    Reduce(reduce::Args),
     /// Drop keys outside each clip's [0, duration], exactly like three.js's `clip.trim()`.
     Trim(trim::Args),
     /// Rewrite a file (compact numbers, optional rounding or pretty printing).
@@ -82,6 +85,7 @@ pub fn run(subcommand: Subcommand) -> ExitCode {
         Subcommand::Info(args) => info::run(args),
         Subcommand::Validate(args) => validate::run(args),
         Subcommand::Optimize(args) => optimize::run(args),
+        Subcommand::Reduce(args) => reduce::run(args),
         Subcommand::Trim(args) => trim::run(args),
         Subcommand::Convert(args) => convert::run(args),
         Subcommand::Sample(args) => sample::run(args),

@@ -59,6 +59,14 @@ pub enum Edit {
         /// The clip (boxed: it is much larger than the other edits).
         clip: Box<Clip>,
     },
+    /// Puts new versions of clips in place (a reduction's result): one undo step for all of
+    /// them. Each clip is checked to still be there.
+    ReplaceClips {
+        /// What the change is called in the undo history ("Reduce").
+        label: &'static str,
+        /// The clips and their new versions (boxed: they are much larger than other edits).
+        clips: Vec<(ClipId, Box<Clip>)>,
+    },
     /// Removes a clip from its document.
     DeleteClip {
         /// The clip.
@@ -181,6 +189,7 @@ impl Edit {
             Edit::RenameClip { .. } => "Rename clip",
             Edit::DuplicateClip { .. } => "Duplicate clip",
             Edit::AddClip { .. } => "Add clip",
+            Edit::ReplaceClips { label, .. } => label,
             Edit::DeleteClip { .. } => "Delete clip",
             Edit::SetDuration { .. } => "Set duration",
             Edit::SetBlendMode { .. } => "Set blend mode",

@@ -302,6 +302,15 @@ impl Workspace {
                 self.edit_clips(doc, &mut changes, |clips| clips.push(*clip))?;
                 applied.select_clip = Some(ClipId { doc, clip: index });
             }
+            Edit::ReplaceClips { clips, .. } => {
+                if clips.iter().any(|(id, _)| self.clip(*id).is_none()) {
+                    return Err("replace clips: a clip is gone".into());
+                }
+                for (id, clip) in clips {
+                    let before = self.clip(id).ok_or("no such clip")?.clone();
+                    self.replace_clip(id, before, *clip, &mut changes);
+                }
+            }
             Edit::DeleteClip { clip } => {
                 self.clip(clip).ok_or("no such clip")?;
                 self.edit_clips(clip.doc, &mut changes, |clips| {
@@ -930,5 +939,37 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn replacing_clips_is_one_undo_step() {
+        let mut ws = workspace();
+        let original = ws.documents[0].doc.clips.clone();
+        let mut reduced = original.clone();
+        for clip in &mut reduced {
+            for track in &mut clip.tracks {
+                track.optimize();
+            }
+            clip.name.push_str(" reduced");
+        }
+        let edit = Edit::ReplaceClips {
+            label: "Reduce",
+            clips: reduced
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (ClipId { doc: 0, clip: i }, Box::new(c.clone())))
+                .collect(),
+        };
+        ws.apply(edit).unwrap();
+        assert_eq!(ws.documents[0].doc.clips, reduced);
+        assert!(ws.documents[0].is_dirty());
+        assert_eq!(ws.undo().as_deref(), Some("Reduce"));
+        assert_eq!(ws.documents[0].doc.clips, original);
+        assert!(!ws.documents[0].is_dirty());
+        let stale = Edit::ReplaceClips {
+            label: "Reduce",
+            clips: vec![(ClipId { doc: 0, clip: 99 }, Box::new(reduced[0].clone()))],
+        };
+        assert!(ws.apply(stale).is_err());
     }
 }

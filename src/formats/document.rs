@@ -93,6 +93,20 @@ impl Unread {
 }
 
 impl Document {
+    /// This document with `clips` in place of its own (everything else copied, the old clips
+    /// not): what an operation that rebuilds every clip writes.
+    pub fn with_clips(&self, clips: Vec<Clip>) -> Document {
+        Document {
+            path: self.path.clone(),
+            format: self.format,
+            clips,
+            skeleton: self.skeleton.clone(),
+            mesh: self.mesh.clone(),
+            source: self.source.clone(),
+            unread: self.unread.clone(),
+        }
+    }
+
     /// A document of `format` holding `clips`, not read from any file. A three.js writer puts
     /// one clip as a clip object and any other number as an array of clips.
     pub fn new(format: Format, clips: Vec<Clip>) -> Document {

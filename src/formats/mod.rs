@@ -27,6 +27,7 @@ pub mod options;
 pub mod playcanvas;
 pub mod playcanvas_anim;
 pub mod progress;
+pub mod reduction;
 pub mod registry;
 pub mod stamp;
 pub mod threejs;
@@ -38,7 +39,7 @@ pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
-pub use registry::{Format, FormatSpec};
+pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
 pub use stamp::FileStamp;
 
 use crate::model::Problem;
@@ -91,7 +92,9 @@ pub fn read_bytes_as(
 
 /// The lenient read of [`lint_bytes`] with `format` chosen by the caller, not detected.
 pub fn lint_bytes_as(format: Format, bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
-    finish_lint(with_input(bytes, file, opts, |input| format.codec().lint(input)))
+    finish_lint(with_input(bytes, file, opts, |input| {
+        format.codec().lint(input)
+    }))
 }
 
 /// What the lenient read behind `clipscope validate` found in a file.

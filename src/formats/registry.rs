@@ -50,9 +50,67 @@ pub struct FormatSpec {
     /// [`WriteOptions::serialized`](super::WriteOptions::serialized): its label in the export
     /// dialog.
     pub serialized_layout: Option<&'static str>,
+    /// The curves the format stores exactly (what a reduction may fit).
+    pub curves: Curves,
+    /// The unit lengths are in (`metre` for glTF, `pixel` for Lottie; three.js and PlayCanvas
+    /// files do not say: clipscope takes metres unless told otherwise).
+    pub length_unit: LengthUnit,
+    /// Properties measured in units of their own (Lottie's degrees and percent), by property
+    /// name; every other property is a 3D transform or a plain number.
+    pub property_units: &'static [(&'static str, PropertyUnit)],
     /// Reads, lints and writes the format.
     pub(crate) codec: &'static dyn Codec,
 }
+
+/// The curves a format stores exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Curves {
+    /// Straight segments (slerp for rotations) and steps only.
+    Linear,
+    /// Cubic bezier (Hermite) segments too: three.js's bezier tracks, glTF's CUBICSPLINE.
+    Bezier,
+    /// Cubic segments eased between their two key values (Lottie): a component whose two keys
+    /// are equal cannot bend between them.
+    Eased,
+}
+
+/// The unit a format's lengths are in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LengthUnit {
+    /// The format says metres (glTF).
+    Metre,
+    /// The format says pixels (Lottie).
+    Pixel,
+    /// The format does not say (three.js, PlayCanvas, legacy three.js): metres unless the user
+    /// says otherwise.
+    Unspecified,
+}
+
+/// What a property of a format with units of its own measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyUnit {
+    /// A length, in the format's length unit.
+    Length,
+    /// An angle in degrees.
+    Degrees,
+    /// A percentage.
+    Percent,
+}
+
+/// Lottie's transform properties and their units.
+const LOTTIE_UNITS: &[(&str, PropertyUnit)] = &[
+    ("position", PropertyUnit::Length),
+    ("anchor", PropertyUnit::Length),
+    ("rotation", PropertyUnit::Degrees),
+    ("rotationX", PropertyUnit::Degrees),
+    ("rotationY", PropertyUnit::Degrees),
+    ("rotationZ", PropertyUnit::Degrees),
+    ("orientation", PropertyUnit::Degrees),
+    ("skew", PropertyUnit::Degrees),
+    ("skewAxis", PropertyUnit::Degrees),
+    ("scale", PropertyUnit::Percent),
+    ("opacity", PropertyUnit::Percent),
+];
 
 /// Every format, in menu order.
 pub static FORMATS: [FormatSpec; 7] = [
@@ -64,6 +122,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["json"],
         holds_one_clip: false,
         serialized_layout: None,
+        curves: Curves::Bezier,
+        length_unit: LengthUnit::Unspecified,
+        property_units: &[],
         codec: &threejs::CODEC,
     },
     FormatSpec {
@@ -74,6 +135,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["json"],
         holds_one_clip: false,
         serialized_layout: Some("serialized (flat arrays per bone)"),
+        curves: Curves::Linear,
+        length_unit: LengthUnit::Unspecified,
+        property_units: &[],
         codec: &threejs_legacy::CODEC,
     },
     FormatSpec {
@@ -84,6 +148,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["json"],
         holds_one_clip: true,
         serialized_layout: None,
+        curves: Curves::Linear,
+        length_unit: LengthUnit::Unspecified,
+        property_units: &[],
         codec: &playcanvas::CODEC,
     },
     FormatSpec {
@@ -94,6 +161,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["json"],
         holds_one_clip: true,
         serialized_layout: None,
+        curves: Curves::Bezier,
+        length_unit: LengthUnit::Unspecified,
+        property_units: &[],
         codec: &playcanvas_anim::CODEC,
     },
     FormatSpec {
@@ -104,6 +174,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["json"],
         holds_one_clip: false,
         serialized_layout: None,
+        curves: Curves::Eased,
+        length_unit: LengthUnit::Pixel,
+        property_units: LOTTIE_UNITS,
         codec: &lottie::CODEC,
     },
     FormatSpec {
@@ -114,6 +187,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["gltf"],
         holds_one_clip: false,
         serialized_layout: None,
+        curves: Curves::Bezier,
+        length_unit: LengthUnit::Metre,
+        property_units: &[],
         codec: &gltf::CODEC,
     },
     FormatSpec {
@@ -124,6 +200,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         extensions: &["glb"],
         holds_one_clip: false,
         serialized_layout: None,
+        curves: Curves::Bezier,
+        length_unit: LengthUnit::Metre,
+        property_units: &[],
         codec: &gltf::CODEC,
     },
 ];

@@ -63,6 +63,21 @@ pub struct Clip {
 }
 
 impl Clip {
+    /// This clip with `tracks` in place of its own (name, duration, blend mode, uuid, user
+    /// data and extras copied, the old tracks not): what an operation that rebuilds every track
+    /// returns.
+    pub fn with_tracks(&self, tracks: Vec<Track>) -> Clip {
+        Clip {
+            name: self.name.clone(),
+            duration: self.duration,
+            tracks,
+            blend_mode: self.blend_mode,
+            uuid: self.uuid.clone(),
+            user_data: self.user_data.clone(),
+            extras: self.extras.clone(),
+        }
+    }
+
     /// A clip like `new AnimationClip(name, duration, tracks)`: a fresh uuid, normal blending,
     /// empty user data, and a negative `duration` replaced by the end of the last key.
     pub fn new(name: impl Into<String>, duration: f64, tracks: Vec<Track>) -> Clip {

@@ -117,6 +117,66 @@ impl Tangents {
     }
 }
 
+/// The time step the unused end handles of a one-key Hermite track are placed at.
+const LONE_KEY_STEP: f64 = 1.0;
+
+/// The interval before (`side = In`) or after (`Out`) key `k`, falling back to the interval on
+/// the other side for the end keys (and to [`LONE_KEY_STEP`] for a single key).
+fn step(times: &[f32], k: usize, side: HandleSide) -> f64 {
+    let before = (k > 0).then(|| times[k] as f64 - times[k - 1] as f64);
+    let after = (k + 1 < times.len()).then(|| times[k + 1] as f64 - times[k] as f64);
+    let dt = match side {
+        HandleSide::In => before.or(after),
+        HandleSide::Out => after.or(before),
+    };
+    dt.filter(|d| d.is_finite() && *d > 0.0)
+        .unwrap_or(if times.len() == 1 { LONE_KEY_STEP } else { 0.0 })
+}
+
+impl Tangents {
+    /// Bezier handles for cubic Hermite keys (glTF's CUBICSPLINE): `values`, `in_slopes` (the
+    /// derivative arriving at each key) and `out_slopes` (leaving it), in value per second, each
+    /// hold `times.len() × value_size` numbers. The handles sit a third of each interval from
+    /// their key, where the bezier draws exactly the Hermite segment; the end handles that shape
+    /// no segment mirror the neighbouring interval.
+    pub fn from_hermite(
+        times: &[f32],
+        values: &[f32],
+        in_slopes: &[f32],
+        out_slopes: &[f32],
+        value_size: usize,
+    ) -> Tangents {
+        let n = times.len();
+        let mut t = Tangents::new(vec![0.0; n * value_size * 2], vec![0.0; n * value_size * 2]);
+        for k in 0..n {
+            let tk = times[k] as f64;
+            let dt_in = step(times, k, HandleSide::In) / 3.0;
+            let dt_out = step(times, k, HandleSide::Out) / 3.0;
+            for c in 0..value_size {
+                let i = k * value_size + c;
+                let v = values[i] as f64;
+                let a = in_slopes[i] as f64;
+                let b = out_slopes[i] as f64;
+                t.set_point(
+                    HandleSide::In,
+                    k,
+                    c,
+                    value_size,
+                    (tk - dt_in, v - a * dt_in),
+                );
+                t.set_point(
+                    HandleSide::Out,
+                    k,
+                    c,
+                    value_size,
+                    (tk + dt_out, v + b * dt_out),
+                );
+            }
+        }
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,20 @@ pub struct Track {
 }
 
 impl Track {
+    /// A track like this one (name, kind, interpolation, extras) with no keys, made without
+    /// copying the keys.
+    pub fn without_keys(&self) -> Track {
+        Track {
+            name: self.name.clone(),
+            kind: self.kind,
+            times: Vec::new(),
+            values: self.values.empty_like(),
+            interpolation: self.interpolation,
+            tangents: None,
+            extras: self.extras.clone(),
+        }
+    }
+
     /// A track of `kind` with the kind's default interpolation and no tangents.
     pub fn new(name: impl Into<String>, kind: TrackKind, times: Vec<f32>, values: Values) -> Track {
         Track {

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use glam::{Quat, Vec3};
 
+use crate::model::{Bone, Skeleton};
+
 /// A cube character: a name (the name of the pose's root node) and its parts, parents first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rig {
@@ -153,6 +155,24 @@ impl Rig {
         })
     }
 
+    /// The rig's joints as a skeleton: every part's pivot with its parent and rest transform
+    /// (the boxes are left out), for tools that need the hierarchy a clip plays in.
+    pub fn skeleton(&self) -> Skeleton {
+        Skeleton {
+            bones: self
+                .parts
+                .iter()
+                .map(|p| Bone {
+                    name: p.name.clone(),
+                    parent: p.parent,
+                    position: p.position.to_array(),
+                    rotation: p.rotation.to_array(),
+                    scale: p.scale.to_array(),
+                })
+                .collect(),
+        }
+    }
+
     /// The built-in rig called `name` (case-insensitive), e.g. `hero`.
     pub fn builtin(name: &str) -> Option<&'static Rig> {
         Rig::builtins()
@@ -188,6 +208,18 @@ mod tests {
             e.starts_with("parts[0].size: sizes must be positive"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_rig_gives_its_joints_as_a_skeleton() {
+        let hero = Rig::builtin("hero").unwrap();
+        let skeleton = hero.skeleton();
+        assert_eq!(skeleton.bones.len(), hero.parts.len());
+        for (bone, part) in skeleton.bones.iter().zip(&hero.parts) {
+            assert_eq!(bone.name, part.name);
+            assert_eq!(bone.parent, part.parent);
+            assert_eq!(bone.position, part.position.to_array());
+        }
     }
 
     #[test]

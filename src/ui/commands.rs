@@ -41,6 +41,10 @@ pub enum UiCommand {
     ResetDuration,
     /// Reset every open clip's duration.
     ResetDurationAll,
+    /// Open the Reduce window: fewer keys within a guaranteed error, previewed before applying.
+    Reduce,
+    /// In the Reduce window's preview, switch between the original (A) and the reduction (B).
+    CompareOriginal,
     /// Validate the selected clip.
     Validate,
     /// Validate every open clip.
@@ -107,6 +111,8 @@ impl UiCommand {
             UiCommand::TrimAll => "Trim all clips",
             UiCommand::ResetDuration => "Reset duration",
             UiCommand::ResetDurationAll => "Reset duration of all clips",
+            UiCommand::Reduce => "Reduce keys…",
+            UiCommand::CompareOriginal => "Compare reduction with original (A/B)",
             UiCommand::Validate => "Validate clip",
             UiCommand::ValidateAll => "Validate all clips",
             UiCommand::DuplicateClip => "Duplicate clip",
@@ -157,6 +163,7 @@ impl UiCommand {
             UiCommand::FrameSelected => (shift, Key::F),
             UiCommand::DeleteKeys => (Modifiers::NONE, Key::Delete),
             UiCommand::InsertKey => (Modifiers::NONE, Key::I),
+            UiCommand::CompareOriginal => (Modifiers::NONE, Key::B),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize
@@ -165,6 +172,7 @@ impl UiCommand {
             | UiCommand::TrimAll
             | UiCommand::ResetDuration
             | UiCommand::ResetDurationAll
+            | UiCommand::Reduce
             | UiCommand::Validate
             | UiCommand::ValidateAll
             | UiCommand::DuplicateClip

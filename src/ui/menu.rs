@@ -90,6 +90,8 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 item(ui, command, true, out);
             }
             ui.separator();
+            item(ui, UiCommand::Reduce, view.has_clip, out);
+            ui.separator();
             item(ui, UiCommand::DuplicateClip, view.has_clip, out);
             item(ui, UiCommand::DeleteClip, view.has_clip, out);
         });

@@ -31,6 +31,7 @@ pub mod menu;
 pub mod outbox;
 pub mod palette;
 pub mod recovery_dialog;
+pub mod reduce_panel;
 pub mod selection;
 pub mod style;
 pub mod timeline;

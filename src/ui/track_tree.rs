@@ -85,8 +85,24 @@ pub fn component_names(track: &Track) -> Vec<String> {
         .collect()
 }
 
-/// Shows the tree for `clip`. `problems` are the clip's validation findings.
-pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mut Selection) {
+/// A short text shown before a track's key count, with more on hover (a reduction's error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackNote {
+    /// What the row shows ("0.21 mm").
+    pub text: String,
+    /// What hovering it shows.
+    pub hover: String,
+}
+
+/// Shows the tree for `clip`. `problems` are the clip's validation findings; `notes` a note
+/// per track (a reduction's error while it is previewed).
+pub fn show(
+    ui: &mut egui::Ui,
+    clip: &Clip,
+    problems: &[Problem],
+    notes: &BTreeMap<usize, TrackNote>,
+    selection: &mut Selection,
+) {
     let mut by_track: BTreeMap<usize, Vec<&Problem>> = BTreeMap::new();
     for p in problems {
         if let Some(t) = p.track {
@@ -125,7 +141,16 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
             for (target, tracks) in group_by_target(clip) {
                 if let [t] = tracks[..] {
                     // A target with one track takes one line: "hips › position".
-                    track_row(ui, clip, t, Some(&target), by_track.get(&t), selection);
+                    let note = notes.get(&t);
+                    track_row(
+                        ui,
+                        clip,
+                        t,
+                        Some(&target),
+                        by_track.get(&t),
+                        note,
+                        selection,
+                    );
                     continue;
                 }
                 let warn = tracks.iter().any(|t| by_track.contains_key(t));
@@ -138,7 +163,8 @@ pub fn show(ui: &mut egui::Ui, clip: &Clip, problems: &[Problem], selection: &mu
                     .default_open(true)
                     .show(ui, |ui| {
                         for t in tracks {
-                            track_row(ui, clip, t, None, by_track.get(&t), selection);
+                            let note = notes.get(&t);
+                            track_row(ui, clip, t, None, by_track.get(&t), note, selection);
                         }
                     });
             }
@@ -153,6 +179,7 @@ fn track_row(
     t: usize,
     target: Option<&str>,
     problems: Option<&Vec<&Problem>>,
+    note: Option<&TrackNote>,
     selection: &mut Selection,
 ) {
     let track = &clip.tracks[t];
@@ -179,6 +206,10 @@ fn track_row(
                     .on_hover_text(text.join("\n"));
             }
             ui.weak(thousands(track.len()));
+            if let Some(note) = note {
+                ui.label(egui::RichText::new(&note.text).small().color(style::ACCENT))
+                    .on_hover_text(&note.hover);
+            }
             let names = component_names(track);
             if names.len() > 1 && names.len() <= 4 {
                 for (c, name) in names.iter().enumerate().rev() {

@@ -14,5 +14,6 @@ mod test_support;
 
 mod contract;
 mod hostile;
+mod reduce;
 mod saves;
 mod validate;

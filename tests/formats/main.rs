@@ -14,6 +14,16 @@ mod test_support;
 #[path = "../common/mod.rs"]
 mod common;
 
+/// The synthetic motion-capture take of the reduction benchmark.
+#[path = "../../benches/support/mocap.rs"]
+#[allow(dead_code)]
+mod mocap;
+
+/// The world-space error evaluator of the reduction benchmark (none of the reducer's code).
+#[path = "../../benches/support/world_error.rs"]
+#[allow(dead_code)]
+mod world_error;
+
 mod conformance;
 mod conformance_mixer;
 mod conformance_ops;
@@ -27,4 +37,5 @@ mod no_false_alarms;
 mod playcanvas;
 mod playcanvas_anim;
 mod procedural;
+mod reduce;
 mod threejs_variants;

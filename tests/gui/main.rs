@@ -17,6 +17,7 @@ mod common;
 mod curves;
 mod cycles;
 mod editor;
+mod reduce;
 mod render;
 mod safety;
 mod timeline;

@@ -13,67 +13,14 @@
 //! the bezier's time runs linearly in its parameter, so the model's bezier interpolant (which
 //! solves for the parameter) draws exactly the Hermite curve. The handles glTF never uses
 //! (the first key's in-tangent, the last key's out-tangent) mirror the neighbouring interval so
-//! they survive a round trip.
+//! they survive a round trip. Hermite keys become handles with
+//! [`Tangents::from_hermite`](crate::model::Tangents::from_hermite), shared with the model's own
+//! curve fitting.
 //!
 //! Going back, a bezier track converts exactly when every handle that shapes a segment sits at
 //! a third of its segment in time ([`from_tangents`]); otherwise the caller bakes it.
 
 use crate::model::{HandleSide, Tangents};
-
-/// The time step the unused end handles of a one-key track are placed at.
-const LONE_KEY_STEP: f64 = 1.0;
-
-/// The interval before (`side = In`) or after (`Out`) key `k`, falling back to the interval on
-/// the other side for the end keys (and to [`LONE_KEY_STEP`] for a single key).
-fn step(times: &[f32], k: usize, side: HandleSide) -> f64 {
-    let before = (k > 0).then(|| times[k] as f64 - times[k - 1] as f64);
-    let after = (k + 1 < times.len()).then(|| times[k + 1] as f64 - times[k] as f64);
-    let dt = match side {
-        HandleSide::In => before.or(after),
-        HandleSide::Out => after.or(before),
-    };
-    dt.filter(|d| d.is_finite() && *d > 0.0)
-        .unwrap_or(if times.len() == 1 { LONE_KEY_STEP } else { 0.0 })
-}
-
-/// Bezier handles for CUBICSPLINE keys: `values`, `in_tangents` (`aₖ`) and `out_tangents`
-/// (`bₖ`) each hold `times.len() × value_size` numbers.
-pub(crate) fn to_tangents(
-    times: &[f32],
-    values: &[f32],
-    in_tangents: &[f32],
-    out_tangents: &[f32],
-    value_size: usize,
-) -> Tangents {
-    let n = times.len();
-    let mut t = Tangents::new(vec![0.0; n * value_size * 2], vec![0.0; n * value_size * 2]);
-    for k in 0..n {
-        let tk = times[k] as f64;
-        let dt_in = step(times, k, HandleSide::In) / 3.0;
-        let dt_out = step(times, k, HandleSide::Out) / 3.0;
-        for c in 0..value_size {
-            let i = k * value_size + c;
-            let v = values[i] as f64;
-            let a = in_tangents[i] as f64;
-            let b = out_tangents[i] as f64;
-            t.set_point(
-                HandleSide::In,
-                k,
-                c,
-                value_size,
-                (tk - dt_in, v - a * dt_in),
-            );
-            t.set_point(
-                HandleSide::Out,
-                k,
-                c,
-                value_size,
-                (tk + dt_out, v + b * dt_out),
-            );
-        }
-    }
-    t
-}
 
 /// The CUBICSPLINE in- and out-tangents (`aₖ`, `bₖ`, each `keys × value_size`) of a bezier
 /// track, or `Err(key)` naming the first key whose handle is not at a third of its interval
@@ -171,7 +118,7 @@ mod tests {
         let (times, values, ins, outs) = keys();
         let mut track = Track::numeric(".p", TrackKind::Vector, times.clone(), values.clone());
         track.interpolation = Interpolation::Bezier;
-        track.tangents = Some(to_tangents(&times, &values, &ins, &outs, 2));
+        track.tangents = Some(Tangents::from_hermite(&times, &values, &ins, &outs, 2));
         let mut sampler = Sampler::new(&track);
         let mut out = [0.0; 2];
         let mut worst = 0.0f64;
@@ -202,7 +149,7 @@ mod tests {
     #[test]
     fn handles_sit_at_thirds_and_convert_back() {
         let (times, values, ins, outs) = keys();
-        let t = to_tangents(&times, &values, &ins, &outs, 2);
+        let t = Tangents::from_hermite(&times, &values, &ins, &outs, 2);
         // Key 1, component 0: in handle a third of 0.75 s before, out a third of 2.5 s after.
         let (it, iv) = t.point(HandleSide::In, 1, 0, 2).unwrap();
         assert!((it - 0.75).abs() < 1e-7 && (iv - (2.0 - 1.5 * 0.25)).abs() < 1e-6);
@@ -217,7 +164,7 @@ mod tests {
             );
         }
         // A lone key keeps its tangents through the mirrored handles too.
-        let t1 = to_tangents(&[2.0], &[1.0], &[3.0], &[-4.0], 1);
+        let t1 = Tangents::from_hermite(&[2.0], &[1.0], &[3.0], &[-4.0], 1);
         let (a, b) = from_tangents(&[2.0], &[1.0], &t1, 1).unwrap();
         assert!(
             (a[0] - 3.0).abs() < 1e-5 && (b[0] + 4.0).abs() < 1e-5,
@@ -228,18 +175,18 @@ mod tests {
     #[test]
     fn handles_off_the_thirds_are_refused() {
         let (times, values, ins, outs) = keys();
-        let mut t = to_tangents(&times, &values, &ins, &outs, 2);
+        let mut t = Tangents::from_hermite(&times, &values, &ins, &outs, 2);
         t.set_point(HandleSide::Out, 1, 1, 2, (1.5, 0.0));
         assert_eq!(from_tangents(&times, &values, &t, 2), Err(1));
-        let mut t = to_tangents(&times, &values, &ins, &outs, 2);
+        let mut t = Tangents::from_hermite(&times, &values, &ins, &outs, 2);
         t.set_point(HandleSide::In, 2, 0, 2, (3.0, 0.0));
         assert_eq!(from_tangents(&times, &values, &t, 2), Err(2));
         // The unused end handles may be anywhere.
-        let mut t = to_tangents(&times, &values, &ins, &outs, 2);
+        let mut t = Tangents::from_hermite(&times, &values, &ins, &outs, 2);
         t.set_point(HandleSide::In, 0, 0, 2, (0.0, 0.0));
         assert!(from_tangents(&times, &values, &t, 2).is_ok());
         // Short tangent arrays name the key they miss.
-        let full = to_tangents(&times, &values, &ins, &outs, 2);
+        let full = Tangents::from_hermite(&times, &values, &ins, &outs, 2);
         let short = Tangents::new(
             full.in_tangents[..4].to_vec(),
             full.out_tangents[..4].to_vec(),

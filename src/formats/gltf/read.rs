@@ -6,7 +6,7 @@
 //! per morph target, `NODE.morphTargetInfluences[NAME]` with the name from
 //! `mesh.extras.targetNames` or the target's index. `LINEAR` samplers read as linear (slerp
 //! for quaternions, as in three.js and glTF), `STEP` as discrete and `CUBICSPLINE` as bezier
-//! with handles that draw the same Hermite curve ([`hermite`]).
+//! with handles that draw the same Hermite curve ([`super::hermite`]).
 //!
 //! `KHR_animation_pointer` channels ([`pointer`]) whose pointer names a node's
 //! translation, rotation, scale or weights read as those ordinary tracks; any other pointer
@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use super::accessor::{Decoded, decode};
 use super::check::Checked;
 use super::schema::{GltfJson, Parsed, SamplerJson, parse, target_names};
-use super::{GltfSource, glb, hermite, mesh, names, pointer, skeleton};
+use super::{GltfSource, glb, mesh, names, pointer, skeleton};
 use crate::formats::codec::{Input, Steps};
 use crate::formats::document::{Source, Unread};
 use crate::formats::json::Located;
@@ -386,7 +386,7 @@ fn pointer_track(keys: Keys, pointer: String) -> Track {
     let mut track = Track::numeric(pointer, kind, times, values);
     track.interpolation = interpolation;
     if let Some((a, b)) = tangents {
-        track.tangents = Some(hermite::to_tangents(
+        track.tangents = Some(crate::model::Tangents::from_hermite(
             &track.times,
             track.values.as_numbers().unwrap_or_default(),
             &a,
@@ -601,7 +601,7 @@ fn tracks_of(
         let mut track = Track::numeric(name, track_kind, times.clone(), values);
         track.interpolation = interpolation;
         if let Some((a, b)) = tangents {
-            track.tangents = Some(hermite::to_tangents(
+            track.tangents = Some(crate::model::Tangents::from_hermite(
                 &times,
                 track.values.as_numbers().unwrap_or_default(),
                 &a,

@@ -78,7 +78,7 @@ impl Keys {
         let mut track = Track::numeric("", kind, self.times.clone(), self.values.clone());
         track.interpolation = self.sampling.interpolation();
         if let Some((a, b)) = &self.tangents {
-            track.tangents = Some(super::hermite::to_tangents(
+            track.tangents = Some(crate::model::Tangents::from_hermite(
                 &self.times,
                 &self.values,
                 a,

@@ -19,7 +19,6 @@ use super::path::{Locator, Transform};
 use super::{AnimClipSource, CurveOrigin};
 use crate::formats::codec::Input;
 use crate::formats::document::Source;
-use crate::formats::gltf::hermite;
 use crate::formats::json::Located;
 use crate::formats::json::path::{field, index};
 use crate::formats::playcanvas::euler::quaternion_from_euler;
@@ -253,7 +252,7 @@ fn curve_track(
         _ => Interpolation::Linear,
     };
     if let Some((a, b)) = tangents {
-        track.tangents = Some(hermite::to_tangents(
+        track.tangents = Some(crate::model::Tangents::from_hermite(
             times,
             track.values.as_numbers().unwrap_or_default(),
             &a,

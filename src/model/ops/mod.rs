@@ -15,7 +15,8 @@
 //!   [`Track::delete_keys`](super::Track::delete_keys), …), handle edits with Blender-like
 //!   modes ([`Track::set_tangent_mode`](super::Track::set_tangent_mode),
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
-//!   [`Track::convert_interpolation`](super::Track::convert_interpolation).
+//!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
+//! * lossy key reduction with a guaranteed world-space error ([`reduce`]), clipscope's own too.
 
 mod additive;
 mod clone;
@@ -29,6 +30,7 @@ mod keys;
 pub mod lint;
 mod morph_sequence;
 mod optimize;
+pub mod reduce;
 mod reset_duration;
 mod scale;
 mod shift;

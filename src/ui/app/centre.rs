@@ -46,13 +46,20 @@ impl ClipscopeApp {
         true
     }
 
-    /// Shows the selected clip on its document's figure at the playhead.
+    /// Shows the selected clip on its document's figure at the playhead (the reduction being
+    /// previewed instead, while the Reduce window shows its B side).
     fn clip_view(&mut self, ui: &mut egui::Ui) {
+        let previews = self.reduce_previews;
         let subject = self.selection.clip.and_then(|id| {
             let d = self.ws.documents.get(id.doc)?;
+            let (clip, version) = match self.reduce.shown(id) {
+                // A version no document has: the viewport rebuilds for every new preview.
+                Some(p) => (&p.clip, (d.id, u64::MAX - previews, id.clip)),
+                None => (d.doc.clips.get(id.clip)?, (d.id, d.version, id.clip)),
+            };
             Some(viewport::Subject {
-                version: (d.id, d.version, id.clip),
-                clip: d.doc.clips.get(id.clip)?,
+                version,
+                clip,
                 clips: &d.doc.clips,
                 source: crate::scene::FigureSource {
                     mesh: d.doc.mesh.as_ref(),
@@ -76,7 +83,7 @@ impl ClipscopeApp {
     }
 
     fn draw_curves(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
-        let Some((id, clip)) = self
+        let Some((id, original)) = self
             .selection
             .clip
             .and_then(|id| self.ws.clip(id).map(|c| (id, c)))
@@ -90,7 +97,7 @@ impl ClipscopeApp {
             .selection
             .tracks
             .iter()
-            .filter_map(|&t| clip.tracks.get(t).map(|track| (t, track)))
+            .filter_map(|&t| original.tracks.get(t).map(|track| (t, track)))
             .filter(|(_, track)| track.kind.is_numeric())
             .flat_map(|(t, track)| {
                 (0..track.value_size()).map(move |c| CurveRef {
@@ -100,6 +107,41 @@ impl ClipscopeApp {
             })
             .filter(|c| !self.selection.hidden.contains(&(c.track, c.component)))
             .collect();
+        // While a reduction is previewed, one side is drawn over a ghost of the other, and the
+        // curves are for looking only: edits made on them are dropped.
+        let compared = self.reduce.of(id);
+        let (clip, reference) = match compared {
+            Some(p) if self.reduce.show_original => (original, Some(&p.clip)),
+            Some(p) => (&p.clip, Some(original)),
+            None => (original, None),
+        };
+        let key = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (self.reduce_previews, self.reduce.show_original, id).hash(&mut h);
+            self.ws.documents[id.doc].version.hash(&mut h);
+            self.selection.tracks.hash(&mut h);
+            h.finish()
+        };
+        match reference {
+            None => self.curves.reference = None,
+            Some(_)
+                if self
+                    .curves
+                    .reference
+                    .as_ref()
+                    .is_some_and(|(k, _)| *k == key) => {}
+            Some(other) => {
+                let tracks = self
+                    .selection
+                    .tracks
+                    .iter()
+                    .filter_map(|&t| other.tracks.get(t).map(|track| (t, track.clone())))
+                    .collect();
+                self.curves.reference = Some((key, tracks));
+            }
+        }
+        let mut local = Outbox::default();
         curve_editor::show(
             ui,
             &mut self.curves,
@@ -108,7 +150,12 @@ impl ClipscopeApp {
             &curves,
             &mut self.selection.keys,
             self.transport.time,
-            out,
+            if compared.is_some() { &mut local } else { out },
         );
+        for command in local.take() {
+            if !matches!(command, crate::ui::outbox::AppCommand::Edit(_)) {
+                out.push(command);
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use crate::ui::commands::UiCommand;
 use crate::ui::outbox::Outbox;
+use crate::ui::reduce_panel;
 use crate::ui::style;
 
 use super::{ClipscopeApp, RightTab};
@@ -47,6 +48,8 @@ impl ClipscopeApp {
                 out.ui(command);
             }
         }
+        let unit = self.reduce_unit();
+        reduce_panel::show(&ctx, &mut self.reduce, unit, &mut out);
         self.apply_queued(&ctx, out);
     }
 
@@ -75,6 +78,7 @@ impl ClipscopeApp {
         if !self.files.loads.is_empty() || self.files.dialog_open() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
+        self.reduce_tick(ctx);
     }
 
     /// Moves the cycle preview and the playhead on while they play. Picking another clip shows

@@ -31,6 +31,7 @@ use crate::ui::findings::Findings;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::Palette;
 use crate::ui::recovery_dialog::RecoveryOffer;
+use crate::ui::reduce_panel::ReducePanel;
 use crate::ui::selection::Selection;
 use crate::ui::validation_panel::ValidationPanel;
 use crate::ui::viewport::Viewport;
@@ -44,6 +45,7 @@ mod documents;
 mod frame;
 mod modals;
 mod queue;
+mod reduce;
 mod run;
 mod safety;
 mod side_panels;
@@ -158,6 +160,12 @@ pub struct ClipscopeApp {
     last_autosave: Instant,
     /// The window had the keyboard focus last frame.
     focused: bool,
+    /// The Reduce window: budget, A/B switch and the latest preview.
+    pub reduce: ReducePanel,
+    /// The preview being computed, if any.
+    reduce_job: Option<reduce::ReduceJob>,
+    /// How many previews have come in (tells the viewport a new reduction is shown).
+    reduce_previews: u64,
 }
 
 impl ClipscopeApp {
@@ -197,6 +205,9 @@ impl ClipscopeApp {
             autosave_every: Some(Duration::from_secs(30)),
             last_autosave: Instant::now(),
             focused: true,
+            reduce: ReducePanel::default(),
+            reduce_job: None,
+            reduce_previews: 0,
         }
     }
 

@@ -97,6 +97,12 @@ impl ClipscopeApp {
                     self.apply(Edit::ResetDuration(s));
                 }
             }
+            UiCommand::Reduce => self.open_reduce(),
+            UiCommand::CompareOriginal => {
+                if self.reduce.open {
+                    self.reduce.show_original = !self.reduce.show_original;
+                }
+            }
             UiCommand::Validate | UiCommand::ValidateAll => {
                 if let Some(s) = self.clip_scope(command == UiCommand::ValidateAll) {
                     let found = Findings::run(&self.ws, s, &self.files.read_options, None);

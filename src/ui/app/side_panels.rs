@@ -1,7 +1,13 @@
 //! The side panels: on the left the clip list over the track tree, on the right the inspector
 //! or the Cycles panel.
 
+use std::collections::BTreeMap;
+
+use crate::model::ops::reduce::Bound;
+use crate::text::thousands;
 use crate::ui::outbox::Outbox;
+use crate::ui::reduce_panel;
+use crate::ui::track_tree::TrackNote;
 use crate::ui::{clip_list, cycles_panel, inspector, track_tree};
 
 use super::{ClipscopeApp, RightTab};
@@ -39,8 +45,47 @@ impl ClipscopeApp {
             _ => &[],
         };
         let id = self.selection.clip;
-        match id.and_then(|id| self.ws.clip(id)) {
-            Some(clip) => track_tree::show(ui, clip, problems, &mut self.selection),
+        // While a reduction is previewed: the side shown, each track's keys and error.
+        let preview = id.and_then(|id| self.reduce.of(id));
+        let mut notes = BTreeMap::new();
+        if let Some(p) = preview {
+            let unit = self.reduce_unit();
+            for (t, r) in p.report.tracks.iter().enumerate() {
+                if r.keys_after == r.keys_before && r.bound == Bound::Lossless {
+                    continue;
+                }
+                let keys = format!(
+                    "{} -> {} keys",
+                    thousands(r.keys_before),
+                    thousands(r.keys_after)
+                );
+                let error = reduce_panel::track_error(r.error, r.metric, unit);
+                let note = match r.bound {
+                    _ if r.error == 0.0 => TrackNote {
+                        text: "exact".into(),
+                        hover: format!("{keys}: only keys that change nothing were removed"),
+                    },
+                    Bound::World => TrackNote {
+                        hover: format!("{keys}; the joint moves at most {error} in the world"),
+                        text: error,
+                    },
+                    Bound::Local | Bound::Absolute | Bound::Lossless => TrackNote {
+                        hover: format!("{keys}; the track strays at most {error}"),
+                        text: error,
+                    },
+                };
+                notes.insert(t, note);
+            }
+        }
+        let shown = match (id, preview) {
+            (Some(id), Some(p)) if !self.reduce.show_original && self.ws.clip(id).is_some() => {
+                Some(&p.clip)
+            }
+            (Some(id), _) => self.ws.clip(id),
+            (None, _) => None,
+        };
+        match shown {
+            Some(clip) => track_tree::show(ui, clip, problems, &notes, &mut self.selection),
             None => {
                 ui.strong("TRACKS");
                 ui.weak("Select a clip to see its tracks.");

@@ -82,6 +82,9 @@ pub struct CurveEditor {
     cache: EnvelopeCache,
     /// The dragged tracks as they were when the drag started, drawn faintly while it lasts.
     ghost: Option<(u64, Vec<(usize, Track)>)>,
+    /// Tracks drawn faintly behind the curves for comparison (the original of a reduction
+    /// being previewed), with a key the app uses to tell when to copy them again.
+    pub reference: Option<(u64, Vec<(usize, Track)>)>,
 }
 
 impl Default for CurveEditor {
@@ -116,6 +119,7 @@ impl CurveEditor {
             clip: None,
             cache: EnvelopeCache::default(),
             ghost: None,
+            reference: None,
         }
     }
 
@@ -427,6 +431,9 @@ pub fn show(
         note,
     };
     if let Some((_, tracks)) = &ed.ghost {
+        draw::paint_ghost(ui, &tf, &resolved, tracks);
+    }
+    if let Some((_, tracks)) = &ed.reference {
         draw::paint_ghost(ui, &tf, &resolved, tracks);
     }
     draw::paint(ui, &scene, &mut ed.cache);

@@ -1,0 +1,489 @@
+//! `clipscope reduce FILE -o OUT --max-error E`: lossy key reduction with a guaranteed error,
+//! measured in world space through the skeleton (see [`crate::model::ops::reduce`]).
+//!
+//! The result is written in the input's format, with the curves that format holds (bezier in
+//! three.js JSON, CUBICSPLINE in glTF, eased keys in Lottie, straight segments elsewhere). The
+//! guarantee is checked on the file as written: the output is serialized, read back and
+//! measured against the original before anything touches the disk; if the format changed the
+//! curves on the way (a glTF weights channel it had to bake, say), the reduction is redone with
+//! straight segments, and failing that the clips are only losslessly optimized.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+
+use super::Outcome;
+use super::output::{self, OutputArgs, thousands};
+use crate::formats::reduction::Budget;
+use crate::formats::{self, Document, LengthUnit};
+use crate::model::Skeleton;
+use crate::model::ops::reduce::{
+    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, lossless_clip, trace,
+};
+use crate::scene::Rig;
+
+/// A length unit a file may be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Unit {
+    /// Metres.
+    M,
+    /// Centimetres.
+    Cm,
+    /// Millimetres.
+    Mm,
+    /// Inches.
+    In,
+    /// Feet.
+    Ft,
+}
+
+impl Unit {
+    /// Metres per unit.
+    fn metres(self) -> f64 {
+        match self {
+            Unit::M => 1.0,
+            Unit::Cm => 0.01,
+            Unit::Mm => 0.001,
+            Unit::In => 0.0254,
+            Unit::Ft => 0.3048,
+        }
+    }
+
+    /// The unit's symbol.
+    fn symbol(self) -> &'static str {
+        match self {
+            Unit::M => "m",
+            Unit::Cm => "cm",
+            Unit::Mm => "mm",
+            Unit::In => "in",
+            Unit::Ft => "ft",
+        }
+    }
+}
+
+/// Arguments of `reduce`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The clip file to reduce (any format clipscope reads; written back in the same format).
+    pub file: PathBuf,
+    /// The largest distance any joint, or a point 3 cm along one of its axes, may move from
+    /// where the original puts it, at every key time and every midpoint between two. In the
+    /// file's length unit: metres for glTF, pixels for Lottie, and for three.js, legacy three.js
+    /// and PlayCanvas files (which do not say) the unit given by --unit.
+    #[arg(long, value_name = "E", value_parser = parse_positive)]
+    pub max_error: f64,
+    /// The largest angle any joint's world rotation may turn, in degrees.
+    #[arg(long, value_name = "DEG", value_parser = parse_positive)]
+    pub max_angle: Option<f64>,
+    /// The hierarchy the clip's nodes hang in, when the file has none of its own: any model
+    /// file clipscope reads (glTF, legacy three.js with bones, …) or a rig JSON. Without a
+    /// hierarchy the bound applies to each track in its own local space.
+    #[arg(long, value_name = "FILE")]
+    pub skeleton: Option<PathBuf>,
+    /// The length unit of three.js, legacy three.js and PlayCanvas files, which do not say
+    /// (sets where the 3 cm axis points sit).
+    #[arg(long, value_enum, default_value = "m")]
+    pub unit: Unit,
+    /// The largest change of a morph target weight.
+    #[arg(long, value_name = "W", default_value_t = 0.001, value_parser = parse_positive)]
+    pub weight_error: f64,
+    /// The largest change of any other number (opacity, colours, …).
+    #[arg(long, value_name = "N", default_value_t = 0.001, value_parser = parse_positive)]
+    pub number_error: f64,
+    /// Lottie: the largest change of an angle (rotation, skew, orientation), in degrees.
+    #[arg(long, value_name = "DEG", default_value_t = 0.1, value_parser = parse_positive)]
+    pub degree_error: f64,
+    /// Lottie: the largest change of a percentage (scale, opacity).
+    #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = parse_positive)]
+    pub percent_error: f64,
+    /// Straight segments only, even where the format holds curves.
+    #[arg(long)]
+    pub linear: bool,
+    /// Print the report as JSON: `{"keys_before", "keys_after", "max_error", "max_angle_deg",
+    /// "worst": {"node", "time"}, …}`.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// A number above 0.
+fn parse_positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("{text:?} is not a number above 0")),
+    }
+}
+
+/// Reduces every clip, checks the written form and writes it, printing the report.
+pub fn run(args: Args) -> Outcome {
+    trace(format_args!("cli: start"));
+    let doc = output::read(&args.file)?;
+    trace(format_args!("cli: read"));
+    let skeleton = match &args.skeleton {
+        Some(path) => Some(read_skeleton(path)?),
+        None => doc.skeleton.clone(),
+    };
+    let spec = doc.format.spec();
+    let unit_name = match spec.length_unit {
+        LengthUnit::Unspecified => args.unit.symbol(),
+        _ => spec.length_symbol(),
+    };
+    let options = spec.reduce_options(&Budget {
+        max_error: args.max_error,
+        max_angle_deg: args.max_angle,
+        metres_per_unit: args.unit.metres(),
+        weight_error: args.weight_error,
+        number_error: args.number_error,
+        degree_error: args.degree_error,
+        percent_error: args.percent_error,
+        linear: args.linear,
+    });
+
+    let target = Target {
+        skeleton: skeleton.as_ref(),
+        out: &args.output.output,
+        write: args.output.write_options(),
+    };
+    let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
+    let mut note = None;
+    if !attempt.within && options.curves != CurveFit::Linear {
+        let linear = ReduceOptions {
+            curves: CurveFit::Linear,
+            ..options.clone()
+        };
+        attempt = target.attempt(&doc, &linear, Pass::Fit)?;
+        note = Some(format!(
+            "{} does not keep the fitted curves as they are; used straight segments",
+            doc.format.description()
+        ));
+    }
+    if !attempt.within {
+        attempt = target.attempt(&doc, &options, Pass::Lossless)?;
+        note = Some(format!(
+            "{} does not keep the reduced curves within the budget; only the lossless optimize \
+             was applied",
+            doc.format.description()
+        ));
+    }
+    if !attempt.within {
+        return Err(format!(
+            "{}: the reduced clips, written as {}, are off by more than the budget ({}); \
+             a coarser --precision may be rounding them",
+            args.output.output.display(),
+            doc.format.name(),
+            describe_error(&attempt.reports, unit_name)
+        ));
+    }
+    let written = write_bytes(&attempt.bytes, &attempt.doc, &args.output.output)?;
+    if args.json {
+        println!(
+            "{}",
+            to_json(&attempt.reports, &attempt.doc, unit_name, &args, written)
+        );
+    } else {
+        print!(
+            "{}",
+            to_text(&attempt.reports, &attempt.doc, unit_name, &args, written)
+        );
+    }
+    if let Some(note) = note {
+        eprintln!("clipscope: reduce: {note}");
+    }
+    output::release(doc);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One reduction of a document, as it would be written and read back.
+struct Attempt {
+    /// The reduced document.
+    doc: Document,
+    /// Its bytes in the output format.
+    bytes: Vec<u8>,
+    /// Each clip's report, measured on what the bytes read back as.
+    reports: Vec<(String, ReduceReport)>,
+    /// Whether every clip keeps the budget.
+    within: bool,
+}
+
+/// Where a reduction goes: the hierarchy it is measured in, the output file and how it is
+/// written.
+struct Target<'a> {
+    /// The hierarchy, if any.
+    skeleton: Option<&'a Skeleton>,
+    /// The output path (named in errors; its extension does not change the format).
+    out: &'a Path,
+    /// How the output is written.
+    write: formats::WriteOptions,
+}
+
+/// What an attempt does to the clips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Reduce within the budget.
+    Fit,
+    /// Only three.js's lossless optimize.
+    Lossless,
+}
+
+impl Target<'_> {
+    /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
+    /// what it reads back as.
+    fn attempt(
+        &self,
+        doc: &Document,
+        options: &ReduceOptions,
+        pass: Pass,
+    ) -> Result<Attempt, String> {
+        let t0 = std::time::Instant::now();
+        let reducers: Vec<Reducer> = doc
+            .clips
+            .iter()
+            .map(|clip| Reducer::new(clip, self.skeleton, options))
+            .collect();
+        let clips = doc
+            .clips
+            .iter()
+            .zip(&reducers)
+            .map(|(clip, reducer)| match pass {
+                Pass::Fit => reducer.reduce(1.0).clip,
+                Pass::Lossless => lossless_clip(clip),
+            })
+            .collect();
+        let reduced = doc.with_clips(clips);
+        trace(format_args!("cli: reduced in {:?}", t0.elapsed()));
+        formats::check_writable(&reduced).map_err(|e| format!("{}: {e}", self.out.display()))?;
+        let bytes = formats::write_bytes(&reduced, &self.write);
+        let back = formats::read_bytes(&bytes, self.out)
+            .map_err(|e| format!("the reduced file does not read back: {e}"))?;
+        trace(format_args!("cli: written and read back"));
+        let mut reports = Vec::with_capacity(doc.clips.len());
+        let mut within = back.clips.len() == doc.clips.len();
+        for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(&reducers) {
+            let report = reducer.measure(written);
+            within &= report.within(options);
+            reports.push((original.name.clone(), report));
+        }
+        trace(format_args!("cli: measured"));
+        Ok(Attempt {
+            doc: reduced,
+            bytes,
+            reports,
+            within,
+        })
+    }
+}
+
+/// Writes the checked bytes to `out` atomically; returns the size.
+fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> {
+    formats::check_writable(doc).map_err(|e| format!("{}: {e}", out.display()))?;
+    formats::atomic::write_atomic(out, bytes)
+        .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    Ok(bytes.len() as u64)
+}
+
+/// The hierarchy in `path`: a rig JSON, or any file clipscope reads that has a skeleton.
+fn read_skeleton(path: &Path) -> Result<Skeleton, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Ok(rig) = Rig::from_json(&bytes, path) {
+        return Ok(rig.skeleton());
+    }
+    let doc = formats::read_bytes_with(&bytes, path, &output::read_options())
+        .map_err(|e| format!("--skeleton: {e}"))?;
+    doc.skeleton.ok_or_else(|| {
+        format!(
+            "--skeleton: {}: the file has no bone hierarchy (a glTF file, a legacy three.js \
+             model with bones, or a rig JSON has one)",
+            path.display()
+        )
+    })
+}
+
+/// Keys before and after, over every clip.
+fn totals(reports: &[(String, ReduceReport)]) -> (usize, usize) {
+    reports.iter().fold((0, 0), |(b, a), (_, r)| {
+        (b + r.keys_before, a + r.keys_after)
+    })
+}
+
+/// The clip report with the largest distance.
+fn worst(reports: &[(String, ReduceReport)]) -> Option<&(String, ReduceReport)> {
+    reports
+        .iter()
+        .max_by(|a, b| a.1.max_error.total_cmp(&b.1.max_error))
+}
+
+/// The largest error of any clip, in words.
+fn describe_error(reports: &[(String, ReduceReport)], unit: &str) -> String {
+    match worst(reports) {
+        Some((_, r)) => format!(
+            "{} {unit}, {:.3}°",
+            number(r.max_error),
+            r.max_angle.to_degrees()
+        ),
+        None => "no clips".to_string(),
+    }
+}
+
+/// A length for the report: enough digits to tell millimetres in metres.
+fn number(x: f64) -> String {
+    if x == 0.0 {
+        "0".to_string()
+    } else if x.abs() >= 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// The text report.
+fn to_text(
+    reports: &[(String, ReduceReport)],
+    doc: &Document,
+    unit: &str,
+    args: &Args,
+    bytes: u64,
+) -> String {
+    let (before, after) = totals(reports);
+    let percent = if before > 0 {
+        100.0 * after as f64 / before as f64
+    } else {
+        100.0
+    };
+    let mut out = format!(
+        "reduce: {} → {} keys ({percent:.1}%) in {} clip(s); wrote {} ({} bytes)\n",
+        thousands(before),
+        thousands(after),
+        reports.len(),
+        args.output.output.display(),
+        thousands(bytes as usize)
+    );
+    let world = reports.iter().any(|(_, r)| r.world);
+    let joints = doc.skeleton.as_ref().map_or(0, |s| s.bones.len());
+    let how = if world {
+        if args.skeleton.is_some() {
+            "in world space through the --skeleton hierarchy".to_string()
+        } else {
+            format!("in world space through the file's {joints} joints")
+        }
+    } else if doc.format.spec().length_unit == LengthUnit::Pixel {
+        "per property in each layer's own space".to_string()
+    } else {
+        "per track in local space (no skeleton: pass --skeleton FILE to bound world space)"
+            .to_string()
+    };
+    out.push_str(&format!(
+        "  budget {} {unit}{}, measured {how}\n",
+        number(args.max_error),
+        args.max_angle
+            .map(|a| format!(" and {a}°"))
+            .unwrap_or_default()
+    ));
+    for (name, r) in reports {
+        let at = r
+            .worst
+            .as_ref()
+            .map(|(node, time)| match time {
+                Some(time) => format!(" at {node}, {time:.3} s"),
+                None => format!(" in {node}"),
+            })
+            .unwrap_or_default();
+        let angle = if r.measures_angles() {
+            format!(", max angle {:.3}°", r.max_angle.to_degrees())
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  clip \"{name}\": {} → {} keys, max error {} {unit}{at}{angle}\n",
+            thousands(r.keys_before),
+            thousands(r.keys_after),
+            number(r.max_error),
+        ));
+    }
+    out
+}
+
+/// The `--json` report.
+fn to_json(
+    reports: &[(String, ReduceReport)],
+    doc: &Document,
+    unit: &str,
+    args: &Args,
+    bytes: u64,
+) -> Value {
+    let (before, after) = totals(reports);
+    let worst = worst(reports);
+    let max_angle = reports
+        .iter()
+        .map(|(_, r)| r.max_angle)
+        .fold(0.0, f64::max)
+        .to_degrees();
+    let worst_json = worst
+        .and_then(|(_, r)| r.worst.as_ref())
+        .map(|(node, time)| json!({ "node": node, "time": time }))
+        .unwrap_or(Value::Null);
+    let clips: Vec<Value> = reports
+        .iter()
+        .map(|(name, r)| {
+            let tracks: Vec<Value> = r
+                .tracks
+                .iter()
+                .map(|t| {
+                    json!({
+                        "name": t.name,
+                        "keys_before": t.keys_before,
+                        "keys_after": t.keys_after,
+                        "error": t.error,
+                        "metric": metric_name(t.metric),
+                        "bound": bound_name(t.bound),
+                    })
+                })
+                .collect();
+            json!({
+                "name": name,
+                "keys_before": r.keys_before,
+                "keys_after": r.keys_after,
+                "max_error": r.max_error,
+                "max_angle_deg": r.max_angle.to_degrees(),
+                "worst": r.worst.as_ref().map(|(n, t)| json!({ "node": n, "time": t })),
+                "world": r.world,
+                "tracks": tracks,
+            })
+        })
+        .collect();
+    json!({
+        "keys_before": before,
+        "keys_after": after,
+        "max_error": worst.map_or(0.0, |(_, r)| r.max_error),
+        "max_angle_deg": max_angle,
+        "worst": worst_json,
+        "budget": { "max_error": args.max_error, "max_angle_deg": args.max_angle },
+        "unit": unit,
+        "format": doc.format.name(),
+        "world": reports.iter().any(|(_, r)| r.world),
+        "output": args.output.output.display().to_string(),
+        "bytes": bytes,
+        "clips": clips,
+    })
+}
+
+/// The metric's name in JSON.
+fn metric_name(m: Metric) -> &'static str {
+    match m {
+        Metric::Translation => "distance",
+        Metric::Rotation => "angle",
+        Metric::Scale => "relative",
+        Metric::Absolute => "absolute",
+    }
+}
+
+/// The bound's name in JSON.
+fn bound_name(b: Bound) -> &'static str {
+    match b {
+        Bound::World => "world",
+        Bound::Local => "local",
+        Bound::Absolute => "absolute",
+        Bound::Lossless => "lossless",
+    }
+}

@@ -1,0 +1,73 @@
+//! What a reduction made of one track.
+
+use super::channel::Channel;
+use super::fit::{self, CurveFit};
+use crate::model::{Interpolation, Track};
+
+/// The track without the keys that change nothing: three.js's optimize for linear and step
+/// tracks. A smooth or bezier track is kept as it is: three.js's optimize judges keys by
+/// straight lines (and leaves bezier handles where they were), which would change such curves.
+pub(crate) fn lossless(track: &Track) -> Track {
+    let mut t = track.clone();
+    if matches!(
+        track.interpolation,
+        Interpolation::Linear | Interpolation::Discrete
+    ) {
+        t.optimize();
+    }
+    t
+}
+
+/// A track's reduction: the new track, its error and whether it is lossy.
+#[derive(Debug, Clone)]
+pub(crate) struct Outcome {
+    /// The reduced track.
+    pub track: Track,
+    /// Its largest error at the sample times, in its channel's metric.
+    pub error: f64,
+    /// False when it is the lossless optimize of the original.
+    pub lossy: bool,
+    /// The fit's curve at every sample time (`None`: the original curve).
+    pub sampled: Option<Vec<f64>>,
+}
+
+impl Outcome {
+    /// `track` after three.js's lossless optimize.
+    pub fn lossless(track: &Track) -> Outcome {
+        Outcome {
+            track: lossless(track),
+            error: 0.0,
+            lossy: false,
+            sampled: None,
+        }
+    }
+}
+
+/// `channel` fitted within `tolerance`, or `kept` (its lossless optimize) when that has no more
+/// keys or the curves cannot draw the channel within the tolerance. The fit's own error is
+/// measured when `measure` (a joint's channel is measured through the world instead, and its
+/// outcome's error is 0 until then).
+pub(crate) fn fit_channel(
+    channel: &Channel,
+    kept: &Track,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+) -> Outcome {
+    match fit::fit(channel, tolerance, curves, measure) {
+        Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
+            Outcome {
+                track: f.track,
+                error: f.error.unwrap_or(0.0),
+                lossy: true,
+                sampled: Some(f.sampled),
+            }
+        }
+        _ => Outcome {
+            track: kept.clone(),
+            error: 0.0,
+            lossy: false,
+            sampled: None,
+        },
+    }
+}

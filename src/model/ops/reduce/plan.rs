@@ -1,0 +1,268 @@
+//! How a reduction treats a clip: the sample times every error is measured at, and for each
+//! track whether it is a skeleton joint's transform (bounded through the world search), a
+//! track with a tolerance of its own (local transforms, weights, numbers, named properties) or
+//! one that only gets the lossless optimize.
+
+use std::sync::Arc;
+
+use super::channel::Metric;
+use super::outcome::Outcome;
+use super::world::{Hierarchy, WorldError};
+use super::{Bound, ReduceOptions, ReduceReport, TrackReduction};
+use crate::model::binding::parse_track_name;
+use crate::model::{Clip, Interpolation, Skeleton, Track};
+
+/// What a track animates, for the skeleton.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Property {
+    Position,
+    Quaternion,
+    Euler,
+    Scale,
+}
+
+/// How one track is treated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Role {
+    /// Lossless optimize only.
+    Lossless,
+    /// Fitted once with a fixed tolerance in its own units.
+    Fixed {
+        metric: Metric,
+        tolerance: f64,
+        bound: Bound,
+    },
+    /// A transform of a skeleton joint, its tolerance found through the world search (or, when
+    /// it cannot be fitted — steps, one key — kept as it is but still measured).
+    Joint {
+        joint: usize,
+        property: Property,
+        fit: bool,
+    },
+}
+
+/// What a reduction of one clip works with: the skeleton's joints, the sample times and how
+/// each track is treated.
+pub(crate) struct Plan {
+    /// The joints, when a skeleton is known.
+    pub hierarchy: Option<Hierarchy>,
+    /// Every key time of the clip and every midpoint between two.
+    pub sample_times: Arc<Vec<f64>>,
+    /// How each track is treated.
+    pub roles: Vec<Role>,
+}
+
+impl Plan {
+    /// The plan for `clip` played on `skeleton`.
+    pub fn new(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Plan {
+        let hierarchy = skeleton.map(Hierarchy::new);
+        let roles = clip
+            .tracks
+            .iter()
+            .map(|t| role(t, hierarchy.as_ref(), options))
+            .collect();
+        Plan {
+            hierarchy,
+            sample_times: Arc::new(sample_times(clip)),
+            roles,
+        }
+    }
+
+    /// The report of `outcomes` (one per track of `clip`) with the joints' measured error,
+    /// overall and per joint (distance, angle).
+    pub fn report(
+        &self,
+        clip: &Clip,
+        outcomes: &[Outcome],
+        world_error: Option<&(WorldError, Vec<(f64, f64)>)>,
+        options: &ReduceOptions,
+    ) -> ReduceReport {
+        let mut report = ReduceReport::default();
+        let mut per_joint: &[(f64, f64)] = &[];
+        if let (Some(h), Some((error, joints))) = (&self.hierarchy, world_error) {
+            per_joint = joints;
+            report.world = true;
+            report.max_error = error.distance;
+            report.max_angle = error.angle;
+            report.worst = error
+                .worst
+                .map(|(j, s)| (h.names[j].clone(), self.sample_times.get(s).copied()));
+        }
+        for ((track, outcome), role) in clip.tracks.iter().zip(outcomes).zip(&self.roles) {
+            let (metric, bound, tolerance) = match *role {
+                Role::Lossless => (Metric::Absolute, Bound::Lossless, None),
+                Role::Fixed {
+                    metric,
+                    bound,
+                    tolerance,
+                } => (metric, bound, Some(tolerance)),
+                // A joint's tracks report how far the joint's points move in the world.
+                Role::Joint { .. } => (Metric::Translation, Bound::World, None),
+            };
+            let bound = if outcome.lossy {
+                bound
+            } else {
+                Bound::Lossless
+            };
+            let error = match *role {
+                Role::Joint { joint, .. } if outcome.lossy => {
+                    per_joint.get(joint).map_or(outcome.error, |j| j.0)
+                }
+                _ => outcome.error,
+            };
+            if bound == Bound::Local {
+                // Tracks outside a skeleton are measured by their effect on their own points.
+                let effect = match metric {
+                    Metric::Translation => error,
+                    Metric::Rotation | Metric::Scale => error * options.axis_length,
+                    Metric::Absolute => 0.0,
+                };
+                if effect > report.max_error {
+                    report.max_error = effect;
+                    report.worst = Some((track.name.clone(), None));
+                }
+                if metric == Metric::Rotation {
+                    report.max_angle = report.max_angle.max(error);
+                }
+            }
+            report.keys_before += track.len();
+            report.keys_after += outcome.track.len();
+            report.tracks.push(TrackReduction {
+                name: track.name.clone(),
+                keys_before: track.len(),
+                keys_after: outcome.track.len(),
+                error,
+                metric,
+                bound,
+                tolerance,
+            });
+        }
+        report
+    }
+}
+
+impl Property {
+    /// The metric of the property's own values.
+    pub fn metric(self) -> Metric {
+        match self {
+            Property::Position => Metric::Translation,
+            Property::Quaternion => Metric::Rotation,
+            Property::Euler => Metric::Absolute,
+            Property::Scale => Metric::Scale,
+        }
+    }
+}
+
+/// The clip's sample times: every key time of its numeric tracks and every midpoint between
+/// two neighbouring ones, ascending.
+pub(crate) fn sample_times(clip: &Clip) -> Vec<f64> {
+    // Baked clips key every track at the same times: take each distinct list once (comparing
+    // with the first few distinct ones only, so many different lists stay linear).
+    let mut distinct: Vec<&[f32]> = Vec::new();
+    let mut times: Vec<f64> = Vec::new();
+    for track in clip.tracks.iter().filter(|t| t.kind.is_numeric()) {
+        let list = track.times.as_slice();
+        if distinct.contains(&list) {
+            continue;
+        }
+        if distinct.len() < 8 {
+            distinct.push(list);
+        }
+        times.extend(list.iter().map(|&x| x as f64).filter(|t| t.is_finite()));
+    }
+    if !times.is_sorted() {
+        times.sort_by(f64::total_cmp);
+    }
+    times.dedup();
+    let mut out = Vec::with_capacity(times.len() * 2);
+    for (k, &t) in times.iter().enumerate() {
+        if k > 0 {
+            out.push(times[k - 1] + (t - times[k - 1]) / 2.0);
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// How `track` is reduced.
+fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -> Role {
+    let numeric = track.kind.is_numeric()
+        && !track.is_empty()
+        && track
+            .values
+            .as_numbers()
+            .is_some_and(|v| v.len() % track.len() == 0);
+    let reducible = numeric
+        && track.interpolation != Interpolation::Discrete
+        && track.len() > 1
+        && track.times.windows(2).all(|w| w[0] < w[1]);
+    let path = match parse_track_name(&track.name) {
+        Ok(path) if numeric => path,
+        Ok(_) => return Role::Lossless,
+        Err(_) if reducible => {
+            return fixed(Metric::Absolute, options.number_error, Bound::Absolute);
+        }
+        Err(_) => return Role::Lossless,
+    };
+    let value_size = track.value_size();
+    let own_units = options
+        .property_errors
+        .iter()
+        .find(|p| p.property == path.property_name);
+    let property = match (path.property_name.as_str(), value_size) {
+        _ if own_units.is_some() => None,
+        ("position", 3) => Some(Property::Position),
+        ("quaternion", 4) => Some(Property::Quaternion),
+        ("rotation", 3) => Some(Property::Euler),
+        ("scale", 3) => Some(Property::Scale),
+        _ => None,
+    };
+    // A joint's transform always takes part in the world measure (a step or one-key track
+    // still moves the joints below it), fitted or not.
+    if let (Some(h), Some(node), Some(property)) =
+        (hierarchy, path.clone().animated_node(), property)
+        && let Some(&joint) = h.index.get(&node)
+    {
+        return Role::Joint {
+            joint,
+            property,
+            fit: reducible,
+        };
+    }
+    if !reducible {
+        return Role::Lossless;
+    }
+    if let Some(own) = own_units {
+        // A length in the format's unit is the clip's distance; other units stand alone.
+        let bound = if own.metric == Metric::Translation {
+            Bound::Local
+        } else {
+            Bound::Absolute
+        };
+        return fixed(own.metric, own.tolerance, bound);
+    }
+    if path.property_name == "morphTargetInfluences" {
+        return fixed(Metric::Absolute, options.weight_error, Bound::Absolute);
+    }
+    let Some(property) = property else {
+        return fixed(Metric::Absolute, options.number_error, Bound::Absolute);
+    };
+    // Local space: the node's own origin and axis points.
+    let axis = options.axis_length.max(f64::MIN_POSITIVE);
+    let angle = (options.max_error / axis).min(options.max_angle.unwrap_or(f64::INFINITY));
+    match property {
+        Property::Position => fixed(Metric::Translation, options.max_error, Bound::Local),
+        Property::Quaternion => fixed(Metric::Rotation, angle, Bound::Local),
+        Property::Euler => fixed(Metric::Absolute, angle / 2.0, Bound::Local),
+        Property::Scale => fixed(Metric::Scale, options.max_error / axis, Bound::Local),
+    }
+}
+
+/// A role with a fixed tolerance.
+fn fixed(metric: Metric, tolerance: f64, bound: Bound) -> Role {
+    Role::Fixed {
+        metric,
+        tolerance,
+        bound,
+    }
+}

@@ -1,0 +1,155 @@
+//! The Reduce window's work: which preview is wanted (the selected clip or its file's clips,
+//! the budget, the document's version), computing it on a worker thread so the window stays
+//! responsive on a long take, and taking it in when it is ready.
+
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use crate::editor::ClipId;
+use crate::formats::LengthUnit;
+use crate::model::ops::reduce::reduce_clip;
+use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
+
+use super::ClipscopeApp;
+
+/// A preview being computed.
+pub(super) struct ReduceJob {
+    /// What it is computed for.
+    request: Request,
+    /// Where the result arrives.
+    result: Receiver<Vec<PreviewClip>>,
+}
+
+impl ClipscopeApp {
+    /// Opens the Reduce window for the selected clip (1 cm, or 1 px in Lottie, the first time).
+    pub(super) fn open_reduce(&mut self) {
+        let Some(doc) = self.selected_doc() else {
+            return;
+        };
+        let default = match self.ws.documents[doc].doc.format.spec().length_unit {
+            LengthUnit::Pixel => 1.0,
+            _ => 0.01,
+        };
+        self.reduce.open_with(default);
+    }
+
+    /// The unit symbol of the selected file's lengths.
+    pub(super) fn reduce_unit(&self) -> &'static str {
+        self.selected_doc().map_or("m", |d| {
+            self.ws.documents[d].doc.format.spec().length_symbol()
+        })
+    }
+
+    /// The preview the window's settings ask for now, if it is open on a clip.
+    fn reduce_request(&self) -> Option<Request> {
+        if !self.reduce.open {
+            return None;
+        }
+        let id = self.selection.clip?;
+        let d = self.ws.documents.get(id.doc)?;
+        let clips = if self.reduce.all_clips {
+            (0..d.doc.clips.len()).collect()
+        } else {
+            vec![id.clip]
+        };
+        Some(Request {
+            doc_id: d.id,
+            version: d.version,
+            doc: id.doc,
+            clips,
+            budget: self.reduce.budget(),
+            unit: d.doc.format.spec().length_symbol(),
+        })
+    }
+
+    /// Takes in a finished preview and starts the next one when the settings, the selection or
+    /// the document changed since.
+    pub(super) fn reduce_tick(&mut self, ctx: &egui::Context) {
+        if let Some(job) = &self.reduce_job {
+            match job.result.try_recv() {
+                Ok(clips) => {
+                    let job = self.reduce_job.take().expect("running job");
+                    self.reduce.error = None;
+                    self.reduce.preview = Some(Preview {
+                        request: job.request,
+                        clips,
+                    });
+                    self.reduce_previews += 1;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    self.reduce_job = None;
+                    self.reduce.error = Some("the reduction stopped unexpectedly".into());
+                }
+                Err(TryRecvError::Empty) => {}
+            }
+        }
+        let wanted = self.reduce_request();
+        let current = self.reduce.preview.as_ref().map(|p| &p.request);
+        let running = self.reduce_job.as_ref().map(|j| &j.request);
+        self.reduce.busy = self.reduce_job.is_some();
+        let Some(wanted) = wanted else {
+            return;
+        };
+        if Some(&wanted) == current || Some(&wanted) == running {
+            if self.reduce_job.is_some() {
+                ctx.request_repaint_after(std::time::Duration::from_millis(30));
+            }
+            return;
+        }
+        if self.reduce_job.is_some()
+            || wanted.budget.max_error.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        {
+            // One at a time: the newest settings start when this one is in.
+            ctx.request_repaint_after(std::time::Duration::from_millis(30));
+            return;
+        }
+        let d = &self.ws.documents[wanted.doc];
+        let clips: Vec<(ClipId, crate::model::Clip)> = wanted
+            .clips
+            .iter()
+            .filter_map(|&c| {
+                let id = ClipId {
+                    doc: wanted.doc,
+                    clip: c,
+                };
+                Some((id, d.doc.clips.get(c)?.clone()))
+            })
+            .collect();
+        let skeleton = d.doc.skeleton.clone();
+        let options = d.doc.format.spec().reduce_options(&wanted.budget);
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let reduced = clips
+                .into_iter()
+                .map(|(id, clip)| {
+                    let r = reduce_clip(&clip, skeleton.as_ref(), &options);
+                    PreviewClip {
+                        id,
+                        clip: r.clip,
+                        report: r.report,
+                    }
+                })
+                .collect();
+            let _ = tx.send(reduced);
+        });
+        self.reduce_job = Some(ReduceJob {
+            request: wanted,
+            result: rx,
+        });
+        self.reduce.busy = true;
+        ctx.request_repaint_after(std::time::Duration::from_millis(30));
+    }
+
+    /// Blocks until the running preview is in (tests).
+    pub fn wait_for_reduction(&mut self) {
+        if let Some(job) = self.reduce_job.take() {
+            if let Ok(clips) = job.result.recv() {
+                self.reduce.preview = Some(Preview {
+                    request: job.request,
+                    clips,
+                });
+                self.reduce_previews += 1;
+            }
+            self.reduce.busy = false;
+        }
+    }
+}

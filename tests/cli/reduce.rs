@@ -1,0 +1,235 @@
+//! `clipscope reduce` through the built binary: help that names the units, the text and JSON
+//! reports, one-line errors for bad input, inputs left alone, and real Lottie files.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::test_support::sample_data;
+
+fn clipscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("run clipscope")
+}
+
+fn demo() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json").to_string()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn help_names_the_units_and_the_options() {
+    let o = clipscope(&["reduce", "--help"]);
+    assert!(o.status.success());
+    let help = text(&o.stdout);
+    for word in [
+        "--max-error",
+        "--max-angle",
+        "--skeleton",
+        "--unit",
+        "--json",
+        "metres for glTF",
+        "pixels for Lottie",
+        "3 cm",
+    ] {
+        assert!(help.contains(word), "help lacks {word:?}:\n{help}");
+    }
+    assert!(text(&clipscope(&["--help"]).stdout).contains("reduce"));
+}
+
+#[test]
+fn the_json_report_has_the_documented_shape_and_keeps_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("walk.json");
+    let input = std::fs::read(demo()).unwrap();
+    let o = clipscope(&[
+        "reduce",
+        &demo(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "0.01",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let before = report["keys_before"].as_u64().unwrap();
+    let after = report["keys_after"].as_u64().unwrap();
+    assert!(after < before, "{after} of {before}");
+    assert!(report["max_error"].as_f64().unwrap() <= 0.01);
+    assert!(report["max_angle_deg"].as_f64().is_some());
+    assert!(report["worst"]["node"].is_string());
+    // Without a skeleton the worst place is a track, with no single time.
+    assert!(report["worst"]["time"].is_null());
+    assert_eq!(report["world"], false);
+    assert_eq!(report["unit"], "m");
+    let clips = report["clips"].as_array().unwrap();
+    assert_eq!(clips.len(), 2);
+    let per_clip: u64 = clips
+        .iter()
+        .map(|c| c["keys_after"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_clip, after);
+    for track in clips[0]["tracks"].as_array().unwrap() {
+        assert!(track["keys_after"].as_u64() <= track["keys_before"].as_u64());
+    }
+    // The written file reads back with those keys; the input is untouched.
+    let back = clipscope(&["info", out.to_str().unwrap(), "--json"]);
+    assert!(back.status.success(), "{}", text(&back.stderr));
+    let info: Value = serde_json::from_slice(&back.stdout).unwrap();
+    let written: u64 = info["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["tracks"].as_array().unwrap())
+        .map(|t| t["keys"].as_u64().unwrap())
+        .sum();
+    assert_eq!(written, after);
+    assert_eq!(std::fs::read(demo()).unwrap(), input);
+}
+
+#[test]
+fn the_text_report_says_how_the_error_was_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("walk.json");
+    let o = clipscope(&[
+        "reduce",
+        &demo(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "2",
+        "--unit",
+        "cm",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    assert!(report.starts_with("reduce: 309 → "), "{report}");
+    assert!(report.contains("budget 2.0000 cm"), "{report}");
+    assert!(
+        report.contains("measured per track in local space"),
+        "{report}"
+    );
+    assert!(report.contains("clip \"walk\""), "{report}");
+    assert!(report.contains("max angle"), "{report}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let out = out.to_str().unwrap();
+    // Arguments clap turns down.
+    for args in [
+        vec!["reduce", &demo(), "-o", out],
+        vec!["reduce", &demo(), "-o", out, "--max-error", "0"],
+        vec!["reduce", &demo(), "-o", out, "--max-error", "x"],
+        vec![
+            "reduce",
+            &demo(),
+            "-o",
+            out,
+            "--max-error",
+            "0.01",
+            "--max-angle",
+            "-2",
+        ],
+        vec!["reduce", &demo(), "--max-error", "0.01"],
+    ] {
+        let o = clipscope(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+    // Files clipscope cannot read: the file and the reason on one line.
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\"tracks\": [1, 2").unwrap();
+    let skeleton = dir.path().join("none.json");
+    for args in [
+        vec![
+            "reduce",
+            "/no/such/file.json",
+            "-o",
+            out,
+            "--max-error",
+            "0.01",
+        ],
+        vec![
+            "reduce",
+            broken.to_str().unwrap(),
+            "-o",
+            out,
+            "--max-error",
+            "0.01",
+        ],
+        vec![
+            "reduce",
+            &demo(),
+            "-o",
+            out,
+            "--max-error",
+            "0.01",
+            "--skeleton",
+            skeleton.to_str().unwrap(),
+        ],
+    ] {
+        let o = clipscope(&args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("clipscope: "), "{err}");
+    }
+    assert!(!std::path::Path::new(out).exists());
+}
+
+#[test]
+fn lottie_files_are_reduced_in_pixels_degrees_and_percent() {
+    let Some(path) = sample_data("lottie/adrock.json") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("adrock.json");
+    let o = clipscope(&[
+        "reduce",
+        path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "0.5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["unit"], "px");
+    assert!(report["keys_after"].as_u64() < report["keys_before"].as_u64());
+    let error = report["max_error"].as_f64().unwrap();
+    assert!(error > 0.0 && error <= 0.5, "{error}");
+    // Angles and percentages keep their own (default) tolerances.
+    for clip in report["clips"].as_array().unwrap() {
+        for track in clip["tracks"].as_array().unwrap() {
+            let name = track["name"].as_str().unwrap();
+            let error = track["error"].as_f64().unwrap();
+            if name.ends_with(".rotation") {
+                assert!(error <= 0.1, "{name}: {error}°");
+            } else if name.ends_with(".scale") || name.ends_with(".opacity") {
+                assert!(error <= 0.5, "{name}: {error}%");
+            } else if name.ends_with(".position") || name.ends_with(".anchor") {
+                assert!(error <= 0.5, "{name}: {error} px");
+            }
+        }
+    }
+    let text_report = clipscope(&[
+        "reduce",
+        path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "0.5",
+    ]);
+    let report = text(&text_report.stdout);
+    assert!(report.contains("in each layer's own space"), "{report}");
+    assert!(!report.contains("max angle"), "{report}");
+}

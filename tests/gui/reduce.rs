@@ -1,0 +1,161 @@
+//! The Reduce window driven through egui_kittest: opened from the Clip menu, a preview computed
+//! in the background with per-track notes, the A/B switch on key B, Apply as one undo step,
+//! Cancel leaving the clip alone, and a changed budget recomputing the preview.
+#![cfg(feature = "gui")]
+
+use crate::common;
+
+use common::gui::editor;
+use std::path::{Path, PathBuf};
+
+use clipscope::editor::ClipId;
+use clipscope::ui::ClipscopeApp;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+const WAVE: ClipId = ClipId { doc: 0, clip: 0 };
+
+/// A three.js clip sampled at 60 fps: a smooth position wave (reducible), and a flat scale
+/// and rotation (whose inner keys three.js's optimize removes exactly).
+fn dense_file(dir: &Path) -> PathBuf {
+    let n = 121;
+    let times: Vec<f64> = (0..n).map(|i| i as f64 / 60.0).collect();
+    let mut position = Vec::new();
+    let mut scale = Vec::new();
+    let mut rotation = Vec::new();
+    for &t in &times {
+        let a = std::f64::consts::TAU * t / 2.0;
+        position.extend([0.3 * a.sin(), 0.1 * (2.0 * a).cos(), 0.0]);
+        scale.extend([1.5, 1.5, 1.5]);
+        rotation.extend([0.0, 0.0, 0.0, 1.0]);
+    }
+    let clip = serde_json::json!([{
+    "name": "wave", "duration": 2.0, "tracks": [
+        {"name": "hips.position", "type": "vector", "times": times, "values": position},
+        {"name": "hips.scale", "type": "vector", "times": times, "values": scale},
+        {"name": "hips.quaternion", "type": "quaternion", "times": times, "values": rotation},
+    ]}]);
+    let path = dir.join("take.json");
+    std::fs::write(&path, clip.to_string()).unwrap();
+    path
+}
+
+fn keys(harness: &Harness<'_, ClipscopeApp>) -> usize {
+    harness.state().ws.clip(WAVE).unwrap().key_count()
+}
+
+/// Selects the clip and opens Clip › Reduce keys…, then waits for the first preview.
+fn open_reduce(harness: &mut Harness<'_, ClipscopeApp>) {
+    harness.get_by_label_contains("wave").click();
+    harness.run();
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Reduce keys…").click();
+    harness.run_steps(1); // the spinner repaints until the preview is in
+    assert!(harness.state().reduce.open);
+    settle(harness);
+}
+
+/// Lets the worker finish the preview the settings ask for and shows it.
+fn settle(harness: &mut Harness<'_, ClipscopeApp>) {
+    harness.run_steps(1);
+    harness.state_mut().wait_for_reduction();
+    harness.run_steps(2);
+}
+
+#[test]
+fn reduce_previews_then_applies_in_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[dense_file(dir.path())]);
+    open_reduce(&mut harness);
+
+    let preview = harness.state().reduce.preview.clone().expect("a preview");
+    let report = &preview.clips[0].report;
+    assert_eq!(report.keys_before, 363);
+    assert!(report.keys_after < 60, "{} keys left", report.keys_after);
+    assert!(report.max_error <= 0.01 + 1e-9, "{}", report.max_error);
+    // The summary and each track's note are on screen.
+    let summary = format!("363 -> {} keys", report.keys_after);
+    assert!(
+        harness.query_by_label_contains(&summary).is_some(),
+        "{summary}"
+    );
+    assert!(
+        harness
+            .query_by_label("Max error 0.010 units in hips.position")
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_label_contains("measured in its own space")
+            .is_some()
+    );
+    // The flat scale loses its inner keys exactly; the wave strays within the budget.
+    let tracks = &report.tracks;
+    assert_eq!((tracks[1].keys_after, tracks[1].error), (1, 0.0));
+    assert_eq!(
+        harness.query_all_by_label("exact").count(),
+        2,
+        "scale and rotation"
+    );
+    let wave = clipscope::ui::reduce_panel::track_error(tracks[0].error, tracks[0].metric, "units");
+    assert!(
+        harness.query_by_label(&wave).is_some(),
+        "the wave's note {wave}"
+    );
+    // Nothing is edited yet.
+    assert_eq!(keys(&harness), 363);
+    assert!(!harness.state().ws.documents[0].is_dirty());
+
+    // B shows the original, B again the reduction.
+    harness.key_press(Key::B);
+    harness.run();
+    assert!(harness.state().reduce.show_original);
+    harness.key_press(Key::B);
+    harness.run();
+    assert!(!harness.state().reduce.show_original);
+
+    harness.get_by_label("Apply").click();
+    harness.run();
+    assert!(!harness.state().reduce.open);
+    assert_eq!(keys(&harness), report.keys_after);
+    assert!(harness.state().ws.documents[0].is_dirty());
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(keys(&harness), 363);
+    assert!(!harness.state().ws.documents[0].is_dirty());
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run();
+    assert_eq!(keys(&harness), report.keys_after);
+}
+
+#[test]
+fn a_tighter_budget_recomputes_and_cancel_leaves_the_clip_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[dense_file(dir.path())]);
+    open_reduce(&mut harness);
+    let loose = harness.state().reduce.preview.as_ref().unwrap().clips[0]
+        .report
+        .keys_after;
+
+    harness.state_mut().reduce.max_error = 1e-5;
+    settle(&mut harness);
+    let preview = harness.state().reduce.preview.clone().unwrap();
+    assert_eq!(preview.request.budget.max_error, 1e-5);
+    let tight = &preview.clips[0].report;
+    assert!(tight.keys_after > loose, "{} vs {loose}", tight.keys_after);
+    assert!(tight.max_error <= 1e-5 + 1e-12, "{}", tight.max_error);
+
+    harness.get_by_label("Cancel").click();
+    harness.run();
+    assert!(!harness.state().reduce.open);
+    assert!(harness.state().reduce.preview.is_none());
+    assert_eq!(keys(&harness), 363);
+    assert!(!harness.state().ws.documents[0].is_dirty());
+    // B does nothing while the window is closed.
+    harness.key_press(Key::B);
+    harness.run();
+    assert!(!harness.state().reduce.show_original);
+}
