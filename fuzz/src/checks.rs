@@ -146,7 +146,10 @@ pub fn baseline(data: &[u8]) {
 }
 
 /// Read → write → read: a document that reads and is writable writes in its own format and
-/// reads back as the same clips (times, values, names, durations, tangents, extras).
+/// reads back as the same clips (times, values, names, durations, tangents, extras). Where the
+/// writer says it adapts something the format cannot hold (`conversion_losses` into the
+/// document's own format: repeated glTF key times separated, keys before 0 cut, …), what it
+/// wrote must read back as what it writes again: one adaptation, then a fixed point.
 pub fn round_trip(data: &[u8]) {
     let file = fake_file("json");
     let opts = ReadOptions::default();
@@ -156,8 +159,23 @@ pub fn round_trip(data: &[u8]) {
     if formats::check_writable(&doc).is_err() {
         return;
     }
-    let written = formats::write_bytes(&doc, &WriteOptions::default());
-    let back = formats::read_bytes_as(doc.format, &written, &file, &opts).unwrap_or_else(|e| {
+    let (written, back) = write_and_read(&doc, &file, &opts);
+    if clips_text(&doc) == clips_text(&back) {
+        return;
+    }
+    if formats::conversion_losses(&doc, doc.format).is_empty() {
+        // Nothing adapted, yet the clips changed.
+        same_clips(&doc, &back, &written);
+    }
+    let (again, back_again) = write_and_read(&back, &file, &opts);
+    same_clips(&back, &back_again, &again);
+}
+
+/// Writes `doc` in its own format and reads it back; panics when what was written does not
+/// read, or reads as another format.
+fn write_and_read(doc: &Document, file: &Path, opts: &ReadOptions) -> (Vec<u8>, Document) {
+    let written = formats::write_bytes(doc, &WriteOptions::default());
+    let back = formats::read_bytes_as(doc.format, &written, file, opts).unwrap_or_else(|e| {
         panic!(
             "a written {} file does not read back: {e}\n{}",
             doc.format,
@@ -165,7 +183,12 @@ pub fn round_trip(data: &[u8]) {
         )
     });
     assert_eq!(back.format, doc.format, "the format stays");
-    let (a, b) = (clips_text(&doc), clips_text(&back));
+    (written, back)
+}
+
+/// Panics, showing where, when `back` (read from `written`) holds other clips than `doc`.
+fn same_clips(doc: &Document, back: &Document, written: &[u8]) {
+    let (a, b) = (clips_text(doc), clips_text(back));
     if a != b {
         panic!(
             "{} round trip changed the clips:\nread:    {}\nwritten: {}\nread back: {}",
