@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let read_options = clipscope::formats::ReadOptions {
         morph_fps: cli.morph_fps,
+        max_file_size: cli.max_file_size,
         ..Default::default()
     };
     cli::set_read_options(read_options.clone());

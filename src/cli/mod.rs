@@ -35,6 +35,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FPS", default_value_t = 10.0,
           value_parser = output::parse_fps)]
     pub morph_fps: f64,
+    /// The largest file read, in bytes or with a unit (`512MiB`, `2GB`); larger files are
+    /// refused with an error before anything is read (parsing takes about three times a
+    /// file's size in memory).
+    #[arg(long, global = true, value_name = "SIZE", default_value = "512MiB",
+          value_parser = output::parse_size)]
+    pub max_file_size: u64,
 }
 
 /// The subcommands (`clipscope info`, `clipscope validate`, …).

@@ -71,6 +71,36 @@ pub fn read(path: &Path) -> Result<Document, String> {
     formats::read_file_with(path, &read_options()).map_err(|e| e.to_string())
 }
 
+/// Parses a size in bytes: a whole number with an optional unit (`kB`, `MB`, `GB` are powers
+/// of ten, `KiB`, `MiB`, `GiB` powers of two; `B` or none is bytes).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = t.split_at(split);
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kb" | "k" => 1_000,
+        "mb" | "m" => 1_000_000,
+        "gb" | "g" => 1_000_000_000,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{text:?} is not a size (a number of bytes, or like 512MiB)"
+            ));
+        }
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| {
+            format!("{text:?} is not a size above 0 (a number of bytes, or like 512MiB)")
+        })
+}
+
 /// Parses a frame rate: a finite number above 0.
 pub fn parse_fps(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {

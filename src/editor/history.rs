@@ -150,6 +150,19 @@ impl History {
         self.redo.clear();
     }
 
+    /// How many undoable steps changed document `doc_id` to a version after `version` (the
+    /// edits since a save at `version`).
+    pub fn steps_after(&self, doc_id: u64, version: u64) -> usize {
+        self.undo
+            .iter()
+            .filter(|e| {
+                e.changes
+                    .iter()
+                    .any(|c| c.doc_id == doc_id && c.version_after > version)
+            })
+            .count()
+    }
+
     /// Forgets every edit of a closed document.
     pub fn forget_document(&mut self, doc_id: u64) {
         for stack in [&mut self.undo, &mut self.redo] {

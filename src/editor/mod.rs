@@ -7,10 +7,14 @@
 //! the document dirty. Undo puts the snapshots back. Because all of this is plain data, every
 //! edit is testable without a window, and shortcuts, menus and the command palette all reach the
 //! same edits.
+//!
+//! [`recovery`] keeps copies of unsaved edits on disk (autosave) and offers those of an editor
+//! that died back at the next start.
 
 pub mod edit;
 pub mod envelope;
 pub mod history;
+pub mod recovery;
 pub mod transport;
 pub mod workspace;
 

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::formats::Document;
+use crate::formats::{Document, FileStamp};
 use crate::model::Clip;
 use crate::model::ops::lint::LintSettings;
 use crate::text::thousands;
@@ -23,6 +23,13 @@ pub struct OpenDocument {
     pub version: u64,
     /// The version that was last saved (or loaded).
     pub saved_version: u64,
+    /// The file as it was on disk when last read or written ([`FileStamp::of`] its path): a
+    /// save over a file whose stamp changed since asks first, and the file watcher reloads
+    /// only files that really changed.
+    pub disk: Option<FileStamp>,
+    /// Unsaved edits brought back from a crashed session's recovery file (added to the count
+    /// [`Workspace::unsaved_edits`] reports).
+    pub recovered_edits: usize,
 }
 
 impl OpenDocument {
@@ -97,8 +104,33 @@ impl Workspace {
             name: name.into(),
             version,
             saved_version: version,
+            disk: None,
+            recovered_edits: 0,
         });
         self.documents.len() - 1
+    }
+
+    /// Adds a document brought back from a recovery file: unsaved (dirty) from the start, with
+    /// `edits` unsaved edits, named after its file. Returns its index.
+    pub fn add_recovered(&mut self, doc: Document, name: impl Into<String>, edits: usize) -> usize {
+        let index = self.add_named(doc, name);
+        let version = self.next();
+        let d = &mut self.documents[index];
+        d.version = version;
+        d.recovered_edits = edits.max(1);
+        index
+    }
+
+    /// How many edits document `index` has that are not saved: the undo steps since its last
+    /// save (or load) plus those recovered from a crashed session; 0 when it is clean.
+    pub fn unsaved_edits(&self, index: usize) -> usize {
+        let Some(d) = self.documents.get(index) else {
+            return 0;
+        };
+        if !d.is_dirty() {
+            return 0;
+        }
+        (d.recovered_edits + self.history.steps_after(d.id, d.saved_version)).max(1)
     }
 
     /// Replaces document `index` with a freshly loaded one (a reload): clean, its undo steps
@@ -110,6 +142,7 @@ impl Workspace {
             d.doc = doc;
             d.version = version;
             d.saved_version = version;
+            d.recovered_edits = 0;
         }
     }
 
@@ -144,6 +177,7 @@ impl Workspace {
     pub fn mark_saved(&mut self, index: usize) {
         if let Some(d) = self.documents.get_mut(index) {
             d.saved_version = d.version;
+            d.recovered_edits = 0;
         }
     }
 
@@ -353,14 +387,23 @@ impl Workspace {
                     })
                 };
                 let work = |c: &mut Clip| -> Result<(), String> {
-                    for (&t, (whole, _)) in by_track.iter().rev() {
+                    let mut emptied = BTreeSet::new();
+                    for (&t, (whole, _)) in &by_track {
                         let track = c.tracks.get_mut(t).ok_or("no such track")?;
                         track.delete_keys(whole);
                         if track.is_empty() {
-                            c.tracks.remove(t);
+                            emptied.insert(t);
                         } else {
                             track.refresh_auto_handles();
                         }
+                    }
+                    if !emptied.is_empty() {
+                        // One pass, not one `remove` (a shift of every later track) per track.
+                        let mut index = 0;
+                        c.tracks.retain(|_| {
+                            index += 1;
+                            !emptied.contains(&(index - 1))
+                        });
                     }
                     Ok(())
                 };
@@ -827,6 +870,33 @@ mod tests {
         let at = 2 * 3 * 2 + 2 * 2;
         assert_eq!((t.out_tangents[at], t.out_tangents[at + 1]), (2.2, 4.0));
         assert_eq!(t.mode(2), crate::model::TangentMode::Free);
+    }
+
+    #[test]
+    fn unsaved_edits_count_steps_since_the_save_and_recovered_ones() {
+        let mut ws = workspace();
+        assert_eq!(ws.unsaved_edits(0), 0);
+        ws.apply(Edit::Optimize(ClipScope::All)).unwrap();
+        ws.apply(Edit::RenameClip {
+            clip: CLIP,
+            name: "run".into(),
+        })
+        .unwrap();
+        assert_eq!(ws.unsaved_edits(0), 2);
+        ws.mark_saved(0);
+        assert_eq!(ws.unsaved_edits(0), 0);
+        ws.apply(Edit::SetDuration {
+            clip: CLIP,
+            duration: 2.0,
+        })
+        .unwrap();
+        assert_eq!(ws.unsaved_edits(0), 1);
+        let doc = ws.documents[0].doc.clone();
+        let i = ws.add_recovered(doc, "walk.json", 7);
+        assert!(ws.documents[i].is_dirty());
+        assert_eq!(ws.unsaved_edits(i), 7);
+        ws.mark_saved(i);
+        assert_eq!(ws.unsaved_edits(i), 0);
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub enum ReadErrorKind {
     Cancelled,
     /// The file could not be read from disk (missing, no permission, a folder, …).
     Io,
+    /// The file is larger than the read's limit
+    /// ([`ReadOptions::max_file_size`](super::ReadOptions::max_file_size)); nothing was read.
+    TooLarge,
     /// The bytes are not valid JSON (or not a valid GLB container), or the file is empty.
     Syntax,
     /// Valid JSON, but a value breaks the format's rules: the JSON path names it.
@@ -63,11 +66,12 @@ impl ReadError {
         json_path: impl Into<String>,
         reason: impl Into<String>,
     ) -> ReadError {
+        // File content quoted in the path or the reason (a key with a newline) stays on one line.
         ReadError {
             kind,
             file: file.into(),
-            json_path: json_path.into(),
-            reason: reason.into(),
+            json_path: crate::text::one_line(json_path.into()),
+            reason: crate::text::one_line(reason.into()),
         }
     }
 
@@ -97,6 +101,16 @@ impl ReadError {
             "",
             format!("cannot read file: {error}"),
         )
+    }
+
+    /// The bytes of `file` could not be had: an I/O error ([`ReadErrorKind::Io`]) or a file
+    /// over the size limit ([`ReadErrorKind::TooLarge`]).
+    pub fn file(file: impl Into<PathBuf>, error: &super::file_bytes::FileReadError) -> ReadError {
+        let kind = match error {
+            super::file_bytes::FileReadError::Io(_) => ReadErrorKind::Io,
+            super::file_bytes::FileReadError::TooLarge { .. } => ReadErrorKind::TooLarge,
+        };
+        ReadError::new(kind, file, "", error.to_string())
     }
 
     /// The read of `file` was cancelled ([`ReadErrorKind::Cancelled`]).

@@ -1,68 +1,157 @@
-//! The bytes of an input file, mapped into memory rather than copied when that is possible.
+//! Reading a file's bytes into memory, safely while other programs rewrite it, and only up to
+//! a size limit.
 //!
-//! Large clip files are read once, front to back; mapping them (with the pages populated up
-//! front) avoids copying megabytes into a fresh buffer and the page faults that buffer costs.
-//! Empty files, pipes and anything else that cannot be mapped are read the ordinary way.
+//! Files are read into an owned buffer, never memory-mapped: a mapping of a file that an
+//! exporter truncates or rewrites in place while clipscope parses it faults (SIGBUS) and takes
+//! the whole process down, where a read simply sees a shorter (or different) file and the
+//! reader reports it like any other broken file. Reading costs one copy (a few milliseconds for
+//! a 13 MB take), which is small next to parsing it.
+//!
+//! Parsing needs about three times a file's size in memory, so files larger than the limit
+//! ([`ReadOptions::max_file_size`](super::ReadOptions::max_file_size),
+//! [`DEFAULT_MAX_FILE_SIZE`] unless changed) are refused with a
+//! [`ReadErrorKind::TooLarge`](super::ReadErrorKind::TooLarge) error before anything is read.
+//! The limit is checked against the size the file has when opened and again while reading, so a
+//! file that grows during the read, or a pipe, cannot exceed it either.
 
 use std::fs::File;
-use std::ops::Deref;
+use std::io::Read;
 use std::path::Path;
 
-/// The contents of a file: a read-only memory map or an owned buffer.
-pub enum FileBytes {
-    /// A read-only mapping of a regular file.
-    Mapped(memmap2::Mmap),
-    /// Bytes read into memory (empty files, pipes, special files).
-    Owned(Vec<u8>),
+/// The largest file read by default: 512 MiB (parsing it takes about 1.5 GiB of memory).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 512 << 20;
+
+/// Why a file's bytes could not be had.
+#[derive(Debug)]
+pub enum FileReadError {
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+    /// The file is larger than `limit` bytes (`size` is its size, or a lower bound for a file
+    /// that grew while being read).
+    TooLarge {
+        /// The file's size in bytes (at least).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
 }
 
-impl FileBytes {
-    /// Opens `path` and makes its bytes available.
-    pub fn open(path: &Path) -> std::io::Result<FileBytes> {
-        let file = File::open(path)?;
-        let meta = file.metadata()?;
-        if meta.is_file() && meta.len() > 0 {
-            // SAFETY: the map is read-only and private to this process. Another process
-            // truncating the file while it is being parsed could make reads fault; clipscope
-            // itself only ever replaces files by renaming, which leaves a mapping intact.
-            if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-                return Ok(FileBytes::Mapped(map));
-            }
+impl std::fmt::Display for FileReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileReadError::Io(e) => write!(f, "cannot read file: {e}"),
+            FileReadError::TooLarge { size, limit } => write!(
+                f,
+                "the file is {}, larger than the {} clipscope reads (--max-file-size)",
+                human_size(*size),
+                human_size(*limit)
+            ),
         }
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut &file, &mut bytes)?;
-        Ok(FileBytes::Owned(bytes))
     }
 }
 
-impl Deref for FileBytes {
-    type Target = [u8];
+impl std::error::Error for FileReadError {}
 
-    fn deref(&self) -> &[u8] {
-        match self {
-            FileBytes::Mapped(map) => map,
-            FileBytes::Owned(bytes) => bytes,
-        }
+impl From<std::io::Error> for FileReadError {
+    fn from(e: std::io::Error) -> FileReadError {
+        FileReadError::Io(e)
+    }
+}
+
+/// The bytes of the file at `path`, read into memory, or an error when it cannot be read or
+/// holds more than `limit` bytes. A folder is an error, not an empty file.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileReadError> {
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder").into());
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(FileReadError::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    // The size when opened is a hint only: the file may shrink or grow while it is read.
+    let hint = if meta.is_file() { meta.len() } else { 0 };
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileReadError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// `bytes` for people: `1.2 GB`, `512 MiB` for powers of two, `800 bytes`.
+pub fn human_size(bytes: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        return format!("{} MiB", bytes / MIB);
+    }
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::FileBytes;
+    use super::*;
 
     #[test]
-    fn maps_files_and_reads_empty_ones() {
+    fn reads_files_and_refuses_folders_missing_and_oversized_ones() {
         let dir = tempfile::tempdir().unwrap();
         let full = dir.path().join("full.json");
         std::fs::write(&full, b"[1,2,3]").unwrap();
-        let bytes = FileBytes::open(&full).unwrap();
-        assert!(matches!(bytes, FileBytes::Mapped(_)));
-        assert_eq!(&*bytes, b"[1,2,3]");
+        assert_eq!(read_limited(&full, 100).unwrap(), b"[1,2,3]");
         let empty = dir.path().join("empty.json");
         std::fs::write(&empty, b"").unwrap();
-        assert_eq!(&*FileBytes::open(&empty).unwrap(), b"");
-        assert!(FileBytes::open(&dir.path().join("missing.json")).is_err());
-        // A directory is not a file: an error, not a panic.
-        assert!(FileBytes::open(dir.path()).map(|b| b.len()).is_err());
+        assert_eq!(read_limited(&empty, 100).unwrap(), b"");
+        assert!(matches!(
+            read_limited(&dir.path().join("missing.json"), 100),
+            Err(FileReadError::Io(_))
+        ));
+        assert!(matches!(
+            read_limited(dir.path(), 100),
+            Err(FileReadError::Io(_))
+        ));
+        match read_limited(&full, 6) {
+            Err(e @ FileReadError::TooLarge { size: 7, limit: 6 }) => assert_eq!(
+                e.to_string(),
+                "the file is 7 bytes, larger than the 6 bytes clipscope reads (--max-file-size)"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read_limited(&full, 7).unwrap().len(), 7);
+    }
+
+    #[test]
+    fn a_huge_sparse_file_is_refused_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let huge = dir.path().join("huge.json");
+        let f = File::create(&huge).unwrap();
+        f.set_len(1_000_000_000).unwrap();
+        let e = read_limited(&huge, DEFAULT_MAX_FILE_SIZE).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the file is 1.0 GB, larger than the 512 MiB clipscope reads (--max-file-size)"
+        );
+    }
+
+    #[test]
+    fn sizes_read_well() {
+        assert_eq!(human_size(800), "800 bytes");
+        assert_eq!(human_size(13_141), "13.1 kB");
+        assert_eq!(human_size(12_944_147), "12.9 MB");
+        assert_eq!(human_size(512 << 20), "512 MiB");
     }
 }

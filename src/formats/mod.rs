@@ -29,18 +29,18 @@ pub mod playcanvas_anim;
 pub mod progress;
 pub mod reduction;
 pub mod registry;
+pub mod stamp;
 pub mod threejs;
 pub mod threejs_legacy;
 
 use std::path::Path;
-
-use file_bytes::FileBytes;
 
 pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
 pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
+pub use stamp::FileStamp;
 
 use crate::model::Problem;
 use codec::Input;
@@ -53,7 +53,8 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 /// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
 /// frame rate of morph-target clips, progress and cancel).
 pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes = FileBytes::open(path).map_err(|e| ReadError::io(path, &e))?;
+    let bytes = file_bytes::read_limited(path, opts.max_file_size)
+        .map_err(|e| ReadError::file(path, &e))?;
     read_bytes_with(&bytes, path, opts)
 }
 
@@ -75,6 +76,25 @@ pub fn read_bytes_with(
         input.check_cancelled()?;
         codec.read(input)
     })
+}
+
+/// Parses `bytes` (the contents of `file`) as `format`, whatever their content suggests: what
+/// a caller that already knows the format (a fuzz target, a `--format` option) uses. Errors
+/// and progress as [`read_bytes_with`].
+pub fn read_bytes_as(
+    format: Format,
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
+    with_input(bytes, file, opts, |input| format.codec().read(input))
+}
+
+/// The lenient read of [`lint_bytes`] with `format` chosen by the caller, not detected.
+pub fn lint_bytes_as(format: Format, bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
+    finish_lint(with_input(bytes, file, opts, |input| {
+        format.codec().lint(input)
+    }))
 }
 
 /// What the lenient read behind `clipscope validate` found in a file.
@@ -104,9 +124,9 @@ impl Linted {
 
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
 pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
-    match FileBytes::open(path) {
+    match file_bytes::read_limited(path, opts.max_file_size) {
         Ok(bytes) => lint_bytes(&bytes, path, opts),
-        Err(e) => Linted::unreadable(ReadError::io(path, &e).reason),
+        Err(e) => Linted::unreadable(ReadError::file(path, &e).reason),
     }
 }
 
@@ -120,10 +140,15 @@ pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
 /// problem is the one `parse` error, otherwise the problems are the model's validation of their
 /// clips plus the format's own rules. Keyframe data the reader skipped is `unsupported-content`.
 pub fn lint_bytes(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
-    let read = with_input(bytes, file, opts, |input| {
+    finish_lint(with_input(bytes, file, opts, |input| {
         let (_, codec) = registry::detect(bytes);
         codec.lint(input)
-    });
+    }))
+}
+
+/// The lenient read's result with the `unsupported-content` warnings added, or the one `parse`
+/// problem of a file that could not be read at all.
+fn finish_lint(read: Result<Linted, ReadError>) -> Linted {
     match read {
         Ok(mut linted) => {
             if let Some(doc) = &linted.doc {

@@ -14,6 +14,10 @@ pub struct ReadOptions {
     /// Where the read reports how far it got and learns that it should stop (the editor's
     /// background loads); `None` reads to the end.
     pub progress: Option<Arc<LoadProgress>>,
+    /// The largest file (and glTF buffer file) read, in bytes; larger ones are a
+    /// [`ReadErrorKind::TooLarge`](super::ReadErrorKind::TooLarge) error. Parsing takes about
+    /// three times a file's size in memory, so this bounds a read's memory.
+    pub max_file_size: u64,
 }
 
 impl Default for ReadOptions {
@@ -21,6 +25,7 @@ impl Default for ReadOptions {
         ReadOptions {
             morph_fps: 10.0,
             progress: None,
+            max_file_size: super::file_bytes::DEFAULT_MAX_FILE_SIZE,
         }
     }
 }

@@ -42,7 +42,7 @@ impl Problem {
             clip: None,
             track: None,
             key: None,
-            message: message.into(),
+            message: crate::text::one_line(message.into()),
             time: None,
         }
     }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3, Vec4};
 use serde_json::Value;
 
-use crate::formats::lottie::{self, LayerInfo};
+use crate::formats::lottie::LayerTable;
 use crate::model::Clip;
 
 use super::{BoxInstance, palette_colour};
@@ -28,7 +28,8 @@ const CARD: [f32; 3] = [0.83, 0.8, 0.74];
 #[derive(Debug, Clone)]
 pub struct LayerFigure {
     clip: Arc<Clip>,
-    layers: Vec<LayerInfo>,
+    /// The layers, with maps from names to layers and tracks (built once, used every frame).
+    table: LayerTable,
     /// Composition width and height in px.
     size: [f64; 2],
     /// Composition frame at clip time 0, and frames per second.
@@ -40,8 +41,8 @@ impl LayerFigure {
     /// The figure for `clip`, if it was read from Lottie (its `user_data` records the layers).
     pub fn for_clip(clip: Arc<Clip>) -> Option<LayerFigure> {
         let info = clip.user_data.get("lottie")?;
-        let layers = lottie::layers(&clip);
-        if layers.is_empty() {
+        let table = LayerTable::new(&clip);
+        if table.layers.is_empty() {
             return None;
         }
         let num = |k: &str| info.get(k).and_then(Value::as_f64);
@@ -50,11 +51,11 @@ impl LayerFigure {
         let size = match (num("w"), num("h")) {
             (Some(w), Some(h)) if w > 0.0 && h > 0.0 => [w, h],
             // A precomp records no size: the span of its layers' positions at the start.
-            _ => span_of_layers(&clip, &layers),
+            _ => span_of_layers(&clip, &table),
         };
         Some(LayerFigure {
             clip,
-            layers,
+            table,
             size,
             ip,
             fr,
@@ -72,7 +73,7 @@ impl LayerFigure {
         let k = COMPOSITION_SPAN / w.max(h);
         let to_world =
             |x: f64, y: f64| Vec3::new((k * (x - w / 2.0)) as f32, (k * (h - y)) as f32, 0.0);
-        let n = self.layers.len();
+        let n = self.table.layers.len();
         let depth = (k * w.max(h) * 0.012) as f32;
         // The composition card, just behind the layers.
         let centre = to_world(w / 2.0, h / 2.0);
@@ -86,15 +87,13 @@ impl LayerFigure {
         });
         let frame = self.ip + time * self.fr;
         let tile = TILE_SHARE * w.max(h);
-        for (i, layer) in self.layers.iter().enumerate() {
+        for (i, layer) in self.table.layers.iter().enumerate() {
             let visible =
                 layer.ip.is_none_or(|ip| frame >= ip) && layer.op.is_none_or(|op| frame < op);
             if !visible {
                 continue;
             }
-            let Some(m) = lottie::world_matrix(&self.clip, &layer.name, time) else {
-                continue;
-            };
+            let m = self.table.world(&self.clip, i, time);
             let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
             let at = [
                 m[0] * anchor[0] + m[2] * anchor[1] + m[4],
@@ -133,7 +132,7 @@ impl LayerFigure {
 
     /// The value of track `name` at `time` (its first two components), or `default`.
     fn value(&self, name: &str, time: f64, default: [f64; 2]) -> [f64; 2] {
-        let Some(track) = self.clip.tracks.iter().find(|t| t.name == name) else {
+        let Some(track) = self.table.track(&self.clip, name) else {
             return default;
         };
         let mut out = vec![0.0; track.value_size()];
@@ -147,13 +146,12 @@ impl LayerFigure {
 
 /// The extent of the layers' world positions at time 0 (at least 1 px each way), for
 /// compositions that record no size.
-fn span_of_layers(clip: &Clip, layers: &[LayerInfo]) -> [f64; 2] {
+fn span_of_layers(clip: &Clip, table: &LayerTable) -> [f64; 2] {
     let mut max = [1.0f64, 1.0f64];
-    for layer in layers {
-        if let Some(m) = lottie::world_matrix(clip, &layer.name, 0.0) {
-            max[0] = max[0].max(m[4].abs() * 2.0);
-            max[1] = max[1].max(m[5].abs() * 2.0);
-        }
+    for i in 0..table.layers.len() {
+        let m = table.world(clip, i, 0.0);
+        max[0] = max[0].max(m[4].abs() * 2.0);
+        max[1] = max[1].max(m[5].abs() * 2.0);
     }
     max
 }

@@ -8,6 +8,8 @@
 //! own scale when it has bone position tracks (the median length of their first keys), so a
 //! take in centimetres gets centimetre-sized boxes. Colours cycle through a warm palette.
 
+use std::collections::HashMap;
+
 use glam::Vec3;
 
 use super::rig_match::animated_nodes;
@@ -33,29 +35,33 @@ impl Rig {
     /// A proxy rig for `clip`, laid out by `hierarchy` (bone, parent) when given (see the module
     /// docs). The rig is called `proxy` (with `_` added if a bone has that name).
     pub fn proxy(clip: &Clip, hierarchy: Option<&[(String, Option<String>)]>) -> Rig {
+        // Bones by name, so a clip of 100,000 tracks binds in linear time.
+        let mut index = HashMap::<String, usize>::new();
         let mut bones = Vec::<String>::new();
         let mut parents = Vec::<Option<String>>::new();
         for (bone, parent) in hierarchy.unwrap_or_default() {
-            if !bone.is_empty() && !bones.contains(bone) {
+            if !bone.is_empty() && !index.contains_key(bone) {
+                index.insert(bone.clone(), bones.len());
                 bones.push(bone.clone());
                 parents.push(parent.clone().filter(|p| p != bone));
             }
         }
         for bone in animated_nodes(clip) {
-            if !bones.contains(&bone) {
+            if !index.contains_key(&bone) {
+                index.insert(bone.clone(), bones.len());
                 bones.push(bone);
                 parents.push(None);
             }
         }
         let mut name = String::from("proxy");
-        while bones.contains(&name) {
+        while index.contains_key(&name) {
             name.push('_');
         }
         let parent_index: Vec<Option<usize>> = parents
             .iter()
-            .map(|p| p.as_ref().and_then(|p| bones.iter().position(|b| b == p)))
+            .map(|p| p.as_ref().and_then(|p| index.get(p).copied()))
             .collect();
-        let length = bone_length(clip, &bones, &parent_index);
+        let length = bone_length(clip, &index, &parent_index);
         let parts = match hierarchy {
             Some(_) => tree(&bones, &parent_index, length),
             None => grid(&bones, length),
@@ -70,7 +76,7 @@ impl Rig {
 
 /// The median length of the first keys of the position tracks of bones with a parent (all
 /// bones when none has one), or [`DEFAULT_BONE_LENGTH`].
-fn bone_length(clip: &Clip, bones: &[String], parents: &[Option<usize>]) -> f32 {
+fn bone_length(clip: &Clip, bones: &HashMap<String, usize>, parents: &[Option<usize>]) -> f32 {
     let any_parent = parents.iter().any(Option::is_some);
     let mut lengths: Vec<f32> = Vec::new();
     for track in &clip.tracks {
@@ -89,7 +95,7 @@ fn bone_length(clip: &Clip, bones: &[String], parents: &[Option<usize>]) -> f32 
             (_, _, Some(node)) => node,
             _ => continue,
         };
-        let Some(i) = bones.iter().position(|b| *b == node) else {
+        let Some(&i) = bones.get(node.as_str()) else {
             continue;
         };
         if any_parent && parents[i].is_none() {
@@ -113,22 +119,39 @@ fn bone_length(clip: &Clip, bones: &[String], parents: &[Option<usize>]) -> f32 
 fn tree(bones: &[String], parents: &[Option<usize>], length: f32) -> Vec<Part> {
     let n = bones.len();
     // A parent that leads back to the bone itself (a cycle) is dropped: the bone becomes a root.
+    // Each chain is walked once: bones already placed (state 2) end the walk.
     let mut parents = parents.to_vec();
-    for i in 0..n {
-        let mut at = parents[i];
-        let mut steps = 0;
-        while let Some(p) = at {
-            steps += 1;
-            if p == i || steps > n {
-                parents[i] = None;
-                break;
+    let mut state = vec![0u8; n]; // 0 unseen, 1 on the current walk, 2 done
+    for start in 0..n {
+        let mut walk = Vec::new();
+        let mut at = Some(start);
+        while let Some(b) = at {
+            match state[b] {
+                2 => break,
+                1 => {
+                    // `b` leads back to itself: cut the cycle at `b`.
+                    parents[b] = None;
+                    break;
+                }
+                _ => {
+                    state[b] = 1;
+                    walk.push(b);
+                    at = parents[b];
+                }
             }
-            at = parents[p];
+        }
+        for b in walk {
+            state[b] = 2;
         }
     }
-    let children =
-        |p: Option<usize>| -> Vec<usize> { (0..n).filter(|&i| parents[i] == p).collect() };
-    let roots = children(None);
+    let mut kids_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, p) in parents.iter().enumerate() {
+        match p {
+            Some(p) => kids_of[*p].push(i),
+            None => roots.push(i),
+        }
+    }
     let mut parts = Vec::with_capacity(n);
     // (bone, parent part index, depth, position)
     let mut stack: Vec<(usize, Option<usize>, usize, Vec3)> = Vec::new();
@@ -150,7 +173,7 @@ fn tree(bones: &[String], parents: &[Option<usize>], length: f32) -> Vec<Part> {
         );
         part.position = position;
         parts.push(part);
-        let kids = children(Some(bone));
+        let kids = &kids_of[bone];
         let spread = length * 0.6 * 0.85f32.powi(depth as i32);
         for (k, &c) in kids.iter().enumerate().rev() {
             let at = Vec3::new(fan(k, kids.len(), spread), length, 0.0);

@@ -14,6 +14,7 @@ pub const MATCH_THRESHOLD: f32 = 0.5;
 /// do not parse add nothing.
 pub fn animated_nodes(clip: &Clip) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for track in &clip.tracks {
         let Ok(path) = parse_track_name(&track.name) else {
             continue;
@@ -21,7 +22,7 @@ pub fn animated_nodes(clip: &Clip) -> Vec<String> {
         let Some(name) = path.animated_node() else {
             continue;
         };
-        if !names.contains(&name) {
+        if seen.insert(name.clone()) {
             names.push(name);
         }
     }

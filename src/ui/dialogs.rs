@@ -1,4 +1,5 @@
-//! The small modal dialogs: unsaved-edits confirmation, export settings and the typed path.
+//! The small modal dialogs: unsaved-edits and overwrite confirmation, a file changed on disk
+//! under unsaved edits, export settings and the typed path.
 
 use crate::formats::{Format, WriteOptions};
 
@@ -13,6 +14,19 @@ pub enum Pending {
     Quit,
     /// Reload this file over its open, edited document.
     Reload(std::path::PathBuf),
+    /// Save the document with this id over its file, which another program changed since it
+    /// was read.
+    Overwrite(u64),
+}
+
+impl Pending {
+    /// The dialog's heading and the label of the button that goes ahead.
+    pub fn labels(&self) -> (&'static str, &'static str) {
+        match self {
+            Pending::Overwrite(_) => ("Save over a changed file?", "Save anyway"),
+            _ => ("Unsaved edits", "Discard edits"),
+        }
+    }
 }
 
 /// The user's answer to an unsaved-edits question.
@@ -24,16 +38,17 @@ pub enum Answer {
     Cancel,
 }
 
-/// Asks whether to discard unsaved edits; `None` while the user has not answered.
-pub fn confirm(ctx: &egui::Context, question: &str) -> Option<Answer> {
+/// Asks whether to go ahead (discard unsaved edits, overwrite a changed file): `heading`,
+/// the `question` and a `go` button next to Cancel. `None` while the user has not answered.
+pub fn confirm(ctx: &egui::Context, heading: &str, question: &str, go: &str) -> Option<Answer> {
     let mut answer = None;
     let modal = egui::Modal::new(egui::Id::unique("confirm discard")).show(ctx, |ui| {
         ui.set_width(380.0);
-        ui.heading("Unsaved edits");
+        ui.heading(heading);
         ui.add(egui::Label::new(question).wrap());
         ui.add_space(8.0);
         ui.horizontal(|ui| {
-            if ui.button("Discard edits").clicked() {
+            if ui.button(go).clicked() {
                 answer = Some(Answer::Discard);
             }
             if ui.button("Cancel").clicked() {
@@ -43,6 +58,61 @@ pub fn confirm(ctx: &egui::Context, question: &str) -> Option<Answer> {
     });
     if answer.is_none() && modal.should_close() {
         answer = Some(Answer::Cancel);
+    }
+    answer
+}
+
+/// What to do with a file that changed on disk while its open document has unsaved edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangedAnswer {
+    /// Replace the open document with the file's new version (the edits are lost).
+    Reload,
+    /// Keep the open document and its edits (a save replaces the new version).
+    KeepMine,
+    /// Keep the open document and open the new version beside it, as another document.
+    OpenBeside,
+}
+
+/// Asks what to do about `name`, changed on disk under unsaved edits; `None` while open.
+pub fn changed_on_disk(ctx: &egui::Context, name: &str) -> Option<ChangedAnswer> {
+    let mut answer = None;
+    let modal = egui::Modal::new(egui::Id::unique("changed on disk")).show(ctx, |ui| {
+        ui.set_width(420.0);
+        ui.heading("File changed on disk");
+        ui.add(
+            egui::Label::new(format!(
+                "{name} was changed by another program, and its open version has unsaved \
+                 edits."
+            ))
+            .wrap(),
+        );
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui
+                .button("Reload")
+                .on_hover_text("Show the new version and lose your edits")
+                .clicked()
+            {
+                answer = Some(ChangedAnswer::Reload);
+            }
+            if ui
+                .button("Keep mine")
+                .on_hover_text("Keep your edits; saving replaces the new version")
+                .clicked()
+            {
+                answer = Some(ChangedAnswer::KeepMine);
+            }
+            if ui
+                .button("Open beside")
+                .on_hover_text("Keep your edits and open the new version as another document")
+                .clicked()
+            {
+                answer = Some(ChangedAnswer::OpenBeside);
+            }
+        });
+    });
+    if answer.is_none() && modal.should_close() {
+        answer = Some(ChangedAnswer::KeepMine);
     }
     answer
 }

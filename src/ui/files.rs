@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::formats::{self, Document, LoadProgress, ReadError, ReadErrorKind};
+use crate::formats::{self, Document, FileStamp, LoadProgress, ReadError, ReadErrorKind};
 
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 12;
@@ -58,22 +58,45 @@ struct DialogJob {
     answer: Receiver<Option<Vec<PathBuf>>>,
 }
 
+/// Why a file is being read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadPurpose {
+    /// The user opened it (or reloads it).
+    Open,
+    /// It changed on disk while open (the file watcher saw a re-export).
+    Changed,
+}
+
 /// A file being read on a worker thread.
 pub struct LoadJob {
     /// The file.
     pub path: PathBuf,
+    /// Why it is read.
+    pub purpose: LoadPurpose,
     /// Its progress, shared with the reader.
     pub progress: Arc<LoadProgress>,
-    result: Receiver<Result<Document, ReadError>>,
+    result: Receiver<ReadResult>,
 }
+
+/// What a worker read: the document and the file's stamp taken before reading it.
+type ReadResult = Result<(Box<Document>, Option<FileStamp>), ReadError>;
 
 /// Something that finished this frame.
 pub enum FileEvent {
     /// The user chose paths for `target`.
     Chosen(FileTarget, Vec<PathBuf>),
-    /// A load finished (or failed, or was cancelled). The document is boxed: it is much larger
-    /// than the other variant.
-    Loaded(PathBuf, Result<Box<Document>, ReadError>),
+    /// A load finished (or failed, or was cancelled).
+    Loaded {
+        /// The file.
+        path: PathBuf,
+        /// Why it was read.
+        purpose: LoadPurpose,
+        /// The document (boxed: it is much larger than the other variant), or why not.
+        result: Result<Box<Document>, ReadError>,
+        /// The file as it was on disk just before the read (a change during the read makes
+        /// the next comparison differ, so the file is read again).
+        stamp: Option<FileStamp>,
+    },
 }
 
 /// Dialogs, prompts, loads and recent files.
@@ -151,17 +174,34 @@ impl Files {
         });
     }
 
-    /// Starts reading `path` on a worker thread.
+    /// Starts reading `path` on a worker thread (the user opens it).
     pub fn load(&mut self, path: PathBuf) {
+        self.load_for(path, LoadPurpose::Open);
+    }
+
+    /// Starts reading `path` on a worker thread, for `purpose`. A file already being read for
+    /// the same purpose is not read twice.
+    pub fn load_for(&mut self, path: PathBuf, purpose: LoadPurpose) {
+        if purpose == LoadPurpose::Changed
+            && self
+                .loads
+                .iter()
+                .any(|j| j.path == path && j.purpose == purpose)
+        {
+            return;
+        }
         let progress = Arc::new(LoadProgress::new());
         let (tx, rx) = channel();
         let opts = self.read_options.clone().with_progress(progress.clone());
         let job_path = path.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(formats::read_file_with(&job_path, &opts));
+            let stamp = FileStamp::of(&job_path);
+            let read = formats::read_file_with(&job_path, &opts);
+            let _ = tx.send(read.map(|doc| (Box::new(doc), stamp)));
         });
         self.loads.push(LoadJob {
             path,
+            purpose,
             progress,
             result: rx,
         });
@@ -200,12 +240,12 @@ impl Files {
             match self.loads[i].result.try_recv() {
                 Ok(result) => {
                     let job = self.loads.remove(i);
-                    events.push(FileEvent::Loaded(job.path, result.map(Box::new)));
+                    events.push(job.finished(result));
                 }
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                     let job = self.loads.remove(i);
                     let err = reader_stopped(&job.path);
-                    events.push(FileEvent::Loaded(job.path, Err(err)));
+                    events.push(job.finished(Err(err)));
                 }
                 Err(std::sync::mpsc::TryRecvError::Empty) => i += 1,
             }
@@ -222,7 +262,7 @@ impl Files {
                     .result
                     .recv()
                     .unwrap_or_else(|_| Err(reader_stopped(&job.path)));
-                FileEvent::Loaded(job.path, result.map(Box::new))
+                job.finished(result)
             })
             .collect()
     }
@@ -233,6 +273,22 @@ impl Files {
         self.recent.retain(|p| p != &path);
         self.recent.insert(0, path);
         self.recent.truncate(RECENT_LIMIT);
+    }
+}
+
+impl LoadJob {
+    /// The event of this job ending with `result`.
+    fn finished(self, result: ReadResult) -> FileEvent {
+        let (result, stamp) = match result {
+            Ok((doc, stamp)) => (Ok(doc), stamp),
+            Err(e) => (Err(e), None),
+        };
+        FileEvent::Loaded {
+            path: self.path,
+            purpose: self.purpose,
+            result,
+            stamp,
+        }
     }
 }
 

@@ -16,7 +16,18 @@ pub struct MenuView<'a> {
     pub recent: &'a [PathBuf],
     /// True when a clip is selected.
     pub has_clip: bool,
+    /// Seconds between autosaves (0: only when the window loses focus).
+    pub autosave_secs: u64,
 }
+
+/// The autosave intervals File › Autosave offers, in seconds (0: only on focus loss).
+pub const AUTOSAVE_CHOICES: [(u64, &str); 5] = [
+    (10, "Every 10 seconds"),
+    (30, "Every 30 seconds"),
+    (60, "Every minute"),
+    (300, "Every 5 minutes"),
+    (0, "Only when the window loses focus"),
+];
 
 /// Shows the menu bar; queues the command or recent file the user picked.
 pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
@@ -39,6 +50,14 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             item(ui, UiCommand::Save, view.has_clip, out);
             item(ui, UiCommand::SaveAs, view.has_clip, out);
             item(ui, UiCommand::ExportAs, view.has_clip, out);
+            ui.menu_button("Autosave", |ui| {
+                for (secs, label) in AUTOSAVE_CHOICES {
+                    if ui.radio(view.autosave_secs == secs, label).clicked() {
+                        out.push(AppCommand::SetAutosave(secs));
+                        ui.close();
+                    }
+                }
+            });
             ui.separator();
             item(ui, UiCommand::CloseDocument, view.has_clip, out);
             item(ui, UiCommand::Quit, true, out);

@@ -30,6 +30,7 @@ pub mod inspector;
 pub mod menu;
 pub mod outbox;
 pub mod palette;
+pub mod recovery_dialog;
 pub mod reduce_panel;
 pub mod selection;
 pub mod style;
@@ -37,6 +38,7 @@ pub mod timeline;
 pub mod track_tree;
 pub mod validation_panel;
 pub mod viewport;
+pub mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,9 +64,10 @@ pub fn run(files: Vec<PathBuf>, read_options: crate::formats::ReadOptions) -> Ex
                 .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
                 .unwrap_or_default();
             style::apply_theme(&cc.egui_ctx, settings.dark);
-            Ok(Box::new(
-                ClipscopeApp::open_with(&files, read_options).with_settings(settings),
-            ))
+            let mut app = ClipscopeApp::open_with(&files, read_options).with_settings(settings);
+            // Autosave into the platform's data folder, and offer what a crash left there.
+            app.start_recovery(None);
+            Ok(Box::new(app))
         }),
     );
     match result {

@@ -11,8 +11,9 @@ use std::path::PathBuf;
 use crate::editor::{Edit, KeyRef};
 
 use super::commands::UiCommand;
-use super::dialogs::Pending;
+use super::dialogs::{ChangedAnswer, Pending};
 use super::files::FileTarget;
+use super::recovery_dialog::RecoveryAnswer;
 use super::validation_panel::Target;
 
 /// What a panel (or a dialog or a shortcut) asks the app to do.
@@ -59,6 +60,12 @@ pub enum AppCommand {
     CancelLoads,
     /// Hide the load error in the status bar.
     DismissError,
+    /// The answer to the crash-recovery offer at start.
+    Recovery(RecoveryAnswer),
+    /// The answer about a file that changed on disk under unsaved edits.
+    ChangedOnDisk(ChangedAnswer),
+    /// Autosave unsaved edits every this many seconds (0: only when the window loses focus).
+    SetAutosave(u64),
 }
 
 /// The queue panels push [`AppCommand`]s into during a frame; the app drains it once, after

@@ -14,11 +14,16 @@ use super::style;
 /// The tracks of `clip` grouped by target: `(target label, track indices)` in first-seen order.
 pub fn group_by_target(clip: &Clip) -> Vec<(String, Vec<usize>)> {
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    // Where each target's group is: a map, not a search of the groups per track.
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
     for (i, track) in clip.tracks.iter().enumerate() {
         let target = target_of(track);
-        match groups.iter_mut().find(|(name, _)| *name == target) {
-            Some((_, list)) => list.push(i),
-            None => groups.push((target, vec![i])),
+        match index.get(&target) {
+            Some(&g) => groups[g].1.push(i),
+            None => {
+                index.insert(target.clone(), groups.len());
+                groups.push((target, vec![i]));
+            }
         }
     }
     groups

@@ -17,7 +17,7 @@ use super::baseline::{Baseline, Entry};
 use super::config::{Config, FileSettings};
 use super::report::{FileReport, Finding, Run};
 use super::rig::rig_nodes;
-use crate::formats::file_bytes::FileBytes;
+use crate::formats::file_bytes::read_limited;
 use crate::formats::{self, Document, Linted, ReadError, ReadOptions};
 use crate::model::{Problem, Severity};
 
@@ -126,11 +126,11 @@ impl Plan {
     /// Checks one file.
     pub fn check_file(&self, path: &Path) -> FileReport {
         let settings = self.settings_for(path);
-        let mut report = match FileBytes::open(path) {
+        let mut report = match read_limited(path, self.read.max_file_size) {
             Ok(bytes) => check_bytes(&bytes, path, &settings, &self.read),
             Err(e) => report_for(
                 path,
-                Linted::unreadable(ReadError::io(path, &e).reason),
+                Linted::unreadable(ReadError::file(path, &e).reason),
                 &settings,
             ),
         };

@@ -13,5 +13,7 @@
 mod test_support;
 
 mod contract;
+mod hostile;
 mod reduce;
+mod saves;
 mod validate;

@@ -28,6 +28,7 @@ mod conformance;
 mod conformance_mixer;
 mod conformance_ops;
 mod conversions;
+mod fuzz_regressions;
 mod gltf;
 mod gltf_validator;
 mod legacy;

@@ -19,6 +19,7 @@ mod cycles;
 mod editor;
 mod reduce;
 mod render;
+mod safety;
 mod timeline;
 mod validate;
 mod viewport;

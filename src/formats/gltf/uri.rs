@@ -45,7 +45,13 @@ pub(crate) fn read(uri: &str, folder: &Path) -> Result<Vec<u8>, String> {
             canonical.display()
         ));
     }
-    std::fs::read(&canonical).map_err(|e| format!("cannot read {uri:?} ({}): {e}", path.display()))
+    // Read into memory (a mapping would fault if the file were truncated meanwhile), up to the
+    // default file size limit.
+    crate::formats::file_bytes::read_limited(
+        &canonical,
+        crate::formats::file_bytes::DEFAULT_MAX_FILE_SIZE,
+    )
+    .map_err(|e| format!("cannot read {uri:?} ({}): {e}", path.display()))
 }
 
 /// The file a relative `uri` names inside `folder`, or why it is refused.

@@ -4,10 +4,15 @@
 //! itself (truncated file, stray comma) it only knows a line and column, so [`path_at`] rescans
 //! the text up to that point with a tiny bracket/string lexer to recover the path.
 
+/// The longest key a path shows in full; longer ones (a key that swallowed part of the file
+/// through a missing quote) are cut.
+const KEY_SHOWN: usize = 64;
+
 /// `prefix.name` (or just `name` at the root).
 pub fn field(prefix: &str, name: &str) -> String {
+    let name = crate::text::shortened(name, KEY_SHOWN);
     if prefix.is_empty() {
-        name.to_string()
+        name.into_owned()
     } else {
         format!("{prefix}.{name}")
     }

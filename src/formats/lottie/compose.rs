@@ -113,8 +113,12 @@ fn plan(doc: &Document, clip: &Clip) -> Vec<Layer> {
     if let Some(skeleton) = &doc.skeleton {
         let bones = &skeleton.bones;
         let mut needed = vec![false; bones.len()];
+        let mut bone_named: HashMap<&str, usize> = HashMap::with_capacity(bones.len());
+        for (b, bone) in bones.iter().enumerate() {
+            bone_named.entry(bone.name.as_str()).or_insert(b);
+        }
         for (_, node, _) in &targets {
-            let mut at = bones.iter().position(|b| &b.name == node);
+            let mut at = bone_named.get(node.as_str()).copied();
             while let Some(b) = at {
                 if needed[b] {
                     break;

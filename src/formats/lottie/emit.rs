@@ -28,18 +28,31 @@ pub(crate) fn key_values(track: &Track, k: usize) -> &[f32] {
         .map_or(&[][..], |v| &v[k * vs..(k + 1) * vs])
 }
 
+/// The most frames one track is sampled at (over nine hours at 30 fps): a longer span is sampled
+/// at every n-th frame instead, rather than exhausting memory on a clip hours or years long.
+const MAX_FRAMES: f64 = 1e6;
+
 /// The times of every whole frame (at `fr` frames per second) from the first key of `times` up
 /// to (not including) its last, merged with the key times themselves, sorted and without
-/// repeats: where a track Lottie cannot hold is sampled.
+/// repeats: where a track Lottie cannot hold is sampled. Spans longer than [`MAX_FRAMES`]
+/// frames are sampled at every n-th frame.
 pub(crate) fn frame_times(times: &[f32], fr: f64) -> Vec<f32> {
     let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
         return Vec::new();
     };
+    let (first, last) = (first as f64, last as f64);
     let mut out: Vec<f32> = Vec::new();
-    let mut frame = (first as f64 * fr).ceil();
-    while frame / fr < last as f64 {
-        out.push((frame / fr) as f32);
-        frame += 1.0;
+    if first.is_finite() && last.is_finite() && fr.is_finite() && fr > 0.0 && last > first {
+        let start = (first * fr).ceil();
+        let span = last * fr - start;
+        let step = (span / MAX_FRAMES).ceil().max(1.0);
+        let count = (span / step).ceil().clamp(0.0, MAX_FRAMES + 1.0) as usize;
+        out.extend(
+            (0..count)
+                .map(|i| (start + i as f64 * step) / fr)
+                .take_while(|&t| t < last)
+                .map(|t| t as f32),
+        );
     }
     out.extend_from_slice(times);
     out.sort_by(f32::total_cmp);
@@ -167,4 +180,32 @@ pub(crate) fn handle_text(out: &mut Vec<u8>, h: &[Point], opts: &WriteOptions) {
     out.extend_from_slice(b",\"y\":");
     numbers(out, &ys, opts);
     out.push(b'}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_times_are_every_frame_between_the_keys_and_the_keys() {
+        let t = frame_times(&[0.05, 0.2], 30.0);
+        let expected: Vec<f32> = [0.05, 2.0 / 30.0, 3.0 / 30.0, 4.0 / 30.0, 5.0 / 30.0, 0.2]
+            .iter()
+            .map(|&v| v as f32)
+            .collect();
+        assert_eq!(t, expected);
+    }
+
+    #[test]
+    fn frame_times_of_a_span_years_long_stay_bounded() {
+        // Found by fuzzing: a clip a billion seconds long took 24 GB to convert to Lottie.
+        let t = frame_times(&[0.0, 1e9], 30.0);
+        assert!(t.len() <= MAX_FRAMES as usize + 2, "{}", t.len());
+        assert!(t.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!((t[0], *t.last().unwrap_or(&0.0)), (0.0, 1e9));
+        // Beyond f64's whole numbers a frame counter would never advance.
+        let t = frame_times(&[1e20, 3e20], 30.0);
+        assert!(t.len() <= MAX_FRAMES as usize + 2);
+        assert!(frame_times(&[0.0, f32::MAX], 1e30).len() <= MAX_FRAMES as usize + 2);
+    }
 }

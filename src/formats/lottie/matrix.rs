@@ -13,10 +13,12 @@
 //! not inherited (lottie-web multiplies matrices only). 3D layers are flattened: `rotationZ`
 //! stands in for the rotation and `rotationX/Y`, `orientation` and every z are ignored.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
-use crate::model::Clip;
 use crate::model::interpolant::Sampler;
+use crate::model::{Clip, Track};
 
 /// A 2D affine matrix `(a, b, c, d, e, f)`: `x' = a·x + c·y + e`, `y' = b·x + d·y + f` (the CSS /
 /// canvas layout).
@@ -154,41 +156,113 @@ pub fn local_matrix(t: &Transform2D) -> Matrix {
 
 /// The world matrix of the layer whose track prefix is `layer` in `clip` at clip time `time`
 /// (seconds): its local matrix times its parents'. `None` when the clip records no such layer.
-/// A parent chain that loops stops at the first repeat.
+/// A parent chain that loops stops at the first repeat. Builds a [`LayerTable`]: callers that
+/// ask for many layers (every frame of the viewport) keep one instead.
 pub fn world_matrix(clip: &Clip, layer: &str, time: f64) -> Option<Matrix> {
-    let table = layers(clip);
-    let fr = clip
-        .user_data
-        .get("lottie")
-        .and_then(|l| l.get("fr"))
-        .and_then(Value::as_f64)
-        .unwrap_or(30.0);
-    let mut index = table.iter().position(|l| l.name == layer)?;
-    let mut world = local_matrix(&transform_at(clip, &table[index], time, fr));
-    let mut seen = vec![index];
-    while let Some(parent) = table[index].parent {
-        let Some(p) = table.iter().position(|l| l.ind == Some(parent)) else {
-            break;
-        };
-        if seen.contains(&p) {
-            break;
+    let table = LayerTable::new(clip);
+    let index = table.index_of(layer)?;
+    Some(table.world(clip, index, time))
+}
+
+/// A clip's layers with maps from layer name, layer `ind` and track name, so the world
+/// matrices of every layer cost one lookup per track and parent (not a search of the layers
+/// and tracks per layer, which is quadratic in the layer count).
+#[derive(Debug, Clone, Default)]
+pub struct LayerTable {
+    /// The layers, in the clip's order ([`layers`]).
+    pub layers: Vec<LayerInfo>,
+    by_name: HashMap<String, usize>,
+    by_ind: HashMap<u64, usize>,
+    tracks: HashMap<String, usize>,
+    /// Frames per second of the composition (30 when the clip records none).
+    pub fr: f64,
+}
+
+impl LayerTable {
+    /// The table of `clip`'s layers (empty for clips not read from Lottie).
+    pub fn new(clip: &Clip) -> LayerTable {
+        let layers = layers(clip);
+        let mut by_name = HashMap::with_capacity(layers.len());
+        let mut by_ind = HashMap::with_capacity(layers.len());
+        for (i, l) in layers.iter().enumerate() {
+            by_name.entry(l.name.clone()).or_insert(i);
+            if let Some(ind) = l.ind.filter(|i| !i.is_nan()) {
+                by_ind.entry(ind_key(ind)).or_insert(i);
+            }
         }
-        seen.push(p);
-        world = multiply(
-            &local_matrix(&transform_at(clip, &table[p], time, fr)),
-            &world,
-        );
-        index = p;
+        let mut tracks = HashMap::with_capacity(clip.tracks.len());
+        for (i, t) in clip.tracks.iter().enumerate() {
+            tracks.entry(t.name.clone()).or_insert(i);
+        }
+        let fr = clip
+            .user_data
+            .get("lottie")
+            .and_then(|l| l.get("fr"))
+            .and_then(Value::as_f64)
+            .unwrap_or(30.0);
+        LayerTable {
+            layers,
+            by_name,
+            by_ind,
+            tracks,
+            fr,
+        }
     }
-    Some(world)
+
+    /// The index of the layer whose track prefix is `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The first track of `clip` (the clip this table was made for) called `name`.
+    pub fn track<'c>(&self, clip: &'c Clip, name: &str) -> Option<&'c Track> {
+        clip.tracks.get(*self.tracks.get(name)?)
+    }
+
+    /// The world matrix of layer `index` at clip time `time` (see [`world_matrix`]).
+    pub fn world(&self, clip: &Clip, index: usize, time: f64) -> Matrix {
+        let find = |name: &str| self.track(clip, name);
+        let transform = |i: usize| transform_with(&self.layers[i], time, self.fr, &find);
+        let mut index = index;
+        let mut world = local_matrix(&transform(index));
+        let mut seen = HashSet::from([index]);
+        while let Some(parent) = self.layers[index].parent {
+            let Some(&p) = self.by_ind.get(&ind_key(parent)) else {
+                break;
+            };
+            if !seen.insert(p) {
+                break;
+            }
+            world = multiply(&local_matrix(&transform(p)), &world);
+            index = p;
+        }
+        world
+    }
+}
+
+/// A layer index as a map key: numbers equal as `f64`s (0 and -0) give the same key.
+fn ind_key(ind: f64) -> u64 {
+    (ind + 0.0).to_bits()
 }
 
 /// The transform of `layer` at `time`, from its tracks in `clip` (missing ones take the
 /// defaults).
 pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Transform2D {
+    transform_with(layer, time, fr, &|name| {
+        clip.tracks.iter().find(|t| t.name == name)
+    })
+}
+
+/// [`transform_at`] with the tracks found by `find` (by track name).
+fn transform_with<'c>(
+    layer: &LayerInfo,
+    time: f64,
+    fr: f64,
+    find: &dyn Fn(&str) -> Option<&'c Track>,
+) -> Transform2D {
     let value = |property: &str, time: f64| -> Option<Vec<f64>> {
         let name = format!("{}.{property}", layer.name);
-        let track = clip.tracks.iter().find(|t| t.name == name)?;
+        let track = find(&name)?;
         let mut out = vec![0.0; track.value_size()];
         Sampler::new(track).evaluate_f64(time, &mut out);
         Some(out)
@@ -225,7 +299,7 @@ pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Trans
         skew_axis: scalar("skewAxis").unwrap_or(0.0),
     };
     if layer.auto_orient {
-        t.rotation += auto_orientation(clip, layer, time, fr, &position_at);
+        t.rotation += auto_orientation(layer, time, fr, find, &position_at);
     }
     t
 }
@@ -233,17 +307,16 @@ pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Trans
 /// lottie-web's auto-orient angle (degrees): the direction of the position's motion, from a
 /// 0.01-frame backward difference (forward at or before the first key, 0.05 frames back at or
 /// after the last).
-fn auto_orientation(
-    clip: &Clip,
+fn auto_orientation<'c>(
     layer: &LayerInfo,
     time: f64,
     fr: f64,
+    find: &dyn Fn(&str) -> Option<&'c Track>,
     position_at: &impl Fn(f64) -> [f64; 2],
 ) -> f64 {
-    let track = ["position", "position[x]"].iter().find_map(|p| {
-        let name = format!("{}.{p}", layer.name);
-        clip.tracks.iter().find(|t| t.name == name)
-    });
+    let track = ["position", "position[x]"]
+        .iter()
+        .find_map(|p| find(&format!("{}.{p}", layer.name)));
     let Some(track) = track.filter(|t| t.len() > 1) else {
         return 0.0;
     };

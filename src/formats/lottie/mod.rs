@@ -49,7 +49,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub(crate) use codec::CODEC;
-pub use matrix::{LayerInfo, layers, local_matrix, world_matrix};
+pub use matrix::{LayerInfo, LayerTable, layers, local_matrix, world_matrix};
 
 use crate::model::Track;
 

@@ -26,6 +26,10 @@ use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 /// more than this (in the property's units, pixels for positions) from the straight line.
 pub const BAKE_TOLERANCE: f64 = 0.005;
 
+/// The most frames the baked tracks of one property are sampled at between their keys (over
+/// nine hours at 30 fps); longer spans are sampled at every n-th frame.
+const MAX_BAKE_FRAMES: f64 = 1e6;
+
 /// The deepest halving of a frame when baking (1/256 frame).
 const BAKE_MAX_DEPTH: u32 = 8;
 
@@ -509,6 +513,18 @@ fn bake(name: &str, kind: TrackKind, keys: &Keys, time: impl Fn(f64) -> f32) -> 
         v
     };
     let mut samples: Vec<(f64, Vec<f64>)> = Vec::new();
+    // Every whole frame of the moving segments, or every n-th where they span more than
+    // MAX_BAKE_FRAMES frames in all (a keyframe a billion frames away would otherwise take
+    // all memory, and beyond 2^53 a frame counter stops advancing).
+    let span: f64 = keys
+        .keys
+        .windows(2)
+        .map(|w| (w[1].t - w[0].t).max(0.0))
+        .filter(|d| d.is_finite())
+        .sum();
+    let step = (span / MAX_BAKE_FRAMES).ceil().max(1.0);
+    // Sampled coarsely, such a span is not refined between frames either.
+    let first_depth = if step > 1.0 { BAKE_MAX_DEPTH } else { 0 };
     for k in 0..n - 1 {
         let (fa, fb) = (keys.keys[k].t, keys.keys[k + 1].t);
         if fb <= fa {
@@ -520,12 +536,13 @@ fn bake(name: &str, kind: TrackKind, keys: &Keys, time: impl Fn(f64) -> f32) -> 
         let moving = keys.keys[k].path.is_some() || !keys.keys[k].hold;
         samples.push((fa, start.clone()));
         if moving {
-            let mut inner: Vec<f64> = Vec::new();
-            let mut f = fa.floor() + 1.0;
-            while f < fb {
-                inner.push(f);
-                f += 1.0;
-            }
+            let first = (fa / step).floor() * step + step;
+            let count = ((fb - first) / step).ceil().clamp(0.0, MAX_BAKE_FRAMES) as usize;
+            let mut inner: Vec<f64> = (0..count)
+                .map(|i| first + i as f64 * step)
+                .filter(|&f| f > fa && f < fb)
+                .collect();
+            inner.dedup();
             inner.push(fb);
             let mut prev = (fa, start);
             for (j, &f) in inner.iter().enumerate() {
@@ -534,7 +551,7 @@ fn bake(name: &str, kind: TrackKind, keys: &Keys, time: impl Fn(f64) -> f32) -> 
                 } else {
                     eval(f)
                 };
-                refine(&eval, &prev, (f, &value), 0, &mut samples);
+                refine(&eval, &prev, (f, &value), first_depth, &mut samples);
                 if j + 1 < inner.len() {
                     samples.push((f, value.clone()));
                 }
@@ -593,6 +610,28 @@ mod tests {
     use super::*;
     use crate::formats::lottie::schema::Composition;
     use crate::model::interpolant::Sampler;
+
+    #[test]
+    fn a_keyframe_billions_of_frames_away_is_baked_in_bounded_memory() {
+        // A motion path to a key 1e10 frames away took all memory (16 GB in 20 s).
+        let json = br#"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"layers":[{"ty":4,
+            "ind":1,"ip":0,"op":60,"st":0,"ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0,0],
+            "to":[10,10,0],"ti":[-10,0,0],"i":{"x":0.5,"y":0.5},"o":{"x":0.5,"y":0.5}},
+            {"t":1e10,"s":[50,50,0]}]}},"shapes":[]}]}"#;
+        let doc =
+            crate::formats::read_bytes(json, std::path::Path::new("far.json")).expect("reads");
+        let track = doc.clips[0]
+            .tracks
+            .iter()
+            .find(|t| t.name.ends_with(".position"))
+            .expect("the position track");
+        assert!(
+            track.len() <= MAX_BAKE_FRAMES as usize + 2,
+            "{}",
+            track.len()
+        );
+        assert!(track.times.windows(2).all(|w| w[0] <= w[1]));
+    }
 
     /// Every property of a composition with the parameters its frames map to clip time by.
     fn properties<'c, 'a>(layers: &'c [Layer<'a>]) -> Vec<(&'c Property<'a>, PropKind)> {

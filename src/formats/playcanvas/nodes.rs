@@ -22,6 +22,7 @@
 //!   that name, else the identity (PlayCanvas writes every channel of a node it animates).
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::formats::adapt;
 use crate::model::interpolant::Sampler;
@@ -136,8 +137,11 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
             clip.name
         ));
     }
-    // Group: the first group of that name whose channel is still free.
+    // Group: the first group of that name whose channel is still free. Per name, the groups
+    // in order and, per channel, how many of them have it filled (channels fill in group
+    // order), so each track is placed in constant time.
     let mut groups: Vec<(&str, [Option<&Track>; 3])> = Vec::new();
+    let mut by_name: HashMap<&str, (Vec<usize>, [usize; 3])> = HashMap::new();
     for track in padded.iter().map(|t| &**t) {
         if track.is_empty() || unwritable(track).is_some() {
             continue;
@@ -145,17 +149,17 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
         let Some((node, c)) = node_channel(&track.name) else {
             continue;
         };
-        match groups
-            .iter_mut()
-            .find(|(name, slots)| *name == node && slots[c].is_none())
-        {
-            Some((_, slots)) => slots[c] = Some(track),
+        let (of_name, filled) = by_name.entry(node).or_default();
+        match of_name.get(filled[c]) {
+            Some(&g) => groups[g].1[c] = Some(track),
             None => {
                 let mut slots = [None; 3];
                 slots[c] = Some(track);
+                of_name.push(groups.len());
                 groups.push((node, slots));
             }
         }
+        filled[c] += 1;
     }
 
     let mut nodes = Vec::with_capacity(groups.len());

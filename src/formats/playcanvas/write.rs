@@ -217,6 +217,14 @@ impl Writer {
     /// unwritten node of its name, then the nodes the file did not have.
     fn nodes(&self, out: &mut Out, nodes: &[NodeKeys], layout: Option<&PlayCanvasLayout>) {
         let mut used = vec![false; nodes.len()];
+        // The unwritten nodes of each name, in order (a map, not a search per file node).
+        let mut unwritten: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            unwritten
+                .entry(node.name.as_str())
+                .or_default()
+                .push_back(i);
+        }
         out.open(b'[');
         for node_layout in layout.map_or(&[][..], |l| l.nodes.as_slice()) {
             if let Some(raw) = &node_layout.empty {
@@ -224,8 +232,9 @@ impl Writer {
                 out.raw(raw);
                 continue;
             }
-            if let Some(i) =
-                (0..nodes.len()).find(|&i| !used[i] && nodes[i].name == node_layout.name)
+            if let Some(i) = unwritten
+                .get_mut(node_layout.name.as_str())
+                .and_then(|queue| queue.pop_front())
             {
                 used[i] = true;
                 out.next();

@@ -13,6 +13,8 @@
 //! in-tangent/value/out-tangent triples). clipscope tracks never carry that custom factory, so
 //! the offsets are always 0 here.
 
+use std::collections::HashMap;
+
 use crate::model::interpolant::{Sampler, multiply_quaternions_flat};
 use crate::model::{BlendMode, Clip, Track, TrackKind, Values};
 
@@ -33,6 +35,13 @@ pub fn make_clip_additive(
         Some(clip) => clip.tracks.len(),
         None => target.tracks.len(),
     };
+    // The first target track of each name and kind (names and kinds do not change below): a
+    // map, not a search of the target's tracks per reference track.
+    let mut first: HashMap<(String, TrackKind), usize> =
+        HashMap::with_capacity(target.tracks.len());
+    for (i, t) in target.tracks.iter().enumerate() {
+        first.entry((t.name.clone(), t.kind)).or_insert(i);
+    }
     for i in 0..count {
         // With the target as its own reference, three.js reads reference track i as it is at
         // this point of the loop (earlier iterations may already have changed it), so the copy
@@ -45,10 +54,9 @@ pub fn make_clip_additive(
         if !kind.is_numeric() || reference_track.is_empty() {
             continue;
         }
-        let Some(target_track) = target
-            .tracks
-            .iter_mut()
-            .find(|t| t.name == reference_track.name && t.kind == kind)
+        let Some(target_track) = first
+            .get(&(reference_track.name.clone(), kind))
+            .and_then(|&j| target.tracks.get_mut(j))
         else {
             continue;
         };

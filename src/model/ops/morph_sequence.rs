@@ -53,13 +53,17 @@ pub fn create_clips_from_morph_target_sequences(
     no_loop: bool,
 ) -> Vec<Clip> {
     let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = Default::default();
     for name in target_names {
         let Some(prefix) = morph_sequence_prefix(name) else {
             continue;
         };
-        match groups.iter_mut().find(|(p, _)| *p == prefix) {
-            Some((_, members)) => members.push(name.clone()),
-            None => groups.push((prefix, vec![name.clone()])),
+        match index.get(prefix) {
+            Some(&g) => groups[g].1.push(name.clone()),
+            None => {
+                index.insert(prefix, groups.len());
+                groups.push((prefix, vec![name.clone()]));
+            }
         }
     }
     groups

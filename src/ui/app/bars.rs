@@ -14,6 +14,7 @@ impl ClipscopeApp {
                 redo: self.ws.history.redo_label(),
                 recent: &self.files.recent,
                 has_clip: self.selection.clip.is_some(),
+                autosave_secs: self.autosave_every.map_or(0, |d| d.as_secs()),
             };
             menu::show(ui, &view, out);
         });

@@ -3,11 +3,11 @@
 use std::path::Path;
 
 use crate::editor::ClipId;
-use crate::formats::{self, Document, WriteOptions};
+use crate::formats::{self, Document, FileStamp, WriteOptions};
 use crate::text::thousands;
 
 use crate::ui::dialogs::Pending;
-use crate::ui::files::{FileEvent, FileTarget};
+use crate::ui::files::{FileEvent, FileTarget, LoadPurpose};
 
 use super::ClipscopeApp;
 
@@ -40,24 +40,44 @@ impl ClipscopeApp {
 
     pub(super) fn file_event(&mut self, event: FileEvent) {
         match event {
-            FileEvent::Loaded(path, Ok(doc)) => {
+            FileEvent::Loaded {
+                path,
+                purpose: LoadPurpose::Changed,
+                result,
+                stamp,
+            } => self.changed_loaded(&path, result, stamp),
+            FileEvent::Loaded {
+                path,
+                purpose: LoadPurpose::Open,
+                result: Ok(doc),
+                stamp,
+            } => {
                 self.files.remember(&path);
                 let clips = doc.clips.len();
                 let keys: usize = doc.clips.iter().map(|c| c.key_count()).sum();
-                match self.ws.find_path(&path) {
+                let index = match self.ws.find_path(&path) {
                     Some(i) => {
                         self.ws.replace(i, *doc);
                         self.fix_selection();
+                        i
                     }
-                    None => self.add_document(*doc, None),
-                }
+                    None => {
+                        self.add_document(*doc, None);
+                        self.ws.documents.len() - 1
+                    }
+                };
+                self.ws.documents[index].disk = stamp;
                 self.note(format!(
                     "opened {}: {clips} clips, {} keys",
                     path.display(),
                     thousands(keys)
                 ));
             }
-            FileEvent::Loaded(path, Err(e)) => {
+            FileEvent::Loaded {
+                path,
+                result: Err(e),
+                ..
+            } => {
                 if e.is_cancelled() {
                     self.note(format!("cancelled loading {}", path.display()));
                 } else {
@@ -105,6 +125,24 @@ impl ClipscopeApp {
         options: WriteOptions,
         export: Option<formats::Format>,
     ) {
+        let d = &self.ws.documents[index];
+        if export.is_none() && overwrites_a_changed_file(d.doc.path.as_deref(), d.disk, path) {
+            // Another program wrote the file since it was read: ask before replacing it.
+            self.pending = Some(Pending::Overwrite(d.id));
+            return;
+        }
+        self.write_document(index, path, options, export);
+    }
+
+    /// [`save_to`](Self::save_to) without asking about a file changed on disk (the user said to
+    /// go ahead).
+    pub(super) fn write_document(
+        &mut self,
+        index: usize,
+        path: &Path,
+        options: WriteOptions,
+        export: Option<formats::Format>,
+    ) {
         let rebind = export.is_none();
         let source = &self.ws.documents[index].doc;
         let (converted, losses) = match export {
@@ -132,7 +170,9 @@ impl ClipscopeApp {
                     .unwrap_or(0);
                 if rebind {
                     self.ws.documents[index].set_path(path);
+                    self.ws.documents[index].disk = FileStamp::of(path);
                     self.ws.mark_saved(index);
+                    self.forget_recovery(self.ws.documents[index].id);
                 }
                 self.files.remember(path);
                 let verb = if rebind { "saved" } else { "exported" };
@@ -148,6 +188,7 @@ impl ClipscopeApp {
 
     pub(super) fn close_document(&mut self, index: usize) {
         if let Some(d) = self.ws.close(index) {
+            self.forget_recovery(d.id);
             self.note(format!("closed {}", d.title()));
         }
         // Indices after the closed document shift down.
@@ -169,5 +210,23 @@ impl ClipscopeApp {
             let clip = self.ws.clip(first).expect("listed clip");
             self.selection.select_clip(first, clip);
         }
+    }
+}
+
+/// Whether saving a document read from `own` (as it was on disk then: `read`) to `path` would
+/// replace a version of that file another program wrote since.
+fn overwrites_a_changed_file(own: Option<&Path>, read: Option<FileStamp>, path: &Path) -> bool {
+    let same = |a: &Path, b: &Path| {
+        a == b || std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok()
+    };
+    let Some(own) = own else {
+        return false;
+    };
+    if !same(own, path) {
+        return false;
+    }
+    match FileStamp::of(path) {
+        Some(now) => Some(now) != read,
+        None => false,
     }
 }

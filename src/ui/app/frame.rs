@@ -54,7 +54,8 @@ impl ClipscopeApp {
     }
 
     /// What comes from outside the panels, taken in before they draw: the theme on the first
-    /// frame, finished background loads, and files dropped on the window.
+    /// frame, finished background loads, autosave and files changed on disk, and files dropped
+    /// on the window.
     fn begin_frame(&mut self, ctx: &egui::Context) {
         if !self.styled {
             style::apply_theme(ctx, self.dark);
@@ -63,6 +64,7 @@ impl ClipscopeApp {
         for event in self.files.poll() {
             self.file_event(event);
         }
+        self.keep_safe(ctx);
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -103,9 +105,12 @@ impl ClipscopeApp {
         self.right_tab == RightTab::Cycles && self.cycles.preview_in_viewport
     }
 
-    /// True while a modal dialog (unsaved edits, export, path prompt, palette) is open.
+    /// True while a modal dialog (recovery, changed file, unsaved edits, export, path prompt,
+    /// palette) is open.
     pub(super) fn modal_open(&self) -> bool {
-        self.pending.is_some()
+        self.recovery_offer.is_some()
+            || self.changed.is_some()
+            || self.pending.is_some()
             || self.export.is_some()
             || self.files.prompt.is_some()
             || self.palette.open

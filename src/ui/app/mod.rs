@@ -9,11 +9,15 @@
 //! This file holds the state and what the other parts share; `frame` lays out one frame,
 //! `bars`, `side_panels`, `bottom_panels`, `centre` and `modals` hold one method per panel,
 //! `queue` carries out the queued commands, `run` the user-level commands, `documents` opens,
-//! saves and closes files, and `cycles` bakes cycles and saves and loads presets.
+//! saves and closes files, `cycles` bakes cycles and saves and loads presets, and `safety`
+//! keeps work from being lost: autosave and crash recovery, and reloading files re-exported
+//! while open.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::assets;
+use crate::editor::recovery::RecoveryStore;
 use crate::editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 use crate::formats;
 use crate::model::Problem;
@@ -26,10 +30,12 @@ use crate::ui::files::Files;
 use crate::ui::findings::Findings;
 use crate::ui::inspector::Inspector;
 use crate::ui::palette::Palette;
+use crate::ui::recovery_dialog::RecoveryOffer;
 use crate::ui::reduce_panel::ReducePanel;
 use crate::ui::selection::Selection;
 use crate::ui::validation_panel::ValidationPanel;
 use crate::ui::viewport::Viewport;
+use crate::ui::watch::FileWatcher;
 
 mod bars;
 mod bottom_panels;
@@ -41,7 +47,10 @@ mod modals;
 mod queue;
 mod reduce;
 mod run;
+mod safety;
 mod side_panels;
+
+pub use safety::ChangedOnDisk;
 
 /// What survives a restart (eframe storage): recent files and view preferences.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -53,6 +62,9 @@ pub struct Settings {
     pub dark: bool,
     /// The validation panel is shown.
     pub show_validation: bool,
+    /// Seconds between autosaves of unsaved edits (they are also saved when the window loses
+    /// focus); 0 saves only on focus loss.
+    pub autosave_secs: u64,
 }
 
 impl Default for Settings {
@@ -61,6 +73,7 @@ impl Default for Settings {
             recent: Vec::new(),
             dark: true,
             show_validation: false,
+            autosave_secs: 30,
         }
     }
 }
@@ -133,6 +146,20 @@ pub struct ClipscopeApp {
     title: String,
     /// Validation of the selected clip for the track tree's warning marks, by document version.
     live: Option<(ClipId, u64, Vec<Problem>)>,
+    /// Watches the open files for changes other programs make.
+    pub watcher: FileWatcher,
+    /// This editor's recovery session (autosave), once started.
+    recovery: Option<RecoveryStore>,
+    /// What a crashed editor left, offered at start.
+    pub recovery_offer: Option<RecoveryOffer>,
+    /// A file that changed on disk under unsaved edits, waiting for the user's answer.
+    pub changed: Option<ChangedOnDisk>,
+    /// Time between autosaves (`None`: only when the window loses focus).
+    pub autosave_every: Option<Duration>,
+    /// When unsaved edits were last handed to the autosave.
+    last_autosave: Instant,
+    /// The window had the keyboard focus last frame.
+    focused: bool,
     /// The Reduce window: budget, A/B switch and the latest preview.
     pub reduce: ReducePanel,
     /// The preview being computed, if any.
@@ -171,6 +198,13 @@ impl ClipscopeApp {
             styled: false,
             title: String::new(),
             live: None,
+            watcher: FileWatcher::new(),
+            recovery: None,
+            recovery_offer: None,
+            changed: None,
+            autosave_every: Some(Duration::from_secs(30)),
+            last_autosave: Instant::now(),
+            focused: true,
             reduce: ReducePanel::default(),
             reduce_job: None,
             reduce_previews: 0,
@@ -207,6 +241,8 @@ impl ClipscopeApp {
         self.files.recent = settings.recent;
         self.dark = settings.dark;
         self.show_validation = settings.show_validation;
+        self.autosave_every =
+            (settings.autosave_secs > 0).then(|| Duration::from_secs(settings.autosave_secs));
         self
     }
 
@@ -216,6 +252,7 @@ impl ClipscopeApp {
             recent: self.files.recent.clone(),
             dark: self.dark,
             show_validation: self.show_validation,
+            autosave_secs: self.autosave_every.map_or(0, |d| d.as_secs()),
         }
     }
 
@@ -391,5 +428,9 @@ impl eframe::App for ClipscopeApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, SETTINGS_KEY, &self.settings());
+    }
+
+    fn on_exit(&mut self) {
+        self.end_recovery();
     }
 }

@@ -6,15 +6,26 @@ use crate::ui::dialogs::{self, Answer, ExportAnswer, Pending, PromptAnswer};
 use crate::ui::files::FileTarget;
 use crate::ui::outbox::{AppCommand, Outbox};
 use crate::ui::palette;
+use crate::ui::recovery_dialog;
 
 use super::ClipscopeApp;
 
 impl ClipscopeApp {
     /// Shows whichever modal dialog is open (at most one).
     pub(super) fn modals(&mut self, ctx: &egui::Context, out: &mut Outbox) {
-        if let Some(pending) = &self.pending {
+        if let Some(offer) = &mut self.recovery_offer {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            recovery_dialog::show(ctx, offer, now, out);
+        } else if let Some(changed) = &self.changed {
+            if let Some(answer) = dialogs::changed_on_disk(ctx, &changed.name) {
+                out.push(AppCommand::ChangedOnDisk(answer));
+            }
+        } else if let Some(pending) = &self.pending {
             let question = self.question(pending);
-            match dialogs::confirm(ctx, &question) {
+            let (heading, go) = pending.labels();
+            match dialogs::confirm(ctx, heading, &question, go) {
                 Some(Answer::Discard) => {
                     let pending = self.pending.take().expect("pending question");
                     out.push(AppCommand::Discard(pending));
@@ -71,6 +82,13 @@ impl ClipscopeApp {
             Pending::Reload(path) => format!(
                 "{} is open with unsaved edits. Reload it from disk and lose them?",
                 path.display()
+            ),
+            Pending::Overwrite(id) => format!(
+                "{} was changed on disk by another program since it was read. Save anyway and \
+                 replace that version?",
+                self.ws
+                    .index_of(*id)
+                    .map_or("The file", |i| self.ws.documents[i].title())
             ),
         }
     }

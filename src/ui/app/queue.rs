@@ -47,6 +47,11 @@ impl ClipscopeApp {
             }
             AppCommand::CancelLoads => self.files.cancel_loads(),
             AppCommand::DismissError => self.error = None,
+            AppCommand::Recovery(answer) => self.recovery_answer(answer),
+            AppCommand::ChangedOnDisk(answer) => self.changed_answer(answer),
+            AppCommand::SetAutosave(secs) => {
+                self.autosave_every = (secs > 0).then(|| std::time::Duration::from_secs(secs));
+            }
         }
     }
 
@@ -93,6 +98,13 @@ impl ClipscopeApp {
                 }
             }
             Pending::Reload(path) => self.files.load(path),
+            Pending::Overwrite(id) => {
+                if let Some(i) = self.ws.index_of(id)
+                    && let Some(path) = self.ws.documents[i].doc.path.clone()
+                {
+                    self.write_document(i, &path, crate::formats::WriteOptions::default(), None);
+                }
+            }
         }
     }
 }

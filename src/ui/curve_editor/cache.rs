@@ -9,8 +9,10 @@
 //! re-tessellates a curve; zooming the value axis only re-tessellates. The fingerprint is a fast hash over the track's arrays, computed at most once
 //! per track per frame, so edits made in place (a key dragged by a model operation keeps the same
 //! allocation) are seen at once. Entries not used during a frame are dropped at the start of the
-//! next one.
+//! next one. Every layer is a hash map, so a frame showing thousands of curves looks each one up
+//! in constant time.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use egui::Mesh;
@@ -18,7 +20,7 @@ use egui::Mesh;
 use crate::editor::envelope::{self, Channel};
 use crate::model::{Track, Values};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct EnvelopeKey {
     fingerprint: u64,
     channel: Channel,
@@ -28,13 +30,12 @@ struct EnvelopeKey {
 }
 
 struct EnvelopeEntry {
-    key: EnvelopeKey,
     points: Vec<[f64; 2]>,
     used: bool,
 }
 
 /// Everything besides the envelope that decides a curve's tessellated line, as bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct LineKey {
     /// Value range of the plot (`f64::to_bits`).
     pub(super) values: [u64; 2],
@@ -49,14 +50,11 @@ pub(super) struct LineKey {
 }
 
 struct LineEntry {
-    envelope: EnvelopeKey,
-    key: LineKey,
     mesh: Arc<Mesh>,
     used: bool,
 }
 
 struct RangeEntry {
-    key: (u64, Channel),
     range: Option<(f64, f64)>,
     used: bool,
 }
@@ -64,11 +62,11 @@ struct RangeEntry {
 /// The curve editor's cache of decimated curves and value ranges.
 #[derive(Default)]
 pub(super) struct EnvelopeCache {
-    envelopes: Vec<EnvelopeEntry>,
-    lines: Vec<LineEntry>,
-    ranges: Vec<RangeEntry>,
+    envelopes: HashMap<EnvelopeKey, EnvelopeEntry>,
+    lines: HashMap<(EnvelopeKey, LineKey), LineEntry>,
+    ranges: HashMap<(u64, Channel), RangeEntry>,
     /// This frame's fingerprints, by track address.
-    fingerprints: Vec<(usize, u64)>,
+    fingerprints: HashMap<usize, u64>,
     /// How many envelopes were computed (cache misses), ever.
     builds: u64,
 }
@@ -76,12 +74,12 @@ pub(super) struct EnvelopeCache {
 impl EnvelopeCache {
     /// Starts a frame: forgets entries the previous frame did not use and the fingerprints.
     pub(super) fn begin_frame(&mut self) {
-        self.envelopes.retain(|e| e.used);
-        self.envelopes.iter_mut().for_each(|e| e.used = false);
-        self.lines.retain(|e| e.used);
-        self.lines.iter_mut().for_each(|e| e.used = false);
-        self.ranges.retain(|e| e.used);
-        self.ranges.iter_mut().for_each(|e| e.used = false);
+        self.envelopes
+            .retain(|_, e| std::mem::replace(&mut e.used, false));
+        self.lines
+            .retain(|_, e| std::mem::replace(&mut e.used, false));
+        self.ranges
+            .retain(|_, e| std::mem::replace(&mut e.used, false));
         self.fingerprints.clear();
     }
 
@@ -92,33 +90,26 @@ impl EnvelopeCache {
 
     fn fingerprint(&mut self, track: &Track) -> u64 {
         let address = track as *const Track as usize;
-        if let Some(&(_, f)) = self.fingerprints.iter().find(|(a, _)| *a == address) {
-            return f;
-        }
-        let f = fingerprint(track);
-        self.fingerprints.push((address, f));
-        f
+        *self
+            .fingerprints
+            .entry(address)
+            .or_insert_with(|| fingerprint(track))
     }
 
-    /// The index of the envelope for `key`, computed when not cached.
-    fn envelope_index(&mut self, key: EnvelopeKey, track: &Track) -> usize {
-        let index = match self.envelopes.iter().position(|e| e.key == key) {
-            Some(i) => i,
-            None => {
-                self.builds += 1;
-                let t0 = f64::from_bits(key.t0);
-                let t1 = f64::from_bits(key.t1);
-                let points = envelope::envelope(track, key.channel, t0, t1, key.columns);
-                self.envelopes.push(EnvelopeEntry {
-                    key,
-                    points,
-                    used: false,
-                });
-                self.envelopes.len() - 1
+    /// The envelope for `key` (marked used), computed when not cached.
+    fn envelope_entry(&mut self, key: EnvelopeKey, track: &Track) -> &mut EnvelopeEntry {
+        let builds = &mut self.builds;
+        let entry = self.envelopes.entry(key).or_insert_with(|| {
+            *builds += 1;
+            let t0 = f64::from_bits(key.t0);
+            let t1 = f64::from_bits(key.t1);
+            EnvelopeEntry {
+                points: envelope::envelope(track, key.channel, t0, t1, key.columns),
+                used: false,
             }
-        };
-        self.envelopes[index].used = true;
-        index
+        });
+        entry.used = true;
+        entry
     }
 
     fn envelope_key(
@@ -150,8 +141,7 @@ impl EnvelopeCache {
         columns: usize,
     ) -> &[[f64; 2]] {
         let key = self.envelope_key(track, channel, t0, t1, columns);
-        let index = self.envelope_index(key, track);
-        &self.envelopes[index].points
+        &self.envelope_entry(key, track).points
     }
 
     /// The tessellated line of a curve: cached under its envelope (`track`, `channel`,
@@ -169,41 +159,29 @@ impl EnvelopeCache {
         build: impl FnOnce(&[[f64; 2]], &mut Mesh),
     ) -> Arc<Mesh> {
         let key = self.envelope_key(track, channel, t0, t1, columns);
-        let index = self.envelope_index(key, track);
-        if let Some(e) = self
-            .lines
-            .iter_mut()
-            .find(|e| e.envelope == key && e.key == line)
-        {
-            e.used = true;
-            return e.mesh.clone();
-        }
-        let mut mesh = Mesh::default();
-        build(&self.envelopes[index].points, &mut mesh);
-        let mesh = Arc::new(mesh);
-        self.lines.push(LineEntry {
-            envelope: key,
-            key: line,
-            mesh: mesh.clone(),
-            used: true,
+        self.envelope_entry(key, track);
+        let envelopes = &self.envelopes;
+        let entry = self.lines.entry((key, line)).or_insert_with(|| {
+            let mut mesh = Mesh::default();
+            build(&envelopes[&key].points, &mut mesh);
+            LineEntry {
+                mesh: Arc::new(mesh),
+                used: false,
+            }
         });
-        mesh
+        entry.used = true;
+        entry.mesh.clone()
     }
 
     /// The [`value_range`](envelope::value_range) of `channel` of `track`, cached.
     pub(super) fn value_range(&mut self, track: &Track, channel: Channel) -> Option<(f64, f64)> {
         let key = (self.fingerprint(track), channel);
-        if let Some(e) = self.ranges.iter_mut().find(|e| e.key == key) {
-            e.used = true;
-            return e.range;
-        }
-        let range = envelope::value_range(track, channel);
-        self.ranges.push(RangeEntry {
-            key,
-            range,
-            used: true,
+        let entry = self.ranges.entry(key).or_insert_with(|| RangeEntry {
+            range: envelope::value_range(track, channel),
+            used: false,
         });
-        range
+        entry.used = true;
+        entry.range
     }
 }
 

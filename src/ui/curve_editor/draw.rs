@@ -67,8 +67,10 @@ pub(super) fn paint_ghost(
     let painter = ui.painter().with_clip_rect(frame.intersect(ui.clip_rect()));
     let b = tf.bounds();
     let columns = frame.width().ceil().max(1.0) as usize;
+    let before: std::collections::HashMap<usize, &Track> =
+        before.iter().map(|(t, track)| (*t, track)).collect();
     for curve in curves {
-        let Some((_, old)) = before.iter().find(|(t, _)| *t == curve.source.track) else {
+        let Some(&old) = before.get(&curve.source.track) else {
             continue;
         };
         let points: Vec<Pos2> = envelope(old, curve.channel, b.min()[0], b.max()[0], columns)

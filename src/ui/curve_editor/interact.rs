@@ -319,9 +319,16 @@ fn start_drag(
                 }
                 selected.insert(key);
             }
+            // The editable curves as a set: one lookup per selected key, not a search.
+            let editable: std::collections::HashSet<(usize, usize)> = p
+                .curves
+                .iter()
+                .filter(|c| c.editable)
+                .map(|c| (c.source.track, c.source.component))
+                .collect();
             let keys = selected
                 .iter()
-                .filter(|k| p.curves.iter().any(|c| c.editable && c.owns(k)))
+                .filter(|k| editable.contains(&(k.track, k.component)))
                 .copied()
                 .collect();
             Drag::Keys {

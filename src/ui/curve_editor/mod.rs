@@ -143,6 +143,12 @@ impl CurveEditor {
         self.view
     }
 
+    /// The clip shown is now `clip` (the same clip at another index, after a reload reordered
+    /// the clips): the view stays instead of being framed anew.
+    pub fn follow_clip(&mut self, clip: ClipId) {
+        self.clip = Some(clip);
+    }
+
     /// Shows exactly `bounds` from the next frame on.
     pub fn set_view_bounds(&mut self, bounds: PlotBounds) {
         self.view = Some(bounds);

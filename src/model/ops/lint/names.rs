@@ -4,12 +4,19 @@
 //! `name.property`; root tracks (`.position`) always bind. Duplicate tracks are `validate`'s
 //! `duplicate-track`.
 
+use std::collections::HashSet;
+
 use super::LintSettings;
 use crate::model::binding::parse_track_name;
 use crate::model::{Clip, Problem};
 
 /// Adds the name findings of `clip`.
 pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>) {
+    // The rig's nodes as a set: one lookup per track, not a search of the rig.
+    let rig: Option<HashSet<&str>> = settings
+        .rig_nodes
+        .as_ref()
+        .map(|nodes| nodes.iter().map(String::as_str).collect());
     for (j, track) in clip.tracks.iter().enumerate() {
         let path = match parse_track_name(&track.name) {
             Ok(path) => path,
@@ -18,13 +25,13 @@ pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>
                 continue;
             }
         };
-        let Some(nodes) = &settings.rig_nodes else {
+        let Some(nodes) = &rig else {
             continue;
         };
         let Some(node) = path.animated_node() else {
             continue;
         };
-        if !nodes.contains(&node) {
+        if !nodes.contains(node.as_str()) {
             out.push(
                 Problem::warning(
                     "unbound-track",
