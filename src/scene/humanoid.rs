@@ -546,6 +546,10 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
         }
     }
     draw_bones_preferring(&mut rig, &prefer);
+    // The upright group is a pivot only.
+    rig.parts[0].tip = None;
+    rig.parts[0].size = Vec3::ZERO;
+    rig.parts[0].offset = Vec3::ZERO;
     for &i in &order {
         let k = index[i];
         let part = &mut rig.parts[k];

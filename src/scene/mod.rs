@@ -26,7 +26,7 @@ pub mod rig_match;
 pub mod rig_schema;
 pub mod skeleton_rig;
 
-pub use figure::{Figure, FigureFrame, FigureSource};
+pub use figure::{Figure, FigureFrame, FigureReport, FigureSource};
 pub use instance::BoxInstance;
 pub use layer_figure::LayerFigure;
 pub use morph_figure::MorphFigure;
@@ -36,3 +36,4 @@ pub use proxy::palette_colour;
 pub use rig::{Origin, Part, Rig};
 pub use rig_match::{MATCH_THRESHOLD, animated_nodes, pick_rig, pick_rig_with};
 pub use rig_schema::{PartFile, RigFile, parse_hex_colour};
+pub use skeleton_rig::companion;

@@ -140,6 +140,28 @@ impl Player {
         }
     }
 
+    /// What the clip plays on and how much of it binds (the second clip left out).
+    pub fn report(&self) -> super::FigureReport {
+        let own: std::collections::HashSet<&str> =
+            self.clip.tracks.iter().map(|t| t.name.as_str()).collect();
+        let unbound: Vec<String> = self
+            .unbound_tracks()
+            .into_iter()
+            .filter(|u| own.contains(u.track.as_str()))
+            .map(|u| u.track)
+            .collect();
+        let (source, file) = self.figure.origin();
+        let tracks = self.clip.tracks.len();
+        super::FigureReport {
+            name: self.figure.name().to_string(),
+            source,
+            file: file.map(str::to_string),
+            bound: tracks.saturating_sub(unbound.len()),
+            tracks,
+            unbound,
+        }
+    }
+
     /// The figure's pose with the clips applied at `time` seconds.
     pub fn pose_at(&mut self, time: f64) -> &Pose {
         let base_weight = match &self.layer {

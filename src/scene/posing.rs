@@ -113,7 +113,13 @@ impl Rig {
             out.reserve(n);
             for i in 0..n {
                 let pivot = out[start + i].transform.w_axis;
-                let edge = self.joint_size;
+                // A pivot without a box or bone (a group) has no joint to show.
+                let part = &self.parts[i];
+                let edge = if part.tip.is_none() && part.size == Vec3::ZERO {
+                    0.0
+                } else {
+                    self.joint_size
+                };
                 out.push(BoxInstance {
                     transform: Mat4::from_cols(
                         glam::Vec4::X * edge,

@@ -118,6 +118,59 @@ impl Rig {
     }
 }
 
+/// Extensions of files that may hold a model with a skeleton.
+const MODEL_EXTENSIONS: &[&str] = &["gltf", "glb", "json", "js"];
+/// The most files of a folder [`companion`] reads, and the largest it reads.
+const COMPANION_FILES: usize = 32;
+const COMPANION_BYTES: u64 = 32 << 20;
+/// The share of a clip's animated nodes a companion must bind.
+pub const COMPANION_SHARE: f32 = 0.8;
+
+/// The model a clip file without a skeleton plays on automatically: a file in the same folder
+/// with the same stem (`walk.json` → `walk.glb`), else the only file there with a skeleton,
+/// when it binds at least [`COMPANION_SHARE`] of the clip's animated nodes. Reads at most
+/// [`COMPANION_FILES`] files of up to 32 MiB; files that do not read are skipped.
+pub fn companion(clip_path: &Path, clip: &crate::model::Clip) -> Option<Rig> {
+    companion_model(clip_path).filter(|rig| rig.match_score(clip) >= COMPANION_SHARE)
+}
+
+/// The model next to `clip_path` that [`companion`] considers (same stem, else the only model
+/// in the folder), whichever clip it is for.
+pub fn companion_model(clip_path: &Path) -> Option<Rig> {
+    let dir = clip_path.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let stem = clip_path.file_stem()?;
+    let own = clip_path.file_name()?;
+    let mut candidates: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name() != Some(own)
+                && p.extension()
+                    .is_some_and(|e| MODEL_EXTENSIONS.iter().any(|m| e.eq_ignore_ascii_case(m)))
+                && std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= COMPANION_BYTES)
+        })
+        .collect();
+    candidates.sort();
+    if let Some(same) = candidates.iter().find(|p| p.file_stem() == Some(stem)) {
+        return Rig::from_file(same).ok();
+    }
+    let mut models = candidates
+        .iter()
+        .take(COMPANION_FILES)
+        .filter_map(|p| Rig::from_file(p).ok());
+    let only = models.next()?;
+    if models.next().is_some() {
+        return None;
+    }
+    Some(only)
+}
+
 /// Whether `bytes` is a rig file: a JSON object whose top-level keys include `parts` and
 /// `name` (and nothing a clip format has).
 fn looks_like_rig_file(bytes: &[u8]) -> bool {
@@ -206,7 +259,67 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Bone;
+    use crate::model::{Bone, Clip, Track, TrackKind};
+
+    /// A clip rotating `nodes`.
+    fn clip_of(nodes: &[&str]) -> Clip {
+        let tracks = nodes
+            .iter()
+            .map(|n| {
+                Track::numeric(
+                    format!("{n}.quaternion"),
+                    TrackKind::Quaternion,
+                    vec![0.0],
+                    vec![0.0, 0.0, 0.0, 1.0],
+                )
+            })
+            .collect();
+        Clip::new("c", 1.0, tracks)
+    }
+
+    #[test]
+    fn companions_by_stem_or_alone_and_binding_most_nodes() {
+        let dir = tempfile::tempdir().unwrap();
+        let rig = |name: &str, parts: &[&str]| {
+            let parts: Vec<String> = parts
+                .iter()
+                .map(|p| format!(r##"{{"name": "{p}", "size": [1, 1, 1], "colour": "#ffffff"}}"##))
+                .collect();
+            format!(r#"{{"name": "{name}", "parts": [{}]}}"#, parts.join(","))
+        };
+        let clip_path = dir.path().join("walk.json");
+        std::fs::write(&clip_path, "{}").unwrap();
+        let clip = clip_of(&[
+            "mixamorigHips",
+            "mixamorigSpine",
+            "mixamorigHead",
+            "mixamorigNeck",
+            "tail",
+        ]);
+        // Alone in the folder, binding 4 of 5 nodes: played on.
+        std::fs::write(
+            dir.path().join("model.json"),
+            rig("M", &["Hips", "Spine", "Head", "Neck"]),
+        )
+        .unwrap();
+        let found = companion(&clip_path, &clip).unwrap();
+        assert_eq!(found.origin, Origin::File("model.json".into()));
+        // Two models: neither is the only one; a same-stem model wins.
+        std::fs::write(dir.path().join("other.json"), rig("O", &["Hips"])).unwrap();
+        assert!(companion(&clip_path, &clip).is_none());
+        std::fs::write(dir.path().join("walk.gltf"), "not json").unwrap();
+        assert!(
+            companion(&clip_path, &clip).is_none(),
+            "an unreadable same-stem file"
+        );
+        std::fs::remove_file(dir.path().join("walk.gltf")).unwrap();
+        std::fs::write(dir.path().join("walk.rig.json"), "{}").unwrap();
+        std::fs::remove_file(dir.path().join("other.json")).unwrap();
+        std::fs::remove_file(dir.path().join("walk.rig.json")).unwrap();
+        // Binding too little: not used.
+        let few = clip_of(&["a", "b", "c", "Hips"]);
+        assert!(companion(&clip_path, &few).is_none());
+    }
 
     fn bone(name: &str, parent: Option<usize>, y: f32) -> Bone {
         let mut b = Bone::new(name, parent);

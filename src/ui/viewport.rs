@@ -10,11 +10,18 @@
 
 use eframe::egui_wgpu::RenderState;
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::Clip;
+use crate::model::{Clip, Skeleton};
 use crate::render::{Camera, Frame, Renderer};
-use crate::scene::{Figure, FigureFrame, FigureSource, Layer, LayerMode, Player, Rig, figure};
+use crate::scene::{
+    Figure, FigureFrame, FigureReport, FigureSource, Layer, LayerMode, Player, Rig, figure,
+    skeleton_rig,
+};
+use crate::ui::files::FileTarget;
+use crate::ui::outbox::{AppCommand, Outbox};
 
 /// Radians of orbit per point of pointer drag.
 const ORBIT_PER_POINT: f32 = 0.008;
@@ -31,9 +38,18 @@ pub struct Viewport {
     framed_for: Option<String>,
     /// The selected clip playing on its figure, and what it was made from.
     player: Option<(PlayerKey, Player)>,
-    /// The figure the user picked: a built-in rig's name, [`figure::PROXY`], [`figure::MESH`],
-    /// or `None` for automatic.
+    /// The figure the user picked for the clip shown: a built-in rig's name, an open
+    /// document's or a picked file's figure, [`figure::PROXY`], [`figure::NAMES`],
+    /// [`figure::MESH`], …, or `None` for automatic.
     pub rig_choice: Option<String>,
+    /// The choice remembered for each clip, by (document id, clip name).
+    choices: HashMap<(u64, String), Option<String>>,
+    /// The clip `rig_choice` belongs to.
+    choice_for: Option<(u64, String)>,
+    /// The figures of open documents and of model files picked from disk.
+    pub figures: Figures,
+    /// What the shown clip plays on and how much of it binds.
+    pub report: Option<FigureReport>,
     /// A second clip of the same file blended with the shown one.
     pub blend: Blend,
     /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
@@ -41,6 +57,88 @@ pub struct Viewport {
     /// Why the chosen figure could not be used, if it could not.
     pub figure_error: Option<String>,
     gpu: Option<Gpu>,
+}
+
+/// Figures other than the built-in ones: every open document's skeleton, models picked from
+/// disk, and the companion model of each document's file.
+#[derive(Default)]
+pub struct Figures {
+    /// (document id, bones) the open documents' figures were made for.
+    made_for: Vec<(u64, usize)>,
+    /// Open documents' figures, then picked files' figures.
+    all: Vec<Rig>,
+    /// How many of `all` come from open documents.
+    open: usize,
+    /// The companion model of each document, by id (looked for once).
+    companions: HashMap<u64, Option<Rig>>,
+}
+
+impl Figures {
+    /// Makes figures for the skeletons of `docs` (id, title, skeleton), when the documents or
+    /// their skeletons changed.
+    pub fn refresh<'a>(
+        &mut self,
+        docs: impl Iterator<Item = (u64, &'a str, Option<&'a Skeleton>)>,
+    ) {
+        let docs: Vec<_> = docs.collect();
+        let key: Vec<(u64, usize)> = docs
+            .iter()
+            .map(|(id, _, s)| (*id, s.map_or(0, |s| s.bones.len())))
+            .collect();
+        if key == self.made_for {
+            return;
+        }
+        let picked = self.all.split_off(self.open);
+        self.all.clear();
+        for (_, title, skeleton) in docs {
+            if let Some(rig) = skeleton.and_then(|s| Rig::from_skeleton(title, s)) {
+                self.push(rig);
+            }
+        }
+        self.open = self.all.len();
+        for rig in picked {
+            self.push(rig);
+        }
+        self.made_for = key;
+    }
+
+    /// Adds a figure read from a file picked from disk and returns its name.
+    pub fn add_file(&mut self, path: &Path) -> Result<String, String> {
+        let rig = Rig::from_file(path)?;
+        Ok(self.push(rig))
+    }
+
+    /// Adds `rig` under a name no other figure has; returns the name.
+    fn push(&mut self, mut rig: Rig) -> String {
+        let base = rig.name.clone();
+        let mut n = 2;
+        while self.all.iter().any(|r| r.name == rig.name)
+            || Rig::builtin(&rig.name).is_some()
+            || rig.parts.iter().any(|p| p.name == rig.name)
+        {
+            rig.name = format!("{base} ({n})");
+            n += 1;
+        }
+        let name = rig.name.clone();
+        self.all.push(rig);
+        name
+    }
+
+    /// Every figure: open documents' skeletons, then picked files.
+    pub fn all(&self) -> &[Rig] {
+        &self.all
+    }
+
+    /// The companion model of document `id` read from `path` (looked for once per document).
+    fn companion(&mut self, id: u64, path: Option<&Path>, has_skeleton: bool) -> Option<&Rig> {
+        self.companions
+            .entry(id)
+            .or_insert_with(|| {
+                path.filter(|_| !has_skeleton)
+                    .and_then(skeleton_rig::companion_model)
+            })
+            .as_ref()
+    }
 }
 
 /// The second clip blended with the shown one (see [`crate::scene::Layer`]).
@@ -78,6 +176,8 @@ pub struct Subject<'a> {
     pub source: FigureSource<'a>,
     /// The figure to play on regardless of the picker (a procedural cycle's rig), if any.
     pub figure: Option<&'a str>,
+    /// The document's file, where its companion model is looked for.
+    pub path: Option<&'a Path>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.
@@ -108,6 +208,10 @@ impl Default for Viewport {
             framed_for: None,
             player: None,
             rig_choice: None,
+            choices: HashMap::new(),
+            choice_for: None,
+            figures: Figures::default(),
+            report: None,
             blend: Blend::default(),
             unbound: Vec::new(),
             figure_error: None,
@@ -129,6 +233,14 @@ impl Viewport {
 
     /// Makes sure the player plays `subject` on the chosen figure with the chosen blend.
     fn update_player(&mut self, subject: Subject<'_>) {
+        let clip_key = (subject.version.0, subject.clip.name.clone());
+        if self.choice_for.as_ref() != Some(&clip_key) {
+            if let Some(old) = self.choice_for.take() {
+                self.choices.insert(old, self.rig_choice.clone());
+            }
+            self.rig_choice = self.choices.get(&clip_key).cloned().flatten();
+            self.choice_for = Some(clip_key);
+        }
         let choice = subject
             .figure
             .map(str::to_string)
@@ -151,15 +263,24 @@ impl Viewport {
             }
             return;
         }
-        let (figure, error) =
-            match Figure::for_clip(subject.clip, subject.source, choice.as_deref()) {
-                Ok(figure) => (figure, None),
-                Err(e) => (
-                    Figure::for_clip(subject.clip, subject.source, None)
-                        .unwrap_or_else(|_| Figure::Rig(Rig::proxy(subject.clip, None))),
-                    Some(e),
-                ),
-            };
+        let has_skeleton = subject.source.skeleton.is_some();
+        let companion = self
+            .figures
+            .companion(subject.version.0, subject.path, has_skeleton)
+            .cloned();
+        let source = FigureSource {
+            others: self.figures.all(),
+            companion: companion.as_ref(),
+            ..subject.source
+        };
+        let (figure, error) = match Figure::for_clip(subject.clip, source, choice.as_deref()) {
+            Ok(figure) => (figure, None),
+            Err(e) => (
+                Figure::for_clip(subject.clip, source, None)
+                    .unwrap_or_else(|_| Figure::Rig(Rig::proxy(subject.clip, None))),
+                Some(e),
+            ),
+        };
         self.figure_error = error;
         let mut player = Player::on(Arc::new(subject.clip.clone()), figure);
         let second = self.blend.clip.as_ref().and_then(|name| {
@@ -177,6 +298,7 @@ impl Viewport {
             })),
             None => self.blend.clip = None,
         }
+        self.report = Some(player.report());
         self.unbound = player
             .unbound_tracks()
             .into_iter()
@@ -197,6 +319,7 @@ pub fn show(
     render_state: Option<&RenderState>,
     subject: Option<Subject<'_>>,
     time: f64,
+    outbox: &mut Outbox,
 ) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
@@ -227,7 +350,7 @@ pub fn show(
         Some(rs) => draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
         None => empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
     }
-    overlay(ui, rect, vp, subject);
+    overlay(ui, rect, vp, subject, outbox);
     if response.hovered() {
         ui.painter().text(
             rect.left_bottom() + egui::vec2(8.0, -6.0),
@@ -282,10 +405,16 @@ fn draw(
 
 /// The figure picker, the blend controls and the unbound-track note, over the picture's
 /// top-left corner.
-fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport, subject: Subject<'_>) {
+fn overlay(
+    ui: &mut egui::Ui,
+    rect: egui::Rect,
+    vp: &mut Viewport,
+    subject: Subject<'_>,
+    outbox: &mut Outbox,
+) {
     let area = egui::Rect::from_min_size(
         rect.min + egui::vec2(8.0, 8.0),
-        egui::vec2((rect.width() - 16.0).clamp(0.0, 360.0), 96.0),
+        egui::vec2((rect.width() - 16.0).clamp(0.0, 420.0), 120.0),
     );
     ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
         // A translucent card in the theme's window colour keeps the controls readable over any
@@ -294,12 +423,12 @@ fn overlay(ui: &mut egui::Ui, rect: egui::Rect, vp: &mut Viewport, subject: Subj
             .fill(ui.visuals().window_fill.gamma_multiply(0.88))
             .corner_radius(6.0)
             .inner_margin(egui::Margin::symmetric(8, 6))
-            .show(ui, |ui| controls(ui, vp, subject));
+            .show(ui, |ui| controls(ui, vp, subject, outbox));
     });
 }
 
 /// The controls on the overlay card.
-fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
+fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox: &mut Outbox) {
     if let Some(figure) = subject.figure {
         // A procedural cycle's preview: its rig is fixed and there is nothing to blend.
         ui.label(egui::RichText::new(format!("Previewing {}", subject.clip.name)).strong());
@@ -324,6 +453,18 @@ fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
                 for rig in Rig::builtins() {
                     ui.selectable_value(&mut choice, Some(rig.name.clone()), &rig.name);
                 }
+                for rig in vp.figures.all() {
+                    ui.selectable_value(
+                        &mut choice,
+                        Some(rig.name.clone()),
+                        format!("{} (skeleton)", rig.name),
+                    );
+                }
+                ui.selectable_value(
+                    &mut choice,
+                    Some(figure::NAMES.to_string()),
+                    figure_label(figure::NAMES),
+                );
                 ui.selectable_value(
                     &mut choice,
                     Some(figure::PROXY.to_string()),
@@ -350,7 +491,30 @@ fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>) {
             vp.rig_choice = choice;
             vp.frame_next = true;
         }
+        if ui
+            .button("Model…")
+            .on_hover_text(
+                "Play this clip on the skeleton of a model or rig file picked from disk \
+                 (glTF, legacy three.js, rig JSON, …)",
+            )
+            .clicked()
+        {
+            outbox.push(AppCommand::ChooseFile {
+                target: FileTarget::Figure,
+                suggested: subject.path.map(Path::to_path_buf),
+            });
+        }
     });
+    if let Some(report) = &vp.report {
+        let from = match &report.file {
+            Some(file) => format!("{} · {file}", report.source),
+            None => report.source.to_string(),
+        };
+        ui.weak(format!(
+            "{} ({from}) · {}/{} tracks bound",
+            report.name, report.bound, report.tracks
+        ));
+    }
     blend_row(ui, vp, subject);
     let warn = ui.visuals().warn_fg_color;
     if let Some(error) = &vp.figure_error {
@@ -376,6 +540,8 @@ fn figure_label(name: &str) -> String {
         figure::PROXY => "Proxy (one box per bone)".to_string(),
         figure::MESH => "Morph mesh (from the file)".to_string(),
         figure::LAYERS => "Layers (Lottie composition)".to_string(),
+        figure::NAMES => "Humanoid (from the node names)".to_string(),
+        figure::SKELETON => "Skeleton (from the file)".to_string(),
         other => other.to_string(),
     }
 }
