@@ -120,7 +120,10 @@ fn rig_files_and_bad_rig_files() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("bad.json: parts: the rig has no parts"), "{err}");
+    assert!(
+        err.contains("bad.json: parts: the rig has no parts"),
+        "{err}"
+    );
     let o = clipscope(&["info", demo, "--rig", "cat"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no rig named \"cat\""));

@@ -554,7 +554,7 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
     let doc = clipscope::formats::read_file(&path).unwrap();
     let source = FigureSource {
         mesh: doc.mesh.as_ref(),
-        skeleton: None,
+        ..Default::default()
     };
     let clip = &doc.clips[0];
     let figure = Figure::for_clip(clip, source, None).unwrap();

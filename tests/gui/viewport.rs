@@ -164,25 +164,109 @@ fn the_horse_gallops_on_its_morph_mesh() {
 }
 
 #[test]
-fn a_skinned_clip_plays_on_a_proxy_rig_laid_out_by_its_bones() {
+fn a_skinned_clip_plays_on_its_own_skeleton_drawn_as_bones() {
     if sample_data("threejs").is_none() {
         return;
     }
     let mut harness = editor(&[shared("threejs/simple-skinned.json")]);
     harness.run();
     let player = harness.state().viewport.player().expect("a clip is shown");
-    let rig = player.rig().expect("a proxy rig");
+    let rig = player.rig().expect("the file's skeleton");
     let names: Vec<&str> = rig.parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["leg.R", "leg.L"]);
-    // Both bones are roots in the file's `bones`, and so in the proxy.
+    // Both bones are roots in the file's `bones`, and so in the figure.
     assert!(rig.parts.iter().all(|p| p.parent.is_none()));
+    let report = harness.state().viewport.report.clone().unwrap();
+    assert_eq!(report.source, "file");
+    assert_eq!(report.file.as_deref(), Some("simple-skinned.json"));
     assert!(harness.state().viewport.unbound.is_empty());
     let boxes = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
         h.state_mut().transport.time = t;
         h.run();
         h.state().viewport.frame.boxes.clone()
     };
-    assert_ne!(boxes(&mut harness, 0.0), boxes(&mut harness, 0.2));
+    let at_rest = boxes(&mut harness, 0.0);
+    assert_eq!(at_rest.len(), 4, "two bones and their joints");
+    assert_ne!(at_rest, boxes(&mut harness, 0.2));
+}
+
+#[test]
+fn plays_on_lists_the_skeletons_of_open_documents_and_remembers_the_choice_per_clip() {
+    if sample_data("gltf").is_none() || sample_data("playcanvas").is_none() {
+        return;
+    }
+    let mut harness = editor(&[
+        shared("playcanvas/playbot-run.json"),
+        shared("gltf/SimpleSkin.gltf"),
+    ]);
+    harness.run();
+    // The Playbot run plays on a humanoid built from its names.
+    let select = |h: &mut Harness<'_, ClipscopeApp>, doc: usize| {
+        let id = clipscope::editor::ClipId { doc, clip: 0 };
+        let clip = h.state().ws.clip(id).unwrap().clone();
+        h.state_mut().selection.select_clip(id, &clip);
+        h.run();
+        h.run();
+    };
+    select(&mut harness, 0);
+    assert_eq!(figure_name(&harness), "Humanoid");
+    assert_eq!(
+        harness.state().viewport.report.as_ref().unwrap().source,
+        "names"
+    );
+    // The picker offers the glTF's skeleton; the run binds little of it.
+    pick(&mut harness, "Plays on", "SimpleSkin.gltf (skeleton)");
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(
+        harness.state().viewport.report.as_ref().unwrap().source,
+        "file"
+    );
+    // The glTF's own clip plays on its own skeleton automatically ...
+    select(&mut harness, 1);
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(harness.state().viewport.rig_choice, None);
+    // ... and the run remembers its choice.
+    select(&mut harness, 0);
+    assert_eq!(
+        harness.state().viewport.rig_choice.as_deref(),
+        Some("SimpleSkin.gltf")
+    );
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+}
+
+#[test]
+fn a_model_file_picked_from_disk_becomes_a_figure() {
+    let Some(gltf) = sample_data("gltf/SimpleSkin.gltf") else {
+        return;
+    };
+    let mut harness = editor(&[]);
+    assert_eq!(figure_name(&harness), "Hero");
+    // "Model…" asks for a file; the typed-path prompt stands in for the dialog here.
+    harness.state_mut().files.prompt_for(
+        clipscope::ui::files::FileTarget::Figure,
+        None,
+        "no dialog in tests".into(),
+    );
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(gltf.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    harness.run();
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(
+        harness.state().viewport.rig_choice.as_deref(),
+        Some("SimpleSkin.gltf")
+    );
+    let err = harness
+        .state_mut()
+        .viewport
+        .figures
+        .add_file(Path::new("/no/such/model.glb"))
+        .unwrap_err();
+    assert!(err.starts_with("/no/such/model.glb: "), "{err}");
 }
 
 #[test]
