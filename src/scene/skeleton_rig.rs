@@ -235,7 +235,9 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
             Some(t) => joints[t].distance(joints[i]),
             None => rig.parts[i]
                 .parent
-                .map_or(size * 0.05, |p| joints[i].distance(joints[p]) * 0.4),
+                .map_or(size * 0.05, |p| joints[i].distance(joints[p]) * 0.4)
+                // A leaf on its parent's joint (a bone with no length) still shows its turn.
+                .max(size * 0.15),
         };
         let width = (length * 0.22).clamp(size * 0.012, size * 0.045);
         let part = &mut rig.parts[i];
