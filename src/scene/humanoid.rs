@@ -467,8 +467,8 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
     let mut order: Vec<usize> = Vec::with_capacity(n);
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut tops = Vec::new();
-    for i in 0..n {
-        match parent[i] {
+    for (i, p) in parent.iter().enumerate() {
+        match *p {
             Some(p) if p != i => children[p].push(i),
             _ => tops.push(i),
         }

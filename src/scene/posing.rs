@@ -170,7 +170,7 @@ fn bone_box(world: &Mat4, tip: Vec3, width: f32) -> Option<Mat4> {
     let from = world.w_axis.truncate();
     let d = tip - from;
     let length = d.length();
-    if !(length > 1e-6) || !length.is_finite() {
+    if length <= 1e-6 || !length.is_finite() {
         return None;
     }
     let y = d / length;
