@@ -59,6 +59,9 @@ pub enum AppCommand {
     CancelLoads,
     /// Hide the load error in the status bar.
     DismissError,
+    /// Show the shown clip's tracks of this node (a bone clicked in the viewport), and only
+    /// those.
+    SelectNode(String),
 }
 
 /// The queue panels push [`AppCommand`]s into during a frame; the app drains it once, after

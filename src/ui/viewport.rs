@@ -50,6 +50,10 @@ pub struct Viewport {
     pub figures: Figures,
     /// What the shown clip plays on and how much of it binds.
     pub report: Option<FigureReport>,
+    /// The bone under the pointer, by name.
+    pub hovered: Option<String>,
+    /// Where the picture was last drawn.
+    rect: egui::Rect,
     /// A second clip of the same file blended with the shown one.
     pub blend: Blend,
     /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
@@ -178,6 +182,8 @@ pub struct Subject<'a> {
     pub figure: Option<&'a str>,
     /// The document's file, where its companion model is looked for.
     pub path: Option<&'a Path>,
+    /// The clip's tracks shown in the curve editor: their bones are highlighted.
+    pub selected: Option<&'a std::collections::BTreeSet<usize>>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.
@@ -212,6 +218,8 @@ impl Default for Viewport {
             choice_for: None,
             figures: Figures::default(),
             report: None,
+            hovered: None,
+            rect: egui::Rect::NOTHING,
             blend: Blend::default(),
             unbound: Vec::new(),
             figure_error: None,
@@ -224,6 +232,22 @@ impl Viewport {
     /// Frames the character on the next frame (F).
     pub fn frame(&mut self) {
         self.frame_next = true;
+    }
+
+    /// Where the world point `world` is in the last drawn picture (screen points), if in front
+    /// of the camera.
+    pub fn screen_pos(&self, world: glam::Vec3) -> Option<egui::Pos2> {
+        let rect = self.rect;
+        let aspect = rect.width() / rect.height().max(1.0);
+        let clip = self.camera.view_projection(aspect) * world.extend(1.0);
+        if clip.w <= 0.0 {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        Some(egui::pos2(
+            rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
+            rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
+        ))
     }
 
     /// The player of the clip shown, if any (its figure, its unbound tracks).
@@ -323,6 +347,7 @@ pub fn show(
 ) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+    vp.rect = rect;
     let Some(subject) = subject else {
         vp.player = None;
         empty(ui, rect, "Select a clip to see it play here.");
@@ -331,12 +356,16 @@ pub fn show(
     vp.update_player(subject);
     if let Some((_, player)) = &mut vp.player {
         player.frame_at(time, &mut vp.frame);
+        if let (Some(rig), Some(selected)) = (player.rig(), subject.selected) {
+            highlight(rig, subject.clip, selected, &mut vp.frame.boxes);
+        }
     }
     if vp.framed_for.as_deref() != Some(subject.clip.name.as_str()) {
         vp.framed_for = Some(subject.clip.name.clone());
         vp.frame_next = true;
     }
     navigate(ui, &response, vp);
+    hover_and_click(ui, &response, vp, outbox);
     let figure = vp.player.as_ref().map(|(_, p)| p.figure());
     let frame = figure.map(|f| Frame::of(f, &vp.frame)).unwrap_or_default();
     if vp.frame_next
@@ -360,6 +389,67 @@ pub fn show(
             egui::Color32::from_black_alpha(140),
         );
     }
+}
+
+/// The colour highlighted bones lean toward, linear RGB.
+const HIGHLIGHT: [f32; 3] = [1.0, 0.78, 0.12];
+
+/// Tints the boxes (and joints) of the parts that `selected` tracks of `clip` animate.
+fn highlight(
+    rig: &Rig,
+    clip: &Clip,
+    selected: &std::collections::BTreeSet<usize>,
+    boxes: &mut [crate::scene::BoxInstance],
+) {
+    if selected.is_empty() {
+        return;
+    }
+    let nodes: std::collections::HashSet<String> = selected
+        .iter()
+        .filter_map(|&t| clip.tracks.get(t))
+        .filter_map(|t| crate::model::binding::parse_track_name(&t.name).ok())
+        .filter_map(|p| p.animated_node())
+        .collect();
+    for (i, b) in boxes.iter_mut().enumerate() {
+        let Some(part) = rig.part_of_box(i) else {
+            continue;
+        };
+        if nodes.contains(&rig.parts[part].name) {
+            for (c, h) in b.colour.iter_mut().zip(HIGHLIGHT) {
+                *c = *c * 0.35 + h * 0.65;
+            }
+        }
+    }
+}
+
+/// The bone under the pointer: its name by the pointer; a click shows its tracks.
+fn hover_and_click(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    vp: &mut Viewport,
+    outbox: &mut Outbox,
+) {
+    vp.hovered = None;
+    let (Some(pos), Some(rig)) = (response.hover_pos(), vp.player().and_then(Player::rig)) else {
+        return;
+    };
+    let rect = response.rect;
+    let ndc = glam::Vec2::new(
+        (pos.x - rect.left()) / rect.width().max(1.0) * 2.0 - 1.0,
+        1.0 - (pos.y - rect.top()) / rect.height().max(1.0) * 2.0,
+    );
+    let aspect = rect.width() / rect.height().max(1.0);
+    let hit = crate::render::pick(&vp.frame.boxes, &vp.camera, aspect, ndc)
+        .and_then(|i| rig.part_of_box(i))
+        .map(|p| rig.parts[p].name.clone());
+    let _ = ui;
+    if let Some(name) = &hit {
+        response.clone().on_hover_text_at_pointer(name);
+        if response.clicked() {
+            outbox.push(AppCommand::SelectNode(name.clone()));
+        }
+    }
+    vp.hovered = hit;
 }
 
 /// Renders `frame` into the panel's own target and paints it over `rect`.

@@ -36,6 +36,7 @@ impl ClipscopeApp {
             source: crate::scene::FigureSource::default(),
             figure: Some(&rig),
             path: None,
+            selected: None,
         };
         viewport::show(
             ui,
@@ -70,6 +71,7 @@ impl ClipscopeApp {
                 },
                 figure: None,
                 path: d.doc.path.as_deref(),
+                selected: Some(&self.selection.tracks),
             })
         });
         viewport::show(
