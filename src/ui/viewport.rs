@@ -54,6 +54,8 @@ pub struct Viewport {
     pub hovered: Option<String>,
     /// Where the picture was last drawn.
     rect: egui::Rect,
+    /// How many players were made (an edit of keys is followed without a new one).
+    pub players_made: u64,
     /// A second clip of the same file blended with the shown one.
     pub blend: Blend,
     /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
@@ -184,6 +186,9 @@ pub struct Subject<'a> {
     pub path: Option<&'a Path>,
     /// The clip's tracks shown in the curve editor: their bones are highlighted.
     pub selected: Option<&'a std::collections::BTreeSet<usize>>,
+    /// The open document the clip belongs to: a new version that only changed keys of some
+    /// tracks is followed track by track ([`Player::update_tracks`]).
+    pub document: Option<&'a crate::editor::OpenDocument>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.
@@ -220,6 +225,7 @@ impl Default for Viewport {
             report: None,
             hovered: None,
             rect: egui::Rect::NOTHING,
+            players_made: 0,
             blend: Blend::default(),
             unbound: Vec::new(),
             figure_error: None,
@@ -275,6 +281,20 @@ impl Viewport {
             blend_clip: self.blend.clip.clone(),
             blend_mode: self.blend.mode,
         };
+        // An edit of some tracks' keys: the player follows those tracks, nothing is rebound.
+        if let (Some((old, player)), Some(doc)) = (&mut self.player, subject.document)
+            && old.version != key.version
+            && old.version.0 == key.version.0
+            && old.version.2 == key.version.2
+            && (PlayerKey {
+                version: key.version,
+                ..old.clone()
+            }) == key
+            && let Some(changed) = doc.tracks_changed_since(old.version.1, key.version.2)
+            && player.update_tracks(subject.clip, &changed)
+        {
+            old.version = key.version;
+        }
         if self.player.as_ref().is_some_and(|(k, _)| *k == key) {
             if let Some((_, player)) = &mut self.player
                 && let Some(layer) = player.layer()
@@ -306,6 +326,7 @@ impl Viewport {
             ),
         };
         self.figure_error = error;
+        self.players_made += 1;
         let mut player = Player::on(Arc::new(subject.clip.clone()), figure);
         let second = self.blend.clip.as_ref().and_then(|name| {
             subject

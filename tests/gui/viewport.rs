@@ -336,3 +336,49 @@ fn clicking_a_bone_shows_its_tracks_and_shown_tracks_light_up_their_bones() {
     assert_eq!(colour(&harness, hips), rig.parts[hips].colour);
     assert_ne!(colour(&harness, head), rig.parts[head].colour);
 }
+
+#[test]
+fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
+    let mut harness = editor(&[]);
+    harness.state_mut().transport.time = 0.25;
+    harness.run();
+    let before = harness.state().viewport.frame.boxes.clone();
+    let made = harness.state().viewport.players_made;
+    let clip = clipscope::editor::ClipId { doc: 0, clip: 0 };
+    let walk = harness.state().ws.clip(clip).unwrap().clone();
+    let torso = walk
+        .tracks
+        .iter()
+        .position(|t| t.name == ".bones[torso].quaternion")
+        .unwrap();
+    for k in 0..walk.tracks[torso].len() {
+        harness
+            .state_mut()
+            .ws
+            .apply(clipscope::editor::Edit::MoveKeys {
+                clip,
+                keys: vec![clipscope::editor::KeyRef {
+                    track: torso,
+                    key: k,
+                    component: 0,
+                }],
+                dt: 0.0,
+                dv: 0.3,
+                gesture: Some(11),
+            })
+            .unwrap();
+    }
+    harness.run();
+    let after = harness.state().viewport.frame.boxes.clone();
+    assert_ne!(before, after, "the torso turned");
+    assert_eq!(
+        harness.state().viewport.players_made,
+        made,
+        "the same player followed the edit"
+    );
+    // Undo brings the pose back, again without a new player.
+    harness.state_mut().ws.undo();
+    harness.run();
+    assert_eq!(harness.state().viewport.frame.boxes, before);
+    assert_eq!(harness.state().viewport.players_made, made);
+}

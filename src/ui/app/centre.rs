@@ -37,6 +37,7 @@ impl ClipscopeApp {
             figure: Some(&rig),
             path: None,
             selected: None,
+            document: None,
         };
         viewport::show(
             ui,
@@ -72,6 +73,7 @@ impl ClipscopeApp {
                 figure: None,
                 path: d.doc.path.as_deref(),
                 selected: Some(&self.selection.tracks),
+                document: Some(d),
             })
         });
         viewport::show(
