@@ -1,7 +1,9 @@
-//! A Lottie composition as the viewport shows it: the composition as an upright card standing
-//! on the ground, and each layer as a thin coloured tile at its anchor point, moved, turned,
-//! scaled, skewed and faded by the layer's own transform (with its parents), in front of the
-//! card in stacking order.
+//! A Lottie composition as the viewport shows it (front-on, in a flat view, by default): the
+//! composition as an upright card standing on the ground, and each layer in front of it in
+//! stacking order, moved, turned, scaled, skewed and faded by the layer's own transform (with
+//! its parents): a layer whose size the file gives (a solid's `sw`/`sh`, a precomp layer's
+//! `w`/`h`) as a rectangle of that size (a solid in its own colour), any other as a small tile
+//! at its anchor point.
 //!
 //! The layers' contents (shapes, images) are not drawn: the tiles show what the clip animates,
 //! the transforms. The 2D maths is the format's own ([`crate::formats::lottie::world_matrix`]),
@@ -15,7 +17,7 @@ use serde_json::Value;
 use crate::formats::lottie::{self, LayerInfo};
 use crate::model::Clip;
 
-use super::{BoxInstance, palette_colour};
+use super::{BoxInstance, palette_colour, parse_hex_colour};
 
 /// World units across the composition's larger side.
 const COMPOSITION_SPAN: f64 = 2.0;
@@ -95,25 +97,28 @@ impl LayerFigure {
             let Some(m) = lottie::world_matrix(&self.clip, &layer.name, time) else {
                 continue;
             };
-            let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
-            let at = [
-                m[0] * anchor[0] + m[2] * anchor[1] + m[4],
-                m[1] * anchor[0] + m[3] * anchor[1] + m[5],
-            ];
-            let origin = to_world(at[0], at[1]);
             let z = depth * 0.5 + depth * 1.5 * (n - i) as f32;
-            let x_axis = Vec4::new(
-                (k * tile * m[0]) as f32,
-                (-k * tile * m[1]) as f32,
-                0.0,
-                0.0,
-            );
-            let y_axis = Vec4::new(
-                (k * tile * m[2]) as f32,
-                (-k * tile * m[3]) as f32,
-                0.0,
-                0.0,
-            );
+            // A layer of known size is its content rectangle (0,0)–(w,h) in layer space; any
+            // other layer a small tile at its anchor point.
+            let (origin, sx, sy) = match layer.size {
+                Some([lw, lh]) => {
+                    let at = [
+                        m[0] * lw / 2.0 + m[2] * lh / 2.0 + m[4],
+                        m[1] * lw / 2.0 + m[3] * lh / 2.0 + m[5],
+                    ];
+                    (to_world(at[0], at[1]), lw, lh)
+                }
+                None => {
+                    let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
+                    let at = [
+                        m[0] * anchor[0] + m[2] * anchor[1] + m[4],
+                        m[1] * anchor[0] + m[3] * anchor[1] + m[5],
+                    ];
+                    (to_world(at[0], at[1]), tile, tile)
+                }
+            };
+            let x_axis = Vec4::new((k * sx * m[0]) as f32, (-k * sx * m[1]) as f32, 0.0, 0.0);
+            let y_axis = Vec4::new((k * sy * m[2]) as f32, (-k * sy * m[3]) as f32, 0.0, 0.0);
             let transform = Mat4::from_cols(
                 x_axis,
                 y_axis,
@@ -125,7 +130,11 @@ impl LayerFigure {
             if a < 0.01 {
                 continue;
             }
-            let c = palette_colour(i);
+            let c = layer
+                .solid_colour
+                .as_deref()
+                .and_then(parse_hex_colour)
+                .unwrap_or_else(|| palette_colour(i));
             let colour = [0, 1, 2].map(|j| CARD[j] + (c[j] - CARD[j]) * a);
             out.push(BoxInstance { transform, colour });
         }

@@ -56,6 +56,8 @@ pub struct Viewport {
     rect: egui::Rect,
     /// How many players were made (an edit of keys is followed without a new one).
     pub players_made: u64,
+    /// Show a Lottie composition front-on in a flat (orthographic) view; off: the 3D view.
+    pub flat: bool,
     /// A second clip of the same file blended with the shown one.
     pub blend: Blend,
     /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
@@ -226,6 +228,7 @@ impl Default for Viewport {
             hovered: None,
             rect: egui::Rect::NOTHING,
             players_made: 0,
+            flat: true,
             blend: Blend::default(),
             unbound: Vec::new(),
             figure_error: None,
@@ -380,6 +383,19 @@ pub fn show(
         if let (Some(rig), Some(selected)) = (player.rig(), subject.selected) {
             highlight(rig, subject.clip, selected, &mut vp.frame.boxes);
         }
+    }
+    // A Lottie composition reads front-on and flat (unless the 3D view is asked for).
+    let layers = matches!(vp.player().map(Player::figure), Some(Figure::Layers(_)));
+    let flat = layers && vp.flat;
+    if flat != vp.camera.orthographic {
+        let default = Camera::default();
+        vp.camera.orthographic = flat;
+        (vp.camera.yaw, vp.camera.pitch) = if flat {
+            (0.0, 0.0)
+        } else {
+            (default.yaw, default.pitch)
+        };
+        vp.frame_next = true;
     }
     if vp.framed_for.as_deref() != Some(subject.clip.name.as_str()) {
         vp.framed_for = Some(subject.clip.name.clone());
@@ -626,6 +642,10 @@ fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox: 
             report.name, report.bound, report.tracks
         ));
     }
+    if matches!(vp.player().map(Player::figure), Some(Figure::Layers(_))) {
+        ui.checkbox(&mut vp.flat, "2D view (front-on)")
+            .on_hover_text("The composition flat and front-on; off: the 3D view you can orbit");
+    }
     blend_row(ui, vp, subject);
     let warn = ui.visuals().warn_fg_color;
     if let Some(error) = &vp.figure_error {
@@ -717,8 +737,13 @@ fn navigate(ui: &egui::Ui, response: &egui::Response, vp: &mut Viewport) {
         vp.camera.pan(d.x / height, d.y / height);
     } else if response.dragged_by(egui::PointerButton::Primary) {
         let d = response.drag_delta();
-        vp.camera
-            .orbit(d.x * ORBIT_PER_POINT, d.y * ORBIT_PER_POINT);
+        if vp.camera.orthographic {
+            // The flat view stays front-on: a drag moves the picture.
+            vp.camera.pan(d.x / height, d.y / height);
+        } else {
+            vp.camera
+                .orbit(d.x * ORBIT_PER_POINT, d.y * ORBIT_PER_POINT);
+        }
     }
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);

@@ -48,6 +48,10 @@ pub struct Args {
         num_args = 1
     )]
     pub times: Vec<f64>,
+    /// How to look at the figure: `front` (flat and front-on, the default for a Lottie
+    /// composition) or `3d` (a three-quarter perspective view, the default otherwise).
+    #[arg(long, value_name = "VIEW", value_parser = ["front", "3d"])]
+    pub view: Option<String>,
     /// Frame size in pixels.
     #[arg(long, value_name = "WxH", default_value = "960x540", value_parser = frames::parse_size)]
     pub size: (u32, u32),
@@ -109,6 +113,13 @@ pub fn run(args: Args) -> Outcome {
         .collect();
     let (width, height) = args.size;
     let mut camera = Camera::default();
+    let front = match args.view.as_deref() {
+        Some(view) => view == "front",
+        None => matches!(figure, Figure::Layers(_)),
+    };
+    if front {
+        (camera.yaw, camera.pitch, camera.orthographic) = (0.0, 0.0, true);
+    }
     if let Some(bounds) = poses
         .iter()
         .filter_map(|p| Frame::of(&figure, p).bounds())

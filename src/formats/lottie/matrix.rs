@@ -51,6 +51,10 @@ pub struct LayerInfo {
     pub ref_id: Option<String>,
     /// Whether it has a time remap `tm` (kept in the file, not applied to any clip).
     pub time_remap: bool,
+    /// Its content's size in px (a solid's `sw`/`sh`, a precomp layer's `w`/`h`), if known.
+    pub size: Option<[f64; 2]>,
+    /// A solid's colour, `#rrggbb`.
+    pub solid_colour: Option<String>,
 }
 
 /// The layers recorded in `clip` (empty for clips not read from Lottie).
@@ -81,6 +85,11 @@ pub fn layers(clip: &Clip) -> Vec<LayerInfo> {
                 ddd: flag("ddd"),
                 ref_id: text("refId"),
                 time_remap: flag("tm"),
+                size: l
+                    .get("size")
+                    .and_then(Value::as_array)
+                    .and_then(|a| Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?])),
+                solid_colour: text("sc"),
             }
         })
         .collect()

@@ -158,6 +158,11 @@ pub(crate) struct Layer<'a> {
     pub ref_id: Option<String>,
     /// Whether the layer has a time remap `tm`.
     pub time_remap: bool,
+    /// Its content's size in px, where the file gives one: a solid's `sw`/`sh`, a precomp
+    /// layer's `w`/`h` (read leniently: a malformed size is no size).
+    pub size: Option<[f64; 2]>,
+    /// A solid's colour `sc` (`#rrggbb`).
+    pub solid_colour: Option<String>,
     /// Its transform `ks`, when present.
     pub transform: Option<Transform<'a>>,
 }
@@ -357,9 +362,22 @@ impl<'a> Layer<'a> {
             ddd: obj.flag("ddd"),
             ref_id,
             time_remap: obj.get_some("tm").is_some(),
+            size: size_of(&obj),
+            solid_colour: obj.text("sc"),
             transform,
         })
     }
+}
+
+/// A layer's content size: `sw`/`sh` (solids), else `w`/`h` (precomp layers), when both are
+/// positive finite numbers.
+fn size_of(obj: &Obj<'_>) -> Option<[f64; 2]> {
+    let pair = |w: &str, h: &str| {
+        let w = obj.number(w).ok().flatten()?;
+        let h = obj.number(h).ok().flatten()?;
+        (w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0).then_some([w, h])
+    };
+    pair("sw", "sh").or_else(|| pair("w", "h"))
 }
 
 impl<'a> Transform<'a> {
