@@ -58,6 +58,8 @@ pub struct Viewport {
     pub players_made: u64,
     /// Show a Lottie composition front-on in a flat (orthographic) view; off: the 3D view.
     pub flat: bool,
+    /// Keep the camera on a travelling figure (its target follows the figure over the ground).
+    pub follow: bool,
     /// A second clip of the same file blended with the shown one.
     pub blend: Blend,
     /// Tracks of the shown clips that bind to nothing on the figure (with the reason).
@@ -229,6 +231,7 @@ impl Default for Viewport {
             rect: egui::Rect::NOTHING,
             players_made: 0,
             flat: true,
+            follow: false,
             blend: Blend::default(),
             unbound: Vec::new(),
             figure_error: None,
@@ -257,6 +260,11 @@ impl Viewport {
             rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
             rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
         ))
+    }
+
+    /// Where the picture was last drawn (screen points).
+    pub fn rect(&self) -> egui::Rect {
+        self.rect
     }
 
     /// The player of the clip shown, if any (its figure, its unbound tracks).
@@ -403,14 +411,24 @@ pub fn show(
     }
     navigate(ui, &response, vp);
     hover_and_click(ui, &response, vp, outbox);
+    let aspect = rect.width() / rect.height().max(1.0);
+    if vp.frame_next
+        && let Some((_, player)) = &mut vp.player
+        && let Some(bounds) = motion_bounds(player, subject.clip.duration)
+    {
+        vp.camera.frame_aspect(bounds, aspect);
+        vp.frame_next = false;
+    }
     let figure = vp.player.as_ref().map(|(_, p)| p.figure());
     let frame = figure.map(|f| Frame::of(f, &vp.frame)).unwrap_or_default();
-    if vp.frame_next
-        && let Some(bounds) = frame.bounds()
+    if vp.follow
+        && !vp.camera.orthographic
+        && let Some(now) = frame.bounds()
     {
-        vp.camera
-            .frame_aspect(bounds, rect.width() / rect.height().max(1.0));
-        vp.frame_next = false;
+        // Keep a travelling figure in the middle: the target follows it over the ground.
+        let centre = now.centre();
+        vp.camera.target.x = centre.x;
+        vp.camera.target.z = centre.z;
     }
     match render_state {
         Some(rs) => draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
@@ -426,6 +444,29 @@ pub fn show(
             egui::Color32::from_black_alpha(140),
         );
     }
+}
+
+/// How many moments of a clip [`motion_bounds`] poses.
+const FRAMING_SAMPLES: u32 = 24;
+
+/// The bounds of everything `player`'s figure does over the clip (`duration` seconds, sampled
+/// at [`FRAMING_SAMPLES`] moments), with the ground under a figure on it (y = 0) included, so
+/// framing shows the whole motion and where it touches the ground.
+fn motion_bounds(player: &mut Player, duration: f64) -> Option<crate::render::Bounds> {
+    let mut scratch = FigureFrame::default();
+    let mut bounds: Option<crate::render::Bounds> = None;
+    for k in 0..=FRAMING_SAMPLES {
+        let t = duration.max(0.0) * f64::from(k) / f64::from(FRAMING_SAMPLES);
+        player.frame_at(t, &mut scratch);
+        if let Some(b) = Frame::of(player.figure(), &scratch).bounds() {
+            bounds = Some(bounds.map_or(b, |a| a.union(b)));
+        }
+    }
+    let mut bounds = bounds?;
+    if matches!(player.figure(), Figure::Rig(_)) && bounds.min.y > 0.0 {
+        bounds.min.y = 0.0;
+    }
+    Some(bounds)
 }
 
 /// The colour highlighted bones lean toward, linear RGB.
@@ -632,20 +673,27 @@ fn controls(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox: 
             });
         }
     });
-    if let Some(report) = &vp.report {
-        let from = match &report.file {
-            Some(file) => format!("{} · {file}", report.source),
-            None => report.source.to_string(),
-        };
-        ui.weak(format!(
-            "{} ({from}) · {}/{} tracks bound",
-            report.name, report.bound, report.tracks
-        ));
-    }
-    if matches!(vp.player().map(Player::figure), Some(Figure::Layers(_))) {
-        ui.checkbox(&mut vp.flat, "2D view (front-on)")
-            .on_hover_text("The composition flat and front-on; off: the 3D view you can orbit");
-    }
+    let layers = matches!(vp.player().map(Player::figure), Some(Figure::Layers(_)));
+    ui.horizontal(|ui| {
+        if let Some(report) = &vp.report {
+            let from = match &report.file {
+                Some(file) => format!("{} · {file}", report.source),
+                None => report.source.to_string(),
+            };
+            ui.weak(format!(
+                "{} ({from}) · {}/{} tracks bound",
+                report.name, report.bound, report.tracks
+            ));
+        }
+        if layers {
+            ui.checkbox(&mut vp.flat, "2D")
+                .on_hover_text("The composition flat and front-on; off: the 3D view you can orbit");
+        } else {
+            ui.checkbox(&mut vp.follow, "Follow").on_hover_text(
+                "Keep the camera on the figure as it travels (F frames the whole motion)",
+            );
+        }
+    });
     blend_row(ui, vp, subject);
     let warn = ui.visuals().warn_fg_color;
     if let Some(error) = &vp.figure_error {

@@ -646,7 +646,7 @@ fn the_baked_hero_run_matches_references() {
 
 /// Renders `file` (a shared sample) at `time` through the CLI into a 320×240 picture.
 fn render_sample(file: &str, time: &str, extra: &[&str]) -> Option<RgbaImage> {
-    let path = crate::test_support::sample_data(file)?;
+    let path = sample_data(file)?;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("frame.png");
     let mut args = vec![

@@ -382,3 +382,41 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
     assert_eq!(harness.state().viewport.frame.boxes, before);
     assert_eq!(harness.state().viewport.players_made, made);
 }
+
+/// A clip carrying the Hero 12 units along x in one second.
+const TRAVEL: &str = r#"{"name": "travel", "duration": 1, "tracks": [
+  {"name": ".bones[hips].position", "type": "vector", "times": [0, 1], "values": [0, 0.95, 0, 12, 0.95, 0]},
+  {"name": ".bones[head].quaternion", "type": "quaternion", "times": [0], "values": [0, 0, 0, 1]}]}"#;
+
+#[test]
+fn framing_covers_the_whole_motion_and_follow_keeps_the_figure_in_the_middle() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("travel.json");
+    std::fs::write(&path, TRAVEL).unwrap();
+    let mut harness = editor(&[path]);
+    harness.run();
+    assert_eq!(figure_name(&harness), "Hero");
+    // Framed on the whole way, not the first pose: the target sits halfway along.
+    let camera = harness.state().viewport.camera;
+    assert!((5.0..7.0).contains(&camera.target.x), "{:?}", camera.target);
+    // The ground under the feet is in view.
+    let ground = harness
+        .state()
+        .viewport
+        .screen_pos(glam::Vec3::new(camera.target.x, 0.0, 0.0))
+        .unwrap();
+    assert!(harness.state().viewport.rect().contains(ground));
+    // Follow: the target moves with the figure.
+    harness.get_by_label("Follow").click();
+    harness.state_mut().transport.time = 1.0;
+    harness.run();
+    harness.run();
+    let x = harness.state().viewport.camera.target.x;
+    assert!(x > 10.0, "the camera followed the figure to {x}");
+    // F frames the whole motion again.
+    harness.state_mut().viewport.follow = false;
+    harness.state_mut().viewport.frame();
+    harness.run();
+    let x = harness.state().viewport.camera.target.x;
+    assert!((5.0..7.0).contains(&x), "{x}");
+}
