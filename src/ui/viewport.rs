@@ -450,7 +450,7 @@ pub fn show(
 const FRAMING_SAMPLES: u32 = 24;
 
 /// The bounds of everything `player`'s figure does over the clip (`duration` seconds, sampled
-/// at [`FRAMING_SAMPLES`] moments), with the ground under a figure on it (y = 0) included, so
+/// at [`FRAMING_SAMPLES`] moments), with the ground under a figure near it (y = 0) included, so
 /// framing shows the whole motion and where it touches the ground.
 fn motion_bounds(player: &mut Player, duration: f64) -> Option<crate::render::Bounds> {
     let mut scratch = FigureFrame::default();
@@ -463,7 +463,9 @@ fn motion_bounds(player: &mut Player, duration: f64) -> Option<crate::render::Bo
         }
     }
     let mut bounds = bounds?;
-    if matches!(player.figure(), Figure::Rig(_)) && bounds.min.y > 0.0 {
+    // A figure near the ground (within its own height) is shown with where it meets it.
+    let height = bounds.max.y - bounds.min.y;
+    if matches!(player.figure(), Figure::Rig(_)) && bounds.min.y > 0.0 && bounds.min.y <= height {
         bounds.min.y = 0.0;
     }
     Some(bounds)
