@@ -68,6 +68,7 @@ mod tests {
                 at,
             ),
             colour: [1.0; 3],
+            taper: 0.0,
         }
     }
 
@@ -88,6 +89,7 @@ mod tests {
         let flat = BoxInstance {
             transform: Mat4::ZERO,
             colour: [1.0; 3],
+            taper: 0.0,
         };
         assert_eq!(pick(&[flat], &camera, 1.0, Vec2::ZERO), None);
     }

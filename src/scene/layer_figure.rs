@@ -85,6 +85,7 @@ impl LayerFigure {
                 centre - Vec3::Z * depth,
             ),
             colour: CARD,
+            taper: 0.0,
         });
         let frame = self.ip + time * self.fr;
         let tile = TILE_SHARE * w.max(h);
@@ -136,7 +137,11 @@ impl LayerFigure {
                 .and_then(parse_hex_colour)
                 .unwrap_or_else(|| palette_colour(i));
             let colour = [0, 1, 2].map(|j| CARD[j] + (c[j] - CARD[j]) * a);
-            out.push(BoxInstance { transform, colour });
+            out.push(BoxInstance {
+                transform,
+                colour,
+                taper: 0.0,
+            });
         }
     }
 

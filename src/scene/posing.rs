@@ -101,6 +101,7 @@ impl Rig {
             out.push(BoxInstance {
                 transform: parent * local,
                 colour: part.colour,
+                taper: 0.0,
             });
         }
         true
@@ -128,6 +129,7 @@ impl Rig {
                         pivot,
                     ),
                     colour: JOINT_COLOUR,
+                    taper: 0.0,
                 });
             }
         }
@@ -135,8 +137,9 @@ impl Rig {
             let part = &self.parts[i];
             let world = out[start + i].transform;
             let tip = part.tip.map(|t| out[start + t].transform.w_axis.truncate());
-            out[start + i].transform = match tip.and_then(|tip| bone_box(&world, tip, part.size.x))
-            {
+            let bone = tip.and_then(|tip| bone_box(&world, tip, part.size.x));
+            out[start + i].taper = if bone.is_some() { BONE_TAPER } else { 0.0 };
+            out[start + i].transform = match bone {
                 Some(bone) => bone,
                 None => Mat4::from_cols(
                     world.x_axis * part.size.x,
@@ -159,6 +162,9 @@ impl Rig {
         }
     }
 }
+
+/// How much a bone narrows from its joint to its child's ([`BoxInstance::taper`]).
+const BONE_TAPER: f32 = 0.7;
 
 /// The colour of joint cubes, linear RGB: a light warm grey.
 const JOINT_COLOUR: [f32; 3] = [0.72, 0.70, 0.66];

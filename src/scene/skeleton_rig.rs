@@ -233,11 +233,17 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
     for i in 0..n {
         let length = match tip[i] {
             Some(t) => joints[t].distance(joints[i]),
-            None => rig.parts[i]
-                .parent
-                .map_or(size * 0.05, |p| joints[i].distance(joints[p]) * 0.4)
+            None => {
+                let from_parent = rig.parts[i]
+                    .parent
+                    .map_or(size * 0.05, |p| joints[i].distance(joints[p]) * 0.4);
                 // A leaf on its parent's joint (a bone with no length) still shows its turn.
-                .max(size * 0.15),
+                if from_parent < size * 0.01 {
+                    size * 0.15
+                } else {
+                    from_parent
+                }
+            }
         };
         let width = (length * 0.22).clamp(size * 0.012, size * 0.045);
         let part = &mut rig.parts[i];

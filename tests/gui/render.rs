@@ -31,6 +31,7 @@ fn part(size: [f32; 3], at: [f32; 3], turn_y_degrees: f32, colour: u32) -> BoxIn
             Vec3::from(at),
         ),
         colour: srgb(colour),
+        taper: 0.0,
     }
 }
 
@@ -49,6 +50,7 @@ fn scene() -> Vec<BoxInstance> {
                     Vec3::from(at),
                 ),
             colour: srgb(colour),
+            taper: 0.0,
         }
     };
     vec![
