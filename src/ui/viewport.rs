@@ -410,7 +410,7 @@ pub fn show(
         vp.frame_next = true;
     }
     navigate(ui, &response, vp);
-    hover_and_click(ui, &response, vp, outbox);
+    hover_and_click(&response, vp, outbox);
     let aspect = rect.width() / rect.height().max(1.0);
     if vp.frame_next
         && let Some((_, player)) = &mut vp.player
@@ -435,6 +435,9 @@ pub fn show(
         None => empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
     }
     overlay(ui, rect, vp, subject, outbox);
+    if let (Some(name), Some(pos)) = (&vp.hovered, response.hover_pos()) {
+        bone_label(ui, name, pos);
+    }
     if response.hovered() {
         ui.painter().text(
             rect.left_bottom() + egui::vec2(8.0, -6.0),
@@ -502,13 +505,23 @@ fn highlight(
     }
 }
 
-/// The bone under the pointer: its name by the pointer; a click shows its tracks.
-fn hover_and_click(
-    ui: &egui::Ui,
-    response: &egui::Response,
-    vp: &mut Viewport,
-    outbox: &mut Outbox,
-) {
+/// The bone's name by the pointer, on a small card that reads over any picture (painted after
+/// the picture).
+fn bone_label(ui: &egui::Ui, name: &str, pos: egui::Pos2) {
+    let painter = ui.painter();
+    let galley = painter.layout_no_wrap(
+        name.to_string(),
+        egui::FontId::proportional(13.0),
+        ui.visuals().strong_text_color(),
+    );
+    let at = pos + egui::vec2(14.0, -10.0 - galley.size().y);
+    let card = egui::Rect::from_min_size(at, galley.size()).expand(4.0);
+    painter.rect_filled(card, 4.0, ui.visuals().window_fill.gamma_multiply(0.92));
+    painter.galley(at, galley, ui.visuals().strong_text_color());
+}
+
+/// The bone under the pointer (kept in [`Viewport::hovered`]); a click shows its tracks.
+fn hover_and_click(response: &egui::Response, vp: &mut Viewport, outbox: &mut Outbox) {
     vp.hovered = None;
     let (Some(pos), Some(rig)) = (response.hover_pos(), vp.player().and_then(Player::rig)) else {
         return;
@@ -522,12 +535,10 @@ fn hover_and_click(
     let hit = crate::render::pick(&vp.frame.boxes, &vp.camera, aspect, ndc)
         .and_then(|i| rig.part_of_box(i))
         .map(|p| rig.parts[p].name.clone());
-    let _ = ui;
-    if let Some(name) = &hit {
-        response.clone().on_hover_text_at_pointer(name);
-        if response.clicked() {
-            outbox.push(AppCommand::SelectNode(name.clone()));
-        }
+    if let Some(name) = &hit
+        && response.clicked()
+    {
+        outbox.push(AppCommand::SelectNode(name.clone()));
     }
     vp.hovered = hit;
 }
