@@ -2,8 +2,8 @@
 //! composition as an upright card standing on the ground, and each layer in front of it in
 //! stacking order, moved, turned, scaled, skewed and faded by the layer's own transform (with
 //! its parents): a layer whose size the file gives (a solid's `sw`/`sh`, a precomp layer's
-//! `w`/`h`) as a rectangle of that size (a solid in its own colour), any other as a small tile
-//! at its anchor point.
+//! `w`/`h`, a shape layer's static rectangles, ellipses and paths) as a rectangle of that size
+//! (a solid in its own colour), any other as a small tile at its anchor point.
 //!
 //! The layers' contents (shapes, images) are not drawn: the tiles show what the clip animates,
 //! the transforms. The 2D maths is the format's own ([`crate::formats::lottie::world_matrix`]),
@@ -101,13 +101,15 @@ impl LayerFigure {
             let z = depth * 0.5 + depth * 1.5 * (n - i) as f32;
             // A layer of known size is its content rectangle (0,0)–(w,h) in layer space; any
             // other layer a small tile at its anchor point.
-            let (origin, sx, sy) = match layer.size {
-                Some([lw, lh]) => {
-                    let at = [
-                        m[0] * lw / 2.0 + m[2] * lh / 2.0 + m[4],
-                        m[1] * lw / 2.0 + m[3] * lh / 2.0 + m[5],
-                    ];
-                    (to_world(at[0], at[1]), lw, lh)
+            let extent = layer
+                .size
+                .map(|[lw, lh]| [0.0, 0.0, lw, lh])
+                .or(layer.bounds);
+            let (origin, sx, sy) = match extent {
+                Some([x0, y0, x1, y1]) => {
+                    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                    let at = [m[0] * cx + m[2] * cy + m[4], m[1] * cx + m[3] * cy + m[5]];
+                    (to_world(at[0], at[1]), x1 - x0, y1 - y0)
                 }
                 None => {
                     let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
@@ -197,6 +199,32 @@ mod tests {
         assert!((scale.x.max(scale.y) - 2.0).abs() < 1e-5, "{scale}");
         let (min_y, _) = (card.transform.w_axis.y - scale.y / 2.0, ());
         assert!(min_y.abs() < 1e-5);
+    }
+
+    #[test]
+    fn shape_layers_and_solids_have_their_real_size_and_colour() {
+        let Some(f) = figure("transform.json") else {
+            return;
+        };
+        let mut out = Vec::new();
+        f.instances(0.0, &mut out);
+        // The layers' own shapes: a 32 px ellipse marking the anchor, then two 320 px
+        // rectangles (2 world units across the 512 px composition).
+        let widths: Vec<f32> = out[1..]
+            .iter()
+            .map(|b| b.transform.x_axis.truncate().length())
+            .collect();
+        assert!((widths[0] - 32.0 * 2.0 / 512.0).abs() < 1e-3, "{widths:?}");
+        assert!(widths[1..].iter().all(|w| *w > 0.5), "{widths:?}");
+        let Some(dalek) = figure("dalek.json") else {
+            return;
+        };
+        let mut out = Vec::new();
+        dalek.instances(1.0, &mut out);
+        let black = out
+            .iter()
+            .any(|b| b.colour.iter().all(|c| *c < 0.01) && b.transform.x_axis.length() > 0.2);
+        assert!(black, "dalek's black solid at its size");
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct LayerInfo {
     pub size: Option<[f64; 2]>,
     /// A solid's colour, `#rrggbb`.
     pub solid_colour: Option<String>,
+    /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
+    pub bounds: Option<[f64; 4]>,
 }
 
 /// The layers recorded in `clip` (empty for clips not read from Lottie).
@@ -90,6 +92,14 @@ pub fn layers(clip: &Clip) -> Vec<LayerInfo> {
                     .and_then(Value::as_array)
                     .and_then(|a| Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?])),
                 solid_colour: text("sc"),
+                bounds: l.get("bounds").and_then(Value::as_array).and_then(|a| {
+                    Some([
+                        a.first()?.as_f64()?,
+                        a.get(1)?.as_f64()?,
+                        a.get(2)?.as_f64()?,
+                        a.get(3)?.as_f64()?,
+                    ])
+                }),
             }
         })
         .collect()

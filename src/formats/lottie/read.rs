@@ -298,6 +298,9 @@ fn layer_info(layer: &Layer, prefix: &str) -> Value {
     if let Some(sc) = &layer.solid_colour {
         put("sc", json!(sc));
     }
+    if let Some(b) = layer.shape_bounds {
+        put("bounds", json!(b));
+    }
     v
 }
 
