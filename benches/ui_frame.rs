@@ -17,6 +17,10 @@
 //!   the take loaded and 10 tracks shown (33 curves), on a steady view, while playing (the
 //!   playhead moves every frame), and while the curve view pans (every curve resampled).
 //!
+//! * `editor/drag_key` — one frame of dragging a key on the take: the `MoveKeys` edit (one
+//!   gesture, so one undo step) applied to the workspace, then the whole editor's frame, whose
+//!   viewport re-poses the take on its figure (the player follows the edited track only).
+//!
 //! The budget is 4 ms of CPU per frame of the whole editor. Run with `cargo bench --bench ui_frame`.
 //! A good part of each figure is page faults on the frame's fresh vertex buffers (glibc hands
 //! large freed blocks back to the kernel); `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
@@ -33,7 +37,7 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui_plot::PlotBounds;
 
-use clipscope::editor::{ClipId, KeyRef};
+use clipscope::editor::{ClipId, Edit, KeyRef};
 use clipscope::formats;
 use clipscope::model::{Clip, Interpolation, Tangents};
 use clipscope::ui::ClipscopeApp;
@@ -295,5 +299,49 @@ fn whole_editor(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, whole_editor);
+/// One frame of dragging a key: a `MoveKeys` edit of one gesture applied to the workspace (one
+/// key of the root's quaternion, up and down by turns), then the whole editor's frame, whose
+/// viewport poses the take on its figure at the playhead.
+fn dragging(c: &mut Criterion) {
+    let json = big_clip::json();
+    let doc = formats::read_bytes(json.as_bytes(), Path::new("mocap_take_01.json"))
+        .expect("readable clip");
+    let clip = doc.clips.into_iter().next().expect("one clip");
+    let mut group = c.benchmark_group("editor");
+    group.sample_size(50);
+    let (ctx, mut app) = editor_with(&clip);
+    app.transport.time = 10.0;
+    let mut time = 0.0;
+    for _ in 0..3 {
+        editor_frame(&ctx, &mut app, &mut time);
+    }
+    let id = ClipId { doc: 0, clip: 0 };
+    let mut up = true;
+    group.bench_function("drag_key", |b| {
+        b.iter(|| {
+            up = !up;
+            app.ws
+                .apply(Edit::MoveKeys {
+                    clip: id,
+                    keys: vec![KeyRef {
+                        track: 1,
+                        key: 300,
+                        component: 0,
+                    }],
+                    dt: 0.0,
+                    dv: if up { 0.01 } else { -0.01 },
+                    gesture: Some(7),
+                })
+                .expect("the edit fits");
+            editor_frame(&ctx, &mut app, &mut time)
+        })
+    });
+    assert!(
+        app.viewport.player().is_some(),
+        "the viewport poses the take"
+    );
+    group.finish();
+}
+
+criterion_group!(benches, frames, whole_editor, dragging);
 criterion_main!(benches);

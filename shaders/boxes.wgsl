@@ -1,5 +1,5 @@
-// The boxes: one unit cube drawn once per instance, flat-shaded with the face normal carried
-// through the instance's transform.
+// The boxes: one unit cube drawn once per instance (tapered into a bone when the instance says
+// so), flat-shaded with the face normal carried through the instance's transform.
 
 struct MeshIn {
     @location(0) position: vec3<f32>,
@@ -31,14 +31,25 @@ fn world_normal(c0: vec3<f32>, c1: vec3<f32>, c2: vec3<f32>, n: vec3<f32>) -> ve
     return select(n, m * s / len, len > 1e-12);
 }
 
+// A tapered box (a bone): the cross-section narrows toward +y by `taper` (the colour's fourth
+// value), and the side faces tilt to match.
+fn tapered(p: vec3<f32>, taper: f32) -> vec3<f32> {
+    let k = 1.0 - taper * (p.y + 0.5);
+    return vec3(p.x * k, p.y, p.z * k);
+}
+
+fn tapered_normal(n: vec3<f32>, taper: f32) -> vec3<f32> {
+    return n + vec3(0.0, 0.5 * taper * (abs(n.x) + abs(n.z)), 0.0);
+}
+
 @vertex
 fn vs_box(v: MeshIn, i: InstanceIn) -> BoxOut {
     let model = mat4x4(i.m0, i.m1, i.m2, i.m3);
-    let world = model * vec4(v.position, 1.0);
+    let world = model * vec4(tapered(v.position, i.colour.a), 1.0);
     var out: BoxOut;
     out.clip = globals.view_proj * world;
     out.world = world.xyz;
-    out.normal = world_normal(i.m0.xyz, i.m1.xyz, i.m2.xyz, v.normal);
+    out.normal = world_normal(i.m0.xyz, i.m1.xyz, i.m2.xyz, tapered_normal(v.normal, i.colour.a));
     out.colour = i.colour.rgb;
     return out;
 }
@@ -59,5 +70,5 @@ fn fs_box(in: BoxOut) -> @location(0) vec4<f32> {
 @vertex
 fn vs_shadow(v: MeshIn, i: InstanceIn) -> @builtin(position) vec4<f32> {
     let model = mat4x4(i.m0, i.m1, i.m2, i.m3);
-    return globals.light_view_proj * (model * vec4(v.position, 1.0));
+    return globals.light_view_proj * (model * vec4(tapered(v.position, i.colour.a), 1.0));
 }

@@ -1,4 +1,6 @@
-//! `clipscope info FILE [--json]`: what is in a file, clip by clip and track by track.
+//! `clipscope info FILE [--json] [--rig NAME|FILE]`: what is in a file, clip by clip and track
+//! by track, and what each clip plays on (the figure the viewport chooses, or `--rig`'s) with
+//! how many of its tracks bind.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -6,9 +8,14 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
+use std::sync::Arc;
+
 use super::Outcome;
+use super::figure::Cast;
 use super::output::{self, thousands};
 use crate::formats::Document;
+use crate::model::Clip;
+use crate::scene::{Figure, FigureReport, Player};
 
 /// Arguments of `info`.
 #[derive(Debug, clap::Args)]
@@ -18,17 +25,57 @@ pub struct Args {
     /// Print machine-readable JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Bind the clips against this figure: a built-in rig's name (`hero`), `proxy`, `names`,
+    /// `skeleton`, `mesh`, or a file (a rig file or any model with a skeleton).
+    #[arg(long, value_name = "NAME|FILE")]
+    pub rig: Option<String>,
 }
 
 /// Prints the description.
 pub fn run(args: Args) -> Outcome {
     let doc = output::read(&args.file)?;
+    let cast = Cast::new(&doc, &args.file, args.rig.as_deref())?;
+    let figures = doc
+        .clips
+        .iter()
+        .map(|clip| figure_report(&doc, &cast, clip))
+        .collect::<Result<Vec<_>, _>>()?;
     if args.json {
-        println!("{}", to_json(&doc));
+        let mut value = to_json(&doc);
+        if let Some(clips) = value.get_mut("clips").and_then(Value::as_array_mut) {
+            for (clip, figure) in clips.iter_mut().zip(&figures) {
+                clip["figure"] = figure_json(figure);
+            }
+        }
+        println!("{value}");
     } else {
-        print!("{}", to_text(&doc));
+        print!("{}", to_text(&doc, &figures));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `clip` plays on with `cast`, and how much of it binds; `--rig`'s error if it names
+/// nothing `clip` can play on.
+pub fn figure_report(doc: &Document, cast: &Cast, clip: &Clip) -> Result<FigureReport, String> {
+    let figure = Figure::for_clip(clip, cast.source(doc, clip), cast.choice.as_deref())
+        .map_err(|e| format!("--rig: {e}"))?;
+    Ok(Player::on(Arc::new(clip.clone()), figure).report())
+}
+
+/// A clip's `"figure"` object: `{"name", "source": "built-in" | "file" | "names" | "proxy",
+/// "file" (when from a file), "bound", "tracks", "unbound": [track names]}`.
+pub fn figure_json(report: &FigureReport) -> Value {
+    let mut value = json!({
+        "name": report.name,
+        "source": report.source,
+        "bound": report.bound,
+        "tracks": report.tracks,
+        "unbound": report.unbound,
+    });
+    if let Some(file) = &report.file {
+        value["file"] = json!(file);
+    }
+    value
 }
 
 /// The `--json` report: `{"format", "clips": [{"name", "duration", "blendMode", "uuid",
@@ -72,7 +119,9 @@ pub fn to_json(doc: &Document) -> Value {
 /// The human-readable report: one header line per clip, then one aligned line per track (a
 /// clip without tracks says so), and a line for every place of keyframe data clipscope does
 /// not read.
-pub fn to_text(doc: &Document) -> String {
+///
+/// Each clip with a report in `figures` gets a "plays on" line.
+pub fn to_text(doc: &Document, figures: &[FigureReport]) -> String {
     let mut out = String::new();
     let path = doc
         .path
@@ -96,6 +145,17 @@ pub fn to_text(doc: &Document) -> String {
             thousands(clip.key_count()),
             clip.uuid.as_deref().unwrap_or("(none)")
         );
+        if let Some(f) = figures.get(i) {
+            let from = match &f.file {
+                Some(file) => format!("{}: {file}", f.source),
+                None => f.source.to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  plays on {} ({from}): {} of {} tracks bound",
+                f.name, f.bound, f.tracks
+            );
+        }
         if clip.tracks.is_empty() {
             let why = if doc.unread.iter().any(|u| u.clip.is_none_or(|c| c == i)) {
                 "no tracks clipscope reads: see \"not read\" below"

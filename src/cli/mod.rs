@@ -7,6 +7,7 @@
 mod bake;
 mod convert;
 mod cycles;
+mod figure;
 mod info;
 mod optimize;
 mod output;

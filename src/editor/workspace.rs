@@ -1,6 +1,6 @@
 //! The open documents and the one place where [`Edit`]s change them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::formats::{Document, FileStamp};
 use crate::model::Clip;
@@ -30,9 +30,78 @@ pub struct OpenDocument {
     /// Unsaved edits brought back from a crashed session's recovery file (added to the count
     /// [`Workspace::unsaved_edits`] reports).
     pub recovered_edits: usize,
+    /// The last version changes and what each touched, newest last (at most [`STEPS_KEPT`]),
+    /// so views can follow an edit in pieces ([`OpenDocument::tracks_changed_since`]).
+    steps: VecDeque<VersionStep>,
+}
+
+/// How many version changes a document remembers what they touched.
+const STEPS_KEPT: usize = 64;
+
+/// One change of a document's version and what it touched.
+#[derive(Debug, Clone, PartialEq)]
+struct VersionStep {
+    from: u64,
+    to: u64,
+    touched: Touched,
+}
+
+/// What a version change touched.
+#[derive(Debug, Clone, PartialEq)]
+enum Touched {
+    /// These tracks of one clip (by index), nothing else.
+    Tracks(usize, Vec<usize>),
+    /// More than tracks (a whole clip, the clip list).
+    More,
+}
+
+impl Touched {
+    fn of(snapshot: &Snapshot) -> Touched {
+        match snapshot {
+            Snapshot::Tracks { clip, tracks } => {
+                Touched::Tracks(*clip, tracks.iter().map(|(t, _)| *t).collect())
+            }
+            _ => Touched::More,
+        }
+    }
 }
 
 impl OpenDocument {
+    /// The tracks of clip `clip` whose keys changed between `version` and the document's
+    /// version, when every change since was to tracks only (keys moved, added, deleted,
+    /// retimed; no clip added, removed or renamed): an empty set when nothing of `clip` changed.
+    /// `None` when the document cannot say (a structural change, or too long ago).
+    pub fn tracks_changed_since(&self, version: u64, clip: usize) -> Option<BTreeSet<usize>> {
+        let mut out = BTreeSet::new();
+        let mut at = self.version;
+        // Back through time: each step found must be older than the one before it.
+        let mut before = self.steps.len();
+        while at != version {
+            let i = self.steps.range(..before).rposition(|s| s.to == at)?;
+            let step = &self.steps[i];
+            match &step.touched {
+                Touched::Tracks(c, tracks) if *c == clip => out.extend(tracks),
+                Touched::Tracks(..) => {}
+                Touched::More => return None,
+            }
+            at = step.from;
+            before = i;
+        }
+        Some(out)
+    }
+
+    /// Notes that the version went `from` → `to`, touching what `snapshot` holds.
+    fn step(&mut self, from: u64, to: u64, snapshot: &Snapshot) {
+        if self.steps.len() == STEPS_KEPT {
+            self.steps.pop_front();
+        }
+        self.steps.push_back(VersionStep {
+            from,
+            to,
+            touched: Touched::of(snapshot),
+        });
+    }
+
     /// True when the document has edits that are not saved.
     pub fn is_dirty(&self) -> bool {
         self.version != self.saved_version
@@ -106,6 +175,7 @@ impl Workspace {
             saved_version: version,
             disk: None,
             recovered_edits: 0,
+            steps: VecDeque::new(),
         });
         self.documents.len() - 1
     }
@@ -206,6 +276,7 @@ impl Workspace {
         for change in edit.changes.iter().rev() {
             if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
                 change.before.restore(&mut d.doc.clips);
+                d.step(d.version, change.version_before, &change.before);
                 d.version = change.version_before;
             }
         }
@@ -218,6 +289,7 @@ impl Workspace {
         for change in &edit.changes {
             if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
                 change.after.restore(&mut d.doc.clips);
+                d.step(d.version, change.version_after, &change.after);
                 d.version = change.version_after;
             }
         }
@@ -584,6 +656,7 @@ impl Workspace {
     ) {
         let version_after = self.next();
         let d = &mut self.documents[doc];
+        d.step(d.version, version_after, &after);
         changes.push(DocChange {
             doc_id: d.id,
             before,
@@ -770,6 +843,56 @@ mod tests {
         ws.undo();
         assert_eq!(ws.clip(CLIP).unwrap(), &original);
         assert!(ws.history.undo_label().is_none());
+    }
+
+    #[test]
+    fn documents_say_which_tracks_changed_since_a_version() {
+        let mut ws = workspace();
+        let start = ws.documents[0].version;
+        fn doc(ws: &Workspace) -> &OpenDocument {
+            &ws.documents[0]
+        }
+        assert_eq!(
+            doc(&ws).tracks_changed_since(start, 0),
+            Some(BTreeSet::new())
+        );
+        let nudge = |ws: &mut Workspace, track: usize| {
+            ws.apply(Edit::MoveKeys {
+                clip: CLIP,
+                keys: vec![key(track, 1, 0)],
+                dt: 0.0,
+                dv: 0.25,
+                gesture: Some(3),
+            })
+            .unwrap();
+        };
+        nudge(&mut ws, 1);
+        let one = doc(&ws).version;
+        assert_eq!(doc(&ws).tracks_changed_since(start, 0), Some([1].into()));
+        nudge(&mut ws, 0);
+        assert_eq!(doc(&ws).tracks_changed_since(start, 0), Some([0, 1].into()));
+        assert_eq!(doc(&ws).tracks_changed_since(one, 0), Some([0].into()));
+        // Another clip's tracks changed nothing of this one.
+        assert_eq!(doc(&ws).tracks_changed_since(one, 5), Some(BTreeSet::new()));
+        // Undo (of the last edit, on track 0) is a change of tracks too.
+        let before_undo = doc(&ws).version;
+        ws.undo();
+        assert_eq!(doc(&ws).version, one);
+        assert_eq!(
+            doc(&ws).tracks_changed_since(before_undo, 0),
+            Some([0].into())
+        );
+        // Track 0 changed and changed back: still reported (a superset is safe).
+        assert_eq!(doc(&ws).tracks_changed_since(start, 0), Some([0, 1].into()));
+        // A renamed clip is more than tracks; an unknown version cannot be followed.
+        let renamed_from = doc(&ws).version;
+        ws.apply(Edit::RenameClip {
+            clip: CLIP,
+            name: "run".into(),
+        })
+        .unwrap();
+        assert_eq!(doc(&ws).tracks_changed_since(renamed_from, 0), None);
+        assert_eq!(doc(&ws).tracks_changed_since(u64::MAX, 0), None);
     }
 
     #[test]

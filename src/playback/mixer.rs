@@ -118,6 +118,26 @@ impl Mixer {
         self.pose
     }
 
+    /// Gives action `id` the clip `clip` in place of its own, returning the one it had. `clip`
+    /// must hold the same tracks (names, kinds, order) with only their keys changed: the
+    /// bindings stay, and the samplers of the `changed` tracks start afresh (a track's
+    /// interpolation may have changed). What an edit of a few tracks costs the viewport,
+    /// instead of a new action bound from scratch.
+    pub fn swap_clip(
+        &mut self,
+        id: ActionId,
+        clip: Arc<Clip>,
+        changed: &std::collections::BTreeSet<usize>,
+    ) -> Arc<Clip> {
+        let action = &mut self.actions[id.0];
+        for &t in changed {
+            if let (Some(track), Some(state)) = (clip.tracks.get(t), action.samplers.get_mut(t)) {
+                *state = crate::model::interpolant::Sampler::new(track).into_state();
+            }
+        }
+        std::mem::replace(&mut action.clip, clip)
+    }
+
     /// The action for `clip` with the clip's blend mode, created (inactive) if needed (three.js
     /// `clipAction(clip)`).
     pub fn clip_action(&mut self, clip: &Arc<Clip>) -> ActionId {

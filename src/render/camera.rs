@@ -21,6 +21,10 @@ pub struct Camera {
     pub distance: f32,
     /// Vertical field of view.
     pub fov_y: f32,
+    /// An orthographic projection (a flat, front-on 2D view such as a Lottie composition's)
+    /// instead of a perspective one; the picture is as tall as the perspective view's would be
+    /// at the target, so zooming and panning behave alike.
+    pub orthographic: bool,
 }
 
 impl Default for Camera {
@@ -32,6 +36,7 @@ impl Default for Camera {
             pitch: 18f32.to_radians(),
             distance: 5.0,
             fov_y: 35f32.to_radians(),
+            orthographic: false,
         }
     }
 }
@@ -57,6 +62,11 @@ impl Camera {
     /// depth range; the near and far planes follow the distance.
     pub fn projection(&self, aspect: f32) -> Mat4 {
         let d = self.distance.max(1e-4);
+        if self.orthographic {
+            let half_h = d * (self.fov_y * 0.5).tan();
+            let half_w = half_h * aspect.max(1e-4);
+            return directx::orthographic(-half_w, half_w, -half_h, half_h, d * 0.01, d * 200.0);
+        }
         directx::perspective(self.fov_y, aspect.max(1e-4), d * 0.01, d * 200.0)
     }
 
@@ -143,8 +153,33 @@ mod tests {
             pitch: 0.0,
             distance: 2.0,
             fov_y: 1.0,
+            orthographic: false,
         };
         assert!((camera.eye() - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
+    }
+
+    #[test]
+    fn the_orthographic_view_is_flat_and_frames_alike() {
+        let mut camera = Camera {
+            yaw: 0.0,
+            pitch: 0.0,
+            orthographic: true,
+            ..Camera::default()
+        };
+        let bounds = Bounds::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 0.1));
+        camera.frame_aspect(bounds, 2.0);
+        let vp = camera.view_projection(2.0);
+        // The same x at different depths lands on the same spot: no perspective.
+        let near = vp.project_point3(Vec3::new(1.0, 0.5, 0.1));
+        let far = vp.project_point3(Vec3::new(1.0, 0.5, -3.0));
+        assert!((near.x - far.x).abs() < 1e-5 && (near.y - far.y).abs() < 1e-5);
+        for corner in [bounds.min, bounds.max] {
+            let p = vp.project_point3(corner);
+            assert!(
+                p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..1.0).contains(&p.z),
+                "{p}"
+            );
+        }
     }
 
     #[test]

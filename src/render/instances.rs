@@ -61,13 +61,13 @@ impl InstanceBuffer {
 }
 
 /// One box as the vertex shader reads it: the four columns of its transform, then its colour
-/// with alpha 1, little-endian `f32`s.
+/// with its taper as the fourth value, little-endian `f32`s.
 #[inline]
 fn instance_bytes(instance: &BoxInstance) -> [u8; STRIDE as usize] {
     let [r, g, b] = instance.colour;
     let mut floats = [0.0f32; 20];
     floats[..16].copy_from_slice(&instance.transform.to_cols_array());
-    floats[16..].copy_from_slice(&[r, g, b, 1.0]);
+    floats[16..].copy_from_slice(&[r, g, b, instance.taper]);
     let mut bytes = [0; STRIDE as usize];
     for (chunk, x) in bytes.chunks_exact_mut(4).zip(floats) {
         chunk.copy_from_slice(&x.to_le_bytes());

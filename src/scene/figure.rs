@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::model::{Clip, MorphMesh, Skeleton};
 use crate::playback::Pose;
 
-use super::{BoxInstance, LayerFigure, MorphFigure, Rig, pick_rig_with};
+use super::{BoxInstance, LayerFigure, MATCH_THRESHOLD, MorphFigure, Origin, Rig, pick_rig_with};
 
 /// The name that picks a proxy rig (one box per bone).
 pub const PROXY: &str = "proxy";
@@ -16,6 +16,10 @@ pub const PROXY: &str = "proxy";
 pub const MESH: &str = "mesh";
 /// The name that picks a Lottie clip's layers.
 pub const LAYERS: &str = "layers";
+/// The name that picks the document's own skeleton.
+pub const SKELETON: &str = "skeleton";
+/// The name that picks a humanoid built from the clip's node names.
+pub const NAMES: &str = "names";
 
 /// The thing a clip plays on.
 #[derive(Debug, Clone)]
@@ -37,13 +41,40 @@ pub struct FigureFrame {
     pub weights: Vec<f32>,
 }
 
-/// Where a clip comes from, for choosing its figure: the document's mesh and skeleton.
+/// Where a clip comes from, for choosing its figure: the document's mesh and skeleton, and the
+/// figures of other files it may play on.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FigureSource<'a> {
     /// The document's morph mesh, if it has one.
     pub mesh: Option<&'a Arc<MorphMesh>>,
-    /// The document's bone hierarchy, if it has one (a proxy rig is laid out by it).
+    /// The document's bone hierarchy, if it has one.
     pub skeleton: Option<&'a Skeleton>,
+    /// The document's file name (what its skeleton's figure is called).
+    pub file_name: Option<&'a str>,
+    /// Figures of other files: the skeletons of other open documents, models picked from disk
+    /// (chosen by their rig's name).
+    pub others: &'a [Rig],
+    /// The model next to the clip's file ([`companion_model`](super::skeleton_rig::companion_model)),
+    /// played on automatically when it binds most of the clip's nodes.
+    pub companion: Option<&'a Rig>,
+}
+
+/// What a clip plays on and how much of it binds, as `info --json` and the viewport card
+/// report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureReport {
+    /// The figure's name.
+    pub name: String,
+    /// Where the figure comes from: `built-in`, `file`, `names` or `proxy`.
+    pub source: &'static str,
+    /// The file the figure comes from, when it comes from a file.
+    pub file: Option<String>,
+    /// Tracks that bind to the figure.
+    pub bound: usize,
+    /// Tracks of the clip.
+    pub tracks: usize,
+    /// The tracks that bind to nothing, by name.
+    pub unbound: Vec<String>,
 }
 
 impl Figure {
@@ -78,10 +109,23 @@ impl Figure {
         }
     }
 
-    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`], [`MESH`]
-    /// or [`LAYERS`]; `None` chooses automatically: a Lottie clip's layers, the document's mesh
-    /// when the clip animates morph influences and the document has one, else the best built-in
-    /// rig, else a proxy rig.
+    /// Where the figure comes from (see [`FigureReport::source`]) and the file, if any.
+    pub fn origin(&self) -> (&'static str, Option<&str>) {
+        match self {
+            Figure::Rig(rig) => match &rig.origin {
+                Origin::File(f) => ("file", Some(f.as_str())),
+                other => (other.kind(), None),
+            },
+            Figure::Mesh(_) | Figure::Layers(_) => ("file", None),
+        }
+    }
+
+    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`],
+    /// [`MESH`], [`LAYERS`], [`SKELETON`], [`NAMES`] or one of `source.others`; `None` chooses
+    /// automatically: a Lottie clip's layers; the document's mesh when the clip animates morph
+    /// influences and the document has one; the document's own skeleton; the best built-in
+    /// rig by exact names; the companion model; a humanoid from the clip's names; else a proxy
+    /// rig. Every rig is bound to the clip's node names ([`Rig::bound_to`]).
     pub fn for_clip(
         clip: &Clip,
         source: FigureSource<'_>,
@@ -90,6 +134,12 @@ impl Figure {
         let hierarchy = source.skeleton.map(Skeleton::hierarchy);
         let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
         let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
+        let own = || {
+            source.skeleton.and_then(|s| {
+                Rig::from_skeleton(source.file_name.unwrap_or(SKELETON), s)
+                    .map(|r| r.bound_to(clip))
+            })
+        };
         match choice {
             None if clip.user_data.get("lottie").is_some()
                 && let Some(l) = layers() =>
@@ -98,7 +148,7 @@ impl Figure {
             }
             None => Ok(match source.mesh {
                 Some(mesh) if animates_morphs(clip) => Figure::Mesh(MorphFigure::new(mesh.clone())),
-                _ => Figure::Rig(pick_rig_with(clip, Rig::builtins(), hierarchy.as_deref())),
+                _ => Figure::Rig(auto_rig(clip, source, own, hierarchy.as_deref())),
             }),
             Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
             Some(name) if name.eq_ignore_ascii_case(LAYERS) => layers()
@@ -108,21 +158,71 @@ impl Figure {
                 Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
                 None => Err("this file has no morph mesh".to_string()),
             },
-            Some(name) => Rig::builtins()
+            Some(name) if name.eq_ignore_ascii_case(SKELETON) => own()
+                .map(Figure::Rig)
+                .ok_or_else(|| "this file has no skeleton".to_string()),
+            Some(name) if name.eq_ignore_ascii_case(NAMES) => Rig::humanoid(clip)
+                .map(Figure::Rig)
+                .ok_or_else(|| "the clip's node names follow no humanoid convention".to_string()),
+            Some(name) => source
+                .others
                 .iter()
-                .find(|r| r.name.eq_ignore_ascii_case(name))
-                .map(|r| Figure::Rig(r.clone()))
+                .chain(Rig::builtins())
+                .find(|r| r.name == name)
+                .or_else(|| {
+                    source
+                        .others
+                        .iter()
+                        .chain(Rig::builtins())
+                        .find(|r| r.name.eq_ignore_ascii_case(name))
+                })
+                .map(|r| Figure::Rig(r.bound_to(clip)))
                 .ok_or_else(|| format!("no rig named {name:?} (choose from {})", choices(source))),
         }
     }
 }
 
+/// The automatic rig (see [`Figure::for_clip`]): own skeleton, built-in, companion, names,
+/// proxy.
+fn auto_rig(
+    clip: &Clip,
+    source: FigureSource<'_>,
+    own: impl FnOnce() -> Option<Rig>,
+    hierarchy: Option<&[(String, Option<String>)]>,
+) -> Rig {
+    if let Some(rig) = own()
+        && rig.match_score(clip) >= MATCH_THRESHOLD
+    {
+        return rig;
+    }
+    let builtin = pick_rig_with(clip, Rig::builtins(), None);
+    if builtin.origin != Origin::Proxy {
+        return builtin;
+    }
+    if let Some(rig) = source.companion
+        && rig.match_score(clip) >= super::skeleton_rig::COMPANION_SHARE
+    {
+        return rig.bound_to(clip);
+    }
+    if hierarchy.is_none()
+        && let Some(rig) = Rig::humanoid(clip)
+    {
+        return rig;
+    }
+    Rig::proxy(clip, hierarchy)
+}
+
 /// The names [`Figure::for_clip`] accepts for `source`, for messages and pickers.
 pub fn choices(source: FigureSource<'_>) -> String {
     let mut names: Vec<String> = Rig::builtins().iter().map(|r| r.name.clone()).collect();
+    names.extend(source.others.iter().map(|r| r.name.clone()));
     names.push(PROXY.to_string());
+    names.push(NAMES.to_string());
     if source.mesh.is_some() {
         names.push(MESH.to_string());
+    }
+    if source.skeleton.is_some() {
+        names.push(SKELETON.to_string());
     }
     names.join(", ")
 }
@@ -161,7 +261,7 @@ mod tests {
         let mesh = mesh();
         let source = FigureSource {
             mesh: Some(&mesh),
-            skeleton: None,
+            ..Default::default()
         };
         let clip = &create_clips_from_morph_target_sequences(&mesh.target_names(), 10.0, false)[0];
         let figure = Figure::for_clip(clip, source, None).unwrap();

@@ -10,4 +10,7 @@ pub struct BoxInstance {
     pub transform: Mat4,
     /// Linear RGB, 0–1.
     pub colour: [f32; 3],
+    /// How much the box narrows toward its +y end (0: a box; 0.7: a bone, its far end 30% as
+    /// wide as its joint end).
+    pub taper: f32,
 }

@@ -1,7 +1,9 @@
-//! A Lottie composition as the viewport shows it: the composition as an upright card standing
-//! on the ground, and each layer as a thin coloured tile at its anchor point, moved, turned,
-//! scaled, skewed and faded by the layer's own transform (with its parents), in front of the
-//! card in stacking order.
+//! A Lottie composition as the viewport shows it (front-on, in a flat view, by default): the
+//! composition as an upright card standing on the ground, and each layer in front of it in
+//! stacking order, moved, turned, scaled, skewed and faded by the layer's own transform (with
+//! its parents): a layer whose size the file gives (a solid's `sw`/`sh`, a precomp layer's
+//! `w`/`h`, a shape layer's static rectangles, ellipses and paths) as a rectangle of that size
+//! (a solid in its own colour), any other as a small tile at its anchor point.
 //!
 //! The layers' contents (shapes, images) are not drawn: the tiles show what the clip animates,
 //! the transforms. The 2D maths is the format's own ([`crate::formats::lottie::world_matrix`]),
@@ -15,7 +17,7 @@ use serde_json::Value;
 use crate::formats::lottie::LayerTable;
 use crate::model::Clip;
 
-use super::{BoxInstance, palette_colour};
+use super::{BoxInstance, palette_colour, parse_hex_colour};
 
 /// World units across the composition's larger side.
 const COMPOSITION_SPAN: f64 = 2.0;
@@ -84,6 +86,7 @@ impl LayerFigure {
                 centre - Vec3::Z * depth,
             ),
             colour: CARD,
+            taper: 0.0,
         });
         let frame = self.ip + time * self.fr;
         let tile = TILE_SHARE * w.max(h);
@@ -94,25 +97,30 @@ impl LayerFigure {
                 continue;
             }
             let m = self.table.world(&self.clip, i, time);
-            let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
-            let at = [
-                m[0] * anchor[0] + m[2] * anchor[1] + m[4],
-                m[1] * anchor[0] + m[3] * anchor[1] + m[5],
-            ];
-            let origin = to_world(at[0], at[1]);
             let z = depth * 0.5 + depth * 1.5 * (n - i) as f32;
-            let x_axis = Vec4::new(
-                (k * tile * m[0]) as f32,
-                (-k * tile * m[1]) as f32,
-                0.0,
-                0.0,
-            );
-            let y_axis = Vec4::new(
-                (k * tile * m[2]) as f32,
-                (-k * tile * m[3]) as f32,
-                0.0,
-                0.0,
-            );
+            // A layer of known size is its content rectangle (0,0)–(w,h) in layer space; any
+            // other layer a small tile at its anchor point.
+            let extent = layer
+                .size
+                .map(|[lw, lh]| [0.0, 0.0, lw, lh])
+                .or(layer.bounds);
+            let (origin, sx, sy) = match extent {
+                Some([x0, y0, x1, y1]) => {
+                    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+                    let at = [m[0] * cx + m[2] * cy + m[4], m[1] * cx + m[3] * cy + m[5]];
+                    (to_world(at[0], at[1]), x1 - x0, y1 - y0)
+                }
+                None => {
+                    let anchor = self.value(&format!("{}.anchor", layer.name), time, [0.0, 0.0]);
+                    let at = [
+                        m[0] * anchor[0] + m[2] * anchor[1] + m[4],
+                        m[1] * anchor[0] + m[3] * anchor[1] + m[5],
+                    ];
+                    (to_world(at[0], at[1]), tile, tile)
+                }
+            };
+            let x_axis = Vec4::new((k * sx * m[0]) as f32, (-k * sx * m[1]) as f32, 0.0, 0.0);
+            let y_axis = Vec4::new((k * sy * m[2]) as f32, (-k * sy * m[3]) as f32, 0.0, 0.0);
             let transform = Mat4::from_cols(
                 x_axis,
                 y_axis,
@@ -124,9 +132,17 @@ impl LayerFigure {
             if a < 0.01 {
                 continue;
             }
-            let c = palette_colour(i);
+            let c = layer
+                .solid_colour
+                .as_deref()
+                .and_then(parse_hex_colour)
+                .unwrap_or_else(|| palette_colour(i));
             let colour = [0, 1, 2].map(|j| CARD[j] + (c[j] - CARD[j]) * a);
-            out.push(BoxInstance { transform, colour });
+            out.push(BoxInstance {
+                transform,
+                colour,
+                taper: 0.0,
+            });
         }
     }
 
@@ -181,6 +197,32 @@ mod tests {
         assert!((scale.x.max(scale.y) - 2.0).abs() < 1e-5, "{scale}");
         let (min_y, _) = (card.transform.w_axis.y - scale.y / 2.0, ());
         assert!(min_y.abs() < 1e-5);
+    }
+
+    #[test]
+    fn shape_layers_and_solids_have_their_real_size_and_colour() {
+        let Some(f) = figure("transform.json") else {
+            return;
+        };
+        let mut out = Vec::new();
+        f.instances(0.0, &mut out);
+        // The layers' own shapes: a 32 px ellipse marking the anchor, then two 320 px
+        // rectangles (2 world units across the 512 px composition).
+        let widths: Vec<f32> = out[1..]
+            .iter()
+            .map(|b| b.transform.x_axis.truncate().length())
+            .collect();
+        assert!((widths[0] - 32.0 * 2.0 / 512.0).abs() < 1e-3, "{widths:?}");
+        assert!(widths[1..].iter().all(|w| *w > 0.5), "{widths:?}");
+        let Some(dalek) = figure("dalek.json") else {
+            return;
+        };
+        let mut out = Vec::new();
+        dalek.instances(1.0, &mut out);
+        let black = out
+            .iter()
+            .any(|b| b.colour.iter().all(|c| *c < 0.01) && b.transform.x_axis.length() > 0.2);
+        assert!(black, "dalek's black solid at its size");
     }
 
     #[test]

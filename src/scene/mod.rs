@@ -12,9 +12,11 @@
 
 pub mod colour;
 pub mod figure;
+pub mod humanoid;
 pub mod instance;
 pub mod layer_figure;
 pub mod morph_figure;
+pub mod names;
 pub mod player;
 pub mod posing;
 pub mod procedural;
@@ -22,14 +24,16 @@ pub mod proxy;
 pub mod rig;
 pub mod rig_match;
 pub mod rig_schema;
+pub mod skeleton_rig;
 
-pub use figure::{Figure, FigureFrame, FigureSource};
+pub use figure::{Figure, FigureFrame, FigureReport, FigureSource};
 pub use instance::BoxInstance;
 pub use layer_figure::LayerFigure;
 pub use morph_figure::MorphFigure;
 pub use player::{Layer, LayerMode, Player, posed_instances};
 pub use procedural::Cycle;
 pub use proxy::palette_colour;
-pub use rig::{Part, Rig};
+pub use rig::{Origin, Part, Rig};
 pub use rig_match::{MATCH_THRESHOLD, animated_nodes, pick_rig, pick_rig_with};
 pub use rig_schema::{PartFile, RigFile, parse_hex_colour};
+pub use skeleton_rig::companion;

@@ -140,6 +140,76 @@ impl Player {
         }
     }
 
+    /// Follows an edit of the `changed` tracks of the clip (now `source`), copying only those
+    /// tracks and keeping every binding; false (nothing changed) when the edit did more than
+    /// change keys (tracks renamed, added or removed, the duration or blend mode changed), a
+    /// second clip is blended in or the figure reads the clip itself (Lottie layers): then the
+    /// player must be made again.
+    pub fn update_tracks(
+        &mut self,
+        source: &Clip,
+        changed: &std::collections::BTreeSet<usize>,
+    ) -> bool {
+        let own = &self.clip;
+        let same = self.layer.is_none()
+            && !matches!(self.figure, Figure::Layers(_))
+            && source.tracks.len() == own.tracks.len()
+            && source.duration == own.duration
+            && source.blend_mode == own.blend_mode
+            && changed.iter().all(|&t| {
+                t < own.tracks.len()
+                    && source.tracks[t].name == own.tracks[t].name
+                    && source.tracks[t].kind == own.tracks[t].kind
+                    && source.tracks[t].value_size() == own.tracks[t].value_size()
+            });
+        if !same {
+            return false;
+        }
+        if changed.is_empty() {
+            return true;
+        }
+        // Take the clip from the action and drop the player's handle, so the clip is ours
+        // alone and its tracks change in place.
+        let placeholder = Arc::new(Clip::new(String::new(), 0.0, Vec::new()));
+        let mut clip = self.mixer.swap_clip(
+            self.action,
+            placeholder.clone(),
+            &std::collections::BTreeSet::new(),
+        );
+        self.clip = placeholder;
+        {
+            let clip = Arc::make_mut(&mut clip);
+            for &t in changed {
+                clip.tracks[t].clone_from(&source.tracks[t]);
+            }
+        }
+        self.mixer.swap_clip(self.action, clip.clone(), changed);
+        self.clip = clip;
+        true
+    }
+
+    /// What the clip plays on and how much of it binds (the second clip left out).
+    pub fn report(&self) -> super::FigureReport {
+        let own: std::collections::HashSet<&str> =
+            self.clip.tracks.iter().map(|t| t.name.as_str()).collect();
+        let unbound: Vec<String> = self
+            .unbound_tracks()
+            .into_iter()
+            .filter(|u| own.contains(u.track.as_str()))
+            .map(|u| u.track)
+            .collect();
+        let (source, file) = self.figure.origin();
+        let tracks = self.clip.tracks.len();
+        super::FigureReport {
+            name: self.figure.name().to_string(),
+            source,
+            file: file.map(str::to_string),
+            bound: tracks.saturating_sub(unbound.len()),
+            tracks,
+            unbound,
+        }
+    }
+
     /// The figure's pose with the clips applied at `time` seconds.
     pub fn pose_at(&mut self, time: f64) -> &Pose {
         let base_weight = match &self.layer {
@@ -275,6 +345,35 @@ mod tests {
                 vec![0.0, 0.0, 0.0, 0.0, height, 0.0],
             )],
         ))
+    }
+
+    #[test]
+    fn following_an_edit_of_some_tracks_poses_like_a_new_player() {
+        let clip = walk();
+        let mut player = Player::for_clip(clip.clone());
+        let mut edited = (*clip).clone();
+        let t = edited
+            .tracks
+            .iter()
+            .position(|t| t.name.contains("upperLeg.L"))
+            .unwrap();
+        for v in edited.tracks[t].values.as_numbers_mut().unwrap().iter_mut() {
+            *v += 0.2;
+        }
+        let changed = [t].into();
+        assert!(player.update_tracks(&edited, &changed));
+        let edited = Arc::new(edited);
+        let mut fresh = Player::for_clip(edited.clone());
+        for time in [0.1, 0.37, 0.8] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            player.instances_at(time, &mut a);
+            fresh.instances_at(time, &mut b);
+            assert_eq!(a, b, "at {time}");
+        }
+        // A renamed track is more than keys: the player must be made again.
+        let mut renamed = (*edited).clone();
+        renamed.tracks[t].name = ".bones[tail].quaternion".into();
+        assert!(!player.update_tracks(&renamed, &changed));
     }
 
     #[test]

@@ -48,13 +48,32 @@ impl Rig {
     }
 
     /// Appends one box per part, posed by `pose`, to `out` (nothing when the root's `visible` is
-    /// 0). Properties the pose lacks keep the part's rest values. Allocates nothing once `out`
-    /// has room for the parts.
+    /// 0): the part's box, or its bone when it has a [`Part::tip`](super::Part::tip); then,
+    /// when the rig has a [`Rig::joint_size`], one cube per joint. Properties the pose lacks
+    /// keep the part's rest values. Allocates nothing once `out` has room for the boxes.
     pub fn instances(&self, pose: &Pose, out: &mut Vec<BoxInstance>) {
+        let start = out.len();
+        if !self.world(pose, out) {
+            return;
+        }
+        self.shape(start, out);
+    }
+
+    /// The world position of every part's pivot (its joint) in `pose`, in part order; empty
+    /// when the root is invisible.
+    pub fn joints(&self, pose: &Pose) -> Vec<Vec3> {
+        let mut out = Vec::with_capacity(self.parts.len());
+        self.world(pose, &mut out);
+        out.iter().map(|b| b.transform.w_axis.truncate()).collect()
+    }
+
+    /// Appends each part's world transform (its pivot's frame) to `out`; false, appending
+    /// nothing, when the root's `visible` is 0.
+    fn world(&self, pose: &Pose, out: &mut Vec<BoxInstance>) -> bool {
         let root_at = pose.node_name(0) == Some(self.name.as_str());
         let visible = read(pose, root_at, 0, ROOT_VISIBLE, &self.name, "visible");
         if visible.is_some_and(|v| v.first().is_some_and(|&v| v < 0.5)) {
-            return;
+            return false;
         }
         let root = node_transform(
             pose,
@@ -82,18 +101,100 @@ impl Rig {
             out.push(BoxInstance {
                 transform: parent * local,
                 colour: part.colour,
+                taper: 0.0,
             });
         }
-        for (instance, part) in out[start..].iter_mut().zip(&self.parts) {
-            let world = instance.transform;
-            instance.transform = Mat4::from_cols(
-                world.x_axis * part.size.x,
-                world.y_axis * part.size.y,
-                world.z_axis * part.size.z,
-                world * part.offset.extend(1.0),
-            );
+        true
+    }
+
+    /// Turns the world transforms `world` appended from `start` into the drawn boxes.
+    fn shape(&self, start: usize, out: &mut Vec<BoxInstance>) {
+        if self.joint_size > 0.0 {
+            let n = self.parts.len();
+            out.reserve(n);
+            for i in 0..n {
+                let pivot = out[start + i].transform.w_axis;
+                // A pivot without a box or bone (a group) has no joint to show.
+                let part = &self.parts[i];
+                let edge = if part.tip.is_none() && part.size == Vec3::ZERO {
+                    0.0
+                } else {
+                    self.joint_size
+                };
+                out.push(BoxInstance {
+                    transform: Mat4::from_cols(
+                        glam::Vec4::X * edge,
+                        glam::Vec4::Y * edge,
+                        glam::Vec4::Z * edge,
+                        pivot,
+                    ),
+                    colour: JOINT_COLOUR,
+                    taper: 0.0,
+                });
+            }
+        }
+        for i in 0..self.parts.len() {
+            let part = &self.parts[i];
+            let world = out[start + i].transform;
+            let tip = part.tip.map(|t| out[start + t].transform.w_axis.truncate());
+            let bone = tip.and_then(|tip| bone_box(&world, tip, part.size.x));
+            out[start + i].taper = if bone.is_some() { BONE_TAPER } else { 0.0 };
+            out[start + i].transform = match bone {
+                Some(bone) => bone,
+                None => Mat4::from_cols(
+                    world.x_axis * part.size.x,
+                    world.y_axis * part.size.y,
+                    world.z_axis * part.size.z,
+                    world * part.offset.extend(1.0),
+                ),
+            };
         }
     }
+
+    /// The part a box of [`Rig::instances`] belongs to: box `i` is part `i`, and when the rig
+    /// draws joints, box `parts + i` is part `i`'s joint.
+    pub fn part_of_box(&self, i: usize) -> Option<usize> {
+        let n = self.parts.len();
+        match i {
+            i if i < n => Some(i),
+            i if self.joint_size > 0.0 && i < 2 * n => Some(i - n),
+            _ => None,
+        }
+    }
+}
+
+/// How much a bone narrows from its joint to its child's ([`BoxInstance::taper`]).
+const BONE_TAPER: f32 = 0.7;
+
+/// The colour of joint cubes, linear RGB: a light warm grey.
+const JOINT_COLOUR: [f32; 3] = [0.72, 0.70, 0.66];
+
+/// A bone from the pivot of `world` to `tip` (world), `width` thick, as a unit-cube transform:
+/// its y axis along the bone, its x axis the part's x axis made square to it. `None` when the
+/// bone has no length.
+fn bone_box(world: &Mat4, tip: Vec3, width: f32) -> Option<Mat4> {
+    let from = world.w_axis.truncate();
+    let d = tip - from;
+    let length = d.length();
+    if length <= 1e-6 || !length.is_finite() {
+        return None;
+    }
+    let y = d / length;
+    let mut x = world.x_axis.truncate();
+    if x.length_squared() < 1e-12 || x.normalize().dot(y).abs() > 0.95 {
+        x = world.z_axis.truncate();
+    }
+    let x = (x - y * x.dot(y))
+        .try_normalize()
+        .unwrap_or_else(|| y.any_orthonormal_vector());
+    let z = x.cross(y);
+    let width = if width > 0.0 { width } else { length * 0.2 };
+    Some(Mat4::from_cols(
+        (x * width).extend(0.0),
+        (y * length).extend(0.0),
+        (z * width).extend(0.0),
+        (from + d * 0.5).extend(1.0),
+    ))
 }
 
 /// Defines `position`, `quaternion` and `scale` of `node`, in that order.

@@ -70,6 +70,8 @@ impl Rig {
             name,
             parts,
             morph_targets: Vec::new(),
+            origin: super::rig::Origin::Proxy,
+            joint_size: 0.0,
         }
     }
 }

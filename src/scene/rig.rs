@@ -24,6 +24,37 @@ pub struct Rig {
     pub parts: Vec<Part>,
     /// Morph-target names the root node answers to (`.morphTargetInfluences[blink]`).
     pub morph_targets: Vec<String>,
+    /// Where the rig comes from (what `info` and the viewport card report).
+    pub origin: Origin,
+    /// The edge of the cube drawn at every joint (0: none). Figures made of bones
+    /// ([`Part::tip`]) draw their joints, so a skeleton reads as a body.
+    pub joint_size: f32,
+}
+
+/// Where a rig comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A rig compiled into the program (the Hero, the Dog).
+    #[default]
+    BuiltIn,
+    /// The skeleton of a file (a model, a rig file, another open document), by its name.
+    File(String),
+    /// A humanoid built from the clip's node names.
+    Names,
+    /// One box per bone, made up for the clip.
+    Proxy,
+}
+
+impl Origin {
+    /// The name `info --json` reports: `built-in`, `file`, `names` or `proxy`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Origin::BuiltIn => "built-in",
+            Origin::File(_) => "file",
+            Origin::Names => "names",
+            Origin::Proxy => "proxy",
+        }
+    }
 }
 
 /// One box of a rig, hanging from its pivot.
@@ -46,6 +77,9 @@ pub struct Part {
     pub rotation: Quat,
     /// The rest scale (the node's rest `scale`).
     pub scale: Vec3,
+    /// The child part this part's bone points to: the part is drawn as a bone from its pivot
+    /// to that child's pivot (wherever the pose puts it) instead of as its box.
+    pub tip: Option<usize>,
 }
 
 impl Part {
@@ -66,6 +100,7 @@ impl Part {
             position: Vec3::ZERO,
             rotation: Quat::IDENTITY,
             scale: Vec3::ONE,
+            tip: None,
         }
     }
 }
@@ -99,6 +134,8 @@ impl Rig {
             name: name.into(),
             parts,
             morph_targets,
+            origin: Origin::BuiltIn,
+            joint_size: 0.0,
         };
         if rig.name.is_empty() {
             return Err("name: the rig has no name".into());
@@ -117,6 +154,13 @@ impl Rig {
                 return Err(format!(
                     "parts[{i}].name: duplicate part name {:?}",
                     part.name
+                ));
+            }
+            if let Some(t) = part.tip
+                && (t <= i || t >= rig.parts.len() || rig.parts[t].parent != Some(i))
+            {
+                return Err(format!(
+                    "parts[{i}].tip: part {t} is not a child of the part"
                 ));
             }
             if let Some(p) = part.parent

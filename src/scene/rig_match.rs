@@ -1,7 +1,7 @@
 //! Which rig a clip plays on: the nodes a clip animates, how well a rig covers them, and the
 //! automatic choice between the built-in rigs and a proxy.
 
-use super::Rig;
+use super::{Rig, names};
 use crate::model::Clip;
 use crate::model::binding::parse_track_name;
 
@@ -30,9 +30,23 @@ pub fn animated_nodes(clip: &Clip) -> Vec<String> {
 }
 
 impl Rig {
-    /// The fraction of the nodes `clip` animates ([`animated_nodes`]) that this rig has, as a
-    /// part or as its root; 1 for a clip that only animates the root, which every rig has.
+    /// The fraction of the nodes `clip` animates ([`animated_nodes`]) that bind to this rig
+    /// ([`names::bind`]), as a part or as its root; 1 for a clip that only animates the root,
+    /// which every rig has.
     pub fn match_score(&self, clip: &Clip) -> f32 {
+        let names = animated_nodes(clip);
+        if names.is_empty() {
+            return 1.0;
+        }
+        let found = self.binding(&names).iter().filter(|b| b.is_some()).count()
+            + names.iter().filter(|n| **n == self.name).count();
+        found as f32 / names.len() as f32
+    }
+
+    /// The fraction of the nodes `clip` animates that this rig has under exactly their names
+    /// (what the automatic choice between built-in rigs goes by: a rig made for other
+    /// conventions only binds by normalised names when chosen).
+    pub fn exact_score(&self, clip: &Clip) -> f32 {
         let names = animated_nodes(clip);
         if names.is_empty() {
             return 1.0;
@@ -43,10 +57,38 @@ impl Rig {
             .count();
         found as f32 / names.len() as f32
     }
+
+    /// For each of `nodes`, the part it binds to by name ([`names::bind`]); the rig's own name
+    /// binds to no part (it is the root).
+    fn binding(&self, nodes: &[String]) -> Vec<Option<usize>> {
+        let parts: Vec<String> = self.parts.iter().map(|p| p.name.clone()).collect();
+        let mut bound = names::bind(nodes, &parts);
+        for (b, n) in bound.iter_mut().zip(nodes) {
+            if *n == self.name {
+                *b = None;
+            }
+        }
+        bound
+    }
+
+    /// This rig with every part that one of `clip`'s nodes binds to ([`names::bind`]) renamed
+    /// to that node's name, so the clip's tracks find it (`mixamorig:Hips` → a part `Hips`
+    /// becomes `mixamorig:Hips`). Parts nothing binds to keep their names.
+    pub fn bound_to(&self, clip: &Clip) -> Rig {
+        let nodes = animated_nodes(clip);
+        let mut rig = self.clone();
+        for (node, part) in nodes.iter().zip(self.binding(&nodes)) {
+            if let Some(p) = part {
+                rig.parts[p].name = node.clone();
+            }
+        }
+        rig
+    }
 }
 
-/// The rig `clip` plays on by default: the best-matching of `builtins` (the first of equals) when
-/// it scores at least [`MATCH_THRESHOLD`], otherwise a proxy rig for the clip's bones.
+/// The rig `clip` plays on by default: the best-matching of `builtins` by exact names
+/// ([`Rig::exact_score`], the first of equals) when it scores at least [`MATCH_THRESHOLD`],
+/// otherwise a proxy rig for the clip's bones.
 pub fn pick_rig(clip: &Clip, builtins: &[Rig]) -> Rig {
     pick_rig_with(clip, builtins, None)
 }
@@ -59,13 +101,13 @@ pub fn pick_rig_with(
 ) -> Rig {
     let mut best: Option<(&Rig, f32)> = None;
     for rig in builtins {
-        let score = rig.match_score(clip);
+        let score = rig.exact_score(clip);
         if best.is_none_or(|(_, s)| score > s) {
             best = Some((rig, score));
         }
     }
     match best {
-        Some((rig, score)) if score >= MATCH_THRESHOLD => rig.clone(),
+        Some((rig, score)) if score >= MATCH_THRESHOLD => rig.bound_to(clip),
         _ => Rig::proxy(clip, hierarchy),
     }
 }

@@ -268,12 +268,15 @@ impl RigFile {
                 position: vector("position", p.position)?,
                 rotation,
                 scale: vector("scale", p.scale)?,
+                tip: None,
             });
         }
         Ok(Rig {
             name: self.name,
             parts,
             morph_targets: self.morph_targets,
+            origin: super::rig::Origin::BuiltIn,
+            joint_size: 0.0,
         })
     }
 }

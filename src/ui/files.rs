@@ -38,6 +38,8 @@ pub enum FileTarget {
     SavePreset(String),
     /// Load a procedural-cycle preset from the chosen file.
     LoadPreset,
+    /// Play the shown clip on the skeleton of the chosen model or rig file.
+    Figure,
 }
 
 /// A typed-path prompt shown when no native dialog is available.
@@ -140,7 +142,10 @@ impl Files {
                 dialog = dialog.set_file_name(name.to_string_lossy());
             }
         }
-        let open = matches!(target, FileTarget::Open | FileTarget::LoadPreset);
+        let open = matches!(
+            target,
+            FileTarget::Open | FileTarget::LoadPreset | FileTarget::Figure
+        );
         let show = move || {
             let answer = if open {
                 dialog.pick_files()

@@ -66,6 +66,9 @@ pub enum AppCommand {
     ChangedOnDisk(ChangedAnswer),
     /// Autosave unsaved edits every this many seconds (0: only when the window loses focus).
     SetAutosave(u64),
+    /// Show the shown clip's tracks of this node (a bone clicked in the viewport), and only
+    /// those.
+    SelectNode(String),
 }
 
 /// The queue panels push [`AppCommand`]s into during a frame; the app drains it once, after

@@ -13,6 +13,7 @@
 mod test_support;
 
 mod contract;
+mod figures;
 mod hostile;
 mod reduce;
 mod saves;

@@ -31,6 +31,7 @@ fn part(size: [f32; 3], at: [f32; 3], turn_y_degrees: f32, colour: u32) -> BoxIn
             Vec3::from(at),
         ),
         colour: srgb(colour),
+        taper: 0.0,
     }
 }
 
@@ -49,6 +50,7 @@ fn scene() -> Vec<BoxInstance> {
                     Vec3::from(at),
                 ),
             colour: srgb(colour),
+            taper: 0.0,
         }
     };
     vec![
@@ -554,7 +556,7 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
     let doc = clipscope::formats::read_file(&path).unwrap();
     let source = FigureSource {
         mesh: doc.mesh.as_ref(),
-        skeleton: None,
+        ..Default::default()
     };
     let clip = &doc.clips[0];
     let figure = Figure::for_clip(clip, source, None).unwrap();
@@ -641,5 +643,56 @@ fn the_baked_hero_run_matches_references() {
         share > 0.004,
         "the stride moves {:.2}% of pixels",
         share * 100.0
+    );
+}
+
+/// Renders `file` (a shared sample) at `time` through the CLI into a 320×240 picture.
+fn render_sample(file: &str, time: &str, extra: &[&str]) -> Option<RgbaImage> {
+    let path = sample_data(file)?;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("frame.png");
+    let mut args = vec![
+        "render",
+        path.to_str().unwrap(),
+        "--time",
+        time,
+        "--size",
+        "320x240",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = clipscope(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    Some(image::open(&out).unwrap().to_rgba8())
+}
+
+/// The Playbot's Biped-named idle plays on a humanoid built from its names.
+#[test]
+fn a_biped_named_clip_stands_as_a_humanoid_like_the_reference() {
+    if require_gpu().is_none() {
+        return;
+    }
+    let Some(image) = render_sample("playcanvas/playbot-idle.json", "0.5", &[]) else {
+        return;
+    };
+    check_snapshot("render_playbot_idle_humanoid", &image);
+}
+
+/// A Lottie composition plays front-on and flat by default: the card, the solids in their
+/// colours at their sizes; `--view 3d` looks at it from the side.
+#[test]
+fn a_lottie_composition_front_on_matches_the_reference() {
+    if require_gpu().is_none() {
+        return;
+    }
+    let Some(front) = render_sample("lottie/dalek.json", "1", &[]) else {
+        return;
+    };
+    check_snapshot("render_lottie_dalek_front", &front);
+    let side = render_sample("lottie/dalek.json", "1", &["--view", "3d"]).unwrap();
+    assert!(
+        changed_share(&front, &side) > 0.2,
+        "the 3D view looks different"
     );
 }

@@ -164,25 +164,109 @@ fn the_horse_gallops_on_its_morph_mesh() {
 }
 
 #[test]
-fn a_skinned_clip_plays_on_a_proxy_rig_laid_out_by_its_bones() {
+fn a_skinned_clip_plays_on_its_own_skeleton_drawn_as_bones() {
     if sample_data("threejs").is_none() {
         return;
     }
     let mut harness = editor(&[shared("threejs/simple-skinned.json")]);
     harness.run();
     let player = harness.state().viewport.player().expect("a clip is shown");
-    let rig = player.rig().expect("a proxy rig");
+    let rig = player.rig().expect("the file's skeleton");
     let names: Vec<&str> = rig.parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["leg.R", "leg.L"]);
-    // Both bones are roots in the file's `bones`, and so in the proxy.
+    // Both bones are roots in the file's `bones`, and so in the figure.
     assert!(rig.parts.iter().all(|p| p.parent.is_none()));
+    let report = harness.state().viewport.report.clone().unwrap();
+    assert_eq!(report.source, "file");
+    assert_eq!(report.file.as_deref(), Some("simple-skinned.json"));
     assert!(harness.state().viewport.unbound.is_empty());
     let boxes = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
         h.state_mut().transport.time = t;
         h.run();
         h.state().viewport.frame.boxes.clone()
     };
-    assert_ne!(boxes(&mut harness, 0.0), boxes(&mut harness, 0.2));
+    let at_rest = boxes(&mut harness, 0.0);
+    assert_eq!(at_rest.len(), 4, "two bones and their joints");
+    assert_ne!(at_rest, boxes(&mut harness, 0.2));
+}
+
+#[test]
+fn plays_on_lists_the_skeletons_of_open_documents_and_remembers_the_choice_per_clip() {
+    if sample_data("gltf").is_none() || sample_data("playcanvas").is_none() {
+        return;
+    }
+    let mut harness = editor(&[
+        shared("playcanvas/playbot-run.json"),
+        shared("gltf/SimpleSkin.gltf"),
+    ]);
+    harness.run();
+    // The Playbot run plays on a humanoid built from its names.
+    let select = |h: &mut Harness<'_, ClipscopeApp>, doc: usize| {
+        let id = clipscope::editor::ClipId { doc, clip: 0 };
+        let clip = h.state().ws.clip(id).unwrap().clone();
+        h.state_mut().selection.select_clip(id, &clip);
+        h.run();
+        h.run();
+    };
+    select(&mut harness, 0);
+    assert_eq!(figure_name(&harness), "Humanoid");
+    assert_eq!(
+        harness.state().viewport.report.as_ref().unwrap().source,
+        "names"
+    );
+    // The picker offers the glTF's skeleton; the run binds little of it.
+    pick(&mut harness, "Plays on", "SimpleSkin.gltf (skeleton)");
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(
+        harness.state().viewport.report.as_ref().unwrap().source,
+        "file"
+    );
+    // The glTF's own clip plays on its own skeleton automatically ...
+    select(&mut harness, 1);
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(harness.state().viewport.rig_choice, None);
+    // ... and the run remembers its choice.
+    select(&mut harness, 0);
+    assert_eq!(
+        harness.state().viewport.rig_choice.as_deref(),
+        Some("SimpleSkin.gltf")
+    );
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+}
+
+#[test]
+fn a_model_file_picked_from_disk_becomes_a_figure() {
+    let Some(gltf) = sample_data("gltf/SimpleSkin.gltf") else {
+        return;
+    };
+    let mut harness = editor(&[]);
+    assert_eq!(figure_name(&harness), "Hero");
+    // "Model…" asks for a file; the typed-path prompt stands in for the dialog here.
+    harness.state_mut().files.prompt_for(
+        clipscope::ui::files::FileTarget::Figure,
+        None,
+        "no dialog in tests".into(),
+    );
+    harness.run();
+    harness
+        .get_by_label("Path")
+        .type_text(gltf.to_str().unwrap());
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    harness.run();
+    assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
+    assert_eq!(
+        harness.state().viewport.rig_choice.as_deref(),
+        Some("SimpleSkin.gltf")
+    );
+    let err = harness
+        .state_mut()
+        .viewport
+        .figures
+        .add_file(Path::new("/no/such/model.glb"))
+        .unwrap_err();
+    assert!(err.starts_with("/no/such/model.glb: "), "{err}");
 }
 
 #[test]
@@ -200,4 +284,139 @@ fn morph_clips_use_the_chosen_frame_rate() {
     app.wait_for_loads();
     let clip = &app.ws.documents[0].doc.clips[0];
     assert!((clip.duration - 0.8).abs() < 1e-6, "{}", clip.duration);
+}
+
+#[test]
+fn clicking_a_bone_shows_its_tracks_and_shown_tracks_light_up_their_bones() {
+    let mut harness = editor(&[]);
+    let rig = harness
+        .state()
+        .viewport
+        .player()
+        .unwrap()
+        .rig()
+        .unwrap()
+        .clone();
+    let head = rig.part_index("head").unwrap();
+    let colour =
+        |h: &Harness<'_, ClipscopeApp>, part: usize| h.state().viewport.frame.boxes[part].colour;
+    // The demo shows its first tracks (hips, torso, head): their boxes lean to the highlight.
+    let lit = colour(&harness, head);
+    assert_ne!(lit, rig.parts[head].colour);
+    // Hover the head, then click it: the tracks shown become the head's.
+    let centre = harness.state().viewport.frame.boxes[head]
+        .transform
+        .w_axis
+        .truncate();
+    let at = harness.state().viewport.screen_pos(centre).unwrap();
+    harness.hover_at(at);
+    harness.run();
+    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("head"));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run();
+    harness.run();
+    let clip = harness.state().selected_clip().unwrap().1.clone();
+    let shown: Vec<&str> = harness
+        .state()
+        .selection
+        .tracks
+        .iter()
+        .map(|&t| clip.tracks[t].name.as_str())
+        .collect();
+    assert_eq!(shown, [".bones[head].quaternion"]);
+    // Now only the head is lit; the hips are back to their own colour.
+    let hips = rig.part_index("hips").unwrap();
+    assert_eq!(colour(&harness, hips), rig.parts[hips].colour);
+    assert_ne!(colour(&harness, head), rig.parts[head].colour);
+}
+
+#[test]
+fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
+    let mut harness = editor(&[]);
+    harness.state_mut().transport.time = 0.25;
+    harness.run();
+    let before = harness.state().viewport.frame.boxes.clone();
+    let made = harness.state().viewport.players_made;
+    let clip = clipscope::editor::ClipId { doc: 0, clip: 0 };
+    let walk = harness.state().ws.clip(clip).unwrap().clone();
+    let torso = walk
+        .tracks
+        .iter()
+        .position(|t| t.name == ".bones[torso].quaternion")
+        .unwrap();
+    for k in 0..walk.tracks[torso].len() {
+        harness
+            .state_mut()
+            .ws
+            .apply(clipscope::editor::Edit::MoveKeys {
+                clip,
+                keys: vec![clipscope::editor::KeyRef {
+                    track: torso,
+                    key: k,
+                    component: 0,
+                }],
+                dt: 0.0,
+                dv: 0.3,
+                gesture: Some(11),
+            })
+            .unwrap();
+    }
+    harness.run();
+    let after = harness.state().viewport.frame.boxes.clone();
+    assert_ne!(before, after, "the torso turned");
+    assert_eq!(
+        harness.state().viewport.players_made,
+        made,
+        "the same player followed the edit"
+    );
+    // Undo brings the pose back, again without a new player.
+    harness.state_mut().ws.undo();
+    harness.run();
+    assert_eq!(harness.state().viewport.frame.boxes, before);
+    assert_eq!(harness.state().viewport.players_made, made);
+}
+
+/// A clip carrying the Hero 12 units along x in one second.
+const TRAVEL: &str = r#"{"name": "travel", "duration": 1, "tracks": [
+  {"name": ".bones[hips].position", "type": "vector", "times": [0, 1], "values": [0, 0.95, 0, 12, 0.95, 0]},
+  {"name": ".bones[head].quaternion", "type": "quaternion", "times": [0], "values": [0, 0, 0, 1]}]}"#;
+
+#[test]
+fn framing_covers_the_whole_motion_and_follow_keeps_the_figure_in_the_middle() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("travel.json");
+    std::fs::write(&path, TRAVEL).unwrap();
+    let mut harness = editor(&[path]);
+    harness.run();
+    assert_eq!(figure_name(&harness), "Hero");
+    // Framed on the whole way, not the first pose: the target sits halfway along.
+    let camera = harness.state().viewport.camera;
+    assert!((5.0..7.0).contains(&camera.target.x), "{:?}", camera.target);
+    // The ground under the feet is in view.
+    let ground = harness
+        .state()
+        .viewport
+        .screen_pos(glam::Vec3::new(camera.target.x, 0.0, 0.0))
+        .unwrap();
+    assert!(harness.state().viewport.rect().contains(ground));
+    // Follow: the target moves with the figure.
+    harness.get_by_label("Follow").click();
+    harness.state_mut().transport.time = 1.0;
+    harness.run();
+    harness.run();
+    let x = harness.state().viewport.camera.target.x;
+    assert!(x > 10.0, "the camera followed the figure to {x}");
+    // F frames the whole motion again.
+    harness.state_mut().viewport.follow = false;
+    harness.state_mut().viewport.frame();
+    harness.run();
+    let x = harness.state().viewport.camera.target.x;
+    assert!((5.0..7.0).contains(&x), "{x}");
 }

@@ -2,9 +2,8 @@
 //! -o OUT.png`: draws frames of a clip without a window, with the viewport's renderer, and
 //! writes PNGs.
 //!
-//! The clip plays on the figure the viewport would choose (the file's morph mesh for a morph
-//! clip, the best-matching built-in rig, or a proxy rig laid out by the file's bones), or on the
-//! one `--rig` names.
+//! The clip plays on the figure the viewport would choose (see `scene::Figure::for_clip`), or
+//! on the one `--rig` names or reads from a file.
 //!
 //! One time writes `OUT.png`; `--times` writes a numbered sequence next to it
 //! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera, framed on
@@ -25,8 +24,11 @@ pub struct Args {
     /// The clip to play (default: the file's first clip).
     #[arg(long, value_name = "NAME")]
     pub clip: Option<String>,
-    /// What the clip plays on: a built-in rig (`hero`, `dog`), `proxy` (one box per bone) or
-    /// `mesh` (the file's morph mesh); default: chosen from the clip.
+    /// What the clip plays on: a built-in rig (`hero`, `dog`), `proxy` (one box per bone),
+    /// `names` (a humanoid from the clip's node names), `skeleton` (the file's own), `mesh` (the
+    /// file's morph mesh), or a file: a rig file or any model with a skeleton (glTF, legacy
+    /// three.js, …); default: chosen from the clip (a model next to the clip file that binds
+    /// most of its nodes is used).
     #[arg(long, value_name = "NAME")]
     pub rig: Option<String>,
     /// The time to draw, in seconds (default 0).
@@ -46,6 +48,10 @@ pub struct Args {
         num_args = 1
     )]
     pub times: Vec<f64>,
+    /// How to look at the figure: `front` (flat and front-on, the default for a Lottie
+    /// composition) or `3d` (a three-quarter perspective view, the default otherwise).
+    #[arg(long, value_name = "VIEW", value_parser = ["front", "3d"])]
+    pub view: Option<String>,
     /// Frame size in pixels.
     #[arg(long, value_name = "WxH", default_value = "960x540", value_parser = frames::parse_size)]
     pub size: (u32, u32),
@@ -63,7 +69,7 @@ pub fn run(args: Args) -> Outcome {
 
     use crate::render::headless::Headless;
     use crate::render::{Bounds, Camera, Frame};
-    use crate::scene::{Figure, FigureFrame, FigureSource, Player};
+    use crate::scene::{Figure, FigureFrame, Player};
 
     let doc = super::output::read(&args.file)?;
     let clip = match &args.clip {
@@ -93,12 +99,9 @@ pub fn run(args: Args) -> Outcome {
     } else {
         frames::numbered_paths(&args.output, times.len())
     };
-    let source = FigureSource {
-        mesh: doc.mesh.as_ref(),
-        skeleton: doc.skeleton.as_ref(),
-    };
-    let figure =
-        Figure::for_clip(clip, source, args.rig.as_deref()).map_err(|e| format!("--rig: {e}"))?;
+    let cast = super::figure::Cast::new(&doc, &args.file, args.rig.as_deref())?;
+    let figure = Figure::for_clip(clip, cast.source(&doc, clip), cast.choice.as_deref())
+        .map_err(|e| format!("--rig: {e}"))?;
     let mut player = Player::on(Arc::new(clip.clone()), figure.clone());
     let poses: Vec<FigureFrame> = times
         .iter()
@@ -110,6 +113,13 @@ pub fn run(args: Args) -> Outcome {
         .collect();
     let (width, height) = args.size;
     let mut camera = Camera::default();
+    let front = match args.view.as_deref() {
+        Some(view) => view == "front",
+        None => matches!(figure, Figure::Layers(_)),
+    };
+    if front {
+        (camera.yaw, camera.pitch, camera.orthographic) = (0.0, 0.0, true);
+    }
     if let Some(bounds) = poses
         .iter()
         .filter_map(|p| Frame::of(&figure, p).bounds())

@@ -53,6 +53,12 @@ pub struct LayerInfo {
     pub ref_id: Option<String>,
     /// Whether it has a time remap `tm` (kept in the file, not applied to any clip).
     pub time_remap: bool,
+    /// Its content's size in px (a solid's `sw`/`sh`, a precomp layer's `w`/`h`), if known.
+    pub size: Option<[f64; 2]>,
+    /// A solid's colour, `#rrggbb`.
+    pub solid_colour: Option<String>,
+    /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
+    pub bounds: Option<[f64; 4]>,
 }
 
 /// The layers recorded in `clip` (empty for clips not read from Lottie).
@@ -83,6 +89,19 @@ pub fn layers(clip: &Clip) -> Vec<LayerInfo> {
                 ddd: flag("ddd"),
                 ref_id: text("refId"),
                 time_remap: flag("tm"),
+                size: l
+                    .get("size")
+                    .and_then(Value::as_array)
+                    .and_then(|a| Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?])),
+                solid_colour: text("sc"),
+                bounds: l.get("bounds").and_then(Value::as_array).and_then(|a| {
+                    Some([
+                        a.first()?.as_f64()?,
+                        a.get(1)?.as_f64()?,
+                        a.get(2)?.as_f64()?,
+                        a.get(3)?.as_f64()?,
+                    ])
+                }),
             }
         })
         .collect()

@@ -296,6 +296,15 @@ fn layer_info(layer: &Layer, prefix: &str) -> Value {
     if layer.time_remap {
         put("tm", json!(true));
     }
+    if let Some(size) = layer.size {
+        put("size", json!(size));
+    }
+    if let Some(sc) = &layer.solid_colour {
+        put("sc", json!(sc));
+    }
+    if let Some(b) = layer.shape_bounds {
+        put("bounds", json!(b));
+    }
     v
 }
 

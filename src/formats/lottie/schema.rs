@@ -158,6 +158,14 @@ pub(crate) struct Layer<'a> {
     pub ref_id: Option<String>,
     /// Whether the layer has a time remap `tm`.
     pub time_remap: bool,
+    /// Its content's size in px, where the file gives one: a solid's `sw`/`sh`, a precomp
+    /// layer's `w`/`h` (read leniently: a malformed size is no size).
+    pub size: Option<[f64; 2]>,
+    /// A solid's colour `sc` (`#rrggbb`).
+    pub solid_colour: Option<String>,
+    /// A shape layer's extent in layer space `[x0, y0, x1, y1]`: the union of its static
+    /// rectangles, ellipses and paths (group transforms not applied).
+    pub shape_bounds: Option<[f64; 4]>,
     /// Its transform `ks`, when present.
     pub transform: Option<Transform<'a>>,
 }
@@ -357,9 +365,102 @@ impl<'a> Layer<'a> {
             ddd: obj.flag("ddd"),
             ref_id,
             time_remap: obj.get_some("tm").is_some(),
+            size: size_of(&obj),
+            solid_colour: obj.text("sc"),
+            shape_bounds: obj
+                .get_some("shapes")
+                .and_then(|n| serde_json::from_str::<serde_json::Value>(n.raw.get()).ok())
+                .and_then(|shapes| shape_bounds(&shapes)),
             transform,
         })
     }
+}
+
+/// A layer's content size: `sw`/`sh` (solids), else `w`/`h` (precomp layers), when both are
+/// positive finite numbers.
+fn size_of(obj: &Obj<'_>) -> Option<[f64; 2]> {
+    let pair = |w: &str, h: &str| {
+        let w = obj.number(w).ok().flatten()?;
+        let h = obj.number(h).ok().flatten()?;
+        (w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0).then_some([w, h])
+    };
+    pair("sw", "sh").or_else(|| pair("w", "h"))
+}
+
+/// The union of the extents of the static rectangles (`rc`), ellipses (`el`) and paths (`sh`)
+/// in `shapes`, groups (`gr`) included, as `[x0, y0, x1, y1]`.
+fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
+    use serde_json::Value;
+    let pair = |v: &Value| -> Option<[f64; 2]> {
+        let k = v.get("k")?;
+        // Animated: the first keyframe's start value.
+        let k = match k.get(0) {
+            Some(first) if first.is_object() => first.get("s")?,
+            _ => k,
+        };
+        Some([k.get(0)?.as_f64()?, k.get(1)?.as_f64()?])
+    };
+    let mut out: Option<[f64; 4]> = None;
+    let mut add = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        if [x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
+            out = Some(match out {
+                Some(b) => [b[0].min(x0), b[1].min(y0), b[2].max(x1), b[3].max(y1)],
+                None => [x0, y0, x1, y1],
+            });
+        }
+    };
+    let mut stack: Vec<&Value> = shapes.as_array()?.iter().collect();
+    let mut seen = 0usize;
+    while let Some(shape) = stack.pop() {
+        seen += 1;
+        if seen > 10_000 {
+            break;
+        }
+        match shape.get("ty").and_then(Value::as_str) {
+            Some("gr") => {
+                if let Some(items) = shape.get("it").and_then(Value::as_array) {
+                    stack.extend(items);
+                }
+            }
+            Some("rc" | "el") => {
+                let (Some(p), Some(s)) =
+                    (shape.get("p").and_then(pair), shape.get("s").and_then(pair))
+                else {
+                    continue;
+                };
+                add(
+                    p[0] - s[0] / 2.0,
+                    p[1] - s[1] / 2.0,
+                    p[0] + s[0] / 2.0,
+                    p[1] + s[1] / 2.0,
+                );
+            }
+            Some("sh") => {
+                let Some(k) = shape.get("ks").and_then(|ks| ks.get("k")) else {
+                    continue;
+                };
+                let path = match k.get(0) {
+                    Some(first) if first.get("s").is_some() => {
+                        first.get("s").and_then(|s| s.get(0))
+                    }
+                    _ => Some(k),
+                };
+                let Some(vertices) = path.and_then(|p| p.get("v")).and_then(Value::as_array) else {
+                    continue;
+                };
+                for v in vertices {
+                    if let (Some(x), Some(y)) = (
+                        v.get(0).and_then(Value::as_f64),
+                        v.get(1).and_then(Value::as_f64),
+                    ) {
+                        add(x, y, x, y);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.filter(|b| b[2] > b[0] && b[3] > b[1])
 }
 
 impl<'a> Transform<'a> {

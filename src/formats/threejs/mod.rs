@@ -11,6 +11,7 @@
 pub(crate) mod codec;
 pub(crate) mod geometry_clips;
 pub(crate) mod object_clips;
+pub(crate) mod object_tree;
 pub(crate) mod read;
 pub(crate) mod schema;
 pub(crate) mod write;

@@ -234,6 +234,7 @@ pub(crate) fn read(
                     an array of clips, or an object file with \"animations\"";
     let clip_list = |list, prefix| clip_list(list, prefix).map_err(|(p, r)| err(p, r));
     let mut mesh = None;
+    let mut skeleton = None;
     let mut unread = Vec::new();
     let mut embedded_problems = Vec::new();
     let (layout, clips) = match &schema {
@@ -269,6 +270,7 @@ pub(crate) fn read(
                 )
                 .ok()
                 .and_then(|found| found.mesh);
+                skeleton = super::object_tree::skeleton(clip_raw(fields, "object"));
                 unread = super::object_clips::beside_animations(clip_raw(fields, "object"));
                 match animations {
                     Shaped::Ok(list) => (scene_layout(fields), clip_list(list, "animations")?),
@@ -288,6 +290,7 @@ pub(crate) fn read(
                 )
                 .map_err(|l| l.in_file(file))?;
                 mesh = found.mesh;
+                skeleton = super::object_tree::skeleton(clip_raw(fields, "object"));
                 let objects =
                     super::object_clips::read_object(clip_raw(fields, "object"), file, mode)?;
                 let offset = found.clips.len();
@@ -337,7 +340,7 @@ pub(crate) fn read(
             path: Some(file.to_path_buf()),
             format: Format::ThreeJs,
             clips,
-            skeleton: None,
+            skeleton,
             mesh: mesh.map(std::sync::Arc::new),
             unread,
             source: Source::new(layout),

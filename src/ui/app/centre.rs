@@ -8,21 +8,21 @@ use super::ClipscopeApp;
 
 impl ClipscopeApp {
     /// The viewport: the Cycles panel's preview while it is shown, else the selected clip.
-    pub(super) fn viewport_panel(&mut self, ui: &mut egui::Ui) {
+    pub(super) fn viewport_panel(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
         egui::Panel::top("viewport")
             .resizable(true)
             .default_size(ui.available_height() * 0.42)
             .min_size(80.0)
             .show(ui, |ui| {
-                if !(self.previewing_cycle() && self.cycle_preview(ui)) {
-                    self.clip_view(ui);
+                if !(self.previewing_cycle() && self.cycle_preview(ui, out)) {
+                    self.clip_view(ui, out);
                 }
             });
     }
 
     /// Shows the cycle preview; false when the cycle cannot be previewed (its error is in the
     /// Cycles panel).
-    fn cycle_preview(&mut self, ui: &mut egui::Ui) -> bool {
+    fn cycle_preview(&mut self, ui: &mut egui::Ui, out: &mut Outbox) -> bool {
         let time = self.cycles.preview_time();
         let version = (u64::MAX, self.cycles.version, self.cycles.cycle);
         let rig = self.cycles.cycle().rig.clone();
@@ -35,6 +35,9 @@ impl ClipscopeApp {
             clips: std::slice::from_ref(clip),
             source: crate::scene::FigureSource::default(),
             figure: Some(&rig),
+            path: None,
+            selected: None,
+            document: None,
         };
         viewport::show(
             ui,
@@ -42,14 +45,21 @@ impl ClipscopeApp {
             self.render_state.as_ref(),
             Some(subject),
             time,
+            out,
         );
         true
     }
 
     /// Shows the selected clip on its document's figure at the playhead (the reduction being
     /// previewed instead, while the Reduce window shows its B side).
-    fn clip_view(&mut self, ui: &mut egui::Ui) {
+    fn clip_view(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
         let previews = self.reduce_previews;
+        self.viewport.figures.refresh(
+            self.ws
+                .documents
+                .iter()
+                .map(|d| (d.id, d.title(), d.doc.skeleton.as_ref())),
+        );
         let subject = self.selection.clip.and_then(|id| {
             let d = self.ws.documents.get(id.doc)?;
             let (clip, version) = match self.reduce.shown(id) {
@@ -64,8 +74,13 @@ impl ClipscopeApp {
                 source: crate::scene::FigureSource {
                     mesh: d.doc.mesh.as_ref(),
                     skeleton: d.doc.skeleton.as_ref(),
+                    file_name: Some(d.title()),
+                    ..Default::default()
                 },
                 figure: None,
+                path: d.doc.path.as_deref(),
+                selected: Some(&self.selection.tracks),
+                document: Some(d),
             })
         });
         viewport::show(
@@ -74,6 +89,7 @@ impl ClipscopeApp {
             self.render_state.as_ref(),
             subject,
             self.transport.time,
+            out,
         );
     }
 

@@ -111,6 +111,14 @@ impl ClipscopeApp {
                     self.load_preset(path);
                 }
             }
+            FileEvent::Chosen(FileTarget::Figure, paths) => {
+                if let Some(path) = paths.first() {
+                    match self.viewport.figures.add_file(path) {
+                        Ok(name) => self.viewport.rig_choice = Some(name),
+                        Err(e) => self.error = Some(e),
+                    }
+                }
+            }
         }
     }
 

@@ -39,7 +39,7 @@ impl ClipscopeApp {
             self.validation_panel(ui, &mut out);
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            self.viewport_panel(ui);
+            self.viewport_panel(ui, &mut out);
             self.curve_panel(ui, &mut out);
         });
         if !modal {

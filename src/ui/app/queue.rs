@@ -52,7 +52,34 @@ impl ClipscopeApp {
             AppCommand::SetAutosave(secs) => {
                 self.autosave_every = (secs > 0).then(|| std::time::Duration::from_secs(secs));
             }
+            AppCommand::SelectNode(node) => self.select_node(&node),
         }
+    }
+
+    /// Shows the selected clip's tracks that animate `node` (and only those); nothing changes
+    /// when it has none.
+    fn select_node(&mut self, node: &str) {
+        let Some((_, clip)) = self.selected_clip() else {
+            return;
+        };
+        let tracks: std::collections::BTreeSet<usize> = clip
+            .tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| {
+                crate::model::binding::parse_track_name(&t.name)
+                    .ok()
+                    .and_then(|p| p.animated_node())
+                    .is_some_and(|n| n == node)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if tracks.is_empty() {
+            return;
+        }
+        self.selection.tracks = tracks;
+        self.selection.hidden.clear();
+        self.selection.keys.clear();
     }
 
     /// Selects what a validation finding points at.

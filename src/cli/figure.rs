@@ -1,0 +1,58 @@
+//! `--rig` for `render` and `info`: what a clip plays on, given by name (`hero`, `proxy`,
+//! `names`, …) or as a file (a rig file or any model with a skeleton), and the companion model
+//! next to a clip file.
+
+use std::path::Path;
+
+use crate::formats::Document;
+use crate::scene::{FigureSource, Rig, skeleton_rig};
+
+/// The figures a document's clips may play on, as the command line sets them up.
+pub struct Cast {
+    /// The `--rig` file's figure, if `--rig` named a file.
+    others: Vec<Rig>,
+    /// The name `--rig` chose (the file's rig name for a file).
+    pub choice: Option<String>,
+    /// The model next to the document's file, if there is one.
+    companion: Option<Rig>,
+    /// The document's file name.
+    file_name: Option<String>,
+}
+
+impl Cast {
+    /// The cast for `doc` (read from `path`) and `--rig VALUE`: a VALUE naming an existing file
+    /// is read as a figure (errors name the file), anything else is a figure's name.
+    pub fn new(doc: &Document, path: &Path, rig: Option<&str>) -> Result<Cast, String> {
+        let mut others = Vec::new();
+        let mut choice = rig.map(str::to_string);
+        if let Some(value) = rig
+            && Path::new(value).is_file()
+        {
+            let figure = Rig::from_file(Path::new(value)).map_err(|e| format!("--rig: {e}"))?;
+            choice = Some(figure.name.clone());
+            others.push(figure);
+        }
+        let companion = if doc.skeleton.is_none() && choice.is_none() {
+            skeleton_rig::companion_model(path)
+        } else {
+            None
+        };
+        Ok(Cast {
+            others,
+            choice,
+            companion,
+            file_name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        })
+    }
+
+    /// The figure source for the clips of `doc`.
+    pub fn source<'a>(&'a self, doc: &'a Document, _clip: &crate::model::Clip) -> FigureSource<'a> {
+        FigureSource {
+            mesh: doc.mesh.as_ref(),
+            skeleton: doc.skeleton.as_ref(),
+            file_name: self.file_name.as_deref(),
+            others: &self.others,
+            companion: self.companion.as_ref(),
+        }
+    }
+}
