@@ -15,9 +15,15 @@
 //!   [`Track::delete_keys`](super::Track::delete_keys), …), handle edits with Blender-like
 //!   modes ([`Track::set_tangent_mode`](super::Track::set_tangent_mode),
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
-//!   [`Track::convert_interpolation`](super::Track::convert_interpolation).
+//!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
+//! * the editor's clip and key operations, also clipscope's own: the key clipboard
+//!   ([`KeyClipboard`], [`paste_keys`]), [`Clip::split_at`](super::Clip::split_at),
+//!   [`Clip::retime`](super::Clip::retime), [`Clip::resample`](super::Clip::resample),
+//!   [`Clip::reverse`](super::Clip::reverse), [`Clip::rename_tracks`](super::Clip::rename_tracks)
+//!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
 
 mod additive;
+mod clipboard;
 mod clone;
 mod convert_interpolation;
 #[cfg(test)]
@@ -29,15 +35,22 @@ mod keys;
 pub mod lint;
 mod morph_sequence;
 mod optimize;
+mod rename;
+mod resample;
 mod reset_duration;
+mod retime;
+mod reverse;
 mod scale;
 mod shift;
+mod split;
 mod subclip;
 mod trim;
+mod unroll;
 pub(crate) mod validate;
 
 pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
+pub use clipboard::{CopiedTrack, KeyClipboard, PasteReport, PasteValues, paste_keys};
 pub use find_by_name::find_by_name;
 pub use fix::FixReport;
 pub use keys::min_key_gap;
@@ -46,5 +59,7 @@ pub use morph_sequence::{
     morph_sequence_prefix,
 };
 pub use optimize::OptimizeReport;
+pub use rename::{Rename, preview_renames};
+pub use resample::MAX_RESAMPLE_FRAMES;
 pub use subclip::subclip;
 pub use validate::QUATERNION_LENGTH_TOLERANCE;
