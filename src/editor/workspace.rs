@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::formats::Document;
 use crate::model::Clip;
 use crate::model::ops::lint::LintSettings;
+use crate::model::ops::{make_clip_additive, paste_keys, subclip};
 use crate::text::thousands;
 
 use super::edit::{ClipId, ClipScope, Edit, KeyRef};
@@ -207,8 +208,9 @@ impl Workspace {
         };
         let mut changes = Vec::new();
         match edit {
-            Edit::Optimize(scope) | Edit::Trim(scope) | Edit::ResetDuration(scope) => {
-                let op = match edit {
+            Edit::Optimize(ref scope) | Edit::Trim(ref scope) | Edit::ResetDuration(ref scope) => {
+                let scope = scope.clone();
+                let op = match &edit {
                     Edit::Optimize(_) => ClipOp::Optimize,
                     Edit::Trim(_) => ClipOp::Trim,
                     _ => ClipOp::ResetDuration,
@@ -218,6 +220,195 @@ impl Workspace {
             Edit::Fix { scope, settings } => {
                 applied.message =
                     Some(self.clip_op(ClipOp::Fix, scope, &settings, &mut changes)?);
+            }
+            Edit::Retime {
+                scope,
+                factor,
+                offset,
+            } => {
+                if !(factor.is_finite() && factor > 0.0 && offset.is_finite()) {
+                    return Err(format!(
+                        "retime: the factor must be a finite number above 0 and the offset finite (not {factor} and {offset})"
+                    ));
+                }
+                let op = ClipOp::Retime { factor, offset };
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::Resample { scope, fps } => {
+                if !(fps.is_finite() && fps > 0.0) {
+                    return Err(format!("resample: {fps} is not a frame rate above 0"));
+                }
+                let op = ClipOp::Resample(fps);
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::Reverse(scope) => {
+                applied.message =
+                    Some(self.clip_op(ClipOp::Reverse, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::UnrollQuaternions(scope) => {
+                applied.message =
+                    Some(self.clip_op(ClipOp::Unroll, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::RenameTracks {
+                scope,
+                pattern,
+                replacement,
+            } => {
+                let re = regex::Regex::new(&pattern).map_err(|e| {
+                    format!(
+                        "rename: {pattern:?} is not a regular expression: {}",
+                        one_line(&e.to_string())
+                    )
+                })?;
+                let op = ClipOp::Rename(re, replacement);
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::PasteKeys {
+                clip,
+                clipboard,
+                targets,
+                time,
+                values,
+                ..
+            } => {
+                if !time.is_finite() {
+                    return Err(format!("paste at {time} s: not a time"));
+                }
+                let mut report = Default::default();
+                let touched = targets.iter().flatten().copied();
+                self.edit_tracks(clip, touched, &mut changes, |c| {
+                    report = paste_keys(c, &clipboard, &targets, time, values);
+                    Ok(())
+                })?;
+                let c = self.clip(clip).ok_or("no such clip")?;
+                applied.select_keys = report
+                    .pasted
+                    .iter()
+                    .flat_map(|&(track, key)| {
+                        (0..c.tracks[track].value_size().max(1)).map(move |component| KeyRef {
+                            track,
+                            key,
+                            component,
+                        })
+                    })
+                    .collect();
+                let mut message = format!(
+                    "{} {} keys",
+                    if applied.label == "Duplicate keys" {
+                        "duplicated"
+                    } else {
+                        "pasted"
+                    },
+                    thousands(report.pasted.len())
+                );
+                if !report.skipped.is_empty() {
+                    message += &format!("; skipped {}", report.skipped.join("; "));
+                }
+                applied.message = Some(message);
+            }
+            Edit::DeleteTracks { clip, tracks } => {
+                let mut tracks = tracks;
+                tracks.sort_unstable();
+                tracks.dedup();
+                let n = self.clip(clip).ok_or("no such clip")?.tracks.len();
+                if let Some(bad) = tracks.iter().find(|&&t| t >= n) {
+                    return Err(format!("no track {bad} to delete"));
+                }
+                self.edit_clip(clip, &mut changes, |c| {
+                    for &t in tracks.iter().rev() {
+                        c.tracks.remove(t);
+                    }
+                    Ok(())
+                })?;
+                applied.message = Some(format!("deleted {} track(s)", tracks.len()));
+            }
+            Edit::SplitClip { clip, time } => {
+                let (head, tail) = {
+                    let mut head = self.clip(clip).ok_or("no such clip")?.clone();
+                    let name = format!("{}.2", head.name);
+                    let tail = head.split_at(time, name)?;
+                    (head, tail)
+                };
+                let message = format!(
+                    "split {} at {time:.3} s into {} and {}",
+                    head.name, head.name, tail.name
+                );
+                self.edit_clips(clip.doc, &mut changes, |clips| {
+                    clips[clip.clip] = head;
+                    clips.insert(clip.clip + 1, tail);
+                })?;
+                applied.message = Some(message);
+                applied.select_clip = Some(ClipId {
+                    doc: clip.doc,
+                    clip: clip.clip + 1,
+                });
+            }
+            Edit::Subclip {
+                clip,
+                name,
+                start,
+                end,
+                fps,
+            } => {
+                if !(fps.is_finite() && fps > 0.0 && start.is_finite() && end.is_finite()) {
+                    return Err(format!(
+                        "subclip: frames {start} to {end} at {fps} fps is not a range"
+                    ));
+                }
+                if end <= start {
+                    return Err(format!(
+                        "subclip: the end ({end}) must come after the start ({start})"
+                    ));
+                }
+                let sub = subclip(
+                    self.clip(clip).ok_or("no such clip")?,
+                    name,
+                    start,
+                    end,
+                    fps,
+                );
+                if sub.tracks.is_empty() {
+                    return Err(format!(
+                        "subclip: no keys in frames {start} to {end} at {fps} fps"
+                    ));
+                }
+                applied.message = Some(format!(
+                    "subclip {}: {} keys, {:.3} s",
+                    sub.name,
+                    thousands(sub.key_count()),
+                    sub.duration
+                ));
+                self.edit_clips(clip.doc, &mut changes, |clips| {
+                    clips.insert(clip.clip + 1, sub);
+                })?;
+                applied.select_clip = Some(ClipId {
+                    doc: clip.doc,
+                    clip: clip.clip + 1,
+                });
+            }
+            Edit::MakeAdditive {
+                clip,
+                frame,
+                fps,
+                reference,
+            } => {
+                if !frame.is_finite() {
+                    return Err(format!("make additive: frame {frame} is not a number"));
+                }
+                let reference = match reference {
+                    Some(r) if r != clip => {
+                        Some(self.clip(r).ok_or("no such reference clip")?.clone())
+                    }
+                    _ => None,
+                };
+                self.edit_clip(clip, &mut changes, |c| {
+                    make_clip_additive(c, frame, reference.as_ref(), fps);
+                    Ok(())
+                })?;
+                applied.message = Some(match &reference {
+                    Some(r) => format!("additive against {} at frame {frame}", r.name),
+                    None => format!("additive against its own frame {frame}"),
+                });
             }
             Edit::RenameClip { clip, name } => {
                 self.edit_clip(clip, &mut changes, |c| {
@@ -435,14 +626,21 @@ impl Workspace {
                 self.clip(id).ok_or("no such clip")?;
                 vec![id]
             }
+            ClipScope::Clips(ids) => {
+                for &id in &ids {
+                    self.clip(id).ok_or("no such clip")?;
+                }
+                ids
+            }
             ClipScope::All => self.clip_ids(),
         };
+        let (mut negated, mut renamed) = (0, 0);
         let (mut keys_before, mut keys_after) = (0, 0);
         let (mut dur_changed, mut clips, mut fixes) = (0, 0, 0);
         for id in ids {
             let before = self.clip(id).ok_or("no such clip")?.clone();
             let mut after = before.clone();
-            match op {
+            match &op {
                 ClipOp::Optimize => {
                     let r = after.optimize();
                     keys_before += r.keys_before;
@@ -462,6 +660,22 @@ impl Workspace {
                 ClipOp::Fix => {
                     let settings = settings.get(&id.doc).unwrap_or(&builtin);
                     fixes += after.fix(settings).changes.len();
+                }
+                ClipOp::Retime { factor, offset } => after.retime(*factor, *offset),
+                ClipOp::Resample(fps) => {
+                    keys_before += after.key_count();
+                    keys_after += after.resample(*fps)?;
+                }
+                ClipOp::Reverse => {
+                    after.reverse();
+                }
+                ClipOp::Unroll => {
+                    let (keys, tracks) = after.unroll_quaternions();
+                    negated += keys;
+                    dur_changed += tracks;
+                }
+                ClipOp::Rename(re, replacement) => {
+                    renamed += after.rename_tracks(re, replacement);
                 }
             }
             clips += 1;
@@ -489,6 +703,19 @@ impl Workspace {
                 format!("reset duration: {dur_changed} of {clips} clips changed")
             }
             ClipOp::Fix => format!("fix: {fixes} change(s){of}"),
+            ClipOp::Retime { factor, offset } => {
+                format!("retime: times × {factor} + {offset} s{of}")
+            }
+            ClipOp::Resample(fps) => format!(
+                "resample at {fps} fps: {} -> {} keys{of}",
+                thousands(keys_before),
+                thousands(keys_after)
+            ),
+            ClipOp::Reverse => format!("reverse: {clips} clip(s) play backwards"),
+            ClipOp::Unroll => format!(
+                "unroll quaternions: {negated} key(s) negated in {dur_changed} track(s){of}"
+            ),
+            ClipOp::Rename(..) => format!("rename: {renamed} track(s) renamed{of}"),
         })
     }
 
@@ -599,12 +826,26 @@ fn file_name(path: &std::path::Path) -> String {
 }
 
 /// The whole-clip operations of the Clip menu.
-#[derive(Clone, Copy)]
 enum ClipOp {
     Optimize,
     Trim,
     ResetDuration,
     Fix,
+    Retime { factor: f64, offset: f64 },
+    Resample(f64),
+    Reverse,
+    Unroll,
+    Rename(regex::Regex, String),
+}
+
+/// The first line of a (regex) error message, with runs of spaces collapsed.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.chars().all(|c| c == '^' || c == ' '))
+        .last()
+        .unwrap_or(text)
+        .to_string()
 }
 
 /// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.
@@ -860,5 +1101,239 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    fn names(ws: &Workspace) -> Vec<String> {
+        ws.documents[0]
+            .doc
+            .clips
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Applies `edit`, checks undo brings the document back and redo reapplies it.
+    fn undoable(ws: &mut Workspace, edit: Edit) -> Applied {
+        let before = ws.documents[0].doc.clips.clone();
+        let label = edit.label();
+        let applied = ws.apply(edit).unwrap();
+        let after = ws.documents[0].doc.clips.clone();
+        assert_ne!(before, after, "{label} changed nothing");
+        assert_eq!(ws.undo().as_deref(), Some(label));
+        assert_eq!(ws.documents[0].doc.clips, before, "undo {label}");
+        ws.redo();
+        assert_eq!(ws.documents[0].doc.clips, after, "redo {label}");
+        applied
+    }
+
+    #[test]
+    fn copy_paste_keys_into_another_clip_is_one_step_and_selects_them() {
+        use crate::model::ops::{KeyClipboard, PasteValues};
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let board = KeyClipboard::copy(ws.clip(CLIP).unwrap(), [(0, 2), (0, 3)]);
+        let copy = ClipId { doc: 0, clip: 1 };
+        let targets = board.targets(ws.clip(copy).unwrap(), &[1]);
+        assert_eq!(targets, vec![Some(0)]);
+        let applied = undoable(
+            &mut ws,
+            Edit::PasteKeys {
+                clip: copy,
+                clipboard: Box::new(board),
+                targets,
+                time: 0.5,
+                values: PasteValues::Absolute,
+                duplicate: false,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("pasted 2 keys"));
+        assert_eq!(
+            applied.select_keys.len(),
+            6,
+            "every component of the 2 keys"
+        );
+        let t = &ws.clip(copy).unwrap().tracks[0];
+        assert_eq!(t.times, vec![0.0, 0.5, 1.0, 1.5, 2.0, 3.0]);
+        assert_eq!(
+            &t.values.as_numbers().unwrap()[9..12],
+            &[1.0, 2.0, 3.0],
+            "key 3's value, pasted at 1.5 s"
+        );
+    }
+
+    #[test]
+    fn split_subclip_and_delete_tracks() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::SplitClip {
+                clip: CLIP,
+                time: 1.5,
+            },
+        );
+        assert_eq!(names(&ws), ["walk", "walk.2"]);
+        assert_eq!(applied.select_clip, Some(ClipId { doc: 0, clip: 1 }));
+        let tail = &ws.documents[0].doc.clips[1];
+        assert_eq!(tail.duration, 1.5);
+        assert_eq!(tail.tracks[0].times, vec![0.0, 0.5, 1.5]);
+        assert!(
+            ws.apply(Edit::SplitClip {
+                clip: CLIP,
+                time: 9.0
+            })
+            .is_err()
+        );
+
+        let applied = undoable(
+            &mut ws,
+            Edit::Subclip {
+                clip: CLIP,
+                name: "first".into(),
+                start: 0.0,
+                end: 30.0,
+                fps: 30.0,
+            },
+        );
+        assert_eq!(names(&ws), ["walk", "first", "walk.2"]);
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("subclip first: 2 keys, 0.000 s")
+        );
+        assert!(
+            ws.apply(Edit::Subclip {
+                clip: CLIP,
+                name: "none".into(),
+                start: 100.0,
+                end: 200.0,
+                fps: 30.0
+            })
+            .is_err()
+        );
+        undoable(
+            &mut ws,
+            Edit::DeleteTracks {
+                clip: CLIP,
+                tracks: vec![1, 1],
+            },
+        );
+        assert_eq!(ws.clip(CLIP).unwrap().tracks.len(), 1);
+    }
+
+    #[test]
+    fn retime_resample_reverse_on_one_clip_or_all() {
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let applied = undoable(
+            &mut ws,
+            Edit::Retime {
+                scope: ClipScope::All,
+                factor: 2.0,
+                offset: 0.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("retime: times × 2 + 0 s over 2 clips")
+        );
+        for c in &ws.documents[0].doc.clips {
+            assert_eq!(c.duration, 6.0);
+            assert_eq!(c.tracks[0].times, vec![0.0, 2.0, 4.0, 6.0]);
+        }
+        assert!(
+            ws.apply(Edit::Retime {
+                scope: ClipScope::All,
+                factor: 0.0,
+                offset: 0.0
+            })
+            .is_err()
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::Resample {
+                scope: ClipScope::Clip(CLIP),
+                fps: 1.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("resample at 1 fps: 6 -> 14 keys")
+        );
+        undoable(
+            &mut ws,
+            Edit::Reverse(ClipScope::Clips(vec![ClipId { doc: 0, clip: 1 }])),
+        );
+        let reversed = &ws.documents[0].doc.clips[1].tracks[1];
+        assert_eq!(reversed.times, vec![2.0, 6.0]);
+        assert_eq!(reversed.values.as_numbers().unwrap(), &[0.5, 1.0]);
+        assert!(
+            ws.apply(Edit::Reverse(ClipScope::Clips(vec![ClipId {
+                doc: 0,
+                clip: 9
+            }])))
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn rename_tracks_unroll_and_make_additive() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::RenameTracks {
+                scope: ClipScope::Clip(CLIP),
+                pattern: r"^cube\.".into(),
+                replacement: "hero.".into(),
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("rename: 1 track(s) renamed")
+        );
+        assert_eq!(ws.clip(CLIP).unwrap().tracks[0].name, "hero.position");
+        let err = ws
+            .apply(Edit::RenameTracks {
+                scope: ClipScope::All,
+                pattern: "(".into(),
+                replacement: String::new(),
+            })
+            .unwrap_err();
+        assert!(
+            err.starts_with("rename: \"(\" is not a regular expression: "),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
+
+        let q = Track::numeric(
+            "hero.quaternion",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0],
+        );
+        ws.apply(Edit::AddClip {
+            doc: 0,
+            clip: Box::new(Clip::new("turn", 1.0, vec![q])),
+        })
+        .unwrap();
+        let applied = undoable(&mut ws, Edit::UnrollQuaternions(ClipScope::All));
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("unroll quaternions: 1 key(s) negated in 1 track(s) over 2 clips")
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::MakeAdditive {
+                clip: CLIP,
+                frame: 0.0,
+                fps: 30.0,
+                reference: None,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("additive against its own frame 0")
+        );
+        let c = ws.clip(CLIP).unwrap();
+        assert_eq!(c.blend_mode, crate::model::BlendMode::Additive);
+        assert_eq!(c.tracks[1].values.as_numbers().unwrap(), &[0.0, -0.5]);
     }
 }

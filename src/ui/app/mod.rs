@@ -254,7 +254,7 @@ impl ClipscopeApp {
     pub(super) fn after_edit(&mut self) {
         self.fix_selection();
         if let Some(previous) = &self.findings {
-            let scope = match previous.scope {
+            let scope = match previous.scope.clone() {
                 ClipScope::Clip(id) if self.ws.clip(id).is_none() => ClipScope::All,
                 s => s,
             };
