@@ -7,6 +7,7 @@
 mod bake;
 mod convert;
 mod cycles;
+mod edit;
 mod info;
 mod optimize;
 mod output;
@@ -52,6 +53,9 @@ pub enum Subcommand {
     Optimize(optimize::Args),
     /// Drop keys outside each clip's [0, duration], exactly like three.js's `clip.trim()`.
     Trim(trim::Args),
+    /// Apply the editor's clip operations in order (rename tracks, subclip, shift, scale time,
+    /// resample, make additive, unroll quaternions, reverse), one summary line each.
+    Edit(edit::Args),
     /// Rewrite a file (compact numbers, optional rounding or pretty printing).
     Convert(convert::Args),
     /// Print track values at given times, as three.js's interpolants compute them.
@@ -77,6 +81,7 @@ pub fn run(subcommand: Subcommand) -> ExitCode {
         Subcommand::Validate(args) => validate::run(args),
         Subcommand::Optimize(args) => optimize::run(args),
         Subcommand::Trim(args) => trim::run(args),
+        Subcommand::Edit(args) => edit::run(args),
         Subcommand::Convert(args) => convert::run(args),
         Subcommand::Sample(args) => sample::run(args),
         Subcommand::Render(args) => render::run(args),

@@ -216,7 +216,8 @@ pub enum Edit {
         time: f64,
     },
     /// A new clip (inserted after the source, selected) holding the source's keys in
-    /// `[start, end)` frames at `fps` (three.js `AnimationUtils.subclip`).
+    /// `[start, end)` frames at `fps` (three.js `AnimationUtils.subclip`), or the source cut
+    /// down to that range in place (`replace`: keeping its uuid).
     Subclip {
         /// The source clip.
         clip: ClipId,
@@ -228,6 +229,8 @@ pub enum Edit {
         end: f64,
         /// Frames per second (1 makes frames seconds).
         fps: f64,
+        /// Replace the source (keeping its uuid) instead of adding a clip.
+        replace: bool,
     },
     /// Multiplies key times by `factor`, then adds `offset` seconds; the duration follows.
     Retime {

@@ -349,6 +349,7 @@ impl Workspace {
                 start,
                 end,
                 fps,
+                replace,
             } => {
                 if !(fps.is_finite() && fps > 0.0 && start.is_finite() && end.is_finite()) {
                     return Err(format!(
@@ -378,13 +379,20 @@ impl Workspace {
                     thousands(sub.key_count()),
                     sub.duration
                 ));
-                self.edit_clips(clip.doc, &mut changes, |clips| {
-                    clips.insert(clip.clip + 1, sub);
-                })?;
-                applied.select_clip = Some(ClipId {
-                    doc: clip.doc,
-                    clip: clip.clip + 1,
-                });
+                if replace {
+                    self.edit_clip(clip, &mut changes, |c| {
+                        *c = sub;
+                        Ok(())
+                    })?;
+                } else {
+                    self.edit_clips(clip.doc, &mut changes, |clips| {
+                        clips.insert(clip.clip + 1, sub);
+                    })?;
+                    applied.select_clip = Some(ClipId {
+                        doc: clip.doc,
+                        clip: clip.clip + 1,
+                    });
+                }
             }
             Edit::MakeAdditive {
                 clip,
@@ -1192,6 +1200,7 @@ mod tests {
                 start: 0.0,
                 end: 30.0,
                 fps: 30.0,
+                replace: false,
             },
         );
         assert_eq!(names(&ws), ["walk", "first", "walk.2"]);
@@ -1205,7 +1214,8 @@ mod tests {
                 name: "none".into(),
                 start: 100.0,
                 end: 200.0,
-                fps: 30.0
+                fps: 30.0,
+                replace: true,
             })
             .is_err()
         );

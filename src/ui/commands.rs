@@ -75,6 +75,41 @@ pub enum UiCommand {
     DeleteKeys,
     /// Insert keys at the playhead in the shown tracks.
     InsertKey,
+    /// Copy the selected keys to the key clipboard.
+    CopyKeys,
+    /// Copy the selected keys and delete them.
+    CutKeys,
+    /// Paste the key clipboard at the playhead (into tracks of the same name, or the one shown
+    /// track), values as copied.
+    PasteKeys,
+    /// Paste the key clipboard at the playhead, values offset onto the curves they land on.
+    PasteKeysRelative,
+    /// Duplicate the selected keys one frame later (and select the copies).
+    DuplicateKeys,
+    /// Select every key of the shown tracks.
+    SelectAllKeys,
+    /// Select the keys of the shown tracks at the times of the selected keys (or the playhead).
+    SelectColumn,
+    /// Delete the tracks shown in the curve editor from the clip.
+    DeleteShownTracks,
+    /// Rename tracks with find and replace (regular expressions, with a preview).
+    RenameTracks,
+    /// Cut the selected clip in two at the playhead.
+    SplitClip,
+    /// Copy a frame range of the selected clip into a new clip.
+    Subclip,
+    /// Scale the selected clip in time (by a factor or to a duration) or shift it.
+    Retime,
+    /// Bake the selected clip to one key per frame.
+    Resample,
+    /// Play the selected clip backwards.
+    ReverseClip,
+    /// Make the selected clip additive against its pose at the playhead.
+    MakeAdditive,
+    /// Put neighbouring quaternion keys of the selected clip in the same hemisphere.
+    UnrollQuaternions,
+    /// Put neighbouring quaternion keys of every open clip in the same hemisphere.
+    UnrollQuaternionsAll,
     /// Show or hide the validation panel.
     ToggleValidation,
     /// Show the procedural cycles panel (or the inspector again).
@@ -124,6 +159,23 @@ impl UiCommand {
             UiCommand::FrameSelected => "Frame selected keys",
             UiCommand::DeleteKeys => "Delete selected keys",
             UiCommand::InsertKey => "Insert key at playhead",
+            UiCommand::CopyKeys => "Copy keys",
+            UiCommand::CutKeys => "Cut keys",
+            UiCommand::PasteKeys => "Paste keys at playhead",
+            UiCommand::PasteKeysRelative => "Paste keys at playhead, relative",
+            UiCommand::DuplicateKeys => "Duplicate keys",
+            UiCommand::SelectAllKeys => "Select all keys of shown tracks",
+            UiCommand::SelectColumn => "Select keys in the same column",
+            UiCommand::DeleteShownTracks => "Delete shown tracks",
+            UiCommand::RenameTracks => "Rename tracks…",
+            UiCommand::SplitClip => "Split clip at playhead",
+            UiCommand::Subclip => "Subclip…",
+            UiCommand::Retime => "Retime clip…",
+            UiCommand::Resample => "Resample clip…",
+            UiCommand::ReverseClip => "Reverse clip",
+            UiCommand::MakeAdditive => "Make additive (pose at playhead)",
+            UiCommand::UnrollQuaternions => "Unroll quaternion flips",
+            UiCommand::UnrollQuaternionsAll => "Unroll quaternion flips in all clips",
             UiCommand::ToggleValidation => "Show / hide validation panel",
             UiCommand::ToggleCycles => "Show / hide procedural cycles",
             UiCommand::ToggleTheme => "Switch light / dark theme",
@@ -157,6 +209,13 @@ impl UiCommand {
             UiCommand::FrameSelected => (shift, Key::F),
             UiCommand::DeleteKeys => (Modifiers::NONE, Key::Delete),
             UiCommand::InsertKey => (Modifiers::NONE, Key::I),
+            UiCommand::CopyKeys => (cmd, Key::C),
+            UiCommand::CutKeys => (cmd, Key::X),
+            UiCommand::PasteKeys => (cmd, Key::V),
+            UiCommand::PasteKeysRelative => (cmd | shift, Key::V),
+            UiCommand::DuplicateKeys => (shift, Key::D),
+            UiCommand::SelectAllKeys => (cmd, Key::A),
+            UiCommand::SelectColumn => (Modifiers::NONE, Key::K),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize
@@ -171,7 +230,17 @@ impl UiCommand {
             | UiCommand::DeleteClip
             | UiCommand::ToggleValidation
             | UiCommand::ToggleCycles
-            | UiCommand::ToggleTheme => return None,
+            | UiCommand::ToggleTheme
+            | UiCommand::DeleteShownTracks
+            | UiCommand::RenameTracks
+            | UiCommand::SplitClip
+            | UiCommand::Subclip
+            | UiCommand::Retime
+            | UiCommand::Resample
+            | UiCommand::ReverseClip
+            | UiCommand::MakeAdditive
+            | UiCommand::UnrollQuaternions
+            | UiCommand::UnrollQuaternionsAll => return None,
         };
         Some(KeyboardShortcut::new(m, k))
     }
@@ -193,6 +262,20 @@ impl UiCommand {
     /// True for shortcuts without Ctrl/Cmd, which must not fire while a text field has focus.
     pub fn is_plain_key(self) -> bool {
         self.shortcut().is_some_and(|s| !s.modifiers.command)
+    }
+
+    /// True for shortcuts a focused text field needs for itself (plain keys, and Ctrl+A/C/X/V
+    /// for its text): they do not fire while one has the keyboard.
+    pub fn yields_to_text(self) -> bool {
+        self.is_plain_key()
+            || matches!(
+                self,
+                UiCommand::CopyKeys
+                    | UiCommand::CutKeys
+                    | UiCommand::PasteKeys
+                    | UiCommand::PasteKeysRelative
+                    | UiCommand::SelectAllKeys
+            )
     }
 
     /// The shortcut as text for menus ("Ctrl+Shift+Z").
@@ -222,7 +305,7 @@ impl UiCommand {
         let mut all: Vec<(UiCommand, KeyboardShortcut)> = UiCommand::ALL
             .iter()
             .filter(|a| which(**a))
-            .filter(|a| !(typing && a.is_plain_key()))
+            .filter(|a| !(typing && a.yields_to_text()))
             .flat_map(|&a| {
                 a.shortcut()
                     .into_iter()
@@ -244,6 +327,26 @@ impl UiCommand {
                     out.push(*a);
                 }
             }
+            if typing {
+                return;
+            }
+            // The windowing layer turns Ctrl+C / X / V into clipboard events instead of keys.
+            let mut found: Vec<UiCommand> = Vec::new();
+            i.events.retain(|e| {
+                let a = match e {
+                    egui::Event::Copy => UiCommand::CopyKeys,
+                    egui::Event::Cut => UiCommand::CutKeys,
+                    egui::Event::Paste(_) => UiCommand::PasteKeys,
+                    _ => return true,
+                };
+                if which(a) && !out.contains(&a) && !found.contains(&a) {
+                    found.push(a);
+                    false
+                } else {
+                    true
+                }
+            });
+            out.extend(found);
         });
         out
     }

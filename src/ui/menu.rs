@@ -51,6 +51,22 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             ui.separator();
             item(ui, UiCommand::InsertKey, view.has_clip, out);
             item(ui, UiCommand::DeleteKeys, view.has_clip, out);
+            ui.separator();
+            for command in [
+                UiCommand::CopyKeys,
+                UiCommand::CutKeys,
+                UiCommand::PasteKeys,
+                UiCommand::PasteKeysRelative,
+                UiCommand::DuplicateKeys,
+            ] {
+                item(ui, command, view.has_clip, out);
+            }
+            ui.separator();
+            item(ui, UiCommand::SelectAllKeys, view.has_clip, out);
+            item(ui, UiCommand::SelectColumn, view.has_clip, out);
+            ui.separator();
+            item(ui, UiCommand::RenameTracks, view.has_clip, out);
+            item(ui, UiCommand::DeleteShownTracks, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {
             for command in [
@@ -70,6 +86,19 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             ] {
                 item(ui, command, true, out);
             }
+            ui.separator();
+            for command in [
+                UiCommand::SplitClip,
+                UiCommand::Subclip,
+                UiCommand::Retime,
+                UiCommand::Resample,
+                UiCommand::ReverseClip,
+                UiCommand::MakeAdditive,
+                UiCommand::UnrollQuaternions,
+            ] {
+                item(ui, command, view.has_clip, out);
+            }
+            item(ui, UiCommand::UnrollQuaternionsAll, true, out);
             ui.separator();
             item(ui, UiCommand::DuplicateClip, view.has_clip, out);
             item(ui, UiCommand::DeleteClip, view.has_clip, out);

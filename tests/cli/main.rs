@@ -13,4 +13,5 @@
 mod test_support;
 
 mod contract;
+mod edit;
 mod validate;

@@ -33,7 +33,7 @@ impl Track {
                 .sum();
             if dot < 0.0 {
                 for v in &mut values[k * 4..k * 4 + 4] {
-                    *v = -*v;
+                    *v = 0.0 - *v; // not `-v`: a zero stays +0 (files do not gain "-0")
                 }
                 negated.push(k);
             }
@@ -43,7 +43,7 @@ impl Track {
                 for side in [HandleSide::In, HandleSide::Out] {
                     for c in 0..4 {
                         if let Some((t, v)) = tangents.point(side, k, c, 4) {
-                            tangents.set_point(side, k, c, 4, (t, -v));
+                            tangents.set_point(side, k, c, 4, (t, 0.0 - v));
                         }
                     }
                 }
@@ -97,8 +97,8 @@ mod tests {
             t.values.as_numbers().unwrap(),
             &[
                 0.0, 0.0, 0.0, 1.0, //
-                -0.0, -0.0, 0.6, 0.8, //
-                -0.0, -0.0, 0.8, 0.6, //
+                0.0, 0.0, 0.6, 0.8, //
+                0.0, 0.0, 0.8, 0.6, //
                 0.0, 0.0, 0.6, 0.8,
             ]
         );

@@ -105,5 +105,6 @@ impl ClipscopeApp {
             || self.export.is_some()
             || self.files.prompt.is_some()
             || self.palette.open
+            || self.clip_dialog.is_some()
     }
 }

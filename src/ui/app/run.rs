@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use crate::editor::Edit;
+use crate::editor::{ClipScope, Edit, KeyRef};
+use crate::model::ops::{KeyClipboard, PasteValues};
+use crate::ui::clip_dialog::{ClipDialog, RetimeMode};
 use crate::formats::WriteOptions;
 use crate::ui::findings::Findings;
 
@@ -134,6 +136,80 @@ impl ClipscopeApp {
                     self.apply(Edit::InsertKey { clip, tracks, time });
                 }
             }
+            UiCommand::CopyKeys | UiCommand::CutKeys => self.copy_keys(command, ctx),
+            UiCommand::PasteKeys | UiCommand::PasteKeysRelative => {
+                let values = if command == UiCommand::PasteKeys {
+                    PasteValues::Absolute
+                } else {
+                    PasteValues::Relative
+                };
+                self.paste_keys(values);
+            }
+            UiCommand::DuplicateKeys => self.duplicate_keys(),
+            UiCommand::SelectAllKeys => self.select_all_keys(),
+            UiCommand::SelectColumn => self.select_column(),
+            UiCommand::DeleteShownTracks => {
+                if let Some(clip) = self.selection.clip
+                    && !self.selection.tracks.is_empty()
+                {
+                    let tracks = self.selection.tracks.iter().copied().collect();
+                    self.apply(Edit::DeleteTracks { clip, tracks });
+                }
+            }
+            UiCommand::RenameTracks => {
+                self.open_dialog(ClipDialog::Rename {
+                    pattern: String::new(),
+                    replacement: String::new(),
+                    all_clips: false,
+                });
+            }
+            UiCommand::Subclip => {
+                if let Some((_, clip)) = self.selected_clip() {
+                    let fps = self.transport.fps;
+                    let end = (self.playhead() * fps).round();
+                    let dialog = ClipDialog::Subclip {
+                        name: format!("{} part", clip.name),
+                        start: 0.0,
+                        end: if end > 0.0 { end } else { (clip.duration * fps).ceil() + 1.0 },
+                    };
+                    self.open_dialog(dialog);
+                }
+            }
+            UiCommand::Retime => self.open_dialog(ClipDialog::Retime {
+                mode: RetimeMode::Factor,
+                amount: 1.0,
+            }),
+            UiCommand::Resample => self.open_dialog(ClipDialog::Resample {
+                fps: self.transport.fps,
+            }),
+            UiCommand::SplitClip => {
+                if let Some(clip) = self.selection.clip {
+                    let time = self.playhead();
+                    self.apply(Edit::SplitClip { clip, time });
+                }
+            }
+            UiCommand::ReverseClip => {
+                if let Some(clip) = self.selection.clip {
+                    self.apply(Edit::Reverse(ClipScope::Clip(clip)));
+                }
+            }
+            UiCommand::MakeAdditive => {
+                if let Some(clip) = self.selection.clip {
+                    let fps = self.transport.fps;
+                    let frame = self.playhead() * fps;
+                    self.apply(Edit::MakeAdditive {
+                        clip,
+                        frame,
+                        fps,
+                        reference: None,
+                    });
+                }
+            }
+            UiCommand::UnrollQuaternions | UiCommand::UnrollQuaternionsAll => {
+                if let Some(s) = self.clip_scope(command == UiCommand::UnrollQuaternionsAll) {
+                    self.apply(Edit::UnrollQuaternions(s));
+                }
+            }
             UiCommand::PlayPause
             | UiCommand::NextFrame
             | UiCommand::PreviousFrame
@@ -159,6 +235,158 @@ impl ClipscopeApp {
             }
             UiCommand::CommandPalette => self.palette.open(),
         }
+    }
+
+    /// Opens a clip operation dialog (with a clip selected).
+    fn open_dialog(&mut self, dialog: ClipDialog) {
+        if self.selection.clip.is_some() {
+            self.clip_dialog = Some(dialog);
+        }
+    }
+
+    /// Copies the selected keys to the key clipboard (and cuts them for Cut keys). The system
+    /// clipboard gets a line of text, so the next Ctrl+V reaches the editor as a paste.
+    fn copy_keys(&mut self, command: UiCommand, ctx: &egui::Context) {
+        let Some((id, clip)) = self.selected_clip() else {
+            return;
+        };
+        if self.selection.keys.is_empty() {
+            self.note("copy keys: no keys selected".into());
+            return;
+        }
+        let board = KeyClipboard::copy(clip, self.selection.keys.iter().map(|k| (k.track, k.key)));
+        let line = format!(
+            "{} {} keys of {} track(s) from {}",
+            if command == UiCommand::CutKeys { "cut" } else { "copied" },
+            board.key_count(),
+            board.tracks.len(),
+            clip.name
+        );
+        ctx.copy_text(format!("clipscope: {line}"));
+        self.note(line);
+        self.key_clipboard = Some(board);
+        if command == UiCommand::CutKeys {
+            let keys = self.selection.keys.iter().copied().collect();
+            self.selection.keys.clear();
+            self.apply(Edit::DeleteKeys { clip: id, keys });
+        }
+    }
+
+    /// Pastes the key clipboard at the playhead into the selected clip.
+    fn paste_keys(&mut self, values: PasteValues) {
+        let (Some((id, clip)), Some(board)) = (self.selected_clip(), &self.key_clipboard) else {
+            self.note("paste keys: nothing copied".into());
+            return;
+        };
+        let shown: Vec<usize> = self.selection.tracks.iter().copied().collect();
+        let targets = board.targets(clip, &shown);
+        let edit = Edit::PasteKeys {
+            clip: id,
+            clipboard: Box::new(board.clone()),
+            targets: targets.clone(),
+            time: self.playhead(),
+            values,
+            duplicate: false,
+        };
+        // Pasted tracks show in the curve editor.
+        self.selection.tracks.extend(targets.into_iter().flatten());
+        self.apply(edit);
+    }
+
+    /// Duplicates the selected keys one frame after the earliest of them and selects the
+    /// copies (drag them where they belong).
+    fn duplicate_keys(&mut self) {
+        let Some((id, clip)) = self.selected_clip() else {
+            return;
+        };
+        if self.selection.keys.is_empty() {
+            return;
+        }
+        let board = KeyClipboard::copy(clip, self.selection.keys.iter().map(|k| (k.track, k.key)));
+        let targets = board.tracks.iter().map(|t| Some(t.source)).collect();
+        let step = 1.0 / self.transport.fps.max(1e-3);
+        let time = board.start() + step;
+        self.apply(Edit::PasteKeys {
+            clip: id,
+            clipboard: Box::new(board),
+            targets,
+            time,
+            values: PasteValues::Absolute,
+            duplicate: true,
+        });
+    }
+
+    /// Selects every shown component of every key of the shown tracks.
+    fn select_all_keys(&mut self) {
+        let Some((_, clip)) = self.selected_clip() else {
+            return;
+        };
+        let sel = &self.selection;
+        let keys = sel
+            .tracks
+            .iter()
+            .filter_map(|&t| clip.tracks.get(t).map(|tr| (t, tr)))
+            .flat_map(|(t, tr)| {
+                let comps: Vec<usize> = (0..tr.value_size().max(1))
+                    .filter(|&c| !sel.hidden.contains(&(t, c)))
+                    .collect();
+                (0..tr.len()).flat_map(move |key| {
+                    comps.clone().into_iter().map(move |component| KeyRef {
+                        track: t,
+                        key,
+                        component,
+                    })
+                })
+            })
+            .collect();
+        self.selection.keys = keys;
+    }
+
+    /// Selects the keys of the shown tracks at the times of the selected keys, or at the
+    /// playhead when none is selected (Blender's column select).
+    fn select_column(&mut self) {
+        let Some((_, clip)) = self.selected_clip() else {
+            return;
+        };
+        let mut times: Vec<f32> = self
+            .selection
+            .keys
+            .iter()
+            .filter_map(|k| clip.tracks.get(k.track)?.times.get(k.key).copied())
+            .collect();
+        if times.is_empty() {
+            times.push(self.playhead() as f32);
+        }
+        times.sort_by(f32::total_cmp);
+        times.dedup();
+        let near = |t: f32| {
+            let i = times.partition_point(|&x| x < t - 1e-5);
+            times.get(i).is_some_and(|&x| (x - t).abs() <= 1e-5)
+        };
+        let sel = &self.selection;
+        let keys: std::collections::BTreeSet<KeyRef> = sel
+            .tracks
+            .iter()
+            .filter_map(|&t| clip.tracks.get(t).map(|tr| (t, tr)))
+            .flat_map(|(t, tr)| {
+                let comps: Vec<usize> = (0..tr.value_size().max(1))
+                    .filter(|&c| !sel.hidden.contains(&(t, c)))
+                    .collect();
+                tr.times
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &time)| near(time))
+                    .flat_map(move |(key, _)| {
+                        comps.clone().into_iter().map(move |component| KeyRef {
+                            track: t,
+                            key,
+                            component,
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        self.selection.keys = keys;
     }
 
     /// Runs a play, step or seek command on the transport.

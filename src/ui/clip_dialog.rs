@@ -1,0 +1,290 @@
+//! The clip operations that need numbers or text before they run: rename tracks (find and
+//! replace with a regular expression, a preview of the new names and how many tracks then bind
+//! to the figure in the viewport), subclip (a frame range), retime (by a factor, to a duration,
+//! or a shift) and resample (a frame rate). A modal dialog; OK queues the [`Edit`].
+
+use std::sync::Arc;
+
+use crate::editor::{ClipId, ClipScope, Edit};
+use crate::model::Clip;
+use crate::model::ops::{Rename, preview_renames};
+use crate::scene::{Figure, Player};
+
+use super::outbox::Outbox;
+
+/// How many renamed tracks the preview lists.
+const PREVIEW_ROWS: usize = 12;
+
+/// Which dialog is open, with what the user typed so far.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClipDialog {
+    /// Find and replace in track names.
+    Rename {
+        /// The regular expression.
+        pattern: String,
+        /// The replacement (`$1` for groups).
+        replacement: String,
+        /// Rename in every open clip, not only the selected one.
+        all_clips: bool,
+    },
+    /// A frame range into a new clip.
+    Subclip {
+        /// The new clip's name.
+        name: String,
+        /// First frame kept.
+        start: f64,
+        /// First frame not kept.
+        end: f64,
+    },
+    /// Scale or shift in time.
+    Retime {
+        /// How the amount is given.
+        mode: RetimeMode,
+        /// The factor, the new duration (s) or the shift (s), as `mode` says.
+        amount: f64,
+    },
+    /// One key per frame.
+    Resample {
+        /// Frames per second.
+        fps: f64,
+    },
+}
+
+/// How [`ClipDialog::Retime`] reads its amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetimeMode {
+    /// Multiply times by a factor.
+    Factor,
+    /// Stretch to a duration in seconds.
+    ToDuration,
+    /// Move every key by seconds.
+    Shift,
+}
+
+/// What the dialog needs to know about the selected clip.
+pub struct DialogView<'a> {
+    /// The selected clip.
+    pub id: ClipId,
+    /// Its data.
+    pub clip: &'a Clip,
+    /// The frame rate the editor steps at.
+    pub fps: f64,
+    /// The figure the clip plays on in the viewport, if any (for the binding count).
+    pub figure: Option<&'a Figure>,
+}
+
+impl ClipDialog {
+    /// The title of the dialog.
+    pub fn title(&self) -> &'static str {
+        match self {
+            ClipDialog::Rename { .. } => "Rename tracks",
+            ClipDialog::Subclip { .. } => "Subclip",
+            ClipDialog::Retime { .. } => "Retime clip",
+            ClipDialog::Resample { .. } => "Resample clip",
+        }
+    }
+
+    /// The edit OK applies, or why it cannot run yet.
+    pub fn edit(&self, view: &DialogView) -> Result<Edit, String> {
+        let scope = ClipScope::Clip(view.id);
+        match self {
+            ClipDialog::Rename {
+                pattern,
+                replacement,
+                all_clips,
+            } => {
+                regex::Regex::new(pattern).map_err(|_| "not a regular expression".to_string())?;
+                Ok(Edit::RenameTracks {
+                    scope: if *all_clips { ClipScope::All } else { scope },
+                    pattern: pattern.clone(),
+                    replacement: replacement.clone(),
+                })
+            }
+            ClipDialog::Subclip { name, start, end } => {
+                if end <= start {
+                    return Err("the end must come after the start".into());
+                }
+                Ok(Edit::Subclip {
+                    clip: view.id,
+                    name: name.clone(),
+                    start: *start,
+                    end: *end,
+                    fps: view.fps,
+                    replace: false,
+                })
+            }
+            ClipDialog::Retime { mode, amount } => {
+                let (factor, offset) = match mode {
+                    RetimeMode::Factor => (*amount, 0.0),
+                    RetimeMode::ToDuration => (
+                        view.clip
+                            .factor_to_duration(*amount)
+                            .ok_or("the clip has no length to stretch, or the duration is not above 0")?,
+                        0.0,
+                    ),
+                    RetimeMode::Shift => (1.0, *amount),
+                };
+                if !(factor.is_finite() && factor > 0.0) {
+                    return Err("the factor must be above 0".into());
+                }
+                Ok(Edit::Retime {
+                    scope,
+                    factor,
+                    offset,
+                })
+            }
+            ClipDialog::Resample { fps } => Ok(Edit::Resample { scope, fps: *fps }),
+        }
+    }
+}
+
+/// The tracks of `clip` that bind to `figure` (what the viewport would animate).
+pub fn bound_tracks(clip: &Clip, figure: &Figure) -> usize {
+    let player = Player::on(Arc::new(clip.clone()), figure.clone());
+    clip.tracks.len() - player.unbound_tracks().len().min(clip.tracks.len())
+}
+
+/// Shows the dialog; queues the edit on OK. Returns true when the dialog closes.
+pub fn show(ctx: &egui::Context, dialog: &mut ClipDialog, view: &DialogView, out: &mut Outbox) -> bool {
+    let mut close = false;
+    let modal = egui::Modal::new(egui::Id::new("clip operation dialog")).show(ctx, |ui| {
+        ui.set_width(520.0);
+        ui.heading(dialog.title());
+        ui.label(format!("Clip: {}", view.clip.name));
+        ui.add_space(4.0);
+        match dialog {
+            ClipDialog::Rename {
+                pattern,
+                replacement,
+                all_clips,
+            } => rename_fields(ui, pattern, replacement, all_clips, view),
+            ClipDialog::Subclip { name, start, end } => {
+                egui::Grid::new("subclip fields").show(ui, |ui| {
+                    ui.label("Name");
+                    ui.text_edit_singleline(name);
+                    ui.end_row();
+                    ui.label("First frame");
+                    ui.add(egui::DragValue::new(start).speed(1.0));
+                    ui.end_row();
+                    ui.label("End frame (not kept)");
+                    ui.add(egui::DragValue::new(end).speed(1.0));
+                    ui.end_row();
+                });
+                ui.weak(format!(
+                    "at {} fps: {:.3} s to {:.3} s; the new clip starts at 0",
+                    view.fps,
+                    *start / view.fps,
+                    *end / view.fps
+                ));
+            }
+            ClipDialog::Retime { mode, amount } => {
+                ui.horizontal(|ui| {
+                    for (m, label) in [
+                        (RetimeMode::Factor, "Scale by"),
+                        (RetimeMode::ToDuration, "To duration"),
+                        (RetimeMode::Shift, "Shift by"),
+                    ] {
+                        if ui.radio_value(mode, m, label).changed() {
+                            *amount = match m {
+                                RetimeMode::Factor => 1.0,
+                                RetimeMode::ToDuration => view.clip.duration,
+                                RetimeMode::Shift => 0.0,
+                            };
+                        }
+                    }
+                });
+                let suffix = match mode {
+                    RetimeMode::Factor => " ×",
+                    _ => " s",
+                };
+                ui.add(egui::DragValue::new(amount).speed(0.01).suffix(suffix));
+                ui.weak(format!("now {:.3} s long", view.clip.duration));
+            }
+            ClipDialog::Resample { fps } => {
+                ui.horizontal(|ui| {
+                    ui.label("Frames per second");
+                    ui.add(egui::DragValue::new(fps).speed(1.0).range(1.0..=1000.0));
+                });
+                ui.weak("Every track gets one key per frame; smooth and bezier tracks become linear.");
+            }
+        }
+        ui.add_space(8.0);
+        let edit = dialog.edit(view);
+        ui.horizontal(|ui| {
+            let ok = ui.add_enabled(edit.is_ok(), egui::Button::new("OK"));
+            if ok.clicked() && let Ok(edit) = &edit {
+                out.edit(edit.clone());
+                close = true;
+            }
+            if ui.button("Cancel").clicked() {
+                close = true;
+            }
+            if let Err(why) = &edit {
+                ui.colored_label(ui.visuals().warn_fg_color, why);
+            }
+        });
+    });
+    close || modal.should_close()
+}
+
+/// The rename dialog's fields and its live preview.
+fn rename_fields(
+    ui: &mut egui::Ui,
+    pattern: &mut String,
+    replacement: &mut String,
+    all_clips: &mut bool,
+    view: &DialogView,
+) {
+    egui::Grid::new("rename fields").show(ui, |ui| {
+        let l = ui.label("Find (regex)");
+        ui.add(egui::TextEdit::singleline(pattern).hint_text("^mixamorig:").desired_width(340.0))
+            .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label("Replace with");
+        ui.add(egui::TextEdit::singleline(replacement).hint_text("$1 for a group").desired_width(340.0))
+            .labelled_by(l.id);
+        ui.end_row();
+    });
+    ui.checkbox(all_clips, "In every open clip");
+    let re = match regex::Regex::new(pattern) {
+        Ok(re) => re,
+        Err(e) => {
+            let reason = e.to_string();
+            let reason = reason.lines().last().unwrap_or_default().trim().to_string();
+            ui.colored_label(ui.visuals().error_fg_color, reason);
+            return;
+        }
+    };
+    let renames: Vec<Rename> = preview_renames(view.clip, &re, replacement);
+    ui.label(format!(
+        "{} of {} tracks of this clip change:",
+        renames.len(),
+        view.clip.tracks.len()
+    ));
+    egui::ScrollArea::vertical().max_height(200.0).show(ui, |ui| {
+        for r in renames.iter().take(PREVIEW_ROWS) {
+            ui.monospace(format!("{}  →  {}", r.from, r.to));
+        }
+        if renames.len() > PREVIEW_ROWS {
+            ui.weak(format!("… and {} more", renames.len() - PREVIEW_ROWS));
+        }
+    });
+    if let Some(figure) = view.figure {
+        let id = ui.id().with(("bound", pattern.as_str(), replacement.as_str()));
+        let counts = ui.data(|d| d.get_temp::<(usize, usize)>(id));
+        let (before, after) = counts.unwrap_or_else(|| {
+            let mut renamed = view.clip.clone();
+            for r in &renames {
+                renamed.tracks[r.track].name = r.to.clone();
+            }
+            let c = (bound_tracks(view.clip, figure), bound_tracks(&renamed, figure));
+            ui.data_mut(|d| d.insert_temp(id, c));
+            c
+        });
+        ui.label(format!(
+            "Bound to {}: {before} of {} tracks now, {after} after",
+            figure.name(),
+            view.clip.tracks.len()
+        ));
+    }
+}
