@@ -117,9 +117,9 @@ impl ClipDialog {
                 let (factor, offset) = match mode {
                     RetimeMode::Factor => (*amount, 0.0),
                     RetimeMode::ToDuration => (
-                        view.clip
-                            .factor_to_duration(*amount)
-                            .ok_or("the clip has no length to stretch, or the duration is not above 0")?,
+                        view.clip.factor_to_duration(*amount).ok_or(
+                            "the clip has no length to stretch, or the duration is not above 0",
+                        )?,
                         0.0,
                     ),
                     RetimeMode::Shift => (1.0, *amount),
@@ -145,9 +145,14 @@ pub fn bound_tracks(clip: &Clip, figure: &Figure) -> usize {
 }
 
 /// Shows the dialog; queues the edit on OK. Returns true when the dialog closes.
-pub fn show(ctx: &egui::Context, dialog: &mut ClipDialog, view: &DialogView, out: &mut Outbox) -> bool {
+pub fn show(
+    ctx: &egui::Context,
+    dialog: &mut ClipDialog,
+    view: &DialogView,
+    out: &mut Outbox,
+) -> bool {
     let mut close = false;
-    let modal = egui::Modal::new(egui::Id::new("clip operation dialog")).show(ctx, |ui| {
+    let modal = egui::Modal::new(egui::Id::unique("clip operation dialog")).show(ctx, |ui| {
         ui.set_width(520.0);
         ui.heading(dialog.title());
         ui.label(format!("Clip: {}", view.clip.name));
@@ -205,14 +210,18 @@ pub fn show(ctx: &egui::Context, dialog: &mut ClipDialog, view: &DialogView, out
                     ui.label("Frames per second");
                     ui.add(egui::DragValue::new(fps).speed(1.0).range(1.0..=1000.0));
                 });
-                ui.weak("Every track gets one key per frame; smooth and bezier tracks become linear.");
+                ui.weak(
+                    "Every track gets one key per frame; smooth and bezier tracks become linear.",
+                );
             }
         }
         ui.add_space(8.0);
         let edit = dialog.edit(view);
         ui.horizontal(|ui| {
             let ok = ui.add_enabled(edit.is_ok(), egui::Button::new("OK"));
-            if ok.clicked() && let Ok(edit) = &edit {
+            if ok.clicked()
+                && let Ok(edit) = &edit
+            {
                 out.edit(edit.clone());
                 close = true;
             }
@@ -237,12 +246,20 @@ fn rename_fields(
 ) {
     egui::Grid::new("rename fields").show(ui, |ui| {
         let l = ui.label("Find (regex)");
-        ui.add(egui::TextEdit::singleline(pattern).hint_text("^mixamorig:").desired_width(340.0))
-            .labelled_by(l.id);
+        ui.add(
+            egui::TextEdit::singleline(pattern)
+                .hint_text("^mixamorig:")
+                .desired_width(340.0),
+        )
+        .labelled_by(l.id);
         ui.end_row();
         let l = ui.label("Replace with");
-        ui.add(egui::TextEdit::singleline(replacement).hint_text("$1 for a group").desired_width(340.0))
-            .labelled_by(l.id);
+        ui.add(
+            egui::TextEdit::singleline(replacement)
+                .hint_text("$1 for a group")
+                .desired_width(340.0),
+        )
+        .labelled_by(l.id);
         ui.end_row();
     });
     ui.checkbox(all_clips, "In every open clip");
@@ -261,23 +278,32 @@ fn rename_fields(
         renames.len(),
         view.clip.tracks.len()
     ));
-    egui::ScrollArea::vertical().max_height(200.0).show(ui, |ui| {
-        for r in renames.iter().take(PREVIEW_ROWS) {
-            ui.monospace(format!("{}  →  {}", r.from, r.to));
-        }
-        if renames.len() > PREVIEW_ROWS {
-            ui.weak(format!("… and {} more", renames.len() - PREVIEW_ROWS));
-        }
-    });
+    egui::ScrollArea::vertical()
+        .max_height(200.0)
+        .show(ui, |ui| {
+            for r in renames.iter().take(PREVIEW_ROWS) {
+                ui.monospace(format!("{}  →  {}", r.from, r.to));
+            }
+            if renames.len() > PREVIEW_ROWS {
+                ui.weak(format!("… and {} more", renames.len() - PREVIEW_ROWS));
+            }
+        });
     if let Some(figure) = view.figure {
-        let id = ui.id().with(("bound", pattern.as_str(), replacement.as_str()));
+        let id = egui::Id::unique("rename binding count").with((
+            view.clip.uuid.as_deref(),
+            pattern.as_str(),
+            replacement.as_str(),
+        ));
         let counts = ui.data(|d| d.get_temp::<(usize, usize)>(id));
         let (before, after) = counts.unwrap_or_else(|| {
             let mut renamed = view.clip.clone();
             for r in &renames {
                 renamed.tracks[r.track].name = r.to.clone();
             }
-            let c = (bound_tracks(view.clip, figure), bound_tracks(&renamed, figure));
+            let c = (
+                bound_tracks(view.clip, figure),
+                bound_tracks(&renamed, figure),
+            );
             ui.data_mut(|d| d.insert_temp(id, c));
             c
         });

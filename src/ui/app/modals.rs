@@ -43,7 +43,11 @@ impl ClipscopeApp {
                 None => {}
             }
         } else if let Some(dialog) = &mut self.clip_dialog {
-            let closed = match self.selection.clip.and_then(|id| self.ws.clip(id).map(|c| (id, c))) {
+            let closed = match self
+                .selection
+                .clip
+                .and_then(|id| self.ws.clip(id).map(|c| (id, c)))
+            {
                 Some((id, clip)) => {
                     let view = DialogView {
                         id,

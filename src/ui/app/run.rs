@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use crate::editor::{ClipScope, Edit, KeyRef};
+use crate::formats::WriteOptions;
 use crate::model::ops::{KeyClipboard, PasteValues};
 use crate::ui::clip_dialog::{ClipDialog, RetimeMode};
-use crate::formats::WriteOptions;
 use crate::ui::findings::Findings;
 
 use crate::ui::commands::UiCommand;
@@ -170,7 +170,11 @@ impl ClipscopeApp {
                     let dialog = ClipDialog::Subclip {
                         name: format!("{} part", clip.name),
                         start: 0.0,
-                        end: if end > 0.0 { end } else { (clip.duration * fps).ceil() + 1.0 },
+                        end: if end > 0.0 {
+                            end
+                        } else {
+                            (clip.duration * fps).ceil() + 1.0
+                        },
                     };
                     self.open_dialog(dialog);
                 }
@@ -257,7 +261,11 @@ impl ClipscopeApp {
         let board = KeyClipboard::copy(clip, self.selection.keys.iter().map(|k| (k.track, k.key)));
         let line = format!(
             "{} {} keys of {} track(s) from {}",
-            if command == UiCommand::CutKeys { "cut" } else { "copied" },
+            if command == UiCommand::CutKeys {
+                "cut"
+            } else {
+                "copied"
+            },
             board.key_count(),
             board.tracks.len(),
             clip.name

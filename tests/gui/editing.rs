@@ -1,0 +1,251 @@
+//! Fixing clips without leaving the editor, driven through egui_kittest: the key clipboard
+//! (Ctrl+C / Ctrl+V, relative paste, Shift+D), key selection (Ctrl+A, K), clip operations from
+//! the Clip menu (split, reverse, unroll, retime) and the rename-tracks dialog, each one undo
+//! step.
+#![cfg(feature = "gui")]
+
+use crate::common;
+
+use common::gui::editor;
+use std::path::{Path, PathBuf};
+
+use clipscope::editor::ClipId;
+use clipscope::ui::ClipscopeApp;
+use clipscope::ui::clip_dialog::ClipDialog;
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// A walk and a run of a Mixamo export; the walk's spine flips hemisphere at 1 s.
+const TAKE: &str = r#"[
+ {"name":"walk","duration":2,"tracks":[
+  {"name":"mixamorig:LeftArm.position","type":"vector","times":[0,1,2],"values":[0,0,0, 0,1,0, 0,0,0]},
+  {"name":"mixamorig:Spine.quaternion","type":"quaternion","times":[0,1,2],
+   "values":[0,0,0,1, 0,0,0,-1, 0,0,0,1]}]},
+ {"name":"run","duration":1,"tracks":[
+  {"name":"mixamorig:Hips.position","type":"vector","times":[0,1],"values":[0,0,0, 0,0,2]},
+  {"name":"mixamorig:LeftArm.position","type":"vector","times":[0,1],"values":[5,5,5, 5,5,5]}]}
+]"#;
+
+const WALK: ClipId = ClipId { doc: 0, clip: 0 };
+const RUN: ClipId = ClipId { doc: 0, clip: 1 };
+
+fn take(dir: &Path) -> PathBuf {
+    let path = dir.join("take.json");
+    std::fs::write(&path, TAKE).unwrap();
+    path
+}
+
+fn menu(harness: &mut Harness<'_, ClipscopeApp>, menu: &str, item: &str) {
+    harness.get_by_label(menu).click();
+    harness.run();
+    harness.get_by_label(item).click();
+    harness.run();
+}
+
+fn last_log(harness: &Harness<'_, ClipscopeApp>) -> String {
+    harness.state().log.last().cloned().unwrap_or_default()
+}
+
+fn select(harness: &mut Harness<'_, ClipscopeApp>, clip: &str) {
+    // The clip list's row: the name, then its length and tracks.
+    harness.get_by_label_contains(&format!("{clip}   ")).click();
+    harness.run();
+}
+
+fn times(harness: &Harness<'_, ClipscopeApp>, id: ClipId, track: usize) -> Vec<f32> {
+    harness.state().ws.clip(id).unwrap().tracks[track]
+        .times
+        .clone()
+}
+
+fn values(harness: &Harness<'_, ClipscopeApp>, id: ClipId, track: usize) -> Vec<f32> {
+    let clip = harness.state().ws.clip(id).unwrap();
+    clip.tracks[track].values.as_numbers().unwrap().to_vec()
+}
+
+#[test]
+fn arm_keys_of_the_walk_copy_into_the_run_at_the_playhead_and_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    // Show only the arm, select its keys with Ctrl+A and copy them.
+    harness.state_mut().selection.tracks = [0].into();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    assert_eq!(
+        harness.state().selection.keys.len(),
+        9,
+        "3 keys × 3 components"
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    harness.run();
+    assert_eq!(last_log(&harness), "copied 3 keys of 1 track(s) from walk");
+    select(&mut harness, "run");
+    harness.state_mut().transport.time = 0.5;
+    // The windowing layer delivers Ctrl+V as a paste event.
+    harness.event(egui::Event::Paste("clipscope: keys".into()));
+    harness.run();
+    assert_eq!(last_log(&harness), "pasted 3 keys");
+    assert_eq!(times(&harness, RUN, 1), [0.0, 0.5, 1.0, 1.5, 2.5]);
+    assert_eq!(
+        values(&harness, RUN, 1),
+        [5., 5., 5., 0., 0., 0., 5., 5., 5., 0., 1., 0., 0., 0., 0.]
+    );
+    assert_eq!(
+        times(&harness, RUN, 0),
+        [0.0, 1.0],
+        "the hips are untouched"
+    );
+    assert!(
+        harness.state().selection.tracks.contains(&1),
+        "pasted track shown"
+    );
+    assert_eq!(
+        harness.state().selection.keys.len(),
+        9,
+        "pasted keys selected"
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(times(&harness, RUN, 1), [0.0, 1.0]);
+
+    // Relative: the copied arm continues the run's arm curve (5, 5, 5 at 0.5 s).
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::V);
+    harness.run();
+    assert_eq!(
+        values(&harness, RUN, 1),
+        [5., 5., 5., 5., 5., 5., 5., 5., 5., 5., 6., 5., 5., 5., 5.]
+    );
+}
+
+#[test]
+fn shift_d_duplicates_a_frame_later_and_k_selects_the_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0, 1].into();
+    // The column at the playhead (0 s): the first key of both shown tracks.
+    harness.key_press(Key::K);
+    harness.run();
+    let keys: Vec<(usize, usize)> = harness
+        .state()
+        .selection
+        .keys
+        .iter()
+        .map(|k| (k.track, k.key))
+        .collect();
+    assert_eq!(keys.len(), 7, "3 + 4 components");
+    assert!(keys.iter().all(|&(_, k)| k == 0), "{keys:?}");
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::D);
+    harness.run();
+    assert_eq!(last_log(&harness), "duplicated 2 keys");
+    let frame = 1.0 / harness.state().transport.fps as f32;
+    assert_eq!(times(&harness, WALK, 0), [0.0, frame, 1.0, 2.0]);
+    assert_eq!(times(&harness, WALK, 1), [0.0, frame, 1.0, 2.0]);
+    assert_eq!(
+        harness.state().ws.history.undo_label(),
+        Some("Duplicate keys")
+    );
+    assert!(harness.state().selection.keys.iter().all(|k| k.key == 1));
+}
+
+#[test]
+fn split_reverse_and_unroll_from_the_clip_menu_are_each_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().transport.time = 1.0;
+    menu(&mut harness, "Clip", "Split clip at playhead");
+    let names: Vec<String> = harness.state().ws.documents[0]
+        .doc
+        .clips
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(names, ["walk", "walk.2", "run"]);
+    assert_eq!(
+        harness.state().selection.clip,
+        Some(ClipId { doc: 0, clip: 1 })
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(harness.state().ws.documents[0].doc.clips.len(), 2);
+
+    select(&mut harness, "walk");
+    menu(&mut harness, "Clip", "Unroll quaternion flips");
+    assert_eq!(
+        last_log(&harness),
+        "unroll quaternions: 1 key(s) negated in 1 track(s)"
+    );
+    assert_eq!(values(&harness, WALK, 1)[4..8], [0.0, 0.0, 0.0, 1.0]);
+    select(&mut harness, "run");
+    menu(&mut harness, "Clip", "Reverse clip");
+    assert_eq!(values(&harness, RUN, 0), [0., 0., 2., 0., 0., 0.]);
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Reverse"));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(
+        harness.state().ws.history.undo_label(),
+        Some("Unroll quaternions")
+    );
+}
+
+#[test]
+fn rename_tracks_previews_then_renames_every_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    menu(&mut harness, "Edit", "Rename tracks…");
+    assert!(harness.state().clip_dialog.is_some());
+    harness.get_by_label("Find (regex)").click();
+    harness.run();
+    harness
+        .get_by_label("Find (regex)")
+        .type_text("^mixamorig:");
+    harness.run();
+    harness.get_by_label("2 of 2 tracks of this clip change:");
+    harness.get_by_label("mixamorig:LeftArm.position  →  LeftArm.position");
+    assert!(
+        harness
+            .query_all_by_label_contains("Bound to")
+            .next()
+            .is_some(),
+        "the binding count shows"
+    );
+    harness.get_by_label("In every open clip").click();
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert!(harness.state().clip_dialog.is_none());
+    assert_eq!(
+        last_log(&harness),
+        "rename: 4 track(s) renamed over 2 clips"
+    );
+    let run = harness.state().ws.clip(RUN).unwrap();
+    assert_eq!(run.tracks[0].name, "Hips.position");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    let run = harness.state().ws.clip(RUN).unwrap();
+    assert_eq!(run.tracks[0].name, "mixamorig:Hips.position");
+}
+
+#[test]
+fn retime_to_a_duration_through_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    menu(&mut harness, "Clip", "Retime clip…");
+    harness.get_by_label("To duration").click();
+    harness.run();
+    if let Some(ClipDialog::Retime { amount, .. }) = &mut harness.state_mut().clip_dialog {
+        assert_eq!(*amount, 2.0, "starts at the clip's duration");
+        *amount = 3.0;
+    }
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(times(&harness, WALK, 0), [0.0, 1.5, 3.0]);
+    assert_eq!(harness.state().ws.clip(WALK).unwrap().duration, 3.0);
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Retime"));
+}
