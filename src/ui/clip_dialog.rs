@@ -166,7 +166,7 @@ pub fn show(
             ClipDialog::Subclip { name, start, end } => {
                 egui::Grid::new("subclip fields").show(ui, |ui| {
                     ui.label("Name");
-                    ui.text_edit_singleline(name);
+                    ui.add_sized([300.0, 20.0], egui::TextEdit::singleline(name));
                     ui.end_row();
                     ui.label("First frame");
                     ui.add(egui::DragValue::new(start).speed(1.0));
@@ -244,24 +244,22 @@ fn rename_fields(
     all_clips: &mut bool,
     view: &DialogView,
 ) {
-    egui::Grid::new("rename fields").show(ui, |ui| {
-        let l = ui.label("Find (regex)");
-        ui.add(
-            egui::TextEdit::singleline(pattern)
-                .hint_text("^mixamorig:")
-                .desired_width(340.0),
-        )
-        .labelled_by(l.id);
-        ui.end_row();
-        let l = ui.label("Replace with");
-        ui.add(
-            egui::TextEdit::singleline(replacement)
-                .hint_text("$1 for a group")
-                .desired_width(340.0),
-        )
-        .labelled_by(l.id);
-        ui.end_row();
-    });
+    let field = |ui: &mut egui::Ui, label: &str, text: &mut String, hint: &str| {
+        ui.horizontal(|ui| {
+            let l = ui.add_sized([110.0, 20.0], egui::Label::new(label));
+            let edit = egui::TextEdit::singleline(text)
+                .hint_text(hint)
+                .font(egui::TextStyle::Monospace);
+            ui.add_sized([360.0, 20.0], edit).labelled_by(l.id)
+        })
+        .inner
+    };
+    let find = field(ui, "Find (regex)", pattern, "^mixamorig:");
+    let replace = field(ui, "Replace with", replacement, "$1 for a group");
+    // Typing goes to Find when the dialog opens.
+    if pattern.is_empty() && !find.has_focus() && !replace.has_focus() {
+        find.request_focus();
+    }
     ui.checkbox(all_clips, "In every open clip");
     let re = match regex::Regex::new(pattern) {
         Ok(re) => re,
