@@ -67,6 +67,10 @@ pub enum UiCommand {
     GoStart,
     /// To the end of the clip.
     GoEnd,
+    /// Set the play range to the span of the selected keys.
+    SetPlayRange,
+    /// Play the whole clip again.
+    ClearPlayRange,
     /// Frame every curve in the curve editor.
     FrameAll,
     /// Frame the selected keys in the curve editor.
@@ -155,6 +159,8 @@ impl UiCommand {
             UiCommand::PreviousKey => "Previous key",
             UiCommand::GoStart => "Go to start",
             UiCommand::GoEnd => "Go to end",
+            UiCommand::SetPlayRange => "Set play range from selected keys",
+            UiCommand::ClearPlayRange => "Clear play range",
             UiCommand::FrameAll => "Frame all curves",
             UiCommand::FrameSelected => "Frame selected keys",
             UiCommand::DeleteKeys => "Delete selected keys",
@@ -205,6 +211,8 @@ impl UiCommand {
             UiCommand::PreviousKey => (Modifiers::NONE, Key::ArrowDown),
             UiCommand::GoStart => (Modifiers::NONE, Key::Home),
             UiCommand::GoEnd => (Modifiers::NONE, Key::End),
+            UiCommand::SetPlayRange => (Modifiers::NONE, Key::P),
+            UiCommand::ClearPlayRange => (Modifiers::ALT, Key::P),
             UiCommand::FrameAll => (Modifiers::NONE, Key::F),
             UiCommand::FrameSelected => (shift, Key::F),
             UiCommand::DeleteKeys => (Modifiers::NONE, Key::Delete),

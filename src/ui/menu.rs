@@ -108,6 +108,8 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 UiCommand::PlayPause,
                 UiCommand::GoStart,
                 UiCommand::GoEnd,
+                UiCommand::SetPlayRange,
+                UiCommand::ClearPlayRange,
                 UiCommand::FrameAll,
                 UiCommand::FrameSelected,
                 UiCommand::ToggleValidation,

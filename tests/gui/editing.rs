@@ -249,3 +249,38 @@ fn retime_to_a_duration_through_the_dialog() {
     assert_eq!(harness.state().ws.clip(WALK).unwrap().duration, 3.0);
     assert_eq!(harness.state().ws.history.undo_label(), Some("Retime"));
 }
+
+#[test]
+fn p_loops_the_selected_keys_and_alt_p_clears_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0].into();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    // Keep the keys at 0 s and 1 s selected.
+    harness.state_mut().selection.keys.retain(|k| k.key < 2);
+    harness.key_press(Key::P);
+    harness.run();
+    assert_eq!(harness.state().transport.range, Some((0.0, 1.0)));
+    assert_eq!(last_log(&harness), "play range: 0.000 s to 1.000 s");
+    harness.state_mut().transport.time = 0.9;
+    for _ in 0..10 {
+        harness.key_press(Key::ArrowRight);
+        harness.run();
+    }
+    assert_eq!(
+        harness.state().transport.time,
+        1.0,
+        "stepping stops at the range's end"
+    );
+    harness.key_press(Key::End);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 1.0);
+    harness.key_press_modifiers(Modifiers::ALT, Key::P);
+    harness.run();
+    assert_eq!(harness.state().transport.range, None);
+    harness.key_press(Key::End);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 2.0);
+}

@@ -267,3 +267,36 @@ fn ctrl_wheel_zooms_around_the_pointer_and_double_click_fits_again() {
     let time = harness.state().transport.time;
     assert!((time - 0.9).abs() < 1e-9, "{time}");
 }
+
+#[test]
+fn ctrl_drag_on_the_ruler_sets_the_play_range_and_playback_stays_in_it() {
+    let mut harness = harness();
+    let (axis, y) = ruler_axis(&harness);
+    let at = |t: f64| Pos2::new(axis.x_of(t), y);
+    harness.event(Event::ModifiersChanged(Modifiers::COMMAND));
+    harness.hover_at(at(0.2));
+    press(&harness, at(0.2), true, Modifiers::COMMAND);
+    harness.run();
+    for t in [0.3, 0.5] {
+        harness.hover_at(at(t));
+        harness.run();
+    }
+    press(&harness, at(0.5), false, Modifiers::COMMAND);
+    harness.event(Event::ModifiersChanged(Modifiers::NONE));
+    harness.run();
+    let (lo, hi) = harness.state().transport.range.expect("a play range");
+    assert!(
+        (lo - 0.2).abs() < 1e-9 && (hi - 0.5).abs() < 1e-9,
+        "{lo} {hi}"
+    );
+    assert!(
+        harness.state().transport.time >= lo - 1e-9,
+        "the playhead moved into it"
+    );
+    // Playing loops inside the range.
+    let t = &mut harness.state_mut().transport;
+    t.playing = true;
+    t.time = 0.45;
+    t.advance(0.1, DURATION);
+    assert!((t.time - 0.25).abs() < 1e-9, "{}", t.time);
+}

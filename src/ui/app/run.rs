@@ -223,6 +223,8 @@ impl ClipscopeApp {
             | UiCommand::PreviousKey
             | UiCommand::GoStart
             | UiCommand::GoEnd => self.run_transport_command(command),
+            UiCommand::SetPlayRange => self.set_play_range(),
+            UiCommand::ClearPlayRange => self.transport.range = None,
             UiCommand::FrameAll => self.curves.frame_all(),
             UiCommand::FrameSelected => self.curves.frame_selected(),
             UiCommand::ToggleValidation => self.show_validation = !self.show_validation,
@@ -239,6 +241,29 @@ impl ClipscopeApp {
             }
             UiCommand::CommandPalette => self.palette.open(),
         }
+    }
+
+    /// Sets the play range to the span of the selected keys (at least one frame).
+    fn set_play_range(&mut self) {
+        let Some((_, clip)) = self.selected_clip() else {
+            return;
+        };
+        let times = self
+            .selection
+            .keys
+            .iter()
+            .filter_map(|k| clip.tracks.get(k.track)?.times.get(k.key).copied())
+            .map(f64::from);
+        let (lo, hi) = times.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), t| {
+            (lo.min(t), hi.max(t))
+        });
+        if lo > hi {
+            self.note("play range: select the keys to loop over first".into());
+            return;
+        }
+        let hi = hi.max(lo + 1.0 / self.transport.fps.max(1e-3));
+        self.transport.set_range(lo, hi);
+        self.note(format!("play range: {lo:.3} s to {hi:.3} s"));
     }
 
     /// Opens a clip operation dialog (with a clip selected).
