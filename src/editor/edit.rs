@@ -250,6 +250,18 @@ pub enum Edit {
     },
     /// Plays the clips backwards.
     Reverse(ClipScope),
+    /// Smooths the values of keys (Blender's Smooth Keys: towards the ¼-½-¼ average of each key
+    /// and its neighbours).
+    SmoothKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The keys (components are ignored: whole keys are smoothed).
+        keys: Vec<KeyRef>,
+        /// 0 (nothing) to 1 (the full average) per pass.
+        strength: f64,
+        /// How many passes.
+        passes: usize,
+    },
     /// Puts neighbouring quaternion keys in the same hemisphere (the same rotations).
     UnrollQuaternions(ClipScope),
     /// Makes a clip additive against its pose (or another clip's) at a frame (three.js
@@ -298,6 +310,7 @@ impl Edit {
             Edit::Retime { .. } => "Retime",
             Edit::Resample { .. } => "Resample",
             Edit::Reverse(_) => "Reverse",
+            Edit::SmoothKeys { .. } => "Smooth keys",
             Edit::UnrollQuaternions(_) => "Unroll quaternions",
             Edit::MakeAdditive { .. } => "Make additive",
         }

@@ -306,6 +306,24 @@ impl Workspace {
                 }
                 applied.message = Some(message);
             }
+            Edit::SmoothKeys {
+                clip,
+                keys,
+                strength,
+                passes,
+            } => {
+                let by_track = group_by_track(&keys);
+                let mut moved = 0;
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, _)) in &by_track {
+                        moved += c.tracks[t].smooth_keys(whole, strength, passes);
+                        c.tracks[t].refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                applied.message = Some(format!("smoothed {moved} key(s)"));
+                applied.select_keys = keys;
+            }
             Edit::DeleteTracks { clip, tracks } => {
                 let mut tracks = tracks;
                 tracks.sort_unstable();
@@ -1281,6 +1299,31 @@ mod tests {
                 clip: 9
             }])))
             .is_err()
+        );
+    }
+
+    #[test]
+    fn smoothing_keys_is_one_step() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::SmoothKeys {
+                clip: CLIP,
+                keys: vec![key(0, 2, 0), key(0, 3, 0)],
+                strength: 1.0,
+                passes: 1,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("smoothed 1 key(s)"));
+        let v = ws.clip(CLIP).unwrap().tracks[0]
+            .values
+            .as_numbers()
+            .unwrap()
+            .to_vec();
+        assert_eq!(
+            &v[6..9],
+            &[0.25, 0.5, 0.75],
+            "key 2 towards key 3; the last key stays"
         );
     }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::editor::{ClipId, ClipScope, Edit};
+use crate::editor::{ClipId, ClipScope, Edit, KeyRef};
 use crate::model::Clip;
 use crate::model::ops::{Rename, preview_renames};
 use crate::scene::{Figure, Player};
@@ -48,6 +48,15 @@ pub enum ClipDialog {
         /// Frames per second.
         fps: f64,
     },
+    /// Smooth the selected keys.
+    Smooth {
+        /// The keys (selected when the dialog opened).
+        keys: Vec<KeyRef>,
+        /// 0–1 per pass.
+        strength: f64,
+        /// Passes.
+        passes: usize,
+    },
 }
 
 /// How [`ClipDialog::Retime`] reads its amount.
@@ -81,6 +90,7 @@ impl ClipDialog {
             ClipDialog::Subclip { .. } => "Subclip",
             ClipDialog::Retime { .. } => "Retime clip",
             ClipDialog::Resample { .. } => "Resample clip",
+            ClipDialog::Smooth { .. } => "Smooth keys",
         }
     }
 
@@ -134,6 +144,21 @@ impl ClipDialog {
                 })
             }
             ClipDialog::Resample { fps } => Ok(Edit::Resample { scope, fps: *fps }),
+            ClipDialog::Smooth {
+                keys,
+                strength,
+                passes,
+            } => {
+                if keys.is_empty() {
+                    return Err("select the keys to smooth first".into());
+                }
+                Ok(Edit::SmoothKeys {
+                    clip: view.id,
+                    keys: keys.clone(),
+                    strength: *strength,
+                    passes: *passes,
+                })
+            }
         }
     }
 }
@@ -213,6 +238,19 @@ pub fn show(
                 ui.weak(
                     "Every track gets one key per frame; smooth and bezier tracks become linear.",
                 );
+            }
+            ClipDialog::Smooth {
+                keys,
+                strength,
+                passes,
+            } => {
+                ui.add(egui::Slider::new(strength, 0.0..=1.0).text("Strength"));
+                ui.add(egui::Slider::new(passes, 1..=20).text("Passes"));
+                ui.weak(format!(
+                    "{} selected key component(s); each pass moves a key towards the ¼-½-¼ \
+                     average of it and its neighbours (a track's end keys stay).",
+                    keys.len()
+                ));
             }
         }
         ui.add_space(8.0);

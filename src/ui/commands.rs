@@ -94,6 +94,8 @@ pub enum UiCommand {
     SelectAllKeys,
     /// Select the keys of the shown tracks at the times of the selected keys (or the playhead).
     SelectColumn,
+    /// Smooth the values of the selected keys (strength and passes in a dialog).
+    SmoothKeys,
     /// Delete the tracks shown in the curve editor from the clip.
     DeleteShownTracks,
     /// Rename tracks with find and replace (regular expressions, with a preview).
@@ -172,6 +174,7 @@ impl UiCommand {
             UiCommand::DuplicateKeys => "Duplicate keys",
             UiCommand::SelectAllKeys => "Select all keys of shown tracks",
             UiCommand::SelectColumn => "Select keys in the same column",
+            UiCommand::SmoothKeys => "Smooth selected keys…",
             UiCommand::DeleteShownTracks => "Delete shown tracks",
             UiCommand::RenameTracks => "Rename tracks…",
             UiCommand::SplitClip => "Split clip at playhead",
@@ -224,6 +227,7 @@ impl UiCommand {
             UiCommand::DuplicateKeys => (shift, Key::D),
             UiCommand::SelectAllKeys => (cmd, Key::A),
             UiCommand::SelectColumn => (Modifiers::NONE, Key::K),
+            UiCommand::SmoothKeys => (Modifiers::ALT, Key::O),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize

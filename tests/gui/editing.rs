@@ -284,3 +284,25 @@ fn p_loops_the_selected_keys_and_alt_p_clears_the_range() {
     harness.run();
     assert_eq!(harness.state().transport.time, 2.0);
 }
+
+#[test]
+fn alt_o_smooths_the_selected_keys_through_the_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0].into();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    harness.key_press_modifiers(Modifiers::ALT, Key::O);
+    harness.run();
+    assert!(matches!(
+        harness.state().clip_dialog,
+        Some(ClipDialog::Smooth { .. })
+    ));
+    harness.get_by_label("OK").click();
+    harness.run();
+    // The arm's middle key (0, 1, 0) moves half way to the ¼-½-¼ average (0, 0.5, 0).
+    assert_eq!(values(&harness, WALK, 0)[3..6], [0.0, 0.75, 0.0]);
+    assert_eq!(last_log(&harness), "smoothed 1 key(s)");
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Smooth keys"));
+}

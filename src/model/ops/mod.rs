@@ -19,7 +19,8 @@
 //! * the editor's clip and key operations, also clipscope's own: the key clipboard
 //!   ([`KeyClipboard`], [`paste_keys`]), [`Clip::split_at`](super::Clip::split_at),
 //!   [`Clip::retime`](super::Clip::retime), [`Clip::resample`](super::Clip::resample),
-//!   [`Clip::reverse`](super::Clip::reverse), [`Clip::rename_tracks`](super::Clip::rename_tracks)
+//!   [`Clip::reverse`](super::Clip::reverse), [`Track::smooth_keys`](super::Track::smooth_keys),
+//!   [`Clip::rename_tracks`](super::Clip::rename_tracks)
 //!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
 
 mod additive;
@@ -42,6 +43,7 @@ mod retime;
 mod reverse;
 mod scale;
 mod shift;
+mod smooth;
 mod split;
 mod subclip;
 mod trim;
@@ -61,5 +63,6 @@ pub use morph_sequence::{
 pub use optimize::OptimizeReport;
 pub use rename::{Rename, preview_renames};
 pub use resample::MAX_RESAMPLE_FRAMES;
+pub use smooth::MAX_SMOOTH_PASSES;
 pub use subclip::subclip;
 pub use validate::QUATERNION_LENGTH_TOLERANCE;

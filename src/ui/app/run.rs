@@ -179,6 +179,18 @@ impl ClipscopeApp {
                     self.open_dialog(dialog);
                 }
             }
+            UiCommand::SmoothKeys => {
+                let keys: Vec<KeyRef> = self.selection.keys.iter().copied().collect();
+                if keys.is_empty() {
+                    self.note("smooth keys: no keys selected".into());
+                } else {
+                    self.open_dialog(ClipDialog::Smooth {
+                        keys,
+                        strength: 0.5,
+                        passes: 1,
+                    });
+                }
+            }
             UiCommand::Retime => self.open_dialog(ClipDialog::Retime {
                 mode: RetimeMode::Factor,
                 amount: 1.0,
