@@ -262,6 +262,32 @@ pub enum Edit {
         /// How many passes.
         passes: usize,
     },
+    /// Scales keys like a transform box: times around `pivot_time` by `time_factor` (refused
+    /// when a key would pass an unselected neighbour), the given components' values around
+    /// `pivot_value` by `value_factor`.
+    ScaleKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The key components (time scaling applies to whole keys).
+        keys: Vec<KeyRef>,
+        /// The time that stays put.
+        pivot_time: f64,
+        /// Time factor (above 0; 1 leaves times).
+        time_factor: f64,
+        /// The value that stays put.
+        pivot_value: f64,
+        /// Value factor (1 leaves values; negative mirrors).
+        value_factor: f64,
+    },
+    /// Moves keys to the nearest frame (keys whose frame is taken stay).
+    SnapKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The keys.
+        keys: Vec<KeyRef>,
+        /// Frames per second.
+        fps: f64,
+    },
     /// Puts neighbouring quaternion keys in the same hemisphere (the same rotations).
     UnrollQuaternions(ClipScope),
     /// Makes a clip additive against its pose (or another clip's) at a frame (three.js
@@ -311,6 +337,8 @@ impl Edit {
             Edit::Resample { .. } => "Resample",
             Edit::Reverse(_) => "Reverse",
             Edit::SmoothKeys { .. } => "Smooth keys",
+            Edit::ScaleKeys { .. } => "Scale keys",
+            Edit::SnapKeys { .. } => "Snap keys to frames",
             Edit::UnrollQuaternions(_) => "Unroll quaternions",
             Edit::MakeAdditive { .. } => "Make additive",
         }

@@ -324,6 +324,57 @@ impl Workspace {
                 applied.message = Some(format!("smoothed {moved} key(s)"));
                 applied.select_keys = keys;
             }
+            Edit::ScaleKeys {
+                clip,
+                keys,
+                pivot_time,
+                time_factor,
+                pivot_value,
+                value_factor,
+            } => {
+                if !(value_factor.is_finite() && pivot_value.is_finite()) {
+                    return Err(format!(
+                        "scale keys: value factor {value_factor} is not a number"
+                    ));
+                }
+                let by_track = group_by_track(&keys);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, parts)) in &by_track {
+                        let track = &mut c.tracks[t];
+                        if time_factor != 1.0 {
+                            track.scale_key_times(whole, pivot_time, time_factor)?;
+                        }
+                        if value_factor != 1.0 {
+                            track.scale_key_values(parts, pivot_value, value_factor);
+                        }
+                        track.refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                applied.select_keys = keys;
+            }
+            Edit::SnapKeys { clip, keys, fps } => {
+                if !(fps.is_finite() && fps > 0.0) {
+                    return Err(format!("snap keys: {fps} is not a frame rate above 0"));
+                }
+                let by_track = group_by_track(&keys);
+                let (mut moved, mut skipped) = (0, 0);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, _)) in &by_track {
+                        let (m, s) = c.tracks[t].snap_keys_to_frames(whole, fps);
+                        moved += m;
+                        skipped += s;
+                        c.tracks[t].refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                let mut message = format!("snapped {moved} key(s) to frames at {fps} fps");
+                if skipped > 0 {
+                    message += &format!("; {skipped} stayed (their frame is taken)");
+                }
+                applied.message = Some(message);
+                applied.select_keys = keys;
+            }
             Edit::DeleteTracks { clip, tracks } => {
                 let mut tracks = tracks;
                 tracks.sort_unstable();
@@ -1299,6 +1350,55 @@ mod tests {
                 clip: 9
             }])))
             .is_err()
+        );
+    }
+
+    #[test]
+    fn scaling_and_snapping_keys() {
+        let mut ws = workspace();
+        undoable(
+            &mut ws,
+            Edit::ScaleKeys {
+                clip: CLIP,
+                keys: vec![key(0, 1, 2), key(0, 2, 2)],
+                pivot_time: 1.0,
+                time_factor: 0.5,
+                pivot_value: 0.0,
+                value_factor: 2.0,
+            },
+        );
+        let t = &ws.clip(CLIP).unwrap().tracks[0];
+        assert_eq!(t.times, vec![0.0, 1.0, 1.5, 3.0]);
+        assert_eq!(&t.values.as_numbers().unwrap()[..9], &[0.0; 9]);
+        let refused = ws.apply(Edit::ScaleKeys {
+            clip: CLIP,
+            keys: vec![key(0, 2, 0)],
+            pivot_time: 0.0,
+            time_factor: 10.0,
+            pivot_value: 0.0,
+            value_factor: 1.0,
+        });
+        assert!(refused.is_err());
+        assert_eq!(
+            ws.history.undo_label(),
+            Some("Scale keys"),
+            "a refused scale is no step"
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::SnapKeys {
+                clip: CLIP,
+                keys: vec![key(0, 2, 0)],
+                fps: 1.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("snapped 1 key(s) to frames at 1 fps")
+        );
+        assert_eq!(
+            ws.clip(CLIP).unwrap().tracks[0].times,
+            vec![0.0, 1.0, 2.0, 3.0]
         );
     }
 

@@ -48,6 +48,17 @@ pub enum ClipDialog {
         /// Frames per second.
         fps: f64,
     },
+    /// Scale the selected keys in time and value (Blender's S on a selection).
+    ScaleKeys {
+        /// The keys (selected when the dialog opened).
+        keys: Vec<KeyRef>,
+        /// Time factor.
+        time_factor: f64,
+        /// Value factor.
+        value_factor: f64,
+        /// The time that stays put.
+        pivot: Pivot,
+    },
     /// Smooth the selected keys.
     Smooth {
         /// The keys (selected when the dialog opened).
@@ -57,6 +68,17 @@ pub enum ClipDialog {
         /// Passes.
         passes: usize,
     },
+}
+
+/// The time a key scale keeps in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pivot {
+    /// The playhead.
+    Playhead,
+    /// The first selected key (the box's left edge).
+    Start,
+    /// The last selected key (the box's right edge).
+    End,
 }
 
 /// How [`ClipDialog::Retime`] reads its amount.
@@ -78,6 +100,8 @@ pub struct DialogView<'a> {
     pub clip: &'a Clip,
     /// The frame rate the editor steps at.
     pub fps: f64,
+    /// The playhead (seconds).
+    pub playhead: f64,
     /// The figure the clip plays on in the viewport, if any (for the binding count).
     pub figure: Option<&'a Figure>,
 }
@@ -91,6 +115,7 @@ impl ClipDialog {
             ClipDialog::Retime { .. } => "Retime clip",
             ClipDialog::Resample { .. } => "Resample clip",
             ClipDialog::Smooth { .. } => "Smooth keys",
+            ClipDialog::ScaleKeys { .. } => "Scale keys",
         }
     }
 
@@ -144,6 +169,30 @@ impl ClipDialog {
                 })
             }
             ClipDialog::Resample { fps } => Ok(Edit::Resample { scope, fps: *fps }),
+            ClipDialog::ScaleKeys {
+                keys,
+                time_factor,
+                value_factor,
+                pivot,
+            } => {
+                let (t0, t1, v0, v1) =
+                    selection_box(view.clip, keys).ok_or("select the keys to scale first")?;
+                if !(*time_factor > 0.0) {
+                    return Err("the time factor must be above 0".into());
+                }
+                Ok(Edit::ScaleKeys {
+                    clip: view.id,
+                    keys: keys.clone(),
+                    pivot_time: match pivot {
+                        Pivot::Playhead => view.playhead,
+                        Pivot::Start => t0,
+                        Pivot::End => t1,
+                    },
+                    time_factor: *time_factor,
+                    pivot_value: (v0 + v1) / 2.0,
+                    value_factor: *value_factor,
+                })
+            }
             ClipDialog::Smooth {
                 keys,
                 strength,
@@ -161,6 +210,30 @@ impl ClipDialog {
             }
         }
     }
+}
+
+/// The selection's box: `(first time, last time, lowest value, highest value)`.
+fn selection_box(clip: &Clip, keys: &[KeyRef]) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    for k in keys {
+        let Some(track) = clip.tracks.get(k.track) else {
+            continue;
+        };
+        let (Some(&t), vs) = (track.times.get(k.key), track.value_size()) else {
+            continue;
+        };
+        let v = track
+            .values
+            .as_numbers()
+            .and_then(|v| v.get(k.key * vs + k.component))
+            .map_or(0.0, |&v| v as f64);
+        let t = t as f64;
+        b = Some(match b {
+            None => (t, t, v, v),
+            Some((t0, t1, v0, v1)) => (t0.min(t), t1.max(t), v0.min(v), v1.max(v)),
+        });
+    }
+    b
 }
 
 /// The tracks of `clip` that bind to `figure` (what the viewport would animate).
@@ -190,14 +263,17 @@ pub fn show(
             } => rename_fields(ui, pattern, replacement, all_clips, view),
             ClipDialog::Subclip { name, start, end } => {
                 egui::Grid::new("subclip fields").show(ui, |ui| {
-                    ui.label("Name");
-                    ui.add_sized([300.0, 20.0], egui::TextEdit::singleline(name));
+                    let l = ui.label("Name");
+                    ui.add_sized([300.0, 20.0], egui::TextEdit::singleline(name))
+                        .labelled_by(l.id);
                     ui.end_row();
-                    ui.label("First frame");
-                    ui.add(egui::DragValue::new(start).speed(1.0));
+                    let l = ui.label("First frame");
+                    ui.add(egui::DragValue::new(start).speed(1.0))
+                        .labelled_by(l.id);
                     ui.end_row();
-                    ui.label("End frame (not kept)");
-                    ui.add(egui::DragValue::new(end).speed(1.0));
+                    let l = ui.label("End frame (not kept)");
+                    ui.add(egui::DragValue::new(end).speed(1.0))
+                        .labelled_by(l.id);
                     ui.end_row();
                 });
                 ui.weak(format!(
@@ -227,17 +303,51 @@ pub fn show(
                     RetimeMode::Factor => " ×",
                     _ => " s",
                 };
-                ui.add(egui::DragValue::new(amount).speed(0.01).suffix(suffix));
+                ui.add(egui::DragValue::new(amount).speed(0.01).suffix(suffix))
+                    .on_hover_text("Amount");
                 ui.weak(format!("now {:.3} s long", view.clip.duration));
             }
             ClipDialog::Resample { fps } => {
                 ui.horizontal(|ui| {
-                    ui.label("Frames per second");
-                    ui.add(egui::DragValue::new(fps).speed(1.0).range(1.0..=1000.0));
+                    let l = ui.label("Frames per second");
+                    ui.add(egui::DragValue::new(fps).speed(1.0).range(1.0..=1000.0))
+                        .labelled_by(l.id);
                 });
                 ui.weak(
                     "Every track gets one key per frame; smooth and bezier tracks become linear.",
                 );
+            }
+            ClipDialog::ScaleKeys {
+                keys,
+                time_factor,
+                value_factor,
+                pivot,
+            } => {
+                egui::Grid::new("scale keys fields").show(ui, |ui| {
+                    let l = ui.label("Time ×");
+                    ui.add(
+                        egui::DragValue::new(time_factor)
+                            .speed(0.01)
+                            .range(0.001..=1000.0),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                    let l = ui.label("Value ×");
+                    ui.add(egui::DragValue::new(value_factor).speed(0.01))
+                        .labelled_by(l.id);
+                    ui.end_row();
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Around");
+                    ui.radio_value(pivot, Pivot::Playhead, "the playhead");
+                    ui.radio_value(pivot, Pivot::Start, "the first key");
+                    ui.radio_value(pivot, Pivot::End, "the last key");
+                });
+                ui.weak(format!(
+                    "{} selected key component(s); values scale around the middle of the \
+                     selection; keys never pass an unselected neighbour.",
+                    keys.len()
+                ));
             }
             ClipDialog::Smooth {
                 keys,

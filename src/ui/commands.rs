@@ -94,6 +94,10 @@ pub enum UiCommand {
     SelectAllKeys,
     /// Select the keys of the shown tracks at the times of the selected keys (or the playhead).
     SelectColumn,
+    /// Scale the selected keys in time and value around a pivot (amounts in a dialog).
+    ScaleKeys,
+    /// Move the selected keys to the nearest frames.
+    SnapKeys,
     /// Smooth the values of the selected keys (strength and passes in a dialog).
     SmoothKeys,
     /// Delete the tracks shown in the curve editor from the clip.
@@ -175,6 +179,8 @@ impl UiCommand {
             UiCommand::SelectAllKeys => "Select all keys of shown tracks",
             UiCommand::SelectColumn => "Select keys in the same column",
             UiCommand::SmoothKeys => "Smooth selected keys…",
+            UiCommand::ScaleKeys => "Scale selected keys…",
+            UiCommand::SnapKeys => "Snap selected keys to frames",
             UiCommand::DeleteShownTracks => "Delete shown tracks",
             UiCommand::RenameTracks => "Rename tracks…",
             UiCommand::SplitClip => "Split clip at playhead",
@@ -228,6 +234,8 @@ impl UiCommand {
             UiCommand::SelectAllKeys => (cmd, Key::A),
             UiCommand::SelectColumn => (Modifiers::NONE, Key::K),
             UiCommand::SmoothKeys => (Modifiers::ALT, Key::O),
+            UiCommand::ScaleKeys => (Modifiers::NONE, Key::S),
+            UiCommand::SnapKeys => (shift, Key::S),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize

@@ -64,6 +64,8 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             ui.separator();
             item(ui, UiCommand::SelectAllKeys, view.has_clip, out);
             item(ui, UiCommand::SelectColumn, view.has_clip, out);
+            item(ui, UiCommand::ScaleKeys, view.has_clip, out);
+            item(ui, UiCommand::SnapKeys, view.has_clip, out);
             item(ui, UiCommand::SmoothKeys, view.has_clip, out);
             ui.separator();
             item(ui, UiCommand::RenameTracks, view.has_clip, out);

@@ -306,3 +306,27 @@ fn alt_o_smooths_the_selected_keys_through_the_dialog() {
     assert_eq!(last_log(&harness), "smoothed 1 key(s)");
     assert_eq!(harness.state().ws.history.undo_label(), Some("Smooth keys"));
 }
+
+#[test]
+fn s_stretches_a_section_and_shift_s_snaps_keys_to_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0].into();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    harness.key_press(Key::S);
+    harness.run();
+    if let Some(ClipDialog::ScaleKeys { time_factor, .. }) = &mut harness.state_mut().clip_dialog {
+        *time_factor = 1.005;
+    }
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(times(&harness, WALK, 0), [0.0, 1.005, 2.01]);
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Scale keys"));
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::S);
+    harness.run();
+    assert_eq!(times(&harness, WALK, 0), [0.0, 1.0, 2.0]);
+    assert_eq!(last_log(&harness), "snapped 2 key(s) to frames at 30 fps");
+}

@@ -20,6 +20,8 @@
 //!   ([`KeyClipboard`], [`paste_keys`]), [`Clip::split_at`](super::Clip::split_at),
 //!   [`Clip::retime`](super::Clip::retime), [`Clip::resample`](super::Clip::resample),
 //!   [`Clip::reverse`](super::Clip::reverse), [`Track::smooth_keys`](super::Track::smooth_keys),
+//!   [`Track::scale_key_times`](super::Track::scale_key_times),
+//!   [`Track::snap_keys_to_frames`](super::Track::snap_keys_to_frames),
 //!   [`Clip::rename_tracks`](super::Clip::rename_tracks)
 //!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
 
@@ -46,6 +48,7 @@ mod shift;
 mod smooth;
 mod split;
 mod subclip;
+mod transform_keys;
 mod trim;
 mod unroll;
 pub(crate) mod validate;

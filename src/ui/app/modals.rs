@@ -53,6 +53,7 @@ impl ClipscopeApp {
                         id,
                         clip,
                         fps: self.transport.fps,
+                        playhead: self.transport.time,
                         figure: self.viewport.player().map(|p| p.figure()),
                     };
                     clip_dialog::show(ctx, dialog, &view, out)

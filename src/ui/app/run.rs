@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::editor::{ClipScope, Edit, KeyRef};
 use crate::formats::WriteOptions;
 use crate::model::ops::{KeyClipboard, PasteValues};
-use crate::ui::clip_dialog::{ClipDialog, RetimeMode};
+use crate::ui::clip_dialog::{ClipDialog, Pivot, RetimeMode};
 use crate::ui::findings::Findings;
 
 use crate::ui::commands::UiCommand;
@@ -177,6 +177,28 @@ impl ClipscopeApp {
                         },
                     };
                     self.open_dialog(dialog);
+                }
+            }
+            UiCommand::ScaleKeys => {
+                let keys: Vec<KeyRef> = self.selection.keys.iter().copied().collect();
+                if keys.is_empty() {
+                    self.note("scale keys: no keys selected".into());
+                } else {
+                    self.open_dialog(ClipDialog::ScaleKeys {
+                        keys,
+                        time_factor: 1.0,
+                        value_factor: 1.0,
+                        pivot: Pivot::Start,
+                    });
+                }
+            }
+            UiCommand::SnapKeys => {
+                if let Some(clip) = self.selection.clip
+                    && !self.selection.keys.is_empty()
+                {
+                    let keys = self.selection.keys.iter().copied().collect();
+                    let fps = self.transport.fps;
+                    self.apply(Edit::SnapKeys { clip, keys, fps });
                 }
             }
             UiCommand::SmoothKeys => {
