@@ -94,6 +94,8 @@ pub enum UiCommand {
     SelectAllKeys,
     /// Select the keys of the shown tracks at the times of the selected keys (or the playhead).
     SelectColumn,
+    /// Select the keys of the shown tracks inside the play range.
+    SelectInPlayRange,
     /// Scale the selected keys in time and value around a pivot (amounts in a dialog).
     ScaleKeys,
     /// Move the selected keys to the nearest frames.
@@ -178,6 +180,7 @@ impl UiCommand {
             UiCommand::DuplicateKeys => "Duplicate keys",
             UiCommand::SelectAllKeys => "Select all keys of shown tracks",
             UiCommand::SelectColumn => "Select keys in the same column",
+            UiCommand::SelectInPlayRange => "Select keys in the play range",
             UiCommand::SmoothKeys => "Smooth selected keys…",
             UiCommand::ScaleKeys => "Scale selected keys…",
             UiCommand::SnapKeys => "Snap selected keys to frames",
@@ -252,6 +255,7 @@ impl UiCommand {
             | UiCommand::ToggleCycles
             | UiCommand::ToggleTheme
             | UiCommand::DeleteShownTracks
+            | UiCommand::SelectInPlayRange
             | UiCommand::RenameTracks
             | UiCommand::SplitClip
             | UiCommand::Subclip

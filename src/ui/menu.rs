@@ -64,6 +64,7 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             ui.separator();
             item(ui, UiCommand::SelectAllKeys, view.has_clip, out);
             item(ui, UiCommand::SelectColumn, view.has_clip, out);
+            item(ui, UiCommand::SelectInPlayRange, view.has_clip, out);
             item(ui, UiCommand::ScaleKeys, view.has_clip, out);
             item(ui, UiCommand::SnapKeys, view.has_clip, out);
             item(ui, UiCommand::SmoothKeys, view.has_clip, out);

@@ -264,6 +264,29 @@ fn p_loops_the_selected_keys_and_alt_p_clears_the_range() {
     harness.run();
     assert_eq!(harness.state().transport.range, Some((0.0, 1.0)));
     assert_eq!(last_log(&harness), "play range: 0.000 s to 1.000 s");
+    // Keys in the range, from the Edit menu; Subclip… offers the range's frames.
+    harness.state_mut().selection.keys.clear();
+    menu(&mut harness, "Edit", "Select keys in the play range");
+    assert_eq!(
+        harness.state().selection.keys.len(),
+        6,
+        "2 keys × 3 components"
+    );
+    menu(&mut harness, "Clip", "Subclip…");
+    match &harness.state().clip_dialog {
+        Some(ClipDialog::Subclip { start, end, .. }) => assert_eq!((*start, *end), (0.0, 31.0)),
+        other => panic!("{other:?}"),
+    }
+    harness.get_by_label("OK").click();
+    harness.run();
+    let names: Vec<String> = harness.state().ws.documents[0]
+        .doc
+        .clips
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(names, ["walk", "walk part", "run"]);
+    select(&mut harness, "walk");
     harness.state_mut().transport.time = 0.9;
     for _ in 0..10 {
         harness.key_press(Key::ArrowRight);

@@ -148,6 +148,7 @@ impl ClipscopeApp {
             UiCommand::DuplicateKeys => self.duplicate_keys(),
             UiCommand::SelectAllKeys => self.select_all_keys(),
             UiCommand::SelectColumn => self.select_column(),
+            UiCommand::SelectInPlayRange => self.select_in_play_range(),
             UiCommand::DeleteShownTracks => {
                 if let Some(clip) = self.selection.clip
                     && !self.selection.tracks.is_empty()
@@ -166,15 +167,22 @@ impl ClipscopeApp {
             UiCommand::Subclip => {
                 if let Some((_, clip)) = self.selected_clip() {
                     let fps = self.transport.fps;
-                    let end = (self.playhead() * fps).round();
+                    // The play range when there is one, else from the start to the playhead.
+                    let (start, end) = match self.transport.range {
+                        Some(_) => {
+                            let (lo, hi) = self.transport.bounds(clip.duration);
+                            ((lo * fps).round(), (hi * fps).round() + 1.0)
+                        }
+                        None => {
+                            let end = (self.playhead() * fps).round();
+                            let whole = (clip.duration * fps).ceil() + 1.0;
+                            (0.0, if end > 0.0 { end } else { whole })
+                        }
+                    };
                     let dialog = ClipDialog::Subclip {
                         name: format!("{} part", clip.name),
-                        start: 0.0,
-                        end: if end > 0.0 {
-                            end
-                        } else {
-                            (clip.duration * fps).ceil() + 1.0
-                        },
+                        start,
+                        end,
                     };
                     self.open_dialog(dialog);
                 }
@@ -453,6 +461,36 @@ impl ClipscopeApp {
                     .collect::<Vec<_>>()
             })
             .collect();
+        self.selection.keys = keys;
+    }
+
+    /// Selects every shown component of the keys of the shown tracks inside the play range (the
+    /// whole clip without one).
+    fn select_in_play_range(&mut self) {
+        let Some((_, clip)) = self.selected_clip() else {
+            return;
+        };
+        let (lo, hi) = self.transport.bounds(clip.duration);
+        let sel = &self.selection;
+        let mut keys = std::collections::BTreeSet::new();
+        for &t in &sel.tracks {
+            let Some(tr) = clip.tracks.get(t) else {
+                continue;
+            };
+            let comps: Vec<usize> = (0..tr.value_size().max(1))
+                .filter(|&c| !sel.hidden.contains(&(t, c)))
+                .collect();
+            for (key, &time) in tr.times.iter().enumerate() {
+                let time = time as f64;
+                if time >= lo - 1e-6 && time <= hi + 1e-6 {
+                    keys.extend(comps.iter().map(|&component| KeyRef {
+                        track: t,
+                        key,
+                        component,
+                    }));
+                }
+            }
+        }
         self.selection.keys = keys;
     }
 
