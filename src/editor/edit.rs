@@ -248,6 +248,16 @@ pub enum Edit {
         /// Frames per second.
         fps: f64,
     },
+    /// A new clip (appended to the document, selected) holding the tracks of some of its clips;
+    /// tracks they share are merged (see [`merge_clips`](crate::model::ops::merge_clips)).
+    MergeClips {
+        /// The document.
+        doc: usize,
+        /// Clip indices, in the order their tracks go in (at least two).
+        clips: Vec<usize>,
+        /// The new clip's name.
+        name: String,
+    },
     /// Plays the clips backwards.
     Reverse(ClipScope),
     /// Smooths the values of keys (Blender's Smooth Keys: towards the ¼-½-¼ average of each key
@@ -336,6 +346,7 @@ impl Edit {
             Edit::Retime { .. } => "Retime",
             Edit::Resample { .. } => "Resample",
             Edit::Reverse(_) => "Reverse",
+            Edit::MergeClips { .. } => "Merge clips",
             Edit::SmoothKeys { .. } => "Smooth keys",
             Edit::ScaleKeys { .. } => "Scale keys",
             Edit::SnapKeys { .. } => "Snap keys to frames",

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::formats::Document;
 use crate::model::Clip;
 use crate::model::ops::lint::LintSettings;
-use crate::model::ops::{make_clip_additive, paste_keys, subclip};
+use crate::model::ops::{make_clip_additive, merge_clips, paste_keys, subclip};
 use crate::text::thousands;
 
 use super::edit::{ClipId, ClipScope, Edit, KeyRef};
@@ -374,6 +374,29 @@ impl Workspace {
                 }
                 applied.message = Some(message);
                 applied.select_keys = keys;
+            }
+            Edit::MergeClips { doc, clips, name } => {
+                let all = &self.documents.get(doc).ok_or("no such document")?.doc.clips;
+                if clips.len() < 2 {
+                    return Err("merge clips: choose at least two clips".into());
+                }
+                let sources = clips
+                    .iter()
+                    .map(|&c| {
+                        all.get(c)
+                            .ok_or_else(|| format!("merge clips: no clip {c}"))
+                    })
+                    .collect::<Result<Vec<&Clip>, String>>()?;
+                let (merged, shared) = merge_clips(&sources, name);
+                applied.message = Some(format!(
+                    "merged {} clips into {}: {} tracks ({shared} shared)",
+                    clips.len(),
+                    merged.name,
+                    merged.tracks.len()
+                ));
+                let index = all.len();
+                self.edit_clips(doc, &mut changes, |list| list.push(merged))?;
+                applied.select_clip = Some(ClipId { doc, clip: index });
             }
             Edit::DeleteTracks { clip, tracks } => {
                 let mut tracks = tracks;
@@ -1399,6 +1422,33 @@ mod tests {
         assert_eq!(
             ws.clip(CLIP).unwrap().tracks[0].times,
             vec![0.0, 1.0, 2.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn merging_clips_adds_one() {
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let applied = undoable(
+            &mut ws,
+            Edit::MergeClips {
+                doc: 0,
+                clips: vec![0, 1],
+                name: "both".into(),
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("merged 2 clips into both: 2 tracks (2 shared)")
+        );
+        assert_eq!(names(&ws), ["walk", "walk copy", "both"]);
+        assert!(
+            ws.apply(Edit::MergeClips {
+                doc: 0,
+                clips: vec![0],
+                name: "one".into()
+            })
+            .is_err()
         );
     }
 

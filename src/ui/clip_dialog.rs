@@ -59,6 +59,20 @@ pub enum ClipDialog {
         /// The time that stays put.
         pivot: Pivot,
     },
+    /// Make the clip additive against a frame of itself or of another clip of its file.
+    MakeAdditive {
+        /// The reference frame.
+        frame: f64,
+        /// The reference clip (index in the file), `None` for the clip itself.
+        reference: Option<usize>,
+    },
+    /// Merge clips of the file into a new clip.
+    Merge {
+        /// Which clips of the file go in.
+        chosen: Vec<bool>,
+        /// The new clip's name.
+        name: String,
+    },
     /// Smooth the selected keys.
     Smooth {
         /// The keys (selected when the dialog opened).
@@ -102,6 +116,8 @@ pub struct DialogView<'a> {
     pub fps: f64,
     /// The playhead (seconds).
     pub playhead: f64,
+    /// Every clip of the selected clip's file.
+    pub siblings: &'a [Clip],
     /// The figure the clip plays on in the viewport, if any (for the binding count).
     pub figure: Option<&'a Figure>,
 }
@@ -116,6 +132,8 @@ impl ClipDialog {
             ClipDialog::Resample { .. } => "Resample clip",
             ClipDialog::Smooth { .. } => "Smooth keys",
             ClipDialog::ScaleKeys { .. } => "Scale keys",
+            ClipDialog::MakeAdditive { .. } => "Make additive",
+            ClipDialog::Merge { .. } => "Merge clips",
         }
     }
 
@@ -191,6 +209,26 @@ impl ClipDialog {
                     time_factor: *time_factor,
                     pivot_value: (v0 + v1) / 2.0,
                     value_factor: *value_factor,
+                })
+            }
+            ClipDialog::MakeAdditive { frame, reference } => Ok(Edit::MakeAdditive {
+                clip: view.id,
+                frame: *frame,
+                fps: view.fps,
+                reference: reference.map(|clip| ClipId {
+                    doc: view.id.doc,
+                    clip,
+                }),
+            }),
+            ClipDialog::Merge { chosen, name } => {
+                let clips: Vec<usize> = (0..chosen.len()).filter(|&c| chosen[c]).collect();
+                if clips.len() < 2 {
+                    return Err("tick at least two clips".into());
+                }
+                Ok(Edit::MergeClips {
+                    doc: view.id.doc,
+                    clips,
+                    name: name.clone(),
                 })
             }
             ClipDialog::Smooth {
@@ -348,6 +386,42 @@ pub fn show(
                      selection; keys never pass an unselected neighbour.",
                     keys.len()
                 ));
+            }
+            ClipDialog::MakeAdditive { frame, reference } => {
+                ui.horizontal(|ui| {
+                    let l = ui.label("Reference frame");
+                    ui.add(egui::DragValue::new(frame).speed(1.0))
+                        .labelled_by(l.id);
+                    ui.weak(format!("({:.3} s at {} fps)", *frame / view.fps, view.fps));
+                });
+                let name = |r: &Option<usize>| match r {
+                    None => "this clip".to_string(),
+                    Some(c) => view.siblings.get(*c).map_or_else(String::new, |c| c.name.clone()),
+                };
+                egui::ComboBox::from_label("Pose of")
+                    .selected_text(name(reference))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(reference, None, "this clip");
+                        for (c, clip) in view.siblings.iter().enumerate() {
+                            if c != view.id.clip {
+                                ui.selectable_value(reference, Some(c), clip.name.as_str());
+                            }
+                        }
+                    });
+                ui.weak("Each track keeps only its difference from that pose (three.js makeClipAdditive).");
+            }
+            ClipDialog::Merge { chosen, name } => {
+                ui.horizontal(|ui| {
+                    let l = ui.label("New clip");
+                    ui.add_sized([300.0, 20.0], egui::TextEdit::singleline(name))
+                        .labelled_by(l.id);
+                });
+                for (c, clip) in view.siblings.iter().enumerate() {
+                    if let Some(on) = chosen.get_mut(c) {
+                        ui.checkbox(on, clip.name.as_str());
+                    }
+                }
+                ui.weak("Tracks go in the order ticked clips are listed; tracks they share are merged key by key.");
             }
             ClipDialog::Smooth {
                 keys,

@@ -116,8 +116,10 @@ pub enum UiCommand {
     Resample,
     /// Play the selected clip backwards.
     ReverseClip,
-    /// Make the selected clip additive against its pose at the playhead.
+    /// Make the selected clip additive against a frame of itself or of another clip.
     MakeAdditive,
+    /// Merge clips of the selected clip's file into a new clip.
+    MergeClips,
     /// Put neighbouring quaternion keys of the selected clip in the same hemisphere.
     UnrollQuaternions,
     /// Put neighbouring quaternion keys of every open clip in the same hemisphere.
@@ -191,7 +193,8 @@ impl UiCommand {
             UiCommand::Retime => "Retime clip…",
             UiCommand::Resample => "Resample clip…",
             UiCommand::ReverseClip => "Reverse clip",
-            UiCommand::MakeAdditive => "Make additive (pose at playhead)",
+            UiCommand::MakeAdditive => "Make additive…",
+            UiCommand::MergeClips => "Merge clips…",
             UiCommand::UnrollQuaternions => "Unroll quaternion flips",
             UiCommand::UnrollQuaternionsAll => "Unroll quaternion flips in all clips",
             UiCommand::ToggleValidation => "Show / hide validation panel",
@@ -263,6 +266,7 @@ impl UiCommand {
             | UiCommand::Resample
             | UiCommand::ReverseClip
             | UiCommand::MakeAdditive
+            | UiCommand::MergeClips
             | UiCommand::UnrollQuaternions
             | UiCommand::UnrollQuaternionsAll => return None,
         };

@@ -98,6 +98,7 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 UiCommand::Resample,
                 UiCommand::ReverseClip,
                 UiCommand::MakeAdditive,
+                UiCommand::MergeClips,
                 UiCommand::UnrollQuaternions,
             ] {
                 item(ui, command, view.has_clip, out);

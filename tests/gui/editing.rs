@@ -353,3 +353,38 @@ fn s_stretches_a_section_and_shift_s_snaps_keys_to_frames() {
     assert_eq!(times(&harness, WALK, 0), [0.0, 1.0, 2.0]);
     assert_eq!(last_log(&harness), "snapped 2 key(s) to frames at 30 fps");
 }
+
+#[test]
+fn merge_and_make_additive_against_another_clip_through_dialogs() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    menu(&mut harness, "Clip", "Merge clips…");
+    harness.get_by_label("run").click();
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(
+        last_log(&harness),
+        "merged 2 clips into walk merged: 3 tracks (1 shared)"
+    );
+    let merged = ClipId { doc: 0, clip: 2 };
+    assert_eq!(harness.state().selection.clip, Some(merged));
+
+    select(&mut harness, "run");
+    menu(&mut harness, "Clip", "Make additive…");
+    if let Some(ClipDialog::MakeAdditive { reference, .. }) = &mut harness.state_mut().clip_dialog {
+        *reference = Some(0);
+    }
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(last_log(&harness), "additive against walk at frame 0");
+    // The run's arm minus the walk's arm at frame 0 (0, 0, 0): unchanged; the hips have no
+    // match in the walk and stay.
+    assert_eq!(values(&harness, RUN, 1), [5., 5., 5., 5., 5., 5.]);
+    assert_eq!(
+        harness.state().ws.clip(RUN).unwrap().blend_mode,
+        clipscope::model::BlendMode::Additive
+    );
+}

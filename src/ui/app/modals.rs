@@ -54,6 +54,7 @@ impl ClipscopeApp {
                         clip,
                         fps: self.transport.fps,
                         playhead: self.transport.time,
+                        siblings: &self.ws.documents[id.doc].doc.clips,
                         figure: self.viewport.player().map(|p| p.figure()),
                     };
                     clip_dialog::show(ctx, dialog, &view, out)

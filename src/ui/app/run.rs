@@ -240,14 +240,24 @@ impl ClipscopeApp {
                 }
             }
             UiCommand::MakeAdditive => {
-                if let Some(clip) = self.selection.clip {
-                    let fps = self.transport.fps;
-                    let frame = self.playhead() * fps;
-                    self.apply(Edit::MakeAdditive {
-                        clip,
-                        frame,
-                        fps,
-                        reference: None,
+                let frame = (self.playhead() * self.transport.fps).round();
+                self.open_dialog(ClipDialog::MakeAdditive {
+                    frame,
+                    reference: None,
+                });
+            }
+            UiCommand::MergeClips => {
+                if let Some(id) = self.selection.clip {
+                    let n = self.ws.documents[id.doc].doc.clips.len();
+                    let mut chosen = vec![false; n];
+                    chosen[id.clip] = true;
+                    let name = self
+                        .ws
+                        .clip(id)
+                        .map_or_else(String::new, |c| c.name.clone());
+                    self.open_dialog(ClipDialog::Merge {
+                        chosen,
+                        name: format!("{name} merged"),
                     });
                 }
             }
