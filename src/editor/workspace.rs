@@ -942,8 +942,7 @@ enum ClipOp {
 fn one_line(text: &str) -> String {
     text.lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.chars().all(|c| c == '^' || c == ' '))
-        .last()
+        .rfind(|l| !l.is_empty() && !l.chars().all(|c| c == '^' || c == ' '))
         .unwrap_or(text)
         .to_string()
 }

@@ -195,7 +195,7 @@ impl ClipDialog {
             } => {
                 let (t0, t1, v0, v1) =
                     selection_box(view.clip, keys).ok_or("select the keys to scale first")?;
-                if !(*time_factor > 0.0) {
+                if time_factor.is_nan() || *time_factor <= 0.0 {
                     return Err("the time factor must be above 0".into());
                 }
                 Ok(Edit::ScaleKeys {

@@ -65,7 +65,10 @@ impl Clip {
             .iter()
             .filter_map(Track::end_time)
             .fold(f64::NEG_INFINITY, |a, t| a.max(t as f64));
-        let end = if self.duration.is_finite() && self.duration >= 0.0 && !(last > self.duration) {
+        let end = if self.duration.is_finite()
+            && self.duration >= 0.0
+            && (last <= self.duration || last.is_nan())
+        {
             self.duration
         } else {
             last.max(0.0)
