@@ -237,6 +237,7 @@ fn clicking_a_key_selects_it_and_shift_adds() {
 #[test]
 fn dragging_a_key_moves_it_by_the_pointer_delta_in_one_gesture() {
     let mut h = harness(all_curves());
+    h.state_mut().ed.snap = false;
     let from = key_pos(&h, 0, 0, 1);
     let to = from + vec2(40.0, -30.0); // later and higher
     let [want_dt, want_dv] = plot_delta(&h, from, to);
@@ -611,4 +612,37 @@ fn right_click_menu_reaches_the_commands() {
             keys: vec![key(0, 2, 1)],
         }]
     );
+}
+
+#[test]
+fn dragged_keys_snap_to_frames_the_playhead_and_other_keys_unless_ctrl() {
+    let mut h = harness(all_curves());
+    assert!(h.state().ed.snap, "snapping is on by default");
+    let total_dt = |h: &Harness<'_, State>| -> f64 { move_commands(h).iter().map(|m| m.1).sum() };
+    // Key 1 of the position (0.5 s) dragged 37 points later lands on a whole frame.
+    let from = key_pos(&h, 0, 0, 1);
+    drag(&mut h, from, from + vec2(37.0, 0.0), Modifiers::NONE);
+    let landed = 0.5 + total_dt(&h);
+    assert!(total_dt(&h) > 0.0);
+    assert!(
+        ((landed * 30.0).round() - landed * 30.0).abs() < 1e-9,
+        "{landed}"
+    );
+    // Dragged next to the playhead (0.25 s), it lands on it exactly.
+    h.state_mut().commands.clear();
+    let near = at(&h, 0.25, 0.0).x + 2.0;
+    let from = key_pos(&h, 0, 0, 1);
+    drag(&mut h, from, Pos2::new(near, from.y), Modifiers::NONE);
+    assert!(
+        (0.5 + total_dt(&h) - 0.25).abs() < 1e-9,
+        "{}",
+        0.5 + total_dt(&h)
+    );
+    // Ctrl drags in free time.
+    h.state_mut().commands.clear();
+    let from = key_pos(&h, 0, 0, 1);
+    let to = from + vec2(37.0, 0.0);
+    let [want_dt, _] = plot_delta(&h, from, to);
+    drag(&mut h, from, to, Modifiers::COMMAND);
+    assert!((total_dt(&h) - want_dt).abs() < 1e-9);
 }

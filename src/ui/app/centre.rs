@@ -100,6 +100,7 @@ impl ClipscopeApp {
             })
             .filter(|c| !self.selection.hidden.contains(&(c.track, c.component)))
             .collect();
+        self.curves.fps = self.transport.fps;
         curve_editor::show(
             ui,
             &mut self.curves,

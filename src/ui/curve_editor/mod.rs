@@ -72,6 +72,11 @@ pub struct CurveEditor {
     pub normalize: bool,
     /// Show quaternion tracks as Euler angles in degrees (those curves are read-only).
     pub euler: bool,
+    /// Dragged keys snap to whole frames of [`fps`](CurveEditor::fps), the playhead and other
+    /// keys (Ctrl while dragging inverts it).
+    pub snap: bool,
+    /// The frame rate keys snap to (the transport's).
+    pub fps: f64,
     view: Option<PlotBounds>,
     request: Option<ViewRequest>,
     transform: Option<PlotTransform>,
@@ -107,6 +112,8 @@ impl CurveEditor {
             id,
             normalize: false,
             euler: false,
+            snap: true,
+            fps: 30.0,
             view: None,
             request: None,
             transform: None,
@@ -200,6 +207,7 @@ pub fn show(
         ui,
         &mut ed.normalize,
         &mut ed.euler,
+        &mut ed.snap,
         shown_curves,
         selected,
         out,
@@ -322,6 +330,8 @@ pub fn show(
         tf: &tf,
         curves: &resolved,
         clip: clip_id,
+        snap_fps: (ed.snap && ed.fps.is_finite() && ed.fps > 0.0).then_some(ed.fps),
+        playhead,
     };
     let hover = interact::handle(
         ui,

@@ -33,6 +33,7 @@ pub(super) fn show(
     ui: &mut Ui,
     normalize: &mut bool,
     euler: &mut bool,
+    snap: &mut bool,
     shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
     out: &mut Outbox,
@@ -65,6 +66,10 @@ pub(super) fn show(
             .toggle_value(euler, "Euler")
             .on_hover_text(EULER_TIP)
             .changed();
+        ui.toggle_value(snap, "Snap").on_hover_text(
+            "Dragged keys land on whole frames, the playhead or other keys \
+             (hold Ctrl while dragging for free time)",
+        );
         ui.separator();
         ui.menu_button("Interpolation", |ui| {
             let targets = shown_curves.targets(selected);
