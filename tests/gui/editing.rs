@@ -388,3 +388,90 @@ fn merge_and_make_additive_against_another_clip_through_dialogs() {
         clipscope::model::BlendMode::Additive
     );
 }
+
+/// Presses or releases the primary button at `pos` with `modifiers`.
+fn button(
+    harness: &Harness<'_, ClipscopeApp>,
+    pos: egui::Pos2,
+    pressed: bool,
+    modifiers: Modifiers,
+) {
+    harness.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers,
+    });
+}
+
+#[test]
+fn the_dopesheet_selects_keys_across_tracks_and_drags_them_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0, 1].into();
+    harness.run();
+    // The ruler spans the clip (0–2 s) at the fitted zoom; rows are found by their labels.
+    let ruler = harness.get_by_label("Playhead").rect();
+    let x = |t: f32| ruler.left() + ruler.width() * t / 2.0;
+    let row0 = harness
+        .get_by_label("mixamorig:LeftArm.position")
+        .rect()
+        .center()
+        .y;
+    let row1 = harness
+        .get_by_label("mixamorig:Spine.quaternion")
+        .rect()
+        .center()
+        .y;
+    let key1 = |y: f32| egui::pos2(x(1.0), y);
+
+    harness.hover_at(key1(row0));
+    button(&harness, key1(row0), true, Modifiers::NONE);
+    button(&harness, key1(row0), false, Modifiers::NONE);
+    harness.run();
+    assert_eq!(
+        harness.state().transport.time,
+        1.0,
+        "a click seeks to the key"
+    );
+    harness.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+    harness.hover_at(key1(row1));
+    button(&harness, key1(row1), true, Modifiers::SHIFT);
+    button(&harness, key1(row1), false, Modifiers::SHIFT);
+    harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+    harness.run();
+    let tracks: std::collections::BTreeSet<(usize, usize)> = harness
+        .state()
+        .selection
+        .keys
+        .iter()
+        .map(|k| (k.track, k.key))
+        .collect();
+    assert_eq!(
+        tracks,
+        [(0, 1), (1, 1)].into(),
+        "shift-click adds the other row's key"
+    );
+
+    // Drag the first row's key 0.3 s later: both selected keys move, snapped to frames.
+    harness.run_steps(3);
+    harness.hover_at(key1(row0));
+    button(&harness, key1(row0), true, Modifiers::NONE);
+    harness.run();
+    for f in [0.1, 0.2, 0.3] {
+        harness.hover_at(egui::pos2(x(1.0 + f), row0));
+        harness.run();
+    }
+    button(&harness, egui::pos2(x(1.3), row0), false, Modifiers::NONE);
+    harness.run();
+    // Each step of a drag is rounded to f32 as it is applied, so the frame is met within that.
+    for track in [0, 1] {
+        let t = times(&harness, WALK, track);
+        assert!((t[1] - 1.3).abs() < 1e-6, "track {track}: {t:?}");
+    }
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(times(&harness, WALK, 0), [0.0, 1.0, 2.0], "one undo step");
+    assert_eq!(times(&harness, WALK, 1), [0.0, 1.0, 2.0]);
+}

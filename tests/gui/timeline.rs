@@ -33,11 +33,13 @@ fn harness() -> Harness<'static, Timeline> {
                         label: ".bones[hips].position",
                         colour: Color32::from_rgb(110, 200, 120),
                         times: &POSITION_KEYS,
+                        selected: &[],
                     },
                     DopeRow {
                         label: ".bones[head].quaternion",
                         colour: Color32::from_rgb(100, 160, 240),
                         times: &ROTATION_KEYS,
+                        selected: &[],
                     },
                 ];
                 let output: TimelineOutput =
