@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::ops::lint::LintSettings;
-use crate::model::ops::{HandleSide, KeyClipboard, PasteValues};
+use crate::model::ops::{HandleSide, KeyClipboard, Marker, PasteValues};
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
 /// A clip of an open document: `(document index, clip index)` in the workspace.
@@ -258,6 +258,13 @@ pub enum Edit {
         /// The new clip's name.
         name: String,
     },
+    /// Replaces a clip's markers (add, rename, move, delete: the whole list, one undo step).
+    SetMarkers {
+        /// The clip.
+        clip: ClipId,
+        /// Its markers afterwards.
+        markers: Vec<Marker>,
+    },
     /// Plays the clips backwards.
     Reverse(ClipScope),
     /// Smooths the values of keys (Blender's Smooth Keys: towards the ¼-½-¼ average of each key
@@ -347,6 +354,7 @@ impl Edit {
             Edit::Resample { .. } => "Resample",
             Edit::Reverse(_) => "Reverse",
             Edit::MergeClips { .. } => "Merge clips",
+            Edit::SetMarkers { .. } => "Edit markers",
             Edit::SmoothKeys { .. } => "Smooth keys",
             Edit::ScaleKeys { .. } => "Scale keys",
             Edit::SnapKeys { .. } => "Snap keys to frames",

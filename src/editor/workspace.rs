@@ -375,6 +375,11 @@ impl Workspace {
                 applied.message = Some(message);
                 applied.select_keys = keys;
             }
+            Edit::SetMarkers { clip, markers } => {
+                let before = self.clip(clip).ok_or("no such clip")?.markers().len();
+                self.edit_clip(clip, &mut changes, |c| c.set_markers(&markers))?;
+                applied.message = Some(format!("markers: {before} -> {}", markers.len()));
+            }
             Edit::MergeClips { doc, clips, name } => {
                 let all = &self.documents.get(doc).ok_or("no such document")?.doc.clips;
                 if clips.len() < 2 {
@@ -1449,6 +1454,25 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn markers_are_one_step() {
+        use crate::model::ops::Marker;
+        let mut ws = workspace();
+        let marker = Marker {
+            name: "contact".into(),
+            time: 1.5,
+        };
+        let applied = undoable(
+            &mut ws,
+            Edit::SetMarkers {
+                clip: CLIP,
+                markers: vec![marker.clone()],
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("markers: 0 -> 1"));
+        assert_eq!(ws.clip(CLIP).unwrap().markers(), [marker]);
     }
 
     #[test]

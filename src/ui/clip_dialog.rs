@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::editor::{ClipId, ClipScope, Edit, KeyRef};
 use crate::model::Clip;
-use crate::model::ops::{Rename, preview_renames};
+use crate::model::ops::{Marker, Rename, preview_renames};
 use crate::scene::{Figure, Player};
 
 use super::outbox::Outbox;
@@ -73,6 +73,11 @@ pub enum ClipDialog {
         /// The new clip's name.
         name: String,
     },
+    /// The clip's markers: rename, move, delete, add.
+    Markers {
+        /// The markers as edited so far.
+        list: Vec<Marker>,
+    },
     /// Smooth the selected keys.
     Smooth {
         /// The keys (selected when the dialog opened).
@@ -134,6 +139,7 @@ impl ClipDialog {
             ClipDialog::ScaleKeys { .. } => "Scale keys",
             ClipDialog::MakeAdditive { .. } => "Make additive",
             ClipDialog::Merge { .. } => "Merge clips",
+            ClipDialog::Markers { .. } => "Markers",
         }
     }
 
@@ -219,6 +225,10 @@ impl ClipDialog {
                     doc: view.id.doc,
                     clip,
                 }),
+            }),
+            ClipDialog::Markers { list } => Ok(Edit::SetMarkers {
+                clip: view.id,
+                markers: list.clone(),
             }),
             ClipDialog::Merge { chosen, name } => {
                 let clips: Vec<usize> = (0..chosen.len()).filter(|&c| chosen[c]).collect();
@@ -409,6 +419,31 @@ pub fn show(
                         }
                     });
                 ui.weak("Each track keeps only its difference from that pose (three.js makeClipAdditive).");
+            }
+            ClipDialog::Markers { list } => {
+                let mut gone = None;
+                egui::Grid::new("marker rows").show(ui, |ui| {
+                    for (i, m) in list.iter_mut().enumerate() {
+                        ui.add_sized([220.0, 20.0], egui::TextEdit::singleline(&mut m.name))
+                            .on_hover_text("Marker name");
+                        ui.add(egui::DragValue::new(&mut m.time).speed(0.01).suffix(" s"))
+                            .on_hover_text("Marker time");
+                        if ui.small_button("Delete").clicked() {
+                            gone = Some(i);
+                        }
+                        ui.end_row();
+                    }
+                });
+                if let Some(i) = gone {
+                    list.remove(i);
+                }
+                if ui.button("Add at playhead").clicked() {
+                    list.push(Marker {
+                        name: format!("F{:.0}", view.playhead * view.fps),
+                        time: view.playhead,
+                    });
+                }
+                ui.weak("Kept in the clip's userData.markers (three.js keeps them in the file).");
             }
             ClipDialog::Merge { chosen, name } => {
                 ui.horizontal(|ui| {

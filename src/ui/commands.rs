@@ -67,6 +67,14 @@ pub enum UiCommand {
     GoStart,
     /// To the end of the clip.
     GoEnd,
+    /// Add a marker at the playhead.
+    AddMarker,
+    /// Rename, move and delete the clip's markers.
+    EditMarkers,
+    /// To the next marker.
+    NextMarker,
+    /// To the previous marker.
+    PreviousMarker,
     /// Set the play range to the span of the selected keys.
     SetPlayRange,
     /// Play the whole clip again.
@@ -169,6 +177,10 @@ impl UiCommand {
             UiCommand::PreviousKey => "Previous key",
             UiCommand::GoStart => "Go to start",
             UiCommand::GoEnd => "Go to end",
+            UiCommand::AddMarker => "Add marker at playhead",
+            UiCommand::EditMarkers => "Markers…",
+            UiCommand::NextMarker => "Next marker",
+            UiCommand::PreviousMarker => "Previous marker",
             UiCommand::SetPlayRange => "Set play range from selected keys",
             UiCommand::ClearPlayRange => "Clear play range",
             UiCommand::FrameAll => "Frame all curves",
@@ -226,6 +238,9 @@ impl UiCommand {
             UiCommand::PreviousKey => (Modifiers::NONE, Key::ArrowDown),
             UiCommand::GoStart => (Modifiers::NONE, Key::Home),
             UiCommand::GoEnd => (Modifiers::NONE, Key::End),
+            UiCommand::AddMarker => (Modifiers::NONE, Key::M),
+            UiCommand::NextMarker => (Modifiers::ALT, Key::ArrowRight),
+            UiCommand::PreviousMarker => (Modifiers::ALT, Key::ArrowLeft),
             UiCommand::SetPlayRange => (Modifiers::NONE, Key::P),
             UiCommand::ClearPlayRange => (Modifiers::ALT, Key::P),
             UiCommand::FrameAll => (Modifiers::NONE, Key::F),
@@ -267,6 +282,7 @@ impl UiCommand {
             | UiCommand::ReverseClip
             | UiCommand::MakeAdditive
             | UiCommand::MergeClips
+            | UiCommand::EditMarkers
             | UiCommand::UnrollQuaternions
             | UiCommand::UnrollQuaternionsAll => return None,
         };

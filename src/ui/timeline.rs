@@ -77,6 +77,18 @@ pub fn show(
     duration: f64,
     rows: &[DopeRow<'_>],
 ) -> TimelineOutput {
+    show_marked(ui, transport, duration, rows, &[])
+}
+
+/// [`show`] with the clip's markers (`(time, name)`) flagged on the ruler; a click near one
+/// puts the playhead on it.
+pub fn show_marked(
+    ui: &mut egui::Ui,
+    transport: &mut Transport,
+    duration: f64,
+    rows: &[DopeRow<'_>],
+    markers: &[(f64, &str)],
+) -> TimelineOutput {
     let duration = if duration.is_finite() && duration > 0.0 {
         duration
     } else {
@@ -109,6 +121,7 @@ pub fn show(
         &axis,
         transport,
         duration,
+        markers,
         &mut output,
     );
     if ruler_response.double_clicked() {

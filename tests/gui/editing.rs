@@ -475,3 +475,67 @@ fn the_dopesheet_selects_keys_across_tracks_and_drags_them_in_time() {
     assert_eq!(times(&harness, WALK, 0), [0.0, 1.0, 2.0], "one undo step");
     assert_eq!(times(&harness, WALK, 1), [0.0, 1.0, 2.0]);
 }
+
+#[test]
+fn markers_are_added_renamed_jumped_to_and_kept_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().transport.time = 0.5;
+    harness.key_press(Key::M);
+    harness.run();
+    harness.state_mut().transport.time = 1.5;
+    harness.key_press(Key::M);
+    harness.run();
+    let names: Vec<String> = harness
+        .state()
+        .ws
+        .clip(WALK)
+        .unwrap()
+        .markers()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["F15", "F45"]);
+    // Alt+← / Alt+→ jump between markers.
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowLeft);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 0.5);
+    harness.key_press_modifiers(Modifiers::ALT, Key::ArrowRight);
+    harness.run();
+    assert_eq!(harness.state().transport.time, 1.5);
+
+    // Rename the first in the Markers dialog.
+    menu(&mut harness, "View", "Markers…");
+    if let Some(ClipDialog::Markers { list }) = &mut harness.state_mut().clip_dialog {
+        list[0].name = "left foot".into();
+    }
+    harness.run();
+    harness.get_by_label("OK").click();
+    harness.run();
+    assert_eq!(
+        harness.state().ws.clip(WALK).unwrap().markers()[0].name,
+        "left foot"
+    );
+    assert_eq!(
+        harness.state().ws.history.undo_label(),
+        Some("Edit markers")
+    );
+
+    // Saved as three.js JSON, the markers are in the clip's userData.
+    let out = dir.path().join("marked.json");
+    let doc_id = harness.state().ws.documents[0].id;
+    common::gui::export_through_prompt(
+        &mut harness,
+        doc_id,
+        clipscope::formats::Format::ThreeJs,
+        &out,
+    );
+    let back = clipscope::formats::read_file(&out).unwrap();
+    let names: Vec<String> = back.clips[0]
+        .markers()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["left foot", "F45"]);
+}

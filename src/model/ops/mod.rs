@@ -17,7 +17,8 @@
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
 //!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
 //! * the editor's clip and key operations, also clipscope's own: the key clipboard
-//!   ([`KeyClipboard`], [`paste_keys`]), [`merge_clips`](fn@merge_clips), [`Clip::split_at`](super::Clip::split_at),
+//!   ([`KeyClipboard`], [`paste_keys`]), [`merge_clips`](fn@merge_clips), markers
+//!   ([`Clip::markers`](super::Clip::markers), kept in `userData.markers`), [`Clip::split_at`](super::Clip::split_at),
 //!   [`Clip::retime`](super::Clip::retime), [`Clip::resample`](super::Clip::resample),
 //!   [`Clip::reverse`](super::Clip::reverse), [`Track::smooth_keys`](super::Track::smooth_keys),
 //!   [`Track::scale_key_times`](super::Track::scale_key_times),
@@ -36,6 +37,7 @@ mod fix;
 mod handles;
 mod keys;
 pub mod lint;
+mod markers;
 mod merge;
 mod morph_sequence;
 mod optimize;
@@ -60,6 +62,7 @@ pub use clipboard::{CopiedTrack, KeyClipboard, PasteReport, PasteValues, paste_k
 pub use find_by_name::find_by_name;
 pub use fix::FixReport;
 pub use keys::min_key_gap;
+pub use markers::Marker;
 pub use merge::merge_clips;
 pub use morph_sequence::{
     create_clips_from_morph_target_sequences, create_from_morph_target_sequence,

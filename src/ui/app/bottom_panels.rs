@@ -55,7 +55,9 @@ impl ClipscopeApp {
                 })
                 .collect()
         });
-        let output = timeline::show(ui, &mut self.transport, duration, &rows);
+        let markers = clip.map(|c| c.markers()).unwrap_or_default();
+        let flags: Vec<(f64, &str)> = markers.iter().map(|m| (m.time, m.name.as_str())).collect();
+        let output = timeline::show_marked(ui, &mut self.transport, duration, &rows, &flags);
         let components = |track: usize| {
             clip.and_then(|c| c.tracks.get(track))
                 .map_or(1, |t| t.value_size().max(1))

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::editor::{ClipScope, Edit, KeyRef};
 use crate::formats::WriteOptions;
-use crate::model::ops::{KeyClipboard, PasteValues};
+use crate::model::ops::{KeyClipboard, Marker, PasteValues};
 use crate::ui::clip_dialog::{ClipDialog, Pivot, RetimeMode};
 use crate::ui::findings::Findings;
 
@@ -275,6 +275,35 @@ impl ClipscopeApp {
             | UiCommand::PreviousKey
             | UiCommand::GoStart
             | UiCommand::GoEnd => self.run_transport_command(command),
+            UiCommand::AddMarker => {
+                if let Some((clip, c)) = self.selected_clip() {
+                    let time = self.playhead();
+                    let mut markers = c.markers();
+                    let name = format!("F{:.0}", time * self.transport.fps);
+                    markers.push(Marker { name, time });
+                    self.apply(Edit::SetMarkers { clip, markers });
+                }
+            }
+            UiCommand::EditMarkers => {
+                if let Some((_, c)) = self.selected_clip() {
+                    let list = c.markers();
+                    self.open_dialog(ClipDialog::Markers { list });
+                }
+            }
+            UiCommand::NextMarker | UiCommand::PreviousMarker => {
+                if let Some((_, c)) = self.selected_clip() {
+                    let times = c.markers().into_iter().map(|m| m.time as f32);
+                    let to = if command == UiCommand::NextMarker {
+                        self.transport.next_key(times)
+                    } else {
+                        self.transport.prev_key(times)
+                    };
+                    if let Some(t) = to {
+                        self.transport.playing = false;
+                        self.transport.time = t;
+                    }
+                }
+            }
             UiCommand::SetPlayRange => self.set_play_range(),
             UiCommand::ClearPlayRange => self.transport.range = None,
             UiCommand::FrameAll => self.curves.frame_all(),

@@ -35,6 +35,7 @@ pub(super) fn show(
     axis: &TimeAxis,
     transport: &mut Transport,
     duration: f64,
+    markers: &[(f64, &str)],
     output: &mut TimelineOutput,
 ) -> (Response, Grid) {
     let response = ui.interact(rect, id, Sense::click_and_drag());
@@ -70,7 +71,14 @@ pub(super) fn show(
     if scrubbing && let Some(pos) = response.interact_pointer_pos() {
         let free = ui.input(|i| i.modifiers.alt || i.modifiers.shift);
         let mut time = axis.time_at(pos.x);
-        if !free {
+        let marker = markers
+            .iter()
+            .map(|&(t, _)| t)
+            .filter(|&t| (axis.x_of(t) - pos.x).abs() <= MARKER_HIT)
+            .min_by(|a, b| (a - time).abs().total_cmp(&(b - time).abs()));
+        if let Some(t) = marker {
+            time = t;
+        } else if !free {
             time = transport.snap_to_frame(time);
         }
         transport.time = time.clamp(0.0, duration);
@@ -86,6 +94,13 @@ pub(super) fn show(
         );
 
     let grid = paint(ui, label_rect, rect, axis, transport, duration);
+    paint_markers(
+        &ui.painter_at(rect),
+        rect,
+        axis,
+        markers,
+        ui.visuals().text_color(),
+    );
     (response, grid)
 }
 
@@ -224,6 +239,47 @@ pub(super) fn paint_clip_range(painter: &Painter, rect: Rect, axis: &TimeAxis, d
             );
             x += spacing;
         }
+    }
+}
+
+/// How near (points) a click on the ruler must be to a marker to jump to it.
+const MARKER_HIT: f32 = 6.0;
+
+/// Each marker as a small flag hanging from the top of the ruler, with its name.
+fn paint_markers(
+    painter: &Painter,
+    rect: Rect,
+    axis: &TimeAxis,
+    markers: &[(f64, &str)],
+    text: Color32,
+) {
+    let colour = Color32::from_rgb(240, 200, 90);
+    for &(time, name) in markers {
+        let x = axis.x_of(time);
+        if !rect.x_range().contains(x) {
+            continue;
+        }
+        painter.vline(
+            x,
+            rect.y_range(),
+            Stroke::new(1.0, colour.gamma_multiply(0.7)),
+        );
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                Pos2::new(x - 4.0, rect.top()),
+                Pos2::new(x + 4.0, rect.top()),
+                Pos2::new(x, rect.top() + 6.0),
+            ],
+            colour,
+            Stroke::NONE,
+        ));
+        painter.text(
+            Pos2::new(x + 5.0, rect.center().y),
+            Align2::LEFT_CENTER,
+            name,
+            FontId::proportional(10.0),
+            text,
+        );
     }
 }
 
