@@ -302,3 +302,26 @@ fn ctrl_drag_on_the_ruler_sets_the_play_range_and_playback_stays_in_it() {
     t.advance(0.1, DURATION);
     assert!((t.time - 0.25).abs() < 1e-9, "{}", t.time);
 }
+
+#[test]
+fn a_click_near_a_marker_on_the_ruler_puts_the_playhead_on_it() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 260.0))
+        .build_ui_state(
+            |ui, state: &mut Timeline| {
+                let markers = [(0.43, "contact"), (0.8, "lift")];
+                timeline::show_marked(ui, &mut state.transport, DURATION, &[], &markers);
+            },
+            Timeline::default(),
+        );
+    harness.run();
+    let (axis, y) = ruler_axis(&harness);
+    // 3 points right of the marker at 0.43 s: the playhead lands on the marker, not a frame.
+    let near = Pos2::new(axis.x_of(0.43) + 3.0, y);
+    click_at(&mut harness, near, Modifiers::NONE);
+    assert_eq!(harness.state().transport.time, 0.43);
+    // Away from markers, clicks snap to frames as before.
+    click_at(&mut harness, Pos2::new(axis.x_of(0.61), y), Modifiers::NONE);
+    let time = harness.state().transport.time;
+    assert!(((time * 30.0).round() - time * 30.0).abs() < 1e-9, "{time}");
+}
