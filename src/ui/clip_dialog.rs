@@ -443,7 +443,9 @@ pub fn show(
                         time: view.playhead,
                     });
                 }
-                ui.weak("Kept in the clip's userData.markers (three.js keeps them in the file).");
+                ui.weak(
+                    "Saved as the clip's userData.markers (three.js) or the composition's markers (Lottie).",
+                );
             }
             ClipDialog::Merge { chosen, name } => {
                 ui.horizontal(|ui| {

@@ -2,7 +2,8 @@
 //!
 //! A clip's markers live in its user data, as three.js keeps such things: `userData.markers`, an
 //! array of `{"name": "…", "time": seconds}`, so a three.js file keeps them through a round
-//! trip with no format logic here. Entries of that array clipscope does not understand (not an
+//! trip with no format logic here; the Lottie reader fills them from the composition's
+//! `markers` and writes them back there. Entries of that array clipscope does not understand (not an
 //! object with a string name and a finite time) are never dropped: [`Clip::set_markers`] writes
 //! them back after the markers it manages, and [`Clip::unread_markers`] counts them.
 
