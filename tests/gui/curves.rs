@@ -646,3 +646,47 @@ fn dragged_keys_snap_to_frames_the_playhead_and_other_keys_unless_ctrl() {
     drag(&mut h, from, to, Modifiers::COMMAND);
     assert!((total_dt(&h) - want_dt).abs() < 1e-9);
 }
+
+#[test]
+fn g_grabs_the_selected_keys_x_locks_time_and_a_typed_amount_moves_by_frames() {
+    let mut h = harness(all_curves());
+    let p = key_pos(&h, 0, 0, 1);
+    click(&mut h, p, Modifiers::NONE);
+    h.state_mut().commands.clear();
+    // G with the pointer on the plot, then the pointer moves: the key follows (no button).
+    h.hover_at(p);
+    h.key_press(Key::G);
+    h.run();
+    h.hover_at(p + vec2(30.0, -20.0));
+    h.run();
+    let moves = move_commands(&h);
+    assert!(!moves.is_empty(), "the key follows the pointer");
+    let gesture = moves[0].3;
+    // Y locks to value: the time offset goes back to 0.
+    h.key_press(Key::Y);
+    h.run();
+    let dt: f64 = move_commands(&h).iter().map(|m| m.1).sum();
+    assert!(dt.abs() < 1e-12, "{dt}");
+    // X locks to time, and typing 6 moves exactly six frames; Enter confirms.
+    h.key_press(Key::X);
+    h.event(Event::Text("6".into()));
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    let moves = move_commands(&h);
+    let dt: f64 = moves.iter().map(|m| m.1).sum();
+    let dv: f64 = moves.iter().map(|m| m.2).sum();
+    assert!(
+        (dt - 6.0 / 30.0).abs() < 1e-12 && dv.abs() < 1e-12,
+        "{dt} {dv}"
+    );
+    assert!(
+        moves.iter().all(|m| m.3 == gesture),
+        "one grab, one gesture"
+    );
+    // Confirmed: moving the pointer moves nothing more.
+    let n = moves.len();
+    h.hover_at(p + vec2(80.0, 0.0));
+    h.run();
+    assert_eq!(move_commands(&h).len(), n);
+}

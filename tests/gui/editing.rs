@@ -539,3 +539,31 @@ fn markers_are_added_renamed_jumped_to_and_kept_in_the_file() {
         .collect();
     assert_eq!(names, ["left foot", "F45"]);
 }
+
+#[test]
+fn g_then_escape_puts_the_grabbed_keys_back_with_nothing_to_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0].into();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    let before = harness.state().ws.clip(WALK).unwrap().clone();
+    let tf = *harness.state().curves.transform().unwrap();
+    let at = |t: f64, v: f64| tf.position_from_point(&egui_plot::PlotPoint::new(t, v));
+    harness.hover_at(at(1.0, 0.5));
+    harness.run();
+    harness.key_press(Key::G);
+    harness.run();
+    harness.hover_at(at(1.2, 0.8));
+    harness.run();
+    assert_ne!(
+        harness.state().ws.clip(WALK).unwrap(),
+        &before,
+        "the keys follow"
+    );
+    harness.key_press(Key::Escape);
+    harness.run();
+    assert_eq!(harness.state().ws.clip(WALK).unwrap(), &before);
+    assert_eq!(harness.state().ws.history.undo_label(), None);
+}

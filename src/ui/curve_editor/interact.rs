@@ -355,7 +355,7 @@ fn start_drag(
 
 /// Where a dragged key at `time` lands with snapping: the playhead or an unmoved key within
 /// [`HIT_RADIUS`] points, else the nearest frame at `fps`.
-fn snapped_time(time: f64, fps: f64, p: &Pointer<'_, '_>, moving: &[KeyRef]) -> f64 {
+pub(super) fn snapped_time(time: f64, fps: f64, p: &Pointer<'_, '_>, moving: &[KeyRef]) -> f64 {
     let tol = (HIT_RADIUS as f64 * p.tf.dvalue_dpos()[0]).abs();
     let mut best: Option<(f64, f64)> = None;
     let mut consider = |t: f64| {
