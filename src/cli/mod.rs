@@ -7,6 +7,7 @@
 mod bake;
 mod convert;
 mod cycles;
+mod edit;
 mod figure;
 mod info;
 mod optimize;
@@ -62,6 +63,9 @@ pub enum Subcommand {
     Reduce(reduce::Args),
     /// Drop keys outside each clip's [0, duration], exactly like three.js's `clip.trim()`.
     Trim(trim::Args),
+    /// Apply the editor's clip operations in order (rename tracks, subclip, shift, scale time,
+    /// resample, make additive, unroll quaternions, reverse), one summary line each.
+    Edit(edit::Args),
     /// Rewrite a file (compact numbers, optional rounding or pretty printing).
     Convert(convert::Args),
     /// Print track values at given times, as three.js's interpolants compute them.
@@ -88,6 +92,7 @@ pub fn run(subcommand: Subcommand) -> ExitCode {
         Subcommand::Optimize(args) => optimize::run(args),
         Subcommand::Reduce(args) => reduce::run(args),
         Subcommand::Trim(args) => trim::run(args),
+        Subcommand::Edit(args) => edit::run(args),
         Subcommand::Convert(args) => convert::run(args),
         Subcommand::Sample(args) => sample::run(args),
         Subcommand::Render(args) => render::run(args),

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ops::HandleSide;
 use crate::model::ops::lint::LintSettings;
+use crate::model::ops::{HandleSide, KeyClipboard, Marker, PasteValues};
 use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
 
 /// A clip of an open document: `(document index, clip index)` in the workspace.
@@ -28,10 +28,12 @@ pub struct KeyRef {
 }
 
 /// Which clips an operation such as optimize runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClipScope {
     /// One clip.
     Clip(ClipId),
+    /// Some clips (`clipscope edit --clip NAME`), each once, in this order.
+    Clips(Vec<ClipId>),
     /// Every clip of every open document.
     All,
 }
@@ -180,6 +182,151 @@ pub enum Edit {
         /// The handle type.
         mode: TangentMode,
     },
+    /// Pastes copied keys into a clip (Ctrl+V), or duplicates keys (Shift+D): the earliest
+    /// copied key lands at `time`, copied track `i` goes into track `targets[i]`.
+    PasteKeys {
+        /// The clip pasted into.
+        clip: ClipId,
+        /// The copied keys (boxed: it holds whole tracks).
+        clipboard: Box<KeyClipboard>,
+        /// The track each copied track goes into (see
+        /// [`KeyClipboard::targets`](crate::model::ops::KeyClipboard::targets)).
+        targets: Vec<Option<usize>>,
+        /// Where the earliest copied key lands (seconds).
+        time: f64,
+        /// Values as copied, or offset onto the curves they land on.
+        values: PasteValues,
+        /// True for Duplicate keys (only the label differs).
+        duplicate: bool,
+    },
+    /// Deletes whole tracks of a clip.
+    DeleteTracks {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+    },
+    /// Find and replace in track names with a regular expression (`$1` for groups).
+    RenameTracks {
+        /// The clips.
+        scope: ClipScope,
+        /// The regular expression.
+        pattern: String,
+        /// The replacement.
+        replacement: String,
+    },
+    /// Cuts a clip in two at `time`: the clip keeps what comes before, a new clip right after
+    /// it (named `<name>.2`) holds the rest, starting at 0.
+    SplitClip {
+        /// The clip.
+        clip: ClipId,
+        /// Where to cut (seconds, strictly inside the clip).
+        time: f64,
+    },
+    /// A new clip (inserted after the source, selected) holding the source's keys in
+    /// `[start, end)` frames at `fps` (three.js `AnimationUtils.subclip`), or the source cut
+    /// down to that range in place (`replace`: keeping its uuid).
+    Subclip {
+        /// The source clip.
+        clip: ClipId,
+        /// The new clip's name.
+        name: String,
+        /// First frame kept.
+        start: f64,
+        /// First frame not kept.
+        end: f64,
+        /// Frames per second (1 makes frames seconds).
+        fps: f64,
+        /// Replace the source (keeping its uuid) instead of adding a clip.
+        replace: bool,
+    },
+    /// Multiplies key times by `factor`, then adds `offset` seconds; the duration follows.
+    Retime {
+        /// The clips.
+        scope: ClipScope,
+        /// Time factor (finite, above 0).
+        factor: f64,
+        /// Offset in seconds.
+        offset: f64,
+    },
+    /// Bakes the clips to one key per frame at `fps`.
+    Resample {
+        /// The clips.
+        scope: ClipScope,
+        /// Frames per second.
+        fps: f64,
+    },
+    /// A new clip (appended to the document, selected) holding the tracks of some of its clips;
+    /// tracks they share are merged (see [`merge_clips`](crate::model::ops::merge_clips)).
+    MergeClips {
+        /// The document.
+        doc: usize,
+        /// Clip indices, in the order their tracks go in (at least two).
+        clips: Vec<usize>,
+        /// The new clip's name.
+        name: String,
+    },
+    /// Replaces a clip's markers (add, rename, move, delete: the whole list, one undo step).
+    SetMarkers {
+        /// The clip.
+        clip: ClipId,
+        /// Its markers afterwards.
+        markers: Vec<Marker>,
+    },
+    /// Plays the clips backwards.
+    Reverse(ClipScope),
+    /// Smooths the values of keys (Blender's Smooth Keys: towards the ¼-½-¼ average of each key
+    /// and its neighbours).
+    SmoothKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The keys (components are ignored: whole keys are smoothed).
+        keys: Vec<KeyRef>,
+        /// 0 (nothing) to 1 (the full average) per pass.
+        strength: f64,
+        /// How many passes.
+        passes: usize,
+    },
+    /// Scales keys like a transform box: times around `pivot_time` by `time_factor` (refused
+    /// when a key would pass an unselected neighbour), the given components' values around
+    /// `pivot_value` by `value_factor`.
+    ScaleKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The key components (time scaling applies to whole keys).
+        keys: Vec<KeyRef>,
+        /// The time that stays put.
+        pivot_time: f64,
+        /// Time factor (above 0; 1 leaves times).
+        time_factor: f64,
+        /// The value that stays put.
+        pivot_value: f64,
+        /// Value factor (1 leaves values; negative mirrors).
+        value_factor: f64,
+    },
+    /// Moves keys to the nearest frame (keys whose frame is taken stay).
+    SnapKeys {
+        /// The clip.
+        clip: ClipId,
+        /// The keys.
+        keys: Vec<KeyRef>,
+        /// Frames per second.
+        fps: f64,
+    },
+    /// Puts neighbouring quaternion keys in the same hemisphere (the same rotations).
+    UnrollQuaternions(ClipScope),
+    /// Makes a clip additive against its pose (or another clip's) at a frame (three.js
+    /// `AnimationUtils.makeClipAdditive`).
+    MakeAdditive {
+        /// The clip.
+        clip: ClipId,
+        /// The reference frame.
+        frame: f64,
+        /// Frames per second the frame counts in.
+        fps: f64,
+        /// The clip whose pose is subtracted; `None` for the clip itself.
+        reference: Option<ClipId>,
+    },
 }
 
 impl Edit {
@@ -204,6 +351,24 @@ impl Edit {
             Edit::InsertKey { .. } => "Insert key",
             Edit::SetInterpolation { .. } => "Set interpolation",
             Edit::SetTangentMode { .. } => "Set handle type",
+            Edit::PasteKeys {
+                duplicate: true, ..
+            } => "Duplicate keys",
+            Edit::PasteKeys { .. } => "Paste keys",
+            Edit::DeleteTracks { .. } => "Delete tracks",
+            Edit::RenameTracks { .. } => "Rename tracks",
+            Edit::SplitClip { .. } => "Split clip",
+            Edit::Subclip { .. } => "Subclip",
+            Edit::Retime { .. } => "Retime",
+            Edit::Resample { .. } => "Resample",
+            Edit::Reverse(_) => "Reverse",
+            Edit::MergeClips { .. } => "Merge clips",
+            Edit::SetMarkers { .. } => "Edit markers",
+            Edit::SmoothKeys { .. } => "Smooth keys",
+            Edit::ScaleKeys { .. } => "Scale keys",
+            Edit::SnapKeys { .. } => "Snap keys to frames",
+            Edit::UnrollQuaternions(_) => "Unroll quaternions",
+            Edit::MakeAdditive { .. } => "Make additive",
         }
     }
 }

@@ -26,6 +26,10 @@ pub struct Transport {
     pub speed: f64,
     /// Frames per second of the frame grid used for stepping, snapping and the frame readout.
     pub fps: f64,
+    /// The play range `(start, end)` in seconds, if one is set: playback loops, bounces or stops
+    /// inside it, and frame stepping, start and end stay inside it (see
+    /// [`bounds`](Transport::bounds)).
+    pub range: Option<(f64, f64)>,
     /// +1 or −1: the current leg of a ping-pong (multiplies `speed`); +1 otherwise.
     direction: f64,
 }
@@ -38,19 +42,55 @@ impl Default for Transport {
             loop_mode: LoopMode::Repeat,
             speed: 1.0,
             fps: 30.0,
+            range: None,
             direction: 1.0,
         }
     }
 }
 
 impl Transport {
+    /// The part of `[0, duration]` the playhead moves in: the play range clipped to the clip,
+    /// or the whole clip without a range (or with one that has no length inside the clip).
+    pub fn bounds(&self, duration: f64) -> (f64, f64) {
+        let duration = sanitize_duration(duration);
+        match self.range {
+            Some((a, b)) if a.is_finite() && b.is_finite() => {
+                let (lo, hi) = (a.min(b).clamp(0.0, duration), a.max(b).clamp(0.0, duration));
+                if hi > lo { (lo, hi) } else { (0.0, duration) }
+            }
+            _ => (0.0, duration),
+        }
+    }
+
+    /// Sets the play range to `[start, end]` (in either order); a range without length clears
+    /// it. The playhead moves into it.
+    pub fn set_range(&mut self, start: f64, end: f64) {
+        let (lo, hi) = (start.min(end), start.max(end));
+        self.range = (hi > lo && lo.is_finite() && hi.is_finite()).then_some((lo, hi));
+        if let Some((lo, hi)) = self.range {
+            self.time = self.time.clamp(lo, hi);
+        }
+    }
+
     /// Moves the playhead by `dt_seconds` of wall-clock time at [`speed`](Transport::speed)
-    /// when playing, applying the loop mode at the ends of `[0, duration]`. A clip without
-    /// duration keeps the playhead at 0.
+    /// when playing, applying the loop mode at the ends of the [`bounds`](Transport::bounds)
+    /// (the play range, else `[0, duration]`). A clip without duration keeps the playhead at 0.
     pub fn advance(&mut self, dt_seconds: f64, duration: f64) {
         if !self.playing {
             return;
         }
+        let (lo, hi) = self.bounds(duration);
+        self.time = if self.time.is_finite() {
+            self.time.clamp(lo, hi) - lo
+        } else {
+            0.0
+        };
+        self.advance_within(dt_seconds, hi - lo);
+        self.time += lo;
+    }
+
+    /// [`advance`](Transport::advance) over `[0, duration]`.
+    fn advance_within(&mut self, dt_seconds: f64, duration: f64) {
         let duration = sanitize_duration(duration);
         if duration == 0.0 {
             self.time = 0.0;
@@ -114,12 +154,12 @@ impl Transport {
             self.playing = false;
             return;
         }
-        let duration = sanitize_duration(duration);
+        let (lo, hi) = self.bounds(duration);
         if self.loop_mode == LoopMode::Once {
-            if self.speed >= 0.0 && self.time >= duration - TIME_EPSILON {
-                self.time = 0.0;
-            } else if self.speed < 0.0 && self.time <= TIME_EPSILON {
-                self.time = duration;
+            if self.speed >= 0.0 && self.time >= hi - TIME_EPSILON {
+                self.time = lo;
+            } else if self.speed < 0.0 && self.time <= lo + TIME_EPSILON {
+                self.time = hi;
             }
         }
         self.playing = true;
@@ -127,9 +167,9 @@ impl Transport {
 
     /// Moves the playhead `n` frames (negative: backwards) on the frame grid of
     /// [`fps`](Transport::fps): from a time between frames the first step lands on the
-    /// neighbouring grid frame. The result is clamped to `[0, duration]`.
+    /// neighbouring grid frame. The result is clamped to the [`bounds`](Transport::bounds).
     pub fn step_frames(&mut self, n: i64, duration: f64) {
-        let duration = sanitize_duration(duration);
+        let (lo, hi) = self.bounds(duration);
         if self.fps <= 0.0 || !self.fps.is_finite() {
             return;
         }
@@ -145,17 +185,17 @@ impl Transport {
             frame.ceil()
         };
         let target = (base + n as f64) / self.fps;
-        self.time = target.clamp(0.0, duration);
+        self.time = target.clamp(lo, hi);
     }
 
-    /// Puts the playhead at the start of the clip.
+    /// Puts the playhead at the start of the play range, or of the clip.
     pub fn go_start(&mut self) {
-        self.time = 0.0;
+        self.time = self.range.map_or(0.0, |(lo, _)| lo.max(0.0));
     }
 
-    /// Puts the playhead at the end of the clip.
+    /// Puts the playhead at the end of the play range, or of the clip.
     pub fn go_end(&mut self, duration: f64) {
-        self.time = sanitize_duration(duration);
+        self.time = self.bounds(duration).1;
     }
 
     /// The first key time strictly after the playhead (by more than [`TIME_EPSILON`]), if any.
@@ -569,5 +609,38 @@ mod tests {
             ..Transport::default()
         };
         assert_eq!(t.snap_to_frame(0.049), 0.049);
+    }
+
+    #[test]
+    fn a_play_range_keeps_playback_and_stepping_inside_it() {
+        let mut t = playing(LoopMode::Repeat, 0.0, 1.0);
+        t.set_range(0.75, 0.25);
+        assert_eq!(t.range, Some((0.25, 0.75)));
+        assert_eq!(t.time, 0.25, "the playhead moves into the range");
+        t.advance(0.3, 2.0);
+        assert!(close(t.time, 0.55));
+        t.advance(0.3, 2.0);
+        assert!(close(t.time, 0.35), "wraps at the range's end: {}", t.time);
+        t.loop_mode = LoopMode::Once;
+        t.advance(1.0, 2.0);
+        assert_eq!((t.time, t.playing), (0.75, false));
+        t.toggle_play(2.0);
+        assert_eq!(t.time, 0.25, "play again from the range's start");
+        t.playing = false;
+        t.step_frames(100, 2.0);
+        assert_eq!(t.time, 0.75);
+        t.step_frames(-100, 2.0);
+        assert_eq!(t.time, 0.25);
+        t.go_end(2.0);
+        assert_eq!(t.time, 0.75);
+        t.go_start();
+        assert_eq!(t.time, 0.25);
+        // A range past the clip is clipped to it; one with no length inside means the clip.
+        t.range = Some((1.5, 9.0));
+        assert_eq!(t.bounds(2.0), (1.5, 2.0));
+        t.range = Some((5.0, 9.0));
+        assert_eq!(t.bounds(2.0), (0.0, 2.0));
+        t.set_range(1.0, 1.0);
+        assert_eq!(t.range, None);
     }
 }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use crate::formats::{Document, FileStamp};
 use crate::model::Clip;
 use crate::model::ops::lint::LintSettings;
+use crate::model::ops::{make_clip_additive, merge_clips, paste_keys, subclip};
 use crate::text::thousands;
 
 use super::edit::{ClipId, ClipScope, Edit, KeyRef};
@@ -313,8 +314,9 @@ impl Workspace {
         };
         let mut changes = Vec::new();
         match edit {
-            Edit::Optimize(scope) | Edit::Trim(scope) | Edit::ResetDuration(scope) => {
-                let op = match edit {
+            Edit::Optimize(ref scope) | Edit::Trim(ref scope) | Edit::ResetDuration(ref scope) => {
+                let scope = scope.clone();
+                let op = match &edit {
                     Edit::Optimize(_) => ClipOp::Optimize,
                     Edit::Trim(_) => ClipOp::Trim,
                     _ => ClipOp::ResetDuration,
@@ -324,6 +326,300 @@ impl Workspace {
             Edit::Fix { scope, settings } => {
                 applied.message =
                     Some(self.clip_op(ClipOp::Fix, scope, &settings, &mut changes)?);
+            }
+            Edit::Retime {
+                scope,
+                factor,
+                offset,
+            } => {
+                if !(factor.is_finite() && factor > 0.0 && offset.is_finite()) {
+                    return Err(format!(
+                        "retime: the factor must be a finite number above 0 and the offset finite (not {factor} and {offset})"
+                    ));
+                }
+                let op = ClipOp::Retime { factor, offset };
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::Resample { scope, fps } => {
+                if !(fps.is_finite() && fps > 0.0) {
+                    return Err(format!("resample: {fps} is not a frame rate above 0"));
+                }
+                let op = ClipOp::Resample(fps);
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::Reverse(scope) => {
+                applied.message =
+                    Some(self.clip_op(ClipOp::Reverse, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::UnrollQuaternions(scope) => {
+                applied.message =
+                    Some(self.clip_op(ClipOp::Unroll, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::RenameTracks {
+                scope,
+                pattern,
+                replacement,
+            } => {
+                let re = regex::Regex::new(&pattern).map_err(|e| {
+                    format!(
+                        "rename: {pattern:?} is not a regular expression: {}",
+                        one_line(&e.to_string())
+                    )
+                })?;
+                let op = ClipOp::Rename(re, replacement);
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::PasteKeys {
+                clip,
+                clipboard,
+                targets,
+                time,
+                values,
+                ..
+            } => {
+                if !time.is_finite() {
+                    return Err(format!("paste at {time} s: not a time"));
+                }
+                let mut report = Default::default();
+                let touched = targets.iter().flatten().copied();
+                self.edit_tracks(clip, touched, &mut changes, |c| {
+                    report = paste_keys(c, &clipboard, &targets, time, values);
+                    Ok(())
+                })?;
+                let c = self.clip(clip).ok_or("no such clip")?;
+                applied.select_keys = report
+                    .pasted
+                    .iter()
+                    .flat_map(|&(track, key)| {
+                        (0..c.tracks[track].value_size().max(1)).map(move |component| KeyRef {
+                            track,
+                            key,
+                            component,
+                        })
+                    })
+                    .collect();
+                let mut message = format!(
+                    "{} {} keys",
+                    if applied.label == "Duplicate keys" {
+                        "duplicated"
+                    } else {
+                        "pasted"
+                    },
+                    thousands(report.pasted.len())
+                );
+                if !report.skipped.is_empty() {
+                    message += &format!("; skipped {}", report.skipped.join("; "));
+                }
+                applied.message = Some(message);
+            }
+            Edit::SmoothKeys {
+                clip,
+                keys,
+                strength,
+                passes,
+            } => {
+                let by_track = group_by_track(&keys);
+                let mut moved = 0;
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, _)) in &by_track {
+                        moved += c.tracks[t].smooth_keys(whole, strength, passes);
+                        c.tracks[t].refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                applied.message = Some(format!("smoothed {moved} key(s)"));
+                applied.select_keys = keys;
+            }
+            Edit::ScaleKeys {
+                clip,
+                keys,
+                pivot_time,
+                time_factor,
+                pivot_value,
+                value_factor,
+            } => {
+                if !(value_factor.is_finite() && pivot_value.is_finite()) {
+                    return Err(format!(
+                        "scale keys: value factor {value_factor} is not a number"
+                    ));
+                }
+                let by_track = group_by_track(&keys);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, parts)) in &by_track {
+                        let track = &mut c.tracks[t];
+                        if time_factor != 1.0 {
+                            track.scale_key_times(whole, pivot_time, time_factor)?;
+                        }
+                        if value_factor != 1.0 {
+                            track.scale_key_values(parts, pivot_value, value_factor);
+                        }
+                        track.refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                applied.select_keys = keys;
+            }
+            Edit::SnapKeys { clip, keys, fps } => {
+                if !(fps.is_finite() && fps > 0.0) {
+                    return Err(format!("snap keys: {fps} is not a frame rate above 0"));
+                }
+                let by_track = group_by_track(&keys);
+                let (mut moved, mut skipped) = (0, 0);
+                self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
+                    for (&t, (whole, _)) in &by_track {
+                        let (m, s) = c.tracks[t].snap_keys_to_frames(whole, fps);
+                        moved += m;
+                        skipped += s;
+                        c.tracks[t].refresh_auto_handles();
+                    }
+                    Ok(())
+                })?;
+                let mut message = format!("snapped {moved} key(s) to frames at {fps} fps");
+                if skipped > 0 {
+                    message += &format!("; {skipped} stayed (their frame is taken)");
+                }
+                applied.message = Some(message);
+                applied.select_keys = keys;
+            }
+            Edit::SetMarkers { clip, markers } => {
+                let before = self.clip(clip).ok_or("no such clip")?.markers().len();
+                self.edit_clip(clip, &mut changes, |c| c.set_markers(&markers))?;
+                applied.message = Some(format!("markers: {before} -> {}", markers.len()));
+            }
+            Edit::MergeClips { doc, clips, name } => {
+                let all = &self.documents.get(doc).ok_or("no such document")?.doc.clips;
+                if clips.len() < 2 {
+                    return Err("merge clips: choose at least two clips".into());
+                }
+                let sources = clips
+                    .iter()
+                    .map(|&c| {
+                        all.get(c)
+                            .ok_or_else(|| format!("merge clips: no clip {c}"))
+                    })
+                    .collect::<Result<Vec<&Clip>, String>>()?;
+                let (merged, shared) = merge_clips(&sources, name);
+                applied.message = Some(format!(
+                    "merged {} clips into {}: {} tracks ({shared} shared)",
+                    clips.len(),
+                    merged.name,
+                    merged.tracks.len()
+                ));
+                let index = all.len();
+                self.edit_clips(doc, &mut changes, |list| list.push(merged))?;
+                applied.select_clip = Some(ClipId { doc, clip: index });
+            }
+            Edit::DeleteTracks { clip, tracks } => {
+                let mut tracks = tracks;
+                tracks.sort_unstable();
+                tracks.dedup();
+                let n = self.clip(clip).ok_or("no such clip")?.tracks.len();
+                if let Some(bad) = tracks.iter().find(|&&t| t >= n) {
+                    return Err(format!("no track {bad} to delete"));
+                }
+                self.edit_clip(clip, &mut changes, |c| {
+                    for &t in tracks.iter().rev() {
+                        c.tracks.remove(t);
+                    }
+                    Ok(())
+                })?;
+                applied.message = Some(format!("deleted {} track(s)", tracks.len()));
+            }
+            Edit::SplitClip { clip, time } => {
+                let (head, tail) = {
+                    let mut head = self.clip(clip).ok_or("no such clip")?.clone();
+                    let name = format!("{}.2", head.name);
+                    let tail = head.split_at(time, name)?;
+                    (head, tail)
+                };
+                let message = format!(
+                    "split {} at {time:.3} s into {} and {}",
+                    head.name, head.name, tail.name
+                );
+                self.edit_clips(clip.doc, &mut changes, |clips| {
+                    clips[clip.clip] = head;
+                    clips.insert(clip.clip + 1, tail);
+                })?;
+                applied.message = Some(message);
+                applied.select_clip = Some(ClipId {
+                    doc: clip.doc,
+                    clip: clip.clip + 1,
+                });
+            }
+            Edit::Subclip {
+                clip,
+                name,
+                start,
+                end,
+                fps,
+                replace,
+            } => {
+                if !(fps.is_finite() && fps > 0.0 && start.is_finite() && end.is_finite()) {
+                    return Err(format!(
+                        "subclip: frames {start} to {end} at {fps} fps is not a range"
+                    ));
+                }
+                if end <= start {
+                    return Err(format!(
+                        "subclip: the end ({end}) must come after the start ({start})"
+                    ));
+                }
+                let sub = subclip(
+                    self.clip(clip).ok_or("no such clip")?,
+                    name,
+                    start,
+                    end,
+                    fps,
+                );
+                if sub.tracks.is_empty() {
+                    return Err(format!(
+                        "subclip: no keys in frames {start} to {end} at {fps} fps"
+                    ));
+                }
+                applied.message = Some(format!(
+                    "subclip {}: {} keys, {:.3} s",
+                    sub.name,
+                    thousands(sub.key_count()),
+                    sub.duration
+                ));
+                if replace {
+                    self.edit_clip(clip, &mut changes, |c| {
+                        *c = sub;
+                        Ok(())
+                    })?;
+                } else {
+                    self.edit_clips(clip.doc, &mut changes, |clips| {
+                        clips.insert(clip.clip + 1, sub);
+                    })?;
+                    applied.select_clip = Some(ClipId {
+                        doc: clip.doc,
+                        clip: clip.clip + 1,
+                    });
+                }
+            }
+            Edit::MakeAdditive {
+                clip,
+                frame,
+                fps,
+                reference,
+            } => {
+                if !frame.is_finite() {
+                    return Err(format!("make additive: frame {frame} is not a number"));
+                }
+                let reference = match reference {
+                    Some(r) if r != clip => {
+                        Some(self.clip(r).ok_or("no such reference clip")?.clone())
+                    }
+                    _ => None,
+                };
+                self.edit_clip(clip, &mut changes, |c| {
+                    make_clip_additive(c, frame, reference.as_ref(), fps);
+                    Ok(())
+                })?;
+                applied.message = Some(match &reference {
+                    Some(r) => format!("additive against {} at frame {frame}", r.name),
+                    None => format!("additive against its own frame {frame}"),
+                });
             }
             Edit::RenameClip { clip, name } => {
                 self.edit_clip(clip, &mut changes, |c| {
@@ -559,14 +855,21 @@ impl Workspace {
                 self.clip(id).ok_or("no such clip")?;
                 vec![id]
             }
+            ClipScope::Clips(ids) => {
+                for &id in &ids {
+                    self.clip(id).ok_or("no such clip")?;
+                }
+                ids
+            }
             ClipScope::All => self.clip_ids(),
         };
+        let (mut negated, mut renamed) = (0, 0);
         let (mut keys_before, mut keys_after) = (0, 0);
         let (mut dur_changed, mut clips, mut fixes) = (0, 0, 0);
         for id in ids {
             let before = self.clip(id).ok_or("no such clip")?.clone();
             let mut after = before.clone();
-            match op {
+            match &op {
                 ClipOp::Optimize => {
                     let r = after.optimize();
                     keys_before += r.keys_before;
@@ -586,6 +889,22 @@ impl Workspace {
                 ClipOp::Fix => {
                     let settings = settings.get(&id.doc).unwrap_or(&builtin);
                     fixes += after.fix(settings).changes.len();
+                }
+                ClipOp::Retime { factor, offset } => after.retime(*factor, *offset),
+                ClipOp::Resample(fps) => {
+                    keys_before += after.key_count();
+                    keys_after += after.resample(*fps)?;
+                }
+                ClipOp::Reverse => {
+                    after.reverse();
+                }
+                ClipOp::Unroll => {
+                    let (keys, tracks) = after.unroll_quaternions();
+                    negated += keys;
+                    dur_changed += tracks;
+                }
+                ClipOp::Rename(re, replacement) => {
+                    renamed += after.rename_tracks(re, replacement);
                 }
             }
             clips += 1;
@@ -613,6 +932,19 @@ impl Workspace {
                 format!("reset duration: {dur_changed} of {clips} clips changed")
             }
             ClipOp::Fix => format!("fix: {fixes} change(s){of}"),
+            ClipOp::Retime { factor, offset } => {
+                format!("retime: times × {factor} + {offset} s{of}")
+            }
+            ClipOp::Resample(fps) => format!(
+                "resample at {fps} fps: {} -> {} keys{of}",
+                thousands(keys_before),
+                thousands(keys_after)
+            ),
+            ClipOp::Reverse => format!("reverse: {clips} clip(s) play backwards"),
+            ClipOp::Unroll => format!(
+                "unroll quaternions: {negated} key(s) negated in {dur_changed} track(s){of}"
+            ),
+            ClipOp::Rename(..) => format!("rename: {renamed} track(s) renamed{of}"),
         })
     }
 
@@ -724,12 +1056,25 @@ fn file_name(path: &std::path::Path) -> String {
 }
 
 /// The whole-clip operations of the Clip menu.
-#[derive(Clone, Copy)]
 enum ClipOp {
     Optimize,
     Trim,
     ResetDuration,
     Fix,
+    Retime { factor: f64, offset: f64 },
+    Resample(f64),
+    Reverse,
+    Unroll,
+    Rename(regex::Regex, String),
+}
+
+/// The first line of a (regex) error message, with runs of spaces collapsed.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !l.chars().all(|c| c == '^' || c == ' '))
+        .unwrap_or(text)
+        .to_string()
 }
 
 /// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.
@@ -1094,5 +1439,361 @@ mod tests {
             clips: vec![(ClipId { doc: 0, clip: 99 }, Box::new(reduced[0].clone()))],
         };
         assert!(ws.apply(stale).is_err());
+    }
+
+    fn names(ws: &Workspace) -> Vec<String> {
+        ws.documents[0]
+            .doc
+            .clips
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// Applies `edit`, checks undo brings the document back and redo reapplies it.
+    fn undoable(ws: &mut Workspace, edit: Edit) -> Applied {
+        let before = ws.documents[0].doc.clips.clone();
+        let label = edit.label();
+        let applied = ws.apply(edit).unwrap();
+        let after = ws.documents[0].doc.clips.clone();
+        assert_ne!(before, after, "{label} changed nothing");
+        assert_eq!(ws.undo().as_deref(), Some(label));
+        assert_eq!(ws.documents[0].doc.clips, before, "undo {label}");
+        ws.redo();
+        assert_eq!(ws.documents[0].doc.clips, after, "redo {label}");
+        applied
+    }
+
+    #[test]
+    fn copy_paste_keys_into_another_clip_is_one_step_and_selects_them() {
+        use crate::model::ops::{KeyClipboard, PasteValues};
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let board = KeyClipboard::copy(ws.clip(CLIP).unwrap(), [(0, 2), (0, 3)]);
+        let copy = ClipId { doc: 0, clip: 1 };
+        let targets = board.targets(ws.clip(copy).unwrap(), &[1]);
+        assert_eq!(targets, vec![Some(0)]);
+        let applied = undoable(
+            &mut ws,
+            Edit::PasteKeys {
+                clip: copy,
+                clipboard: Box::new(board),
+                targets,
+                time: 0.5,
+                values: PasteValues::Absolute,
+                duplicate: false,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("pasted 2 keys"));
+        assert_eq!(
+            applied.select_keys.len(),
+            6,
+            "every component of the 2 keys"
+        );
+        let t = &ws.clip(copy).unwrap().tracks[0];
+        assert_eq!(t.times, vec![0.0, 0.5, 1.0, 1.5, 2.0, 3.0]);
+        assert_eq!(
+            &t.values.as_numbers().unwrap()[9..12],
+            &[1.0, 2.0, 3.0],
+            "key 3's value, pasted at 1.5 s"
+        );
+    }
+
+    #[test]
+    fn split_subclip_and_delete_tracks() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::SplitClip {
+                clip: CLIP,
+                time: 1.5,
+            },
+        );
+        assert_eq!(names(&ws), ["walk", "walk.2"]);
+        assert_eq!(applied.select_clip, Some(ClipId { doc: 0, clip: 1 }));
+        let tail = &ws.documents[0].doc.clips[1];
+        assert_eq!(tail.duration, 1.5);
+        assert_eq!(tail.tracks[0].times, vec![0.0, 0.5, 1.5]);
+        assert!(
+            ws.apply(Edit::SplitClip {
+                clip: CLIP,
+                time: 9.0
+            })
+            .is_err()
+        );
+
+        let applied = undoable(
+            &mut ws,
+            Edit::Subclip {
+                clip: CLIP,
+                name: "first".into(),
+                start: 0.0,
+                end: 30.0,
+                fps: 30.0,
+                replace: false,
+            },
+        );
+        assert_eq!(names(&ws), ["walk", "first", "walk.2"]);
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("subclip first: 2 keys, 0.000 s")
+        );
+        assert!(
+            ws.apply(Edit::Subclip {
+                clip: CLIP,
+                name: "none".into(),
+                start: 100.0,
+                end: 200.0,
+                fps: 30.0,
+                replace: true,
+            })
+            .is_err()
+        );
+        undoable(
+            &mut ws,
+            Edit::DeleteTracks {
+                clip: CLIP,
+                tracks: vec![1, 1],
+            },
+        );
+        assert_eq!(ws.clip(CLIP).unwrap().tracks.len(), 1);
+    }
+
+    #[test]
+    fn retime_resample_reverse_on_one_clip_or_all() {
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let applied = undoable(
+            &mut ws,
+            Edit::Retime {
+                scope: ClipScope::All,
+                factor: 2.0,
+                offset: 0.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("retime: times × 2 + 0 s over 2 clips")
+        );
+        for c in &ws.documents[0].doc.clips {
+            assert_eq!(c.duration, 6.0);
+            assert_eq!(c.tracks[0].times, vec![0.0, 2.0, 4.0, 6.0]);
+        }
+        assert!(
+            ws.apply(Edit::Retime {
+                scope: ClipScope::All,
+                factor: 0.0,
+                offset: 0.0
+            })
+            .is_err()
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::Resample {
+                scope: ClipScope::Clip(CLIP),
+                fps: 1.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("resample at 1 fps: 6 -> 14 keys")
+        );
+        undoable(
+            &mut ws,
+            Edit::Reverse(ClipScope::Clips(vec![ClipId { doc: 0, clip: 1 }])),
+        );
+        let reversed = &ws.documents[0].doc.clips[1].tracks[1];
+        assert_eq!(reversed.times, vec![2.0, 6.0]);
+        assert_eq!(reversed.values.as_numbers().unwrap(), &[0.5, 1.0]);
+        assert!(
+            ws.apply(Edit::Reverse(ClipScope::Clips(vec![ClipId {
+                doc: 0,
+                clip: 9
+            }])))
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn scaling_and_snapping_keys() {
+        let mut ws = workspace();
+        undoable(
+            &mut ws,
+            Edit::ScaleKeys {
+                clip: CLIP,
+                keys: vec![key(0, 1, 2), key(0, 2, 2)],
+                pivot_time: 1.0,
+                time_factor: 0.5,
+                pivot_value: 0.0,
+                value_factor: 2.0,
+            },
+        );
+        let t = &ws.clip(CLIP).unwrap().tracks[0];
+        assert_eq!(t.times, vec![0.0, 1.0, 1.5, 3.0]);
+        assert_eq!(&t.values.as_numbers().unwrap()[..9], &[0.0; 9]);
+        let refused = ws.apply(Edit::ScaleKeys {
+            clip: CLIP,
+            keys: vec![key(0, 2, 0)],
+            pivot_time: 0.0,
+            time_factor: 10.0,
+            pivot_value: 0.0,
+            value_factor: 1.0,
+        });
+        assert!(refused.is_err());
+        assert_eq!(
+            ws.history.undo_label(),
+            Some("Scale keys"),
+            "a refused scale is no step"
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::SnapKeys {
+                clip: CLIP,
+                keys: vec![key(0, 2, 0)],
+                fps: 1.0,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("snapped 1 key(s) to frames at 1 fps")
+        );
+        assert_eq!(
+            ws.clip(CLIP).unwrap().tracks[0].times,
+            vec![0.0, 1.0, 2.0, 3.0]
+        );
+    }
+
+    #[test]
+    fn merging_clips_adds_one() {
+        let mut ws = workspace();
+        ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
+        let applied = undoable(
+            &mut ws,
+            Edit::MergeClips {
+                doc: 0,
+                clips: vec![0, 1],
+                name: "both".into(),
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("merged 2 clips into both: 2 tracks (2 shared)")
+        );
+        assert_eq!(names(&ws), ["walk", "walk copy", "both"]);
+        assert!(
+            ws.apply(Edit::MergeClips {
+                doc: 0,
+                clips: vec![0],
+                name: "one".into()
+            })
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn markers_are_one_step() {
+        use crate::model::ops::Marker;
+        let mut ws = workspace();
+        let marker = Marker {
+            name: "contact".into(),
+            time: 1.5,
+        };
+        let applied = undoable(
+            &mut ws,
+            Edit::SetMarkers {
+                clip: CLIP,
+                markers: vec![marker.clone()],
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("markers: 0 -> 1"));
+        assert_eq!(ws.clip(CLIP).unwrap().markers(), [marker]);
+    }
+
+    #[test]
+    fn smoothing_keys_is_one_step() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::SmoothKeys {
+                clip: CLIP,
+                keys: vec![key(0, 2, 0), key(0, 3, 0)],
+                strength: 1.0,
+                passes: 1,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("smoothed 1 key(s)"));
+        let v = ws.clip(CLIP).unwrap().tracks[0]
+            .values
+            .as_numbers()
+            .unwrap()
+            .to_vec();
+        assert_eq!(
+            &v[6..9],
+            &[0.25, 0.5, 0.75],
+            "key 2 towards key 3; the last key stays"
+        );
+    }
+
+    #[test]
+    fn rename_tracks_unroll_and_make_additive() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::RenameTracks {
+                scope: ClipScope::Clip(CLIP),
+                pattern: r"^cube\.".into(),
+                replacement: "hero.".into(),
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("rename: 1 track(s) renamed")
+        );
+        assert_eq!(ws.clip(CLIP).unwrap().tracks[0].name, "hero.position");
+        let err = ws
+            .apply(Edit::RenameTracks {
+                scope: ClipScope::All,
+                pattern: "(".into(),
+                replacement: String::new(),
+            })
+            .unwrap_err();
+        assert!(
+            err.starts_with("rename: \"(\" is not a regular expression: "),
+            "{err}"
+        );
+        assert!(!err.contains('\n'), "{err}");
+
+        let q = Track::numeric(
+            "hero.quaternion",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0],
+        );
+        ws.apply(Edit::AddClip {
+            doc: 0,
+            clip: Box::new(Clip::new("turn", 1.0, vec![q])),
+        })
+        .unwrap();
+        let applied = undoable(&mut ws, Edit::UnrollQuaternions(ClipScope::All));
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("unroll quaternions: 1 key(s) negated in 1 track(s) over 2 clips")
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::MakeAdditive {
+                clip: CLIP,
+                frame: 0.0,
+                fps: 30.0,
+                reference: None,
+            },
+        );
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("additive against its own frame 0")
+        );
+        let c = ws.clip(CLIP).unwrap();
+        assert_eq!(c.blend_mode, crate::model::BlendMode::Additive);
+        assert_eq!(c.tracks[1].values.as_numbers().unwrap(), &[0.0, -0.5]);
     }
 }

@@ -71,6 +71,18 @@ pub enum UiCommand {
     GoStart,
     /// To the end of the clip.
     GoEnd,
+    /// Add a marker at the playhead.
+    AddMarker,
+    /// Rename, move and delete the clip's markers.
+    EditMarkers,
+    /// To the next marker.
+    NextMarker,
+    /// To the previous marker.
+    PreviousMarker,
+    /// Set the play range to the span of the selected keys.
+    SetPlayRange,
+    /// Play the whole clip again.
+    ClearPlayRange,
     /// Frame every curve in the curve editor.
     FrameAll,
     /// Frame the selected keys in the curve editor.
@@ -79,6 +91,51 @@ pub enum UiCommand {
     DeleteKeys,
     /// Insert keys at the playhead in the shown tracks.
     InsertKey,
+    /// Copy the selected keys to the key clipboard.
+    CopyKeys,
+    /// Copy the selected keys and delete them.
+    CutKeys,
+    /// Paste the key clipboard at the playhead (into tracks of the same name, or the one shown
+    /// track), values as copied.
+    PasteKeys,
+    /// Paste the key clipboard at the playhead, values offset onto the curves they land on.
+    PasteKeysRelative,
+    /// Duplicate the selected keys one frame later (and select the copies).
+    DuplicateKeys,
+    /// Select every key of the shown tracks.
+    SelectAllKeys,
+    /// Select the keys of the shown tracks at the times of the selected keys (or the playhead).
+    SelectColumn,
+    /// Select the keys of the shown tracks inside the play range.
+    SelectInPlayRange,
+    /// Scale the selected keys in time and value around a pivot (amounts in a dialog).
+    ScaleKeys,
+    /// Move the selected keys to the nearest frames.
+    SnapKeys,
+    /// Smooth the values of the selected keys (strength and passes in a dialog).
+    SmoothKeys,
+    /// Delete the tracks shown in the curve editor from the clip.
+    DeleteShownTracks,
+    /// Rename tracks with find and replace (regular expressions, with a preview).
+    RenameTracks,
+    /// Cut the selected clip in two at the playhead.
+    SplitClip,
+    /// Copy a frame range of the selected clip into a new clip.
+    Subclip,
+    /// Scale the selected clip in time (by a factor or to a duration) or shift it.
+    Retime,
+    /// Bake the selected clip to one key per frame.
+    Resample,
+    /// Play the selected clip backwards.
+    ReverseClip,
+    /// Make the selected clip additive against a frame of itself or of another clip.
+    MakeAdditive,
+    /// Merge clips of the selected clip's file into a new clip.
+    MergeClips,
+    /// Put neighbouring quaternion keys of the selected clip in the same hemisphere.
+    UnrollQuaternions,
+    /// Put neighbouring quaternion keys of every open clip in the same hemisphere.
+    UnrollQuaternionsAll,
     /// Show or hide the validation panel.
     ToggleValidation,
     /// Show the procedural cycles panel (or the inspector again).
@@ -126,10 +183,38 @@ impl UiCommand {
             UiCommand::PreviousKey => "Previous key",
             UiCommand::GoStart => "Go to start",
             UiCommand::GoEnd => "Go to end",
+            UiCommand::AddMarker => "Add marker at playhead",
+            UiCommand::EditMarkers => "Markers…",
+            UiCommand::NextMarker => "Next marker",
+            UiCommand::PreviousMarker => "Previous marker",
+            UiCommand::SetPlayRange => "Set play range from selected keys",
+            UiCommand::ClearPlayRange => "Clear play range",
             UiCommand::FrameAll => "Frame all curves",
             UiCommand::FrameSelected => "Frame selected keys",
             UiCommand::DeleteKeys => "Delete selected keys",
             UiCommand::InsertKey => "Insert key at playhead",
+            UiCommand::CopyKeys => "Copy keys",
+            UiCommand::CutKeys => "Cut keys",
+            UiCommand::PasteKeys => "Paste keys at playhead",
+            UiCommand::PasteKeysRelative => "Paste keys at playhead, relative",
+            UiCommand::DuplicateKeys => "Duplicate keys",
+            UiCommand::SelectAllKeys => "Select all keys of shown tracks",
+            UiCommand::SelectColumn => "Select keys in the same column",
+            UiCommand::SelectInPlayRange => "Select keys in the play range",
+            UiCommand::SmoothKeys => "Smooth selected keys…",
+            UiCommand::ScaleKeys => "Scale selected keys…",
+            UiCommand::SnapKeys => "Snap selected keys to frames",
+            UiCommand::DeleteShownTracks => "Delete shown tracks",
+            UiCommand::RenameTracks => "Rename tracks…",
+            UiCommand::SplitClip => "Split clip at playhead",
+            UiCommand::Subclip => "Subclip…",
+            UiCommand::Retime => "Retime clip…",
+            UiCommand::Resample => "Resample clip…",
+            UiCommand::ReverseClip => "Reverse clip",
+            UiCommand::MakeAdditive => "Make additive…",
+            UiCommand::MergeClips => "Merge clips…",
+            UiCommand::UnrollQuaternions => "Unroll quaternion flips",
+            UiCommand::UnrollQuaternionsAll => "Unroll quaternion flips in all clips",
             UiCommand::ToggleValidation => "Show / hide validation panel",
             UiCommand::ToggleCycles => "Show / hide procedural cycles",
             UiCommand::ToggleTheme => "Switch light / dark theme",
@@ -159,11 +244,26 @@ impl UiCommand {
             UiCommand::PreviousKey => (Modifiers::NONE, Key::ArrowDown),
             UiCommand::GoStart => (Modifiers::NONE, Key::Home),
             UiCommand::GoEnd => (Modifiers::NONE, Key::End),
+            UiCommand::AddMarker => (Modifiers::NONE, Key::M),
+            UiCommand::NextMarker => (Modifiers::ALT, Key::ArrowRight),
+            UiCommand::PreviousMarker => (Modifiers::ALT, Key::ArrowLeft),
+            UiCommand::SetPlayRange => (Modifiers::NONE, Key::P),
+            UiCommand::ClearPlayRange => (Modifiers::ALT, Key::P),
             UiCommand::FrameAll => (Modifiers::NONE, Key::F),
             UiCommand::FrameSelected => (shift, Key::F),
             UiCommand::DeleteKeys => (Modifiers::NONE, Key::Delete),
             UiCommand::InsertKey => (Modifiers::NONE, Key::I),
             UiCommand::CompareOriginal => (Modifiers::NONE, Key::B),
+            UiCommand::CopyKeys => (cmd, Key::C),
+            UiCommand::CutKeys => (cmd, Key::X),
+            UiCommand::PasteKeys => (cmd, Key::V),
+            UiCommand::PasteKeysRelative => (cmd | shift, Key::V),
+            UiCommand::DuplicateKeys => (shift, Key::D),
+            UiCommand::SelectAllKeys => (cmd, Key::A),
+            UiCommand::SelectColumn => (Modifiers::NONE, Key::K),
+            UiCommand::SmoothKeys => (Modifiers::ALT, Key::O),
+            UiCommand::ScaleKeys => (Modifiers::NONE, Key::S),
+            UiCommand::SnapKeys => (shift, Key::S),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize
@@ -179,7 +279,20 @@ impl UiCommand {
             | UiCommand::DeleteClip
             | UiCommand::ToggleValidation
             | UiCommand::ToggleCycles
-            | UiCommand::ToggleTheme => return None,
+            | UiCommand::ToggleTheme
+            | UiCommand::DeleteShownTracks
+            | UiCommand::SelectInPlayRange
+            | UiCommand::RenameTracks
+            | UiCommand::SplitClip
+            | UiCommand::Subclip
+            | UiCommand::Retime
+            | UiCommand::Resample
+            | UiCommand::ReverseClip
+            | UiCommand::MakeAdditive
+            | UiCommand::MergeClips
+            | UiCommand::EditMarkers
+            | UiCommand::UnrollQuaternions
+            | UiCommand::UnrollQuaternionsAll => return None,
         };
         Some(KeyboardShortcut::new(m, k))
     }
@@ -201,6 +314,20 @@ impl UiCommand {
     /// True for shortcuts without Ctrl/Cmd, which must not fire while a text field has focus.
     pub fn is_plain_key(self) -> bool {
         self.shortcut().is_some_and(|s| !s.modifiers.command)
+    }
+
+    /// True for shortcuts a focused text field needs for itself (plain keys, and Ctrl+A/C/X/V
+    /// for its text): they do not fire while one has the keyboard.
+    pub fn yields_to_text(self) -> bool {
+        self.is_plain_key()
+            || matches!(
+                self,
+                UiCommand::CopyKeys
+                    | UiCommand::CutKeys
+                    | UiCommand::PasteKeys
+                    | UiCommand::PasteKeysRelative
+                    | UiCommand::SelectAllKeys
+            )
     }
 
     /// The shortcut as text for menus ("Ctrl+Shift+Z").
@@ -230,7 +357,7 @@ impl UiCommand {
         let mut all: Vec<(UiCommand, KeyboardShortcut)> = UiCommand::ALL
             .iter()
             .filter(|a| which(**a))
-            .filter(|a| !(typing && a.is_plain_key()))
+            .filter(|a| !(typing && a.yields_to_text()))
             .flat_map(|&a| {
                 a.shortcut()
                     .into_iter()
@@ -252,6 +379,26 @@ impl UiCommand {
                     out.push(*a);
                 }
             }
+            if typing {
+                return;
+            }
+            // The windowing layer turns Ctrl+C / X / V into clipboard events instead of keys.
+            let mut found: Vec<UiCommand> = Vec::new();
+            i.events.retain(|e| {
+                let a = match e {
+                    egui::Event::Copy => UiCommand::CopyKeys,
+                    egui::Event::Cut => UiCommand::CutKeys,
+                    egui::Event::Paste(_) => UiCommand::PasteKeys,
+                    _ => return true,
+                };
+                if which(a) && !out.contains(&a) && !found.contains(&a) {
+                    found.push(a);
+                    false
+                } else {
+                    true
+                }
+            });
+            out.extend(found);
         });
         out
     }

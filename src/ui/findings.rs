@@ -44,8 +44,13 @@ impl Findings {
         read: &ReadOptions,
         previous: Option<&Findings>,
     ) -> Findings {
-        let docs = match scope {
+        let docs = match &scope {
             ClipScope::Clip(id) => vec![id.doc],
+            ClipScope::Clips(ids) => {
+                let mut docs: Vec<usize> = ids.iter().map(|id| id.doc).collect();
+                docs.dedup();
+                docs
+            }
             ClipScope::All => (0..ws.documents.len()).collect(),
         };
         let docs = docs
@@ -75,9 +80,9 @@ impl Findings {
     /// Every finding in the scope with the document it belongs to: a finding outside any clip
     /// (about the whole file) belongs to every clip's view of it.
     pub fn items(&self) -> impl Iterator<Item = (&DocFindings, &Finding)> {
-        let clip = match self.scope {
+        let clip = match &self.scope {
             ClipScope::Clip(id) => Some(id.clip),
-            ClipScope::All => None,
+            ClipScope::Clips(_) | ClipScope::All => None,
         };
         self.docs.iter().flat_map(move |d| {
             d.check

@@ -70,6 +70,26 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             ui.separator();
             item(ui, UiCommand::InsertKey, view.has_clip, out);
             item(ui, UiCommand::DeleteKeys, view.has_clip, out);
+            ui.separator();
+            for command in [
+                UiCommand::CopyKeys,
+                UiCommand::CutKeys,
+                UiCommand::PasteKeys,
+                UiCommand::PasteKeysRelative,
+                UiCommand::DuplicateKeys,
+            ] {
+                item(ui, command, view.has_clip, out);
+            }
+            ui.separator();
+            item(ui, UiCommand::SelectAllKeys, view.has_clip, out);
+            item(ui, UiCommand::SelectColumn, view.has_clip, out);
+            item(ui, UiCommand::SelectInPlayRange, view.has_clip, out);
+            item(ui, UiCommand::ScaleKeys, view.has_clip, out);
+            item(ui, UiCommand::SnapKeys, view.has_clip, out);
+            item(ui, UiCommand::SmoothKeys, view.has_clip, out);
+            ui.separator();
+            item(ui, UiCommand::RenameTracks, view.has_clip, out);
+            item(ui, UiCommand::DeleteShownTracks, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {
             for command in [
@@ -90,6 +110,19 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 item(ui, command, true, out);
             }
             ui.separator();
+            for command in [
+                UiCommand::SplitClip,
+                UiCommand::Subclip,
+                UiCommand::Retime,
+                UiCommand::Resample,
+                UiCommand::ReverseClip,
+                UiCommand::MakeAdditive,
+                UiCommand::MergeClips,
+                UiCommand::UnrollQuaternions,
+            ] {
+                item(ui, command, view.has_clip, out);
+            }
+            item(ui, UiCommand::UnrollQuaternionsAll, true, out);
             item(ui, UiCommand::Reduce, view.has_clip, out);
             ui.separator();
             item(ui, UiCommand::DuplicateClip, view.has_clip, out);
@@ -100,6 +133,12 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 UiCommand::PlayPause,
                 UiCommand::GoStart,
                 UiCommand::GoEnd,
+                UiCommand::SetPlayRange,
+                UiCommand::ClearPlayRange,
+                UiCommand::AddMarker,
+                UiCommand::EditMarkers,
+                UiCommand::NextMarker,
+                UiCommand::PreviousMarker,
                 UiCommand::FrameAll,
                 UiCommand::FrameSelected,
                 UiCommand::ToggleValidation,

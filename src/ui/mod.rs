@@ -19,6 +19,7 @@
 //! Background loads and files dropped on the window are taken in at the start of a frame.
 
 mod app;
+pub mod clip_dialog;
 pub mod clip_list;
 pub mod commands;
 pub mod curve_editor;

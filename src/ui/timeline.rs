@@ -37,10 +37,12 @@ pub struct DopeRow<'a> {
     pub colour: egui::Color32,
     /// Key times in seconds, ascending as in a track (unsorted times are drawn correctly too).
     pub times: &'a [f32],
+    /// Indices of the selected keys of the row, ascending (drawn highlighted).
+    pub selected: &'a [usize],
 }
 
 /// What the user did in the timeline this frame, beyond the edits made to the [`Transport`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct TimelineOutput {
     /// The user moved the playhead: scrubbed the ruler, clicked a key, or pressed the start or
     /// end button. (Playback itself does not set it.)
@@ -48,6 +50,15 @@ pub struct TimelineOutput {
     /// `(row, key)` indices of the key tick that was clicked, if any; the playhead has been
     /// moved to its time. The app may select that key.
     pub seek_key: Option<(usize, usize)>,
+    /// `(row, key)` of a key Shift-clicked: add it to the selection, or take it out.
+    pub toggle_key: Option<(usize, usize)>,
+    /// `(row, key)` of the key a drag grabbed this frame: the selected keys move with it (a key
+    /// not selected becomes the selection first).
+    pub grab_key: Option<(usize, usize)>,
+    /// `(dt, gesture)`: move the selected keys by `dt` seconds this frame; every step of one drag
+    /// has the same gesture id (one undo step). Snapped so the grabbed key lands on a frame
+    /// (Alt: free time).
+    pub move_keys: Option<(f64, u64)>,
 }
 
 /// The zoomed and panned time range, when it is not the fitted one.
@@ -65,6 +76,18 @@ pub fn show(
     transport: &mut Transport,
     duration: f64,
     rows: &[DopeRow<'_>],
+) -> TimelineOutput {
+    show_marked(ui, transport, duration, rows, &[])
+}
+
+/// [`show`] with the clip's markers (`(time, name)`) flagged on the ruler; a click near one
+/// puts the playhead on it.
+pub fn show_marked(
+    ui: &mut egui::Ui,
+    transport: &mut Transport,
+    duration: f64,
+    rows: &[DopeRow<'_>],
+    markers: &[(f64, &str)],
 ) -> TimelineOutput {
     let duration = if duration.is_finite() && duration > 0.0 {
         duration
@@ -98,6 +121,7 @@ pub fn show(
         &axis,
         transport,
         duration,
+        markers,
         &mut output,
     );
     if ruler_response.double_clicked() {
@@ -225,6 +249,7 @@ mod tests {
             label: "a",
             colour: egui::Color32::WHITE,
             times: &keys,
+            selected: &[],
         }];
         assert_eq!(content_end(1.0, &rows), 1.5);
         assert_eq!(content_end(2.0, &rows), 2.0);

@@ -121,7 +121,7 @@ pub fn show(
                 .clicked()
             {
                 out.edit(Edit::Fix {
-                    scope: f.scope,
+                    scope: f.scope.clone(),
                     settings: f.fix_settings(),
                 });
             }

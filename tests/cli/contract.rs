@@ -48,7 +48,7 @@ const UNSORTED: &str = r#"{"name":"bad","duration":1,"tracks":[
 #[test]
 fn every_subcommand_has_help() {
     for sub in [
-        "info", "validate", "optimize", "trim", "convert", "sample", "open",
+        "info", "validate", "optimize", "trim", "convert", "sample", "open", "edit",
     ] {
         let o = clipscope(&[sub, "--help"]);
         assert!(o.status.success(), "{sub} --help failed");

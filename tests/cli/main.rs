@@ -13,6 +13,7 @@
 mod test_support;
 
 mod contract;
+mod edit;
 mod figures;
 mod hostile;
 mod reduce;

@@ -1020,3 +1020,55 @@ fn bezier_discrete_and_smooth_tracks_evaluate_alike_in_lottie() {
     );
     assert_eq!(json["layers"][1]["ks"]["o"]["k"][1]["s"], json!([25]));
 }
+
+#[test]
+fn markers_are_read_as_the_clips_markers_and_written_back_when_edited() {
+    use clipscope::model::ops::Marker;
+    let ks = json!({"p":{"a":0,"k":[0,0,0]}});
+    let mut text: Value = serde_json::from_str(&comp(ks)).unwrap();
+    text["ip"] = json!(10);
+    text["markers"] = json!([
+        {"tm": 25, "cm": "contact", "dr": 5},
+        {"tm": "oops"},
+        {"tm": 40, "cm": "lift", "dr": 0}
+    ]);
+    let text = text.to_string();
+    let doc = read(&text);
+    let m = |name: &str, time: f64| Marker {
+        name: name.into(),
+        time,
+    };
+    // Frame 25 of a composition starting at frame 10, 30 fps: 0.5 s.
+    assert_eq!(doc.clips[0].markers(), [m("contact", 0.5), m("lift", 1.0)]);
+    // Unedited: byte for byte.
+    let out = write_bytes(&doc, &WriteOptions::default());
+    assert_eq!(String::from_utf8(out).unwrap(), text);
+    // Rename one, add one: the untouched marker keeps its text (dr: 5), the entry not
+    // understood stays, the new one is written in frames.
+    let mut doc = doc;
+    doc.clips[0]
+        .set_markers(&[m("contact", 0.5), m("lift off", 1.0), m("land", 1.5)])
+        .unwrap();
+    let out = write_bytes(&doc, &WriteOptions::default());
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        v["markers"],
+        json!([
+            {"tm": 25, "cm": "contact", "dr": 5},
+            {"tm": 40, "cm": "lift off", "dr": 0},
+            {"tm": 55, "cm": "land", "dr": 0},
+            {"tm": "oops"}
+        ])
+    );
+    let back = read(std::str::from_utf8(&out).unwrap());
+    assert_eq!(
+        back.clips[0].markers(),
+        [m("contact", 0.5), m("lift off", 1.0), m("land", 1.5)]
+    );
+    // A file without markers gets them inserted.
+    let mut plain = read(&comp(json!({"p":{"a":0,"k":[0,0,0]}})));
+    plain.clips[0].set_markers(&[m("hit", 1.0)]).unwrap();
+    let out = write_bytes(&plain, &WriteOptions::default());
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["markers"], json!([{"tm": 30, "cm": "hit", "dr": 0}]));
+}

@@ -237,6 +237,7 @@ fn clicking_a_key_selects_it_and_shift_adds() {
 #[test]
 fn dragging_a_key_moves_it_by_the_pointer_delta_in_one_gesture() {
     let mut h = harness(all_curves());
+    h.state_mut().ed.snap = false;
     let from = key_pos(&h, 0, 0, 1);
     let to = from + vec2(40.0, -30.0); // later and higher
     let [want_dt, want_dv] = plot_delta(&h, from, to);
@@ -611,4 +612,81 @@ fn right_click_menu_reaches_the_commands() {
             keys: vec![key(0, 2, 1)],
         }]
     );
+}
+
+#[test]
+fn dragged_keys_snap_to_frames_the_playhead_and_other_keys_unless_ctrl() {
+    let mut h = harness(all_curves());
+    assert!(h.state().ed.snap, "snapping is on by default");
+    let total_dt = |h: &Harness<'_, State>| -> f64 { move_commands(h).iter().map(|m| m.1).sum() };
+    // Key 1 of the position (0.5 s) dragged 37 points later lands on a whole frame.
+    let from = key_pos(&h, 0, 0, 1);
+    drag(&mut h, from, from + vec2(37.0, 0.0), Modifiers::NONE);
+    let landed = 0.5 + total_dt(&h);
+    assert!(total_dt(&h) > 0.0);
+    assert!(
+        ((landed * 30.0).round() - landed * 30.0).abs() < 1e-9,
+        "{landed}"
+    );
+    // Dragged next to the playhead (0.25 s), it lands on it exactly.
+    h.state_mut().commands.clear();
+    let near = at(&h, 0.25, 0.0).x + 2.0;
+    let from = key_pos(&h, 0, 0, 1);
+    drag(&mut h, from, Pos2::new(near, from.y), Modifiers::NONE);
+    assert!(
+        (0.5 + total_dt(&h) - 0.25).abs() < 1e-9,
+        "{}",
+        0.5 + total_dt(&h)
+    );
+    // Ctrl drags in free time.
+    h.state_mut().commands.clear();
+    let from = key_pos(&h, 0, 0, 1);
+    let to = from + vec2(37.0, 0.0);
+    let [want_dt, _] = plot_delta(&h, from, to);
+    drag(&mut h, from, to, Modifiers::COMMAND);
+    assert!((total_dt(&h) - want_dt).abs() < 1e-9);
+}
+
+#[test]
+fn g_grabs_the_selected_keys_x_locks_time_and_a_typed_amount_moves_by_frames() {
+    let mut h = harness(all_curves());
+    let p = key_pos(&h, 0, 0, 1);
+    click(&mut h, p, Modifiers::NONE);
+    h.state_mut().commands.clear();
+    // G with the pointer on the plot, then the pointer moves: the key follows (no button).
+    h.hover_at(p);
+    h.key_press(Key::G);
+    h.run();
+    h.hover_at(p + vec2(30.0, -20.0));
+    h.run();
+    let moves = move_commands(&h);
+    assert!(!moves.is_empty(), "the key follows the pointer");
+    let gesture = moves[0].3;
+    // Y locks to value: the time offset goes back to 0.
+    h.key_press(Key::Y);
+    h.run();
+    let dt: f64 = move_commands(&h).iter().map(|m| m.1).sum();
+    assert!(dt.abs() < 1e-12, "{dt}");
+    // X locks to time, and typing 6 moves exactly six frames; Enter confirms.
+    h.key_press(Key::X);
+    h.event(Event::Text("6".into()));
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    let moves = move_commands(&h);
+    let dt: f64 = moves.iter().map(|m| m.1).sum();
+    let dv: f64 = moves.iter().map(|m| m.2).sum();
+    assert!(
+        (dt - 6.0 / 30.0).abs() < 1e-12 && dv.abs() < 1e-12,
+        "{dt} {dv}"
+    );
+    assert!(
+        moves.iter().all(|m| m.3 == gesture),
+        "one grab, one gesture"
+    );
+    // Confirmed: moving the pointer moves nothing more.
+    let n = moves.len();
+    h.hover_at(p + vec2(80.0, 0.0));
+    h.run();
+    assert_eq!(move_commands(&h).len(), n);
 }

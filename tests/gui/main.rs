@@ -16,6 +16,7 @@ mod common;
 
 mod curves;
 mod cycles;
+mod editing;
 mod editor;
 mod reduce;
 mod render;

@@ -33,11 +33,13 @@ fn harness() -> Harness<'static, Timeline> {
                         label: ".bones[hips].position",
                         colour: Color32::from_rgb(110, 200, 120),
                         times: &POSITION_KEYS,
+                        selected: &[],
                     },
                     DopeRow {
                         label: ".bones[head].quaternion",
                         colour: Color32::from_rgb(100, 160, 240),
                         times: &ROTATION_KEYS,
+                        selected: &[],
                     },
                 ];
                 let output: TimelineOutput =
@@ -266,4 +268,60 @@ fn ctrl_wheel_zooms_around_the_pointer_and_double_click_fits_again() {
     click_at(&mut harness, Pos2::new(fit.x_of(0.9), y), Modifiers::NONE);
     let time = harness.state().transport.time;
     assert!((time - 0.9).abs() < 1e-9, "{time}");
+}
+
+#[test]
+fn ctrl_drag_on_the_ruler_sets_the_play_range_and_playback_stays_in_it() {
+    let mut harness = harness();
+    let (axis, y) = ruler_axis(&harness);
+    let at = |t: f64| Pos2::new(axis.x_of(t), y);
+    harness.event(Event::ModifiersChanged(Modifiers::COMMAND));
+    harness.hover_at(at(0.2));
+    press(&harness, at(0.2), true, Modifiers::COMMAND);
+    harness.run();
+    for t in [0.3, 0.5] {
+        harness.hover_at(at(t));
+        harness.run();
+    }
+    press(&harness, at(0.5), false, Modifiers::COMMAND);
+    harness.event(Event::ModifiersChanged(Modifiers::NONE));
+    harness.run();
+    let (lo, hi) = harness.state().transport.range.expect("a play range");
+    assert!(
+        (lo - 0.2).abs() < 1e-9 && (hi - 0.5).abs() < 1e-9,
+        "{lo} {hi}"
+    );
+    assert!(
+        harness.state().transport.time >= lo - 1e-9,
+        "the playhead moved into it"
+    );
+    // Playing loops inside the range.
+    let t = &mut harness.state_mut().transport;
+    t.playing = true;
+    t.time = 0.45;
+    t.advance(0.1, DURATION);
+    assert!((t.time - 0.25).abs() < 1e-9, "{}", t.time);
+}
+
+#[test]
+fn a_click_near_a_marker_on_the_ruler_puts_the_playhead_on_it() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(900.0, 260.0))
+        .build_ui_state(
+            |ui, state: &mut Timeline| {
+                let markers = [(0.43, "contact"), (0.8, "lift")];
+                timeline::show_marked(ui, &mut state.transport, DURATION, &[], &markers);
+            },
+            Timeline::default(),
+        );
+    harness.run();
+    let (axis, y) = ruler_axis(&harness);
+    // 3 points right of the marker at 0.43 s: the playhead lands on the marker, not a frame.
+    let near = Pos2::new(axis.x_of(0.43) + 3.0, y);
+    click_at(&mut harness, near, Modifiers::NONE);
+    assert_eq!(harness.state().transport.time, 0.43);
+    // Away from markers, clicks snap to frames as before.
+    click_at(&mut harness, Pos2::new(axis.x_of(0.61), y), Modifiers::NONE);
+    let time = harness.state().transport.time;
+    assert!(((time * 30.0).round() - time * 30.0).abs() < 1e-9, "{time}");
 }

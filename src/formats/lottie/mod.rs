@@ -95,6 +95,13 @@ pub(crate) struct CompBinding {
     pub fr: f64,
     /// The frame at clip time 0.
     pub origin: f64,
+    /// The root composition (the one whose `markers` the clip's markers are).
+    pub root: bool,
+    /// Byte range of the root's `markers` value, when present.
+    pub markers_span: Option<Range<usize>>,
+    /// Each entry of `markers`: the marker read from it (`None` for one not understood, kept
+    /// as it is) and its byte range.
+    pub markers: Vec<(Option<crate::model::ops::Marker>, Range<usize>)>,
 }
 
 /// Where a track came from: one animatable property object.

@@ -20,6 +20,7 @@ use crate::formats::json::path::field;
 use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::binding::sanitize_node_name;
+use crate::model::ops::Marker;
 use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 
 /// How finely motion paths are baked: a key is added between two keys wherever the path strays
@@ -205,6 +206,22 @@ fn read_comp(
     }
     info["layers"] = Value::Array(table);
     clip.user_data = json!({ "lottie": info });
+    let (markers_span, markers) = match (&ctx.id, ctx.obj.get_some("markers")) {
+        (None, Some(node)) => {
+            let entries = node.array("an array of markers").unwrap_or_default();
+            let list: Vec<_> = entries
+                .iter()
+                .map(|e| (lottie_marker(e, ctx.fr, ctx.origin), e.span(file)))
+                .collect();
+            (Some(node.span(file)), list)
+        }
+        _ => (None, Vec::new()),
+    };
+    let read: Vec<Marker> = markers.iter().filter_map(|(m, _)| m.clone()).collect();
+    if !read.is_empty() {
+        // Lottie markers become the clip's markers (kept in userData.markers).
+        let _ = clip.set_markers(&read);
+    }
     comps.push(CompBinding {
         span: ctx.obj.span(file),
         name_span: ctx.obj.get_some("nm").map(|n| n.span(file)),
@@ -216,9 +233,26 @@ fn read_comp(
         duration: clip.duration,
         fr: ctx.fr,
         origin: ctx.origin,
+        root: ctx.id.is_none(),
+        markers_span,
+        markers,
     });
     clips.push(clip);
     Ok(())
+}
+
+/// The marker a Lottie `markers` entry holds (`tm`: its frame, `cm`: its comment), in clip time
+/// (`(tm − origin) / fr` seconds); `None` for an entry that is not an object with a numeric
+/// `tm`.
+fn lottie_marker(entry: &Node<'_>, fr: f64, origin: f64) -> Option<Marker> {
+    let obj = entry.object().ok()?;
+    let tm: f64 = serde_json::from_str(obj.get_some("tm")?.raw.get()).ok()?;
+    let name = obj
+        .get_some("cm")
+        .and_then(|n| n.string().ok())
+        .unwrap_or_default();
+    let time = (tm - origin) / fr;
+    time.is_finite().then_some(Marker { name, time })
 }
 
 /// The track-name prefix of each layer: its sanitized name (`layer` when it has none), with

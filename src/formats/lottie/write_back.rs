@@ -98,8 +98,8 @@ pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<()
 /// the file it was read from, if any.
 pub(crate) fn losses_leaving(source: Option<&LottieSource>) -> Vec<String> {
     let mut lost = vec![
-        "everything in the Lottie file but layer transforms (shapes, masks, effects, text, \
-         images, precomp time remapping, markers and other fields)"
+        "everything in the Lottie file but layer transforms and markers (shapes, masks, \
+         effects, text, images, precomp time remapping and other fields)"
             .to_string(),
         "layer parenting, in/out points and st/sr (kept only as each clip's userData \"lottie\", \
          which three.js does not apply)"
@@ -169,6 +169,11 @@ fn edits(
                 }
             }
         }
+        if comp.root
+            && let Some(edit) = markers_edit(clip, comp, &data.bytes, opts)
+        {
+            edits.push(edit);
+        }
         if let Some(span) = &comp.op_span
             && (clip.duration - comp.duration).abs() > 1e-9
         {
@@ -196,6 +201,69 @@ fn edits(
         }
     }
     edits
+}
+
+/// The edit that writes the clip's markers into the root's `markers` when they changed: each
+/// marker read from the file and left alone keeps its original text (`dr` and all), a new or
+/// changed one is written as `{"tm": frame, "cm": name, "dr": 0}`, and entries that were not
+/// understood stay at the end as they were.
+fn markers_edit(
+    clip: &crate::model::Clip,
+    comp: &super::CompBinding,
+    bytes: &[u8],
+    opts: &WriteOptions,
+) -> Option<(std::ops::Range<usize>, Vec<u8>)> {
+    let now = clip.markers();
+    let mut read: Vec<&crate::model::ops::Marker> = comp
+        .markers
+        .iter()
+        .filter_map(|(m, _)| m.as_ref())
+        .collect();
+    read.sort_by(|a, b| a.time.total_cmp(&b.time));
+    if now.len() == read.len() && now.iter().zip(&read).all(|(a, b)| a == *b) {
+        return None;
+    }
+    let mut used = vec![false; comp.markers.len()];
+    let mut items: Vec<Vec<u8>> = Vec::new();
+    for m in &now {
+        let original = comp
+            .markers
+            .iter()
+            .enumerate()
+            .find(|(i, (r, _))| !used[*i] && r.as_ref() == Some(m));
+        match original {
+            Some((i, (_, range))) => {
+                used[i] = true;
+                items.push(bytes[range.clone()].to_vec());
+            }
+            None => {
+                let mut text = b"{\"tm\":".to_vec();
+                write_f64(&mut text, comp.origin + m.time * comp.fr, opts.precision);
+                text.extend_from_slice(b",\"cm\":");
+                write_str(&mut text, &m.name);
+                text.extend_from_slice(b",\"dr\":0}");
+                items.push(text);
+            }
+        }
+    }
+    for (r, range) in &comp.markers {
+        if r.is_none() {
+            items.push(bytes[range.clone()].to_vec());
+        }
+    }
+    let mut array = b"[".to_vec();
+    array.extend_from_slice(&items.join(&b","[..]));
+    array.push(b']');
+    Some(match &comp.markers_span {
+        Some(span) => (span.clone(), array),
+        None => {
+            let mut insert = b"\"markers\":".to_vec();
+            insert.extend_from_slice(&array);
+            insert.push(b',');
+            let at = comp.span.start + 1;
+            (at..at, insert)
+        }
+    })
 }
 
 /// True when `a` and `b` evaluate alike: same kind, keys, values, interpolation and handles

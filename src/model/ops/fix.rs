@@ -6,13 +6,17 @@
 //! * `unsorted-times`: keys are sorted by time (stable, carrying values, handles and modes) when
 //!   that is all that is wrong with the track (no NaN time, whole value size);
 //! * `non-unit-quaternion`: quaternions of non-zero finite length are scaled to unit length;
+//! * `quaternion-flip`: the quaternion curves the rule reports (bezier tracks with neighbouring
+//!   keys in opposite hemispheres) are unrolled ([`Track::unroll_quaternions`]): every key holds
+//!   the same rotation as before, and the curve between two keys stops taking the long way
+//!   round, which is what the rule asks for;
 //! * `redundant-keys`: three.js's lossless `optimize` on tracks without bezier handles;
 //! * `duration-shorter-than-keys` / `duration-longer-than-keys`: `resetDuration`.
 //!
 //! The result is a [`FixReport`] listing each change in words.
 
 use crate::model::ops::lint::LintSettings;
-use crate::model::{Clip, Track, TrackKind, Values};
+use crate::model::{Clip, Interpolation, Track, TrackKind, Values};
 
 /// What [`Clip::fix`] changed, one sentence per change.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -49,6 +53,17 @@ impl Clip {
                     report
                         .changes
                         .push(format!("{place}: normalized {count} quaternion(s)"));
+                }
+            }
+            if enabled("quaternion-flip")
+                && track.interpolation == Interpolation::Bezier
+                && track.values.len() == track.len() * 4
+            {
+                let count = track.unroll_quaternions();
+                if count > 0 {
+                    report.changes.push(format!(
+                        "{place}: unrolled {count} quaternion flip(s) (keys negated, same rotations)"
+                    ));
                 }
             }
             if enabled("redundant-keys") && track.tangents.is_none() && track.is_valid() {
@@ -194,5 +209,42 @@ mod tests {
         settings.off.insert("duration-longer-than-keys".into());
         assert!(clip.fix(&settings).is_empty());
         assert_eq!(clip.duration, 9.0);
+    }
+
+    #[test]
+    fn flipped_bezier_quaternions_are_unrolled_and_slerped_ones_left_alone() {
+        let values = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0];
+        let mut bezier = Track::numeric(
+            ".quaternion",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            values.clone(),
+        );
+        bezier.interpolation = Interpolation::Bezier;
+        let linear = Track::numeric(
+            "b.quaternion",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            values.clone(),
+        );
+        let mut clip = Clip::new("turn", 1.0, vec![bezier, linear]);
+        assert!(codes(&clip).contains(&"quaternion-flip".to_string()));
+        let report = clip.fix(&LintSettings::default());
+        assert_eq!(
+            report.changes,
+            [
+                r#"track 0 ".quaternion": unrolled 1 quaternion flip(s) (keys negated, same rotations)"#
+            ]
+        );
+        assert_eq!(
+            clip.tracks[0].values,
+            Values::Numbers(vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0])
+        );
+        assert_eq!(
+            clip.tracks[1].values,
+            Values::Numbers(values),
+            "a slerp already turns the short way"
+        );
+        assert!(!codes(&clip).contains(&"quaternion-flip".to_string()));
     }
 }

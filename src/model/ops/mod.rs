@@ -17,8 +17,18 @@
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
 //!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
 //! * lossy key reduction with a guaranteed world-space error ([`reduce`]), clipscope's own too.
+//! * the editor's clip and key operations, also clipscope's own: the key clipboard
+//!   ([`KeyClipboard`], [`paste_keys`]), [`merge_clips`](fn@merge_clips), markers
+//!   ([`Clip::markers`](super::Clip::markers), kept in `userData.markers`), [`Clip::split_at`](super::Clip::split_at),
+//!   [`Clip::retime`](super::Clip::retime), [`Clip::resample`](super::Clip::resample),
+//!   [`Clip::reverse`](super::Clip::reverse), [`Track::smooth_keys`](super::Track::smooth_keys),
+//!   [`Track::scale_key_times`](super::Track::scale_key_times),
+//!   [`Track::snap_keys_to_frames`](super::Track::snap_keys_to_frames),
+//!   [`Clip::rename_tracks`](super::Clip::rename_tracks)
+//!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
 
 mod additive;
+mod clipboard;
 mod clone;
 mod convert_interpolation;
 #[cfg(test)]
@@ -28,25 +38,41 @@ mod fix;
 mod handles;
 mod keys;
 pub mod lint;
+mod markers;
+mod merge;
 mod morph_sequence;
 mod optimize;
 pub mod reduce;
+mod rename;
+mod resample;
 mod reset_duration;
+mod retime;
+mod reverse;
 mod scale;
 mod shift;
+mod smooth;
+mod split;
 mod subclip;
+mod transform_keys;
 mod trim;
+mod unroll;
 pub(crate) mod validate;
 
 pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
+pub use clipboard::{CopiedTrack, KeyClipboard, PasteReport, PasteValues, paste_keys};
 pub use find_by_name::find_by_name;
 pub use fix::FixReport;
 pub use keys::min_key_gap;
+pub use markers::Marker;
+pub use merge::merge_clips;
 pub use morph_sequence::{
     create_clips_from_morph_target_sequences, create_from_morph_target_sequence,
     morph_sequence_prefix,
 };
 pub use optimize::OptimizeReport;
+pub use rename::{Rename, preview_renames};
+pub use resample::MAX_RESAMPLE_FRAMES;
+pub use smooth::MAX_SMOOTH_PASSES;
 pub use subclip::subclip;
 pub use validate::QUATERNION_LENGTH_TOLERANCE;

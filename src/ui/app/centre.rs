@@ -158,6 +158,7 @@ impl ClipscopeApp {
             }
         }
         let mut local = Outbox::default();
+        self.curves.fps = self.transport.fps;
         curve_editor::show(
             ui,
             &mut self.curves,

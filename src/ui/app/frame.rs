@@ -114,5 +114,6 @@ impl ClipscopeApp {
             || self.export.is_some()
             || self.files.prompt.is_some()
             || self.palette.open
+            || self.clip_dialog.is_some()
     }
 }

@@ -22,6 +22,8 @@ use crate::editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 use crate::formats;
 use crate::model::Problem;
 
+use crate::model::ops::KeyClipboard;
+use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::clip_list::ClipList;
 use crate::ui::curve_editor::CurveEditor;
 use crate::ui::cycles_panel::CyclesPanel;
@@ -128,6 +130,10 @@ pub struct ClipscopeApp {
     pub palette: Palette,
     /// The export dialog, when open.
     pub export: Option<Export>,
+    /// The clip operation dialog (rename tracks, subclip, retime, resample), when open.
+    pub clip_dialog: Option<ClipDialog>,
+    /// Keys copied with Copy keys (pasted into any clip of any open document).
+    pub key_clipboard: Option<KeyClipboard>,
     /// What waits for an unsaved-edits answer.
     pub pending: Option<Pending>,
     /// The last load error, shown until dismissed (open documents are kept).
@@ -189,6 +195,8 @@ impl ClipscopeApp {
             files: Files::default(),
             palette: Palette::default(),
             export: None,
+            clip_dialog: None,
+            key_clipboard: None,
             pending: None,
             error: None,
             log: Vec::new(),
@@ -302,7 +310,7 @@ impl ClipscopeApp {
     pub(super) fn after_edit(&mut self) {
         self.fix_selection();
         if let Some(previous) = &self.findings {
-            let scope = match previous.scope {
+            let scope = match previous.scope.clone() {
                 ClipScope::Clip(id) if self.ws.clip(id).is_none() => ClipScope::All,
                 s => s,
             };

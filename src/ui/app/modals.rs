@@ -2,6 +2,7 @@
 //! path and the command palette. Their answers are queued like any panel's; only the dialogs'
 //! own open/closed state changes here.
 
+use crate::ui::clip_dialog::{self, DialogView};
 use crate::ui::dialogs::{self, Answer, ExportAnswer, Pending, PromptAnswer};
 use crate::ui::files::FileTarget;
 use crate::ui::outbox::{AppCommand, Outbox};
@@ -51,6 +52,28 @@ impl ClipscopeApp {
                 }
                 Some(ExportAnswer::Cancel) => self.export = None,
                 None => {}
+            }
+        } else if let Some(dialog) = &mut self.clip_dialog {
+            let closed = match self
+                .selection
+                .clip
+                .and_then(|id| self.ws.clip(id).map(|c| (id, c)))
+            {
+                Some((id, clip)) => {
+                    let view = DialogView {
+                        id,
+                        clip,
+                        fps: self.transport.fps,
+                        playhead: self.transport.time,
+                        siblings: &self.ws.documents[id.doc].doc.clips,
+                        figure: self.viewport.player().map(|p| p.figure()),
+                    };
+                    clip_dialog::show(ctx, dialog, &view, out)
+                }
+                None => true,
+            };
+            if closed {
+                self.clip_dialog = None;
             }
         } else if let Some(prompt) = &mut self.files.prompt {
             match dialogs::path_prompt(ctx, prompt) {

@@ -52,6 +52,9 @@ pub(super) enum Drag {
         applied: [f64; 2],
         /// The keys that move (selected keys of editable curves).
         keys: Vec<KeyRef>,
+        /// The time of the key the drag grabbed (what snapping lands on a frame, the playhead
+        /// or another key).
+        anchor: Option<f64>,
     },
     /// Moving one bezier handle.
     Handle {
@@ -180,6 +183,10 @@ pub(super) struct Pointer<'a, 'c> {
     pub(super) curves: &'a [Curve<'c>],
     /// The clip being edited.
     pub(super) clip: ClipId,
+    /// Frames per second to snap dragged keys to, or `None` with snapping off.
+    pub(super) snap_fps: Option<f64>,
+    /// The playhead (dragged keys snap to it).
+    pub(super) playhead: f64,
 }
 
 /// Runs clicks and drags on the plot: updates `selected` and `drag`, queues edits, and
@@ -313,6 +320,12 @@ fn start_drag(
             }
         }
         Some(Hit::Key(key)) => {
+            let anchor = p
+                .curves
+                .iter()
+                .find(|c| c.owns(&key))
+                .and_then(|c| c.key_point(key.key))
+                .map(|k| k[0]);
             if !selected.contains(&key) {
                 if !shift {
                     selected.clear();
@@ -336,6 +349,7 @@ fn start_drag(
                 origin,
                 applied: [0.0, 0.0],
                 keys,
+                anchor,
             }
         }
         None => Drag::Box {
@@ -343,6 +357,34 @@ fn start_drag(
             current: origin,
             additive: shift,
         },
+    }
+}
+
+/// Where a dragged key at `time` lands with snapping: the playhead or an unmoved key within
+/// [`HIT_RADIUS`] points, else the nearest frame at `fps`.
+pub(super) fn snapped_time(time: f64, fps: f64, p: &Pointer<'_, '_>, moving: &[KeyRef]) -> f64 {
+    let tol = (HIT_RADIUS as f64 * p.tf.dvalue_dpos()[0]).abs();
+    let mut best: Option<(f64, f64)> = None;
+    let mut consider = |t: f64| {
+        let d = (t - time).abs();
+        if d <= tol && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, t));
+        }
+    };
+    consider(p.playhead);
+    for c in p.curves {
+        for k in c.keys_in(time - tol, time + tol) {
+            let is_moving = moving
+                .iter()
+                .any(|m| m.track == c.source.track && m.key == k);
+            if !is_moving {
+                consider(c.track.times[k] as f64);
+            }
+        }
+    }
+    match best {
+        Some((_, t)) => t,
+        None => (time * fps).round() / fps,
     }
 }
 
@@ -366,6 +408,7 @@ fn update_drag(
             origin,
             applied,
             keys,
+            anchor,
         } => {
             let mut d = delta(*origin);
             if modifiers.shift {
@@ -375,6 +418,12 @@ fn update_drag(
                 } else {
                     d[0] = 0.0;
                 }
+            }
+            // Ctrl inverts snapping for this drag, like Blender.
+            if let (Some(fps), Some(anchor), false) = (p.snap_fps, *anchor, modifiers.command)
+                && d[0] != 0.0
+            {
+                d[0] = snapped_time(anchor + d[0], fps, p, keys) - anchor;
             }
             let step = [d[0] - applied[0], d[1] - applied[1]];
             if !keys.is_empty() && (step[0] != 0.0 || step[1] != 0.0) {

@@ -28,6 +28,7 @@
 mod cache;
 mod curves;
 mod draw;
+mod grab;
 mod interact;
 mod menus;
 mod simplify;
@@ -72,11 +73,17 @@ pub struct CurveEditor {
     pub normalize: bool,
     /// Show quaternion tracks as Euler angles in degrees (those curves are read-only).
     pub euler: bool,
+    /// Dragged keys snap to whole frames of [`fps`](CurveEditor::fps), the playhead and other
+    /// keys (Ctrl while dragging inverts it).
+    pub snap: bool,
+    /// The frame rate keys snap to (the transport's).
+    pub fps: f64,
     view: Option<PlotBounds>,
     request: Option<ViewRequest>,
     transform: Option<PlotTransform>,
     panning: bool,
     drag: Option<Drag>,
+    grab: Option<grab::Grab>,
     next_gesture: u64,
     clip: Option<ClipId>,
     cache: EnvelopeCache,
@@ -110,11 +117,14 @@ impl CurveEditor {
             id,
             normalize: false,
             euler: false,
+            snap: true,
+            fps: 30.0,
             view: None,
             request: None,
             transform: None,
             panning: false,
             drag: None,
+            grab: None,
             next_gesture: GESTURE_BASE,
             clip: None,
             cache: EnvelopeCache::default(),
@@ -210,6 +220,7 @@ pub fn show(
         ui,
         &mut ed.normalize,
         &mut ed.euler,
+        &mut ed.snap,
         shown_curves,
         selected,
         out,
@@ -332,20 +343,71 @@ pub fn show(
         tf: &tf,
         curves: &resolved,
         clip: clip_id,
+        snap_fps: (ed.snap && ed.fps.is_finite() && ed.fps > 0.0).then_some(ed.fps),
+        playhead,
     };
-    let hover = interact::handle(
-        ui,
-        &pointer,
-        selected,
-        &mut ed.drag,
-        &mut ed.next_gesture,
-        out,
-    );
+    // G grabs the selected keys (Blender): they follow the pointer until a click or Enter.
+    if ed.grab.is_none()
+        && ed.drag.is_none()
+        && (response.hovered() || response.has_focus())
+        && !ui.ctx().text_edit_focused()
+        && !selected.is_empty()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::G))
+    {
+        let keys: Vec<KeyRef> = selected
+            .iter()
+            .filter(|k| resolved.iter().any(|c| c.editable && c.owns(k)))
+            .copied()
+            .collect();
+        let anchor = keys
+            .iter()
+            .filter_map(|k| clip.tracks.get(k.track)?.times.get(k.key))
+            .map(|&t| t as f64)
+            .reduce(f64::min);
+        if let (false, Some(origin)) = (keys.is_empty(), response.hover_pos()) {
+            ed.next_gesture += 1;
+            ed.grab = Some(grab::Grab {
+                gesture: ed.next_gesture,
+                origin,
+                applied: [0.0, 0.0],
+                keys,
+                anchor,
+                axis: None,
+                typed: String::new(),
+            });
+        }
+    }
+    let mut grabbing = ed.grab.is_some();
+    if let Some(g) = &mut ed.grab
+        && grab::update(ui, g, &pointer, ed.fps, out) != grab::GrabEnd::Going
+    {
+        ed.grab = None;
+    }
+    // The click that ends a grab is not also a click on the plot.
+    grabbing |= ed.grab.is_some();
+    let hover = if grabbing {
+        None
+    } else {
+        interact::handle(
+            ui,
+            &pointer,
+            selected,
+            &mut ed.drag,
+            &mut ed.next_gesture,
+            out,
+        )
+    };
     // Keep a copy of the dragged tracks from before the drag: the "ghost" of the original.
+    let grabbed = ed.grab.as_ref().map(|g| {
+        let mut tracks: Vec<usize> = g.keys.iter().map(|k| k.track).collect();
+        tracks.dedup();
+        (g.gesture, tracks)
+    });
     match ed
         .drag
         .as_ref()
         .and_then(|d| d.gesture().map(|g| (g, d.tracks())))
+        .or(grabbed)
     {
         Some((g, tracks)) if ed.ghost.as_ref().is_none_or(|(og, _)| *og != g) => {
             let copies = tracks

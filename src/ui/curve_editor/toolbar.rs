@@ -33,6 +33,7 @@ pub(super) fn show(
     ui: &mut Ui,
     normalize: &mut bool,
     euler: &mut bool,
+    snap: &mut bool,
     shown_curves: ShownCurves<'_>,
     selected: &BTreeSet<KeyRef>,
     out: &mut Outbox,
@@ -65,6 +66,10 @@ pub(super) fn show(
             .toggle_value(euler, "Euler")
             .on_hover_text(EULER_TIP)
             .changed();
+        ui.toggle_value(snap, "Snap").on_hover_text(
+            "Dragged keys land on whole frames, the playhead or other keys \
+             (hold Ctrl while dragging for free time)",
+        );
         ui.separator();
         ui.menu_button("Interpolation", |ui| {
             let targets = shown_curves.targets(selected);
@@ -81,13 +86,27 @@ pub(super) fn show(
             .on_hover_text("V over the plot");
         });
         if !selected.is_empty() {
-            ui.separator();
             let n = selected.len();
-            ui.weak(format!(
+            let text = format!(
                 "{} key{} selected",
                 crate::text::thousands(n),
                 if n == 1 { "" } else { "s" }
-            ));
+            );
+            // Only where it fits: an overflowing row would widen the panel and move the plot
+            // under a drag that just selected a key.
+            let width = ui
+                .painter()
+                .layout_no_wrap(
+                    text.clone(),
+                    egui::TextStyle::Body.resolve(ui.style()),
+                    egui::Color32::WHITE,
+                )
+                .size()
+                .x;
+            if ui.available_width() >= width + 2.0 * ui.spacing().item_spacing.x + 8.0 {
+                ui.separator();
+                ui.weak(text);
+            }
         }
     });
     bar

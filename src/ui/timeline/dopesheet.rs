@@ -1,5 +1,7 @@
 //! The key rows under the ruler: one row per track with its label and a diamond per key, dense
-//! runs of keys drawn as bars. Clicking a key moves the playhead to it and reports which key.
+//! runs of keys drawn as bars. Clicking a key moves the playhead to it and reports which key;
+//! Shift-click toggles it in the selection, and dragging a key moves the selected keys of every
+//! row in time (snapped to frames; Alt for free time).
 
 use egui::{
     Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rangef, Rect, Sense, Stroke, vec2,
@@ -20,6 +22,21 @@ const KEY_RADIUS: f32 = 5.0;
 
 /// How far (points) from a key a click still picks it.
 const HIT_RADIUS: f32 = 6.0;
+
+/// Gesture ids of dopesheet drags start here, apart from the curve editor's and other panels'.
+pub const GESTURE_BASE: u64 = 0x00d0_0000_0000_0000;
+
+/// A key drag in progress (kept in egui memory between frames).
+#[derive(Debug, Clone, Copy)]
+struct KeyDrag {
+    gesture: u64,
+    /// Screen x where the drag started.
+    origin_x: f32,
+    /// The grabbed key's time when the drag started.
+    anchor: f64,
+    /// The offset already reported.
+    applied: f64,
+}
 
 /// Keys closer together than this (points) merge into a bar instead of single diamonds.
 const MIN_KEY_GAP: f32 = 2.0;
@@ -223,6 +240,64 @@ fn paint_background(
     );
 }
 
+/// A drag that starts on a key moves the selected keys (see [`TimelineOutput::move_keys`]).
+#[expect(clippy::too_many_arguments)]
+fn drag_keys(
+    ui: &egui::Ui,
+    id: egui::Id,
+    index: usize,
+    row: &DopeRow<'_>,
+    axis: &TimeAxis,
+    transport: &Transport,
+    alt: bool,
+    origin: Option<Pos2>,
+    response: &egui::Response,
+    pointer_key: impl Fn(Option<Pos2>) -> Option<usize>,
+    output: &mut TimelineOutput,
+) {
+    let memory = id.with("key drag");
+    if response.drag_started()
+        && let Some(key) = pointer_key(origin)
+        && let Some(origin) = origin
+    {
+        let counter = id.with("key drag counter");
+        let n = ui.data_mut(|d| {
+            let n = d.get_temp_mut_or_default::<u64>(counter);
+            *n += 1;
+            *n
+        });
+        let drag = KeyDrag {
+            gesture: GESTURE_BASE + n,
+            origin_x: origin.x,
+            anchor: f64::from(row.times[key]),
+            applied: 0.0,
+        };
+        ui.data_mut(|d| d.insert_temp(memory.with(index), drag));
+        output.grab_key = Some((index, key));
+    }
+    let Some(mut drag) = ui.data(|d| d.get_temp::<KeyDrag>(memory.with(index))) else {
+        return;
+    };
+    if let Some(pos) = response.interact_pointer_pos()
+        && (response.dragged() || response.drag_stopped())
+    {
+        let mut dt = axis.time_at(pos.x) - axis.time_at(drag.origin_x);
+        if !alt {
+            dt = transport.snap_to_frame(drag.anchor + dt) - drag.anchor;
+        }
+        let step = dt - drag.applied;
+        if step != 0.0 {
+            output.move_keys = Some((step, drag.gesture));
+            drag.applied = dt;
+        }
+    }
+    if response.dragged() {
+        ui.data_mut(|d| d.insert_temp(memory.with(index), drag));
+    } else {
+        ui.data_mut(|d| d.remove::<KeyDrag>(memory.with(index)));
+    }
+}
+
 /// One row: its label, key marks, hover highlight and key picking.
 #[expect(clippy::too_many_arguments)]
 fn show_row(
@@ -237,7 +312,7 @@ fn show_row(
     output: &mut TimelineOutput,
 ) {
     let (rect, _) = ui.allocate_exact_size(vec2(ui.available_width(), ROW_HEIGHT), Sense::hover());
-    let response = ui.interact(rect, id.with(("row", index)), Sense::click());
+    let response = ui.interact(rect, id.with(("row", index)), Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Row, ui.is_enabled(), row.label));
     if !ui.is_rect_visible(rect) {
         return;
@@ -253,13 +328,32 @@ fn show_row(
             .and_then(|p| key_near(row.times, axis, p.x))
     };
     let hovered = pointer_key(response.hover_pos());
+    let (shift, alt, origin) =
+        ui.input(|i| (i.modifiers.shift, i.modifiers.alt, i.pointer.press_origin()));
     if response.clicked()
         && let Some(key) = pointer_key(response.interact_pointer_pos())
     {
-        transport.time = f64::from(row.times[key]).clamp(0.0, duration);
-        output.scrubbed = true;
-        output.seek_key = Some((index, key));
+        if shift {
+            output.toggle_key = Some((index, key));
+        } else {
+            transport.time = f64::from(row.times[key]).clamp(0.0, duration);
+            output.scrubbed = true;
+            output.seek_key = Some((index, key));
+        }
     }
+    drag_keys(
+        ui,
+        id,
+        index,
+        row,
+        axis,
+        transport,
+        alt,
+        origin,
+        &response,
+        pointer_key,
+        output,
+    );
     if hovered.is_some() {
         ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
     }
@@ -324,7 +418,9 @@ fn paint_keys(
         match mark {
             Mark::Key { index, x } => {
                 let at_playhead = (f64::from(row.times[index]) - playhead).abs() < 1e-4;
-                let (radius, stroke) = if at_playhead {
+                let (radius, stroke) = if row.selected.binary_search(&index).is_ok() {
+                    (KEY_RADIUS + 1.0, Stroke::new(2.0, Color32::WHITE))
+                } else if at_playhead {
                     (KEY_RADIUS + 0.5, Stroke::new(1.5, ACCENT))
                 } else {
                     (KEY_RADIUS, outline)

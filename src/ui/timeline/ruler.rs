@@ -1,5 +1,5 @@
-//! The ruler above the key rows: seconds and frame ticks, the clip's end, and the playhead that
-//! is scrubbed by clicking or dragging anywhere on it.
+//! The ruler above the key rows: seconds and frame ticks, the clip's end, the play range
+//! (Ctrl+drag sets it) and the playhead that is scrubbed by clicking or dragging anywhere on it.
 
 use egui::{Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Response, Sense, Stroke};
 
@@ -35,16 +35,50 @@ pub(super) fn show(
     axis: &TimeAxis,
     transport: &mut Transport,
     duration: f64,
+    markers: &[(f64, &str)],
     output: &mut TimelineOutput,
 ) -> (Response, Grid) {
     let response = ui.interact(rect, id, Sense::click_and_drag());
-    let scrubbing = response.clicked()
-        || response.drag_stopped_by(egui::PointerButton::Primary)
-        || (response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down()));
+    // Ctrl+drag sets the play range from where the drag began (snapped to frames).
+    let range_id = id.with("play range drag");
+    let ctrl = ui.input(|i| i.modifiers.command);
+    if response.drag_started()
+        && ctrl
+        && let Some(pos) = ui.input(|i| i.pointer.press_origin())
+    {
+        let start = transport
+            .snap_to_frame(axis.time_at(pos.x))
+            .clamp(0.0, duration);
+        ui.data_mut(|d| d.insert_temp(range_id, start));
+    }
+    let range_start = ui.data(|d| d.get_temp::<f64>(range_id));
+    if let Some(start) = range_start {
+        if let Some(pos) = response.interact_pointer_pos() {
+            let end = transport
+                .snap_to_frame(axis.time_at(pos.x))
+                .clamp(0.0, duration);
+            transport.set_range(start, end);
+        }
+        if !response.dragged() {
+            ui.data_mut(|d| d.remove::<f64>(range_id));
+        }
+    }
+    let scrubbing = range_start.is_none() && !(ctrl && response.dragged());
+    let scrubbing = scrubbing
+        && (response.clicked()
+            || response.drag_stopped_by(egui::PointerButton::Primary)
+            || (response.is_pointer_button_down_on() && ui.input(|i| i.pointer.primary_down())));
     if scrubbing && let Some(pos) = response.interact_pointer_pos() {
         let free = ui.input(|i| i.modifiers.alt || i.modifiers.shift);
         let mut time = axis.time_at(pos.x);
-        if !free {
+        let marker = markers
+            .iter()
+            .map(|&(t, _)| t)
+            .filter(|&t| (axis.x_of(t) - pos.x).abs() <= MARKER_HIT)
+            .min_by(|a, b| (a - time).abs().total_cmp(&(b - time).abs()));
+        if let Some(t) = marker {
+            time = t;
+        } else if !free {
             time = transport.snap_to_frame(time);
         }
         transport.time = time.clamp(0.0, duration);
@@ -55,10 +89,18 @@ pub(super) fn show(
         .on_hover_cursor(egui::CursorIcon::ResizeHorizontal)
         .on_hover_text(
             "Click or drag to scrub (snaps to frames; hold Alt or Shift for free time).\n\
+             Ctrl+drag sets the play range (P: from the selected keys, Alt+P clears it).\n\
              Wheel pans, Ctrl+wheel zooms, double-click shows the whole clip.",
         );
 
     let grid = paint(ui, label_rect, rect, axis, transport, duration);
+    paint_markers(
+        &ui.painter_at(rect),
+        rect,
+        axis,
+        markers,
+        ui.visuals().text_color(),
+    );
     (response, grid)
 }
 
@@ -151,6 +193,9 @@ fn paint(
     }
 
     paint_clip_end(&painter, rect, axis, duration);
+    if transport.range.is_some() {
+        paint_play_range(&painter, rect, axis, transport.bounds(duration));
+    }
     paint_playhead_handle(&painter, rect, axis, transport);
     // A hairline between the ruler and the rows.
     ui.painter().hline(
@@ -193,6 +238,75 @@ pub(super) fn paint_clip_range(painter: &Painter, rect: Rect, axis: &TimeAxis, d
                 hatch,
             );
             x += spacing;
+        }
+    }
+}
+
+/// How near (points) a click on the ruler must be to a marker to jump to it.
+const MARKER_HIT: f32 = 6.0;
+
+/// Each marker as a small flag hanging from the top of the ruler, with its name.
+fn paint_markers(
+    painter: &Painter,
+    rect: Rect,
+    axis: &TimeAxis,
+    markers: &[(f64, &str)],
+    text: Color32,
+) {
+    let colour = Color32::from_rgb(240, 200, 90);
+    for &(time, name) in markers {
+        let x = axis.x_of(time);
+        if !rect.x_range().contains(x) {
+            continue;
+        }
+        painter.vline(
+            x,
+            rect.y_range(),
+            Stroke::new(1.0, colour.gamma_multiply(0.7)),
+        );
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                Pos2::new(x - 4.0, rect.top()),
+                Pos2::new(x + 4.0, rect.top()),
+                Pos2::new(x, rect.top() + 6.0),
+            ],
+            colour,
+            Stroke::NONE,
+        ));
+        painter.text(
+            Pos2::new(x + 5.0, rect.center().y),
+            Align2::LEFT_CENTER,
+            name,
+            FontId::proportional(10.0),
+            text,
+        );
+    }
+}
+
+/// Shades the ruler outside the play range `(start, end)` and marks its ends with brackets.
+pub(super) fn paint_play_range(
+    painter: &Painter,
+    rect: Rect,
+    axis: &TimeAxis,
+    (start, end): (f64, f64),
+) {
+    let (a, b) = (axis.x_of(start), axis.x_of(end));
+    let shade = Color32::from_black_alpha(110);
+    for (from, to) in [(rect.left(), a), (b, rect.right())] {
+        let (from, to) = (from.max(rect.left()), to.min(rect.right()));
+        if to > from {
+            painter.rect_filled(
+                Rect::from_x_y_ranges(from..=to, rect.y_range()),
+                CornerRadius::ZERO,
+                shade,
+            );
+        }
+    }
+    let stroke = Stroke::new(2.0, ACCENT);
+    for (x, dir) in [(a, 1.0), (b, -1.0)] {
+        painter.vline(x, rect.y_range(), stroke);
+        for y in [rect.top() + 1.0, rect.bottom() - 1.0] {
+            painter.hline(x..=x + 6.0 * dir, y, stroke);
         }
     }
 }

@@ -125,7 +125,7 @@ pub(super) const RULES: &[Rule] = &[
         formats: Formats::All,
         replaced_by: None,
         summary: "Neighbouring quaternion keys of a curve lie in opposite hemispheres (dot < 0).",
-        fix: "Negate the key so each key lies in the hemisphere of the one before it.",
+        fix: "Negate the key so each key lies in the hemisphere of the one before it (validate --fix does; so do clipscope edit --unroll-quaternions and the editor's Clip › Unroll quaternion flips).",
         explanation: "q and -q are the same rotation, but a curve between a key and one near the other's negation goes the long way round. Only curves that interpolate components are checked (bezier and cubic keys): three.js's and glTF's linear slerp take the short way by themselves.",
     },
     Rule {
