@@ -206,6 +206,23 @@ pub enum Edit {
         /// Track indices.
         tracks: Vec<usize>,
     },
+    /// Appends a copy of each track named `<name> copy` and selects the copies.
+    DuplicateTracks {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+    },
+    /// Mutes or unmutes tracks: a muted track stays in the clip (and in saved files) but the
+    /// viewport does not play it.
+    MuteTracks {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+        /// Mute (true) or unmute.
+        muted: bool,
+    },
     /// Find and replace in track names with a regular expression (`$1` for groups).
     RenameTracks {
         /// The clips.
@@ -356,6 +373,9 @@ impl Edit {
             } => "Duplicate keys",
             Edit::PasteKeys { .. } => "Paste keys",
             Edit::DeleteTracks { .. } => "Delete tracks",
+            Edit::DuplicateTracks { .. } => "Duplicate tracks",
+            Edit::MuteTracks { muted: true, .. } => "Mute tracks",
+            Edit::MuteTracks { .. } => "Unmute tracks",
             Edit::RenameTracks { .. } => "Rename tracks",
             Edit::SplitClip { .. } => "Split clip",
             Edit::Subclip { .. } => "Subclip",

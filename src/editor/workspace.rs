@@ -131,6 +131,8 @@ pub struct Applied {
     pub select_clip: Option<ClipId>,
     /// Keys the editor should select afterwards (inserted keys, say).
     pub select_keys: Vec<KeyRef>,
+    /// Tracks of the edited clip the editor should show afterwards (duplicated tracks).
+    pub select_tracks: Vec<usize>,
 }
 
 /// The open documents plus the undo history: the editor's model.
@@ -524,6 +526,48 @@ impl Workspace {
                     Ok(())
                 })?;
                 applied.message = Some(format!("deleted {} track(s)", tracks.len()));
+            }
+            Edit::DuplicateTracks { clip, tracks } => {
+                let n = self.clip(clip).ok_or("no such clip")?.tracks.len();
+                if tracks.is_empty() {
+                    return Err("no tracks to duplicate".into());
+                }
+                if let Some(bad) = tracks.iter().find(|&&t| t >= n) {
+                    return Err(format!("no track {bad} to duplicate"));
+                }
+                let mut added = Vec::new();
+                self.edit_clip(clip, &mut changes, |c| {
+                    added = c.duplicate_tracks(&tracks);
+                    Ok(())
+                })?;
+                applied.message = Some(format!("duplicated {} track(s)", added.len()));
+                applied.select_tracks = added;
+            }
+            Edit::MuteTracks {
+                clip,
+                tracks,
+                muted,
+            } => {
+                let c = self.clip(clip).ok_or("no such clip")?;
+                if let Some(bad) = tracks.iter().find(|&&t| t >= c.tracks.len()) {
+                    return Err(format!("no track {bad} to mute"));
+                }
+                if tracks.iter().all(|&t| c.tracks[t].muted == muted) {
+                    return Err(format!(
+                        "{}: the tracks are already {}",
+                        if muted { "mute" } else { "unmute" },
+                        if muted { "muted" } else { "playing" }
+                    ));
+                }
+                let mut changed = 0;
+                self.edit_tracks(clip, tracks.iter().copied(), &mut changes, |c| {
+                    changed = c.set_tracks_muted(&tracks, muted);
+                    Ok(())
+                })?;
+                applied.message = Some(format!(
+                    "{} {changed} track(s)",
+                    if muted { "muted" } else { "unmuted" }
+                ));
             }
             Edit::SplitClip { clip, time } => {
                 let (head, tail) = {
@@ -1557,6 +1601,73 @@ mod tests {
             },
         );
         assert_eq!(ws.clip(CLIP).unwrap().tracks.len(), 1);
+    }
+
+    #[test]
+    fn duplicating_and_muting_tracks_are_one_step_each() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::DuplicateTracks {
+                clip: CLIP,
+                tracks: vec![1],
+            },
+        );
+        assert_eq!(applied.select_tracks, vec![2]);
+        let c = ws.clip(CLIP).unwrap();
+        assert_eq!(c.tracks[2].name, ".opacity copy");
+        assert_eq!(c.tracks[2].times, c.tracks[1].times);
+        assert!(
+            ws.apply(Edit::DuplicateTracks {
+                clip: CLIP,
+                tracks: vec![5],
+            })
+            .is_err()
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0, 2],
+                muted: true,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("muted 2 track(s)"));
+        let muted: Vec<bool> = ws
+            .clip(CLIP)
+            .unwrap()
+            .tracks
+            .iter()
+            .map(|t| t.muted)
+            .collect();
+        assert_eq!(muted, [true, false, true]);
+        // Only the muted tracks changed: the viewport follows them without a new player.
+        let version = ws.documents[0].version;
+        // Muting what is muted already is refused and leaves no step.
+        assert!(
+            ws.apply(Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0],
+                muted: true,
+            })
+            .is_err()
+        );
+        assert_eq!(ws.documents[0].version, version);
+        undoable(
+            &mut ws,
+            Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0, 1],
+                muted: false,
+            },
+        );
+        assert!(
+            ws.clip(CLIP)
+                .unwrap()
+                .tracks
+                .iter()
+                .all(|t| !t.muted || t.name.ends_with("copy"))
+        );
     }
 
     #[test]

@@ -116,6 +116,10 @@ pub enum UiCommand {
     SmoothKeys,
     /// Delete the tracks shown in the curve editor from the clip.
     DeleteShownTracks,
+    /// Copy the tracks shown in the curve editor (`<name> copy`) and show the copies.
+    DuplicateShownTracks,
+    /// Mute the shown tracks (the viewport stops playing them), or unmute them when all are muted.
+    MuteShownTracks,
     /// Rename tracks with find and replace (regular expressions, with a preview).
     RenameTracks,
     /// Cut the selected clip in two at the playhead.
@@ -205,6 +209,8 @@ impl UiCommand {
             UiCommand::ScaleKeys => "Scale selected keys…",
             UiCommand::SnapKeys => "Snap selected keys to frames",
             UiCommand::DeleteShownTracks => "Delete shown tracks",
+            UiCommand::DuplicateShownTracks => "Duplicate shown tracks",
+            UiCommand::MuteShownTracks => "Mute / unmute shown tracks",
             UiCommand::RenameTracks => "Rename tracks…",
             UiCommand::SplitClip => "Split clip at playhead",
             UiCommand::Subclip => "Subclip…",
@@ -264,6 +270,7 @@ impl UiCommand {
             UiCommand::SmoothKeys => (Modifiers::ALT, Key::O),
             UiCommand::ScaleKeys => (Modifiers::NONE, Key::S),
             UiCommand::SnapKeys => (shift, Key::S),
+            UiCommand::MuteShownTracks => (shift, Key::M),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize
@@ -281,6 +288,7 @@ impl UiCommand {
             | UiCommand::ToggleCycles
             | UiCommand::ToggleTheme
             | UiCommand::DeleteShownTracks
+            | UiCommand::DuplicateShownTracks
             | UiCommand::SelectInPlayRange
             | UiCommand::RenameTracks
             | UiCommand::SplitClip

@@ -89,6 +89,8 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             item(ui, UiCommand::SmoothKeys, view.has_clip, out);
             ui.separator();
             item(ui, UiCommand::RenameTracks, view.has_clip, out);
+            item(ui, UiCommand::DuplicateShownTracks, view.has_clip, out);
+            item(ui, UiCommand::MuteShownTracks, view.has_clip, out);
             item(ui, UiCommand::DeleteShownTracks, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {

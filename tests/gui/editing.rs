@@ -567,3 +567,62 @@ fn g_then_escape_puts_the_grabbed_keys_back_with_nothing_to_undo() {
     assert_eq!(harness.state().ws.clip(WALK).unwrap(), &before);
     assert_eq!(harness.state().ws.history.undo_label(), None);
 }
+
+#[test]
+fn duplicate_and_mute_shown_tracks_from_the_edit_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "run");
+    harness.state_mut().selection.tracks = [1].into();
+    menu(&mut harness, "Edit", "Duplicate shown tracks");
+    let names: Vec<String> = harness.state().ws.clip(RUN).unwrap().tracks[1..]
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mixamorig:LeftArm.position",
+            "mixamorig:LeftArm.position copy"
+        ]
+    );
+    assert_eq!(
+        harness.state().selection.tracks,
+        [2].into(),
+        "the copy is shown"
+    );
+    assert_eq!(values(&harness, RUN, 2), values(&harness, RUN, 1));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(harness.state().ws.clip(RUN).unwrap().tracks.len(), 2);
+
+    // Shift+M mutes the shown arm: it stays in the clip, the viewport stops playing it, and
+    // the tree says so.
+    harness.state_mut().selection.tracks = [1].into();
+    harness.run();
+    let playing = harness.state().viewport.frame.boxes.clone();
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::M);
+    harness.run();
+    harness.run();
+    assert!(harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+    assert_eq!(last_log(&harness), "muted 1 track(s)");
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Mute tracks"));
+    assert!(
+        harness.query_by_label("muted").is_some(),
+        "the tree marks it"
+    );
+    assert_ne!(
+        harness.state().viewport.frame.boxes,
+        playing,
+        "the arm went back to rest"
+    );
+    // Shift+M again unmutes; undo of that mutes again, one step each.
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::M);
+    harness.run();
+    harness.run();
+    assert!(!harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+    assert_eq!(harness.state().viewport.frame.boxes, playing);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert!(harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+}

@@ -25,7 +25,9 @@
 //!   [`Track::scale_key_times`](super::Track::scale_key_times),
 //!   [`Track::snap_keys_to_frames`](super::Track::snap_keys_to_frames),
 //!   [`Clip::rename_tracks`](super::Clip::rename_tracks)
-//!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
+//!   [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions),
+//!   [`Clip::duplicate_tracks`](super::Clip::duplicate_tracks) and
+//!   [`Clip::set_tracks_muted`](super::Clip::set_tracks_muted).
 
 mod additive;
 mod clipboard;
@@ -33,6 +35,7 @@ mod clone;
 mod convert_interpolation;
 #[cfg(test)]
 mod curve_samples;
+mod duplicate_tracks;
 mod find_by_name;
 mod fix;
 mod handles;

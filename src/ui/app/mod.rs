@@ -300,6 +300,10 @@ impl ClipscopeApp {
                 if !applied.select_keys.is_empty() {
                     self.selection.keys = applied.select_keys.into_iter().collect();
                 }
+                if !applied.select_tracks.is_empty() {
+                    self.selection.keys.clear();
+                    self.selection.tracks = applied.select_tracks.into_iter().collect();
+                }
             }
             Err(e) => self.note(format!("could not {}", e)),
         }
