@@ -332,6 +332,9 @@ pub enum Edit {
     },
     /// Puts neighbouring quaternion keys in the same hemisphere (the same rotations).
     UnrollQuaternions(ClipScope),
+    /// Makes the angles of Euler rotation tracks (`.rotation` vectors) continuous: each key
+    /// takes the equivalent angle triple nearest the key before (Blender's Euler Filter).
+    EulerFilter(ClipScope),
     /// Makes a clip additive against its pose (or another clip's) at a frame (three.js
     /// `AnimationUtils.makeClipAdditive`).
     MakeAdditive {
@@ -388,6 +391,7 @@ impl Edit {
             Edit::ScaleKeys { .. } => "Scale keys",
             Edit::SnapKeys { .. } => "Snap keys to frames",
             Edit::UnrollQuaternions(_) => "Unroll quaternions",
+            Edit::EulerFilter(_) => "Euler filter",
             Edit::MakeAdditive { .. } => "Make additive",
         }
     }

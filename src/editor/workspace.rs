@@ -357,6 +357,10 @@ impl Workspace {
                 applied.message =
                     Some(self.clip_op(ClipOp::Unroll, scope, &BTreeMap::new(), &mut changes)?);
             }
+            Edit::EulerFilter(scope) => {
+                let op = ClipOp::EulerFilter;
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
+            }
             Edit::RenameTracks {
                 scope,
                 pattern,
@@ -947,6 +951,11 @@ impl Workspace {
                     negated += keys;
                     dur_changed += tracks;
                 }
+                ClipOp::EulerFilter => {
+                    let (keys, tracks) = after.euler_filter();
+                    negated += keys;
+                    dur_changed += tracks;
+                }
                 ClipOp::Rename(re, replacement) => {
                     renamed += after.rename_tracks(re, replacement);
                 }
@@ -987,6 +996,9 @@ impl Workspace {
             ClipOp::Reverse => format!("reverse: {clips} clip(s) play backwards"),
             ClipOp::Unroll => format!(
                 "unroll quaternions: {negated} key(s) negated in {dur_changed} track(s){of}"
+            ),
+            ClipOp::EulerFilter => format!(
+                "euler filter: {negated} key(s) changed in {dur_changed} rotation track(s){of}"
             ),
             ClipOp::Rename(..) => format!("rename: {renamed} track(s) renamed{of}"),
         })
@@ -1109,6 +1121,7 @@ enum ClipOp {
     Resample(f64),
     Reverse,
     Unroll,
+    EulerFilter,
     Rename(regex::Regex, String),
 }
 
@@ -1668,6 +1681,37 @@ mod tests {
                 .iter()
                 .all(|t| !t.muted || t.name.ends_with("copy"))
         );
+    }
+
+    #[test]
+    fn the_euler_filter_is_one_step_over_the_chosen_clips() {
+        let mut ws = workspace();
+        let spin = Track::numeric(
+            "arm.rotation",
+            TrackKind::Vector,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 3.0, 0.0, 0.0, -3.0],
+        );
+        ws.apply(Edit::AddClip {
+            doc: 0,
+            clip: Box::new(Clip::new("spin", 1.0, vec![spin])),
+        })
+        .unwrap();
+        let spin = ClipId { doc: 0, clip: 1 };
+        let applied = undoable(&mut ws, Edit::EulerFilter(ClipScope::Clip(spin)));
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("euler filter: 1 key(s) changed in 1 rotation track(s)")
+        );
+        let z = ws.clip(spin).unwrap().tracks[0]
+            .values
+            .as_numbers()
+            .unwrap()[5];
+        assert_eq!(z, (-3.0f64 + std::f64::consts::TAU) as f32);
+        // Nothing to filter in the walk: no step.
+        let steps = ws.history.undo_label().map(str::to_owned);
+        ws.apply(Edit::EulerFilter(ClipScope::Clip(CLIP))).unwrap();
+        assert_eq!(ws.history.undo_label().map(str::to_owned), steps);
     }
 
     #[test]

@@ -140,6 +140,8 @@ pub enum UiCommand {
     UnrollQuaternions,
     /// Put neighbouring quaternion keys of every open clip in the same hemisphere.
     UnrollQuaternionsAll,
+    /// Make the selected clip's Euler rotation tracks continuous (Blender's Euler Filter).
+    EulerFilter,
     /// Show or hide the validation panel.
     ToggleValidation,
     /// Show the procedural cycles panel (or the inspector again).
@@ -221,6 +223,7 @@ impl UiCommand {
             UiCommand::MergeClips => "Merge clips…",
             UiCommand::UnrollQuaternions => "Unroll quaternion flips",
             UiCommand::UnrollQuaternionsAll => "Unroll quaternion flips in all clips",
+            UiCommand::EulerFilter => "Euler filter (continuous rotation angles)",
             UiCommand::ToggleValidation => "Show / hide validation panel",
             UiCommand::ToggleCycles => "Show / hide procedural cycles",
             UiCommand::ToggleTheme => "Switch light / dark theme",
@@ -300,7 +303,8 @@ impl UiCommand {
             | UiCommand::MergeClips
             | UiCommand::EditMarkers
             | UiCommand::UnrollQuaternions
-            | UiCommand::UnrollQuaternionsAll => return None,
+            | UiCommand::UnrollQuaternionsAll
+            | UiCommand::EulerFilter => return None,
         };
         Some(KeyboardShortcut::new(m, k))
     }

@@ -626,3 +626,48 @@ fn duplicate_and_mute_shown_tracks_from_the_edit_menu() {
     harness.run();
     assert!(harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
 }
+
+#[test]
+fn the_euler_filter_from_the_clip_menu_unwraps_a_rotation_and_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spin.json");
+    std::fs::write(
+        &path,
+        r#"[{"name":"spin","duration":2,"tracks":[
+ {"name":"arm.rotation","type":"vector","times":[0,1,2],"values":[0,0,3, 0,0,-3, 0,0,-2.9]}]}]"#,
+    )
+    .unwrap();
+    let mut harness = editor(&[path]);
+    select(&mut harness, "spin");
+    menu(
+        &mut harness,
+        "Clip",
+        "Euler filter (continuous rotation angles)",
+    );
+    assert_eq!(
+        last_log(&harness),
+        "euler filter: 2 key(s) changed in 1 rotation track(s)"
+    );
+    let tau = std::f64::consts::TAU;
+    assert_eq!(
+        values(&harness, WALK, 0),
+        [
+            0.0,
+            0.0,
+            3.0,
+            0.0,
+            0.0,
+            (-3.0 + tau) as f32,
+            0.0,
+            0.0,
+            (-2.9f32 as f64 + tau) as f32
+        ]
+    );
+    assert_eq!(
+        harness.state().ws.history.undo_label(),
+        Some("Euler filter")
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(values(&harness, WALK, 0)[5], -3.0);
+}

@@ -291,6 +291,11 @@ impl ClipscopeApp {
                     });
                 }
             }
+            UiCommand::EulerFilter => {
+                if let Some(s) = self.clip_scope(false) {
+                    self.apply(Edit::EulerFilter(s));
+                }
+            }
             UiCommand::UnrollQuaternions | UiCommand::UnrollQuaternionsAll => {
                 if let Some(s) = self.clip_scope(command == UiCommand::UnrollQuaternionsAll) {
                     self.apply(Edit::UnrollQuaternions(s));
