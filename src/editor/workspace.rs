@@ -427,10 +427,7 @@ impl Workspace {
                 let by_track = group_by_track(&keys);
                 let mut moved = 0;
                 self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
-                    for (&t, (whole, _)) in &by_track {
-                        moved += c.tracks[t].smooth_keys(whole, strength, passes);
-                        c.tracks[t].refresh_auto_handles();
-                    }
+                    moved = smooth_in_place(c, &by_track, strength, passes);
                     Ok(())
                 })?;
                 applied.message = Some(format!("smoothed {moved} key(s)"));
@@ -1136,6 +1133,26 @@ fn one_line(text: &str) -> String {
 
 /// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.
 type ByTrack = BTreeMap<usize, (Vec<usize>, Vec<(usize, usize)>)>;
+
+/// Smooths the grouped keys of `clip` (what [`Edit::SmoothKeys`] does); returns how many moved.
+fn smooth_in_place(clip: &mut Clip, by_track: &ByTrack, strength: f64, passes: usize) -> usize {
+    let mut moved = 0;
+    for (&t, (whole, _)) in by_track {
+        if let Some(track) = clip.tracks.get_mut(t) {
+            moved += track.smooth_keys(whole, strength, passes);
+            track.refresh_auto_handles();
+        }
+    }
+    moved
+}
+
+/// `clip` as [`Edit::SmoothKeys`] with these arguments would leave it, without touching the
+/// workspace: what the Smooth Keys dialog previews over a ghost of the original.
+pub fn smoothed_clip(clip: &Clip, keys: &[KeyRef], strength: f64, passes: usize) -> Clip {
+    let mut out = clip.clone();
+    smooth_in_place(&mut out, &group_by_track(keys), strength, passes);
+    out
+}
 
 fn group_by_track(keys: &[KeyRef]) -> ByTrack {
     let mut map: ByTrack = BTreeMap::new();

@@ -322,8 +322,31 @@ fn alt_o_smooths_the_selected_keys_through_the_dialog() {
         harness.state().clip_dialog,
         Some(ClipDialog::Smooth { .. })
     ));
+    // While the dialog is open the curves show the smoothing over a ghost of the original,
+    // and the document is untouched.
+    harness.run();
+    let preview = harness
+        .state()
+        .smooth_preview
+        .as_ref()
+        .expect("a preview")
+        .1
+        .clone();
+    assert_eq!(
+        preview.tracks[0].values.as_numbers().unwrap()[3..6],
+        [0.0, 0.75, 0.0]
+    );
+    assert_eq!(values(&harness, WALK, 0)[3..6], [0.0, 1.0, 0.0]);
+    let ghost = harness.state().curves.reference.as_ref().expect("a ghost");
+    assert_eq!(
+        ghost.1[0].1.values.as_numbers().unwrap()[3..6],
+        [0.0, 1.0, 0.0],
+        "the ghost is the original"
+    );
     harness.get_by_label("OK").click();
     harness.run();
+    assert!(harness.state().smooth_preview.is_none());
+    assert!(harness.state().curves.reference.is_none(), "the ghost goes");
     // The arm's middle key (0, 1, 0) moves half way to the ¼-½-¼ average (0, 0.5, 0).
     assert_eq!(values(&harness, WALK, 0)[3..6], [0.0, 0.75, 0.0]);
     assert_eq!(last_log(&harness), "smoothed 1 key(s)");
