@@ -694,3 +694,77 @@ fn the_euler_filter_from_the_clip_menu_unwraps_a_rotation_and_undoes() {
     harness.run();
     assert_eq!(values(&harness, WALK, 0)[5], -3.0);
 }
+
+#[test]
+fn a_box_dragged_over_the_dopesheet_selects_the_keys_of_every_row_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0, 1].into();
+    harness.run();
+    let ruler = harness.get_by_label("Playhead").rect();
+    let x = |t: f32| ruler.left() + ruler.width() * t / 2.0;
+    let row0 = harness
+        .get_by_label("mixamorig:LeftArm.position")
+        .rect()
+        .center()
+        .y;
+    let row1 = harness
+        .get_by_label("mixamorig:Spine.quaternion")
+        .rect()
+        .center()
+        .y;
+    let keys = |harness: &Harness<'_, ClipscopeApp>| -> std::collections::BTreeSet<(usize, usize)> {
+        harness
+            .state()
+            .selection
+            .keys
+            .iter()
+            .map(|k| (k.track, k.key))
+            .collect()
+    };
+    let drag = |harness: &mut Harness<'_, ClipscopeApp>,
+                from: egui::Pos2,
+                to: egui::Pos2,
+                m: Modifiers| {
+        harness.event(egui::Event::ModifiersChanged(m));
+        harness.hover_at(from);
+        button(harness, from, true, m);
+        harness.run();
+        for f in [0.25, 0.5, 0.75, 1.0] {
+            harness.hover_at(from + (to - from) * f);
+            harness.run();
+        }
+        button(harness, to, false, m);
+        harness.run();
+        harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+        harness.run();
+    };
+    // From empty space before key 1 of the first row to past it in the second: key 1 of both
+    // rows, every component.
+    drag(
+        &mut harness,
+        egui::pos2(x(0.5), row0 - 4.0),
+        egui::pos2(x(1.5), row1 + 4.0),
+        Modifiers::NONE,
+    );
+    assert_eq!(keys(&harness), [(0, 1), (1, 1)].into());
+    assert_eq!(harness.state().selection.keys.len(), 3 + 4);
+    assert_eq!(harness.state().transport.time, 0.0, "no seek, no edit");
+    assert!(harness.state().ws.history.undo_label().is_none());
+    // Shift adds the last key of the first row; a plain box replaces the selection.
+    drag(
+        &mut harness,
+        egui::pos2(x(1.75), row0 - 4.0),
+        egui::pos2(x(2.0) + 3.0, row0 + 4.0),
+        Modifiers::SHIFT,
+    );
+    assert_eq!(keys(&harness), [(0, 1), (0, 2), (1, 1)].into());
+    drag(
+        &mut harness,
+        egui::pos2(x(0.5), row1 + 4.0),
+        egui::pos2(x(0.0) - 3.0, row1 - 4.0),
+        Modifiers::NONE,
+    );
+    assert_eq!(keys(&harness), [(1, 0)].into());
+}
