@@ -320,6 +320,9 @@ pub enum Edit {
         pivot_value: f64,
         /// Value factor (1 leaves values; negative mirrors).
         value_factor: f64,
+        /// Edits with the same gesture id merge into one undo step (the transform box's
+        /// frames); `None` for a one-off scale.
+        gesture: Option<u64>,
     },
     /// Moves keys to the nearest frame (keys whose frame is taken stay).
     SnapKeys {

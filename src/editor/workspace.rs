@@ -307,7 +307,8 @@ impl Workspace {
         let gesture = match &edit {
             Edit::MoveKeys { gesture, .. }
             | Edit::SetHandle { gesture, .. }
-            | Edit::SetKey { gesture, .. } => *gesture,
+            | Edit::SetKey { gesture, .. }
+            | Edit::ScaleKeys { gesture, .. } => *gesture,
             _ => None,
         };
         let mut applied = Applied {
@@ -440,6 +441,7 @@ impl Workspace {
                 time_factor,
                 pivot_value,
                 value_factor,
+                gesture: _,
             } => {
                 if !(value_factor.is_finite() && pivot_value.is_finite()) {
                     return Err(format!(
@@ -1787,6 +1789,35 @@ mod tests {
     }
 
     #[test]
+    fn a_transform_box_drag_is_one_undo_step() {
+        let mut ws = workspace();
+        let before = ws.documents[0].doc.clips.clone();
+        for factor in [1.5, 2.0 / 1.5] {
+            ws.apply(Edit::ScaleKeys {
+                clip: CLIP,
+                keys: vec![key(0, 1, 0), key(0, 2, 0), key(0, 3, 0)],
+                pivot_time: 1.0,
+                time_factor: factor,
+                pivot_value: 0.0,
+                value_factor: 1.0,
+                gesture: Some(9),
+            })
+            .unwrap();
+        }
+        // Twice as long around 1 s, within the f32 rounding of two steps.
+        let times = &ws.clip(CLIP).unwrap().tracks[0].times;
+        for (t, want) in times.iter().zip([0.0, 1.0, 3.0, 5.0]) {
+            assert!((t - want).abs() < 1e-6, "{times:?}");
+        }
+        assert_eq!(ws.history.undo_label(), Some("Scale keys"));
+        ws.undo();
+        assert_eq!(
+            ws.documents[0].doc.clips, before,
+            "one step undoes the whole drag"
+        );
+    }
+
+    #[test]
     fn scaling_and_snapping_keys() {
         let mut ws = workspace();
         undoable(
@@ -1798,6 +1829,7 @@ mod tests {
                 time_factor: 0.5,
                 pivot_value: 0.0,
                 value_factor: 2.0,
+                gesture: None,
             },
         );
         let t = &ws.clip(CLIP).unwrap().tracks[0];
@@ -1810,6 +1842,7 @@ mod tests {
             time_factor: 10.0,
             pivot_value: 0.0,
             value_factor: 1.0,
+            gesture: None,
         });
         assert!(refused.is_err());
         assert_eq!(

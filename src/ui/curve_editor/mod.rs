@@ -33,6 +33,7 @@ mod interact;
 mod menus;
 mod simplify;
 mod toolbar;
+mod transform_box;
 mod view;
 
 use std::collections::BTreeSet;
@@ -499,4 +500,12 @@ pub fn show(
         draw::paint_ghost(ui, &tf, &resolved, tracks);
     }
     draw::paint(ui, &scene, &mut ed.cache);
+    if !matches!(ed.drag, Some(Drag::Box { .. }))
+        && let Some(b) = transform_box::of(&resolved, selected)
+    {
+        let hover_edge = response
+            .hover_pos()
+            .and_then(|pos| transform_box::edge_at(pos, &tf, &b));
+        transform_box::paint(ui, &tf, &b, hover_edge);
+    }
 }
