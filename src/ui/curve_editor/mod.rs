@@ -41,6 +41,7 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
+use crate::editor::envelope::Channel;
 use crate::editor::{ClipId, KeyRef};
 use crate::model::{Clip, Track};
 use crate::ui::outbox::{AppCommand, Outbox};
@@ -247,6 +248,11 @@ pub fn show(
     }
 
     ed.cache.begin_frame();
+    for c in &mut resolved {
+        if matches!(c.channel, Channel::Euler(_)) {
+            c.euler = Some(ed.cache.euler_keys(c.track));
+        }
+    }
     if ed.normalize {
         for c in &mut resolved {
             if let Some((lo, hi)) = ed.cache.value_range(c.track, c.channel) {
