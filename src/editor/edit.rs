@@ -206,6 +206,23 @@ pub enum Edit {
         /// Track indices.
         tracks: Vec<usize>,
     },
+    /// Appends a copy of each track named `<name> copy` and selects the copies.
+    DuplicateTracks {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+    },
+    /// Mutes or unmutes tracks: a muted track stays in the clip (and in saved files) but the
+    /// viewport does not play it.
+    MuteTracks {
+        /// The clip.
+        clip: ClipId,
+        /// Track indices.
+        tracks: Vec<usize>,
+        /// Mute (true) or unmute.
+        muted: bool,
+    },
     /// Find and replace in track names with a regular expression (`$1` for groups).
     RenameTracks {
         /// The clips.
@@ -303,6 +320,9 @@ pub enum Edit {
         pivot_value: f64,
         /// Value factor (1 leaves values; negative mirrors).
         value_factor: f64,
+        /// Edits with the same gesture id merge into one undo step (the transform box's
+        /// frames); `None` for a one-off scale.
+        gesture: Option<u64>,
     },
     /// Moves keys to the nearest frame (keys whose frame is taken stay).
     SnapKeys {
@@ -315,6 +335,9 @@ pub enum Edit {
     },
     /// Puts neighbouring quaternion keys in the same hemisphere (the same rotations).
     UnrollQuaternions(ClipScope),
+    /// Makes the angles of Euler rotation tracks (`.rotation` vectors) continuous: each key
+    /// takes the equivalent angle triple nearest the key before (Blender's Euler Filter).
+    EulerFilter(ClipScope),
     /// Makes a clip additive against its pose (or another clip's) at a frame (three.js
     /// `AnimationUtils.makeClipAdditive`).
     MakeAdditive {
@@ -356,6 +379,9 @@ impl Edit {
             } => "Duplicate keys",
             Edit::PasteKeys { .. } => "Paste keys",
             Edit::DeleteTracks { .. } => "Delete tracks",
+            Edit::DuplicateTracks { .. } => "Duplicate tracks",
+            Edit::MuteTracks { muted: true, .. } => "Mute tracks",
+            Edit::MuteTracks { .. } => "Unmute tracks",
             Edit::RenameTracks { .. } => "Rename tracks",
             Edit::SplitClip { .. } => "Split clip",
             Edit::Subclip { .. } => "Subclip",
@@ -368,6 +394,7 @@ impl Edit {
             Edit::ScaleKeys { .. } => "Scale keys",
             Edit::SnapKeys { .. } => "Snap keys to frames",
             Edit::UnrollQuaternions(_) => "Unroll quaternions",
+            Edit::EulerFilter(_) => "Euler filter",
             Edit::MakeAdditive { .. } => "Make additive",
         }
     }

@@ -23,11 +23,16 @@
 //!
 //! Quaternion tracks can also be shown as Euler angles ([`Channel::Euler`]): the sampled
 //! quaternion is normalized and converted with glam's intrinsic XYZ order (three.js's default
-//! `Euler` order), in degrees.
+//! `Euler` order), in degrees, and the angles are made continuous like Blender's Euler filter
+//! does: [`euler_keys`] walks the keys once, giving each the equivalent angle triple nearest the
+//! key before ([`closest_euler`](crate::model::ops::closest_euler)), and a sample between keys
+//! takes the triple nearest the key before it. The curves then stop jumping by 360° at ±180°
+//! or flipping to the other decomposition, wherever the view starts.
 
 use glam::{DQuat, EulerRot};
 
 use crate::model::interpolant::Sampler;
+use crate::model::ops::closest_euler;
 use crate::model::{Interpolation, Track, TrackKind, Values};
 
 /// The number a curve shows for a track.
@@ -89,11 +94,59 @@ pub fn euler_degrees(q: [f64; 4], axis: usize) -> f64 {
         .to_degrees()
 }
 
+/// The Euler angles (radians, intrinsic XYZ) of the normalized quaternion `q`, NaN for a zero
+/// or non-finite one.
+fn euler_radians(q: [f64; 4]) -> [f64; 3] {
+    let q = DQuat::from_xyzw(q[0], q[1], q[2], q[3]);
+    let len = q.length();
+    if !(len > 0.0 && len.is_finite()) {
+        return [f64::NAN; 3];
+    }
+    let (x, y, z) = (q / len).to_euler(EulerRot::XYZ);
+    [x, y, z]
+}
+
+/// `angles` moved to the equivalent triple nearest `reference` (unchanged without one, or when
+/// either is not finite).
+fn continuous(angles: [f64; 3], reference: Option<[f64; 3]>) -> [f64; 3] {
+    match reference {
+        Some(r) if r.iter().chain(&angles).all(|v| v.is_finite()) => closest_euler(angles, r),
+        _ => angles,
+    }
+}
+
+/// The Euler angles (radians, intrinsic XYZ) of every key of a quaternion track, continuous:
+/// each key's triple is the equivalent one nearest the key before (Blender's Euler filter, for
+/// display). One pass over the keys; empty for other tracks.
+pub fn euler_keys(track: &Track) -> Vec<[f64; 3]> {
+    let (Values::Numbers(v), TrackKind::Quaternion) = (&track.values, track.kind) else {
+        return Vec::new();
+    };
+    let vs = track.value_size();
+    if vs < 4 {
+        return Vec::new();
+    }
+    let mut out: Vec<[f64; 3]> = Vec::with_capacity(track.len());
+    let mut last: Option<[f64; 3]> = None;
+    for k in 0..track.len() {
+        let q: [f64; 4] =
+            std::array::from_fn(|c| v.get(k * vs + c).map_or(f64::NAN, |&x| x as f64));
+        let angles = continuous(euler_radians(q), last);
+        if angles.iter().all(|a| a.is_finite()) {
+            last = Some(angles);
+        }
+        out.push(angles);
+    }
+    out
+}
+
 /// Reads one channel of key values straight from a track's arrays (no sampler).
 struct KeyReader<'a> {
     values: KeyValues<'a>,
     stride: usize,
     channel: Channel,
+    /// For an Euler channel, every key's continuous angles ([`euler_keys`]).
+    euler: Vec<[f64; 3]>,
 }
 
 enum KeyValues<'a> {
@@ -111,10 +164,15 @@ impl<'a> KeyReader<'a> {
             Values::Bools(v) => KeyValues::Bools(v),
             Values::Strings(_) => return None,
         };
+        let euler = match channel {
+            Channel::Euler(_) => euler_keys(track),
+            Channel::Component(_) => Vec::new(),
+        };
         Some(KeyReader {
             values,
             stride: track.value_size(),
             channel,
+            euler,
         })
     }
 
@@ -129,18 +187,42 @@ impl<'a> KeyReader<'a> {
         };
         match self.channel {
             Channel::Component(c) => get(c),
-            Channel::Euler(axis) => euler_degrees([get(0), get(1), get(2), get(3)], axis),
+            Channel::Euler(axis) => self.euler.get(k).map_or(f64::NAN, |a| {
+                a.get(axis).copied().unwrap_or(f64::NAN).to_degrees()
+            }),
         }
+    }
+
+    /// The continuous Euler angles of key `k` (or of the last key before it that has them).
+    fn euler_near(&self, k: usize) -> Option<[f64; 3]> {
+        self.euler
+            .get(..=k.min(self.euler.len().saturating_sub(1)))?
+            .iter()
+            .rev()
+            .take(8)
+            .find(|a| a.iter().all(|v| v.is_finite()))
+            .copied()
     }
 }
 
-/// The value of `channel` at key `key` of `track` (what a key marker shows), or `None` when the
-/// track has no such channel or key.
+/// The value of `channel` at key `key` of `track`, or `None` when the track has no such channel
+/// or key. For an Euler channel this is the key's own angle, not made continuous (the curve
+/// editor places Euler key markers with [`euler_keys`], as the drawn line does).
 pub fn key_value(track: &Track, channel: Channel, key: usize) -> Option<f64> {
-    if key >= track.len() {
+    if key >= track.len() || !channel.is_valid_for(track) {
         return None;
     }
-    KeyReader::new(track, channel).map(|r| r.at(key))
+    match channel {
+        // Read directly: a KeyReader would make every key's angles continuous first.
+        Channel::Euler(axis) => {
+            let v = track.values.as_numbers()?;
+            let base = key * track.value_size();
+            let q: [f64; 4] =
+                std::array::from_fn(|c| v.get(base + c).map_or(f64::NAN, |&x| x as f64));
+            Some(euler_degrees(q, axis))
+        }
+        Channel::Component(_) => KeyReader::new(track, channel).map(|r| r.at(key)),
+    }
 }
 
 /// Evaluates one channel of a track through a [`Sampler`], reusing one buffer.
@@ -162,6 +244,22 @@ impl<'a> ChannelSampler<'a> {
     fn at(&mut self, t: f64) -> f64 {
         self.sampler.evaluate_f64(t, &mut self.buffer);
         self.channel.pick(&self.buffer)
+    }
+
+    /// The value at `t`; an Euler angle is taken from the triple nearest `reference` (the
+    /// continuous angles of the key before `t`).
+    fn at_near(&mut self, t: f64, reference: Option<[f64; 3]>) -> f64 {
+        match (self.channel, reference) {
+            (Channel::Euler(axis), Some(_)) => {
+                self.sampler.evaluate_f64(t, &mut self.buffer);
+                let q = match self.buffer[..] {
+                    [x, y, z, w, ..] => [x, y, z, w],
+                    _ => return f64::NAN,
+                };
+                continuous(euler_radians(q), reference)[axis].to_degrees()
+            }
+            _ => self.at(t),
+        }
     }
 }
 
@@ -232,7 +330,7 @@ pub fn envelope_into(
         if stepped && k > 0 && k < n && times[k] as f64 == e {
             keys.at(k - 1)
         } else {
-            curve.at(e)
+            curve.at_near(e, keys.euler_near(k.saturating_sub(1)))
         }
     };
     let mut edge = edge_at(t0, k);
@@ -462,6 +560,39 @@ mod tests {
         );
         assert!(envelope(&strings, Channel::Component(0), 0.0, 1.0, 10).is_empty());
         assert_eq!(value_range(&track, Channel::Component(0)), Some((0.0, 1.0)));
+    }
+
+    #[test]
+    fn euler_curves_are_continuous_through_180_degrees_wherever_the_view_starts() {
+        // About Z from 150° through 180° to 210° (stored as −150°): three keys, slerped.
+        let z = |deg: f64| {
+            let q = DQuat::from_rotation_z(deg.to_radians());
+            [q.x as f32, q.y as f32, q.z as f32, q.w as f32]
+        };
+        let values: Vec<f32> = [150.0, 175.0, 210.0].into_iter().flat_map(z).collect();
+        let track = Track::numeric(".q", TrackKind::Quaternion, vec![0.0, 1.0, 2.0], values);
+        let keys = euler_keys(&track);
+        let degrees: Vec<f64> = keys.iter().map(|a| a[2].to_degrees()).collect();
+        for (got, want) in degrees.iter().zip([150.0, 175.0, 210.0]) {
+            assert!((got - want).abs() < 1e-4, "{degrees:?}");
+        }
+        assert!(keys.iter().all(|a| a[0].abs() < 1e-6 && a[1].abs() < 1e-6));
+        // The drawn line climbs steadily, with no jump to −180°, from the start or from a view
+        // that begins after 180° is passed.
+        for (t0, t1) in [(0.0, 2.0), (1.5, 2.0)] {
+            let line = envelope(&track, Channel::Euler(2), t0, t1, 50);
+            assert!(line.len() > 2);
+            assert!(
+                line.windows(2).all(|w| w[1][1] >= w[0][1] - 1e-6),
+                "{line:?}"
+            );
+            assert!(
+                line.iter().all(|p| p[1] > 149.0 && p[1] < 211.0),
+                "{line:?}"
+            );
+        }
+        // The independent per-key value is still what the key holds on its own.
+        assert!((key_value(&track, Channel::Euler(2), 2).unwrap() + 150.0).abs() < 1e-4);
     }
 
     #[test]

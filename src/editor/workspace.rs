@@ -131,6 +131,8 @@ pub struct Applied {
     pub select_clip: Option<ClipId>,
     /// Keys the editor should select afterwards (inserted keys, say).
     pub select_keys: Vec<KeyRef>,
+    /// Tracks of the edited clip the editor should show afterwards (duplicated tracks).
+    pub select_tracks: Vec<usize>,
 }
 
 /// The open documents plus the undo history: the editor's model.
@@ -305,7 +307,8 @@ impl Workspace {
         let gesture = match &edit {
             Edit::MoveKeys { gesture, .. }
             | Edit::SetHandle { gesture, .. }
-            | Edit::SetKey { gesture, .. } => *gesture,
+            | Edit::SetKey { gesture, .. }
+            | Edit::ScaleKeys { gesture, .. } => *gesture,
             _ => None,
         };
         let mut applied = Applied {
@@ -354,6 +357,10 @@ impl Workspace {
             Edit::UnrollQuaternions(scope) => {
                 applied.message =
                     Some(self.clip_op(ClipOp::Unroll, scope, &BTreeMap::new(), &mut changes)?);
+            }
+            Edit::EulerFilter(scope) => {
+                let op = ClipOp::EulerFilter;
+                applied.message = Some(self.clip_op(op, scope, &BTreeMap::new(), &mut changes)?);
             }
             Edit::RenameTracks {
                 scope,
@@ -421,10 +428,7 @@ impl Workspace {
                 let by_track = group_by_track(&keys);
                 let mut moved = 0;
                 self.edit_tracks(clip, by_track.keys().copied(), &mut changes, |c| {
-                    for (&t, (whole, _)) in &by_track {
-                        moved += c.tracks[t].smooth_keys(whole, strength, passes);
-                        c.tracks[t].refresh_auto_handles();
-                    }
+                    moved = smooth_in_place(c, &by_track, strength, passes);
                     Ok(())
                 })?;
                 applied.message = Some(format!("smoothed {moved} key(s)"));
@@ -437,6 +441,7 @@ impl Workspace {
                 time_factor,
                 pivot_value,
                 value_factor,
+                gesture: _,
             } => {
                 if !(value_factor.is_finite() && pivot_value.is_finite()) {
                     return Err(format!(
@@ -524,6 +529,48 @@ impl Workspace {
                     Ok(())
                 })?;
                 applied.message = Some(format!("deleted {} track(s)", tracks.len()));
+            }
+            Edit::DuplicateTracks { clip, tracks } => {
+                let n = self.clip(clip).ok_or("no such clip")?.tracks.len();
+                if tracks.is_empty() {
+                    return Err("no tracks to duplicate".into());
+                }
+                if let Some(bad) = tracks.iter().find(|&&t| t >= n) {
+                    return Err(format!("no track {bad} to duplicate"));
+                }
+                let mut added = Vec::new();
+                self.edit_clip(clip, &mut changes, |c| {
+                    added = c.duplicate_tracks(&tracks);
+                    Ok(())
+                })?;
+                applied.message = Some(format!("duplicated {} track(s)", added.len()));
+                applied.select_tracks = added;
+            }
+            Edit::MuteTracks {
+                clip,
+                tracks,
+                muted,
+            } => {
+                let c = self.clip(clip).ok_or("no such clip")?;
+                if let Some(bad) = tracks.iter().find(|&&t| t >= c.tracks.len()) {
+                    return Err(format!("no track {bad} to mute"));
+                }
+                if tracks.iter().all(|&t| c.tracks[t].muted == muted) {
+                    return Err(format!(
+                        "{}: the tracks are already {}",
+                        if muted { "mute" } else { "unmute" },
+                        if muted { "muted" } else { "playing" }
+                    ));
+                }
+                let mut changed = 0;
+                self.edit_tracks(clip, tracks.iter().copied(), &mut changes, |c| {
+                    changed = c.set_tracks_muted(&tracks, muted);
+                    Ok(())
+                })?;
+                applied.message = Some(format!(
+                    "{} {changed} track(s)",
+                    if muted { "muted" } else { "unmuted" }
+                ));
             }
             Edit::SplitClip { clip, time } => {
                 let (head, tail) = {
@@ -903,6 +950,11 @@ impl Workspace {
                     negated += keys;
                     dur_changed += tracks;
                 }
+                ClipOp::EulerFilter => {
+                    let (keys, tracks) = after.euler_filter();
+                    negated += keys;
+                    dur_changed += tracks;
+                }
                 ClipOp::Rename(re, replacement) => {
                     renamed += after.rename_tracks(re, replacement);
                 }
@@ -943,6 +995,9 @@ impl Workspace {
             ClipOp::Reverse => format!("reverse: {clips} clip(s) play backwards"),
             ClipOp::Unroll => format!(
                 "unroll quaternions: {negated} key(s) negated in {dur_changed} track(s){of}"
+            ),
+            ClipOp::EulerFilter => format!(
+                "euler filter: {negated} key(s) changed in {dur_changed} rotation track(s){of}"
             ),
             ClipOp::Rename(..) => format!("rename: {renamed} track(s) renamed{of}"),
         })
@@ -1065,6 +1120,7 @@ enum ClipOp {
     Resample(f64),
     Reverse,
     Unroll,
+    EulerFilter,
     Rename(regex::Regex, String),
 }
 
@@ -1079,6 +1135,26 @@ fn one_line(text: &str) -> String {
 
 /// Key refs grouped by track: `(sorted unique key indices, (key, component) pairs)`.
 type ByTrack = BTreeMap<usize, (Vec<usize>, Vec<(usize, usize)>)>;
+
+/// Smooths the grouped keys of `clip` (what [`Edit::SmoothKeys`] does); returns how many moved.
+fn smooth_in_place(clip: &mut Clip, by_track: &ByTrack, strength: f64, passes: usize) -> usize {
+    let mut moved = 0;
+    for (&t, (whole, _)) in by_track {
+        if let Some(track) = clip.tracks.get_mut(t) {
+            moved += track.smooth_keys(whole, strength, passes);
+            track.refresh_auto_handles();
+        }
+    }
+    moved
+}
+
+/// `clip` as [`Edit::SmoothKeys`] with these arguments would leave it, without touching the
+/// workspace: what the Smooth Keys dialog previews over a ghost of the original.
+pub fn smoothed_clip(clip: &Clip, keys: &[KeyRef], strength: f64, passes: usize) -> Clip {
+    let mut out = clip.clone();
+    smooth_in_place(&mut out, &group_by_track(keys), strength, passes);
+    out
+}
 
 fn group_by_track(keys: &[KeyRef]) -> ByTrack {
     let mut map: ByTrack = BTreeMap::new();
@@ -1560,6 +1636,104 @@ mod tests {
     }
 
     #[test]
+    fn duplicating_and_muting_tracks_are_one_step_each() {
+        let mut ws = workspace();
+        let applied = undoable(
+            &mut ws,
+            Edit::DuplicateTracks {
+                clip: CLIP,
+                tracks: vec![1],
+            },
+        );
+        assert_eq!(applied.select_tracks, vec![2]);
+        let c = ws.clip(CLIP).unwrap();
+        assert_eq!(c.tracks[2].name, ".opacity copy");
+        assert_eq!(c.tracks[2].times, c.tracks[1].times);
+        assert!(
+            ws.apply(Edit::DuplicateTracks {
+                clip: CLIP,
+                tracks: vec![5],
+            })
+            .is_err()
+        );
+        let applied = undoable(
+            &mut ws,
+            Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0, 2],
+                muted: true,
+            },
+        );
+        assert_eq!(applied.message.as_deref(), Some("muted 2 track(s)"));
+        let muted: Vec<bool> = ws
+            .clip(CLIP)
+            .unwrap()
+            .tracks
+            .iter()
+            .map(|t| t.muted)
+            .collect();
+        assert_eq!(muted, [true, false, true]);
+        // Only the muted tracks changed: the viewport follows them without a new player.
+        let version = ws.documents[0].version;
+        // Muting what is muted already is refused and leaves no step.
+        assert!(
+            ws.apply(Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0],
+                muted: true,
+            })
+            .is_err()
+        );
+        assert_eq!(ws.documents[0].version, version);
+        undoable(
+            &mut ws,
+            Edit::MuteTracks {
+                clip: CLIP,
+                tracks: vec![0, 1],
+                muted: false,
+            },
+        );
+        assert!(
+            ws.clip(CLIP)
+                .unwrap()
+                .tracks
+                .iter()
+                .all(|t| !t.muted || t.name.ends_with("copy"))
+        );
+    }
+
+    #[test]
+    fn the_euler_filter_is_one_step_over_the_chosen_clips() {
+        let mut ws = workspace();
+        let spin = Track::numeric(
+            "arm.rotation",
+            TrackKind::Vector,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 3.0, 0.0, 0.0, -3.0],
+        );
+        ws.apply(Edit::AddClip {
+            doc: 0,
+            clip: Box::new(Clip::new("spin", 1.0, vec![spin])),
+        })
+        .unwrap();
+        let spin = ClipId { doc: 0, clip: 1 };
+        let applied = undoable(&mut ws, Edit::EulerFilter(ClipScope::Clip(spin)));
+        assert_eq!(
+            applied.message.as_deref(),
+            Some("euler filter: 1 key(s) changed in 1 rotation track(s)")
+        );
+        let z = ws.clip(spin).unwrap().tracks[0]
+            .values
+            .as_numbers()
+            .unwrap()[5];
+        assert_eq!(z, (-3.0f64 + std::f64::consts::TAU) as f32);
+        // Nothing to filter in the walk: no step.
+        let steps = ws.history.undo_label().map(str::to_owned);
+        ws.apply(Edit::EulerFilter(ClipScope::Clip(CLIP))).unwrap();
+        assert_eq!(ws.history.undo_label().map(str::to_owned), steps);
+    }
+
+    #[test]
     fn retime_resample_reverse_on_one_clip_or_all() {
         let mut ws = workspace();
         ws.apply(Edit::DuplicateClip { clip: CLIP }).unwrap();
@@ -1615,6 +1789,35 @@ mod tests {
     }
 
     #[test]
+    fn a_transform_box_drag_is_one_undo_step() {
+        let mut ws = workspace();
+        let before = ws.documents[0].doc.clips.clone();
+        for factor in [1.5, 2.0 / 1.5] {
+            ws.apply(Edit::ScaleKeys {
+                clip: CLIP,
+                keys: vec![key(0, 1, 0), key(0, 2, 0), key(0, 3, 0)],
+                pivot_time: 1.0,
+                time_factor: factor,
+                pivot_value: 0.0,
+                value_factor: 1.0,
+                gesture: Some(9),
+            })
+            .unwrap();
+        }
+        // Twice as long around 1 s, within the f32 rounding of two steps.
+        let times = &ws.clip(CLIP).unwrap().tracks[0].times;
+        for (t, want) in times.iter().zip([0.0, 1.0, 3.0, 5.0]) {
+            assert!((t - want).abs() < 1e-6, "{times:?}");
+        }
+        assert_eq!(ws.history.undo_label(), Some("Scale keys"));
+        ws.undo();
+        assert_eq!(
+            ws.documents[0].doc.clips, before,
+            "one step undoes the whole drag"
+        );
+    }
+
+    #[test]
     fn scaling_and_snapping_keys() {
         let mut ws = workspace();
         undoable(
@@ -1626,6 +1829,7 @@ mod tests {
                 time_factor: 0.5,
                 pivot_value: 0.0,
                 value_factor: 2.0,
+                gesture: None,
             },
         );
         let t = &ws.clip(CLIP).unwrap().tracks[0];
@@ -1638,6 +1842,7 @@ mod tests {
             time_factor: 10.0,
             pivot_value: 0.0,
             value_factor: 1.0,
+            gesture: None,
         });
         assert!(refused.is_err());
         assert_eq!(

@@ -24,6 +24,10 @@ pub struct Track {
     pub tangents: Option<Tangents>,
     /// Fields of the source file that the model does not interpret.
     pub extras: Extras,
+    /// Muted (Blender's F-curve mute): the track stays in the clip and is written to files as
+    /// usual, but the editor's player skips it. No format stores it, so it is editor state
+    /// that lives with the track (and so with undo) until the document is closed.
+    pub muted: bool,
 }
 
 impl Track {
@@ -38,6 +42,7 @@ impl Track {
             interpolation: self.interpolation,
             tangents: None,
             extras: self.extras.clone(),
+            muted: self.muted,
         }
     }
 
@@ -51,6 +56,7 @@ impl Track {
             interpolation: kind.default_interpolation(),
             tangents: None,
             extras: Extras::default(),
+            muted: false,
         }
     }
 

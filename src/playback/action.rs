@@ -209,6 +209,11 @@ impl AnimationAction {
             let (start, end) = self.endings;
             let tracks = &self.clip.tracks;
             for ((sampler, track), &b) in self.samplers.iter_mut().zip(tracks).zip(&self.bindings) {
+                if track.muted {
+                    // clipscope's own: a muted track adds nothing, so its property falls back
+                    // to the rest pose (or to what other actions give it).
+                    continue;
+                }
                 let mixer = &mut mixers[b];
                 sampler.set_endings(start, end);
                 sampler.evaluate_f64(track, clip_time, mixer.buffer_mut());

@@ -738,6 +738,17 @@ mod tests {
     }
 
     #[test]
+    fn a_muted_track_leaves_its_property_at_rest() {
+        let mut m = mixer();
+        let mut clip = (*number_clip("x", ".x", &[0.0], &[7.0], 1.0)).clone();
+        clip.tracks[0].muted = true;
+        let a = m.clip_action(&Arc::new(clip));
+        m.action_mut(a).play();
+        m.update(0.1);
+        assert_eq!(x(&m), 0.0);
+    }
+
+    #[test]
     fn into_pose_hands_over_the_mixed_values() {
         let mut m = mixer();
         let clip = number_clip("x", ".x", &[0.0], &[7.0], 1.0);

@@ -215,6 +215,7 @@ impl ClipDialog {
                     time_factor: *time_factor,
                     pivot_value: (v0 + v1) / 2.0,
                     value_factor: *value_factor,
+                    gesture: None,
                 })
             }
             ClipDialog::MakeAdditive { frame, reference } => Ok(Edit::MakeAdditive {

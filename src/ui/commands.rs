@@ -116,6 +116,10 @@ pub enum UiCommand {
     SmoothKeys,
     /// Delete the tracks shown in the curve editor from the clip.
     DeleteShownTracks,
+    /// Copy the tracks shown in the curve editor (`<name> copy`) and show the copies.
+    DuplicateShownTracks,
+    /// Mute the shown tracks (the viewport stops playing them), or unmute them when all are muted.
+    MuteShownTracks,
     /// Rename tracks with find and replace (regular expressions, with a preview).
     RenameTracks,
     /// Cut the selected clip in two at the playhead.
@@ -136,6 +140,8 @@ pub enum UiCommand {
     UnrollQuaternions,
     /// Put neighbouring quaternion keys of every open clip in the same hemisphere.
     UnrollQuaternionsAll,
+    /// Make the selected clip's Euler rotation tracks continuous (Blender's Euler Filter).
+    EulerFilter,
     /// Show or hide the validation panel.
     ToggleValidation,
     /// Show the procedural cycles panel (or the inspector again).
@@ -205,6 +211,8 @@ impl UiCommand {
             UiCommand::ScaleKeys => "Scale selected keys…",
             UiCommand::SnapKeys => "Snap selected keys to frames",
             UiCommand::DeleteShownTracks => "Delete shown tracks",
+            UiCommand::DuplicateShownTracks => "Duplicate shown tracks",
+            UiCommand::MuteShownTracks => "Mute / unmute shown tracks",
             UiCommand::RenameTracks => "Rename tracks…",
             UiCommand::SplitClip => "Split clip at playhead",
             UiCommand::Subclip => "Subclip…",
@@ -215,6 +223,7 @@ impl UiCommand {
             UiCommand::MergeClips => "Merge clips…",
             UiCommand::UnrollQuaternions => "Unroll quaternion flips",
             UiCommand::UnrollQuaternionsAll => "Unroll quaternion flips in all clips",
+            UiCommand::EulerFilter => "Euler filter (continuous rotation angles)",
             UiCommand::ToggleValidation => "Show / hide validation panel",
             UiCommand::ToggleCycles => "Show / hide procedural cycles",
             UiCommand::ToggleTheme => "Switch light / dark theme",
@@ -264,6 +273,7 @@ impl UiCommand {
             UiCommand::SmoothKeys => (Modifiers::ALT, Key::O),
             UiCommand::ScaleKeys => (Modifiers::NONE, Key::S),
             UiCommand::SnapKeys => (shift, Key::S),
+            UiCommand::MuteShownTracks => (shift, Key::M),
             UiCommand::OpenPath
             | UiCommand::CloseDocument
             | UiCommand::Optimize
@@ -281,6 +291,7 @@ impl UiCommand {
             | UiCommand::ToggleCycles
             | UiCommand::ToggleTheme
             | UiCommand::DeleteShownTracks
+            | UiCommand::DuplicateShownTracks
             | UiCommand::SelectInPlayRange
             | UiCommand::RenameTracks
             | UiCommand::SplitClip
@@ -292,7 +303,8 @@ impl UiCommand {
             | UiCommand::MergeClips
             | UiCommand::EditMarkers
             | UiCommand::UnrollQuaternions
-            | UiCommand::UnrollQuaternionsAll => return None,
+            | UiCommand::UnrollQuaternionsAll
+            | UiCommand::EulerFilter => return None,
         };
         Some(KeyboardShortcut::new(m, k))
     }

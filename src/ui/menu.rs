@@ -89,6 +89,8 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             item(ui, UiCommand::SmoothKeys, view.has_clip, out);
             ui.separator();
             item(ui, UiCommand::RenameTracks, view.has_clip, out);
+            item(ui, UiCommand::DuplicateShownTracks, view.has_clip, out);
+            item(ui, UiCommand::MuteShownTracks, view.has_clip, out);
             item(ui, UiCommand::DeleteShownTracks, view.has_clip, out);
         });
         ui.menu_button("Clip", |ui| {
@@ -123,6 +125,7 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
                 item(ui, command, view.has_clip, out);
             }
             item(ui, UiCommand::UnrollQuaternionsAll, true, out);
+            item(ui, UiCommand::EulerFilter, view.has_clip, out);
             item(ui, UiCommand::Reduce, view.has_clip, out);
             ui.separator();
             item(ui, UiCommand::DuplicateClip, view.has_clip, out);

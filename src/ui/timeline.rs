@@ -12,7 +12,8 @@
 //! The panel edits only the [`Transport`] (play state, loop mode, speed, frame rate and the
 //! playhead time); it never touches documents. Clicking or dragging on the ruler scrubs,
 //! snapped to frames unless Alt or Shift is held; clicking a key moves the playhead to it and
-//! reports the key in [`TimelineOutput::seek_key`]. The time axis shows the clip and its keys
+//! reports the key in [`TimelineOutput::seek_key`]; dragging over empty space in the rows
+//! draws a box whose keys are selected when it is let go ([`TimelineOutput::box_select`]). The time axis shows the clip and its keys
 //! with small margins; Ctrl+wheel zooms around the pointer, the wheel over the ruler (or
 //! Shift+wheel over the rows) pans, and a double-click on the ruler fits the clip again. The
 //! zoom is kept in egui memory. Keyboard shortcuts belong to the app.
@@ -59,6 +60,37 @@ pub struct TimelineOutput {
     /// has the same gesture id (one undo step). Snapped so the grabbed key lands on a frame
     /// (Alt: free time).
     pub move_keys: Option<(f64, u64)>,
+    /// A box dragged over empty space in the rows was let go: select the keys inside it.
+    pub box_select: Option<BoxSelect>,
+}
+
+/// A box drawn over the dopesheet rows: the keys of rows `first..=last` whose times lie in
+/// `start..=end` are selected (added to the selection with Shift, else replacing it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoxSelect {
+    /// First row inside the box.
+    pub first: usize,
+    /// Last row inside the box (may be past the last row when the box reaches below them).
+    pub last: usize,
+    /// Earliest time inside the box, in seconds.
+    pub start: f64,
+    /// Latest time inside the box, in seconds.
+    pub end: f64,
+    /// Shift was held when the box was let go: add to the selection.
+    pub add: bool,
+}
+
+impl BoxSelect {
+    /// Indices of the keys of `times` inside the box's time span (one pass; unsorted times
+    /// are fine).
+    pub fn keys_in(&self, times: &[f32]) -> Vec<usize> {
+        times
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| (self.start..=self.end).contains(&f64::from(**t)))
+            .map(|(k, _)| k)
+            .collect()
+    }
 }
 
 /// The zoomed and panned time range, when it is not the fitted one.

@@ -1,6 +1,6 @@
 //! The TRACKS tree: the selected clip's tracks grouped by the node or bone they animate, with
-//! a colour and key count per track, eye toggles per track and per component, and a warning
-//! mark on tracks with validation problems.
+//! a colour and key count per track, eye toggles per track and per component, a warning
+//! mark on tracks with validation problems, and muted tracks struck through.
 
 use std::collections::BTreeMap;
 
@@ -206,6 +206,10 @@ fn track_row(
                     .on_hover_text(text.join("\n"));
             }
             ui.weak(thousands(track.len()));
+            if track.muted {
+                ui.label(egui::RichText::new("muted").small().italics())
+                    .on_hover_text("The viewport does not play this track; it is still saved");
+            }
             if let Some(note) = note {
                 ui.label(egui::RichText::new(&note.text).small().color(style::ACCENT))
                     .on_hover_text(&note.hover);
@@ -234,15 +238,25 @@ fn track_row(
                     Some(target) => format!("{target} › {}", property_of(track)),
                     None => property_of(track),
                 };
-                let label = egui::Label::new(egui::RichText::new(text).color(if shown {
+                let mut rich = egui::RichText::new(text).color(if shown && !track.muted {
                     colour
                 } else {
                     ui.visuals().weak_text_color()
-                }))
-                .sense(egui::Sense::click())
-                .truncate();
+                });
+                if track.muted {
+                    // Muted: struck through and greyed, like Blender's muted channels.
+                    rich = rich.strikethrough();
+                }
+                let label = egui::Label::new(rich)
+                    .sense(egui::Sense::click())
+                    .truncate();
+                let muted = if track.muted {
+                    "\nMuted: the viewport does not play it (Shift+M unmutes the shown tracks)"
+                } else {
+                    ""
+                };
                 let r = ui.add(label).on_hover_text(format!(
-                    "{}\n{} · {} · {} keys\nClick: show only this track; Ctrl+click: add or remove",
+                    "{}\n{} · {} · {} keys{muted}\nClick: show only this track; Ctrl+click: add or remove",
                     track.name,
                     track.kind.type_name(),
                     track.interpolation.name(),

@@ -690,3 +690,77 @@ fn g_grabs_the_selected_keys_x_locks_time_and_a_typed_amount_moves_by_frames() {
     h.run();
     assert_eq!(move_commands(&h).len(), n);
 }
+
+#[test]
+fn the_transform_box_scales_around_the_opposite_edge_and_moves_from_inside() {
+    // The position's x: keys (0, 0), (0.5, 1), (1, 0.5), all selected.
+    let mut h = harness(vec![CurveRef {
+        track: 0,
+        component: 0,
+    }]);
+    h.state_mut().selected = (0..3).map(|k| key(0, k, 0)).collect();
+    h.run();
+    let scales = |h: &Harness<'_, State>| -> Vec<(f64, f64, f64, f64, Option<u64>)> {
+        h.state()
+            .commands
+            .iter()
+            .filter_map(|c| match c {
+                Edit::ScaleKeys {
+                    keys,
+                    pivot_time,
+                    time_factor,
+                    pivot_value,
+                    value_factor,
+                    gesture,
+                    ..
+                } => {
+                    assert_eq!(keys.len(), 3);
+                    Some((
+                        *pivot_time,
+                        *time_factor,
+                        *pivot_value,
+                        *value_factor,
+                        *gesture,
+                    ))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    // The right edge's handle sits 8 points right of the last key, half way up the box.
+    let right = at(&h, 1.0, 0.5) + vec2(8.0, 0.0);
+    let to = Pos2::new(at(&h, 2.0, 0.0).x + 8.0, right.y + 30.0);
+    drag(&mut h, right, to, Modifiers::NONE);
+    let s = scales(&h);
+    assert!(!s.is_empty(), "{:?}", h.state().commands);
+    assert!(
+        s.iter()
+            .all(|m| m.0 == 0.0 && m.3 == 1.0 && m.4 == s[0].4 && m.4.is_some())
+    );
+    let total: f64 = s.iter().map(|m| m.1).product();
+    assert!(
+        (total - 2.0).abs() < 1e-12,
+        "twice as long, snapped: {total}"
+    );
+    // The top edge up: values scale around the lowest (0) by the dragged amount.
+    h.state_mut().commands.clear();
+    let top = at(&h, 0.5, 1.0) - vec2(0.0, 8.0);
+    let to = top - vec2(0.0, 40.0);
+    let [_, dv] = plot_delta(&h, top, to);
+    drag(&mut h, top, to, Modifiers::NONE);
+    let s = scales(&h);
+    assert!(s.iter().all(|m| m.1 == 1.0 && m.2 == 0.0));
+    let total: f64 = s.iter().map(|m| m.3).product();
+    assert!((total - (1.0 + dv)).abs() < 1e-9, "{total} vs {}", 1.0 + dv);
+    // Inside the box, away from keys: the keys move.
+    h.state_mut().commands.clear();
+    let inside = at(&h, 0.25, 0.25);
+    drag(&mut h, inside, inside + vec2(0.0, -30.0), Modifiers::NONE);
+    let moves = move_commands(&h);
+    assert!(!moves.is_empty());
+    assert!(moves.iter().all(|m| m.0.len() == 3 && m.1 == 0.0));
+    assert!(
+        h.state().selected.len() == 3,
+        "no box selection replaced them"
+    );
+}

@@ -322,8 +322,31 @@ fn alt_o_smooths_the_selected_keys_through_the_dialog() {
         harness.state().clip_dialog,
         Some(ClipDialog::Smooth { .. })
     ));
+    // While the dialog is open the curves show the smoothing over a ghost of the original,
+    // and the document is untouched.
+    harness.run();
+    let preview = harness
+        .state()
+        .smooth_preview
+        .as_ref()
+        .expect("a preview")
+        .1
+        .clone();
+    assert_eq!(
+        preview.tracks[0].values.as_numbers().unwrap()[3..6],
+        [0.0, 0.75, 0.0]
+    );
+    assert_eq!(values(&harness, WALK, 0)[3..6], [0.0, 1.0, 0.0]);
+    let ghost = harness.state().curves.reference.as_ref().expect("a ghost");
+    assert_eq!(
+        ghost.1[0].1.values.as_numbers().unwrap()[3..6],
+        [0.0, 1.0, 0.0],
+        "the ghost is the original"
+    );
     harness.get_by_label("OK").click();
     harness.run();
+    assert!(harness.state().smooth_preview.is_none());
+    assert!(harness.state().curves.reference.is_none(), "the ghost goes");
     // The arm's middle key (0, 1, 0) moves half way to the ¼-½-¼ average (0, 0.5, 0).
     assert_eq!(values(&harness, WALK, 0)[3..6], [0.0, 0.75, 0.0]);
     assert_eq!(last_log(&harness), "smoothed 1 key(s)");
@@ -566,4 +589,182 @@ fn g_then_escape_puts_the_grabbed_keys_back_with_nothing_to_undo() {
     harness.run();
     assert_eq!(harness.state().ws.clip(WALK).unwrap(), &before);
     assert_eq!(harness.state().ws.history.undo_label(), None);
+}
+
+#[test]
+fn duplicate_and_mute_shown_tracks_from_the_edit_menu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "run");
+    harness.state_mut().selection.tracks = [1].into();
+    menu(&mut harness, "Edit", "Duplicate shown tracks");
+    let names: Vec<String> = harness.state().ws.clip(RUN).unwrap().tracks[1..]
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mixamorig:LeftArm.position",
+            "mixamorig:LeftArm.position copy"
+        ]
+    );
+    assert_eq!(
+        harness.state().selection.tracks,
+        [2].into(),
+        "the copy is shown"
+    );
+    assert_eq!(values(&harness, RUN, 2), values(&harness, RUN, 1));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(harness.state().ws.clip(RUN).unwrap().tracks.len(), 2);
+
+    // Shift+M mutes the shown arm: it stays in the clip, the viewport stops playing it, and
+    // the tree says so.
+    harness.state_mut().selection.tracks = [1].into();
+    harness.run();
+    let playing = harness.state().viewport.frame.boxes.clone();
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::M);
+    harness.run();
+    harness.run();
+    assert!(harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+    assert_eq!(last_log(&harness), "muted 1 track(s)");
+    assert_eq!(harness.state().ws.history.undo_label(), Some("Mute tracks"));
+    assert!(
+        harness.query_by_label("muted").is_some(),
+        "the tree marks it"
+    );
+    assert_ne!(
+        harness.state().viewport.frame.boxes,
+        playing,
+        "the arm went back to rest"
+    );
+    // Shift+M again unmutes; undo of that mutes again, one step each.
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::M);
+    harness.run();
+    harness.run();
+    assert!(!harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+    assert_eq!(harness.state().viewport.frame.boxes, playing);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert!(harness.state().ws.clip(RUN).unwrap().tracks[1].muted);
+}
+
+#[test]
+fn the_euler_filter_from_the_clip_menu_unwraps_a_rotation_and_undoes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spin.json");
+    std::fs::write(
+        &path,
+        r#"[{"name":"spin","duration":2,"tracks":[
+ {"name":"arm.rotation","type":"vector","times":[0,1,2],"values":[0,0,3, 0,0,-3, 0,0,-2.9]}]}]"#,
+    )
+    .unwrap();
+    let mut harness = editor(&[path]);
+    select(&mut harness, "spin");
+    menu(
+        &mut harness,
+        "Clip",
+        "Euler filter (continuous rotation angles)",
+    );
+    assert_eq!(
+        last_log(&harness),
+        "euler filter: 2 key(s) changed in 1 rotation track(s)"
+    );
+    let tau = std::f64::consts::TAU;
+    assert_eq!(
+        values(&harness, WALK, 0),
+        [
+            0.0,
+            0.0,
+            3.0,
+            0.0,
+            0.0,
+            (-3.0 + tau) as f32,
+            0.0,
+            0.0,
+            (-2.9f32 as f64 + tau) as f32
+        ]
+    );
+    assert_eq!(
+        harness.state().ws.history.undo_label(),
+        Some("Euler filter")
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run();
+    assert_eq!(values(&harness, WALK, 0)[5], -3.0);
+}
+
+#[test]
+fn a_box_dragged_over_the_dopesheet_selects_the_keys_of_every_row_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut harness = editor(&[take(dir.path())]);
+    select(&mut harness, "walk");
+    harness.state_mut().selection.tracks = [0, 1].into();
+    harness.run();
+    let ruler = harness.get_by_label("Playhead").rect();
+    let x = |t: f32| ruler.left() + ruler.width() * t / 2.0;
+    let row0 = harness
+        .get_by_label("mixamorig:LeftArm.position")
+        .rect()
+        .center()
+        .y;
+    let row1 = harness
+        .get_by_label("mixamorig:Spine.quaternion")
+        .rect()
+        .center()
+        .y;
+    let keys = |harness: &Harness<'_, ClipscopeApp>| -> std::collections::BTreeSet<(usize, usize)> {
+        harness
+            .state()
+            .selection
+            .keys
+            .iter()
+            .map(|k| (k.track, k.key))
+            .collect()
+    };
+    let drag = |harness: &mut Harness<'_, ClipscopeApp>,
+                from: egui::Pos2,
+                to: egui::Pos2,
+                m: Modifiers| {
+        harness.event(egui::Event::ModifiersChanged(m));
+        harness.hover_at(from);
+        button(harness, from, true, m);
+        harness.run();
+        for f in [0.25, 0.5, 0.75, 1.0] {
+            harness.hover_at(from + (to - from) * f);
+            harness.run();
+        }
+        button(harness, to, false, m);
+        harness.run();
+        harness.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+        harness.run();
+    };
+    // From empty space before key 1 of the first row to past it in the second: key 1 of both
+    // rows, every component.
+    drag(
+        &mut harness,
+        egui::pos2(x(0.5), row0 - 4.0),
+        egui::pos2(x(1.5), row1 + 4.0),
+        Modifiers::NONE,
+    );
+    assert_eq!(keys(&harness), [(0, 1), (1, 1)].into());
+    assert_eq!(harness.state().selection.keys.len(), 3 + 4);
+    assert_eq!(harness.state().transport.time, 0.0, "no seek, no edit");
+    assert!(harness.state().ws.history.undo_label().is_none());
+    // Shift adds the last key of the first row; a plain box replaces the selection.
+    drag(
+        &mut harness,
+        egui::pos2(x(1.75), row0 - 4.0),
+        egui::pos2(x(2.0) + 3.0, row0 + 4.0),
+        Modifiers::SHIFT,
+    );
+    assert_eq!(keys(&harness), [(0, 1), (0, 2), (1, 1)].into());
+    drag(
+        &mut harness,
+        egui::pos2(x(0.5), row1 + 4.0),
+        egui::pos2(x(0.0) - 3.0, row1 - 4.0),
+        Modifiers::NONE,
+    );
+    assert_eq!(keys(&harness), [(1, 0)].into());
 }

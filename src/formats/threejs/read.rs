@@ -951,6 +951,7 @@ fn convert_track(
         interpolation,
         tangents,
         extras,
+        muted: false,
     })
 }
 

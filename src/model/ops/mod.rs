@@ -25,7 +25,10 @@
 //!   [`Track::scale_key_times`](super::Track::scale_key_times),
 //!   [`Track::snap_keys_to_frames`](super::Track::snap_keys_to_frames),
 //!   [`Clip::rename_tracks`](super::Clip::rename_tracks)
-//!   and [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions).
+//!   [`Clip::unroll_quaternions`](super::Clip::unroll_quaternions),
+//!   [`Clip::euler_filter`](super::Clip::euler_filter),
+//!   [`Clip::duplicate_tracks`](super::Clip::duplicate_tracks) and
+//!   [`Clip::set_tracks_muted`](super::Clip::set_tracks_muted).
 
 mod additive;
 mod clipboard;
@@ -33,6 +36,8 @@ mod clone;
 mod convert_interpolation;
 #[cfg(test)]
 mod curve_samples;
+mod duplicate_tracks;
+mod euler_filter;
 mod find_by_name;
 mod fix;
 mod handles;
@@ -61,6 +66,7 @@ pub(crate) mod validate;
 pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
 pub use clipboard::{CopiedTrack, KeyClipboard, PasteReport, PasteValues, paste_keys};
+pub use euler_filter::closest_euler;
 pub use find_by_name::find_by_name;
 pub use fix::FixReport;
 pub use keys::min_key_gap;

@@ -81,6 +81,20 @@ impl ClipscopeApp {
                 self.selection.keys.extend(keys);
             }
         }
+        if let Some(b) = output.box_select
+            && let Some(c) = clip
+        {
+            if !b.add {
+                self.selection.keys.clear();
+            }
+            for &track in shown.iter().skip(b.first).take(b.last + 1 - b.first) {
+                if let Some(t) = c.tracks.get(track) {
+                    for key in b.keys_in(&t.times) {
+                        self.selection.keys.extend(whole_key(track, key));
+                    }
+                }
+            }
+        }
         if let Some((row, key)) = output.grab_key
             && let Some(&track) = shown.get(row)
             && !self

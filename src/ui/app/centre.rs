@@ -1,5 +1,7 @@
 //! The centre of the window: the 3D viewport on top and the curve editor below it.
 
+use crate::editor::workspace::smoothed_clip;
+use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::curve_editor::{self, CurveRef};
 use crate::ui::outbox::Outbox;
 use crate::ui::viewport;
@@ -126,15 +128,44 @@ impl ClipscopeApp {
         // While a reduction is previewed, one side is drawn over a ghost of the other, and the
         // curves are for looking only: edits made on them are dropped.
         let compared = self.reduce.of(id);
-        let (clip, reference) = match compared {
-            Some(p) if self.reduce.show_original => (original, Some(&p.clip)),
-            Some(p) => (&p.clip, Some(original)),
-            None => (original, None),
+        // While the Smooth Keys dialog is open, the curves show the smoothing it would apply
+        // over a ghost of the original (and are for looking only, like a reduction's preview).
+        let smoothing = match &self.clip_dialog {
+            Some(ClipDialog::Smooth {
+                keys,
+                strength,
+                passes,
+            }) if compared.is_none() && !keys.is_empty() => Some((keys, *strength, *passes)),
+            _ => None,
+        };
+        match smoothing {
+            Some((keys, strength, passes)) => {
+                let key = {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    (id, self.ws.documents[id.doc].version, keys).hash(&mut h);
+                    (strength.to_bits(), passes).hash(&mut h);
+                    h.finish()
+                };
+                if self.smooth_preview.as_ref().map(|(k, _)| *k) != Some(key) {
+                    let preview = smoothed_clip(original, keys, strength, passes);
+                    self.smooth_preview = Some((key, preview));
+                }
+            }
+            None => self.smooth_preview = None,
+        }
+        let previewing = compared.is_some() || self.smooth_preview.is_some();
+        let (clip, reference) = match (compared, &self.smooth_preview) {
+            (Some(p), _) if self.reduce.show_original => (original, Some(&p.clip)),
+            (Some(p), _) => (&p.clip, Some(original)),
+            (None, Some((_, preview))) => (preview, Some(original)),
+            (None, None) => (original, None),
         };
         let key = {
             use std::hash::{Hash, Hasher};
             let mut h = std::collections::hash_map::DefaultHasher::new();
             (self.reduce_previews, self.reduce.show_original, id).hash(&mut h);
+            self.smooth_preview.is_some().hash(&mut h);
             self.ws.documents[id.doc].version.hash(&mut h);
             self.selection.tracks.hash(&mut h);
             h.finish()
@@ -167,7 +198,7 @@ impl ClipscopeApp {
             &curves,
             &mut self.selection.keys,
             self.transport.time,
-            if compared.is_some() { &mut local } else { out },
+            if previewing { &mut local } else { out },
         );
         for command in local.take() {
             if !matches!(command, crate::ui::outbox::AppCommand::Edit(_)) {

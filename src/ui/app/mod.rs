@@ -132,6 +132,9 @@ pub struct ClipscopeApp {
     pub export: Option<Export>,
     /// The clip operation dialog (rename tracks, subclip, retime, resample), when open.
     pub clip_dialog: Option<ClipDialog>,
+    /// What the open Smooth Keys dialog would make of the selected clip (drawn over a ghost of
+    /// the original), with the hash of what it was computed from.
+    pub smooth_preview: Option<(u64, crate::model::Clip)>,
     /// Keys copied with Copy keys (pasted into any clip of any open document).
     pub key_clipboard: Option<KeyClipboard>,
     /// What waits for an unsaved-edits answer.
@@ -196,6 +199,7 @@ impl ClipscopeApp {
             palette: Palette::default(),
             export: None,
             clip_dialog: None,
+            smooth_preview: None,
             key_clipboard: None,
             pending: None,
             error: None,
@@ -299,6 +303,10 @@ impl ClipscopeApp {
                 }
                 if !applied.select_keys.is_empty() {
                     self.selection.keys = applied.select_keys.into_iter().collect();
+                }
+                if !applied.select_tracks.is_empty() {
+                    self.selection.keys.clear();
+                    self.selection.tracks = applied.select_tracks.into_iter().collect();
                 }
             }
             Err(e) => self.note(format!("could not {}", e)),

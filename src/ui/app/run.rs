@@ -163,6 +163,30 @@ impl ClipscopeApp {
                     self.apply(Edit::DeleteTracks { clip, tracks });
                 }
             }
+            UiCommand::DuplicateShownTracks => {
+                if let Some(clip) = self.selection.clip
+                    && !self.selection.tracks.is_empty()
+                {
+                    let tracks = self.selection.tracks.iter().copied().collect();
+                    self.apply(Edit::DuplicateTracks { clip, tracks });
+                }
+            }
+            UiCommand::MuteShownTracks => {
+                if let Some(clip) = self.selection.clip
+                    && let Some(c) = self.ws.clip(clip)
+                    && !self.selection.tracks.is_empty()
+                {
+                    let tracks: Vec<usize> = self.selection.tracks.iter().copied().collect();
+                    let muted = !tracks
+                        .iter()
+                        .all(|&t| c.tracks.get(t).is_some_and(|t| t.muted));
+                    self.apply(Edit::MuteTracks {
+                        clip,
+                        tracks,
+                        muted,
+                    });
+                }
+            }
             UiCommand::RenameTracks => {
                 self.open_dialog(ClipDialog::Rename {
                     pattern: String::new(),
@@ -265,6 +289,11 @@ impl ClipscopeApp {
                         chosen,
                         name: format!("{name} merged"),
                     });
+                }
+            }
+            UiCommand::EulerFilter => {
+                if let Some(s) = self.clip_scope(false) {
+                    self.apply(Edit::EulerFilter(s));
                 }
             }
             UiCommand::UnrollQuaternions | UiCommand::UnrollQuaternionsAll => {

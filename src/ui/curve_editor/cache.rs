@@ -54,6 +54,11 @@ struct LineEntry {
     used: bool,
 }
 
+struct EulerEntry {
+    angles: Arc<Vec<[f64; 3]>>,
+    used: bool,
+}
+
 struct RangeEntry {
     range: Option<(f64, f64)>,
     used: bool,
@@ -65,6 +70,7 @@ pub(super) struct EnvelopeCache {
     envelopes: HashMap<EnvelopeKey, EnvelopeEntry>,
     lines: HashMap<(EnvelopeKey, LineKey), LineEntry>,
     ranges: HashMap<(u64, Channel), RangeEntry>,
+    euler: HashMap<u64, EulerEntry>,
     /// This frame's fingerprints, by track address.
     fingerprints: HashMap<usize, u64>,
     /// How many envelopes were computed (cache misses), ever.
@@ -79,6 +85,8 @@ impl EnvelopeCache {
         self.lines
             .retain(|_, e| std::mem::replace(&mut e.used, false));
         self.ranges
+            .retain(|_, e| std::mem::replace(&mut e.used, false));
+        self.euler
             .retain(|_, e| std::mem::replace(&mut e.used, false));
         self.fingerprints.clear();
     }
@@ -171,6 +179,18 @@ impl EnvelopeCache {
         });
         entry.used = true;
         entry.mesh.clone()
+    }
+
+    /// The continuous Euler angles of every key of a quaternion track
+    /// ([`euler_keys`](envelope::euler_keys)), cached.
+    pub(super) fn euler_keys(&mut self, track: &Track) -> Arc<Vec<[f64; 3]>> {
+        let key = self.fingerprint(track);
+        let entry = self.euler.entry(key).or_insert_with(|| EulerEntry {
+            angles: Arc::new(envelope::euler_keys(track)),
+            used: false,
+        });
+        entry.used = true;
+        entry.angles.clone()
     }
 
     /// The [`value_range`](envelope::value_range) of `channel` of `track`, cached.

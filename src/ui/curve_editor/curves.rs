@@ -74,6 +74,9 @@ pub(super) struct Curve<'a> {
     pub(super) editable: bool,
     /// Track values to displayed values (normalization).
     pub(super) map: ValueMap,
+    /// For an Euler curve, every key's continuous angles (radians; from the editor's cache,
+    /// see [`envelope::euler_keys`]), so the key markers sit on the continuous line.
+    pub(super) euler: Option<std::sync::Arc<Vec<[f64; 3]>>>,
 }
 
 impl<'a> Curve<'a> {
@@ -105,6 +108,7 @@ impl<'a> Curve<'a> {
             colour: component_colour(track, source.component),
             editable: !as_euler && !normalize,
             map: ValueMap::IDENTITY,
+            euler: None,
         })
     }
 
@@ -125,7 +129,10 @@ impl<'a> Curve<'a> {
     /// Key `k` as a displayed `[time, value]` point.
     pub(super) fn key_point(&self, k: usize) -> Option<[f64; 2]> {
         let t = *self.track.times.get(k)? as f64;
-        let v = envelope::key_value(self.track, self.channel, k)?;
+        let v = match (self.channel, &self.euler) {
+            (Channel::Euler(axis), Some(angles)) => angles.get(k)?.get(axis)?.to_degrees(),
+            _ => envelope::key_value(self.track, self.channel, k)?,
+        };
         Some([t, self.map.show(v)])
     }
 

@@ -17,6 +17,7 @@ use crate::model::ops::HandleSide;
 use crate::ui::outbox::Outbox;
 
 use super::curves::Curve;
+use super::transform_box::{self, Edge};
 
 /// How close (in points) the pointer must be to a key or handle to grab it.
 pub(super) const HIT_RADIUS: f32 = 7.0;
@@ -73,6 +74,23 @@ pub(super) enum Drag {
         /// The position sent last.
         sent: Option<[f64; 2]>,
     },
+    /// Dragging an edge of the transform box: the keys scale around the opposite edge.
+    Scale {
+        /// Gesture id shared by all edits of the drag.
+        gesture: u64,
+        /// Where the drag started (screen).
+        origin: Pos2,
+        /// The edge dragged.
+        edge: Edge,
+        /// The box's time span when the drag started.
+        time: [f64; 2],
+        /// The box's value span when the drag started.
+        value: [f64; 2],
+        /// The keys that scale.
+        keys: Vec<KeyRef>,
+        /// The whole factor already sent.
+        applied: f64,
+    },
     /// Dragging a selection box.
     Box {
         /// Where the drag started (screen).
@@ -88,7 +106,9 @@ impl Drag {
     /// The undo gesture of a key or handle drag.
     pub(super) fn gesture(&self) -> Option<u64> {
         match self {
-            Drag::Keys { gesture, .. } | Drag::Handle { gesture, .. } => Some(*gesture),
+            Drag::Keys { gesture, .. }
+            | Drag::Handle { gesture, .. }
+            | Drag::Scale { gesture, .. } => Some(*gesture),
             Drag::Box { .. } => None,
         }
     }
@@ -96,7 +116,9 @@ impl Drag {
     /// The tracks a key or handle drag changes.
     pub(super) fn tracks(&self) -> Vec<usize> {
         let mut tracks: Vec<usize> = match self {
-            Drag::Keys { keys, .. } => keys.iter().map(|k| k.track).collect(),
+            Drag::Keys { keys, .. } | Drag::Scale { keys, .. } => {
+                keys.iter().map(|k| k.track).collect()
+            }
             Drag::Handle { key, .. } => vec![key.track],
             Drag::Box { .. } => Vec::new(),
         };
@@ -271,6 +293,10 @@ pub(super) fn handle(
             ui.ctx().set_cursor_icon(CursorIcon::Grabbing);
             None
         }
+        Some(Drag::Scale { edge, .. }) => {
+            ui.ctx().set_cursor_icon(edge_cursor(*edge));
+            None
+        }
         Some(Drag::Box { .. }) => None,
         None => {
             let hover = response
@@ -278,9 +304,25 @@ pub(super) fn handle(
                 .and_then(|pos| hit_test(pos, tf, p.curves, selected));
             if hover.is_some() {
                 ui.ctx().set_cursor_icon(CursorIcon::Grab);
+            } else if let Some(pos) = response.hover_pos()
+                && let Some(b) = transform_box::of(p.curves, selected)
+            {
+                if let Some(edge) = transform_box::edge_at(pos, tf, &b) {
+                    ui.ctx().set_cursor_icon(edge_cursor(edge));
+                } else if transform_box::inside(pos, tf, &b) {
+                    ui.ctx().set_cursor_icon(CursorIcon::Move);
+                }
             }
             hover
         }
+    }
+}
+
+/// The cursor over a transform box edge.
+fn edge_cursor(edge: Edge) -> CursorIcon {
+    match edge {
+        Edge::Left | Edge::Right => CursorIcon::ResizeHorizontal,
+        Edge::Bottom | Edge::Top => CursorIcon::ResizeVertical,
     }
 }
 
@@ -352,11 +394,41 @@ fn start_drag(
                 anchor,
             }
         }
-        None => Drag::Box {
-            origin,
-            current: origin,
-            additive: shift,
-        },
+        None => {
+            // Away from keys: the transform box's edges scale, its inside moves (Shift still
+            // draws a selection box to add to).
+            let frame = transform_box::of(p.curves, selected);
+            match frame {
+                Some(b) if !shift => match transform_box::edge_at(origin, p.tf, &b) {
+                    Some(edge) => Drag::Scale {
+                        gesture: gesture(),
+                        origin,
+                        edge,
+                        time: b.time,
+                        value: b.value,
+                        keys: b.keys,
+                        applied: 1.0,
+                    },
+                    None if transform_box::inside(origin, p.tf, &b) => Drag::Keys {
+                        gesture: gesture(),
+                        origin,
+                        applied: [0.0, 0.0],
+                        anchor: Some(b.time[0]),
+                        keys: b.keys,
+                    },
+                    None => Drag::Box {
+                        origin,
+                        current: origin,
+                        additive: shift,
+                    },
+                },
+                _ => Drag::Box {
+                    origin,
+                    current: origin,
+                    additive: shift,
+                },
+            }
+        }
     }
 }
 
@@ -464,6 +536,32 @@ fn update_drag(
                     gesture: Some(*gesture),
                 });
                 *sent = Some([time, value]);
+            }
+        }
+        Drag::Scale {
+            gesture,
+            origin,
+            edge,
+            time,
+            value,
+            keys,
+            applied,
+        } => {
+            let snap = p.snap_fps.filter(|_| !modifiers.command);
+            let (pivot, factor) = transform_box::scale(*edge, *time, *value, delta(*origin), snap);
+            let step = factor / *applied;
+            if !keys.is_empty() && step.is_finite() && step != 1.0 {
+                let in_time = matches!(edge, Edge::Left | Edge::Right);
+                out.edit(Edit::ScaleKeys {
+                    clip: p.clip,
+                    keys: keys.clone(),
+                    pivot_time: if in_time { pivot } else { 0.0 },
+                    time_factor: if in_time { step } else { 1.0 },
+                    pivot_value: if in_time { 0.0 } else { pivot },
+                    value_factor: if in_time { 1.0 } else { step },
+                    gesture: Some(*gesture),
+                });
+                *applied = factor;
             }
         }
         Drag::Box { current: c, .. } => *c = current,

@@ -33,6 +33,7 @@ mod interact;
 mod menus;
 mod simplify;
 mod toolbar;
+mod transform_box;
 mod view;
 
 use std::collections::BTreeSet;
@@ -40,6 +41,7 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
+use crate::editor::envelope::Channel;
 use crate::editor::{ClipId, KeyRef};
 use crate::model::{Clip, Track};
 use crate::ui::outbox::{AppCommand, Outbox};
@@ -246,6 +248,11 @@ pub fn show(
     }
 
     ed.cache.begin_frame();
+    for c in &mut resolved {
+        if matches!(c.channel, Channel::Euler(_)) {
+            c.euler = Some(ed.cache.euler_keys(c.track));
+        }
+    }
     if ed.normalize {
         for c in &mut resolved {
             if let Some((lo, hi)) = ed.cache.value_range(c.track, c.channel) {
@@ -499,4 +506,12 @@ pub fn show(
         draw::paint_ghost(ui, &tf, &resolved, tracks);
     }
     draw::paint(ui, &scene, &mut ed.cache);
+    if !matches!(ed.drag, Some(Drag::Box { .. }))
+        && let Some(b) = transform_box::of(&resolved, selected)
+    {
+        let hover_edge = response
+            .hover_pos()
+            .and_then(|pos| transform_box::edge_at(pos, &tf, &b));
+        transform_box::paint(ui, &tf, &b, hover_edge);
+    }
 }

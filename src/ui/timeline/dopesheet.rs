@@ -1,7 +1,8 @@
 //! The key rows under the ruler: one row per track with its label and a diamond per key, dense
 //! runs of keys drawn as bars. Clicking a key moves the playhead to it and reports which key;
-//! Shift-click toggles it in the selection, and dragging a key moves the selected keys of every
-//! row in time (snapped to frames; Alt for free time).
+//! Shift-click toggles it in the selection, dragging a key moves the selected keys of every
+//! row in time (snapped to frames; Alt for free time), and dragging over empty space draws a
+//! box that selects the keys of every row inside it (Shift adds).
 
 use egui::{
     Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rangef, Rect, Sense, Stroke, vec2,
@@ -12,7 +13,7 @@ use crate::ui::style::ACCENT;
 
 use super::axis::{TimeAxis, ticks};
 use super::ruler::{Grid, paint_clip_range};
-use super::{DopeRow, TimelineOutput};
+use super::{BoxSelect, DopeRow, TimelineOutput};
 
 /// Height of one key row (points).
 pub(super) const ROW_HEIGHT: f32 = 20.0;
@@ -36,6 +37,90 @@ struct KeyDrag {
     anchor: f64,
     /// The offset already reported.
     applied: f64,
+}
+
+/// A box selection in progress: where it started, in which row (kept in egui memory).
+#[derive(Debug, Clone, Copy)]
+struct BoxDrag {
+    /// The row the drag started in (its response follows the pointer).
+    row: usize,
+    /// Screen position where the drag started.
+    origin: Pos2,
+}
+
+/// The box from the press at `drag.origin` to `pos`, as rows and times; `row_top` is the top
+/// of the row the drag started in, and every row is [`ROW_HEIGHT`] tall.
+fn box_select(drag: BoxDrag, pos: Pos2, row_top: f32, axis: &TimeAxis, add: bool) -> BoxSelect {
+    let row_at = |y: f32| {
+        let offset = ((y - row_top) / ROW_HEIGHT).floor();
+        (drag.row as f32 + offset).max(0.0) as usize
+    };
+    let (a, b) = (row_at(drag.origin.y), row_at(pos.y));
+    let (t0, t1) = (axis.time_at(drag.origin.x), axis.time_at(pos.x));
+    BoxSelect {
+        first: a.min(b),
+        last: a.max(b),
+        start: t0.min(t1),
+        end: t0.max(t1),
+        add,
+    }
+}
+
+/// A drag that starts away from any key draws a selection box (see
+/// [`TimelineOutput::box_select`]).
+#[expect(clippy::too_many_arguments)]
+fn drag_box(
+    ui: &egui::Ui,
+    id: egui::Id,
+    index: usize,
+    row_rect: Rect,
+    keys_rect: Rect,
+    axis: &TimeAxis,
+    on_key: bool,
+    origin: Option<Pos2>,
+    response: &egui::Response,
+    output: &mut TimelineOutput,
+) {
+    let memory = id.with("box select");
+    if response.drag_started()
+        && !on_key
+        && let Some(origin) = origin.filter(|o| keys_rect.contains(*o))
+    {
+        ui.data_mut(|d| d.insert_temp(memory, BoxDrag { row: index, origin }));
+    }
+    let Some(drag) = ui
+        .data(|d| d.get_temp::<BoxDrag>(memory))
+        .filter(|d| d.row == index)
+    else {
+        return;
+    };
+    let Some(pos) = response.interact_pointer_pos() else {
+        if !response.dragged() {
+            ui.data_mut(|d| d.remove::<BoxDrag>(memory));
+        }
+        return;
+    };
+    if response.drag_stopped() {
+        let add = ui.input(|i| i.modifiers.shift);
+        output.box_select = Some(box_select(drag, pos, row_rect.top(), axis, add));
+        ui.data_mut(|d| d.remove::<BoxDrag>(memory));
+    } else if response.dragged() {
+        let area = Rect::from_x_y_ranges(keys_rect.x_range(), ui.clip_rect().y_range());
+        let painter = ui
+            .ctx()
+            .layer_painter(egui::LayerId::new(egui::Order::Foreground, memory))
+            .with_clip_rect(area);
+        let rect = Rect::from_two_pos(drag.origin, pos);
+        painter.rect(
+            rect,
+            CornerRadius::ZERO,
+            ACCENT.gamma_multiply(0.12),
+            Stroke::new(1.0, ACCENT),
+            egui::StrokeKind::Inside,
+        );
+    } else {
+        ui.data_mut(|d| d.remove::<BoxDrag>(memory));
+    }
 }
 
 /// Keys closer together than this (points) merge into a bar instead of single diamonds.
@@ -341,6 +426,7 @@ fn show_row(
             output.seek_key = Some((index, key));
         }
     }
+    let on_key = pointer_key(origin).is_some();
     drag_keys(
         ui,
         id,
@@ -353,6 +439,9 @@ fn show_row(
         &response,
         pointer_key,
         output,
+    );
+    drag_box(
+        ui, id, index, rect, keys_rect, axis, on_key, origin, &response, output,
     );
     if hovered.is_some() {
         ui.ctx().set_cursor_icon(egui::CursorIcon::PointingHand);
@@ -524,6 +613,30 @@ mod tests {
                 Mark::Key { index: 0, x: 102.0 }
             ]
         );
+    }
+
+    #[test]
+    fn a_box_covers_the_rows_and_times_between_its_corners() {
+        let drag = BoxDrag {
+            row: 2,
+            origin: Pos2::new(62.0, 105.0),
+        };
+        // Dragged up and left, from row 2 (top at y = 100) to a point in row 0.
+        let b = box_select(drag, Pos2::new(22.0, 65.0), 100.0, &axis(), true);
+        assert_eq!(
+            b,
+            BoxSelect {
+                first: 0,
+                last: 2,
+                start: 0.1,
+                end: 0.5,
+                add: true
+            }
+        );
+        assert_eq!(b.keys_in(&[0.0, 0.1, 0.3, 0.5, 0.6, 0.2]), [1, 2, 3, 5]);
+        // Above the first row is row 0.
+        let b = box_select(drag, Pos2::new(70.0, -500.0), 100.0, &axis(), false);
+        assert_eq!((b.first, b.last), (0, 2));
     }
 
     #[test]
