@@ -230,6 +230,20 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
     } else {
         1.0
     };
+    // Leaves are sized in their own (scaled) space: the scale each part's frame has.
+    let mut world_scale = vec![1.0f32; n];
+    for i in 0..n {
+        let own = rig.parts[i].scale.abs().max_element();
+        let above = rig.parts[i]
+            .parent
+            .filter(|&p| p < i)
+            .map_or(1.0, |p| world_scale[p]);
+        world_scale[i] = if own.is_finite() && own > 1e-9 {
+            above * own
+        } else {
+            above
+        };
+    }
     for i in 0..n {
         let length = match tip[i] {
             Some(t) => joints[t].distance(joints[i]),
@@ -257,8 +271,9 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
                 .try_normalize()
                 .map_or(Vec3::Y, |d| part.rotation.inverse() * d);
             let length = length.max(width);
-            part.size = Vec3::splat(width) + along.abs() * (length - width);
-            part.offset = along * length * 0.5;
+            let unscale = 1.0 / world_scale[i];
+            part.size = (Vec3::splat(width) + along.abs() * (length - width)) * unscale;
+            part.offset = along * length * 0.5 * unscale;
         }
     }
     rig.joint_size = size * 0.022;
