@@ -1166,6 +1166,12 @@ mod sample_tests {
                 lower < height * 0.2,
                 "{file} t={t}: both feet off the ground"
             );
+            // Joints and bones are sized for the body as it plays (a scaled root included).
+            assert!(
+                rig.joint_size < height * 0.05,
+                "{file}: joints of {} on a body {height} high",
+                rig.joint_size
+            );
             for foot in feet {
                 let f = joints[part(foot)];
                 assert!(
@@ -1195,6 +1201,7 @@ mod sample_tests {
         for file in [
             "playcanvas/playbot-run.json",
             "playcanvas/playbot-idle.json",
+            "playcanvas/Playbot_animation.json",
         ] {
             let Some(bound) = stands(file, "PB Pelvis", "PB Head", ["PB L Foot", "PB R Foot"])
             else {
