@@ -13,7 +13,12 @@
 //!
 //! Each joint sits where the clip's first position key puts it; joints without position keys
 //! get human proportions, scaled to the clip's units by the nodes that have them. Nodes whose
-//! position keys put them far from any parent (an IK foot control) hang from the top. Nodes no
+//! position keys put them far from any parent, and feet or hands keyed off their chain
+//! parent's axes (IK controls), hang from the top; a shin whose foot is such a control ends at
+//! an unanimated ankle part. Thighs (or upper arms without clavicles) keyed at one and the same
+//! offset hang from sided hip (shoulder) bones the clip lacks: pivot parts whose quarter turn
+//! brings the ankles onto their feet (hangs the arms at their sides). A scaled node keeps its
+//! first scale key at rest, so bones are sized for the body as it plays. Nodes no
 //! role fits (`PB HeadNub`, a prop) stay visible as small blocks under the matched node whose
 //! name they extend, else the matched node listed before them. The figure is turned so its head
 //! is up (a Z-up take stands) and lifted onto the ground at the clip's first frame.
