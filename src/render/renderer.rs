@@ -152,12 +152,15 @@ impl Renderer {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            if count > 0 {
+            // A flat (orthographic) view is a drawing seen front-on: nothing casts a shadow on
+            // the card behind it. The pass still clears the map.
+            let casts = !camera.orthographic;
+            if count > 0 && casts {
                 pass.set_pipeline(&self.pipelines.shadow);
                 pass.set_bind_group(0, &self.globals_bind_group, &[]);
                 self.draw_boxes(&mut pass, count);
             }
-            if let (Some(vertices), Some(gpu)) = (mesh, &self.morph) {
+            if let (Some(vertices), Some(gpu), true) = (mesh, &self.morph, casts) {
                 pass.set_pipeline(&self.pipelines.morph_shadow);
                 pass.set_bind_group(0, &self.globals_bind_group, &[]);
                 pass.set_bind_group(2, &gpu.bind_group, &[]);

@@ -13,7 +13,12 @@
 //!
 //! Each joint sits where the clip's first position key puts it; joints without position keys
 //! get human proportions, scaled to the clip's units by the nodes that have them. Nodes whose
-//! position keys put them far from any parent (an IK foot control) hang from the top. Nodes no
+//! position keys put them far from any parent, and feet or hands keyed off their chain
+//! parent's axes (IK controls), hang from the top; a shin whose foot is such a control ends at
+//! an unanimated ankle part. Thighs (or upper arms without clavicles) keyed at one and the same
+//! offset hang from sided hip (shoulder) bones the clip lacks: pivot parts whose quarter turn
+//! brings the ankles onto their feet (hangs the arms at their sides). A scaled node keeps its
+//! first scale key at rest, so bones are sized for the body as it plays. Nodes no
 //! role fits (`PB HeadNub`, a prop) stay visible as small blocks under the matched node whose
 //! name they extend, else the matched node listed before them. The figure is turned so its head
 //! is up (a Z-up take stands) and lifted onto the ground at the clip's first frame.
@@ -323,6 +328,28 @@ fn first_keys(clip: &Clip) -> HashMap<String, (Option<Vec3>, Option<Quat>)> {
     out
 }
 
+/// The first key of each node's `scale` track, where it is finite, not zero and not 1.
+fn first_scales(clip: &Clip) -> HashMap<String, Vec3> {
+    let mut out = HashMap::new();
+    for track in &clip.tracks {
+        let Ok(path) = parse_track_name(&track.name) else {
+            continue;
+        };
+        if path.property_name != "scale" || path.property_index.is_some() {
+            continue;
+        }
+        let (Some(node), Some([x, y, z, ..])) = (path.animated_node(), track.values.as_numbers())
+        else {
+            continue;
+        };
+        let s = Vec3::new(*x, *y, *z);
+        if s.is_finite() && s.abs().min_element() > 1e-9 && s != Vec3::ONE {
+            out.insert(node, s);
+        }
+    }
+    out
+}
+
 impl Rig {
     /// The humanoid `clip`'s node names describe (see the module docs), or `None` when they
     /// follow no humanoid convention.
@@ -437,28 +464,46 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
     // Rest transforms: the clip's first keys, else proportions in its units.
     let keys = first_keys(clip);
     let key = |i: usize| keys.get(&nodes[i]).copied().unwrap_or((None, None));
+    // A foot or hand whose position key runs off its chain parent's axes is a control (an IK
+    // target, in the space above the body), not the next bone of that limb: it hangs from the
+    // top.
+    let mut loose = vec![false; n];
+    for i in 0..n {
+        let (Some(role), Some(p)) = (roles[i], key(i).0) else {
+            continue;
+        };
+        let chain = parent[i]
+            .and_then(|q| roles[q])
+            .is_some_and(|q| continues(q, role));
+        if chain && matches!(role, Role::Foot(_) | Role::Hand(_)) && off_axis(p) {
+            loose[i] = true;
+            parent[i] = root;
+        }
+    }
     let mut ratios: Vec<f32> = (0..n)
         .filter_map(|i| {
             let role = roles[i]?;
             let length = proportion(role).length();
             let p = key(i).0?;
-            (parent[i].is_some() && length > 0.0 && p.length() > 1e-6).then(|| p.length() / length)
+            (!loose[i] && parent[i].is_some() && length > 0.0 && p.length() > 1e-6)
+                .then(|| p.length() / length)
         })
         .collect();
     ratios.sort_by(f32::total_cmp);
     let unit = ratios.get(ratios.len() / 2).copied().unwrap_or(1.0);
     // Position keys far beyond any bone of the body: a control hanging from the top.
     let mut lengths: Vec<f32> = (0..n)
-        .filter(|&i| parent[i].is_some())
+        .filter(|&i| parent[i].is_some() && !loose[i])
         .filter_map(|i| key(i).0.map(Vec3::length))
         .filter(|l| *l > 1e-6)
         .collect();
     lengths.sort_by(f32::total_cmp);
     let far = lengths.get(lengths.len() / 2).copied().unwrap_or(f32::MAX) * 4.0;
     for i in 0..n {
-        let loose = !matches!(roles[i], Some(Role::Root | Role::Pelvis))
+        let far_off = !matches!(roles[i], Some(Role::Root | Role::Pelvis))
             && key(i).0.is_some_and(|p| p.length() > far);
-        if loose {
+        if far_off {
+            loose[i] = true;
             parent[i] = root;
         }
     }
@@ -493,6 +538,7 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
     while nodes.contains(&group_name) {
         group_name.push('_');
     }
+    let scales = first_scales(clip);
     let mut index = vec![0usize; n];
     let mut parts = vec![Part::new(group_name, None, Vec3::ZERO, [1.0; 3])];
     for &i in &order {
@@ -517,7 +563,89 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
             None => Vec3::new(0.0, 0.05 * unit, 0.0),
         });
         part.rotation = rotation.unwrap_or(Quat::IDENTITY);
+        // A scaled node (PlayCanvas's Playbot root at 0.01) keeps its scale at rest, so bones
+        // are sized for the body as it plays.
+        if let Some(&scale) = scales.get(&nodes[i]) {
+            part.scale = scale;
+        }
         parts.push(part);
+    }
+    // Legs whose feet are loose controls: an unanimated ankle at the end of each shin (the shin
+    // as long as the thigh), and, where both thighs have the same position key (their real
+    // parents are sided hip bones the clip lacks), a hip pivot turned so the ankles reach the
+    // feet.
+    let legs: Vec<(Side, usize, usize, usize)> = [Side::Left, Side::Right]
+        .into_iter()
+        .filter_map(|s| {
+            let f = find(Role::Foot(s)).filter(|&f| loose[f])?;
+            Some((s, find(Role::Thigh(s))?, find(Role::Calf(s))?, f))
+        })
+        .collect();
+    // Both limbs of a pair with the same position key: their real parents are sided bones the
+    // clip lacks (hip or shoulder bones), whose turns are unknown.
+    let same_offset = |a: Option<usize>, b: Option<usize>| match (a, b) {
+        (Some(a), Some(b)) => {
+            parent[a] == parent[b]
+                && matches!((key(a).0, key(b).0), (Some(p), Some(q))
+                    if p.length() > 1e-6 && p.distance(q) < p.length() * 1e-3)
+        }
+        _ => false,
+    };
+    let hidden_hips = legs.len() == 2 && same_offset(Some(legs[0].1), Some(legs[1].1));
+    let upper_arm = |s: Side| find(Role::UpperArm(s)).filter(|_| find(Role::Clavicle(s)).is_none());
+    let hidden_shoulders = same_offset(upper_arm(Side::Left), upper_arm(Side::Right));
+    let fresh = |base: String| {
+        let mut name = base;
+        while nodes.contains(&name) {
+            name.push('_');
+        }
+        name
+    };
+    // (side, node below, pivot part), the hips first.
+    let mut below: Vec<(Side, usize, bool)> = Vec::new();
+    if hidden_hips {
+        below.extend(legs.iter().map(|l| (l.0, l.1, true)));
+    }
+    if hidden_shoulders {
+        below.extend(
+            [Side::Left, Side::Right]
+                .into_iter()
+                .filter_map(|s| Some((s, upper_arm(s)?, false))),
+        );
+    }
+    let mut pivots: Vec<(Side, usize, bool)> = Vec::new();
+    if !below.is_empty() {
+        let mut remap = vec![0usize; parts.len()];
+        let mut with_pivots = Vec::with_capacity(parts.len() + below.len());
+        for (k, mut part) in parts.into_iter().enumerate() {
+            part.parent = part.parent.map(|p| remap[p]);
+            if let Some(&(side, _, hip)) = below.iter().find(|l| index[l.1] == k) {
+                let what = if hip { "hip" } else { "shoulder" };
+                let name = fresh(format!("({what} {})", side_word(side)));
+                let colour = part.colour;
+                with_pivots.push(Part::new(name, part.parent, Vec3::ZERO, colour));
+                pivots.push((side, with_pivots.len() - 1, hip));
+                part.parent = Some(with_pivots.len() - 1);
+            }
+            remap[k] = with_pivots.len();
+            with_pivots.push(part);
+        }
+        parts = with_pivots;
+        for x in &mut index {
+            *x = remap[*x];
+        }
+    }
+    let mut ankles: Vec<(Side, usize)> = Vec::new();
+    for &(side, _, calf, _) in &legs {
+        let Some(shin) = key(calf).0.filter(|p| p.length() > 1e-6) else {
+            continue;
+        };
+        let name = fresh(format!("(ankle {})", side_word(side)));
+        let colour = parts[index[calf]].colour;
+        let mut ankle = Part::new(name, Some(index[calf]), Vec3::ZERO, colour);
+        ankle.position = shin;
+        parts.push(ankle);
+        ankles.push((side, parts.len() - 1));
     }
     let mut rig_name = HUMANOID.to_string();
     while nodes.contains(&rig_name) {
@@ -530,6 +658,50 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
         origin: Origin::Names,
         joint_size: 0.0,
     };
+    // Each pivot takes the quarter turn that brings its ankle onto its loose foot, or hangs
+    // its arm down (away from the head).
+    let part_of = |r: Role| find(r).map(|i| index[i]);
+    let (hip_part, head_part) = (
+        hips.map(|i| index[i]),
+        part_of(Role::Head)
+            .or(top_neck.map(|i| index[i]))
+            .or(top_spine.map(|i| index[i])),
+    );
+    // The hips first: the shoulders' sides come from the thighs.
+    pivots.sort_by_key(|p| !p.2);
+    for &(side, pivot, hip) in &pivots {
+        if hip {
+            let ankle = ankles.iter().find(|a| a.0 == side).map(|a| a.1);
+            let foot = legs.iter().find(|l| l.0 == side).map(|l| index[l.3]);
+            if let (Some(ankle), Some(foot)) = (ankle, foot) {
+                turn_pivot(&mut rig, clip, pivot, |j| j[ankle].distance(j[foot]));
+            }
+        } else if let (Some(h), Some(top)) = (hip_part, head_part) {
+            let ends: Vec<usize> = [Role::Forearm(side), Role::Hand(side)]
+                .into_iter()
+                .filter_map(part_of)
+                .collect();
+            // The shoulder joint on its own side (from the right thigh to the left).
+            let arm = part_of(Role::UpperArm(side));
+            let thighs = (
+                part_of(Role::Thigh(Side::Left)),
+                part_of(Role::Thigh(Side::Right)),
+            );
+            let outward = if side == Side::Left { 1.0 } else { -1.0 };
+            turn_pivot(&mut rig, clip, pivot, |j| {
+                let up = (j[top] - j[h]).normalize_or_zero();
+                let hang: f32 = ends.iter().map(|&e| (j[e] - j[pivot]).dot(up)).sum();
+                let side_way = match (arm, thighs) {
+                    (Some(a), (Some(l), Some(r))) => {
+                        (j[a] - j[pivot]).dot((j[l] - j[r]).normalize_or_zero()) * outward
+                    }
+                    _ => 0.0,
+                };
+                // On the wrong side is worse than any hang.
+                hang + if side_way < 0.0 { 1e3 } else { 0.0 }
+            });
+        }
+    }
     // Bones run along the body's central chain and down the limbs.
     let central = |r: Option<Role>| {
         matches!(
@@ -565,18 +737,32 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
                     .position
                     .try_normalize()
                     .map_or(Vec3::Y, |d| part.rotation.inverse() * d);
+                let mut scale = 1.0;
+                let mut at = Some(k);
+                while let Some(a) = at {
+                    scale *= rig.parts[a].scale.abs().max_element();
+                    at = rig.parts[a].parent;
+                }
                 let along = children[i]
                     .iter()
                     .find_map(|&c| rig_position(&nodes[c], &keys))
                     .and_then(Vec3::try_normalize)
                     .unwrap_or(along);
-                let edge = rig.joint_size * 6.0;
+                // In the head's own (scaled) space.
+                let edge = rig.joint_size * 6.0 / scale.max(1e-9);
+                let part = &mut rig.parts[k];
                 part.tip = None;
                 part.size = Vec3::splat(edge);
                 part.offset = along * edge * 0.5;
             }
             _ => {}
         }
+    }
+    // The ankles are points, not bones.
+    for &(_, a) in &ankles {
+        rig.parts[a].tip = None;
+        rig.parts[a].size = Vec3::ZERO;
+        rig.parts[a].offset = Vec3::ZERO;
     }
     // Stand it up: head up, lowest joint on the ground, at the clip's first frame.
     let joints = rig.joints(&rig.rest_pose());
@@ -606,6 +792,73 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
     let lowest = lowest_joint(&rig, clip);
     rig.parts[0].position = Vec3::new(0.0, if lowest.is_finite() { -lowest } else { 0.0 }, 0.0);
     rig
+}
+
+/// Whether `child` continues the chain of `parent` (the bone from `parent`'s joint runs to
+/// `child`'s), rather than branching off it.
+fn continues(parent: Role, child: Role) -> bool {
+    match (parent, child) {
+        (Role::Thigh(a), Role::Calf(b))
+        | (Role::Calf(a), Role::Foot(b))
+        | (Role::Foot(a), Role::Toe(b))
+        | (Role::Clavicle(a), Role::UpperArm(b))
+        | (Role::UpperArm(a), Role::Forearm(b))
+        | (Role::Forearm(a), Role::Hand(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Whether a bone offset runs off its parent's axes (its second largest component is over a
+/// third of its largest), as the offset between two bones of one limb does not.
+fn off_axis(p: Vec3) -> bool {
+    let mut c = p.abs().to_array();
+    c.sort_by(f32::total_cmp);
+    c[2] > 1e-6 && c[1] > c[2] / 3.0
+}
+
+/// "L" or "R".
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Left => "L",
+        Side::Right => "R",
+    }
+}
+
+/// How many moments of a clip [`turn_pivot`] looks at.
+const PIVOT_SAMPLES: u32 = 6;
+
+/// Turns part `pivot` of `rig` to the quarter-turn rotation (one of 24) with the least `cost`
+/// of the joints, summed over [`PIVOT_SAMPLES`] moments of `clip`.
+fn turn_pivot(rig: &mut Rig, clip: &Clip, pivot: usize, cost: impl Fn(&[Vec3]) -> f32) {
+    let axes = [
+        Vec3::X,
+        Vec3::NEG_X,
+        Vec3::Y,
+        Vec3::NEG_Y,
+        Vec3::Z,
+        Vec3::NEG_Z,
+    ];
+    let clip = std::sync::Arc::new(clip.clone());
+    let mut best = (f32::INFINITY, Quat::IDENTITY);
+    for &a in &axes {
+        for &b in axes.iter().filter(|&&b| a.dot(b) == 0.0) {
+            let turn = Quat::from_mat3(&glam::Mat3::from_cols(a, b, a.cross(b)));
+            rig.parts[pivot].rotation = turn;
+            let mut player = super::Player::new(clip.clone(), rig.clone());
+            let mut total = 0.0;
+            for k in 0..PIVOT_SAMPLES {
+                let t = clip.duration.max(0.0) * f64::from(k) / f64::from(PIVOT_SAMPLES);
+                let joints = rig.joints(player.pose_at(t));
+                if joints.len() == rig.parts.len() {
+                    total += cost(&joints);
+                }
+            }
+            if total < best.0 {
+                best = (total, turn);
+            }
+        }
+    }
+    rig.parts[pivot].rotation = best.1;
 }
 
 /// How many moments of a clip [`lowest_joint`] looks at.
@@ -918,6 +1171,12 @@ mod sample_tests {
                 lower < height * 0.2,
                 "{file} t={t}: both feet off the ground"
             );
+            // Joints and bones are sized for the body as it plays (a scaled root included).
+            assert!(
+                rig.joint_size < height * 0.05,
+                "{file}: joints of {} on a body {height} high",
+                rig.joint_size
+            );
             for foot in feet {
                 let f = joints[part(foot)];
                 assert!(
@@ -947,12 +1206,71 @@ mod sample_tests {
         for file in [
             "playcanvas/playbot-run.json",
             "playcanvas/playbot-idle.json",
+            "playcanvas/Playbot_animation.json",
         ] {
             let Some(bound) = stands(file, "PB Pelvis", "PB Head", ["PB L Foot", "PB R Foot"])
             else {
                 return;
             };
             assert_eq!(bound, 1.0, "{file}");
+        }
+    }
+
+    /// The walkcycle's feet are IK controls and its thighs and upper arms hang from sided bones
+    /// the clip lacks: at every sampled time each leg runs down from hip to knee to ankle, the
+    /// ankle reaches its foot, and each arm hangs on its own side, below its shoulder.
+    #[test]
+    fn the_walkcycle_walks_on_its_legs() {
+        let Some(path) = crate::test_support::sample_data("playcanvas/walkcycle_animation.json")
+        else {
+            return;
+        };
+        let doc = crate::formats::read_file(&path).unwrap();
+        let clip = Arc::new(doc.clips[0].clone());
+        let rig = Rig::humanoid(&clip).expect("a humanoid");
+        let mut player = Player::on(clip.clone(), Figure::Rig(rig.clone()));
+        let part = |n: &str| rig.part_index(n).unwrap_or_else(|| panic!("no part {n}"));
+        for step in 0..=8 {
+            let t = clip.duration * f64::from(step) / 8.0;
+            let j = rig.joints(player.pose_at(t));
+            let lateral = j[part("upper_leg_l")] - j[part("upper_leg_r")];
+            for (s, out) in [("l", 1.0), ("r", -1.0)] {
+                let [hip, knee, ankle, foot] = [
+                    &format!("upper_leg_{s}"),
+                    &format!("lower_leg_{s}"),
+                    &format!("(ankle {})", s.to_uppercase()),
+                    &format!("leg_{s}"),
+                ]
+                .map(|n| j[part(n)]);
+                let leg = hip.distance(knee) + knee.distance(ankle);
+                assert!(
+                    knee.y < hip.y - leg * 0.2,
+                    "t={t} {s}: knee {knee} under hip {hip}"
+                );
+                assert!(
+                    ankle.y < knee.y - leg * 0.2,
+                    "t={t} {s}: ankle {ankle} under knee"
+                );
+                let ratio = hip.distance(knee) / knee.distance(ankle);
+                assert!((0.7..1.4).contains(&ratio), "t={t} {s}: thigh/shin {ratio}");
+                assert!(
+                    ankle.distance(foot) < leg * 0.3,
+                    "t={t} {s}: ankle {ankle} far from its foot {foot}"
+                );
+                let (shoulder, hand) = (
+                    j[part(&format!("upper_arm_{s}"))],
+                    j[part(&format!("hand_{s}"))],
+                );
+                assert!(
+                    hand.y < shoulder.y - leg * 0.2,
+                    "t={t} {s}: hand {hand} hangs"
+                );
+                let chest = j[part("spine5")];
+                assert!(
+                    (shoulder - chest).dot(lateral) * out > 0.0,
+                    "t={t} {s}: side"
+                );
+            }
         }
     }
 

@@ -230,9 +230,39 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
     } else {
         1.0
     };
+    // Leaves are sized in their own (scaled) space: the scale each part's frame has.
+    let mut world_scale = vec![1.0f32; n];
+    for i in 0..n {
+        let own = rig.parts[i].scale.abs().max_element();
+        let above = rig.parts[i]
+            .parent
+            .filter(|&p| p < i)
+            .map_or(1.0, |p| world_scale[p]);
+        world_scale[i] = if own.is_finite() && own > 1e-9 {
+            above * own
+        } else {
+            above
+        };
+    }
+    // Bones that are alone (a root with no children, as in a legacy three.js file listing only
+    // its legs) have no neighbour to measure: they share the skeleton's extent.
+    let has_child: Vec<bool> = {
+        let mut v = vec![false; n];
+        for part in &rig.parts {
+            if let Some(p) = part.parent.filter(|&p| p < n) {
+                v[p] = true;
+            }
+        }
+        v
+    };
+    let alone: Vec<bool> = (0..n)
+        .map(|i| rig.parts[i].parent.is_none() && !has_child[i])
+        .collect();
+    let lone = alone.iter().filter(|a| **a).count();
     for i in 0..n {
         let length = match tip[i] {
             Some(t) => joints[t].distance(joints[i]),
+            None if alone[i] && lone > 1 => size * 0.4 / (lone as f32).sqrt(),
             None => {
                 let from_parent = rig.parts[i]
                     .parent
@@ -246,19 +276,25 @@ pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
             }
         };
         let width = (length * 0.22).clamp(size * 0.012, size * 0.045);
+        let alone_here = alone[i] && lone > 1;
         let part = &mut rig.parts[i];
         part.tip = tip[i];
         if tip[i].is_some() {
             part.size = Vec3::splat(width);
         } else {
             // A leaf: a block continuing the direction from the parent to this joint.
-            let along = part
-                .position
-                .try_normalize()
-                .map_or(Vec3::Y, |d| part.rotation.inverse() * d);
+            // Alone, a bone runs along its own y (three.js and Blender bones do).
+            let along = if alone_here {
+                Vec3::Y
+            } else {
+                part.position
+                    .try_normalize()
+                    .map_or(Vec3::Y, |d| part.rotation.inverse() * d)
+            };
             let length = length.max(width);
-            part.size = Vec3::splat(width) + along.abs() * (length - width);
-            part.offset = along * length * 0.5;
+            let unscale = 1.0 / world_scale[i];
+            part.size = (Vec3::splat(width) + along.abs() * (length - width)) * unscale;
+            part.offset = along * length * 0.5 * unscale;
         }
     }
     rig.joint_size = size * 0.022;
@@ -333,6 +369,27 @@ mod tests {
         let mut b = Bone::new(name, parent);
         b.position = [0.0, y, 0.0];
         b
+    }
+
+    /// simple-skinned.json lists two legs, both roots, 3.75 apart: each is a bone a good part of
+    /// that long along its own y, not a speck.
+    #[test]
+    fn bones_alone_share_the_extent() {
+        let mut a = Bone::new("leg.R", None);
+        a.position = [-1.25, 0.44, 0.19];
+        let mut b = Bone::new("leg.L", None);
+        b.position = [2.5, 0.28, 0.07];
+        let rig = Rig::from_skeleton("s", &Skeleton { bones: vec![a, b] }).unwrap();
+        for part in &rig.parts {
+            assert!(part.size.y > 0.8, "{}: {}", part.name, part.size);
+            assert!(
+                part.size.y > part.size.x * 3.0,
+                "{}: {}",
+                part.name,
+                part.size
+            );
+            assert!(part.offset.y > 0.0, "{}: {}", part.name, part.offset);
+        }
     }
 
     #[test]

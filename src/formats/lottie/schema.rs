@@ -388,8 +388,10 @@ fn size_of(obj: &Obj<'_>) -> Option<[f64; 2]> {
 }
 
 /// The union of the extents of the static rectangles (`rc`), ellipses (`el`) and paths (`sh`)
-/// in `shapes`, groups (`gr`) included, as `[x0, y0, x1, y1]`.
+/// in `shapes`, groups (`gr`) included with their transforms (`tr`: position, anchor, scale,
+/// rotation; first keys where animated), as `[x0, y0, x1, y1]`.
 fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
+    use glam::{DAffine2, DVec2};
     use serde_json::Value;
     let pair = |v: &Value| -> Option<[f64; 2]> {
         let k = v.get("k")?;
@@ -409,17 +411,51 @@ fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
             });
         }
     };
-    let mut stack: Vec<&Value> = shapes.as_array()?.iter().collect();
+    // A group's transform (its `tr` item): p + R(r)·S(s/100)·(x − a), nested groups composed.
+    let scalar = |v: &Value| -> Option<f64> {
+        let k = v.get("k")?;
+        match k.get(0) {
+            Some(first) if first.is_object() => first.get("s")?.get(0)?.as_f64(),
+            Some(x) => x.as_f64(),
+            None => k.as_f64(),
+        }
+    };
+    let group_transform = |items: &[Value]| -> DAffine2 {
+        let Some(tr) = items
+            .iter()
+            .find(|i| i.get("ty").and_then(Value::as_str) == Some("tr"))
+        else {
+            return DAffine2::IDENTITY;
+        };
+        let get = |key: &str, default: [f64; 2]| tr.get(key).and_then(pair).unwrap_or(default);
+        let (p, a, sc) = (get("p", [0.0; 2]), get("a", [0.0; 2]), get("s", [100.0; 2]));
+        let r = tr.get("r").and_then(scalar).unwrap_or(0.0);
+        let t = DAffine2::from_translation(DVec2::from(p))
+            * DAffine2::from_angle(r.to_radians())
+            * DAffine2::from_scale(DVec2::from(sc) / 100.0)
+            * DAffine2::from_translation(-DVec2::from(a));
+        if t.is_finite() { t } else { DAffine2::IDENTITY }
+    };
+    let mut stack: Vec<(&Value, DAffine2)> = shapes
+        .as_array()?
+        .iter()
+        .map(|s| (s, DAffine2::IDENTITY))
+        .collect();
     let mut seen = 0usize;
-    while let Some(shape) = stack.pop() {
+    while let Some((shape, at)) = stack.pop() {
         seen += 1;
         if seen > 10_000 {
             break;
         }
+        let mut point = |x: f64, y: f64| {
+            let q = at.transform_point2(DVec2::new(x, y));
+            add(q.x, q.y, q.x, q.y);
+        };
         match shape.get("ty").and_then(Value::as_str) {
             Some("gr") => {
                 if let Some(items) = shape.get("it").and_then(Value::as_array) {
-                    stack.extend(items);
+                    let inner = at * group_transform(items);
+                    stack.extend(items.iter().map(|i| (i, inner)));
                 }
             }
             Some("rc" | "el") => {
@@ -428,12 +464,10 @@ fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
                 else {
                     continue;
                 };
-                add(
-                    p[0] - s[0] / 2.0,
-                    p[1] - s[1] / 2.0,
-                    p[0] + s[0] / 2.0,
-                    p[1] + s[1] / 2.0,
-                );
+                let (hx, hy) = (s[0] / 2.0, s[1] / 2.0);
+                for (dx, dy) in [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)] {
+                    point(p[0] + dx, p[1] + dy);
+                }
             }
             Some("sh") => {
                 let Some(k) = shape.get("ks").and_then(|ks| ks.get("k")) else {
@@ -453,7 +487,7 @@ fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
                         v.get(0).and_then(Value::as_f64),
                         v.get(1).and_then(Value::as_f64),
                     ) {
-                        add(x, y, x, y);
+                        point(x, y);
                     }
                 }
             }
@@ -617,6 +651,27 @@ pub(crate) fn detect(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shape_bounds_apply_group_transforms() {
+        let shapes: serde_json::Value = serde_json::from_str(
+            r#"[{"ty":"gr","it":[
+                {"ty":"rc","p":{"k":[0,0]},"s":{"k":[10,10]}},
+                {"ty":"gr","it":[
+                    {"ty":"el","p":{"k":[0,0]},"s":{"k":[4,4]}},
+                    {"ty":"tr","p":{"k":[10,0]},"a":{"k":[0,0]},"s":{"k":[100,100]},"r":{"k":90}}
+                ]},
+                {"ty":"tr","p":{"k":[100,50]},"a":{"k":[0,0]},"s":{"k":[200,200]},"r":{"k":0}}
+            ]}]"#,
+        )
+        .unwrap();
+        let b = shape_bounds(&shapes).unwrap();
+        // The rect: 20 × 20 around (100, 50); the ellipse: at (120, 50), 8 across.
+        let want = [90.0, 40.0, 124.0, 60.0];
+        for (g, w) in b.iter().zip(want) {
+            assert!((g - w).abs() < 1e-9, "{b:?} != {want:?}");
+        }
+    }
 
     #[test]
     fn detects_lottie_but_not_threejs() {
