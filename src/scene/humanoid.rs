@@ -377,24 +377,24 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
     let find = |r: Role| by_role.get(&r).copied();
     let root = find(Role::Root);
     let pelvis = find(Role::Pelvis);
-    let mut spines: Vec<(u32, usize)> = roles
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| match r {
-            Some(Role::Spine(k)) => Some((*k, i)),
-            _ => None,
-        })
-        .collect();
-    spines.sort_unstable();
-    let mut necks: Vec<(u32, usize)> = roles
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| match r {
-            Some(Role::Neck(k)) => Some((*k, i)),
-            _ => None,
-        })
-        .collect();
-    necks.sort_unstable();
+    // The numbered links of a chain (spine1, spine2, …), lowest first.
+    let chain = |link: fn(&Role) -> Option<u32>| {
+        let mut links: Vec<(u32, usize)> = roles
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.as_ref().and_then(link).map(|k| (k, i)))
+            .collect();
+        links.sort_unstable();
+        links
+    };
+    let spines = chain(|r| match r {
+        Role::Spine(k) => Some(*k),
+        _ => None,
+    });
+    let necks = chain(|r| match r {
+        Role::Neck(k) => Some(*k),
+        _ => None,
+    });
     let first_spine = spines.first().map(|s| s.1);
     let top_spine = spines.last().map(|s| s.1);
     let top_neck = necks.last().map(|s| s.1);

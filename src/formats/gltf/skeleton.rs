@@ -37,7 +37,7 @@ pub(crate) fn parents(json: &GltfJson) -> Result<Vec<Option<usize>>, Located> {
 }
 
 /// Whether `node` is `ancestor` or lies below it.
-fn descends_from(parent: &[Option<usize>], node: usize, ancestor: usize) -> bool {
+pub(super) fn descends_from(parent: &[Option<usize>], node: usize, ancestor: usize) -> bool {
     let mut at = Some(node);
     let mut steps = 0;
     while let Some(i) = at {

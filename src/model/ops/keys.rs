@@ -76,6 +76,13 @@ impl Track {
     /// Adds `dv` to each value component `(key, component)` of `items` (each counted once)
     /// and to that component's in and out handle values. Bool and string tracks are left alone.
     pub fn offset_values(&mut self, items: &[(usize, usize)], dv: f64) {
+        for (k, c) in self.value_components(items) {
+            self.offset_component(k, c, dv);
+        }
+    }
+
+    /// The `(key, component)` pairs of `items` that exist in this track, sorted, each once.
+    pub(crate) fn value_components(&self, items: &[(usize, usize)]) -> Vec<(usize, usize)> {
         let (n, vs) = (self.len(), self.value_size());
         let mut items: Vec<(usize, usize)> = items
             .iter()
@@ -84,9 +91,7 @@ impl Track {
             .collect();
         items.sort_unstable();
         items.dedup();
-        for (k, c) in items {
-            self.offset_component(k, c, dv);
-        }
+        items
     }
 
     /// Removes `keys` with their values, handles and modes. Removing every key leaves an empty

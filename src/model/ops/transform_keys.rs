@@ -69,15 +69,8 @@ impl Track {
     /// Scales the value components `items` (`(key, component)`) around `pivot` by `factor`,
     /// with their handle values. Bool and string tracks are left alone.
     pub fn scale_key_values(&mut self, items: &[(usize, usize)], pivot: f64, factor: f64) {
-        let (n, vs) = (self.len(), self.value_size());
-        let mut items: Vec<(usize, usize)> = items
-            .iter()
-            .copied()
-            .filter(|&(k, c)| k < n && c < vs)
-            .collect();
-        items.sort_unstable();
-        items.dedup();
-        for (k, c) in items {
+        let vs = self.value_size();
+        for (k, c) in self.value_components(items) {
             let Some(values) = self.values.as_numbers_mut() else {
                 return;
             };

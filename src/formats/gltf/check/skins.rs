@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use super::accessors::{FLOAT, component_of, count_of, format_of, normalized, stride, type_of};
 use super::{Checked, Doc, empty, index, undefined, unresolved};
+use crate::formats::gltf::skeleton::descends_from;
 use crate::model::Problem;
 
 /// Checks every skin of `doc` and every node with a skinned mesh.
@@ -133,7 +134,7 @@ fn check_skin(
                 .problems
                 .push(unresolved(&format!("{at}/skeleton"), "node", v, n)),
             Some(s) => {
-                if joints.iter().any(|&j| !descends(j, s, parents)) {
+                if joints.iter().any(|&j| !descends_from(parents, j, s)) {
                     out.problems.push(Problem::error(
                         "gltf-skin-skeleton-not-root",
                         format!(
@@ -211,29 +212,12 @@ fn parents(nodes: &[Value]) -> Vec<Option<usize>> {
             .and_then(Value::as_array)
             .map_or(&[][..], Vec::as_slice);
         for c in children.iter().filter_map(|c| index(Some(c))) {
-            if c < n && parent[c].is_none() && !descends(i, c, &parent) {
+            if c < n && parent[c].is_none() && !descends_from(&parent, i, c) {
                 parent[c] = Some(i);
             }
         }
     }
     parent
-}
-
-/// Whether `node` is `ancestor` or lies below it.
-fn descends(node: usize, ancestor: usize, parent: &[Option<usize>]) -> bool {
-    let mut at = Some(node);
-    let mut steps = 0;
-    while let Some(i) = at {
-        if i == ancestor {
-            return true;
-        }
-        steps += 1;
-        if steps > parent.len() {
-            return false;
-        }
-        at = parent[i];
-    }
-    false
 }
 
 /// The closest node every joint is or lies below, if any.
