@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use clipscope::formats::{self, ReadOptions, WriteOptions};
-use clipscope::scene::Rig;
-use clipscope::validate::{Config, FileSettings, check_bytes};
+use clipscope_core::formats::{self, ReadOptions, WriteOptions};
+use clipscope_core::validate::{Config, FileSettings, check_bytes};
+use clipscope_scene::Rig;
 
 /// One clip object of `tracks` two-key vector tracks, named from `offset`.
 fn clip_text(out: &mut String, name: &str, tracks: usize) {

@@ -20,9 +20,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use clipscope::formats;
-use clipscope::model::Clip;
-use clipscope::model::ops::{KeyClipboard, PasteValues, paste_keys};
+use clipscope_core::formats;
+use clipscope_core::model::Clip;
+use clipscope_core::model::ops::{KeyClipboard, PasteValues, paste_keys};
 
 #[path = "support/big_clip.rs"]
 mod big_clip;

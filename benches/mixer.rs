@@ -25,9 +25,9 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use clipscope::formats;
-use clipscope::playback::Mixer;
-use clipscope::scene::Rig;
+use clipscope_core::formats;
+use clipscope_core::playback::Mixer;
+use clipscope_scene::Rig;
 
 /// The mixer step.
 const DT: f64 = 1.0 / 60.0;

@@ -27,10 +27,10 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use clipscope::model::Clip;
-use clipscope::playback::{Mixer, Pose};
-use clipscope::scene::{BoxInstance, Rig};
-use clipscope::{assets, formats};
+use clipscope_core::model::Clip;
+use clipscope_core::playback::{Mixer, Pose};
+use clipscope_core::{assets, formats};
+use clipscope_scene::{BoxInstance, Rig};
 
 /// How many characters are posed per frame.
 const CHARACTERS: usize = 1_000;
@@ -195,19 +195,19 @@ fn cpu_report(hero: &Rig, mixers: &mut [Mixer], out: &mut Vec<BoxInstance>, gpu:
 /// The GPU side: a headless device and the instance buffer the boxes go to.
 #[cfg(feature = "gui")]
 struct Gpu {
-    headless: clipscope::render::headless::Headless,
-    buffer: clipscope::render::InstanceBuffer,
+    headless: clipscope_render::headless::Headless,
+    buffer: clipscope_render::InstanceBuffer,
 }
 
 #[cfg(feature = "gui")]
 impl Gpu {
     /// A headless device, or `None` (with a note) without a GPU adapter.
     fn new() -> Option<Gpu> {
-        use clipscope::render::headless::{Headless, check_adapter};
+        use clipscope_render::headless::{Headless, check_adapter};
         match Headless::new() {
             Ok(headless) => {
                 eprintln!("upload to {}", check_adapter().unwrap_or_default());
-                let buffer = clipscope::render::InstanceBuffer::new(headless.device());
+                let buffer = clipscope_render::InstanceBuffer::new(headless.device());
                 Some(Gpu { headless, buffer })
             }
             Err(e) => {

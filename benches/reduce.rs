@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use clipscope::formats::{self, Format, WriteOptions};
-use clipscope::model::ops::reduce::{CurveFit, ReduceOptions, reduce_clip};
+use clipscope_core::formats::{self, Format, WriteOptions};
+use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions, reduce_clip};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "support/mocap.rs"]

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-use clipscope::formats::{self, WriteOptions};
+use clipscope_core::formats::{self, WriteOptions};
 
 /// Where the generated take and the outputs live (inside `target/`, never committed).
 fn data_dir() -> PathBuf {

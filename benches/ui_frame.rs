@@ -37,12 +37,12 @@ use std::path::Path;
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui_plot::PlotBounds;
 
-use clipscope::editor::{ClipId, Edit, KeyRef};
-use clipscope::formats;
-use clipscope::model::{Clip, Interpolation, Tangents};
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef};
 use clipscope::ui::outbox::Outbox;
+use clipscope_core::formats;
+use clipscope_core::model::{Clip, Interpolation, Tangents};
+use clipscope_editor::{ClipId, Edit, KeyRef};
 
 const SCREEN: egui::Vec2 = egui::vec2(1600.0, 1000.0);
 

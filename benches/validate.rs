@@ -17,8 +17,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rayon::prelude::*;
 
-use clipscope::formats;
-use clipscope::validate::{CheckOptions, Plan};
+use clipscope_core::formats;
+use clipscope_core::validate::{CheckOptions, Plan};
 
 /// Number of files in the tree.
 const FILES: usize = 1000;
@@ -86,7 +86,7 @@ fn validate_tree(c: &mut Criterion) {
     group.bench_function("validate", |b| {
         b.iter(|| {
             let plan = Plan::new(&paths, &opts).expect("plan");
-            let run = plan.check(false);
+            let run = plan.check(&());
             assert_eq!(run.reports.len(), FILES);
             run.reports.iter().map(|r| r.problems.len()).sum::<usize>()
         })

@@ -9,30 +9,32 @@ use clipscope::cli::{self, Cli, Subcommand};
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = Cli::parse();
-    let read_options = clipscope::formats::ReadOptions {
+    let read_options = clipscope_core::formats::ReadOptions {
         morph_fps: cli.morph_fps,
         max_file_size: cli.max_file_size,
         ..Default::default()
     };
-    cli::set_read_options(read_options.clone());
     match cli.subcommand {
         None => open(Vec::new(), read_options),
         Some(Subcommand::Open { files }) => open(files, read_options),
-        Some(subcommand) => cli::run(subcommand),
+        Some(subcommand) => cli::run(subcommand, &read_options),
     }
 }
 
 #[cfg(feature = "gui")]
-fn open(files: Vec<std::path::PathBuf>, read_options: clipscope::formats::ReadOptions) -> ExitCode {
+fn open(
+    files: Vec<std::path::PathBuf>,
+    read_options: clipscope_core::formats::ReadOptions,
+) -> ExitCode {
     clipscope::ui::run(files, read_options)
 }
 
 #[cfg(not(feature = "gui"))]
 fn open(
     _files: Vec<std::path::PathBuf>,
-    _read_options: clipscope::formats::ReadOptions,
+    _read_options: clipscope_core::formats::ReadOptions,
 ) -> ExitCode {
-    cli::run(Subcommand::Open { files: Vec::new() })
+    cli::run(Subcommand::Open { files: Vec::new() }, &_read_options)
 }
 
 /// Lets `clipscope … | head` end quietly when the reader goes away, like other command-line

@@ -5,8 +5,8 @@
 //!
 //! Deterministic: the same seconds and seed give the same take.
 
-use clipscope::formats::{Document, Format};
-use clipscope::model::{Bone, Clip, Skeleton, Track, TrackKind};
+use clipscope_core::formats::{Document, Format};
+use clipscope_core::model::{Bone, Clip, Skeleton, Track, TrackKind};
 
 /// The joints: name, parent, rest offset from the parent in metres.
 pub const JOINTS: [(&str, Option<usize>, [f32; 3]); 22] = [

@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use clipscope::model::binding::parse_track_name;
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Clip, Skeleton, Values};
+use clipscope_core::model::binding::parse_track_name;
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Clip, Skeleton, Values};
 use glam::{DMat4, DQuat, DVec3};
 
 /// The largest error found.

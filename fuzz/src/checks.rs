@@ -8,10 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use clipscope::formats::{self, Document, Format, ReadOptions, WriteOptions};
-use clipscope::scene::procedural::{Cycle, Preset};
-use clipscope::validate::baseline::Baseline;
-use clipscope::validate::{Config, check_bytes};
+use clipscope_core::formats::{self, Document, Format, ReadOptions, WriteOptions};
+use clipscope_core::validate::baseline::Baseline;
+use clipscope_core::validate::{Config, check_bytes};
+use clipscope_scene::procedural::{Cycle, Preset};
 
 /// The name readers see: in a folder that does not exist, so a glTF buffer URI never reads a
 /// real file.
@@ -45,8 +45,8 @@ fn read_as(format: Format, data: &[u8]) {
 }
 
 /// The settings `clipscope validate` uses for a file when no `clipscope.toml` is found.
-fn default_settings() -> clipscope::validate::FileSettings {
-    static SETTINGS: OnceLock<clipscope::validate::FileSettings> = OnceLock::new();
+fn default_settings() -> clipscope_core::validate::FileSettings {
+    static SETTINGS: OnceLock<clipscope_core::validate::FileSettings> = OnceLock::new();
     SETTINGS
         .get_or_init(|| Config::default_at(PathBuf::from("/")).settings_for("input", None))
         .clone()

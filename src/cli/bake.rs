@@ -14,8 +14,8 @@ use std::process::ExitCode;
 use super::Outcome;
 use super::convert::{format_for_extension, parse_format};
 use super::output::{self, OutputArgs, thousands};
-use crate::formats::{self, Document, Format};
-use crate::scene::procedural::{self, BakeOptions, Cycle, Preset};
+use clipscope_core::formats::{self, Document, Format};
+use clipscope_scene::procedural::{self, BakeOptions, Cycle, Preset};
 
 /// Arguments of `bake`.
 #[derive(Debug, clap::Args)]

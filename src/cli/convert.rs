@@ -4,12 +4,13 @@
 //! Without `--to`, an output ending in `.gltf` or `.glb` picks that format. A format that holds
 //! one clip (PlayCanvas) gets one file per clip of a document with several: `OUT_CLIP.json`.
 
+use clipscope_core::formats::ReadOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use crate::formats::{self, Document, Format};
+use clipscope_core::formats::{self, Document, Format};
 
 /// Arguments of `convert`.
 #[derive(Debug, clap::Args)]
@@ -94,8 +95,8 @@ fn split_clips(doc: &Document, out: &Path) -> Vec<(Document, PathBuf)> {
 /// target format could not hold. A document with several clips converted to a format that holds
 /// one clip per file ([`Format::holds_one_clip`]) is written one file per clip, named after the
 /// output with `_CLIP` added to its stem.
-pub fn run(args: Args) -> Outcome {
-    let doc = output::read(&args.file)?;
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let doc = output::read(&args.file, read)?;
     let from = doc.format;
     let to = args
         .to

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use super::Outcome;
-use crate::scene::procedural::Cycle;
+use clipscope_scene::procedural::Cycle;
 
 /// Arguments of `cycles`.
 #[derive(Debug, clap::Args)]

@@ -6,12 +6,13 @@
 //! to; without it they apply to every clip. `--fps` makes `--subclip` count in frames and sets
 //! the rate `--make-additive`'s frame counts in (30 otherwise, like three.js).
 
+use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, FromArgMatches};
 
-use crate::editor::{ClipId, ClipScope, Edit, Workspace};
+use clipscope_editor::{ClipId, ClipScope, Edit, Workspace};
 
 use super::Outcome;
 use super::output::{self, OutputArgs};
@@ -184,12 +185,12 @@ fn parse_factor(text: &str) -> Result<f64, String> {
 }
 
 /// Applies the operations in order, printing one line each, and writes the result.
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     let Args { declared: a, ops } = args;
     if ops.is_empty() {
         return Err("edit: no operation given (see clipscope edit --help)".into());
     }
-    let doc = output::read(&a.file)?;
+    let doc = output::read(&a.file, read)?;
     let mut ws = Workspace::new();
     ws.add(doc);
     let picked = pick(&ws, &a.clips, &a.file)?;
@@ -239,7 +240,7 @@ fn apply(
     fps: Option<f64>,
 ) -> Result<String, String> {
     let scope = ClipScope::Clips(picked.to_vec());
-    let message = |applied: crate::editor::Applied| applied.message.unwrap_or_default();
+    let message = |applied: clipscope_editor::Applied| applied.message.unwrap_or_default();
     Ok(match *op {
         Op::Rename(ref pattern, ref replacement) => message(ws.apply(Edit::RenameTracks {
             scope,
@@ -304,7 +305,7 @@ fn apply(
             format!(
                 "subclip {start}:{end}{unit}: {} clip(s), {} keys",
                 picked.len(),
-                crate::text::thousands(keys)
+                clipscope_core::text::thousands(keys)
             )
         }
     })

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use crate::formats::Document;
-use crate::scene::{FigureSource, Rig, skeleton_rig};
+use clipscope_core::formats::Document;
+use clipscope_scene::{FigureSource, Rig, skeleton_rig};
 
 /// The figures a document's clips may play on, as the command line sets them up.
 pub struct Cast {
@@ -46,7 +46,11 @@ impl Cast {
     }
 
     /// The figure source for the clips of `doc`.
-    pub fn source<'a>(&'a self, doc: &'a Document, _clip: &crate::model::Clip) -> FigureSource<'a> {
+    pub fn source<'a>(
+        &'a self,
+        doc: &'a Document,
+        _clip: &clipscope_core::model::Clip,
+    ) -> FigureSource<'a> {
         FigureSource {
             mesh: doc.mesh.as_ref(),
             skeleton: doc.skeleton.as_ref(),

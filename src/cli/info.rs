@@ -2,6 +2,7 @@
 //! by track, and what each clip plays on (the figure the viewport chooses, or `--rig`'s) with
 //! how many of its tracks bind.
 
+use clipscope_core::formats::ReadOptions;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,9 +14,9 @@ use std::sync::Arc;
 use super::Outcome;
 use super::figure::Cast;
 use super::output::{self, thousands};
-use crate::formats::Document;
-use crate::model::Clip;
-use crate::scene::{Figure, FigureReport, Player};
+use clipscope_core::formats::Document;
+use clipscope_core::model::Clip;
+use clipscope_scene::{Figure, FigureReport, Player};
 
 /// Arguments of `info`.
 #[derive(Debug, clap::Args)]
@@ -32,8 +33,8 @@ pub struct Args {
 }
 
 /// Prints the description.
-pub fn run(args: Args) -> Outcome {
-    let doc = output::read(&args.file)?;
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let doc = output::read(&args.file, read)?;
     let cast = Cast::new(&doc, &args.file, args.rig.as_deref())?;
     let figures = doc
         .clips

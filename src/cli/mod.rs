@@ -14,7 +14,6 @@ mod optimize;
 mod output;
 mod reduce;
 
-pub use output::set_read_options;
 mod render;
 mod sample;
 mod trim;
@@ -24,6 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use clipscope_core::formats::ReadOptions;
 
 /// `clipscope`: preview, fix and check animation clips.
 #[derive(Debug, Parser)]
@@ -79,7 +79,7 @@ pub enum Subcommand {
 }
 
 /// Runs a non-GUI subcommand and returns the process exit status.
-pub fn run(subcommand: Subcommand) -> ExitCode {
+pub fn run(subcommand: Subcommand, read: &ReadOptions) -> ExitCode {
     let result = match subcommand {
         Subcommand::Open { .. } => {
             eprintln!(
@@ -87,15 +87,15 @@ pub fn run(subcommand: Subcommand) -> ExitCode {
             );
             return ExitCode::from(2);
         }
-        Subcommand::Info(args) => info::run(args),
-        Subcommand::Validate(args) => validate::run(args),
-        Subcommand::Optimize(args) => optimize::run(args),
-        Subcommand::Reduce(args) => reduce::run(args),
-        Subcommand::Trim(args) => trim::run(args),
-        Subcommand::Edit(args) => edit::run(args),
-        Subcommand::Convert(args) => convert::run(args),
-        Subcommand::Sample(args) => sample::run(args),
-        Subcommand::Render(args) => render::run(args),
+        Subcommand::Info(args) => info::run(args, read),
+        Subcommand::Validate(args) => validate::run(args, read),
+        Subcommand::Optimize(args) => optimize::run(args, read),
+        Subcommand::Reduce(args) => reduce::run(args, read),
+        Subcommand::Trim(args) => trim::run(args, read),
+        Subcommand::Edit(args) => edit::run(args, read),
+        Subcommand::Convert(args) => convert::run(args, read),
+        Subcommand::Sample(args) => sample::run(args, read),
+        Subcommand::Render(args) => render::run(args, read),
         Subcommand::Bake(args) => bake::run(args),
         Subcommand::Cycles(args) => cycles::run(args),
     };

@@ -1,5 +1,6 @@
 //! `clipscope optimize FILE -o OUT`: three.js's lossless key reduction on every clip.
 
+use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,8 +17,8 @@ pub struct Args {
 }
 
 /// Optimizes every clip and writes the result, printing `keys before → after`.
-pub fn run(args: Args) -> Outcome {
-    let mut doc = output::read(&args.file)?;
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let mut doc = output::read(&args.file, read)?;
     let (mut before, mut after) = (0, 0);
     for clip in &mut doc.clips {
         let report = clip.optimize();

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::formats::{self, Document, WriteOptions};
+use clipscope_core::formats::{self, Document, WriteOptions};
 
 /// `-o OUT`, `--precision N`, `--pretty` and `--serialized`, shared by optimize, trim and
 /// convert.
@@ -52,23 +52,10 @@ impl OutputArgs {
     }
 }
 
-/// How every command of this process reads files (set once from the global options).
-static READ_OPTIONS: std::sync::OnceLock<formats::ReadOptions> = std::sync::OnceLock::new();
-
-/// Sets how the commands of this process read files (`--morph-fps`); the first call wins.
-pub fn set_read_options(opts: formats::ReadOptions) {
-    let _ = READ_OPTIONS.set(opts);
-}
-
-/// The read options in force: those set by [`set_read_options`], else the defaults.
-pub fn read_options() -> formats::ReadOptions {
-    READ_OPTIONS.get().cloned().unwrap_or_default()
-}
-
-/// Reads a file with the process's [`read_options`], turning the error into its one-line
-/// message.
-pub fn read(path: &Path) -> Result<Document, String> {
-    formats::read_file_with(path, &read_options()).map_err(|e| e.to_string())
+/// Reads a file with the command line's read options (`--morph-fps`, `--max-file-size`),
+/// turning the error into its one-line message.
+pub fn read(path: &Path, opts: &formats::ReadOptions) -> Result<Document, String> {
+    formats::read_file_with(path, opts).map_err(|e| e.to_string())
 }
 
 /// Parses a size in bytes: a whole number with an optional unit (`kB`, `MB`, `GB` are powers
@@ -116,4 +103,4 @@ pub fn release(doc: Document) {
     std::mem::forget(doc);
 }
 
-pub use crate::text::thousands;
+pub use clipscope_core::text::thousands;

@@ -1,5 +1,5 @@
 //! `clipscope reduce FILE -o OUT --max-error E`: lossy key reduction with a guaranteed error,
-//! measured in world space through the skeleton (see [`crate::model::ops::reduce`]).
+//! measured in world space through the skeleton (see [`clipscope_core::model::ops::reduce`]).
 //!
 //! The result is written in the input's format, with the curves that format holds (bezier in
 //! three.js JSON, CUBICSPLINE in glTF, eased keys in Lottie, straight segments elsewhere). The
@@ -8,6 +8,7 @@
 //! curves on the way (a glTF weights channel it had to bake, say), the reduction is redone with
 //! straight segments, and failing that the clips are only losslessly optimized.
 
+use clipscope_core::formats::ReadOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,13 +16,13 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use crate::formats::reduction::Budget;
-use crate::formats::{self, Document, LengthUnit};
-use crate::model::Skeleton;
-use crate::model::ops::reduce::{
-    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, lossless_clip, trace,
+use clipscope_core::formats::reduction::Budget;
+use clipscope_core::formats::{self, Document, LengthUnit};
+use clipscope_core::model::Skeleton;
+use clipscope_core::model::ops::reduce::{
+    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, Trace, lossless_clip,
 };
-use crate::scene::Rig;
+use clipscope_scene::Rig;
 
 /// A length unit a file may be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -108,6 +109,15 @@ pub struct Args {
     pub output: OutputArgs,
 }
 
+/// Where the reducer's steps go: stderr with their times when `CLIPSCOPE_TRACE` is set (for
+/// profiling), else nowhere.
+fn stderr_trace() -> Trace {
+    if std::env::var_os("CLIPSCOPE_TRACE").is_none() {
+        return Trace::default();
+    }
+    Trace::to(|ms, line| eprintln!("reduce [{ms:>7.1} ms]: {line}"))
+}
+
 /// A number above 0.
 fn parse_positive(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -117,12 +127,13 @@ fn parse_positive(text: &str) -> Result<f64, String> {
 }
 
 /// Reduces every clip, checks the written form and writes it, printing the report.
-pub fn run(args: Args) -> Outcome {
-    trace(format_args!("cli: start"));
-    let doc = output::read(&args.file)?;
-    trace(format_args!("cli: read"));
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let trace = stderr_trace();
+    trace.line(format_args!("cli: start"));
+    let doc = output::read(&args.file, read)?;
+    trace.line(format_args!("cli: read"));
     let skeleton = match &args.skeleton {
-        Some(path) => Some(read_skeleton(path)?),
+        Some(path) => Some(read_skeleton(path, read)?),
         None => doc.skeleton.clone(),
     };
     let spec = doc.format.spec();
@@ -130,7 +141,7 @@ pub fn run(args: Args) -> Outcome {
         LengthUnit::Unspecified => args.unit.symbol(),
         _ => spec.length_symbol(),
     };
-    let options = spec.reduce_options(&Budget {
+    let mut options = spec.reduce_options(&Budget {
         max_error: args.max_error,
         max_angle_deg: args.max_angle,
         metres_per_unit: args.unit.metres(),
@@ -140,6 +151,7 @@ pub fn run(args: Args) -> Outcome {
         percent_error: args.percent_error,
         linear: args.linear,
     });
+    options.trace = trace;
 
     let target = Target {
         skeleton: skeleton.as_ref(),
@@ -252,12 +264,16 @@ impl Target<'_> {
             })
             .collect();
         let reduced = doc.with_clips(clips);
-        trace(format_args!("cli: reduced in {:?}", t0.elapsed()));
+        options
+            .trace
+            .line(format_args!("cli: reduced in {:?}", t0.elapsed()));
         formats::check_writable(&reduced).map_err(|e| format!("{}: {e}", self.out.display()))?;
         let bytes = formats::write_bytes(&reduced, &self.write);
         let back = formats::read_bytes(&bytes, self.out)
             .map_err(|e| format!("the reduced file does not read back: {e}"))?;
-        trace(format_args!("cli: written and read back"));
+        options
+            .trace
+            .line(format_args!("cli: written and read back"));
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
         for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(&reducers) {
@@ -265,7 +281,7 @@ impl Target<'_> {
             within &= report.within(options);
             reports.push((original.name.clone(), report));
         }
-        trace(format_args!("cli: measured"));
+        options.trace.line(format_args!("cli: measured"));
         Ok(Attempt {
             doc: reduced,
             bytes,
@@ -284,13 +300,13 @@ fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> 
 }
 
 /// The hierarchy in `path`: a rig JSON, or any file clipscope reads that has a skeleton.
-fn read_skeleton(path: &Path) -> Result<Skeleton, String> {
+fn read_skeleton(path: &Path, read: &ReadOptions) -> Result<Skeleton, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Ok(rig) = Rig::from_json(&bytes, path) {
         return Ok(rig.skeleton());
     }
-    let doc = formats::read_bytes_with(&bytes, path, &output::read_options())
-        .map_err(|e| format!("--skeleton: {e}"))?;
+    let doc =
+        formats::read_bytes_with(&bytes, path, read).map_err(|e| format!("--skeleton: {e}"))?;
     doc.skeleton.ok_or_else(|| {
         format!(
             "--skeleton: {}: the file has no bone hierarchy (a glTF file, a legacy three.js \

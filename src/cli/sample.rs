@@ -1,16 +1,17 @@
 //! `clipscope sample FILE --times T1,T2,...`: track values at given times, as three.js's
 //! `track.createInterpolant().evaluate(t)` returns them.
 
+use clipscope_core::formats::ReadOptions;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Outcome;
 use super::output;
-use crate::formats::Document;
-use crate::formats::json::number;
-use crate::model::Values;
-use crate::model::interpolant::Sampler;
+use clipscope_core::formats::Document;
+use clipscope_core::formats::json::number;
+use clipscope_core::model::Values;
+use clipscope_core::model::interpolant::Sampler;
 
 /// Arguments of `sample`.
 #[derive(Debug, clap::Args)]
@@ -23,8 +24,8 @@ pub struct Args {
 }
 
 /// Prints one JSON object: `"<clip>|<track>"` → one array of values per time.
-pub fn run(args: Args) -> Outcome {
-    let doc = output::read(&args.file)?;
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let doc = output::read(&args.file, read)?;
     let mut text = Vec::with_capacity(4096);
     text.push(b'{');
     for (i, (key, rows)) in sample(&doc, &args.times).iter().enumerate() {

@@ -1,5 +1,6 @@
 //! `clipscope trim FILE -o OUT`: drop keys outside each clip's `[0, duration]` like three.js.
 
+use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,8 +17,8 @@ pub struct Args {
 }
 
 /// Trims every clip to its duration and writes the result.
-pub fn run(args: Args) -> Outcome {
-    let mut doc = output::read(&args.file)?;
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
+    let mut doc = output::read(&args.file, read)?;
     let before: usize = doc.clips.iter().map(|c| c.key_count()).sum();
     for clip in &mut doc.clips {
         clip.trim();

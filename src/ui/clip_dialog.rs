@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::editor::{ClipId, ClipScope, Edit, KeyRef};
-use crate::model::Clip;
-use crate::model::ops::{Marker, Rename, preview_renames};
-use crate::scene::{Figure, Player};
+use clipscope_core::model::Clip;
+use clipscope_core::model::ops::{Marker, Rename, preview_renames};
+use clipscope_editor::{ClipId, ClipScope, Edit, KeyRef};
+use clipscope_scene::{Figure, Player};
 
 use super::outbox::Outbox;
 

@@ -1,8 +1,8 @@
 //! The CLIPS panel: every clip of every open document, filterable, selectable, renamable in
 //! place, with duplicate and delete in the context menu.
 
-use crate::editor::{ClipId, Edit, Workspace};
-use crate::model::BlendMode;
+use clipscope_core::model::BlendMode;
+use clipscope_editor::{ClipId, Edit, Workspace};
 
 use super::commands::UiCommand;
 use super::outbox::Outbox;

@@ -7,7 +7,7 @@ use strum::VariantArray;
 
 /// A user-level command (Rerun's name for it): a menu item, a shortcut or a palette entry.
 /// Queued as [`AppCommand::Ui`](super::outbox::AppCommand::Ui); document edits among them become
-/// [`Edit`](crate::editor::Edit)s when the app runs them, the rest change view state or start
+/// [`Edit`](clipscope_editor::Edit)s when the app runs them, the rest change view state or start
 /// file dialogs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, VariantArray)]
 pub enum UiCommand {

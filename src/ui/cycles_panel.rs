@@ -5,10 +5,10 @@
 //!
 //! The parameter values are the panel's own state, like the viewport's camera: moving a slider
 //! edits no document. Baking, saving and loading are queued as [`AppCommand`]s the app carries
-//! out (a bake becomes an undoable [`Edit::AddClip`](crate::editor::Edit::AddClip)).
+//! out (a bake becomes an undoable [`Edit::AddClip`](clipscope_editor::Edit::AddClip)).
 
-use crate::model::Clip;
-use crate::scene::procedural::{BakeOptions, Cycle, SeamJump, randomize};
+use clipscope_core::model::Clip;
+use clipscope_scene::procedural::{BakeOptions, Cycle, SeamJump, randomize};
 
 use super::outbox::{AppCommand, Outbox};
 

@@ -1,7 +1,7 @@
 //! The small modal dialogs: unsaved-edits and overwrite confirmation, a file changed on disk
 //! under unsaved edits, export settings and the typed path.
 
-use crate::formats::{Format, WriteOptions};
+use clipscope_core::formats::{Format, WriteOptions};
 
 use super::files::PathPrompt;
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use crate::formats::{self, Document, FileStamp, LoadProgress, ReadError, ReadErrorKind};
+use clipscope_core::formats::{self, Document, FileStamp, LoadProgress, ReadError, ReadErrorKind};
 
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 12;

@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::editor::{ClipId, ClipScope, Workspace};
-use crate::formats::ReadOptions;
-use crate::model::Severity;
-use crate::model::ops::lint::LintSettings;
-use crate::validate::{DocumentCheck, Finding, check_open_document};
+use clipscope_core::formats::ReadOptions;
+use clipscope_core::model::Severity;
+use clipscope_core::model::ops::lint::LintSettings;
+use clipscope_core::validate::{DocumentCheck, Finding, check_open_document};
+use clipscope_editor::{ClipId, ClipScope, Workspace};
 
 /// The check of one open document.
 #[derive(Debug, Clone)]

@@ -1,10 +1,10 @@
 //! The INSPECTOR: the selected clip's fields, the selected key's time, value and handles, and
 //! what the last operations did.
 
-use crate::editor::{ClipId, Edit, KeyRef};
-use crate::formats::Document;
-use crate::model::ops::HandleSide;
-use crate::model::{BlendMode, Clip, Interpolation, TangentMode};
+use clipscope_core::formats::Document;
+use clipscope_core::model::ops::HandleSide;
+use clipscope_core::model::{BlendMode, Clip, Interpolation, TangentMode};
+use clipscope_editor::{ClipId, Edit, KeyRef};
 
 use super::commands::UiCommand;
 use super::outbox::Outbox;
@@ -38,8 +38,8 @@ impl FileSummary {
         if let Some(mesh) = &doc.mesh {
             details.push(format!(
                 "morph mesh: {} vertices, {} triangles, {} targets",
-                crate::text::thousands(mesh.vertices.len()),
-                crate::text::thousands(mesh.triangles.len()),
+                clipscope_core::text::thousands(mesh.vertices.len()),
+                clipscope_core::text::thousands(mesh.triangles.len()),
                 mesh.targets.len()
             ));
         }
@@ -173,7 +173,7 @@ fn clip_section(
             ui.label(format!(
                 "{} · {} keys",
                 clip.tracks.len(),
-                crate::text::thousands(clip.key_count())
+                clipscope_core::text::thousands(clip.key_count())
             ));
             ui.end_row();
 

@@ -4,14 +4,14 @@
 //! and never call back into the app. There is one channel from the panels to the app:
 //!
 //! * **Who pushes:** every panel's `show` takes the frame's [`outbox::Outbox`] and pushes
-//!   [`outbox::AppCommand`]s that carry their data: [`Edit`](crate::editor::Edit)s for the
+//!   [`outbox::AppCommand`]s that carry their data: [`Edit`](clipscope_editor::Edit)s for the
 //!   documents, [`commands::UiCommand`]s from menus, context menus and the palette, a recent
 //!   file to open, a validation finding to go to, a cycle to bake, a new playhead, a cancelled
 //!   drag… The app pushes the keyboard shortcuts into the same queue, and its modal dialogs
 //!   push their answers.
 //! * **Who drains, when:** [`ClipscopeApp::show`] lays the panels out, then drains the queue
 //!   once, in order, in [`ClipscopeApp::apply_queued`]: edits go through the
-//!   [`Workspace`](crate::editor::Workspace) (which records undo), user-level commands run,
+//!   [`Workspace`](clipscope_editor::Workspace) (which records undo), user-level commands run,
 //!   dialogs open.
 //!
 //! What stays direct is view state: the selection, the transport's play state and playhead as
@@ -48,7 +48,7 @@ pub use app::{ClipscopeApp, SETTINGS_KEY, Settings};
 
 /// Opens the editor window with `files` (or the built-in demo when there are none) and blocks
 /// until it is closed.
-pub fn run(files: Vec<PathBuf>, read_options: crate::formats::ReadOptions) -> ExitCode {
+pub fn run(files: Vec<PathBuf>, read_options: clipscope_core::formats::ReadOptions) -> ExitCode {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("clipscope")

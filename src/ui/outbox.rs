@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use crate::editor::{Edit, KeyRef};
+use clipscope_editor::{Edit, KeyRef};
 
 use super::commands::UiCommand;
 use super::dialogs::{ChangedAnswer, Pending};

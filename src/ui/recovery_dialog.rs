@@ -2,7 +2,7 @@
 //! row per document (file, folder, how many edits, when they were saved), restore or discard
 //! the ticked ones, or decide at the next start.
 
-use crate::editor::recovery::Recoverable;
+use clipscope_editor::recovery::Recoverable;
 
 use super::outbox::{AppCommand, Outbox};
 

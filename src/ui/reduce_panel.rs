@@ -9,11 +9,11 @@
 //! The window only edits its own settings; the app computes the preview in the background
 //! ([`crate::ui::app`]) and hands it in, and Apply is queued as an edit.
 
-use crate::editor::{ClipId, Edit};
-use crate::formats::reduction::Budget;
-use crate::model::Clip;
-use crate::model::ops::reduce::{Metric, ReduceReport};
-use crate::text::thousands;
+use clipscope_core::formats::reduction::Budget;
+use clipscope_core::model::Clip;
+use clipscope_core::model::ops::reduce::{Metric, ReduceReport};
+use clipscope_core::text::thousands;
+use clipscope_editor::{ClipId, Edit};
 
 use super::outbox::Outbox;
 

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::editor::{ClipId, KeyRef};
-use crate::model::{Clip, Interpolation};
+use clipscope_core::model::{Clip, Interpolation};
+use clipscope_editor::{ClipId, KeyRef};
 
 /// The editor's selection. It is view state, not document data, so panels change it directly.
 #[derive(Debug, Clone, Default, PartialEq)]

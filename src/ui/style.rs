@@ -2,7 +2,7 @@
 
 use egui::Color32;
 
-use crate::model::Track;
+use clipscope_core::model::Track;
 
 /// The accent used for selection and the playhead.
 pub const ACCENT: Color32 = Color32::from_rgb(255, 166, 77);

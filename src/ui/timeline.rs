@@ -25,7 +25,7 @@ mod transport_bar;
 
 use egui::{Pos2, Rect, Sense, vec2};
 
-use crate::editor::Transport;
+use clipscope_editor::Transport;
 
 pub use axis::TimeAxis;
 

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::binding::parse_track_name;
-use crate::model::{Clip, Problem, Severity, Track, TrackKind};
-use crate::text::thousands;
+use clipscope_core::model::binding::parse_track_name;
+use clipscope_core::model::{Clip, Problem, Severity, Track, TrackKind};
+use clipscope_core::text::thousands;
 
 use super::selection::Selection;
 use super::style;

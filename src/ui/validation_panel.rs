@@ -5,9 +5,9 @@
 //! (select its clip, track and key), and "Fix" queues the safe fixes of `validate --fix` with
 //! each document's settings as one [`Edit::Fix`] on the validated clips.
 
-use crate::editor::{ClipId, Edit};
-use crate::model::Severity;
-use crate::validate::CheckedInput;
+use clipscope_core::model::Severity;
+use clipscope_core::validate::CheckedInput;
+use clipscope_editor::{ClipId, Edit};
 
 use super::findings::Findings;
 use super::outbox::{AppCommand, Outbox};

@@ -14,14 +14,14 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::{Clip, Skeleton};
-use crate::render::{Camera, Frame, Renderer};
-use crate::scene::{
+use crate::ui::files::FileTarget;
+use crate::ui::outbox::{AppCommand, Outbox};
+use clipscope_core::model::{Clip, Skeleton};
+use clipscope_render::{Camera, Frame, Renderer};
+use clipscope_scene::{
     Figure, FigureFrame, FigureReport, FigureSource, Layer, LayerMode, Player, Rig, figure,
     skeleton_rig,
 };
-use crate::ui::files::FileTarget;
-use crate::ui::outbox::{AppCommand, Outbox};
 
 /// Radians of orbit per point of pointer drag.
 const ORBIT_PER_POINT: f32 = 0.008;
@@ -151,7 +151,7 @@ impl Figures {
     }
 }
 
-/// The second clip blended with the shown one (see [`crate::scene::Layer`]).
+/// The second clip blended with the shown one (see [`clipscope_scene::Layer`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Blend {
     /// The name of the clip (in the same file), or `None` for no blending.
@@ -192,7 +192,7 @@ pub struct Subject<'a> {
     pub selected: Option<&'a std::collections::BTreeSet<usize>>,
     /// The open document the clip belongs to: a new version that only changed keys of some
     /// tracks is followed track by track ([`Player::update_tracks`]).
-    pub document: Option<&'a crate::editor::OpenDocument>,
+    pub document: Option<&'a clipscope_editor::OpenDocument>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.
@@ -455,9 +455,9 @@ const FRAMING_SAMPLES: u32 = 24;
 /// The bounds of everything `player`'s figure does over the clip (`duration` seconds, sampled
 /// at [`FRAMING_SAMPLES`] moments), with the ground under a figure near it (y = 0) included, so
 /// framing shows the whole motion and where it touches the ground.
-fn motion_bounds(player: &mut Player, duration: f64) -> Option<crate::render::Bounds> {
+fn motion_bounds(player: &mut Player, duration: f64) -> Option<clipscope_render::Bounds> {
     let mut scratch = FigureFrame::default();
-    let mut bounds: Option<crate::render::Bounds> = None;
+    let mut bounds: Option<clipscope_render::Bounds> = None;
     for k in 0..=FRAMING_SAMPLES {
         let t = duration.max(0.0) * f64::from(k) / f64::from(FRAMING_SAMPLES);
         player.frame_at(t, &mut scratch);
@@ -482,7 +482,7 @@ fn highlight(
     rig: &Rig,
     clip: &Clip,
     selected: &std::collections::BTreeSet<usize>,
-    boxes: &mut [crate::scene::BoxInstance],
+    boxes: &mut [clipscope_scene::BoxInstance],
 ) {
     if selected.is_empty() {
         return;
@@ -490,7 +490,7 @@ fn highlight(
     let nodes: std::collections::HashSet<String> = selected
         .iter()
         .filter_map(|&t| clip.tracks.get(t))
-        .filter_map(|t| crate::model::binding::parse_track_name(&t.name).ok())
+        .filter_map(|t| clipscope_core::model::binding::parse_track_name(&t.name).ok())
         .filter_map(|p| p.animated_node())
         .collect();
     for (i, b) in boxes.iter_mut().enumerate() {
@@ -532,7 +532,7 @@ fn hover_and_click(response: &egui::Response, vp: &mut Viewport, outbox: &mut Ou
         1.0 - (pos.y - rect.top()) / rect.height().max(1.0) * 2.0,
     );
     let aspect = rect.width() / rect.height().max(1.0);
-    let hit = crate::render::pick(&vp.frame.boxes, &vp.camera, aspect, ndc)
+    let hit = clipscope_render::pick(&vp.frame.boxes, &vp.camera, aspect, ndc)
         .and_then(|i| rig.part_of_box(i))
         .map(|p| rig.parts[p].name.clone());
     if let Some(name) = &hit

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecursiveMode, Watcher};
 
-use crate::formats::FileStamp;
+use clipscope_core::formats::FileStamp;
 
 /// How long a changed file must keep the same size, time and inode before it is read.
 pub const SETTLE: Duration = Duration::from_millis(300);

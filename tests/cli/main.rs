@@ -7,10 +7,8 @@
 
 /// The sample data, the skip line and the random generator, shared with the unit tests (the
 /// rest of `tests/common` links the library, which these tests, running the binary, do not
-/// need: leaving it out keeps this binary quick to link).
-#[path = "../../src/test_support/mod.rs"]
-#[allow(dead_code, unused_imports)]
-mod test_support;
+/// need).
+use clipscope_test_support as test_support;
 
 mod contract;
 mod edit;

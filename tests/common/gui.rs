@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use clipscope::formats::{Format, WriteOptions};
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::files::FileTarget;
+use clipscope_core::formats::{Format, WriteOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 

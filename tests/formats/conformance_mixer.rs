@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use clipscope::model::{BlendMode, Clip, Interpolation, Track, TrackKind};
-use clipscope::playback::{ActionId, LoopMode, Mixer, MixerEvent, Pose};
+use clipscope_core::model::{BlendMode, Clip, Interpolation, Track, TrackKind};
+use clipscope_core::playback::{ActionId, LoopMode, Mixer, MixerEvent, Pose};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mixer.json");

@@ -5,7 +5,7 @@
 //! The expectations are `tests/fixtures/conformance/ops.json`, written by
 //! `tests/conformance/generate.mjs` with three.js 0.187.0 (its shape is in
 //! `tests/conformance/README.md`). Every operation starts from a fresh read of the case's clip
-//! JSON through `clipscope::formats::read_bytes`, and its result is compared with three.js's
+//! JSON through `clipscope_core::formats::read_bytes`, and its result is compared with three.js's
 //! `AnimationClip.toJSON` / `KeyframeTrack.toJSON`:
 //! * names, blend mode and user data as three.js writes them; the duration as an exact f64;
 //! * per track: name, canonical type, interpolation (absent means the kind's default), and
@@ -19,10 +19,10 @@
 //! once at the end with the whole list.
 
 use crate::common;
-use clipscope::model::ops::{
+use clipscope_core::model::ops::{
     create_clips_from_morph_target_sequences, make_clip_additive, subclip,
 };
-use clipscope::model::{Clip, Tangents, Track, Values};
+use clipscope_core::model::{Clip, Tangents, Track, Values};
 
 use common::{Report, as_f32, as_f64, canonical_type, short, user_data_of};
 use serde_json::Value;
@@ -168,8 +168,8 @@ fn compare_values(report: &mut Report, ctx: &str, key: &str, expected: &Value, a
 /// document).
 fn read_clip(json: &Value) -> Result<Clip, String> {
     let bytes = serde_json::to_vec(json).map_err(|e| e.to_string())?;
-    let doc =
-        clipscope::formats::read_bytes(&bytes, Path::new("ops.json")).map_err(|e| e.to_string())?;
+    let doc = clipscope_core::formats::read_bytes(&bytes, Path::new("ops.json"))
+        .map_err(|e| e.to_string())?;
     match <[Clip; 1]>::try_from(doc.clips) {
         Ok([clip]) => Ok(clip),
         Err(clips) => Err(format!("expected one clip, read {}", clips.len())),
@@ -600,7 +600,7 @@ fn library_operations_match_threejs() {
 #[cfg(test)]
 mod helper_tests {
     use super::*;
-    use clipscope::model::TrackKind;
+    use clipscope_core::model::TrackKind;
     use serde_json::json;
 
     #[test]
@@ -666,7 +666,7 @@ mod helper_tests {
         );
         assert_eq!(r.lines.len(), 1, "{:?}", r.lines);
         assert!(r.lines[0].contains("interpolation"), "{:?}", r.lines);
-        track.interpolation = clipscope::model::Interpolation::Discrete;
+        track.interpolation = clipscope_core::model::Interpolation::Discrete;
         track.values = Values::Numbers(vec![1.0, 2.5]);
         let mut r = Report::default();
         compare_track(

@@ -13,12 +13,12 @@
 use std::path::PathBuf;
 
 use crate::test_support::sample_data;
-use clipscope::formats::{
+use clipscope_core::formats::{
     Document, Format, WriteOptions, check_writable, conversion_losses, read_file, write_file,
 };
-use clipscope::model::binding::sanitize_node_name;
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Clip, Interpolation, Track, TrackKind};
+use clipscope_core::model::binding::sanitize_node_name;
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Clip, Interpolation, Track, TrackKind};
 
 /// The formats every file must convert to.
 const TARGETS: [Format; 5] = [

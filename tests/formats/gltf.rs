@@ -10,12 +10,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::formats::{
+use clipscope_core::formats::{
     self, Document, Format, WriteOptions, check_writable, conversion_losses, read_bytes, read_file,
     write_bytes,
 };
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Clip, HandleSide, Interpolation, Track, TrackKind, Values};
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Clip, HandleSide, Interpolation, Track, TrackKind, Values};
 use serde_json::{Value, json};
 
 fn data(name: &str) -> PathBuf {
@@ -1510,7 +1510,7 @@ fn strided_sampler_data_is_read_and_written_re_encoded_even_unedited() {
         let errors: Vec<_> = again
             .problems
             .iter()
-            .filter(|p| p.severity == clipscope::model::Severity::Error)
+            .filter(|p| p.severity == clipscope_core::model::Severity::Error)
             .collect();
         assert!(errors.is_empty(), "{format}: {errors:?}");
     }

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::test_support::sample_data;
-use clipscope::model::Severity;
-use clipscope::validate::{FileReport, FileSettings, check_bytes};
+use clipscope_core::model::Severity;
+use clipscope_core::validate::{FileReport, FileSettings, check_bytes};
 
 /// The validator's code → clipscope's code.
 const CODES: &[(&str, &[&str])] = &[

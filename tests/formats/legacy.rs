@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::formats::{
+use clipscope_core::formats::{
     self, Document, Format, ReadOptions, WriteOptions, read_bytes, read_file, read_file_with,
     write_bytes,
 };
-use clipscope::model::TrackKind;
+use clipscope_core::model::TrackKind;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -459,7 +459,7 @@ fn cli_convert_to_threejs_and_to_serialized_legacy() {
     assert!(
         text.starts_with(&format!(
             "convert: 1 clip(s), 66 keys; 5,714 → {} bytes (threejs-legacy → threejs); wrote ",
-            clipscope::text::thousands(size)
+            clipscope_core::text::thousands(size)
         )),
         "{text}"
     );

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::formats::lottie::{layers, world_matrix};
-use clipscope::formats::{
+use clipscope_core::formats::lottie::{layers, world_matrix};
+use clipscope_core::formats::{
     self, Document, Format, WriteOptions, check_writable, read_bytes, read_file, write_bytes,
 };
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Interpolation, Track, TrackKind, Values};
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Interpolation, Track, TrackKind, Values};
 use serde_json::{Value, json};
 
 fn data(name: &str) -> PathBuf {
@@ -346,7 +346,7 @@ fn every_shared_file_reads() {
             assert!(
                 clip.validate()
                     .iter()
-                    .all(|p| p.severity != clipscope::model::Severity::Error),
+                    .all(|p| p.severity != clipscope_core::model::Severity::Error),
                 "{name}: {:?}",
                 clip.validate()
             );
@@ -743,7 +743,7 @@ fn lint_reads_lottie() {
     assert!(
         problems
             .iter()
-            .all(|p| p.severity != clipscope::model::Severity::Error)
+            .all(|p| p.severity != clipscope_core::model::Severity::Error)
     );
 }
 
@@ -846,7 +846,7 @@ fn to_lottie_and_back(doc: Document) -> (Value, Document) {
             .find(|l| l["nm"] == node.as_str())
             .unwrap_or_else(|| panic!("no layer {node}"));
         let child = layer.get("parent").is_some();
-        let sanitized = clipscope::model::binding::sanitize_node_name(&node);
+        let sanitized = clipscope_core::model::binding::sanitize_node_name(&node);
         let lottie_prop = match prop {
             "quaternion" => "rotation",
             p => p,
@@ -988,7 +988,7 @@ fn bezier_discrete_and_smooth_tracks_evaluate_alike_in_lottie() {
             outs.extend([t + 0.4, value + 0.2 * c as f32]);
         }
     }
-    bezier.tangents = Some(clipscope::model::Tangents::new(ins, outs));
+    bezier.tangents = Some(clipscope_core::model::Tangents::new(ins, outs));
     let mut discrete = Track::numeric(
         "a.scale",
         TrackKind::Vector,
@@ -1023,7 +1023,7 @@ fn bezier_discrete_and_smooth_tracks_evaluate_alike_in_lottie() {
 
 #[test]
 fn markers_are_read_as_the_clips_markers_and_written_back_when_edited() {
-    use clipscope::model::ops::Marker;
+    use clipscope_core::model::ops::Marker;
     let ks = json!({"p":{"a":0,"k":[0,0,0]}});
     let mut text: Value = serde_json::from_str(&comp(ks)).unwrap();
     text["ip"] = json!(10);

@@ -23,8 +23,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::test_support::sample_data;
-use clipscope::model::Severity;
-use clipscope::validate::{FileSettings, check_bytes};
+use clipscope_core::model::Severity;
+use clipscope_core::validate::{FileSettings, check_bytes};
 
 /// `(file, code) → count` of the accepted findings (see the module docs).
 const ACCEPTED: &[(&str, &str, usize)] = &[

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::formats::{
+use clipscope_core::formats::{
     self, Document, Format, WriteOptions, read_bytes, read_file, write_bytes,
 };
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Clip, Interpolation, Track, TrackKind};
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Clip, Interpolation, Track, TrackKind};
 use serde_json::Value;
 
 fn data(name: &str) -> PathBuf {

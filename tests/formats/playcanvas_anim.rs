@@ -7,12 +7,12 @@ use std::f64::consts::FRAC_1_SQRT_2;
 use std::path::Path;
 use std::process::Command;
 
-use clipscope::formats::{
+use clipscope_core::formats::{
     self, Document, Format, WriteOptions, check_writable, conversion_losses, read_bytes,
     write_bytes,
 };
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::{Interpolation, TrackKind};
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Interpolation, TrackKind};
 
 /// A clip with a linear position, a linear Euler rotation (90° about Y at the end), a cubic
 /// quaternion rotation, a stepped scale and a light colour; one input shared by most curves.
@@ -152,7 +152,7 @@ fn every_format_converts_to_and_from_anim_clips() {
             let (bone, property) = rest.split_once(']').unwrap();
             format!(
                 "{}{property}",
-                clipscope::model::binding::sanitize_node_name(bone)
+                clipscope_core::model::binding::sanitize_node_name(bone)
             )
         }
         None => name.to_string(),

@@ -9,9 +9,9 @@ use std::process::{Command, Output};
 
 use crate::common;
 
-use clipscope::formats::read_file;
-use clipscope::model::{Clip, Track, Values};
-use clipscope::scene::procedural::{self, BakeOptions, Cycle, quaternion_from_euler_xyz};
+use clipscope_core::formats::read_file;
+use clipscope_core::model::{Clip, Track, Values};
+use clipscope_scene::procedural::{self, BakeOptions, Cycle, quaternion_from_euler_xyz};
 
 /// The seed's `Hero.prototype.run`, written out by hand: every value it sets at phase `t`
 /// (already wrapped to 0…2π), keyed like the cycle's channels.
@@ -468,8 +468,8 @@ fn three_js_plays_the_baked_run() {
 /// every frame (within f32 rounding), under the name each format gives the node.
 #[test]
 fn the_baked_run_exports_to_every_format() {
-    use clipscope::formats::{Document, Format, WriteOptions, read_bytes, write_bytes};
-    use clipscope::model::interpolant::Sampler;
+    use clipscope_core::formats::{Document, Format, WriteOptions, read_bytes, write_bytes};
+    use clipscope_core::model::interpolant::Sampler;
 
     let clip = bake(&run().defaults(), 30.0, 1);
     let source = Document::new(Format::ThreeJs, vec![clip.clone()]);

@@ -6,10 +6,12 @@
 use std::path::Path;
 use std::process::Command;
 
-use clipscope::formats::{self, Format, WriteOptions};
-use clipscope::model::interpolant::Sampler;
-use clipscope::model::ops::reduce::{CurveFit, ReduceOptions, reduce_clip};
-use clipscope::model::{Bone, Clip, Interpolation, Skeleton, Tangents, Track, TrackKind, Values};
+use clipscope_core::formats::{self, Format, WriteOptions};
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions, reduce_clip};
+use clipscope_core::model::{
+    Bone, Clip, Interpolation, Skeleton, Tangents, Track, TrackKind, Values,
+};
 
 use crate::mocap;
 use crate::test_support::Rng;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::formats::{Format, WriteOptions, read_bytes, read_file, write_bytes};
-use clipscope::model::{Clip, TrackKind};
+use clipscope_core::formats::{Format, WriteOptions, read_bytes, read_file, write_bytes};
+use clipscope_core::model::{Clip, TrackKind};
 
 fn blend() -> PathBuf {
     sample_data_root().join("threejs/blend-animation.json")
@@ -95,7 +95,7 @@ fn edited_clips_move_to_a_top_level_animations_array() {
     let mut doc = read_file(&blend()).unwrap();
     let clip: &mut Clip = &mut doc.clips[0];
     clip.name = "grow".into();
-    clip.tracks[0].values = clipscope::model::Values::Numbers(vec![0.0; 7]);
+    clip.tracks[0].values = clipscope_core::model::Values::Numbers(vec![0.0; 7]);
     let out = write_bytes(&doc, &WriteOptions::default());
     let v = value(&out);
     assert_eq!(v["animations"][0]["name"], "grow");
@@ -232,7 +232,7 @@ const PER_OBJECT: &str = r#"{"metadata":{"formatVersion":4.3,"type":"Object","ge
 
 #[test]
 fn per_object_clips_read_play_write_back_and_convert() {
-    use clipscope::model::interpolant::Sampler;
+    use clipscope_core::model::interpolant::Sampler;
     let path = Path::new("cube.json");
     let doc = read_bytes(PER_OBJECT.as_bytes(), path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(doc.format, Format::ThreeJs);
@@ -267,7 +267,8 @@ fn per_object_clips_read_play_write_back_and_convert() {
     // Every format takes it.
     for &format in Format::ALL {
         let converted = doc.clone().converted_to(format);
-        clipscope::formats::check_writable(&converted).unwrap_or_else(|e| panic!("{format}: {e}"));
+        clipscope_core::formats::check_writable(&converted)
+            .unwrap_or_else(|e| panic!("{format}: {e}"));
         let bytes = write_bytes(&converted, &WriteOptions::default());
         let name = format!("out.{}", format.extension());
         let back = read_bytes(&bytes, Path::new(&name)).unwrap_or_else(|e| panic!("{format}: {e}"));
@@ -298,7 +299,7 @@ fn per_object_clips_beside_top_level_animations_are_reported_not_read() {
     assert_eq!(doc.clips[0].name, "top");
     assert_eq!(doc.unread.len(), 1);
     assert_eq!(doc.unread[0].path, "object.children[0].clips");
-    let linted = clipscope::formats::lint_bytes(both.as_bytes(), path, &Default::default());
+    let linted = clipscope_core::formats::lint_bytes(both.as_bytes(), path, &Default::default());
     let p = linted
         .problems
         .iter()

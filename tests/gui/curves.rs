@@ -4,11 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use clipscope::editor::{ClipId, Edit, KeyRef};
-use clipscope::model::ops::HandleSide;
-use clipscope::model::{Clip, Interpolation, Tangents, Track, TrackKind};
 use clipscope::ui::curve_editor::{self, CurveEditor, CurveRef, EMPTY_TEXT, GESTURE_BASE};
 use clipscope::ui::outbox::{AppCommand, Outbox};
+use clipscope_core::model::ops::HandleSide;
+use clipscope_core::model::{Clip, Interpolation, Tangents, Track, TrackKind};
+use clipscope_editor::{ClipId, Edit, KeyRef};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, Vec2, pos2, vec2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -469,7 +469,7 @@ fn v_opens_the_handle_type_menu() {
         vec![Edit::SetTangentMode {
             clip: CLIP,
             keys: vec![key(1, 1, 0)],
-            mode: clipscope::model::TangentMode::AutoClamped,
+            mode: clipscope_core::model::TangentMode::AutoClamped,
         }]
     );
 }

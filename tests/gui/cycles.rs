@@ -8,8 +8,8 @@
 
 use crate::common;
 
-use clipscope::scene::procedural::{BakeOptions, Cycle};
 use clipscope::ui::ClipscopeApp;
+use clipscope_scene::procedural::{BakeOptions, Cycle};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -32,7 +32,7 @@ fn open_cycles(harness: &mut Harness<'_, ClipscopeApp>) {
 /// How far apart the previewed feet are along the run direction (world z), in metres.
 fn foot_spread(harness: &Harness<'_, ClipscopeApp>) -> f32 {
     let boxes = &harness.state().viewport.frame.boxes;
-    let rig = clipscope::scene::Rig::builtin("BlockHero").unwrap();
+    let rig = clipscope_scene::Rig::builtin("BlockHero").unwrap();
     assert_eq!(
         boxes.len(),
         rig.parts.len(),
@@ -213,7 +213,7 @@ fn presets_load_and_bad_ones_are_refused() {
 /// tests/conformance has its packages).
 #[test]
 fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
-    use clipscope::formats::Format;
+    use clipscope_core::formats::Format;
 
     let mut harness = editor();
     open_cycles(&mut harness);
@@ -224,7 +224,7 @@ fn a_baked_run_exports_as_a_three_js_clip_that_three_js_plays() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run.json");
     common::gui::export_through_prompt(&mut harness, doc_id, Format::ThreeJs, &out);
-    let written = clipscope::formats::read_file(&out).unwrap();
+    let written = clipscope_core::formats::read_file(&out).unwrap();
     assert_eq!(written.format, Format::ThreeJs);
     assert_eq!(written.clips[0].name, "Hero run");
     assert!((written.clips[0].duration - 0.8).abs() < 1e-6);

@@ -9,9 +9,9 @@ use crate::common;
 use common::gui::editor;
 use std::path::{Path, PathBuf};
 
-use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::clip_dialog::ClipDialog;
+use clipscope_editor::ClipId;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -408,7 +408,7 @@ fn merge_and_make_additive_against_another_clip_through_dialogs() {
     assert_eq!(values(&harness, RUN, 1), [5., 5., 5., 5., 5., 5.]);
     assert_eq!(
         harness.state().ws.clip(RUN).unwrap().blend_mode,
-        clipscope::model::BlendMode::Additive
+        clipscope_core::model::BlendMode::Additive
     );
 }
 
@@ -551,10 +551,10 @@ fn markers_are_added_renamed_jumped_to_and_kept_in_the_file() {
     common::gui::export_through_prompt(
         &mut harness,
         doc_id,
-        clipscope::formats::Format::ThreeJs,
+        clipscope_core::formats::Format::ThreeJs,
         &out,
     );
-    let back = clipscope::formats::read_file(&out).unwrap();
+    let back = clipscope_core::formats::read_file(&out).unwrap();
     let names: Vec<String> = back.clips[0]
         .markers()
         .into_iter()

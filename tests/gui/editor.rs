@@ -7,11 +7,11 @@ use crate::common;
 use common::gui::{editor, export_through_prompt};
 use std::path::{Path, PathBuf};
 
-use clipscope::editor::ClipId;
-use clipscope::formats::WriteOptions;
 use clipscope::ui::ClipscopeApp;
 use clipscope::ui::files::FileTarget;
 use clipscope::ui::findings::Findings;
+use clipscope_core::formats::WriteOptions;
+use clipscope_editor::ClipId;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -254,7 +254,7 @@ fn save_as_through_the_typed_path_writes_the_file_and_clears_dirty() {
         state.ws.documents[0].doc.path.as_deref(),
         Some(out.as_path())
     );
-    let written = clipscope::formats::read_file(&out).unwrap();
+    let written = clipscope_core::formats::read_file(&out).unwrap();
     assert_eq!(written.clips[0].key_count(), 6);
     assert_eq!(
         state.files.recent.first(),
@@ -605,7 +605,7 @@ fn escape_during_a_drag_puts_the_key_back() {
 
 #[test]
 fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
-    use clipscope::formats::Format;
+    use clipscope_core::formats::Format;
     let dir = tempfile::tempdir().unwrap();
     let Some(skinned) = crate::test_support::sample_data("threejs/simple-skinned.json") else {
         return;
@@ -618,7 +618,7 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     let out = dir.path().join("clips.json");
     let doc_id = harness.state().ws.documents[0].id;
     export_through_prompt(&mut harness, doc_id, Format::ThreeJs, &out);
-    let written = clipscope::formats::read_file(&out).unwrap();
+    let written = clipscope_core::formats::read_file(&out).unwrap();
     assert_eq!(written.format, Format::ThreeJs);
     let original = &harness.state().ws.documents[0].doc.clips;
     assert_eq!(written.clips.len(), original.len());
@@ -651,7 +651,7 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     let doc_id = harness.state().ws.documents[0].id;
     export_through_prompt(&mut harness, doc_id, Format::ThreeJsLegacy, &legacy);
     assert!(legacy.exists());
-    let back = clipscope::formats::read_file(&legacy).unwrap();
+    let back = clipscope_core::formats::read_file(&legacy).unwrap();
     assert_eq!(back.format, Format::ThreeJsLegacy);
     assert_eq!(back.clips[0].tracks[0].name, ".bones[ball].position");
 }

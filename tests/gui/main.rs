@@ -7,9 +7,7 @@
 #![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
 
 /// The sample data, the skip line and the random generator, shared with the unit tests.
-#[path = "../../src/test_support/mod.rs"]
-#[allow(dead_code, unused_imports)]
-mod test_support;
+use clipscope_test_support as test_support;
 
 #[path = "../common/mod.rs"]
 mod common;

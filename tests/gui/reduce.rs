@@ -8,8 +8,8 @@ use crate::common;
 use common::gui::editor;
 use std::path::{Path, PathBuf};
 
-use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
+use clipscope_editor::ClipId;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

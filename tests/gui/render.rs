@@ -12,10 +12,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use clipscope::render::headless::{self, Headless};
-use clipscope::render::look::srgb;
-use clipscope::render::{Bounds, Camera, Frame};
-use clipscope::scene::BoxInstance;
+use clipscope_render::headless::{self, Headless};
+use clipscope_render::look::srgb;
+use clipscope_render::{Bounds, Camera, Frame};
+use clipscope_scene::BoxInstance;
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
 
@@ -258,12 +258,12 @@ fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
 /// `player`'s figure at each of `times`, drawn 320×240 by one camera (turned `yaw` and tilted
 /// `pitch` degrees) framed on every moment together, so the frames line up.
 fn play_frames(
-    player: &mut clipscope::scene::Player,
+    player: &mut clipscope_scene::Player,
     times: &[f64],
     yaw: f32,
     pitch: f32,
 ) -> Vec<RgbaImage> {
-    use clipscope::scene::FigureFrame;
+    use clipscope_scene::FigureFrame;
     let frames: Vec<FigureFrame> = times
         .iter()
         .map(|&t| {
@@ -299,11 +299,11 @@ fn the_hero_walking_matches_references_at_several_times() {
     if require_gpu().is_none() {
         return;
     }
-    use clipscope::scene::Player;
+    use clipscope_scene::Player;
     use std::sync::Arc;
-    let demo = clipscope::formats::read_bytes(
-        clipscope::assets::DEMO_CLIPS,
-        Path::new(clipscope::assets::DEMO_NAME),
+    let demo = clipscope_core::formats::read_bytes(
+        clipscope_core::assets::DEMO_CLIPS,
+        Path::new(clipscope_core::assets::DEMO_NAME),
     )
     .unwrap();
     let walk = Arc::new(demo.clips[0].clone());
@@ -331,8 +331,8 @@ fn the_hero_walking_matches_references_at_several_times() {
 
 /// A small "bird": a diamond body with two wings, plus `extra` targets that each nudge one
 /// vertex, and two named targets that raise and lower the wings.
-fn bird(extra: usize) -> clipscope::model::MorphMesh {
-    use clipscope::model::{MorphMesh, MorphTarget};
+fn bird(extra: usize) -> clipscope_core::model::MorphMesh {
+    use clipscope_core::model::{MorphMesh, MorphTarget};
     let base: Vec<[f32; 3]> = vec![
         [0.0, 0.5, 0.8],    // 0 beak
         [0.0, 0.5, -0.8],   // 1 tail
@@ -407,11 +407,11 @@ fn bird(extra: usize) -> clipscope::model::MorphMesh {
 /// The frame of `mesh` with `weights`, drawn the way the viewport draws a morph mesh.
 fn render_mesh(
     headless: &mut Headless,
-    mesh: clipscope::model::MorphMesh,
+    mesh: clipscope_core::model::MorphMesh,
     weights: &[f32],
     camera: &Camera,
 ) -> RgbaImage {
-    use clipscope::scene::{Figure, FigureFrame, MorphFigure};
+    use clipscope_scene::{Figure, FigureFrame, MorphFigure};
     use std::sync::Arc;
     let figure = Figure::Mesh(MorphFigure::new(Arc::new(mesh)));
     let posed = FigureFrame {
@@ -472,19 +472,20 @@ fn gpu_blending_of_sixty_targets_matches_the_cpu_blend() {
     let mut baked = mesh.clone();
     baked.vertices = mesh.blend(&weights);
     baked.targets.clear();
-    let draw = |headless: &mut Headless, mesh: clipscope::model::MorphMesh, weights: &[f32]| {
-        let mesh = std::sync::Arc::new(mesh);
-        let frame = Frame {
-            boxes: &[],
-            mesh: Some(clipscope::render::MeshDraw {
-                mesh: &mesh,
-                transform: Mat4::IDENTITY,
-                weights,
-                bounds: Bounds::new(Vec3::new(-1.3, 0.0, -0.9), Vec3::new(1.3, 1.5, 0.9)),
-            }),
+    let draw =
+        |headless: &mut Headless, mesh: clipscope_core::model::MorphMesh, weights: &[f32]| {
+            let mesh = std::sync::Arc::new(mesh);
+            let frame = Frame {
+                boxes: &[],
+                mesh: Some(clipscope_render::MeshDraw {
+                    mesh: &mesh,
+                    transform: Mat4::IDENTITY,
+                    weights,
+                    bounds: Bounds::new(Vec3::new(-1.3, 0.0, -0.9), Vec3::new(1.3, 1.5, 0.9)),
+                }),
+            };
+            headless.render(&frame, &camera, 320, 240).unwrap()
         };
-        headless.render(&frame, &camera, 320, 240).unwrap()
-    };
     let gpu = draw(&mut headless, mesh, &weights);
     let cpu = draw(&mut headless, baked, &[]);
     let share = changed_share(&gpu, &cpu);
@@ -548,12 +549,12 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
     let Some(mut headless) = require_gpu() else {
         return;
     };
-    use clipscope::scene::{Figure, FigureFrame, FigureSource, Player};
+    use clipscope_scene::{Figure, FigureFrame, FigureSource, Player};
     use std::sync::Arc;
     let Some(path) = sample_data("threejs/horse.json") else {
         return;
     };
-    let doc = clipscope::formats::read_file(&path).unwrap();
+    let doc = clipscope_core::formats::read_file(&path).unwrap();
     let source = FigureSource {
         mesh: doc.mesh.as_ref(),
         ..Default::default()
@@ -593,7 +594,7 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
         .render(
             &Frame {
                 boxes: &[],
-                mesh: Some(clipscope::render::MeshDraw {
+                mesh: Some(clipscope_render::MeshDraw {
                     mesh: &baked,
                     transform: horse.transform,
                     weights: &[],
@@ -620,8 +621,8 @@ fn the_baked_hero_run_matches_references() {
     if require_gpu().is_none() {
         return;
     }
-    use clipscope::scene::Player;
-    use clipscope::scene::procedural::{BakeOptions, Cycle};
+    use clipscope_scene::Player;
+    use clipscope_scene::procedural::{BakeOptions, Cycle};
     use std::sync::Arc;
     let cycle = Cycle::builtin("hero-run").unwrap();
     let clip = cycle

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clipscope::editor::{ClipId, Edit};
 use clipscope::ui::ClipscopeApp;
+use clipscope_editor::{ClipId, Edit};
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

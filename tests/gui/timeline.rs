@@ -2,8 +2,8 @@
 //! clicking key ticks and the loop-mode menu.
 #![cfg(feature = "gui")]
 
-use clipscope::editor::{LoopMode, Transport};
 use clipscope::ui::timeline::{self, DopeRow, TimeAxis, TimelineOutput};
+use clipscope_editor::{LoopMode, Transport};
 use egui::{Color32, Event, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

@@ -10,8 +10,8 @@ use crate::common;
 use common::gui::editor;
 use std::path::{Path, PathBuf};
 
-use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
+use clipscope_editor::ClipId;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -210,18 +210,18 @@ fn the_editor_shows_exactly_the_findings_the_cli_prints() {
         .unwrap();
     harness
         .state_mut()
-        .apply(clipscope::editor::Edit::ResetDuration(
-            clipscope::editor::ClipScope::Clip(ClipId {
+        .apply(clipscope_editor::Edit::ResetDuration(
+            clipscope_editor::ClipScope::Clip(ClipId {
                 doc: jump_doc,
                 clip: 0,
             }),
         ));
     harness.run();
     let saved = dir.path().join("jump-saved.json");
-    clipscope::formats::write_file(
+    clipscope_core::formats::write_file(
         &harness.state().ws.documents[jump_doc].doc,
         &saved,
-        &clipscope::formats::WriteOptions::default(),
+        &clipscope_core::formats::WriteOptions::default(),
     )
     .unwrap();
     let cli = cli_findings(dir.path(), std::slice::from_ref(&saved));

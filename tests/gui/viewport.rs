@@ -12,8 +12,8 @@ use common::gui::editor;
 use std::path::{Path, PathBuf};
 
 use crate::test_support::{sample_data, sample_data_root};
-use clipscope::scene::LayerMode;
 use clipscope::ui::ClipscopeApp;
+use clipscope_scene::LayerMode;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -202,7 +202,7 @@ fn plays_on_lists_the_skeletons_of_open_documents_and_remembers_the_choice_per_c
     harness.run();
     // The Playbot run plays on a humanoid built from its names.
     let select = |h: &mut Harness<'_, ClipscopeApp>, doc: usize| {
-        let id = clipscope::editor::ClipId { doc, clip: 0 };
+        let id = clipscope_editor::ClipId { doc, clip: 0 };
         let clip = h.state().ws.clip(id).unwrap().clone();
         h.state_mut().selection.select_clip(id, &clip);
         h.run();
@@ -276,7 +276,7 @@ fn morph_clips_use_the_chosen_frame_rate() {
     }
     let mut app = ClipscopeApp::open_with(
         &[shared("threejs/horse.json")],
-        clipscope::formats::ReadOptions {
+        clipscope_core::formats::ReadOptions {
             morph_fps: 20.0,
             ..Default::default()
         },
@@ -344,7 +344,7 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
     harness.run();
     let before = harness.state().viewport.frame.boxes.clone();
     let made = harness.state().viewport.players_made;
-    let clip = clipscope::editor::ClipId { doc: 0, clip: 0 };
+    let clip = clipscope_editor::ClipId { doc: 0, clip: 0 };
     let walk = harness.state().ws.clip(clip).unwrap().clone();
     let torso = walk
         .tracks
@@ -355,9 +355,9 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
         harness
             .state_mut()
             .ws
-            .apply(clipscope::editor::Edit::MoveKeys {
+            .apply(clipscope_editor::Edit::MoveKeys {
                 clip,
-                keys: vec![clipscope::editor::KeyRef {
+                keys: vec![clipscope_editor::KeyRef {
                     track: torso,
                     key: k,
                     component: 0,

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use clipscope::editor::ClipId;
 use clipscope::ui::ClipscopeApp;
+use clipscope_editor::ClipId;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 

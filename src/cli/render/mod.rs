@@ -12,6 +12,7 @@
 
 mod frames;
 
+use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
 
 use super::Outcome;
@@ -62,16 +63,16 @@ pub struct Args {
 
 /// Renders the requested frames and writes them, printing one line per file.
 #[cfg(feature = "gui")]
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     use std::process::ExitCode;
 
     use std::sync::Arc;
 
-    use crate::render::headless::Headless;
-    use crate::render::{Bounds, Camera, Frame};
-    use crate::scene::{Figure, FigureFrame, Player};
+    use clipscope_render::headless::Headless;
+    use clipscope_render::{Bounds, Camera, Frame};
+    use clipscope_scene::{Figure, FigureFrame, Player};
 
-    let doc = super::output::read(&args.file)?;
+    let doc = super::output::read(&args.file, read)?;
     let clip = match &args.clip {
         Some(name) => doc.clips.iter().find(|c| &c.name == name).ok_or_else(|| {
             let names: Vec<&str> = doc.clips.iter().map(|c| c.name.as_str()).collect();
@@ -143,6 +144,6 @@ pub fn run(args: Args) -> Outcome {
 
 /// Without the `gui` feature there is no renderer: always an error (exit status 2).
 #[cfg(not(feature = "gui"))]
-pub fn run(_args: Args) -> Outcome {
+pub fn run(_args: Args, _read: &ReadOptions) -> Outcome {
     Err("this build has no renderer (build with the default `gui` feature)".to_string())
 }

@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use crate::model::Severity;
-use crate::validate::{FileReport, Run};
+use clipscope_core::model::Severity;
+use clipscope_core::validate::{FileReport, Run};
 
 /// Escapes the five XML special characters.
 fn escape(text: &str) -> String {

@@ -1,6 +1,6 @@
 //! `clipscope validate PATH...`: the checker a studio gates commits and CI on.
 //!
-//! The checking itself is the library's validation engine ([`crate::validate`]), which the
+//! The checking itself is the library's validation engine ([`clipscope_core::validate`]), which the
 //! editor's validation panel runs too: errors are what three.js rejects and what a format's
 //! specification forbids, warnings clipscope's advice, each code registered with the formats it
 //! applies to. This module parses the arguments, prints the report (text, JSON, [`sarif`],
@@ -10,16 +10,17 @@
 //! `--deny-warnings`), 2 when a file cannot be read or the arguments or config are wrong.
 
 mod junit;
+mod progress;
 mod sarif;
 mod text;
 
+use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::Outcome;
-use super::output::read_options;
-use crate::validate::rules::{self, explain, rules};
-use crate::validate::{CheckOptions, Plan, Run, baseline, fix};
+use clipscope_core::validate::rules::{self, explain, rules};
+use clipscope_core::validate::{CheckOptions, Plan, Run, baseline, fix};
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -74,7 +75,7 @@ pub struct Args {
 }
 
 /// Validates every file and prints the report; exit 0, 1 (findings that fail) or 2.
-pub fn run(args: Args) -> Outcome {
+pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if let Some(code) = &args.explain {
         let rule = rules::rule(code).ok_or_else(|| {
             format!("unknown rule `{code}` (clipscope validate --list-rules lists them)")
@@ -94,8 +95,7 @@ pub fn run(args: Args) -> Outcome {
         } else {
             args.baseline.clone()
         },
-        progress: true,
-        read: read_options(),
+        read: read.clone(),
     };
     let plan = Plan::new(&args.paths, &opts)?;
     if args.fix {
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Outcome {
             eprintln!("{line}");
         }
     }
-    let run = plan.check(opts.progress);
+    let run = plan.check(&progress::Bar::on_terminal());
     if args.update_baseline
         && let Some(path) = &args.baseline
     {
@@ -165,8 +165,8 @@ fn list_rules(format: ReportFormat) -> String {
     let mut out = String::new();
     for r in rules() {
         let severity = match r.severity {
-            crate::model::Severity::Error => "error",
-            crate::model::Severity::Warning => "warning",
+            clipscope_core::model::Severity::Error => "error",
+            clipscope_core::model::Severity::Warning => "warning",
         };
         out.push_str(&format!(
             "{:<width$}  {severity:<7}  {}  [{}]\n",

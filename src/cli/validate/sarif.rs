@@ -1,15 +1,15 @@
 //! `--format sarif`: the run as a SARIF 2.1.0 log, for code-scanning dashboards.
 //!
-//! The driver lists every rule of the [registry](mod@crate::validate::rules) with its summary, its
+//! The driver lists every rule of the [registry](mod@clipscope_core::validate::rules) with its summary, its
 //! explanation, its fix hint and its default level; each finding is a result with its rule id,
 //! level, message, the file's URI relative to the config root (forward slashes) and a logical
 //! location `clip/track` (or just `clip`).
 
 use serde::Serialize;
 
-use crate::model::Severity;
-use crate::validate::Run;
-use crate::validate::rules::{rule_index, rules};
+use clipscope_core::model::Severity;
+use clipscope_core::validate::Run;
+use clipscope_core::validate::rules::{rule_index, rules};
 
 /// The SARIF schema URI.
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

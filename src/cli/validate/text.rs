@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use crate::model::Severity;
-use crate::validate::Run;
+use clipscope_core::model::Severity;
+use clipscope_core::validate::Run;
 
 /// The text report of `run`.
 pub fn to_text(run: &Run) -> String {

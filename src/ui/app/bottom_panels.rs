@@ -1,11 +1,11 @@
 //! The panels along the bottom: the timeline with its dopesheet, and the validation findings.
 
-use crate::editor::Edit;
-use crate::editor::KeyRef;
 use crate::ui::outbox::{AppCommand, Outbox};
 use crate::ui::style;
 use crate::ui::timeline::{self, DopeRow};
 use crate::ui::validation_panel;
+use clipscope_editor::Edit;
+use clipscope_editor::KeyRef;
 
 use super::ClipscopeApp;
 

@@ -1,10 +1,10 @@
 //! The centre of the window: the 3D viewport on top and the curve editor below it.
 
-use crate::editor::workspace::smoothed_clip;
 use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::curve_editor::{self, CurveRef};
 use crate::ui::outbox::Outbox;
 use crate::ui::viewport;
+use clipscope_editor::workspace::smoothed_clip;
 
 use super::ClipscopeApp;
 
@@ -35,7 +35,7 @@ impl ClipscopeApp {
             version,
             clip,
             clips: std::slice::from_ref(clip),
-            source: crate::scene::FigureSource::default(),
+            source: clipscope_scene::FigureSource::default(),
             figure: Some(&rig),
             path: None,
             selected: None,
@@ -73,7 +73,7 @@ impl ClipscopeApp {
                 version,
                 clip,
                 clips: &d.doc.clips,
-                source: crate::scene::FigureSource {
+                source: clipscope_scene::FigureSource {
                     mesh: d.doc.mesh.as_ref(),
                     skeleton: d.doc.skeleton.as_ref(),
                     file_name: Some(d.title()),

@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::editor::Edit;
-use crate::formats::{Document, Format, ReadError, atomic};
-use crate::scene::procedural::Preset;
 use crate::ui::files::FileTarget;
+use clipscope_core::formats::{Document, Format, ReadError, atomic};
+use clipscope_editor::Edit;
+use clipscope_scene::procedural::Preset;
 
 use super::ClipscopeApp;
 

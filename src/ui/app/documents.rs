@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use crate::editor::ClipId;
-use crate::formats::{self, Document, FileStamp, WriteOptions};
-use crate::text::thousands;
+use clipscope_core::formats::{self, Document, FileStamp, WriteOptions};
+use clipscope_core::text::thousands;
+use clipscope_editor::ClipId;
 
 use crate::ui::dialogs::Pending;
 use crate::ui::files::{FileEvent, FileTarget, LoadPurpose};

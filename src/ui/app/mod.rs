@@ -16,13 +16,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::assets;
-use crate::editor::recovery::RecoveryStore;
-use crate::editor::{ClipId, ClipScope, Edit, Transport, Workspace};
-use crate::formats;
-use crate::model::Problem;
+use clipscope_core::assets;
+use clipscope_core::formats;
+use clipscope_core::model::Problem;
+use clipscope_editor::recovery::RecoveryStore;
+use clipscope_editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 
-use crate::model::ops::KeyClipboard;
 use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::clip_list::ClipList;
 use crate::ui::curve_editor::CurveEditor;
@@ -38,6 +37,7 @@ use crate::ui::selection::Selection;
 use crate::ui::validation_panel::ValidationPanel;
 use crate::ui::viewport::Viewport;
 use crate::ui::watch::FileWatcher;
+use clipscope_core::model::ops::KeyClipboard;
 
 mod bars;
 mod bottom_panels;
@@ -134,7 +134,7 @@ pub struct ClipscopeApp {
     pub clip_dialog: Option<ClipDialog>,
     /// What the open Smooth Keys dialog would make of the selected clip (drawn over a ghost of
     /// the original), with the hash of what it was computed from.
-    pub smooth_preview: Option<(u64, crate::model::Clip)>,
+    pub smooth_preview: Option<(u64, clipscope_core::model::Clip)>,
     /// Keys copied with Copy keys (pasted into any clip of any open document).
     pub key_clipboard: Option<KeyClipboard>,
     /// What waits for an unsaved-edits answer.
@@ -276,7 +276,7 @@ impl ClipscopeApp {
     }
 
     /// The selected clip and its id.
-    pub fn selected_clip(&self) -> Option<(ClipId, &crate::model::Clip)> {
+    pub fn selected_clip(&self) -> Option<(ClipId, &clipscope_core::model::Clip)> {
         let id = self.selection.clip?;
         self.ws.clip(id).map(|c| (id, c))
     }

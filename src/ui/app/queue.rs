@@ -67,7 +67,7 @@ impl ClipscopeApp {
             .iter()
             .enumerate()
             .filter(|(_, t)| {
-                crate::model::binding::parse_track_name(&t.name)
+                clipscope_core::model::binding::parse_track_name(&t.name)
                     .ok()
                     .and_then(|p| p.animated_node())
                     .is_some_and(|n| n == node)
@@ -92,7 +92,7 @@ impl ClipscopeApp {
             self.selection.tracks.insert(t);
             self.selection.keys.clear();
             if let Some(k) = target.key {
-                self.selection.keys.insert(crate::editor::KeyRef {
+                self.selection.keys.insert(clipscope_editor::KeyRef {
                     track: t,
                     key: k,
                     component: 0,
@@ -129,7 +129,12 @@ impl ClipscopeApp {
                 if let Some(i) = self.ws.index_of(id)
                     && let Some(path) = self.ws.documents[i].doc.path.clone()
                 {
-                    self.write_document(i, &path, crate::formats::WriteOptions::default(), None);
+                    self.write_document(
+                        i,
+                        &path,
+                        clipscope_core::formats::WriteOptions::default(),
+                        None,
+                    );
                 }
             }
         }

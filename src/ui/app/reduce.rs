@@ -4,10 +4,10 @@
 
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use crate::editor::ClipId;
-use crate::formats::LengthUnit;
-use crate::model::ops::reduce::reduce_clip;
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
+use clipscope_core::formats::LengthUnit;
+use clipscope_core::model::ops::reduce::reduce_clip;
+use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
 
@@ -103,7 +103,7 @@ impl ClipscopeApp {
             return;
         }
         let d = &self.ws.documents[wanted.doc];
-        let clips: Vec<(ClipId, crate::model::Clip)> = wanted
+        let clips: Vec<(ClipId, clipscope_core::model::Clip)> = wanted
             .clips
             .iter()
             .filter_map(|&c| {

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use crate::editor::{ClipScope, Edit, KeyRef};
-use crate::formats::WriteOptions;
-use crate::model::ops::{KeyClipboard, Marker, PasteValues};
 use crate::ui::clip_dialog::{ClipDialog, Pivot, RetimeMode};
 use crate::ui::findings::Findings;
+use clipscope_core::formats::WriteOptions;
+use clipscope_core::model::ops::{KeyClipboard, Marker, PasteValues};
+use clipscope_editor::{ClipScope, Edit, KeyRef};
 
 use crate::ui::commands::UiCommand;
 use crate::ui::dialogs::{Export, Pending};

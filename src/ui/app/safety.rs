@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::editor::ClipId;
-use crate::editor::recovery::{self, RecoveryStore};
-use crate::formats::{Document, FileStamp, ReadError};
-use crate::text::thousands;
 use crate::ui::dialogs::ChangedAnswer;
 use crate::ui::files::LoadPurpose;
 use crate::ui::recovery_dialog::{RecoveryAnswer, RecoveryOffer};
+use clipscope_core::formats::{Document, FileStamp, ReadError};
+use clipscope_core::text::thousands;
+use clipscope_editor::ClipId;
+use clipscope_editor::recovery::{self, RecoveryStore};
 
 use super::ClipscopeApp;
 

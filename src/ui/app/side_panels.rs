@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ops::reduce::Bound;
-use crate::text::thousands;
 use crate::ui::outbox::Outbox;
 use crate::ui::reduce_panel;
 use crate::ui::track_tree::TrackNote;
 use crate::ui::{clip_list, cycles_panel, inspector, track_tree};
+use clipscope_core::model::ops::reduce::Bound;
+use clipscope_core::text::thousands;
 
 use super::{ClipscopeApp, RightTab};
 

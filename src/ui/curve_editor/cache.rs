@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use egui::Mesh;
 
-use crate::editor::envelope::{self, Channel};
-use crate::model::{Track, Values};
+use clipscope_core::model::{Track, Values};
+use clipscope_editor::envelope::{self, Channel};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct EnvelopeKey {
@@ -289,7 +289,7 @@ impl Lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Interpolation, TrackKind};
+    use clipscope_core::model::{Interpolation, TrackKind};
 
     #[test]
     fn fingerprint_sees_every_value_and_the_interpolation() {

@@ -7,11 +7,11 @@ use std::ops::Range;
 use egui::Color32;
 use egui_plot::PlotTransform;
 
-use crate::editor::KeyRef;
-use crate::editor::envelope::{self, Channel};
-use crate::model::ops::HandleSide;
-use crate::model::{Clip, Interpolation, Track, TrackKind};
 use crate::ui::style::component_colour;
+use clipscope_core::model::ops::HandleSide;
+use clipscope_core::model::{Clip, Interpolation, Track, TrackKind};
+use clipscope_editor::KeyRef;
+use clipscope_editor::envelope::{self, Channel};
 
 use super::CurveRef;
 

@@ -8,11 +8,11 @@ use egui::epaint::{CircleShape, Tessellator};
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Ui, pos2};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use crate::editor::KeyRef;
-use crate::editor::envelope::envelope;
-use crate::model::Track;
-use crate::model::ops::HandleSide;
 use crate::ui::style::ACCENT;
+use clipscope_core::model::Track;
+use clipscope_core::model::ops::HandleSide;
+use clipscope_editor::KeyRef;
+use clipscope_editor::envelope::envelope;
 
 use super::cache::{EnvelopeCache, LineKey};
 use super::curves::Curve;

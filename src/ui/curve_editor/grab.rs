@@ -6,8 +6,8 @@
 
 use egui::{Key, Pos2, Ui};
 
-use crate::editor::{Edit, KeyRef};
 use crate::ui::outbox::{AppCommand, Outbox};
+use clipscope_editor::{Edit, KeyRef};
 
 use super::interact::{Pointer, snapped_time};
 

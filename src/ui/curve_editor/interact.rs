@@ -12,9 +12,9 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, PointerButton, Pos2, Rect, Response, Ui};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use crate::editor::{ClipId, Edit, KeyRef};
-use crate::model::ops::HandleSide;
 use crate::ui::outbox::Outbox;
+use clipscope_core::model::ops::HandleSide;
+use clipscope_editor::{ClipId, Edit, KeyRef};
 
 use super::curves::Curve;
 use super::transform_box::{self, Edge};

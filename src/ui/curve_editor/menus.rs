@@ -9,9 +9,9 @@ use egui::{
     SetOpenCommand, Ui,
 };
 
-use crate::editor::{ClipId, Edit, KeyRef};
-use crate::model::{Clip, Interpolation, TangentMode};
 use crate::ui::outbox::Outbox;
+use clipscope_core::model::{Clip, Interpolation, TangentMode};
+use clipscope_editor::{ClipId, Edit, KeyRef};
 
 use super::CurveRef;
 

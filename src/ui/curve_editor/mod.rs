@@ -2,7 +2,7 @@
 //! edited with the mouse and the keyboard grammar of `shared/design/UI.md`.
 //!
 //! [`show`] draws the panel for one clip and queues what the user asked for in the app's
-//! [`Outbox`]: [`Edit`](crate::editor::Edit)s, a new playhead time when the time ruler was clicked, and the
+//! [`Outbox`]: [`Edit`](clipscope_editor::Edit)s, a new playhead time when the time ruler was clicked, and the
 //! cancellation of a drag; it never edits the clip. The
 //! selection is the caller's (`&mut BTreeSet<KeyRef>`), so the timeline and the inspector can
 //! share it. [`CurveEditor`] holds only view state: the visible range, the Normalize and Euler
@@ -11,7 +11,7 @@
 //! The files split the panel by concern:
 //!
 //! * `curves` — which track/channel each requested curve draws, its colour and keys;
-//! * `cache` — envelopes (see [`envelope`](crate::editor::envelope)) and tessellated curve
+//! * `cache` — envelopes (see [`envelope`](clipscope_editor::envelope)) and tessellated curve
 //!   lines kept between frames, so a frame where nothing changed neither resamples nor
 //!   re-tessellates;
 //! * `view` — framing, wheel zoom and middle-drag pan;
@@ -41,10 +41,10 @@ use std::collections::BTreeSet;
 use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
-use crate::editor::envelope::Channel;
-use crate::editor::{ClipId, KeyRef};
-use crate::model::{Clip, Track};
 use crate::ui::outbox::{AppCommand, Outbox};
+use clipscope_core::model::{Clip, Track};
+use clipscope_editor::envelope::Channel;
+use clipscope_editor::{ClipId, KeyRef};
 
 use cache::EnvelopeCache;
 use curves::{Curve, ValueMap};

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use egui::Ui;
 
-use crate::editor::KeyRef;
 use crate::ui::outbox::Outbox;
+use clipscope_editor::KeyRef;
 
 use super::menus::{self, ShownCurves};
 use super::view::ViewRequest;
@@ -89,7 +89,7 @@ pub(super) fn show(
             let n = selected.len();
             let text = format!(
                 "{} key{} selected",
-                crate::text::thousands(n),
+                clipscope_core::text::thousands(n),
                 if n == 1 { "" } else { "s" }
             );
             // Only where it fits: an overflowing row would widen the panel and move the plot

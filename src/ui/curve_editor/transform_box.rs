@@ -9,8 +9,8 @@ use std::collections::{BTreeSet, HashMap};
 use egui::{Color32, CornerRadius, Pos2, Rect, Stroke, Ui, vec2};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use crate::editor::KeyRef;
 use crate::ui::style::ACCENT;
+use clipscope_editor::KeyRef;
 
 use super::curves::Curve;
 

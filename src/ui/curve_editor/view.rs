@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use egui::{Event, MouseWheelUnit, PointerButton, Pos2, Rect, Ui, Vec2};
 use egui_plot::{PlotBounds, PlotTransform};
 
-use crate::editor::KeyRef;
-use crate::model::Clip;
+use clipscope_core::model::Clip;
+use clipscope_editor::KeyRef;
 
 use super::cache::EnvelopeCache;
 use super::curves::Curve;

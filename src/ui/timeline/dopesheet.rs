@@ -8,8 +8,8 @@ use egui::{
     Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rangef, Rect, Sense, Stroke, vec2,
 };
 
-use crate::editor::Transport;
 use crate::ui::style::ACCENT;
+use clipscope_editor::Transport;
 
 use super::axis::{TimeAxis, ticks};
 use super::ruler::{Grid, paint_clip_range};

@@ -3,8 +3,8 @@
 
 use egui::{Align2, Color32, CornerRadius, FontId, Painter, Pos2, Rect, Response, Sense, Stroke};
 
-use crate::editor::Transport;
 use crate::ui::style::ACCENT;
+use clipscope_editor::Transport;
 
 use super::axis::{TimeAxis, nice_step, step_decimals, ticks};
 use super::{TimelineOutput, format_frame};

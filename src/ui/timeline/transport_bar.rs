@@ -3,8 +3,8 @@
 
 use egui::{Color32, CornerRadius, Pos2, Rect, Response, Sense, Stroke, StrokeKind, vec2};
 
-use crate::editor::{LoopMode, Transport};
 use crate::ui::style::ACCENT;
+use clipscope_editor::{LoopMode, Transport};
 
 use super::{TimelineOutput, format_frame};
 

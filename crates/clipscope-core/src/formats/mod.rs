@@ -1,0 +1,256 @@
+//! File formats: reading bytes into a [`Document`] and writing it back.
+//!
+//! Each format lives in its own module ([`threejs`], [`threejs_legacy`], [`playcanvas`],
+//! [`playcanvas_anim`], [`lottie`], [`gltf`]) with a serde schema that mirrors the file, converters to and from the
+//! [`model`](crate::model), and a [`Codec`](codec::Codec) that the [`registry`] lists. The
+//! registry is the one place that knows every format: its name and extensions, content
+//! detection (in one order), reading, linting, writing and what a conversion loses. The
+//! functions here are the whole public interface and go through it.
+//!
+//! Reading never panics: a [`ReadError`] has a [`ReadErrorKind`] and names the file, the JSON
+//! path of the culprit (`tracks[3].times[7]`) and the reason, on one line. Every reader takes
+//! the same [`ReadOptions`], reports progress and stops when cancelled. [`lint_bytes`] is the
+//! lenient read behind `clipscope validate`. Writing goes through one JSON layer ([`json`]: one
+//! number formatter, one writer) and one atomic file writer ([`atomic`]); a document read from a
+//! file is written back in the same shape.
+
+pub(crate) mod adapt;
+pub mod atomic;
+pub(crate) mod codec;
+pub mod document;
+pub mod error;
+pub mod file_bytes;
+pub mod gltf;
+pub mod json;
+pub mod lottie;
+pub mod options;
+pub mod playcanvas;
+pub mod playcanvas_anim;
+pub mod progress;
+pub mod reduction;
+pub mod registry;
+pub mod rig_file;
+pub mod stamp;
+pub mod threejs;
+pub mod threejs_legacy;
+
+use std::path::Path;
+
+pub use document::{Document, Unread};
+pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
+pub use options::{ReadOptions, WriteOptions};
+pub use progress::LoadProgress;
+pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
+pub use stamp::FileStamp;
+
+use crate::model::Problem;
+use codec::Input;
+
+/// Reads and parses the file at `path` with the default options (see [`read_file_with`]).
+pub fn read_file(path: &Path) -> Result<Document, ReadError> {
+    read_file_with(path, &ReadOptions::default())
+}
+
+/// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
+/// frame rate of morph-target clips, progress and cancel).
+pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
+    let bytes = file_bytes::read_limited(path, opts.max_file_size)
+        .map_err(|e| ReadError::file(path, &e))?;
+    read_bytes_with(&bytes, path, opts)
+}
+
+/// Parses `bytes` (the contents of `file`, named in errors) with the default options.
+pub fn read_bytes(bytes: &[u8], file: &Path) -> Result<Document, ReadError> {
+    read_bytes_with(bytes, file, &ReadOptions::default())
+}
+
+/// Parses `bytes` (the contents of `file`, named in errors), detecting the format by content,
+/// with `opts`. Progress goes to `opts.progress`, which ends at 1 when the read succeeds; a
+/// cancelled read stops early with a [`ReadErrorKind::Cancelled`] error.
+pub fn read_bytes_with(
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
+    with_input(bytes, file, opts, |input| {
+        let (_, codec) = registry::detect(bytes);
+        input.check_cancelled()?;
+        codec.read(input)
+    })
+}
+
+/// Parses `bytes` (the contents of `file`) as `format`, whatever their content suggests: what
+/// a caller that already knows the format (a fuzz target, a `--format` option) uses. Errors
+/// and progress as [`read_bytes_with`].
+pub fn read_bytes_as(
+    format: Format,
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+) -> Result<Document, ReadError> {
+    with_input(bytes, file, opts, |input| format.codec().read(input))
+}
+
+/// The lenient read of [`lint_bytes`] with `format` chosen by the caller, not detected.
+pub fn lint_bytes_as(format: Format, bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
+    finish_lint(with_input(bytes, file, opts, |input| {
+        format.codec().lint(input)
+    }))
+}
+
+/// What the lenient read behind `clipscope validate` found in a file.
+#[derive(Debug, Default)]
+pub struct Linted {
+    /// The document, when the file is readable at all.
+    pub doc: Option<Document>,
+    /// Every problem found: the readers', the model's validation of every clip, the format's
+    /// raw-file rules and one `unsupported-content` per place of [`Document::unread`].
+    pub problems: Vec<Problem>,
+    /// Tracks `(clip, track)` whose keys the file does not store but the format defines (a
+    /// glTF accessor without a buffer view holds zeros): rules about key data say nothing
+    /// about the file there, so the validation engine does not apply them.
+    pub unstored: Vec<(usize, usize)>,
+}
+
+impl Linted {
+    /// A file that could not be read at all: the one `parse` problem.
+    pub fn unreadable(reason: String) -> Linted {
+        Linted {
+            doc: None,
+            problems: vec![Problem::error("parse", reason)],
+            unstored: Vec::new(),
+        }
+    }
+}
+
+/// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
+pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
+    match file_bytes::read_limited(path, opts.max_file_size) {
+        Ok(bytes) => lint_bytes(&bytes, path, opts),
+        Err(e) => Linted::unreadable(ReadError::file(path, &e).reason),
+    }
+}
+
+/// Reads `bytes` leniently: the document when it is readable at all, plus every problem found.
+/// What makes three.js's `parse` throw is an error with code `parse` (the track or clip is left
+/// out or empty); a value count that is not a whole number per key is `invalid-value-size` (the
+/// track is left out); non-numbers are `time-not-a-number` / `value-not-a-number` at their key
+/// (kept as three.js's `Float32Array` would store them). glTF files get every check of the
+/// Khronos glTF-Validator on animation data, and the channels they break are left out. Messages
+/// carry the JSON path (a JSON pointer for glTF). Other formats are read strictly: their first
+/// problem is the one `parse` error, otherwise the problems are the model's validation of their
+/// clips plus the format's own rules. Keyframe data the reader skipped is `unsupported-content`.
+pub fn lint_bytes(bytes: &[u8], file: &Path, opts: &ReadOptions) -> Linted {
+    finish_lint(with_input(bytes, file, opts, |input| {
+        let (_, codec) = registry::detect(bytes);
+        codec.lint(input)
+    }))
+}
+
+/// The lenient read's result with the `unsupported-content` warnings added, or the one `parse`
+/// problem of a file that could not be read at all.
+fn finish_lint(read: Result<Linted, ReadError>) -> Linted {
+    match read {
+        Ok(mut linted) => {
+            if let Some(doc) = &linted.doc {
+                linted.problems.extend(unsupported_content(doc));
+            }
+            linted
+        }
+        Err(e) => Linted::unreadable(e.located_reason()),
+    }
+}
+
+/// The problems of a document in memory (one being edited, or not writable as a file): the
+/// model's validation of every clip and one `unsupported-content` per place of
+/// [`Document::unread`]. The format's raw-file rules need the file, so they are not run.
+pub fn lint_document(doc: &Document) -> Vec<Problem> {
+    let mut problems = codec::validate_clips(doc);
+    problems.extend(unsupported_content(doc));
+    problems
+}
+
+/// One `unsupported-content` warning per place of `doc.unread`.
+fn unsupported_content(doc: &Document) -> impl Iterator<Item = Problem> + '_ {
+    doc.unread.iter().map(|u| {
+        let mut p = Problem::warning(
+            "unsupported-content",
+            format!(
+                "{}: {}, which clipscope does not read (it is not shown, checked or converted)",
+                u.path, u.what
+            ),
+        );
+        p.clip = u.clip;
+        p
+    })
+}
+
+/// Runs `read` on the [`Input`] for `bytes`, with progress going to `opts.progress` (or
+/// nowhere) and marked complete when the read succeeds.
+fn with_input<T>(
+    bytes: &[u8],
+    file: &Path,
+    opts: &ReadOptions,
+    read: impl FnOnce(&Input<'_>) -> Result<T, ReadError>,
+) -> Result<T, ReadError> {
+    let unwatched = LoadProgress::new();
+    let progress = opts.progress.as_deref().unwrap_or(&unwatched);
+    progress.set_total(bytes.len());
+    let input = Input {
+        bytes,
+        file,
+        options: opts,
+        progress,
+    };
+    let result = read(&input)?;
+    progress.advance_to(bytes.len());
+    Ok(result)
+}
+
+/// Whether `doc` can be written in its format at all: `Err` names broken keys the format cannot
+/// store (NaN or unsorted times; for glTF also zero quaternions, two tracks for one node
+/// property, weights without morph targets). What a format merely cannot carry is adapted
+/// (baked at the source frame rate, padded, cut at time 0) or left out, and listed by
+/// [`conversion_losses`]: legacy three.js JSON writes node tracks as bones, PlayCanvas JSON its
+/// first clip (`clipscope convert` writes one file per clip), glTF node transforms and weights.
+/// [`write_file`] refuses a document this refuses.
+pub fn check_writable(doc: &Document) -> Result<(), NotWritable> {
+    doc.format
+        .codec()
+        .check_writable(doc)
+        .map_err(|reason| NotWritable {
+            format: doc.format,
+            reason,
+        })
+}
+
+/// What writing `doc` as `to` leaves out besides animation (which [`check_writable`] covers):
+/// the other top-level fields of the file it came from, a skeleton or morph mesh the target has
+/// no place for, clip `userData` and unknown track fields in legacy output, and so on. One
+/// human-readable line each; empty when nothing is lost.
+pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
+    let mut lost = if doc.format.same_family(to) {
+        Vec::new()
+    } else {
+        doc.format.codec().losses_leaving(doc, to)
+    };
+    lost.extend(to.codec().losses_entering(doc, to));
+    lost
+}
+
+/// Serializes `doc` in its format, keeping the shape it was read in. Tracks the format cannot
+/// hold are left out: check with [`check_writable`] first ([`write_file`] does).
+pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+    doc.format.codec().write(doc, opts)
+}
+
+/// Writes `doc` to `path` atomically (temporary file in the same folder, then rename), streaming
+/// it where the format allows: the target is either untouched or completely replaced. A
+/// document [`check_writable`] refuses is a [`WriteError::NotWritable`] and leaves the target
+/// alone.
+pub fn write_file(doc: &Document, path: &Path, opts: &WriteOptions) -> Result<(), WriteError> {
+    check_writable(doc)?;
+    let codec = doc.format.codec();
+    atomic::write_atomic_with(path, |out| codec.write_to(doc, opts, out))?;
+    Ok(())
+}

@@ -1,0 +1,435 @@
+//! One track as the reducer sees it: its keys (rotations made hemisphere-continuous), the
+//! values the original curve takes at every sample time of the clip, and the metric its error
+//! is measured in.
+
+use std::sync::Arc;
+
+use crate::model::Track;
+use crate::model::interpolant::Sampler;
+
+/// How the error of a channel's value is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Distance between the two points (positions), in the track's units.
+    Translation,
+    /// Angle between the two rotations (quaternions), in radians, plus how far the value's
+    /// squared length is from 1: a quaternion off unit length scales what it rotates by that
+    /// much in three.js, which moves a point at distance `r` by about `r` times it, like an
+    /// angle does.
+    Rotation,
+    /// The largest component difference relative to the original's size (scales).
+    Scale,
+    /// The largest component difference (morph weights, opacity, colours, pixels, degrees…).
+    Absolute,
+}
+
+impl Metric {
+    /// The error of `value` against the original `reference` (both `value_size` long).
+    pub fn error(self, value: &[f64], reference: &[f64]) -> f64 {
+        match self {
+            Metric::Translation => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f64>()
+                .sqrt(),
+            Metric::Rotation => {
+                let length2: f64 = value.iter().map(|x| x * x).sum();
+                rotation_angle(value, reference) + (1.0 - length2).abs()
+            }
+            Metric::Scale => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b).abs() / b.abs().max(1e-3))
+                .fold(0.0, f64::max),
+            Metric::Absolute => value
+                .iter()
+                .zip(reference)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max),
+        }
+    }
+}
+
+/// The most values per key a channel may have (vectors, colours and quaternions have up to 4).
+pub(crate) const MAX_VALUES: usize = 4;
+
+/// A fast test of `error(value, reference) <= tolerance` for one metric and tolerance. For
+/// rotations it avoids the arcsine: `4·asin(d/2) + n <= tol` holds when the chord `d` between
+/// the unit quaternions is at most `2·sin((tol − n)/4)`, and `2·sin(x) >= 2x − x³/3`, so the
+/// test accepts only what the exact metric accepts (and very nearly all of it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limit {
+    metric: Metric,
+    tolerance: f64,
+}
+
+impl Limit {
+    /// The test for `metric` within `tolerance`.
+    pub fn new(metric: Metric, tolerance: f64) -> Limit {
+        Limit { metric, tolerance }
+    }
+
+    /// Whether `value` is within the tolerance of `reference`.
+    #[inline]
+    pub fn admits(&self, value: &[f64], reference: &[f64]) -> bool {
+        let tol = self.tolerance;
+        match self.metric {
+            Metric::Translation => {
+                let mut d2 = 0.0;
+                for (a, b) in value.iter().zip(reference) {
+                    d2 += (a - b) * (a - b);
+                }
+                d2 <= tol * tol
+            }
+            Metric::Rotation => {
+                let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
+                for (a, b) in value.iter().zip(reference) {
+                    vv += a * a;
+                    rr += b * b;
+                    vr += a * b;
+                }
+                let off = (1.0 - vv).abs();
+                if off >= tol || off.is_nan() {
+                    return false;
+                }
+                let x = (tol - off) / 4.0;
+                let chord = 2.0 * x - x * x * x / 3.0;
+                let k = 1.0 - chord * chord / 2.0;
+                // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
+                k > 0.0 && vr * vr >= k * k * vv * rr
+            }
+            Metric::Scale => value
+                .iter()
+                .zip(reference)
+                .all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1e-3)),
+            Metric::Absolute => value
+                .iter()
+                .zip(reference)
+                .all(|(a, b)| (a - b).abs() <= tol),
+        }
+    }
+}
+
+/// The angle in radians between two rotations given as (not necessarily unit) quaternions,
+/// whichever hemisphere each is in: `4·asin(‖a − b‖ / 2)` for the unit quaternions on the same
+/// side, which stays exact for tiny angles where `2·acos(|a·b|)` does not.
+pub fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
+    rotation_angle_above(a, b, -1.0).unwrap_or(0.0)
+}
+
+/// [`rotation_angle`] when it may exceed `floor`, else `None`, without the arcsine for the
+/// many pairs that clearly do not (`asin x <= x / √(1 − x²)`): what a running maximum needs.
+pub(crate) fn rotation_angle_above(a: &[f64], b: &[f64], floor: f64) -> Option<f64> {
+    let na: f64 = a.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let nb: f64 = b.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 || !(na.is_finite() && nb.is_finite()) {
+        return Some(std::f64::consts::PI);
+    }
+    let mut ua = [0.0; 4];
+    let mut ub = [0.0; 4];
+    for (u, x) in ua.iter_mut().zip(a) {
+        *u = x / na;
+    }
+    for (u, y) in ub.iter_mut().zip(b) {
+        *u = y / nb;
+    }
+    unit_rotation_angle_above(&ua, &ub, floor)
+}
+
+/// [`rotation_angle_above`] for two quaternions already of unit length (world rotations).
+#[inline]
+pub(crate) fn unit_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) -> Option<f64> {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let mut d2 = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        let diff = x - sign * y;
+        d2 += diff * diff;
+    }
+    let x = (d2.sqrt() / 2.0).min(1.0);
+    if x < 1.0 && 4.0 * x / (1.0 - x * x).sqrt() <= floor {
+        return None;
+    }
+    Some(4.0 * x.asin())
+}
+
+/// The larger of `current` and the error of `value` against `reference` in `metric`, skipping
+/// the exact rotation angle when it cannot be the larger.
+#[inline]
+pub(crate) fn max_error(metric: Metric, value: &[f64], reference: &[f64], current: f64) -> f64 {
+    if metric != Metric::Rotation {
+        return current.max(metric.error(value, reference));
+    }
+    let length2: f64 = value.iter().map(|x| x * x).sum();
+    let off = (1.0 - length2).abs();
+    match rotation_angle_above(value, reference, current - off) {
+        Some(angle) => current.max(angle + off),
+        None => current,
+    }
+}
+
+/// One numeric track prepared for fitting.
+#[derive(Debug, Clone)]
+pub(crate) struct Channel {
+    /// The track it comes from, whose name, kind and extras the fit keeps.
+    pub source: Track,
+    /// How its error is measured.
+    pub metric: Metric,
+    /// Values per key.
+    pub value_size: usize,
+    /// The key times.
+    pub times: Vec<f32>,
+    /// The key values (`times.len() × value_size`), rotations made hemisphere-continuous.
+    pub values: Vec<f64>,
+    /// The clip's sample times, shared by every channel.
+    pub sample_times: Arc<Vec<f64>>,
+    /// The original curve at every sample time (`sample_times.len() × value_size`).
+    pub samples: Vec<f64>,
+    /// For each key, the first sample at or after it and the last sample at or before it.
+    key_samples: Vec<(usize, usize)>,
+}
+
+impl Channel {
+    /// The channel of `track` measured with `metric`, sampled at `sample_times` (sorted), or
+    /// `None` for a track without numeric keys.
+    pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
+        let numbers = track.values.as_numbers()?;
+        let n = track.times.len();
+        if n == 0 || numbers.len() % n != 0 {
+            return None;
+        }
+        let value_size = numbers.len() / n;
+        if value_size == 0 || value_size > MAX_VALUES {
+            return None;
+        }
+        let mut values: Vec<f64> = numbers.iter().map(|&v| v as f64).collect();
+        if metric == Metric::Rotation && value_size == 4 {
+            unroll_hemispheres(&mut values);
+        }
+        let samples = sample_numbers(track, &sample_times, value_size);
+        let key_samples = track
+            .times
+            .iter()
+            .map(|&t| {
+                let t = t as f64;
+                let lo = sample_times.partition_point(|&s| s < t);
+                let hi = sample_times.partition_point(|&s| s <= t);
+                (lo, hi.saturating_sub(1))
+            })
+            .collect();
+        let source = track.without_keys();
+        Some(Channel {
+            source,
+            metric,
+            value_size,
+            times: track.times.clone(),
+            values,
+            sample_times,
+            samples,
+            key_samples,
+        })
+    }
+
+    /// The channel up to its last key at or before sample `samples − 1` (which must be a
+    /// sample of every key it keeps), with `sample_times` those first samples: what a pilot try
+    /// fits. `None` when fewer than two keys fall in.
+    pub fn prefix(&self, sample_times: &Arc<Vec<f64>>) -> Option<Channel> {
+        let samples = sample_times.len();
+        let keys = self
+            .key_samples
+            .partition_point(|&(_, last)| last < samples);
+        if keys < 2 || samples == 0 {
+            return None;
+        }
+        let vs = self.value_size;
+        Some(Channel {
+            source: self.source.clone(),
+            metric: self.metric,
+            value_size: vs,
+            times: self.times[..keys].to_vec(),
+            values: self.values[..keys * vs].to_vec(),
+            sample_times: sample_times.clone(),
+            samples: self.samples[..samples * vs].to_vec(),
+            key_samples: self.key_samples[..keys].to_vec(),
+        })
+    }
+
+    /// The sample just past the channel's last key.
+    pub fn end_sample(&self) -> usize {
+        self.key_samples.last().map_or(0, |&(_, last)| last + 1)
+    }
+
+    /// The value of key `k`.
+    pub fn key_value(&self, k: usize) -> &[f64] {
+        &self.values[k * self.value_size..(k + 1) * self.value_size]
+    }
+
+    /// The original value at sample `s`.
+    pub fn sample(&self, s: usize) -> &[f64] {
+        &self.samples[s * self.value_size..(s + 1) * self.value_size]
+    }
+
+    /// The samples from key `i` to key `j`, both included.
+    pub fn sample_range(&self, i: usize, j: usize) -> std::ops::Range<usize> {
+        let lo = self.key_samples[i].0;
+        let hi = self.key_samples[j].1;
+        lo..(hi + 1).max(lo)
+    }
+
+    /// A track like the original with no keys (name, kind and extras kept).
+    pub fn empty_track(&self) -> Track {
+        self.source.clone()
+    }
+
+    /// The largest error of `track` (a fit of this channel) against the original at every
+    /// sample from the first key to the last, evaluated with the model's own interpolants.
+    pub fn error_of(&self, track: &Track) -> f64 {
+        let (Some(&first), Some(&last)) = (self.times.first(), self.times.last()) else {
+            return 0.0;
+        };
+        let (first, last) = (first as f64, last as f64);
+        if track.values.as_numbers().is_none() {
+            return 0.0;
+        }
+        let mut sampler = Sampler::new(track);
+        let mut error: f64 = 0.0;
+        let mut value = [0.0; MAX_VALUES];
+        let value = &mut value[..self.value_size];
+        for (s, &t) in self.sample_times.iter().enumerate() {
+            if t < first || t > last {
+                continue;
+            }
+            sampler.evaluate_f64(t, value);
+            for x in value.iter_mut() {
+                *x = *x as f32 as f64;
+            }
+            error = error.max(self.metric.error(value, self.sample(s)));
+        }
+        error
+    }
+}
+
+/// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
+/// to f32 like three.js's result buffer), `value_size` values per time; NaN for a track
+/// without numbers.
+pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f64> {
+    let mut out = vec![f64::NAN; times.len() * value_size];
+    if track.values.as_numbers().is_none() || track.is_empty() || value_size > MAX_VALUES {
+        return out;
+    }
+    let mut sampler = Sampler::new(track);
+    for (slot, &t) in out.chunks_exact_mut(value_size).zip(times) {
+        sampler.evaluate_f64(t, slot);
+        for x in slot.iter_mut() {
+            *x = *x as f32 as f64;
+        }
+    }
+    out
+}
+
+/// Flips the sign of every quaternion (4 values per key) that points away from the one before
+/// it, so neighbouring keys have non-negative dot products (the same rotations).
+pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
+    for k in 1..values.len() / 4 {
+        let (before, after) = values.split_at_mut(k * 4);
+        let prev = &before[(k - 1) * 4..];
+        let q = &mut after[..4];
+        let dot: f64 = prev.iter().zip(q.iter()).map(|(a, b)| a * b).sum();
+        if dot < 0.0 {
+            for x in q.iter_mut() {
+                *x = -*x;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clipscope_test_support::rng::Rng;
+
+    fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
+        let mut q = [0.0; 4];
+        for v in &mut q {
+            *v = (rng.unit_f32() as f64 - 0.5) * scale;
+        }
+        q
+    }
+
+    #[test]
+    fn the_fast_limit_never_admits_more_than_the_metric() {
+        let mut rng = Rng::new(11);
+        let mut admitted = 0;
+        for _ in 0..20_000 {
+            let tolerance = 10f64.powf(-4.0 + 3.0 * rng.unit_f32() as f64);
+            let reference = random_quaternion(&mut rng, 2.0);
+            let n = reference.iter().map(|v| v * v).sum::<f64>().sqrt();
+            let reference = reference.map(|v| v / n);
+            let mut value = reference;
+            for v in &mut value {
+                *v += (rng.unit_f32() as f64 - 0.5) * tolerance;
+            }
+            for metric in [
+                Metric::Translation,
+                Metric::Rotation,
+                Metric::Scale,
+                Metric::Absolute,
+            ] {
+                let exact = metric.error(&value, &reference);
+                if Limit::new(metric, tolerance).admits(&value, &reference) {
+                    admitted += 1;
+                    assert!(exact <= tolerance, "{metric:?}: {exact} > {tolerance}");
+                } else {
+                    // Only what is (very nearly) beyond the tolerance is turned down.
+                    assert!(
+                        exact > tolerance * 0.999,
+                        "{metric:?}: {exact} <= {tolerance}"
+                    );
+                }
+            }
+        }
+        assert!(admitted > 10_000, "{admitted}");
+    }
+
+    #[test]
+    fn angles_are_exact_for_tiny_turns_and_ignore_the_hemisphere() {
+        let angle: f64 = 1e-7;
+        let a = [0.0, 0.0, 0.0, 1.0];
+        let b = [0.0, (angle / 2.0).sin(), 0.0, (angle / 2.0).cos()];
+        assert!((rotation_angle(&a, &b) - angle).abs() < 1e-15);
+        let flipped = b.map(|v| -v);
+        assert!((rotation_angle(&a, &flipped) - angle).abs() < 1e-15);
+        // Length does not count in the angle.
+        assert!((rotation_angle(&a.map(|v| 3.0 * v), &b) - angle).abs() < 1e-15);
+        assert_eq!(rotation_angle(&[0.0; 4], &b), std::f64::consts::PI);
+    }
+
+    #[test]
+    fn the_running_maximum_skips_only_what_cannot_win() {
+        let mut rng = Rng::new(3);
+        for _ in 0..5_000 {
+            let a = random_quaternion(&mut rng, 2.0);
+            let b = random_quaternion(&mut rng, 2.0);
+            let floor = rng.unit_f32() as f64 * 3.0;
+            let exact = rotation_angle(&a, &b);
+            match rotation_angle_above(&a, &b, floor) {
+                Some(angle) => assert_eq!(angle, exact),
+                None => assert!(exact <= floor, "{exact} > {floor}"),
+            }
+            let current = rng.unit_f32() as f64;
+            assert_eq!(
+                max_error(Metric::Rotation, &a, &b, current),
+                current.max(Metric::Rotation.error(&a, &b))
+            );
+        }
+    }
+
+    #[test]
+    fn quaternions_are_unrolled_onto_one_hemisphere() {
+        let mut values = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.1, 0.0, 0.0, 0.99];
+        unroll_hemispheres(&mut values);
+        assert_eq!(values[4..8], [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(values[8..], [0.1, 0.0, 0.0, 0.99]);
+    }
+}

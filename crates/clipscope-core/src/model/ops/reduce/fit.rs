@@ -1,0 +1,588 @@
+//! Fitting one channel with as few keys as its tolerance allows.
+//!
+//! A channel's curve is known at the clip's sample times (every key time of the clip and every
+//! midpoint between two): its reference values. Fitting walks the channel's own keys from the
+//! first and, from each kept key, reaches as far as a single segment can go while it stays within
+//! tolerance at every sample it spans (starting from the reach of the segment before and
+//! galloping from there — up while segments fit, down while they do not, in steps that double —
+//! then bisecting between the longest that fit and the shortest that did not); the key reached
+//! is kept and the walk goes on from there. A probe checks the samples near the segment's middle
+//! first, where a segment too long for its tolerance strays most, so most failing probes stop
+//! early. The first and last keys are
+//! always kept, so a loop whose ends match keeps them matching, and outside the keys the curve
+//! holds the same values as before.
+//!
+//! A segment is one of:
+//! * linear: the straight line between the two keys' values (slerp for rotations, like three.js);
+//! * cubic: a Hermite segment through the two keys' values whose end slopes are fitted by least
+//!   squares to the samples between them (with a small pull towards the straight line, so a
+//!   segment with a single sample inside is still decided). As bezier handles a third of the
+//!   interval from each key, this is exactly glTF's CUBICSPLINE and a three.js bezier segment.
+//!   Rotations are fitted component by component too, which is how those curves play them;
+//!   the rotation metric counts how far the curve strays from unit length.
+//!
+//! The fit also hands back its curve evaluated at every sample, which the world search measures
+//! without sampling the new track again.
+
+use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error};
+use crate::model::interpolant::slerp_flat;
+use crate::model::{Interpolation, Tangents, Track, Values};
+
+/// The curves a fit may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveFit {
+    /// Straight segments only (slerp for rotations): what every format plays.
+    Linear,
+    /// Cubic Hermite segments (component by component for rotations, as three.js's bezier
+    /// interpolant and glTF's CUBICSPLINE evaluate them).
+    Cubic {
+        /// Formats whose curves are eased between the two key values (Lottie) cannot bend a
+        /// component whose two keys are equal: such components get flat slopes.
+        flat_where_level: bool,
+    },
+}
+
+/// The result of fitting one channel: the new keys, how far they stray and the curve they draw.
+#[derive(Debug, Clone)]
+pub(crate) struct Fitted {
+    /// The fitted track (same name, kind and extras as the original).
+    pub track: Track,
+    /// The largest error at any sample, in the channel's metric, when it was asked for (a
+    /// joint's channel is measured through the world instead).
+    pub error: Option<f64>,
+    /// The fitted curve at every sample time of the channel (`samples × value_size`).
+    pub sampled: Vec<f64>,
+}
+
+/// The end slopes of a segment, per component (unused for a straight segment).
+type Slopes = ([f64; MAX_VALUES], [f64; MAX_VALUES]);
+
+/// One segment of a fit: the key it ends at and its end slopes.
+type Segment = (usize, Slopes);
+
+/// Fits `channel` with `tolerance` (in its metric) using `curves`, measuring the fit's largest
+/// error when `measure`; `None` when even a single interval between two neighbouring keys
+/// cannot be drawn within the tolerance with these curves (a bezier original fitted with
+/// straight lines, say): the caller keeps such a track as it was.
+pub(crate) fn fit(
+    channel: &Channel,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+) -> Option<Fitted> {
+    let cubic = match curves {
+        CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
+        CurveFit::Linear => None,
+    };
+    if let Some(constant) = constant_fit(channel, tolerance) {
+        return Some(constant);
+    }
+    let n = channel.times.len();
+    let limit = Limit::new(channel.metric, tolerance);
+    let fits = |i: usize, j: usize| -> Option<Slopes> { segment(channel, i, j, cubic, &limit) };
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut i = 0;
+    let mut reach = 1usize;
+    while i + 1 < n {
+        let last = n - 1 - i;
+        // Start from the previous segment's reach (most segments of a curve are alike) and
+        // gallop from there, up while segments fit and down while they do not, in steps that
+        // double; then bisect between the longest that fit and the shortest that did not.
+        let start = reach.clamp(1, last);
+        let mut good;
+        let mut good_slopes;
+        let mut bad = None;
+        if let Some(s) = fits(i, i + start) {
+            good = start;
+            good_slopes = s;
+            let mut step = 1;
+            while good < last {
+                let probe = (good + step).min(last);
+                match fits(i, i + probe) {
+                    Some(s) => {
+                        good = probe;
+                        good_slopes = s;
+                        step *= 2;
+                    }
+                    None => {
+                        bad = Some(probe);
+                        break;
+                    }
+                }
+            }
+        } else {
+            let mut hi = start;
+            let mut step = 1;
+            loop {
+                // Not even one interval fits.
+                if hi == 1 {
+                    return None;
+                }
+                let probe = hi.saturating_sub(step).max(1);
+                if let Some(s) = fits(i, i + probe) {
+                    good = probe;
+                    good_slopes = s;
+                    break;
+                }
+                hi = probe;
+                step *= 2;
+            }
+            bad = Some(hi);
+        }
+        if let Some(mut hi) = bad.filter(|&b| b > good) {
+            while hi - good > 1 {
+                let mid = good + (hi - good) / 2;
+                match fits(i, i + mid) {
+                    Some(s) => {
+                        good = mid;
+                        good_slopes = s;
+                    }
+                    None => hi = mid,
+                }
+            }
+        }
+        reach = good;
+        segments.push((i + good, good_slopes));
+        i += good;
+    }
+    Some(build(channel, &segments, cubic.is_some(), measure))
+}
+
+/// One key when every sample is within `tolerance` of one value: the middle of the samples'
+/// range (the first key's value for rotations), so a track that ends up constant has one key.
+fn constant_fit(channel: &Channel, tolerance: f64) -> Option<Fitted> {
+    let vs = channel.value_size;
+    let value: Vec<f64> = if channel.metric == Metric::Rotation {
+        channel.key_value(0).to_vec()
+    } else {
+        (0..vs)
+            .map(|c| {
+                let (lo, hi) = channel
+                    .samples
+                    .chunks_exact(vs)
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                        (lo.min(v[c]), hi.max(v[c]))
+                    });
+                if lo.is_finite() && hi.is_finite() {
+                    lo + (hi - lo) / 2.0
+                } else {
+                    channel.key_value(0)[c]
+                }
+            })
+            .collect()
+    };
+    let value32: Vec<f32> = value.iter().map(|&v| v as f32).collect();
+    let value: Vec<f64> = value32.iter().map(|&v| v as f64).collect();
+    let mut error: f64 = 0.0;
+    for s in channel.samples.chunks_exact(vs) {
+        error = error.max(channel.metric.error(&value, s));
+        if error > tolerance {
+            return None;
+        }
+    }
+    let mut track = channel.empty_track();
+    track.times = vec![channel.times[0]];
+    track.values = Values::Numbers(value32);
+    track.interpolation = Interpolation::Linear;
+    let samples = channel.samples.len() / vs.max(1);
+    let mut sampled = Vec::with_capacity(samples * vs);
+    for _ in 0..samples {
+        sampled.extend_from_slice(&value);
+    }
+    Some(Fitted {
+        track,
+        error: Some(error),
+        sampled,
+    })
+}
+
+/// The end slopes of the segment from key `i` to key `j` when it stays within `limit` at every
+/// sample it spans; `cubic` is `Some(flat_where_level)` for a Hermite segment (else the slopes
+/// are unused).
+fn segment(
+    channel: &Channel,
+    i: usize,
+    j: usize,
+    cubic: Option<bool>,
+    limit: &Limit,
+) -> Option<Slopes> {
+    let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
+    if t1 <= t0 {
+        return None;
+    }
+    let slopes = match cubic {
+        None => ([0.0; MAX_VALUES], [0.0; MAX_VALUES]),
+        Some(flat_where_level) => hermite_slopes(channel, i, j, flat_where_level),
+    };
+    let curve = Curve::new(channel, i, j, cubic.is_some(), &slopes);
+    let mut value = [0.0; MAX_VALUES];
+    let value = &mut value[..channel.value_size];
+    let admits = |s: usize, value: &mut [f64]| {
+        curve.at(channel.sample_times[s], value);
+        limit.admits(value, channel.sample(s))
+    };
+    let range = channel.sample_range(i, j);
+    // A segment too long for its tolerance strays most near its middle: a few samples there
+    // turn most failing probes down before the full pass.
+    let len = range.len();
+    if len > 8 {
+        for k in [2, 1, 3] {
+            if !admits(range.start + len * k / 4, value) {
+                return None;
+            }
+        }
+    }
+    for s in range {
+        if !admits(s, value) {
+            return None;
+        }
+    }
+    Some(slopes)
+}
+
+/// One segment's curve, ready to evaluate.
+struct Curve<'c> {
+    metric: Metric,
+    t0: f64,
+    dt: f64,
+    v0: &'c [f64],
+    v1: &'c [f64],
+    /// Slope times interval at each end, for a Hermite segment.
+    hermite: Option<([f64; MAX_VALUES], [f64; MAX_VALUES])>,
+}
+
+impl<'c> Curve<'c> {
+    /// The segment from key `i` to key `j` of `channel`.
+    fn new(channel: &'c Channel, i: usize, j: usize, cubic: bool, slopes: &Slopes) -> Curve<'c> {
+        let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
+        let dt = t1 - t0;
+        let hermite = cubic.then(|| (slopes.0.map(|m| m * dt), slopes.1.map(|m| m * dt)));
+        Curve {
+            metric: channel.metric,
+            t0,
+            dt,
+            v0: channel.key_value(i),
+            v1: channel.key_value(j),
+            hermite,
+        }
+    }
+
+    /// The curve at time `t`.
+    #[inline]
+    fn at(&self, t: f64, out: &mut [f64]) {
+        let u = (t - self.t0) / self.dt;
+        match &self.hermite {
+            None => lerp_into(self.metric, self.v0, self.v1, u, out),
+            Some((d0, d1)) => {
+                let u2 = u * u;
+                let u3 = u2 * u;
+                let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
+                let h10 = u3 - 2.0 * u2 + u;
+                let h01 = -2.0 * u3 + 3.0 * u2;
+                let h11 = u3 - u2;
+                for c in 0..out.len() {
+                    out[c] = h00 * self.v0[c] + h10 * d0[c] + h01 * self.v1[c] + h11 * d1[c];
+                }
+            }
+        }
+    }
+}
+
+/// The straight segment's value at `u` (0 at the first key, 1 at the second): slerp for
+/// rotations (three.js's `slerpFlat`), lerp for everything else.
+pub(crate) fn lerp_into(metric: Metric, v0: &[f64], v1: &[f64], u: f64, out: &mut [f64]) {
+    if metric == Metric::Rotation && v0.len() == 4 {
+        let q = slerp_flat(
+            [v0[0], v0[1], v0[2], v0[3]],
+            [v1[0], v1[1], v1[2], v1[3]],
+            u,
+        );
+        out.copy_from_slice(&q);
+    } else {
+        for c in 0..out.len() {
+            out[c] = v0[c] + (v1[c] - v0[c]) * u;
+        }
+    }
+}
+
+/// Least-squares end slopes (value per second) of the Hermite segment from key `i` to key `j`
+/// through the samples between them, pulled slightly towards the chord's slope so that a
+/// segment with one inner sample is decided.
+fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool) -> Slopes {
+    let vs = channel.value_size;
+    let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
+    let dt = t1 - t0;
+    let (v0, v1) = (channel.key_value(i), channel.key_value(j));
+    // Normal equations of `r(u) ≈ a·h10(u) + b·h11(u)` per component, with ridge λ towards
+    // the chord slope.
+    let mut s11 = 0.0;
+    let mut s12 = 0.0;
+    let mut s22 = 0.0;
+    let mut r1 = [0.0; MAX_VALUES];
+    let mut r2 = [0.0; MAX_VALUES];
+    let mut count: f64 = 0.0;
+    for s in channel.sample_range(i, j) {
+        let u = (channel.sample_times[s] - t0) / dt;
+        let u2 = u * u;
+        let u3 = u2 * u;
+        let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
+        let h01 = -2.0 * u3 + 3.0 * u2;
+        let h10 = u3 - 2.0 * u2 + u;
+        let h11 = u3 - u2;
+        s11 += h10 * h10;
+        s12 += h10 * h11;
+        s22 += h11 * h11;
+        let y = channel.sample(s);
+        for c in 0..vs {
+            let r = y[c] - h00 * v0[c] - h01 * v1[c];
+            r1[c] += h10 * r;
+            r2[c] += h11 * r;
+        }
+        count += 1.0;
+    }
+    let lambda = 1e-4 * count.max(1.0) / 30.0 + 1e-9;
+    let mut m0 = [0.0; MAX_VALUES];
+    let mut m1 = [0.0; MAX_VALUES];
+    let (a11, a12, a22) = (s11 + lambda, s12, s22 + lambda);
+    let det = a11 * a22 - a12 * a12;
+    for c in 0..vs {
+        let chord = v1[c] - v0[c];
+        if flat_where_level && chord == 0.0 {
+            continue;
+        }
+        let b1 = r1[c] + lambda * chord;
+        let b2 = r2[c] + lambda * chord;
+        let (a, b) = if det.abs() > 1e-300 {
+            ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
+        } else {
+            (chord, chord)
+        };
+        m0[c] = a / dt;
+        m1[c] = b / dt;
+    }
+    (m0, m1)
+}
+
+/// The track of the segments (each ending at a key, from key 0), its curve at every sample
+/// and, when `measure`, its largest error.
+fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) -> Fitted {
+    let vs = channel.value_size;
+    let mut kept = Vec::with_capacity(segments.len() + 1);
+    kept.push(0);
+    kept.extend(segments.iter().map(|s| s.0));
+    let times: Vec<f32> = kept.iter().map(|&k| channel.times[k]).collect();
+    let mut values = Vec::with_capacity(kept.len() * vs);
+    for &k in &kept {
+        values.extend(channel.key_value(k).iter().map(|&v| v as f32));
+    }
+    // The curve at every sample: the first key's value before it, the last's after it.
+    let samples = channel.sample_times.len();
+    let mut sampled = vec![0.0; samples * vs];
+    let first = channel.sample_range(0, 0).start;
+    for s in 0..first.min(samples) {
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(0));
+    }
+    let mut start = 0;
+    let mut error: f64 = 0.0;
+    for (end, slopes) in segments {
+        let curve = Curve::new(channel, start, *end, cubic, slopes);
+        for s in channel.sample_range(start, *end) {
+            let out = &mut sampled[s * vs..(s + 1) * vs];
+            curve.at(channel.sample_times[s], out);
+            if measure {
+                error = max_error(channel.metric, out, channel.sample(s), error);
+            }
+        }
+        start = *end;
+    }
+    let last = channel.sample_range(start, start).end;
+    for s in last..samples {
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(start));
+    }
+    let mut track = channel.empty_track();
+    if cubic && kept.len() > 1 {
+        let mut ins = vec![0.0f32; kept.len() * vs];
+        let mut outs = vec![0.0f32; kept.len() * vs];
+        for (seg, (_, (m0, m1))) in segments.iter().enumerate() {
+            for c in 0..vs {
+                outs[seg * vs + c] = m0[c] as f32;
+                ins[(seg + 1) * vs + c] = m1[c] as f32;
+            }
+        }
+        // The handles no segment uses mirror their neighbour's slope.
+        let head = outs[..vs].to_vec();
+        ins[..vs].copy_from_slice(&head);
+        let last = (kept.len() - 1) * vs;
+        let tail = ins[last..last + vs].to_vec();
+        outs[last..last + vs].copy_from_slice(&tail);
+        track.tangents = Some(Tangents::from_hermite(&times, &values, &ins, &outs, vs));
+        track.interpolation = Interpolation::Bezier;
+    } else {
+        track.interpolation = Interpolation::Linear;
+    }
+    track.times = times;
+    track.values = Values::Numbers(values);
+    Fitted {
+        track,
+        error: measure.then_some(error),
+        sampled,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::model::ops::reduce::plan::sample_times;
+    use crate::model::{Clip, TrackKind};
+    use clipscope_test_support::rng::Rng;
+
+    /// The channel of `track` sampled at its keys and midpoints, as a reduction sees it.
+    fn channel(track: &Track, metric: Metric) -> Channel {
+        let clip = Clip::new("c", -1.0, vec![track.clone()]);
+        Channel::new(track, metric, Arc::new(sample_times(&clip))).unwrap()
+    }
+
+    /// A vector track of `n` keys at 30 fps with values `f(t)`.
+    fn vector(n: usize, f: impl Fn(f64) -> [f64; 3]) -> Track {
+        let times: Vec<f32> = (0..n).map(|i| i as f32 / 30.0).collect();
+        let values = times
+            .iter()
+            .flat_map(|&t| f(t as f64).map(|v| v as f32))
+            .collect();
+        Track::new(
+            "a.position",
+            TrackKind::Vector,
+            times,
+            Values::Numbers(values),
+        )
+    }
+
+    const CUBIC: CurveFit = CurveFit::Cubic {
+        flat_where_level: false,
+    };
+
+    #[test]
+    fn a_straight_line_is_two_keys_with_lines_or_curves() {
+        let track = vector(61, |t| [t, 2.0 * t - 1.0, 0.5]);
+        let c = channel(&track, Metric::Translation);
+        for curves in [CurveFit::Linear, CUBIC] {
+            let f = fit(&c, 1e-5, curves, true).unwrap();
+            assert_eq!(f.track.times, [0.0, 2.0], "{curves:?}");
+            assert!(f.error.unwrap() <= 1e-5);
+            // The model's own interpolant agrees with the fit's.
+            assert!(c.error_of(&f.track) <= 1e-5, "{curves:?}");
+        }
+    }
+
+    #[test]
+    fn a_cubic_is_drawn_by_few_bezier_keys_and_many_straight_ones() {
+        // Smooth enough that the original's kinks at its keys stay within the tolerance.
+        let track = vector(301, |t| [t.sin(), (0.5 * t).cos(), 0.2 * t * t]);
+        let c = channel(&track, Metric::Translation);
+        let curved = fit(&c, 1e-3, CUBIC, true).unwrap();
+        let straight = fit(&c, 1e-3, CurveFit::Linear, true).unwrap();
+        assert_eq!(curved.track.interpolation, Interpolation::Bezier);
+        assert_eq!(straight.track.interpolation, Interpolation::Linear);
+        assert!(
+            curved.track.len() * 3 < straight.track.len(),
+            "{} bezier keys vs {} linear",
+            curved.track.len(),
+            straight.track.len()
+        );
+        for f in [&curved, &straight] {
+            assert!(f.error.unwrap() <= 1e-3);
+            assert!(c.error_of(&f.track) <= 1e-3 * (1.0 + 1e-4) + 1e-6);
+            assert_eq!(f.track.times.first(), Some(&0.0));
+            assert_eq!(f.track.times.last(), Some(&10.0));
+        }
+    }
+
+    #[test]
+    fn a_track_within_tolerance_of_one_value_becomes_one_key() {
+        let track = vector(100, |t| [1.0 + 1e-4 * (7.0 * t).sin(), 2.0, 3.0]);
+        let c = channel(&track, Metric::Translation);
+        let f = fit(&c, 1e-3, CUBIC, true).unwrap();
+        assert_eq!(f.track.len(), 1);
+        assert!(f.error.unwrap() <= 1e-4);
+        assert!(fit(&c, 1e-5, CUBIC, true).unwrap().track.len() > 1);
+    }
+
+    #[test]
+    fn noisy_data_never_strays_beyond_the_tolerance() {
+        let mut rng = Rng::new(7);
+        let noise: Vec<f64> = (0..3 * 400).map(|_| rng.unit_f32() as f64 - 0.5).collect();
+        let track = {
+            let times: Vec<f32> = (0..400).map(|i| i as f32 / 30.0).collect();
+            let values = (0..400)
+                .flat_map(|i| {
+                    let t = i as f64 / 30.0;
+                    (0..3).map(move |k| (t * (k + 1) as f64).sin())
+                })
+                .zip(&noise)
+                .map(|(v, n)| (v + 0.01 * n) as f32)
+                .collect();
+            Track::new(
+                "a.position",
+                TrackKind::Vector,
+                times,
+                Values::Numbers(values),
+            )
+        };
+        let c = channel(&track, Metric::Translation);
+        for tolerance in [1e-3, 5e-3, 2e-2] {
+            for curves in [CurveFit::Linear, CUBIC] {
+                let f = fit(&c, tolerance, curves, true).unwrap();
+                assert!(f.error.unwrap() <= tolerance);
+                let measured = c.error_of(&f.track);
+                assert!(
+                    measured <= tolerance * (1.0 + 1e-3) + 1e-6,
+                    "{curves:?} at {tolerance}: {measured}"
+                );
+                // Noise larger than the tolerance keeps (nearly) every key.
+                let most = if tolerance > 0.01 { 200 } else { 400 };
+                assert!(f.track.len() <= most, "{}", f.track.len());
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_are_fitted_as_rotations_across_sign_flips() {
+        // A turn about y whose stored quaternions flip hemisphere every other key.
+        let times: Vec<f32> = (0..91).map(|i| i as f32 / 30.0).collect();
+        let values: Vec<f32> = times
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &t)| {
+                let half = t as f64 * 0.5;
+                let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+                [0.0, sign * half.sin(), 0.0, sign * half.cos()].map(|v| v as f32)
+            })
+            .collect();
+        let track = Track::new(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            times,
+            Values::Numbers(values),
+        );
+        let c = channel(&track, Metric::Rotation);
+        let f = fit(&c, 1e-3, CurveFit::Linear, true).unwrap();
+        // One steady turn: slerp between the ends draws it exactly.
+        assert_eq!(f.track.len(), 2);
+        assert!(c.error_of(&f.track) < 1e-5);
+    }
+
+    #[test]
+    fn a_prefix_keeps_the_keys_and_samples_of_the_take_s_beginning() {
+        let track = vector(100, |t| [t, 0.0, 0.0]);
+        let c = channel(&track, Metric::Translation);
+        let times = Arc::new(c.sample_times[..21].to_vec());
+        let p = c.prefix(&times).unwrap();
+        // Samples 0..=20 are keys 0..=10 and the midpoints between them.
+        assert_eq!(p.times.len(), 11);
+        assert_eq!(p.samples.len(), 21 * 3);
+        assert_eq!(p.end_sample(), 21);
+        assert!(c.prefix(&Arc::new(c.sample_times[..2].to_vec())).is_none());
+    }
+}

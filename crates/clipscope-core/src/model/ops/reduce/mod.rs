@@ -1,0 +1,386 @@
+//! Lossy key reduction with a guaranteed error ([`reduce_clip`]), measured where an artist
+//! sees it: in world space, at the end of every chain.
+//!
+//! The guarantee: at every key time of the clip and every midpoint between two, every joint's
+//! world position and the points one axis length (3 cm in metres) along its local axes move by
+//! at most [`ReduceOptions::max_error`] from where the original clip puts them, and with
+//! [`ReduceOptions::max_angle`] every joint's world rotation turns by at most that angle. The
+//! hierarchy comes from a skeleton; tracks of nodes outside it (or every track, without one)
+//! are bounded the same way in their own local space. Morph weights and other numbers get
+//! absolute tolerances of their own, and properties with their own units (Lottie's pixels,
+//! degrees and percent) the tolerance the caller names for them.
+//!
+//! How:
+//! 1. Every numeric track becomes a [`Channel`](channel::Channel): its keys and the original
+//!    curve sampled at the clip's sample times.
+//! 2. A skeleton's transform channels get a first share of the budget each: the budget over
+//!    the square root of the number of animated channels on the longest chain (as if errors
+//!    down a chain added like independent ones), turned into each channel's own units by how
+//!    far what it moves reaches (a rotation near the root swings everything below it: its angle
+//!    tolerance is the share divided by that lever; a translation's is the share divided by how
+//!    much its parent stretches space).
+//! 3. Then a search ([`search`]): fit every channel ([`fit`]), measure the whole pose against
+//!    the original ([`world`]), and scale each channel's tolerance by the room its subtree had
+//!    (loosen where the joints below stayed well within the budget, tighten where they went
+//!    over), until a try lands just under the budget. On a long take the first tries run on its
+//!    beginning only (a pilot), so the full take is usually fitted once. The best try within the
+//!    budget wins; if none is, every share halves until one is.
+//! 4. A fitted track never keeps more keys than three.js's lossless `optimize` would; discrete,
+//!    bool and string tracks get that lossless pass only.
+
+mod channel;
+mod fit;
+mod outcome;
+mod plan;
+mod search;
+mod trace;
+mod world;
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+pub use channel::{Metric, rotation_angle};
+pub use fit::CurveFit;
+pub use trace::Trace;
+pub use world::WorldError;
+
+use channel::Channel;
+use outcome::{Outcome, fit_channel, lossless};
+use plan::{Plan, Role};
+use search::WorldSearch;
+
+use crate::model::{Clip, Skeleton, Track, Values};
+
+/// How much a reduction may change and what curves it may use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReduceOptions {
+    /// The largest distance any measured point may move, in the clip's length unit.
+    pub max_error: f64,
+    /// The largest angle any joint's world rotation may turn, in radians, if bounded.
+    pub max_angle: Option<f64>,
+    /// How far along each joint's local axes the measured points sit, in the clip's length unit
+    /// (0.03 for metres).
+    pub axis_length: f64,
+    /// The curves the target format holds.
+    pub curves: CurveFit,
+    /// The largest change of a morph target weight (`morphTargetInfluences`).
+    pub weight_error: f64,
+    /// The largest change of any other number (opacity, colours, …).
+    pub number_error: f64,
+    /// Properties measured in their own units with their own tolerance (Lottie's `position`
+    /// in pixels, `rotation` in degrees, …).
+    pub property_errors: Vec<PropertyTolerance>,
+    /// Where the reducer reports its steps and their times (nowhere by default).
+    pub trace: Trace,
+}
+
+/// The tolerance of a property a format measures in units of its own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyTolerance {
+    /// The property's name (`position`, `rotation`, …).
+    pub property: String,
+    /// The largest change, in the property's units.
+    pub tolerance: f64,
+    /// How a change is measured: [`Metric::Translation`] for a length (which then counts
+    /// towards the clip's reported distance), [`Metric::Absolute`] for anything else.
+    pub metric: Metric,
+}
+
+impl Default for ReduceOptions {
+    fn default() -> ReduceOptions {
+        ReduceOptions {
+            max_error: 0.01,
+            max_angle: None,
+            axis_length: 0.03,
+            curves: CurveFit::Linear,
+            weight_error: 0.001,
+            number_error: 0.001,
+            property_errors: Vec::new(),
+            trace: Trace::default(),
+        }
+    }
+}
+
+/// How a track's error is bounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// Through the skeleton, in world space.
+    World,
+    /// In the track's own space (no skeleton, or a node outside it).
+    Local,
+    /// By an absolute tolerance in the track's units (weights, numbers, named properties).
+    Absolute,
+    /// Not reduced: only three.js's lossless optimize (discrete, bool and string tracks, and
+    /// curves the target format cannot draw within the tolerance).
+    Lossless,
+}
+
+/// What happened to one track.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackReduction {
+    /// The track's name.
+    pub name: String,
+    /// Keys before.
+    pub keys_before: usize,
+    /// Keys after.
+    pub keys_after: usize,
+    /// The largest error of the reduced track against the original at the sample times, in
+    /// its metric's units (see [`TrackReduction::metric`]); for a skeleton's joint, how far
+    /// the joint's points move in the world; 0 for lossless tracks.
+    pub error: f64,
+    /// How the error is measured (distance, angle in radians, relative scale, absolute value).
+    pub metric: Metric,
+    /// How the track's error is bounded.
+    pub bound: Bound,
+    /// The track's own tolerance, in its metric's units, when it has one (local and absolute
+    /// bounds; world-bounded tracks share the clip's budget instead).
+    pub tolerance: Option<f64>,
+}
+
+/// What a reduction did and how far the result is from the original.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReduceReport {
+    /// Keys over all tracks before.
+    pub keys_before: usize,
+    /// Keys over all tracks after.
+    pub keys_after: usize,
+    /// The largest distance a measured point moved (world space where a skeleton bounds the
+    /// clip, else the largest local effect on the axis points).
+    pub max_error: f64,
+    /// The largest angle a rotation turned, in radians.
+    pub max_angle: f64,
+    /// The joint (or track) of the largest distance, and its time when known (a joint measured
+    /// through the skeleton; a track bounded on its own reports only its largest error).
+    pub worst: Option<(String, Option<f64>)>,
+    /// True when the transforms were measured through a skeleton.
+    pub world: bool,
+    /// Every track, in clip order.
+    pub tracks: Vec<TrackReduction>,
+}
+
+impl ReduceReport {
+    /// Whether any rotation was measured (through a skeleton, or a rotation track on its own),
+    /// so [`ReduceReport::max_angle`] means something.
+    pub fn measures_angles(&self) -> bool {
+        self.world || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
+    }
+
+    /// Whether the measured errors keep `options`' budgets: the distance and angle, and every
+    /// track with a tolerance of its own within it.
+    pub fn within(&self, options: &ReduceOptions) -> bool {
+        self.max_error <= options.max_error
+            && options
+                .max_angle
+                .is_none_or(|a| self.max_angle <= a || !self.world)
+            && self
+                .tracks
+                .iter()
+                .all(|t| t.tolerance.is_none_or(|tol| t.error <= tol))
+    }
+}
+
+/// A reduced clip and its report.
+#[derive(Debug, Clone)]
+pub struct Reduced {
+    /// The clip with fewer keys.
+    pub clip: Clip,
+    /// What changed.
+    pub report: ReduceReport,
+}
+
+/// A clip prepared for reduction: its tracks sorted into roles, its channels sampled and its
+/// original pose worked out once, so that it can be reduced and any candidate (the reduction
+/// as written and read back, say) measured against it without doing that again.
+pub struct Reducer<'c> {
+    /// The original clip.
+    clip: &'c Clip,
+    /// How much may change.
+    options: ReduceOptions,
+    /// Roles and sample times.
+    plan: Plan,
+    /// The skeleton channels' search, when the clip has any.
+    world: Option<WorldSearch>,
+}
+
+impl<'c> Reducer<'c> {
+    /// Prepares `clip`, played on `skeleton` (if known), for reduction within `options`.
+    pub fn new(
+        clip: &'c Clip,
+        skeleton: Option<&Skeleton>,
+        options: &ReduceOptions,
+    ) -> Reducer<'c> {
+        let t0 = std::time::Instant::now();
+        let plan = Plan::new(clip, skeleton, options);
+        let world = plan.hierarchy.as_ref().and_then(|h| {
+            let joint_tracks: Vec<usize> = (0..clip.tracks.len())
+                .filter(|&i| matches!(plan.roles[i], Role::Joint { .. }))
+                .collect();
+            (!joint_tracks.is_empty()).then(|| {
+                WorldSearch::new(
+                    clip,
+                    h.clone(),
+                    &plan.roles,
+                    &joint_tracks,
+                    &plan.sample_times,
+                    options,
+                )
+            })
+        });
+        options
+            .trace
+            .line(format_args!("prepared {:?}", t0.elapsed()));
+        Reducer {
+            clip,
+            options: options.clone(),
+            plan,
+            world,
+        }
+    }
+
+    /// Reduces the clip (see the module docs) with every budget scaled by `scale` (1 for the
+    /// options' own). The report's errors are the fits' own evaluation; [`Reducer::measure`]
+    /// measures with the model's interpolants.
+    pub fn reduce(&self, scale: f64) -> Reduced {
+        let t0 = std::time::Instant::now();
+        let options = ReduceOptions {
+            max_error: self.options.max_error * scale,
+            max_angle: self.options.max_angle.map(|a| a * scale),
+            ..self.options.clone()
+        };
+        let clip = self.clip;
+        // Tracks with a fixed tolerance (and lossless ones) are done once.
+        let mut results: Vec<Option<Outcome>> = clip
+            .tracks
+            .par_iter()
+            .zip(self.plan.roles.par_iter())
+            .map(|(track, role)| match *role {
+                Role::Lossless => Some(Outcome::lossless(track)),
+                Role::Fixed {
+                    metric, tolerance, ..
+                } => Some(
+                    match Channel::new(track, metric, self.plan.sample_times.clone()) {
+                        Some(channel) => fit_channel(
+                            &channel,
+                            &lossless(track),
+                            tolerance * scale,
+                            options.curves,
+                            true,
+                        ),
+                        None => Outcome::lossless(track),
+                    },
+                ),
+                Role::Joint { .. } => None,
+            })
+            .collect();
+        let mut world_error = None;
+        if let Some(world) = &self.world {
+            let (outcomes, error, per_joint) = world.search(&options);
+            for (&i, found) in world.tracks.iter().zip(outcomes) {
+                results[i] = Some(found);
+            }
+            world_error = Some((error, per_joint));
+        }
+        let outcomes: Vec<Outcome> = clip
+            .tracks
+            .iter()
+            .zip(results)
+            .map(|(t, r)| r.unwrap_or_else(|| Outcome::lossless(t)))
+            .collect();
+        let report = self
+            .plan
+            .report(clip, &outcomes, world_error.as_ref(), &options);
+        let out = clip.with_tracks(outcomes.into_iter().map(|o| o.track).collect());
+        options
+            .trace
+            .line(format_args!("reduced {:?}", t0.elapsed()));
+        Reduced { clip: out, report }
+    }
+
+    /// How far `candidate` (a reduction of the clip: its tracks are matched by name, as a file
+    /// written and read back has them) strays from the original, measured with the model's own
+    /// interpolants as the reduction bounds it. A numeric track the candidate lacks counts as
+    /// an infinite error.
+    pub fn measure(&self, candidate: &Clip) -> ReduceReport {
+        let t0 = std::time::Instant::now();
+        let by_name: HashMap<&str, &Track> = candidate
+            .tracks
+            .iter()
+            .map(|t| (t.name.as_str(), t))
+            .collect();
+        let outcomes: Vec<Outcome> = self
+            .clip
+            .tracks
+            .par_iter()
+            .zip(self.plan.roles.par_iter())
+            .map(|(track, role)| {
+                let Some(found) = by_name.get(track.name.as_str()) else {
+                    let missing = track.kind.is_numeric() && !track.is_empty();
+                    return Outcome {
+                        track: Track::new(
+                            track.name.clone(),
+                            track.kind,
+                            Vec::new(),
+                            Values::Numbers(Vec::new()),
+                        ),
+                        error: if missing { f64::INFINITY } else { 0.0 },
+                        lossy: missing,
+                        sampled: None,
+                    };
+                };
+                let error = match *role {
+                    Role::Lossless => 0.0,
+                    Role::Fixed { metric, .. } => {
+                        Channel::new(track, metric, self.plan.sample_times.clone())
+                            .map_or(0.0, |c| c.error_of(found))
+                    }
+                    // Joint tracks are measured through the world below.
+                    Role::Joint { .. } => 0.0,
+                };
+                let lossy = error > 0.0 || found.len() != lossless(track).len();
+                Outcome {
+                    track: (*found).clone(),
+                    error,
+                    lossy,
+                    sampled: None,
+                }
+            })
+            .collect();
+        let world_error = self.world.as_ref().map(|world| {
+            let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
+            world.measure(&mapped, self.options.axis_length)
+        });
+        let report = self
+            .plan
+            .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
+        self.options
+            .trace
+            .line(format_args!("measured {:?}", t0.elapsed()));
+        report
+    }
+}
+
+/// Reduces `clip` within `options` (see the module docs); `skeleton` is the hierarchy its
+/// tracks' nodes hang in, if known. The result is measured with the model's own interpolants
+/// (the report's errors are that measure); if rounding tipped it over a budget the reduction
+/// is redone with tighter budgets, and as a last resort the clip is only losslessly optimized.
+pub fn reduce_clip(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Reduced {
+    let reducer = Reducer::new(clip, skeleton, options);
+    for scale in [1.0, 0.8, 0.5] {
+        let mut reduced = reducer.reduce(scale);
+        let exact = reducer.measure(&reduced.clip);
+        if exact.within(options) {
+            reduced.report = exact;
+            return reduced;
+        }
+    }
+    let kept = lossless_clip(clip);
+    let report = reducer.measure(&kept);
+    Reduced { clip: kept, report }
+}
+
+/// `clip` without the keys that change nothing: three.js's lossless optimize on its linear and
+/// step tracks (smooth and bezier tracks are kept as they are). What a reduction falls back to.
+pub fn lossless_clip(clip: &Clip) -> Clip {
+    clip.with_tracks(clip.tracks.iter().map(lossless).collect())
+}

@@ -1,0 +1,32 @@
+//! Validation: the one engine behind `clipscope validate` and the editor's validation panel.
+//!
+//! Errors are what three.js rejects (its `parse` throwing, or `validate()` returning false) and
+//! what a format's specification forbids (for glTF, what the Khronos glTF-Validator reports as
+//! errors about animation data); warnings are clipscope's advice. Every code is registered in
+//! [`rules`](mod@rules) with the formats it applies to, so a rule about a three.js convention never fires
+//! where the format defines otherwise.
+//!
+//! * [`rules`](mod@rules): the rule registry (codes, severities, formats, summaries, fixes, explanations);
+//! * [`config`]: `clipscope.toml` (discovery, rule levels, tolerances, overrides by glob);
+//! * [`baseline`]: known findings to suppress;
+//! * [`rig`]: the node names tracks must bind to;
+//! * [`engine`]: finding the files and checking them in parallel ([`engine::Plan`]), and the one
+//!   function every check ends in, [`engine::check_bytes`];
+//! * [`report`]: what a check says about a file;
+//! * [`fix`]: `--fix`, the safe repairs applied in place;
+//! * [`open_document`]: a document open in the editor, checked as the CLI checks its file.
+
+pub mod baseline;
+pub mod config;
+pub mod engine;
+pub mod fix;
+pub mod open_document;
+pub mod report;
+pub mod rig;
+pub mod rules;
+
+pub use config::{Config, FileSettings, Level};
+pub use engine::{CheckOptions, Plan, Progress, check_bytes};
+pub use open_document::{CheckedInput, DocumentCheck, check_open_document};
+pub use report::{FileReport, Finding, Run};
+pub use rules::{Formats, Rule, rule, rules};

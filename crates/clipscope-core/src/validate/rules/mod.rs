@@ -1,0 +1,356 @@
+//! The rule registry: every code a reader or a rule can put on a finding, once, with its
+//! default severity, the formats it applies to, a one-line summary, a one-line fix hint and a
+//! longer explanation.
+//!
+//! Everything that names rules reads this table: config checking (`clipscope.toml` may only
+//! name registered codes), the engine (a rule that does not apply to a file's format is not
+//! run there, see [`Formats`]), SARIF's `rules`, the JSON report's `rules`, `clipscope validate
+//! --list-rules` and `--explain CODE`, the editor's filters and the README's rule table (a test
+//! compares it with [`markdown_table`]). A test also proves that every code the source can emit
+//! is registered.
+//!
+//! The catalogue is split by where findings come from: [`model`] (three.js's own checks and
+//! clipscope's rules on clips, any format), [`reading`] (what readers report while reading),
+//! and one file per format's raw-file rules ([`gltf`], [`lottie`], [`playcanvas`]).
+
+#[cfg(test)]
+mod coverage;
+mod gltf;
+mod lottie;
+mod model;
+mod playcanvas;
+mod reading;
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+
+use crate::formats::Format;
+use crate::model::Severity;
+
+/// The formats a rule applies to. A rule about a three.js playback convention stays off where
+/// the format defines otherwise (a Lottie composition that outlasts its keys is normal; keys a
+/// reader derives, such as baked Lottie motion paths, say nothing about the file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formats {
+    /// Every format.
+    All,
+    /// Only these formats.
+    Only(&'static [Format]),
+    /// Every format but these.
+    Except(&'static [Format]),
+}
+
+impl Formats {
+    /// Whether a file of `format` gets this rule.
+    pub fn contains(self, format: Format) -> bool {
+        match self {
+            Formats::All => true,
+            Formats::Only(list) => list.contains(&format),
+            Formats::Except(list) => !list.contains(&format),
+        }
+    }
+
+    /// The formats by short name, in registry order (`every format` for [`Formats::All`]).
+    pub fn describe(self) -> String {
+        match self {
+            Formats::All => "every format".to_string(),
+            _ => Format::ALL
+                .iter()
+                .filter(|&&f| self.contains(f))
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
+/// One registered rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// The stable kebab-case code findings carry (`loop-seam`).
+    pub code: &'static str,
+    /// The severity a finding has unless config sets another.
+    pub severity: Severity,
+    /// The formats whose files the rule checks.
+    pub formats: Formats,
+    /// The raw-file rule that reports the same thing in the formats this rule leaves out
+    /// (glTF's sampler rules for three.js's time checks, say): where raw-file rules cannot run
+    /// (a document checked in memory), this rule runs instead.
+    pub replaced_by: Option<&'static str>,
+    /// What the rule finds, in one sentence.
+    pub summary: &'static str,
+    /// How to make the finding go away, in one line.
+    pub fix: &'static str,
+    /// Why it matters and what exactly is checked, in a few sentences.
+    pub explanation: &'static str,
+}
+
+/// The registry entry as the JSON report and `--list-rules --format json` write it.
+#[derive(Debug, Serialize)]
+pub struct RuleJson {
+    /// See [`Rule::code`].
+    pub code: &'static str,
+    /// See [`Rule::severity`].
+    pub severity: Severity,
+    /// The short names of the formats the rule applies to.
+    pub formats: Vec<&'static str>,
+    /// See [`Rule::summary`].
+    pub summary: &'static str,
+    /// See [`Rule::fix`].
+    pub fix: &'static str,
+    /// See [`Rule::explanation`].
+    pub explanation: &'static str,
+}
+
+impl Rule {
+    /// The entry as JSON.
+    pub fn to_json(&self) -> RuleJson {
+        RuleJson {
+            code: self.code,
+            severity: self.severity,
+            formats: Format::ALL
+                .iter()
+                .filter(|&&f| self.formats.contains(f))
+                .map(|f| f.name())
+                .collect(),
+            summary: self.summary,
+            fix: self.fix,
+            explanation: self.explanation,
+        }
+    }
+
+    /// Whether the rule checks files of `format`.
+    pub fn applies_to(&self, format: Format) -> bool {
+        self.formats.contains(format)
+    }
+}
+
+/// Every rule: three.js's errors and the clip rules first, then what readers report, then each
+/// format's own rules.
+pub fn rules() -> &'static [Rule] {
+    static ALL: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+        [
+            model::RULES,
+            reading::RULES,
+            gltf::RULES,
+            lottie::RULES,
+            playcanvas::RULES,
+        ]
+        .concat()
+    });
+    &ALL
+}
+
+/// The index of every code in [`rules`].
+fn index() -> &'static HashMap<&'static str, usize> {
+    static INDEX: LazyLock<HashMap<&'static str, usize>> = LazyLock::new(|| {
+        rules()
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.code, i))
+            .collect()
+    });
+    &INDEX
+}
+
+/// The rule with `code`, if it is registered.
+pub fn rule(code: &str) -> Option<&'static Rule> {
+    index().get(code).map(|&i| &rules()[i])
+}
+
+/// The position of `code` in [`rules`] (SARIF's `ruleIndex`).
+pub fn rule_index(code: &str) -> Option<usize> {
+    index().get(code).copied()
+}
+
+/// Whether the rule `code` applies to files of `format` (an unregistered code applies
+/// everywhere, so nothing is ever hidden by a missing entry).
+pub fn applies(code: &str, format: Format) -> bool {
+    rule(code).is_none_or(|r| r.applies_to(format))
+}
+
+/// The codes of the rules that do not apply to `format`.
+pub fn not_for(format: Format) -> impl Iterator<Item = &'static str> {
+    rules()
+        .iter()
+        .filter(move |r| !r.applies_to(format))
+        .map(|r| r.code)
+}
+
+/// The codes of the rules that do not apply to a document of `format` checked in memory,
+/// where the format's raw-file rules cannot run: [`not_for`] but the rules those raw-file
+/// rules stand in for ([`Rule::replaced_by`]).
+pub fn not_for_in_memory(format: Format) -> impl Iterator<Item = &'static str> {
+    rules()
+        .iter()
+        .filter(move |r| {
+            let replaced = r
+                .replaced_by
+                .and_then(rule)
+                .is_some_and(|by| by.applies_to(format));
+            !r.applies_to(format) && !replaced
+        })
+        .map(|r| r.code)
+}
+
+/// The README's rule table: one row per rule with its code, default severity, formats, summary
+/// and fix hint.
+pub fn markdown_table() -> String {
+    let mut out =
+        String::from("| code | default | formats | finds | fix |\n|---|---|---|---|---|\n");
+    for r in rules() {
+        let severity = match r.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        out.push_str(&format!(
+            "| `{}` | {severity} | {} | {} | {} |\n",
+            r.code,
+            r.formats.describe(),
+            r.summary.replace('|', "\\|"),
+            r.fix.replace('|', "\\|"),
+        ));
+    }
+    out
+}
+
+/// The `--explain CODE` text: the code, its severity and formats, then the summary, the
+/// explanation and the fix, wrapped for a terminal.
+pub fn explain(r: &Rule) -> String {
+    let severity = match r.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    format!(
+        "{} ({severity} by default; {})\n\n{}\n\n{}\n\nFix: {}\n",
+        r.code,
+        r.formats.describe(),
+        wrap(r.summary, 96),
+        wrap(r.explanation, 96),
+        r.fix
+    )
+}
+
+/// `text` with lines broken at spaces so that none is longer than `width` (unless a word is).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        if line > 0 && line + 1 + word.len() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
+}
+
+/// The glTF formats (`.gltf` and `.glb`), for rule lists.
+const GLTF: &[Format] = &[Format::Gltf, Format::Glb];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case_with_every_text() {
+        for (i, r) in rules().iter().enumerate() {
+            assert!(
+                r.code
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{}",
+                r.code
+            );
+            assert!(rules()[..i].iter().all(|o| o.code != r.code), "{}", r.code);
+            for (what, text) in [
+                ("summary", r.summary),
+                ("fix", r.fix),
+                ("explanation", r.explanation),
+            ] {
+                assert!(!text.trim().is_empty(), "{} has no {what}", r.code);
+                assert!(!text.contains('\n'), "{}: {what} is one paragraph", r.code);
+            }
+            assert!(
+                Format::ALL.iter().any(|&f| r.applies_to(f)),
+                "{} applies to no format",
+                r.code
+            );
+            assert_eq!(rule(r.code), Some(r));
+            assert_eq!(rule_index(r.code), Some(i));
+            if let Some(by) = r.replaced_by {
+                let by = rule(by).unwrap_or_else(|| panic!("{}: {by} is no rule", r.code));
+                assert!(
+                    Format::ALL
+                        .iter()
+                        .any(|&f| !r.applies_to(f) && by.applies_to(f)),
+                    "{} is replaced by {} in no format it is off for",
+                    r.code,
+                    by.code
+                );
+            }
+        }
+        assert_eq!(
+            rule("loop-seam").map(|r| r.severity),
+            Some(Severity::Warning)
+        );
+        assert!(rule("nope").is_none());
+    }
+
+    #[test]
+    fn format_lists() {
+        let lottie_off = rule("duration-longer-than-keys").unwrap();
+        assert!(!lottie_off.applies_to(Format::Lottie));
+        assert!(lottie_off.applies_to(Format::ThreeJs));
+        assert!(!applies("duration-longer-than-keys", Format::Lottie));
+        assert!(applies("not-registered", Format::Lottie));
+        assert!(not_for(Format::Lottie).any(|c| c == "duration-longer-than-keys"));
+        assert!(not_for(Format::Gltf).any(|c| c == "unsorted-times"));
+        assert!(!not_for_in_memory(Format::Gltf).any(|c| c == "unsorted-times"));
+        assert!(not_for_in_memory(Format::Lottie).any(|c| c == "duplicate-times"));
+        assert_eq!(Formats::Only(GLTF).describe(), "gltf, glb");
+        assert_eq!(Formats::All.describe(), "every format");
+    }
+
+    #[test]
+    fn explanation_is_wrapped_and_names_the_fix() {
+        let text = explain(rule("loop-seam").unwrap());
+        assert!(text.starts_with("loop-seam (warning by default; every format)\n"));
+        assert!(text.contains("\nFix: "));
+        assert!(text.lines().all(|l| l.len() <= 96 || !l.contains(' ')));
+        let table = markdown_table();
+        assert_eq!(table.lines().count(), rules().len() + 2);
+        assert!(table.contains("| `loop-seam` | warning | every format |"));
+    }
+
+    #[test]
+    fn the_readme_table_is_the_registry() {
+        let readme = include_str!("../../../../../README.md");
+        let start = "<!-- rules:start -->\n";
+        let end = "<!-- rules:end -->";
+        let from = readme
+            .find(start)
+            .expect("README has the rules:start marker")
+            + start.len();
+        let to = readme[from..]
+            .find(end)
+            .expect("README has the rules:end marker")
+            + from;
+        let expected = markdown_table();
+        if readme[from..to] != expected {
+            let out =
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/rules-table.md");
+            let _ = std::fs::write(&out, &expected);
+            panic!(
+                "the README's rule table is not the registry's; the table to paste is in {}",
+                out.display()
+            );
+        }
+    }
+}

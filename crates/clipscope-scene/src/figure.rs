@@ -1,0 +1,321 @@
+//! What a clip plays on: a cube [`Rig`], a [`MorphFigure`] or a Lottie composition's
+//! [`LayerFigure`], chosen automatically or by name
+//! (the viewport's picker and `clipscope render --rig`), and what one posed moment of it looks
+//! like to the renderer.
+
+use std::sync::Arc;
+
+use clipscope_core::model::{Clip, MorphMesh, Skeleton};
+use clipscope_core::playback::Pose;
+
+use super::{BoxInstance, LayerFigure, MATCH_THRESHOLD, MorphFigure, Origin, Rig, pick_rig_with};
+
+/// The name that picks a proxy rig (one box per bone).
+pub const PROXY: &str = "proxy";
+/// The name that picks the document's morph mesh.
+pub const MESH: &str = "mesh";
+/// The name that picks a Lottie clip's layers.
+pub const LAYERS: &str = "layers";
+/// The name that picks the document's own skeleton.
+pub const SKELETON: &str = "skeleton";
+/// The name that picks a humanoid built from the clip's node names.
+pub const NAMES: &str = "names";
+
+/// The thing a clip plays on.
+#[derive(Debug, Clone)]
+pub enum Figure {
+    /// A cube character (built in or a proxy).
+    Rig(Rig),
+    /// A morph-target mesh.
+    Mesh(MorphFigure),
+    /// A Lottie composition's layers (a clip read from Lottie).
+    Layers(LayerFigure),
+}
+
+/// One posed moment: the boxes of a rig, or the target weights of a mesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FigureFrame {
+    /// The boxes to draw (empty for a mesh).
+    pub boxes: Vec<BoxInstance>,
+    /// One weight per morph target (empty for a rig).
+    pub weights: Vec<f32>,
+}
+
+/// Where a clip comes from, for choosing its figure: the document's mesh and skeleton, and the
+/// figures of other files it may play on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FigureSource<'a> {
+    /// The document's morph mesh, if it has one.
+    pub mesh: Option<&'a Arc<MorphMesh>>,
+    /// The document's bone hierarchy, if it has one.
+    pub skeleton: Option<&'a Skeleton>,
+    /// The document's file name (what its skeleton's figure is called).
+    pub file_name: Option<&'a str>,
+    /// Figures of other files: the skeletons of other open documents, models picked from disk
+    /// (chosen by their rig's name).
+    pub others: &'a [Rig],
+    /// The model next to the clip's file ([`companion_model`](super::skeleton_rig::companion_model)),
+    /// played on automatically when it binds most of the clip's nodes.
+    pub companion: Option<&'a Rig>,
+}
+
+/// What a clip plays on and how much of it binds, as `info --json` and the viewport card
+/// report it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureReport {
+    /// The figure's name.
+    pub name: String,
+    /// Where the figure comes from: `built-in`, `file`, `names` or `proxy`.
+    pub source: &'static str,
+    /// The file the figure comes from, when it comes from a file.
+    pub file: Option<String>,
+    /// Tracks that bind to the figure.
+    pub bound: usize,
+    /// Tracks of the clip.
+    pub tracks: usize,
+    /// The tracks that bind to nothing, by name.
+    pub unbound: Vec<String>,
+}
+
+impl Figure {
+    /// The figure's name: the rig's name or the mesh's.
+    pub fn name(&self) -> &str {
+        match self {
+            Figure::Rig(rig) => &rig.name,
+            Figure::Mesh(mesh) => mesh.name(),
+            Figure::Layers(_) => LAYERS,
+        }
+    }
+
+    /// The pose a mixer plays clips on.
+    pub fn rest_pose(&self) -> Pose {
+        match self {
+            Figure::Rig(rig) => rig.rest_pose(),
+            Figure::Mesh(mesh) => mesh.rest_pose(),
+            // Layers read their clip directly; the mixer only needs a root.
+            Figure::Layers(_) => Pose::new(LAYERS),
+        }
+    }
+
+    /// `pose` (at clip time `time`) as the renderer needs it, written into `out` (cleared
+    /// first).
+    pub fn frame(&self, pose: &Pose, time: f64, out: &mut FigureFrame) {
+        out.boxes.clear();
+        out.weights.clear();
+        match self {
+            Figure::Rig(rig) => rig.instances(pose, &mut out.boxes),
+            Figure::Mesh(mesh) => mesh.weights(pose, &mut out.weights),
+            Figure::Layers(layers) => layers.instances(time, &mut out.boxes),
+        }
+    }
+
+    /// Where the figure comes from (see [`FigureReport::source`]) and the file, if any.
+    pub fn origin(&self) -> (&'static str, Option<&str>) {
+        match self {
+            Figure::Rig(rig) => match &rig.origin {
+                Origin::File(f) => ("file", Some(f.as_str())),
+                other => (other.kind(), None),
+            },
+            Figure::Mesh(_) | Figure::Layers(_) => ("file", None),
+        }
+    }
+
+    /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`],
+    /// [`MESH`], [`LAYERS`], [`SKELETON`], [`NAMES`] or one of `source.others`; `None` chooses
+    /// automatically: a Lottie clip's layers; the document's mesh when the clip animates morph
+    /// influences and the document has one; the document's own skeleton; the best built-in
+    /// rig by exact names; the companion model; a humanoid from the clip's names; else a proxy
+    /// rig. Every rig is bound to the clip's node names ([`Rig::bound_to`]).
+    pub fn for_clip(
+        clip: &Clip,
+        source: FigureSource<'_>,
+        choice: Option<&str>,
+    ) -> Result<Figure, String> {
+        let hierarchy = source.skeleton.map(Skeleton::hierarchy);
+        let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
+        let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
+        let own = || {
+            source.skeleton.and_then(|s| {
+                Rig::from_skeleton(source.file_name.unwrap_or(SKELETON), s)
+                    .map(|r| r.bound_to(clip))
+            })
+        };
+        match choice {
+            None if clip.user_data.get("lottie").is_some()
+                && let Some(l) = layers() =>
+            {
+                Ok(Figure::Layers(l))
+            }
+            None => Ok(match source.mesh {
+                Some(mesh) if animates_morphs(clip) => Figure::Mesh(MorphFigure::new(mesh.clone())),
+                _ => Figure::Rig(auto_rig(clip, source, own, hierarchy.as_deref())),
+            }),
+            Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
+            Some(name) if name.eq_ignore_ascii_case(LAYERS) => layers()
+                .map(Figure::Layers)
+                .ok_or_else(|| "this clip was not read from Lottie: it has no layers".to_string()),
+            Some(name) if name.eq_ignore_ascii_case(MESH) => match source.mesh {
+                Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
+                None => Err("this file has no morph mesh".to_string()),
+            },
+            Some(name) if name.eq_ignore_ascii_case(SKELETON) => own()
+                .map(Figure::Rig)
+                .ok_or_else(|| "this file has no skeleton".to_string()),
+            Some(name) if name.eq_ignore_ascii_case(NAMES) => Rig::humanoid(clip)
+                .map(Figure::Rig)
+                .ok_or_else(|| "the clip's node names follow no humanoid convention".to_string()),
+            Some(name) => source
+                .others
+                .iter()
+                .chain(Rig::builtins())
+                .find(|r| r.name == name)
+                .or_else(|| {
+                    source
+                        .others
+                        .iter()
+                        .chain(Rig::builtins())
+                        .find(|r| r.name.eq_ignore_ascii_case(name))
+                })
+                .map(|r| Figure::Rig(r.bound_to(clip)))
+                .ok_or_else(|| format!("no rig named {name:?} (choose from {})", choices(source))),
+        }
+    }
+}
+
+/// The automatic rig (see [`Figure::for_clip`]): own skeleton, built-in, companion, names,
+/// proxy.
+fn auto_rig(
+    clip: &Clip,
+    source: FigureSource<'_>,
+    own: impl FnOnce() -> Option<Rig>,
+    hierarchy: Option<&[(String, Option<String>)]>,
+) -> Rig {
+    if let Some(rig) = own()
+        && rig.match_score(clip) >= MATCH_THRESHOLD
+    {
+        return rig;
+    }
+    let builtin = pick_rig_with(clip, Rig::builtins(), None);
+    if builtin.origin != Origin::Proxy {
+        return builtin;
+    }
+    if let Some(rig) = source.companion
+        && rig.match_score(clip) >= super::skeleton_rig::COMPANION_SHARE
+    {
+        return rig.bound_to(clip);
+    }
+    if hierarchy.is_none()
+        && let Some(rig) = Rig::humanoid(clip)
+    {
+        return rig;
+    }
+    Rig::proxy(clip, hierarchy)
+}
+
+/// The names [`Figure::for_clip`] accepts for `source`, for messages and pickers.
+pub fn choices(source: FigureSource<'_>) -> String {
+    let mut names: Vec<String> = Rig::builtins().iter().map(|r| r.name.clone()).collect();
+    names.extend(source.others.iter().map(|r| r.name.clone()));
+    names.push(PROXY.to_string());
+    names.push(NAMES.to_string());
+    if source.mesh.is_some() {
+        names.push(MESH.to_string());
+    }
+    if source.skeleton.is_some() {
+        names.push(SKELETON.to_string());
+    }
+    names.join(", ")
+}
+
+/// Whether any track of `clip` animates `morphTargetInfluences`.
+fn animates_morphs(clip: &Clip) -> bool {
+    clip.tracks
+        .iter()
+        .any(|t| t.name.contains("morphTargetInfluences"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clipscope_core::model::ops::create_clips_from_morph_target_sequences;
+    use clipscope_core::model::{MorphTarget, Track, TrackKind};
+
+    fn mesh() -> Arc<MorphMesh> {
+        let v = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        Arc::new(MorphMesh {
+            name: "m".into(),
+            vertices: v.clone(),
+            triangles: vec![[0, 1, 2]],
+            triangle_colours: vec![],
+            targets: (1..=3)
+                .map(|i| MorphTarget {
+                    name: format!("run_{i}"),
+                    vertices: v.clone(),
+                })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn morph_clips_pick_the_mesh_and_bone_clips_a_rig() {
+        let mesh = mesh();
+        let source = FigureSource {
+            mesh: Some(&mesh),
+            ..Default::default()
+        };
+        let clip = &create_clips_from_morph_target_sequences(&mesh.target_names(), 10.0, false)[0];
+        let figure = Figure::for_clip(clip, source, None).unwrap();
+        assert!(matches!(figure, Figure::Mesh(_)));
+        let mut frame = FigureFrame::default();
+        figure.frame(&figure.rest_pose(), 0.0, &mut frame);
+        assert_eq!(frame.weights, vec![0.0; 3]);
+
+        let bones = Clip::new(
+            "b",
+            -1.0,
+            vec![Track::numeric(
+                ".bones[hip].position",
+                TrackKind::Vector,
+                vec![0.0],
+                vec![0.0, 1.0, 0.0],
+            )],
+        );
+        let figure = Figure::for_clip(&bones, source, None).unwrap();
+        assert!(matches!(figure, Figure::Rig(_)));
+    }
+
+    #[test]
+    fn lottie_clips_play_as_layers() {
+        let Some(path) = clipscope_test_support::sample_data("lottie/transform.json") else {
+            return;
+        };
+        let doc = clipscope_core::formats::read_file(&path).unwrap();
+        let figure = Figure::for_clip(&doc.clips[0], FigureSource::default(), None).unwrap();
+        assert!(matches!(figure, Figure::Layers(_)), "{}", figure.name());
+        let mut frame = FigureFrame::default();
+        figure.frame(&figure.rest_pose(), 0.0, &mut frame);
+        assert_eq!(
+            frame.boxes.len(),
+            4,
+            "the composition card and three layers"
+        );
+    }
+
+    #[test]
+    fn choices_by_name() {
+        let clip = Clip::new("c", 1.0, vec![]);
+        let none = FigureSource::default();
+        let hero = Figure::for_clip(&clip, none, Some("hero")).unwrap();
+        assert_eq!(hero.name(), "Hero");
+        assert!(matches!(
+            Figure::for_clip(&clip, none, Some("Proxy")),
+            Ok(Figure::Rig(_))
+        ));
+        let err = Figure::for_clip(&clip, none, Some("mesh")).unwrap_err();
+        assert!(err.contains("no morph mesh"), "{err}");
+        let err = Figure::for_clip(&clip, none, Some("layers")).unwrap_err();
+        assert!(err.contains("not read from Lottie"), "{err}");
+        let err = Figure::for_clip(&clip, none, Some("cat")).unwrap_err();
+        assert!(err.contains("Hero") && err.contains("proxy"), "{err}");
+    }
+}

@@ -1,0 +1,15 @@
+//! Helpers for tests, written once: the library's unit tests use them as
+//! `crate::test_support`, and the integration tests compile these same files into
+//! `tests/common`, so both find the sample data, skip and fail the same way.
+//!
+//! - [`skip`]: a loud `SKIPPED` line, or a failure when an environment variable requires the
+//!   missing thing (CI).
+//! - [`sample_data`]: the sample clip files kept outside the repository.
+//! - [`rng`]: one seeded random generator for fuzz-style tests.
+
+pub mod rng;
+pub mod sample_data;
+pub mod skip;
+
+pub use rng::Rng;
+pub use sample_data::{sample_data, sample_data_root};
