@@ -514,6 +514,48 @@ fn explain_and_list_rules_come_from_the_registry() {
     assert!(lottie["explanation"].as_str().unwrap().len() > 40);
 }
 
+/// `--list-rules --format markdown` prints the registry's rule table, the one `docs/rules.md`
+/// holds between its markers; a report cannot be asked for in Markdown.
+#[test]
+fn list_rules_as_markdown_is_the_docs_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = clipscope_in(
+        dir.path(),
+        &["validate", "--list-rules", "--format", "markdown"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert_eq!(table, clipscope_core::validate::rules::markdown_table());
+    let mut lines = table.lines();
+    assert_eq!(
+        lines.next(),
+        Some("| code | default | formats | finds | fix |")
+    );
+    assert_eq!(lines.next(), Some("|---|---|---|---|---|"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(
+        rows.len(),
+        clipscope_core::validate::rules::rules().len(),
+        "{table}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("| `lottie-missing-parent` | warning | lottie | ")),
+        "{table}"
+    );
+    let page = include_str!("../../docs/rules.md");
+    assert!(
+        page.contains(&format!("<!-- rules:start -->\n{table}<!-- rules:end -->")),
+        "docs/rules.md is stale: put the output of `clipscope validate --list-rules --format \
+         markdown` between its rules: markers"
+    );
+
+    write(dir.path(), "c.json", CLEAN);
+    let o = clipscope_in(dir.path(), &["validate", "c.json", "--format", "markdown"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--list-rules"), "{}", stderr(&o));
+}
+
 #[test]
 fn config_accepts_every_registered_reader_code() {
     let dir = tempfile::tempdir().unwrap();

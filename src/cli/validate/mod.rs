@@ -4,7 +4,8 @@
 //! editor's validation panel runs too: errors are what three.js rejects and what a format's
 //! specification forbids, warnings clipscope's advice, each code registered with the formats it
 //! applies to. This module parses the arguments, prints the report (text, JSON, [`sarif`],
-//! [`junit`]), explains rules (`--explain CODE`, `--list-rules`) and picks the exit status.
+//! [`junit`]), explains rules (`--explain CODE`, `--list-rules`, whose `--format markdown` is the
+//! table of `docs/rules.md`) and picks the exit status.
 //!
 //! Exit status: 0 when nothing fails, 1 when an error is found (or a warning with
 //! `--deny-warnings`), 2 when a file cannot be read or the arguments or config are wrong.
@@ -33,6 +34,9 @@ pub enum ReportFormat {
     Sarif,
     /// JUnit XML: a testsuite per file, a testcase per clip, a failure per error.
     Junit,
+    /// With `--list-rules` only: the rule table as Markdown (code, default severity, formats,
+    /// summary, fix), the table `docs/rules.md` holds.
+    Markdown,
 }
 
 /// Arguments of `validate`.
@@ -45,10 +49,10 @@ pub struct Args {
     #[arg(long, value_name = "CODE", conflicts_with_all = ["paths", "list_rules"])]
     pub explain: Option<String>,
     /// List every rule (code, default severity, formats, summary); with `--format json`, the
-    /// whole registry as JSON.
+    /// whole registry as JSON; with `--format markdown`, the rule table of `docs/rules.md`.
     #[arg(long, conflicts_with = "paths")]
     pub list_rules: bool,
-    /// Output format.
+    /// Output format (`markdown` only with `--list-rules`).
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
     /// Use this config file instead of the nearest `clipscope.toml` above the first path.
@@ -86,6 +90,12 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if args.list_rules {
         print!("{}", list_rules(args.format));
         return Ok(ExitCode::SUCCESS);
+    }
+    if args.format == ReportFormat::Markdown {
+        return Err(
+            "--format markdown is for --list-rules; a report is text, json, sarif or junit"
+                .to_string(),
+        );
     }
     let opts = CheckOptions {
         config: args.config.clone(),
@@ -132,10 +142,11 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     Ok(ExitCode::from(code))
 }
 
-/// The report of `run` in `format`.
+/// The report of `run` in `format`. Reports have no Markdown form (`validate` refuses
+/// `--format markdown` without `--list-rules`): asked for one anyway, this gives the text report.
 pub fn render(run: &Run, format: ReportFormat) -> String {
     match format {
-        ReportFormat::Text => text::to_text(run),
+        ReportFormat::Text | ReportFormat::Markdown => text::to_text(run),
         ReportFormat::Json => {
             let rules: Vec<_> = rules().iter().map(rules::Rule::to_json).collect();
             let body = serde_json::json!({
@@ -154,12 +165,17 @@ pub fn render(run: &Run, format: ReportFormat) -> String {
     }
 }
 
-/// `--list-rules`: one line per rule (code, default severity, formats, summary), or the whole
-/// registry as JSON with `--format json`.
+/// `--list-rules`: one line per rule (code, default severity, formats, summary), the whole
+/// registry as JSON with `--format json`, or the Markdown rule table of `docs/rules.md` with
+/// `--format markdown`.
 fn list_rules(format: ReportFormat) -> String {
-    if format == ReportFormat::Json {
-        let all: Vec<_> = rules().iter().map(rules::Rule::to_json).collect();
-        return serde_json::to_string_pretty(&all).unwrap_or_default() + "\n";
+    match format {
+        ReportFormat::Json => {
+            let all: Vec<_> = rules().iter().map(rules::Rule::to_json).collect();
+            return serde_json::to_string_pretty(&all).unwrap_or_default() + "\n";
+        }
+        ReportFormat::Markdown => return rules::markdown_table(),
+        ReportFormat::Text | ReportFormat::Sarif | ReportFormat::Junit => {}
     }
     let width = rules().iter().map(|r| r.code.len()).max().unwrap_or(0);
     let mut out = String::new();

@@ -5,9 +5,10 @@
 //! Everything that names rules reads this table: config checking (`clipscope.toml` may only
 //! name registered codes), the engine (a rule that does not apply to a file's format is not
 //! run there, see [`Formats`]), SARIF's `rules`, the JSON report's `rules`, `clipscope validate
-//! --list-rules` and `--explain CODE`, the editor's filters and the README's rule table (a test
-//! compares it with [`markdown_table`]). A test also proves that every code the source can emit
-//! is registered.
+//! --list-rules` and `--explain CODE`, the editor's filters and the rule table of `docs/rules.md`
+//! ([`markdown_table`], printed by `clipscope validate --list-rules --format markdown`; a test
+//! fails when the file is stale). A test also proves that every code the source can emit is
+//! registered.
 //!
 //! The catalogue is split by where findings come from: [`model`] (three.js's own checks and
 //! clipscope's rules on clips, any format), [`reading`] (what readers report while reading),
@@ -195,8 +196,8 @@ pub fn not_for_in_memory(format: Format) -> impl Iterator<Item = &'static str> {
         .map(|r| r.code)
 }
 
-/// The README's rule table: one row per rule with its code, default severity, formats, summary
-/// and fix hint.
+/// The rule table of `docs/rules.md` and `clipscope validate --list-rules --format markdown`: one
+/// row per rule with its code, default severity, formats, summary and fix hint.
 pub fn markdown_table() -> String {
     let mut out =
         String::from("| code | default | formats | finds | fix |\n|---|---|---|---|---|\n");
@@ -329,26 +330,35 @@ mod tests {
         assert!(table.contains("| `loop-seam` | warning | every format |"));
     }
 
+    /// `docs/rules.md` holds the registry's table between its `rules:` markers. When it does not,
+    /// the fresh file is written to `target/rules.md` and the failure says how to regenerate it.
     #[test]
-    fn the_readme_table_is_the_registry() {
-        let readme = include_str!("../../../../../README.md");
+    fn docs_rules_md_is_the_registry() {
+        let page = include_str!("../../../../../docs/rules.md");
         let start = "<!-- rules:start -->\n";
         let end = "<!-- rules:end -->";
-        let from = readme
+        let from = page
             .find(start)
-            .expect("README has the rules:start marker")
+            .expect("docs/rules.md has the rules:start marker")
             + start.len();
-        let to = readme[from..]
+        let to = page[from..]
             .find(end)
-            .expect("README has the rules:end marker")
+            .expect("docs/rules.md has the rules:end marker")
             + from;
         let expected = markdown_table();
-        if readme[from..to] != expected {
-            let out =
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/rules-table.md");
-            let _ = std::fs::write(&out, &expected);
+        if page[from..to] != expected {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .ancestors()
+                .nth(2)
+                .expect("the workspace root");
+            let out = root.join("target/rules.md");
+            let _ = std::fs::create_dir_all(root.join("target"));
+            let _ = std::fs::write(&out, format!("{}{expected}{}", &page[..from], &page[to..]));
             panic!(
-                "the README's rule table is not the registry's; the table to paste is in {}",
+                "docs/rules.md is not the registry's rule table: put the output of \
+                 `cargo run -p clipscope --no-default-features -- validate --list-rules --format \
+                 markdown` between its rules: markers, or copy {} (the page with the fresh table) \
+                 over it",
                 out.display()
             );
         }
