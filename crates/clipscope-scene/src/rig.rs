@@ -9,6 +9,7 @@
 //! Rigs are read from `assets/rigs/*.json` ([`rig_schema`](super::rig_schema)); the built-in
 //! ones are compiled in ([`Rig::builtins`]).
 
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use glam::{Quat, Vec3};
@@ -141,14 +142,20 @@ impl Rig {
         if rig.name.is_empty() {
             return Err(RigError::NoName);
         }
+        let mut names = HashSet::with_capacity(rig.parts.len());
         for (i, part) in rig.parts.iter().enumerate() {
-            rig.check_part(i, part)?;
+            rig.check_part(i, part, &mut names)?;
         }
         Ok(rig)
     }
 
-    /// The checks of [`Rig::new`] on part `i`.
-    fn check_part(&self, i: usize, part: &Part) -> Result<(), RigError> {
+    /// The checks of [`Rig::new`] on part `i`; `names` holds the names of the parts before it.
+    fn check_part<'a>(
+        &self,
+        i: usize,
+        part: &'a Part,
+        names: &mut HashSet<&'a str>,
+    ) -> Result<(), RigError> {
         if part.name.is_empty() {
             return Err(RigError::EmptyPartName { part: i });
         }
@@ -158,7 +165,7 @@ impl Rig {
                 name: part.name.clone(),
             });
         }
-        if self.parts[..i].iter().any(|p| p.name == part.name) {
+        if !names.insert(part.name.as_str()) {
             return Err(RigError::DuplicateName {
                 part: i,
                 name: part.name.clone(),
