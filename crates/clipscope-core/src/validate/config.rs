@@ -201,7 +201,7 @@ impl Config {
             ConfigError::Syntax {
                 path: path.to_path_buf(),
                 line,
-                source,
+                source: Box::new(source),
             }
         })?;
         let absolute = std::path::absolute(path).map_err(|e| ConfigError::io(path, e))?;
@@ -330,7 +330,7 @@ pub enum ConfigError {
         /// The line of the culprit, when known.
         line: Option<usize>,
         /// What the TOML reader said.
-        source: toml::de::Error,
+        source: Box<toml::de::Error>,
     },
     /// The file's settings are refused.
     Invalid {
@@ -373,7 +373,7 @@ impl std::error::Error for ConfigError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ConfigError::Io { source, .. } | ConfigError::WorkingFolder(source) => Some(source),
-            ConfigError::Syntax { source, .. } => Some(source),
+            ConfigError::Syntax { source, .. } => Some(source.as_ref()),
             ConfigError::Invalid { source, .. } => Some(source),
         }
     }

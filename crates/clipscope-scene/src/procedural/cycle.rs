@@ -357,7 +357,7 @@ impl Cycle {
         self.evaluate_channels(values, phase, out)
             .map_err(|(c, source)| CycleError::Channel {
                 channel: self.channels[c].key(),
-                source,
+                source: Box::new(source),
             })
     }
 
@@ -398,7 +398,7 @@ pub enum CycleError {
         /// The channel's key, `legR.position.x`.
         channel: String,
         /// Why the formula failed.
-        source: ExpressionError,
+        source: Box<ExpressionError>,
     },
     /// The bake's frame rate is not above 0 and at most 1000.
     Fps(f64),
@@ -428,7 +428,7 @@ impl fmt::Display for CycleError {
 impl std::error::Error for CycleError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CycleError::Channel { source, .. } => Some(source),
+            CycleError::Channel { source, .. } => Some(source.as_ref()),
             _ => None,
         }
     }
