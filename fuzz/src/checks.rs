@@ -127,7 +127,10 @@ pub fn config_toml(data: &[u8]) {
             let _ = config.settings_for("clips/walk.json", None);
             let _ = config.relative(&scratch().join("clips/walk.json"));
         }
-        Err(e) => assert!(!e.contains('\n'), "a config error is one line: {e}"),
+        Err(e) => assert!(
+            !e.to_string().contains('\n'),
+            "a config error is one line: {e}"
+        ),
     }
 }
 

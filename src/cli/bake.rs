@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Outcome {
         optimize: args.optimize,
         name: args.name.clone(),
     };
-    let baked = cycle.bake(&values, &options)?;
+    let baked = cycle.bake(&values, &options).map_err(|e| e.to_string())?;
     let to = args
         .to
         .or_else(|| format_for_extension(&args.output.output))

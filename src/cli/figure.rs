@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use clipscope_core::formats::Document;
-use clipscope_scene::{FigureSource, Rig, skeleton_rig};
+use clipscope_scene::{FigureSource, Rig, companion_model};
 
 /// The figures a document's clips may play on, as the command line sets them up.
 pub struct Cast {
@@ -33,7 +33,7 @@ impl Cast {
             others.push(figure);
         }
         let companion = if doc.skeleton.is_none() && choice.is_none() {
-            skeleton_rig::companion_model(path)
+            companion_model(path)
         } else {
             None
         };

@@ -130,7 +130,7 @@ impl CyclesPanel {
                     self.preview = Some((self.version, baked.clip, baked.seam));
                 }
                 Err(e) => {
-                    self.error = Some(e);
+                    self.error = Some(e.to_string());
                     self.preview = None;
                 }
             }

@@ -19,8 +19,8 @@ use crate::ui::outbox::{AppCommand, Outbox};
 use clipscope_core::model::{Clip, Skeleton};
 use clipscope_render::{Camera, Frame, Renderer};
 use clipscope_scene::{
-    Figure, FigureFrame, FigureReport, FigureSource, Layer, LayerMode, Player, Rig, figure,
-    skeleton_rig,
+    Figure, FigureFrame, FigureReport, FigureSource, Layer, LayerMode, Player, Rig,
+    companion_model, figure,
 };
 
 /// Radians of orbit per point of pointer drag.
@@ -114,7 +114,7 @@ impl Figures {
 
     /// Adds a figure read from a file picked from disk and returns its name.
     pub fn add_file(&mut self, path: &Path) -> Result<String, String> {
-        let rig = Rig::from_file(path)?;
+        let rig = Rig::from_file(path).map_err(|e| e.to_string())?;
         Ok(self.push(rig))
     }
 
@@ -143,10 +143,7 @@ impl Figures {
     fn companion(&mut self, id: u64, path: Option<&Path>, has_skeleton: bool) -> Option<&Rig> {
         self.companions
             .entry(id)
-            .or_insert_with(|| {
-                path.filter(|_| !has_skeleton)
-                    .and_then(skeleton_rig::companion_model)
-            })
+            .or_insert_with(|| path.filter(|_| !has_skeleton).and_then(companion_model))
             .as_ref()
     }
 }
@@ -333,7 +330,7 @@ impl Viewport {
             Err(e) => (
                 Figure::for_clip(subject.clip, source, None)
                     .unwrap_or_else(|_| Figure::Rig(Rig::proxy(subject.clip, None))),
-                Some(e),
+                Some(e.to_string()),
             ),
         };
         self.figure_error = error;

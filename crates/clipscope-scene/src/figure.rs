@@ -3,6 +3,7 @@
 //! (the viewport's picker and `clipscope render --rig`), and what one posed moment of it looks
 //! like to the renderer.
 
+use std::fmt;
 use std::sync::Arc;
 
 use clipscope_core::model::{Clip, MorphMesh, Skeleton};
@@ -77,6 +78,50 @@ pub struct FigureReport {
     pub unbound: Vec<String>,
 }
 
+/// Why [`Figure::for_clip`] cannot give the figure asked for. Its
+/// [`Display`](fmt::Display) is the one-line message the picker and `--rig` show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FigureError {
+    /// [`LAYERS`] was asked for a clip not read from Lottie.
+    NoLayers,
+    /// [`MESH`] was asked for a file without a morph mesh.
+    NoMesh,
+    /// [`SKELETON`] was asked for a file without a skeleton.
+    NoSkeleton,
+    /// [`NAMES`] was asked for a clip whose node names follow no humanoid convention.
+    NotHumanoid,
+    /// The name asked for is no figure's.
+    UnknownRig {
+        /// The name asked for.
+        name: String,
+        /// The names that would have worked.
+        choices: Vec<String>,
+    },
+}
+
+impl fmt::Display for FigureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FigureError::NoLayers => {
+                f.write_str("this clip was not read from Lottie: it has no layers")
+            }
+            FigureError::NoMesh => f.write_str("this file has no morph mesh"),
+            FigureError::NoSkeleton => f.write_str("this file has no skeleton"),
+            FigureError::NotHumanoid => {
+                f.write_str("the clip's node names follow no humanoid convention")
+            }
+            FigureError::UnknownRig { name, choices } => write!(
+                f,
+                "no rig named {name:?} (choose from {})",
+                choices.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FigureError {}
+
 impl Figure {
     /// The figure's name: the rig's name or the mesh's.
     pub fn name(&self) -> &str {
@@ -130,7 +175,7 @@ impl Figure {
         clip: &Clip,
         source: FigureSource<'_>,
         choice: Option<&str>,
-    ) -> Result<Figure, String> {
+    ) -> Result<Figure, FigureError> {
         let hierarchy = source.skeleton.map(Skeleton::hierarchy);
         let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
         let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
@@ -151,19 +196,19 @@ impl Figure {
                 _ => Figure::Rig(auto_rig(clip, source, own, hierarchy.as_deref())),
             }),
             Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
-            Some(name) if name.eq_ignore_ascii_case(LAYERS) => layers()
-                .map(Figure::Layers)
-                .ok_or_else(|| "this clip was not read from Lottie: it has no layers".to_string()),
+            Some(name) if name.eq_ignore_ascii_case(LAYERS) => {
+                layers().map(Figure::Layers).ok_or(FigureError::NoLayers)
+            }
             Some(name) if name.eq_ignore_ascii_case(MESH) => match source.mesh {
                 Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
-                None => Err("this file has no morph mesh".to_string()),
+                None => Err(FigureError::NoMesh),
             },
-            Some(name) if name.eq_ignore_ascii_case(SKELETON) => own()
-                .map(Figure::Rig)
-                .ok_or_else(|| "this file has no skeleton".to_string()),
+            Some(name) if name.eq_ignore_ascii_case(SKELETON) => {
+                own().map(Figure::Rig).ok_or(FigureError::NoSkeleton)
+            }
             Some(name) if name.eq_ignore_ascii_case(NAMES) => Rig::humanoid(clip)
                 .map(Figure::Rig)
-                .ok_or_else(|| "the clip's node names follow no humanoid convention".to_string()),
+                .ok_or(FigureError::NotHumanoid),
             Some(name) => source
                 .others
                 .iter()
@@ -177,7 +222,10 @@ impl Figure {
                         .find(|r| r.name.eq_ignore_ascii_case(name))
                 })
                 .map(|r| Figure::Rig(r.bound_to(clip)))
-                .ok_or_else(|| format!("no rig named {name:?} (choose from {})", choices(source))),
+                .ok_or_else(|| FigureError::UnknownRig {
+                    name: name.to_string(),
+                    choices: choice_names(source),
+                }),
         }
     }
 }
@@ -214,6 +262,12 @@ fn auto_rig(
 
 /// The names [`Figure::for_clip`] accepts for `source`, for messages and pickers.
 pub fn choices(source: FigureSource<'_>) -> String {
+    choice_names(source).join(", ")
+}
+
+/// The names [`Figure::for_clip`] accepts for `source`: the built-in rigs, `source`'s other
+/// figures, [`PROXY`], [`NAMES`], and [`MESH`] and [`SKELETON`] where `source` has them.
+fn choice_names(source: FigureSource<'_>) -> Vec<String> {
     let mut names: Vec<String> = Rig::builtins().iter().map(|r| r.name.clone()).collect();
     names.extend(source.others.iter().map(|r| r.name.clone()));
     names.push(PROXY.to_string());
@@ -224,7 +278,7 @@ pub fn choices(source: FigureSource<'_>) -> String {
     if source.skeleton.is_some() {
         names.push(SKELETON.to_string());
     }
-    names.join(", ")
+    names
 }
 
 /// Whether any track of `clip` animates `morphTargetInfluences`.
@@ -312,10 +366,17 @@ mod tests {
             Ok(Figure::Rig(_))
         ));
         let err = Figure::for_clip(&clip, none, Some("mesh")).unwrap_err();
-        assert!(err.contains("no morph mesh"), "{err}");
+        assert_eq!(err, FigureError::NoMesh);
+        assert!(err.to_string().contains("no morph mesh"), "{err}");
         let err = Figure::for_clip(&clip, none, Some("layers")).unwrap_err();
-        assert!(err.contains("not read from Lottie"), "{err}");
-        let err = Figure::for_clip(&clip, none, Some("cat")).unwrap_err();
-        assert!(err.contains("Hero") && err.contains("proxy"), "{err}");
+        assert!(err.to_string().contains("not read from Lottie"), "{err}");
+        let err = Figure::for_clip(&clip, none, Some("cat"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("no rig named \"cat\" (choose from Hero, "),
+            "{err}"
+        );
+        assert!(err.ends_with(", proxy, names)"), "{err}");
     }
 }

@@ -20,7 +20,7 @@ pub mod schema;
 pub mod seam;
 
 pub use bake::{BakeOptions, Baked, quaternion_from_euler_xyz};
-pub use cycle::{Channel, Cycle, Parameter, Property, SPEED};
-pub use expression::{Expression, FUNCTIONS};
-pub use preset::{Preset, randomize, set_from_text};
+pub use cycle::{Channel, Cycle, CycleError, Parameter, Property, SPEED};
+pub use expression::{Expression, ExpressionError, FUNCTIONS};
+pub use preset::{ParameterError, Preset, PresetError, randomize, set_from_text};
 pub use seam::{SEAM_TOLERANCE, SeamJump};

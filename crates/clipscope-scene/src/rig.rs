@@ -9,10 +9,12 @@
 //! Rigs are read from `assets/rigs/*.json` ([`rig_schema`](super::rig_schema)); the built-in
 //! ones are compiled in ([`Rig::builtins`]).
 
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use glam::{Quat, Vec3};
 
+use crate::RigError;
 use clipscope_core::model::{Bone, Skeleton};
 
 /// A cube character: a name (the name of the pose's root node) and its parts, parents first.
@@ -124,12 +126,12 @@ const BUILTIN_FILES: &[(&str, &[u8])] = &[
 impl Rig {
     /// A rig from parts listed parents first, checked: a non-empty name, unique part names none
     /// of which is the rig's name, parents before their children, and positive finite sizes.
-    /// The error is one line naming the culprit (`parts[3].parent: …`).
+    /// The error names the culprit (`parts[3].parent: …`).
     pub fn new(
         name: impl Into<String>,
         parts: Vec<Part>,
         morph_targets: Vec<String>,
-    ) -> Result<Rig, String> {
+    ) -> Result<Rig, RigError> {
         let rig = Rig {
             name: name.into(),
             parts,
@@ -138,47 +140,56 @@ impl Rig {
             joint_size: 0.0,
         };
         if rig.name.is_empty() {
-            return Err("name: the rig has no name".into());
+            return Err(RigError::NoName);
         }
+        let mut names = HashSet::with_capacity(rig.parts.len());
         for (i, part) in rig.parts.iter().enumerate() {
-            if part.name.is_empty() {
-                return Err(format!("parts[{i}].name: empty part name"));
-            }
-            if part.name == rig.name {
-                return Err(format!(
-                    "parts[{i}].name: {:?} is the rig's own name (its root node)",
-                    part.name
-                ));
-            }
-            if rig.parts[..i].iter().any(|p| p.name == part.name) {
-                return Err(format!(
-                    "parts[{i}].name: duplicate part name {:?}",
-                    part.name
-                ));
-            }
-            if let Some(t) = part.tip
-                && (t <= i || t >= rig.parts.len() || rig.parts[t].parent != Some(i))
-            {
-                return Err(format!(
-                    "parts[{i}].tip: part {t} is not a child of the part"
-                ));
-            }
-            if let Some(p) = part.parent
-                && p >= i
-            {
-                return Err(format!(
-                    "parts[{i}].parent: parent {p} does not come before the part"
-                ));
-            }
-            let group = part.size == Vec3::ZERO;
-            if !(group || part.size.cmpgt(Vec3::ZERO).all() && part.size.is_finite()) {
-                return Err(format!(
-                    "parts[{i}].size: sizes must be positive, got {}",
-                    part.size
-                ));
-            }
+            rig.check_part(i, part, &mut names)?;
         }
         Ok(rig)
+    }
+
+    /// The checks of [`Rig::new`] on part `i`; `names` holds the names of the parts before it.
+    fn check_part<'a>(
+        &self,
+        i: usize,
+        part: &'a Part,
+        names: &mut HashSet<&'a str>,
+    ) -> Result<(), RigError> {
+        if part.name.is_empty() {
+            return Err(RigError::EmptyPartName { part: i });
+        }
+        if part.name == self.name {
+            return Err(RigError::OwnName {
+                part: i,
+                name: part.name.clone(),
+            });
+        }
+        if !names.insert(part.name.as_str()) {
+            return Err(RigError::DuplicateName {
+                part: i,
+                name: part.name.clone(),
+                first: None,
+            });
+        }
+        if let Some(t) = part.tip
+            && (t <= i || t >= self.parts.len() || self.parts[t].parent != Some(i))
+        {
+            return Err(RigError::TipNotChild { part: i, tip: t });
+        }
+        if let Some(p) = part.parent
+            && p >= i
+        {
+            return Err(RigError::ParentAfter { part: i, parent: p });
+        }
+        let group = part.size == Vec3::ZERO;
+        if !(group || part.size.cmpgt(Vec3::ZERO).all() && part.size.is_finite()) {
+            return Err(RigError::Size {
+                part: i,
+                size: part.size,
+            });
+        }
+        Ok(())
     }
 
     /// The index of the part called `name`.
@@ -225,6 +236,30 @@ impl Rig {
     }
 }
 
+/// The order that lists every node after its parent (`parent` has one entry per node, without
+/// cycles), otherwise in the given order.
+pub(crate) fn parents_first(parent: &[Option<usize>]) -> Vec<usize> {
+    let n = parent.len();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    for i in 0..n {
+        let mut chain = Vec::new();
+        let mut at = Some(i);
+        while let Some(k) = at {
+            if placed[k] {
+                break;
+            }
+            chain.push(k);
+            at = parent[k];
+        }
+        for &k in chain.iter().rev() {
+            placed[k] = true;
+            order.push(k);
+        }
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,21 +272,32 @@ mod tests {
     fn new_checks_the_tree() {
         assert!(Rig::new("r", vec![part("a", None), part("b", Some(0))], vec![]).is_ok());
         let e = Rig::new("r", vec![part("a", Some(1)), part("b", None)], vec![]).unwrap_err();
-        assert_eq!(e, "parts[0].parent: parent 1 does not come before the part");
+        assert_eq!(
+            e.to_string(),
+            "parts[0].parent: parent 1 does not come before the part"
+        );
         let e = Rig::new("r", vec![part("a", None), part("a", None)], vec![]).unwrap_err();
-        assert_eq!(e, "parts[1].name: duplicate part name \"a\"");
+        assert_eq!(e.to_string(), "parts[1].name: duplicate part name \"a\"");
         let e = Rig::new("r", vec![part("r", None)], vec![]).unwrap_err();
         assert!(
-            e.starts_with("parts[0].name: \"r\" is the rig's own name"),
+            e.to_string()
+                .starts_with("parts[0].name: \"r\" is the rig's own name"),
             "{e}"
         );
         let mut flat = part("a", None);
         flat.size.y = 0.0;
         let e = Rig::new("r", vec![flat], vec![]).unwrap_err();
         assert!(
-            e.starts_with("parts[0].size: sizes must be positive"),
+            e.to_string()
+                .starts_with("parts[0].size: sizes must be positive"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn parents_come_first() {
+        assert_eq!(parents_first(&[Some(2), None, Some(1)]), [1, 2, 0]);
+        assert_eq!(parents_first(&[None, Some(0)]), [0, 1]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::{Rig, names};
 use clipscope_core::model::Clip;
-pub use clipscope_core::model::binding::animated_nodes;
+pub(crate) use clipscope_core::model::binding::animated_nodes;
 
 /// The lowest [`Rig::match_score`] at which [`pick_rig`] plays a clip on a built-in rig.
 pub const MATCH_THRESHOLD: f32 = 0.5;

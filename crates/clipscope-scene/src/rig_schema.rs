@@ -26,9 +26,10 @@ use std::path::Path;
 
 use glam::{EulerRot, Quat, Vec3};
 
-use super::{Part, Rig};
+use super::rig::parents_first;
+use super::{Part, Rig, RigError};
 use clipscope_core::formats::ReadError;
-pub use clipscope_core::formats::rig_file::{PartFile, RigFile};
+use clipscope_core::formats::rig_file::{PartFile, RigFile};
 
 /// Parses `#rrggbb` (sRGB) into linear RGB.
 pub fn parse_hex_colour(text: &str) -> Option<[f32; 3]> {
@@ -57,158 +58,24 @@ impl Rig {
     pub fn from_json(bytes: &[u8], file: impl AsRef<Path>) -> Result<Rig, ReadError> {
         let file = file.as_ref();
         Rig::from_rig_file(RigFile::parse(bytes, file)?)
-            .map_err(|(path, reason)| ReadError::schema(file, path, reason))
+            .map_err(|e| ReadError::schema(file, e.path(), e.reason()))
     }
 
-    /// Checks a parsed rig file and builds the rig, parents first; errors are
-    /// `(json path, reason)`.
-    pub fn from_rig_file(schema: RigFile) -> Result<Rig, (String, String)> {
-        if schema.name.is_empty() {
-            return Err(("name".into(), "the rig has no name".into()));
-        }
-        if schema.parts.is_empty() {
-            return Err(("parts".into(), "the rig has no parts".into()));
-        }
-        let mut index: HashMap<&str, usize> = HashMap::new();
-        for (i, p) in schema.parts.iter().enumerate() {
-            let at = |reason: String| Err((format!("parts[{i}].name"), reason));
-            if p.name.is_empty() {
-                return at("empty part name".into());
-            }
-            if p.name == schema.name {
-                return at(format!(
-                    "{:?} is the rig's own name (its root node)",
-                    p.name
-                ));
-            }
-            if let Some(first) = index.insert(&p.name, i) {
-                return at(format!(
-                    "duplicate part name {:?} (also parts[{first}])",
-                    p.name
-                ));
-            }
-        }
-        let mut parent = Vec::with_capacity(schema.parts.len());
-        for (i, p) in schema.parts.iter().enumerate() {
-            parent.push(match &p.parent {
-                None => None,
-                Some(name) => match index.get(name.as_str()) {
-                    Some(&j) => Some(j),
-                    None => {
-                        return Err((
-                            format!("parts[{i}].parent"),
-                            format!("no part named {name:?}"),
-                        ));
-                    }
-                },
-            });
-        }
-        for i in 0..schema.parts.len() {
-            let mut chain = vec![i];
-            let mut at = i;
-            while let Some(p) = parent[at] {
-                if p == i {
-                    let names: Vec<&str> = chain
-                        .iter()
-                        .chain([&i])
-                        .map(|&k| schema.parts[k].name.as_str())
-                        .collect();
-                    return Err((
-                        format!("parts[{i}].parent"),
-                        format!("parent cycle {}", names.join(" → ")),
-                    ));
-                }
-                if chain.len() > schema.parts.len() {
-                    break; // a cycle above schema part, reported for a part on it
-                }
-                chain.push(p);
-                at = p;
-            }
-        }
-        // Parents first, otherwise in file order.
-        let mut order = Vec::with_capacity(schema.parts.len());
-        let mut placed = vec![false; schema.parts.len()];
-        for i in 0..schema.parts.len() {
-            let mut pending = vec![];
-            let mut at = Some(i);
-            while let Some(k) = at {
-                if placed[k] {
-                    break;
-                }
-                pending.push(k);
-                at = parent[k];
-            }
-            for &k in pending.iter().rev() {
-                placed[k] = true;
-                order.push(k);
-            }
-        }
+    /// Checks a parsed rig file and builds the rig, parents first; the error names the JSON
+    /// path of the culprit ([`RigError::path`]).
+    pub fn from_rig_file(schema: RigFile) -> Result<Rig, RigError> {
+        let index = check_names(&schema)?;
+        let parent = parents(&schema, &index)?;
+        let order = parents_first(&parent);
         let mut new_index = vec![0; schema.parts.len()];
         for (n, &k) in order.iter().enumerate() {
             new_index[k] = n;
         }
         let mut parts = Vec::with_capacity(schema.parts.len());
         for &i in &order {
-            let p = &schema.parts[i];
-            let at = |field: &str| format!("parts[{i}].{field}");
-            let vector = |field: &str, v: [f32; 3]| {
-                let v = Vec3::from(v);
-                if v.is_finite() {
-                    Ok(v)
-                } else {
-                    Err((at(field), "not a finite number".to_string()))
-                }
-            };
-            let size = vector("size", p.size)?;
-            // All zero: a pivot without a box (a group, like the seed Hero's `body`).
-            if !(size.cmpgt(Vec3::ZERO).all() || size == Vec3::ZERO) {
-                return Err((
-                    at("size"),
-                    format!(
-                        "sizes must be positive, got [{}, {}, {}]",
-                        size.x, size.y, size.z
-                    ),
-                ));
-            }
-            let colour = parse_hex_colour(&p.colour).ok_or_else(|| {
-                (
-                    at("colour"),
-                    format!("{:?} is not an sRGB hex colour like \"#e8a15c\"", p.colour),
-                )
-            })?;
-            let rotation = match p.rotation.as_deref() {
-                None => Quat::IDENTITY,
-                Some(&[x, y, z]) if [x, y, z].iter().all(|v| v.is_finite()) => Quat::from_euler(
-                    EulerRot::XYZ,
-                    x.to_radians(),
-                    y.to_radians(),
-                    z.to_radians(),
-                ),
-                Some(&[x, y, z, w]) => {
-                    let q = Quat::from_xyzw(x, y, z, w);
-                    if !(q.is_finite() && q.length() > 1e-6) {
-                        return Err((at("rotation"), "not a rotation quaternion".into()));
-                    }
-                    q.normalize()
-                }
-                Some(_) => {
-                    return Err((
-                        at("rotation"),
-                        "expected a quaternion [x, y, z, w] or Euler degrees [x, y, z]".into(),
-                    ));
-                }
-            };
-            parts.push(Part {
-                name: p.name.clone(),
-                parent: parent[i].map(|q| new_index[q]),
-                size,
-                colour,
-                offset: vector("offset", p.offset)?,
-                position: vector("position", p.position)?,
-                rotation,
-                scale: vector("scale", p.scale)?,
-                tip: None,
-            });
+            let mut part = part_of(i, &schema.parts[i])?;
+            part.parent = parent[i].map(|q| new_index[q]);
+            parts.push(part);
         }
         Ok(Rig {
             name: schema.name,
@@ -217,6 +84,133 @@ impl Rig {
             origin: super::rig::Origin::BuiltIn,
             joint_size: 0.0,
         })
+    }
+}
+
+/// Checks the rig's name and its parts' names (present, not the rig's, unique); returns the
+/// index of each part by name.
+fn check_names(schema: &RigFile) -> Result<HashMap<&str, usize>, RigError> {
+    if schema.name.is_empty() {
+        return Err(RigError::NoName);
+    }
+    if schema.parts.is_empty() {
+        return Err(RigError::NoParts);
+    }
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, p) in schema.parts.iter().enumerate() {
+        if p.name.is_empty() {
+            return Err(RigError::EmptyPartName { part: i });
+        }
+        if p.name == schema.name {
+            return Err(RigError::OwnName {
+                part: i,
+                name: p.name.clone(),
+            });
+        }
+        if let Some(first) = index.insert(&p.name, i) {
+            return Err(RigError::DuplicateName {
+                part: i,
+                name: p.name.clone(),
+                first: Some(first),
+            });
+        }
+    }
+    Ok(index)
+}
+
+/// The parent of each part (by `index`, the parts by name), checked: every parent named is a
+/// part, and no part is its own ancestor.
+fn parents(schema: &RigFile, index: &HashMap<&str, usize>) -> Result<Vec<Option<usize>>, RigError> {
+    let mut parent = Vec::with_capacity(schema.parts.len());
+    for (i, p) in schema.parts.iter().enumerate() {
+        parent.push(match &p.parent {
+            None => None,
+            Some(name) => match index.get(name.as_str()) {
+                Some(&j) => Some(j),
+                None => {
+                    return Err(RigError::UnknownParent {
+                        part: i,
+                        parent: name.clone(),
+                    });
+                }
+            },
+        });
+    }
+    for i in 0..schema.parts.len() {
+        let mut chain = vec![i];
+        let mut at = i;
+        while let Some(p) = parent[at] {
+            if p == i {
+                let cycle = chain
+                    .iter()
+                    .chain([&i])
+                    .map(|&k| schema.parts[k].name.clone())
+                    .collect();
+                return Err(RigError::ParentCycle { part: i, cycle });
+            }
+            if chain.len() > schema.parts.len() {
+                break; // a cycle above this part, reported for a part on it
+            }
+            chain.push(p);
+            at = p;
+        }
+    }
+    Ok(parent)
+}
+
+/// Part `i` of a rig file, checked, without its parent: finite vectors, a positive (or all
+/// zero) size, an sRGB colour and a rotation.
+fn part_of(i: usize, p: &PartFile) -> Result<Part, RigError> {
+    let vector = |field: &'static str, v: [f32; 3]| {
+        let v = Vec3::from(v);
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(RigError::NotFinite { part: i, field })
+        }
+    };
+    let size = vector("size", p.size)?;
+    // All zero: a pivot without a box (a group, like the seed Hero's `body`).
+    if !(size.cmpgt(Vec3::ZERO).all() || size == Vec3::ZERO) {
+        return Err(RigError::Size { part: i, size });
+    }
+    let colour = parse_hex_colour(&p.colour).ok_or_else(|| RigError::Colour {
+        part: i,
+        colour: p.colour.clone(),
+    })?;
+    let rotation = rotation(i, p.rotation.as_deref())?;
+    Ok(Part {
+        name: p.name.clone(),
+        parent: None,
+        size,
+        colour,
+        offset: vector("offset", p.offset)?,
+        position: vector("position", p.position)?,
+        rotation,
+        scale: vector("scale", p.scale)?,
+        tip: None,
+    })
+}
+
+/// Part `i`'s rotation: none, a quaternion `[x, y, z, w]` (normalized) or Euler degrees
+/// `[x, y, z]` in three.js's default `XYZ` order.
+fn rotation(i: usize, rotation: Option<&[f32]>) -> Result<Quat, RigError> {
+    match rotation {
+        None => Ok(Quat::IDENTITY),
+        Some(&[x, y, z]) if [x, y, z].iter().all(|v| v.is_finite()) => Ok(Quat::from_euler(
+            EulerRot::XYZ,
+            x.to_radians(),
+            y.to_radians(),
+            z.to_radians(),
+        )),
+        Some(&[x, y, z, w]) => {
+            let q = Quat::from_xyzw(x, y, z, w);
+            if !(q.is_finite() && q.length() > 1e-6) {
+                return Err(RigError::NotAQuaternion { part: i });
+            }
+            Ok(q.normalize())
+        }
+        Some(_) => Err(RigError::RotationShape { part: i }),
     }
 }
 

@@ -3,17 +3,20 @@
 //! the humanoids built from names ([`draw_as_bones`]): each bone a slim box from its joint to
 //! its main child's joint, each leaf a small block, every joint a cube.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
 
-use super::rig::Origin;
+use super::rig::{Origin, parents_first};
 use super::{Part, Rig, palette_colour};
+use clipscope_core::formats::ReadError;
 use clipscope_core::model::Skeleton;
 
 impl Rig {
     /// The skeleton as a figure called `name`: one part per bone, parents first, at the bones'
-    /// rest transforms, drawn as bones ([`draw_as_bones`]). `None` for a skeleton without bones.
+    /// rest transforms, drawn as bones (each a slim box from its joint to its main child's, each
+    /// leaf a small block, every joint a cube). `None` for a skeleton without bones.
     pub fn from_skeleton(name: &str, skeleton: &Skeleton) -> Option<Rig> {
         let bones = &skeleton.bones;
         if bones.is_empty() {
@@ -34,23 +37,7 @@ impl Rig {
             }
         }
         // Parents first, otherwise in file order; duplicate names keep the first.
-        let mut order = Vec::with_capacity(n);
-        let mut placed = vec![false; n];
-        for i in 0..n {
-            let mut chain = Vec::new();
-            let mut at = Some(i);
-            while let Some(k) = at {
-                if placed[k] {
-                    break;
-                }
-                chain.push(k);
-                at = parent[k];
-            }
-            for &k in chain.iter().rev() {
-                placed[k] = true;
-                order.push(k);
-            }
-        }
+        let order = parents_first(&parent);
         let mut new_index = vec![usize::MAX; n];
         let mut parts: Vec<Part> = Vec::with_capacity(n);
         let mut seen = std::collections::HashSet::new();
@@ -96,25 +83,79 @@ impl Rig {
     }
 
     /// The figure in a file picked from disk: a rig file (`{"name", "parts"}`, see
-    /// [`rig_schema`](super::rig_schema)), or any file clipscope reads that has a skeleton (a glTF
-    /// skin or node tree, a legacy three.js model's `bones`, a PlayCanvas or three.js file with
-    /// a hierarchy). The rig is named after the file. The error is one line naming the file.
-    pub fn from_file(path: &Path) -> Result<Rig, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    /// [`Rig::from_json`]), or any file clipscope reads that has a skeleton (a glTF skin or node
+    /// tree, a legacy three.js model's `bones`, a PlayCanvas or three.js file with a hierarchy).
+    /// The rig is named after the file. The error is one line naming the file.
+    pub fn from_file(path: &Path) -> Result<Rig, FigureFileError> {
+        let bytes = std::fs::read(path).map_err(|source| FigureFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let file_name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),
         );
         if looks_like_rig_file(&bytes) {
-            let mut rig = Rig::from_json(&bytes, path).map_err(|e| e.to_string())?;
+            let mut rig = Rig::from_json(&bytes, path)?;
             rig.origin = Origin::File(file_name);
             return Ok(rig);
         }
-        let doc = clipscope_core::formats::read_bytes(&bytes, path).map_err(|e| e.to_string())?;
+        let doc = clipscope_core::formats::read_bytes(&bytes, path)?;
         doc.skeleton
             .as_ref()
             .and_then(|s| Rig::from_skeleton(&file_name, s))
-            .ok_or_else(|| format!("{}: the file has no skeleton to play on", path.display()))
+            .ok_or_else(|| FigureFileError::NoSkeleton {
+                path: path.to_path_buf(),
+            })
+    }
+}
+
+/// Why [`Rig::from_file`] found no figure in a file. Its [`Display`](fmt::Display) is one line
+/// naming the file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum FigureFileError {
+    /// The file could not be read from disk.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The file is a rig file with a problem, or not a file clipscope reads.
+    Read(ReadError),
+    /// The file reads but has no skeleton to play on.
+    NoSkeleton {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for FigureFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FigureFileError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            FigureFileError::Read(e) => e.fmt(f),
+            FigureFileError::NoSkeleton { path } => {
+                write!(f, "{}: the file has no skeleton to play on", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FigureFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FigureFileError::Io { source, .. } => Some(source),
+            FigureFileError::Read(e) => Some(e),
+            FigureFileError::NoSkeleton { .. } => None,
+        }
+    }
+}
+
+impl From<ReadError> for FigureFileError {
+    fn from(e: ReadError) -> FigureFileError {
+        FigureFileError::Read(e)
     }
 }
 
@@ -128,8 +169,8 @@ pub const COMPANION_SHARE: f32 = 0.8;
 
 /// The model a clip file without a skeleton plays on automatically: a file in the same folder
 /// with the same stem (`walk.json` → `walk.glb`), else the only file there with a skeleton,
-/// when it binds at least [`COMPANION_SHARE`] of the clip's animated nodes. Reads at most
-/// [`COMPANION_FILES`] files of up to 32 MiB; files that do not read are skipped.
+/// when it binds at least [`COMPANION_SHARE`] of the clip's animated nodes. Reads at most 32
+/// files of up to 32 MiB; files that do not read are skipped.
 pub fn companion(clip_path: &Path, clip: &clipscope_core::model::Clip) -> Option<Rig> {
     companion_model(clip_path).filter(|rig| rig.match_score(clip) >= COMPANION_SHARE)
 }
@@ -145,7 +186,7 @@ pub fn companion_model(clip_path: &Path) -> Option<Rig> {
     };
     let stem = clip_path.file_stem()?;
     let own = clip_path.file_name()?;
-    let mut candidates: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir(dir)
         .ok()?
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -185,13 +226,13 @@ fn looks_like_rig_file(bytes: &[u8]) -> bool {
 /// Gives `rig` the look of a skeleton: each part with children becomes a bone to its main
 /// child (the one heading the most parts), each leaf a small block continuing its parent's
 /// direction, every joint a cube; thicknesses follow the figure's size at rest.
-pub fn draw_as_bones(rig: &mut Rig) {
+pub(crate) fn draw_as_bones(rig: &mut Rig) {
     draw_bones_preferring(rig, &[]);
 }
 
 /// [`draw_as_bones`], with the child each part's bone should point to where `prefer` names one
 /// (by part index; a humanoid's spine points up the spine rather than to an arm).
-pub fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
+pub(crate) fn draw_bones_preferring(rig: &mut Rig, prefer: &[Option<usize>]) {
     let n = rig.parts.len();
     let mut subtree = vec![1usize; n];
     for i in (0..n).rev() {
@@ -442,9 +483,15 @@ mod tests {
         let bad = dir.path().join("bad.json");
         std::fs::write(&bad, r#"{"name": "R", "parts": []}"#).unwrap();
         let e = Rig::from_file(&bad).unwrap_err();
-        assert!(e.ends_with("bad.json: parts: the rig has no parts"), "{e}");
+        assert!(matches!(e, FigureFileError::Read(_)));
+        assert!(
+            e.to_string()
+                .ends_with("bad.json: parts: the rig has no parts"),
+            "{e}"
+        );
         let e = Rig::from_file(&dir.path().join("none.json")).unwrap_err();
-        assert!(e.contains("none.json"), "{e}");
+        assert!(e.to_string().contains("none.json"), "{e}");
+        assert!(std::error::Error::source(&e).is_some(), "the io error");
         if let Some(path) = clipscope_test_support::sample_data("gltf/SimpleSkin.gltf") {
             let r = Rig::from_file(&path).unwrap();
             assert_eq!(r.origin.kind(), "file");
@@ -452,7 +499,7 @@ mod tests {
         }
         if let Some(path) = clipscope_test_support::sample_data("playcanvas/cube.animation.json") {
             let e = Rig::from_file(&path).unwrap_err();
-            assert!(e.ends_with("has no skeleton to play on"), "{e}");
+            assert!(e.to_string().ends_with("has no skeleton to play on"), "{e}");
         }
     }
 }

@@ -107,9 +107,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         },
         read: read.clone(),
     };
-    let plan = Plan::new(&args.paths, &opts)?;
+    let plan = Plan::new(&args.paths, &opts).map_err(|e| e.to_string())?;
     if args.fix {
-        for line in fix::fix_files(&plan, !args.no_backup)? {
+        for line in fix::fix_files(&plan, !args.no_backup).map_err(|e| e.to_string())? {
             eprintln!("{line}");
         }
     }
@@ -118,7 +118,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         && let Some(path) = &args.baseline
     {
         let b = baseline::Baseline::new(run.reports.iter().flat_map(|r| r.entries()));
-        b.write(path)?;
+        b.write(path).map_err(|e| e.to_string())?;
         eprintln!(
             "clipscope: wrote {} finding(s) to baseline {}",
             b.findings.len(),

@@ -7,7 +7,8 @@
 //! message (whose numbers change). Entries are sorted, so the file diffs cleanly.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -45,26 +46,95 @@ impl Baseline {
     }
 
     /// Reads FILE, or an empty baseline when it does not exist yet.
-    pub fn read_or_empty(path: &Path) -> Result<Baseline, String> {
+    pub fn read_or_empty(path: &Path) -> Result<Baseline, BaselineError> {
         match std::fs::read(path) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| format!("{}: not a clipscope baseline: {e}", path.display())),
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes).map_err(|source| BaselineError::NotABaseline {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Baseline::new([])),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(source) => Err(BaselineError::Read {
+                path: path.to_path_buf(),
+                source,
+            }),
         }
     }
 
     /// Writes the baseline to `path` atomically, pretty printed with one entry per line block.
-    pub fn write(&self, path: &Path) -> Result<(), String> {
-        let mut text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+    pub fn write(&self, path: &Path) -> Result<(), BaselineError> {
+        let mut text = serde_json::to_string_pretty(self).map_err(BaselineError::Serialize)?;
         text.push('\n');
-        crate::formats::atomic::write_atomic(path, text.as_bytes())
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+        crate::formats::atomic::write_atomic(path, text.as_bytes()).map_err(|source| {
+            BaselineError::Write {
+                path: path.to_path_buf(),
+                source,
+            }
+        })
     }
 
     /// Whether `entry` is a known finding.
     pub fn contains(&self, entry: &Entry) -> bool {
         self.findings.contains(entry)
+    }
+}
+
+/// Why a baseline could not be read or written (exit status 2). Its
+/// [`Display`](fmt::Display) is one line naming the file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BaselineError {
+    /// The file exists but could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The file is not a baseline.
+    NotABaseline {
+        /// The file.
+        path: PathBuf,
+        /// What the JSON reader said.
+        source: serde_json::Error,
+    },
+    /// The baseline could not be turned into JSON.
+    Serialize(serde_json::Error),
+    /// The file could not be written.
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BaselineError::Read { path, source } => write!(f, "{}: {source}", path.display()),
+            BaselineError::NotABaseline { path, source } => {
+                write!(f, "{}: not a clipscope baseline: {source}", path.display())
+            }
+            BaselineError::Serialize(e) => e.fmt(f),
+            BaselineError::Write { path, source } => {
+                write!(f, "{}: cannot write: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BaselineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BaselineError::Read { source, .. } | BaselineError::Write { source, .. } => {
+                Some(source)
+            }
+            BaselineError::NotABaseline { source, .. } | BaselineError::Serialize(source) => {
+                Some(source)
+            }
+        }
     }
 }
 
@@ -94,10 +164,16 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.find("a.json").unwrap() < text.find("b.json").unwrap());
         std::fs::write(&path, "nope").unwrap();
+        let e = Baseline::read_or_empty(&path).unwrap_err();
+        assert!(matches!(e, BaselineError::NotABaseline { .. }), "{e:?}");
         assert!(
-            Baseline::read_or_empty(&path)
-                .unwrap_err()
-                .contains("baseline.json")
+            e.to_string()
+                .contains("baseline.json: not a clipscope baseline: "),
+            "{e}"
         );
+        let e = Baseline::new([])
+            .write(&dir.path().join("no/such/folder/b.json"))
+            .unwrap_err();
+        assert!(e.to_string().contains(": cannot write: "), "{e}");
     }
 }

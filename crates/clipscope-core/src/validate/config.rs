@@ -27,6 +27,7 @@
 //! status 2), so a typo never silently disables a check. `parse` cannot be turned off.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -169,11 +170,11 @@ impl Config {
 
     /// Loads `--config FILE` when given, else the nearest `clipscope.toml` at or above `start`,
     /// else the defaults rooted at the working folder. Errors are one line naming the file.
-    pub fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config, String> {
+    pub fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config, ConfigError> {
         if let Some(path) = explicit {
             return Config::load(path);
         }
-        let start = std::path::absolute(start).map_err(|e| format!("{}: {e}", start.display()))?;
+        let start = std::path::absolute(start).map_err(|e| ConfigError::io(start, e))?;
         let mut dir = if start.is_dir() {
             Some(start.as_path())
         } else {
@@ -186,31 +187,32 @@ impl Config {
             }
             dir = d.parent();
         }
-        let cwd = std::env::current_dir().map_err(|e| format!("working folder: {e}"))?;
+        let cwd = std::env::current_dir().map_err(ConfigError::WorkingFolder)?;
         Ok(Config::default_at(cwd))
     }
 
     /// Reads and checks the config file at `path`.
-    pub fn load(path: &Path) -> Result<Config, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file: ConfigFile = toml::from_str(&text).map_err(|e| {
-            let first = e.message().lines().next().unwrap_or("").to_string();
-            let at = e
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::io(path, e))?;
+        let file: ConfigFile = toml::from_str(&text).map_err(|source| {
+            let line = source
                 .span()
-                .map(|s| {
-                    let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                    format!(" (line {line})")
-                })
-                .unwrap_or_default();
-            format!("{}{at}: {first}", path.display())
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            ConfigError::Syntax {
+                path: path.to_path_buf(),
+                line,
+                source: Box::new(source),
+            }
         })?;
-        let absolute = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let absolute = std::path::absolute(path).map_err(|e| ConfigError::io(path, e))?;
         let root = absolute
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("."));
-        Config::from_file(file, root, Some(absolute))
-            .map_err(|e| format!("{}: {e}", path.display()))
+        Config::from_file(file, root, Some(absolute)).map_err(|source| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 
     /// Checks rule codes and compiles the globs of `file`.
@@ -218,15 +220,15 @@ impl Config {
         file: ConfigFile,
         root: PathBuf,
         source: Option<PathBuf>,
-    ) -> Result<Config, String> {
+    ) -> Result<Config, InvalidConfig> {
         let rule_maps = std::iter::once(&file.rules).chain(file.overrides.iter().map(|o| &o.rules));
         for rules in rule_maps {
             for (code, level) in rules {
                 if rule(code).is_none() {
-                    return Err(format!("unknown rule `{code}` in [rules]"));
+                    return Err(InvalidConfig::UnknownRule { code: code.clone() });
                 }
                 if code == "parse" && *level == Level::Off {
-                    return Err("the `parse` rule cannot be turned off".into());
+                    return Err(InvalidConfig::ParseOff);
                 }
             }
         }
@@ -234,13 +236,16 @@ impl Config {
         for (i, o) in file.overrides.iter().enumerate() {
             let mut set = GlobSetBuilder::new();
             for pattern in &o.files {
-                let glob = Glob::new(pattern)
-                    .map_err(|e| format!("overrides[{i}].files: bad glob `{pattern}`: {e}"))?;
+                let glob = Glob::new(pattern).map_err(|source| InvalidConfig::BadGlob {
+                    index: i,
+                    pattern: pattern.clone(),
+                    source,
+                })?;
                 set.add(glob);
             }
             globs.push(
                 set.build()
-                    .map_err(|e| format!("overrides[{i}].files: {e}"))?,
+                    .map_err(|source| InvalidConfig::GlobSet { index: i, source })?,
             );
         }
         Ok(Config {
@@ -304,6 +309,137 @@ impl Config {
     }
 }
 
+/// Why a config cannot be used (exit status 2). Its [`Display`](fmt::Display) is one line
+/// naming the file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// A file or folder could not be read, or its absolute path not found.
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The working folder (the root of the built-in settings) is unknown.
+    WorkingFolder(std::io::Error),
+    /// The file is not TOML, or has keys or values the config does not.
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// The line of the culprit, when known.
+        line: Option<usize>,
+        /// What the TOML reader said.
+        source: Box<toml::de::Error>,
+    },
+    /// The file's settings are refused.
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: InvalidConfig,
+    },
+}
+
+impl ConfigError {
+    /// A failure to read `path`.
+    fn io(path: &Path, source: std::io::Error) -> ConfigError {
+        ConfigError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ConfigError::WorkingFolder(e) => write!(f, "working folder: {e}"),
+            ConfigError::Syntax { path, line, source } => {
+                write!(f, "{}", path.display())?;
+                if let Some(line) = line {
+                    write!(f, " (line {line})")?;
+                }
+                let first = source.message().lines().next().unwrap_or("");
+                write!(f, ": {first}")
+            }
+            ConfigError::Invalid { path, source } => write!(f, "{}: {source}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConfigError::Io { source, .. } | ConfigError::WorkingFolder(source) => Some(source),
+            ConfigError::Syntax { source, .. } => Some(source.as_ref()),
+            ConfigError::Invalid { source, .. } => Some(source),
+        }
+    }
+}
+
+/// What is wrong with a config's settings ([`Config::from_file`]). Its
+/// [`Display`](fmt::Display) is one line, without the file.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum InvalidConfig {
+    /// A rule code not in the [rule registry](mod@super::rules).
+    UnknownRule {
+        /// The code.
+        code: String,
+    },
+    /// The `parse` rule turned off.
+    ParseOff,
+    /// An override's glob does not parse.
+    BadGlob {
+        /// The override's index.
+        index: usize,
+        /// The glob.
+        pattern: String,
+        /// What globset said.
+        source: globset::Error,
+    },
+    /// An override's globs do not compile together.
+    GlobSet {
+        /// The override's index.
+        index: usize,
+        /// What globset said.
+        source: globset::Error,
+    },
+}
+
+impl fmt::Display for InvalidConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidConfig::UnknownRule { code } => write!(f, "unknown rule `{code}` in [rules]"),
+            InvalidConfig::ParseOff => f.write_str("the `parse` rule cannot be turned off"),
+            InvalidConfig::BadGlob {
+                index,
+                pattern,
+                source,
+            } => write!(
+                f,
+                "overrides[{index}].files: bad glob `{pattern}`: {source}"
+            ),
+            InvalidConfig::GlobSet { index, source } => {
+                write!(f, "overrides[{index}].files: {source}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InvalidConfig {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InvalidConfig::BadGlob { source, .. } | InvalidConfig::GlobSet { source, .. } => {
+                Some(source)
+            }
+            InvalidConfig::UnknownRule { .. } | InvalidConfig::ParseOff => None,
+        }
+    }
+}
+
 /// Copies the tolerances that are set into `lint`.
 fn apply_tolerances(lint: &mut LintSettings, t: &Tolerances) {
     if let Some(v) = t.quaternion_length {
@@ -323,7 +459,7 @@ mod tests {
 
     fn config(text: &str) -> Result<Config, String> {
         let file: ConfigFile = toml::from_str(text).map_err(|e| e.to_string())?;
-        Config::from_file(file, PathBuf::from("/repo"), None)
+        Config::from_file(file, PathBuf::from("/repo"), None).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -394,6 +530,37 @@ mod tests {
         assert!(config("[tolerance]\n").is_err());
         assert!(config("[rules]\nloop-seam = \"loud\"").is_err());
         assert!(config("[[overrides]]\nfiles = [\"a/[\"]").is_err());
+    }
+
+    #[test]
+    fn load_errors_name_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_NAME);
+        std::fs::write(
+            &path,
+            "loop-names = [\"walk\"]\n[rules]\nloop-seam = \"loud\"\n",
+        )
+        .unwrap();
+        let e = Config::load(&path).unwrap_err();
+        assert!(
+            matches!(e, ConfigError::Syntax { line: Some(3), .. }),
+            "{e:?}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("{} (line 3): ", path.display())),
+            "{text}"
+        );
+        assert!(!text.contains('\n'), "{text}");
+        std::fs::write(&path, "[rules]\nparse = \"off\"\n").unwrap();
+        let e = Config::load(&path).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: the `parse` rule cannot be turned off", path.display())
+        );
+        assert!(std::error::Error::source(&e).is_some());
+        let e = Config::load(&dir.path().join("none.toml")).unwrap_err();
+        assert!(matches!(e, ConfigError::Io { .. }), "{e:?}");
     }
 
     #[test]

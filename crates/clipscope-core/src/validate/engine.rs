@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use super::ValidateError;
 use super::baseline::{Baseline, Entry};
 use super::config::{Config, FileSettings};
 use super::report::{FileReport, Finding, Run};
@@ -52,7 +53,7 @@ pub trait Progress: Sync {
 impl Progress for () {}
 
 /// The files under `paths` (directories searched recursively), the config, the rig and the
-/// baseline; errors are one line (exit status 2).
+/// baseline; errors ([`ValidateError`]) are one line (exit status 2).
 pub struct Plan {
     /// The clip files, sorted.
     pub files: Vec<PathBuf>,
@@ -68,7 +69,7 @@ pub struct Plan {
 
 impl Plan {
     /// Collects the files and loads config, rig and baseline.
-    pub fn new(paths: &[PathBuf], opts: &CheckOptions) -> Result<Plan, String> {
+    pub fn new(paths: &[PathBuf], opts: &CheckOptions) -> Result<Plan, ValidateError> {
         let mut files = Vec::new();
         for path in paths {
             collect(path, &mut files)?;
@@ -265,13 +266,17 @@ fn report_with(
 }
 
 /// Expands directories into the clip files below them.
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), ValidateError> {
+    let io = |source| ValidateError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
     if !meta.is_dir() {
         out.push(path.to_path_buf());
         return Ok(());
     }
-    let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries = std::fs::read_dir(path).map_err(io)?;
     for entry in entries.filter_map(Result::ok).map(|e| e.path()) {
         if entry.is_dir() {
             collect(&entry, out)?;

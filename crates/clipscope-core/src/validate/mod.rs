@@ -14,19 +14,26 @@
 //!   function every check ends in, [`engine::check_bytes`];
 //! * [`report`]: what a check says about a file;
 //! * [`fix`]: `--fix`, the safe repairs applied in place;
-//! * [`open_document`]: a document open in the editor, checked as the CLI checks its file.
+//! * [`open_document`]: a document open in the editor, checked as the CLI checks its file;
+//! * [`ValidateError`]: why a run cannot start (exit status 2), wrapping the error of the input
+//!   that failed ([`ConfigError`], [`RigNodesError`], [`BaselineError`], [`FixError`]).
 
 pub mod baseline;
 pub mod config;
 pub mod engine;
+mod error;
 pub mod fix;
 pub mod open_document;
 pub mod report;
 pub mod rig;
 pub mod rules;
 
-pub use config::{Config, FileSettings, Level};
+pub use baseline::BaselineError;
+pub use config::{Config, ConfigError, FileSettings, InvalidConfig, Level};
 pub use engine::{CheckOptions, Plan, Progress, check_bytes};
+pub use error::ValidateError;
+pub use fix::FixError;
 pub use open_document::{CheckedInput, DocumentCheck, check_open_document};
 pub use report::{FileReport, Finding, Run};
+pub use rig::RigNodesError;
 pub use rules::{Formats, Rule, rule, rules};

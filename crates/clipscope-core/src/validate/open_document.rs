@@ -10,6 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::ValidateError;
 use super::config::{Config, FileSettings};
 use super::engine::{check_bytes, check_document};
 use super::report::FileReport;
@@ -58,21 +59,23 @@ fn settings_for(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let loaded = Config::discover(None, folder).and_then(|config| {
-        let rig = config
-            .file
-            .rig
-            .as_ref()
-            .map(|r| rig_nodes(&config.root.join(r), read))
-            .transpose()?;
-        Ok((config, rig))
-    });
+    let loaded = Config::discover(None, folder)
+        .map_err(ValidateError::from)
+        .and_then(|config| {
+            let rig = config
+                .file
+                .rig
+                .as_ref()
+                .map(|r| rig_nodes(&config.root.join(r), read))
+                .transpose()?;
+            Ok((config, rig))
+        });
     match loaded {
         Ok((config, rig)) => {
             let settings = config.settings_for(&config.relative(path), rig.as_deref());
             (settings, config.source, None)
         }
-        Err(reason) => (FileSettings::default(), None, Some(reason)),
+        Err(reason) => (FileSettings::default(), None, Some(reason.to_string())),
     }
 }
 

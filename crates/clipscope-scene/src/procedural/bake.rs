@@ -12,14 +12,15 @@
 use glam::EulerRot;
 
 use super::Cycle;
-use super::cycle::Property;
+use super::cycle::{CycleError, Property};
 use super::seam::SeamJump;
 use clipscope_core::model::ops::OptimizeReport;
 use clipscope_core::model::{Clip, Track, TrackKind};
 
-/// The most cycles and frames per second a bake accepts.
-const MAX_CYCLES: u32 = 1000;
-const MAX_FPS: f64 = 1000.0;
+/// The most cycles a bake accepts.
+pub(super) const MAX_CYCLES: u32 = 1000;
+/// The most frames per second a bake accepts.
+pub(super) const MAX_FPS: f64 = 1000.0;
 
 /// How to bake.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,26 +93,18 @@ struct Group {
 }
 
 impl Cycle {
-    /// Samples the cycle with parameter `values` into a clip. Fails with a sentence on options
-    /// out of range or a formula that cannot be evaluated.
-    pub fn bake(&self, values: &[f64], options: &BakeOptions) -> Result<Baked, String> {
+    /// Samples the cycle with parameter `values` into a clip. Fails on options out of range or
+    /// a formula that cannot be evaluated.
+    pub fn bake(&self, values: &[f64], options: &BakeOptions) -> Result<Baked, CycleError> {
         if !(options.fps.is_finite() && options.fps > 0.0 && options.fps <= MAX_FPS) {
-            return Err(format!(
-                "fps must be above 0 and at most {MAX_FPS}, not {}",
-                options.fps
-            ));
+            return Err(CycleError::Fps(options.fps));
         }
         if !(1..=MAX_CYCLES).contains(&options.cycles) {
-            return Err(format!(
-                "cycles must be 1 to {MAX_CYCLES}, not {}",
-                options.cycles
-            ));
+            return Err(CycleError::Cycles(options.cycles));
         }
         let rate = self.rate(values);
         if !(rate.is_finite() && rate > 0.0) {
-            return Err(format!(
-                "speed must be above 0 cycles per second, not {rate}"
-            ));
+            return Err(CycleError::Speed(rate));
         }
         let duration = f64::from(options.cycles) / rate;
         let groups = self.groups();
@@ -242,16 +235,19 @@ mod tests {
             fps,
             ..BakeOptions::default()
         };
-        assert!(
-            c.bake(&v, &fps(0.0))
-                .unwrap_err()
-                .contains("fps must be above 0")
+        assert_eq!(
+            c.bake(&v, &fps(0.0)).unwrap_err().to_string(),
+            "fps must be above 0 and at most 1000, not 0"
         );
         assert!(c.bake(&v, &fps(f64::NAN)).is_err());
         let none = BakeOptions {
             cycles: 0,
             ..BakeOptions::default()
         };
-        assert!(c.bake(&v, &none).unwrap_err().contains("cycles must be 1"));
+        assert_eq!(c.bake(&v, &none).unwrap_err(), CycleError::Cycles(0));
+        assert_eq!(
+            CycleError::Cycles(0).to_string(),
+            "cycles must be 1 to 1000, not 0"
+        );
     }
 }

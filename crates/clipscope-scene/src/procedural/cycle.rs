@@ -1,10 +1,12 @@
 //! A [`Cycle`]: named parameters and one formula per animated channel of a rig's parts, all
 //! driven by one master phase `t` that runs from 0 to 2π per cycle.
 
+use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::expression::{BUILT_IN_NAMES, Expression, Variables};
+use super::bake::{MAX_CYCLES, MAX_FPS};
+use super::expression::{BUILT_IN_NAMES, Expression, ExpressionError, Variables};
 use super::schema::CycleFile;
 use crate::Rig;
 use clipscope_core::formats::json::path::{field, index, syntax_error};
@@ -246,7 +248,8 @@ impl Cycle {
                     format!("expected a formula (text), not {value}"),
                 )
             })?;
-            let formula = Expression::parse(text, &names).map_err(|e| (at.clone(), e))?;
+            let formula =
+                Expression::parse(text, &names).map_err(|e| (at.clone(), e.to_string()))?;
             channels.push(Channel {
                 part: part.to_string(),
                 property,
@@ -273,7 +276,10 @@ impl Cycle {
         for k in 0..8 {
             let phase = std::f64::consts::TAU * k as f64 / 8.0;
             if let Err((channel, e)) = cycle.evaluate_channels(&defaults, phase, &mut out) {
-                return Err((format!("channels[{:?}]", cycle.channels[channel].key()), e));
+                return Err((
+                    format!("channels[{:?}]", cycle.channels[channel].key()),
+                    e.to_string(),
+                ));
             }
         }
         Ok(cycle)
@@ -342,9 +348,17 @@ impl Cycle {
 
     /// Every channel's value at master phase `phase` (radians, 0 to 2π), in channel order,
     /// written into `out`. Fails (naming the channel) only when a formula has a type error.
-    pub fn evaluate(&self, values: &[f64], phase: f64, out: &mut Vec<f64>) -> Result<(), String> {
+    pub fn evaluate(
+        &self,
+        values: &[f64],
+        phase: f64,
+        out: &mut Vec<f64>,
+    ) -> Result<(), CycleError> {
         self.evaluate_channels(values, phase, out)
-            .map_err(|(c, e)| format!("{}: {e}", self.channels[c].key()))
+            .map_err(|(c, source)| CycleError::Channel {
+                channel: self.channels[c].key(),
+                source: Box::new(source),
+            })
     }
 
     fn evaluate_channels(
@@ -352,7 +366,7 @@ impl Cycle {
         values: &[f64],
         phase: f64,
         out: &mut Vec<f64>,
-    ) -> Result<(), (usize, String)> {
+    ) -> Result<(), (usize, ExpressionError)> {
         let mut bound = Vec::with_capacity(self.names.len());
         bound.extend([phase, std::f64::consts::PI, std::f64::consts::TAU]);
         bound.extend(
@@ -372,6 +386,51 @@ impl Cycle {
             );
         }
         Ok(())
+    }
+}
+
+/// Why a cycle could not be evaluated or baked. Its [`Display`](fmt::Display) is one sentence.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum CycleError {
+    /// A channel's formula failed to evaluate (a type error such as `if(t, 1, 2)`).
+    Channel {
+        /// The channel's key, `legR.position.x`.
+        channel: String,
+        /// Why the formula failed.
+        source: Box<ExpressionError>,
+    },
+    /// The bake's frame rate is not above 0 and at most 1000.
+    Fps(f64),
+    /// The bake's cycle count is not 1 to 1000.
+    Cycles(u32),
+    /// The speed parameter is not above 0 cycles per second.
+    Speed(f64),
+}
+
+impl fmt::Display for CycleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CycleError::Channel { channel, source } => write!(f, "{channel}: {source}"),
+            CycleError::Fps(fps) => {
+                write!(f, "fps must be above 0 and at most {MAX_FPS}, not {fps}")
+            }
+            CycleError::Cycles(cycles) => {
+                write!(f, "cycles must be 1 to {MAX_CYCLES}, not {cycles}")
+            }
+            CycleError::Speed(rate) => {
+                write!(f, "speed must be above 0 cycles per second, not {rate}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CycleError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CycleError::Channel { source, .. } => Some(source.as_ref()),
+            _ => None,
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 //! name must be `t`, `pi`, `tau` or a parameter of the cycle, and that is checked when the
 //! formula is read. Every number is a float (`3/4` is 0.75), so formulas mean what they say.
 
+use std::fmt;
+
 use evalexpr::error::EvalexprResultValue;
 use evalexpr::{
     Context, DefaultNumericTypes, EvalexprError, EvalexprResult, Node, Operator, Value,
@@ -57,15 +59,125 @@ impl PartialEq for Expression {
     }
 }
 
+/// Why a formula is refused, or failed to evaluate. Its [`Display`](fmt::Display) is one
+/// sentence about the formula, quoting it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ExpressionError {
+    /// The formula is empty.
+    Empty,
+    /// The formula is not an expression evalexpr reads.
+    Syntax {
+        /// The formula.
+        text: String,
+        /// What evalexpr said.
+        source: EvalexprError,
+    },
+    /// The formula holds text.
+    Text {
+        /// The formula.
+        text: String,
+        /// The text it holds.
+        literal: String,
+    },
+    /// The formula reads a name that is neither built in nor a parameter.
+    UnknownName {
+        /// The formula.
+        text: String,
+        /// The name.
+        name: String,
+        /// The names it may read.
+        known: Vec<String>,
+    },
+    /// The formula calls a function not in [`FUNCTIONS`].
+    UnknownFunction {
+        /// The formula.
+        text: String,
+        /// The function's name.
+        name: String,
+    },
+    /// The formula assigns.
+    Assigns {
+        /// The formula.
+        text: String,
+    },
+    /// The formula is several expressions separated by `;`.
+    Chain {
+        /// The formula.
+        text: String,
+    },
+    /// Evaluating the formula failed: a type error, such as `if(t, 1, 2)`, or a function called
+    /// with the wrong number of arguments.
+    Evaluation {
+        /// The formula.
+        text: String,
+        /// What evalexpr said.
+        source: EvalexprError,
+    },
+}
+
+impl fmt::Display for ExpressionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExpressionError::Empty => f.write_str("the formula is empty"),
+            ExpressionError::Syntax { text, source } => {
+                write!(f, "cannot read {text:?}: {}", describe(source))
+            }
+            ExpressionError::Text { text, literal } => {
+                write!(f, "{text:?}: text ({literal:?}) has no place in a formula")
+            }
+            ExpressionError::UnknownName { text, name, known } => write!(
+                f,
+                "{text:?}: unknown name {name:?} (known: {})",
+                known.join(", ")
+            ),
+            ExpressionError::UnknownFunction { text, name } => {
+                let known: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
+                write!(
+                    f,
+                    "{text:?}: unknown function {name:?} (known: {})",
+                    known.join(", ")
+                )
+            }
+            ExpressionError::Assigns { text } => write!(
+                f,
+                "{text:?}: a formula cannot assign (write `==` to compare)"
+            ),
+            ExpressionError::Chain { text } => {
+                write!(f, "{text:?}: a formula is one expression, without `;`")
+            }
+            ExpressionError::Evaluation { text, source } => {
+                write!(f, "{text:?}: {}", describe(source))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ExpressionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExpressionError::Syntax { source, .. } | ExpressionError::Evaluation { source, .. } => {
+                Some(source)
+            }
+            _ => None,
+        }
+    }
+}
+
 impl Expression {
     /// Parses `text` and checks that it only reads `names` (the built-in names first, then the
     /// parameters) and only calls [`FUNCTIONS`]. The error is one sentence about `text`.
-    pub fn parse(text: &str, names: &[String]) -> Result<Expression, String> {
+    pub fn parse(text: &str, names: &[String]) -> Result<Expression, ExpressionError> {
         if text.trim().is_empty() {
-            return Err("the formula is empty".to_string());
+            return Err(ExpressionError::Empty);
         }
-        let mut node = evalexpr::build_operator_tree::<DefaultNumericTypes>(text)
-            .map_err(|e| format!("cannot read {text:?}: {}", describe(&e)))?;
+        let mut node =
+            evalexpr::build_operator_tree::<DefaultNumericTypes>(text).map_err(|source| {
+                ExpressionError::Syntax {
+                    text: text.to_string(),
+                    source,
+                }
+            })?;
         check(&mut node, names, text)?;
         let reads = node
             .iter_variable_identifiers()
@@ -90,45 +202,55 @@ impl Expression {
 
     /// The formula's value with `values[i]` bound to `names[i]` of the list it was parsed
     /// against. Fails (with a sentence) only on a type error, such as `if(t, 1, 2)`.
-    pub fn evaluate(&self, names: &[String], values: &[f64]) -> Result<f64, String> {
+    pub fn evaluate(&self, names: &[String], values: &[f64]) -> Result<f64, ExpressionError> {
         self.evaluate_in(&Variables::new(names, values))
     }
 
     /// The formula's value with `variables` (bind once, evaluate many formulas).
-    pub fn evaluate_in(&self, variables: &Variables<'_>) -> Result<f64, String> {
+    pub fn evaluate_in(&self, variables: &Variables<'_>) -> Result<f64, ExpressionError> {
         self.node
             .eval_number_with_context(variables)
-            .map_err(|e| format!("{:?}: {}", self.text, describe(&e)))
+            .map_err(|source| ExpressionError::Evaluation {
+                text: self.text.clone(),
+                source,
+            })
     }
 }
 
 /// Walks the tree: floats for every number, and only known names, known functions and pure
 /// operators.
-fn check(node: &mut Node<DefaultNumericTypes>, names: &[String], text: &str) -> Result<(), String> {
+fn check(
+    node: &mut Node<DefaultNumericTypes>,
+    names: &[String],
+    text: &str,
+) -> Result<(), ExpressionError> {
     match node.operator_mut() {
         Operator::Const { value } => match value {
             Value::Int(i) => *value = Value::Float(*i as f64),
             Value::Float(_) | Value::Boolean(_) | Value::Tuple(_) | Value::Empty => {}
             Value::String(s) => {
-                return Err(format!("{text:?}: text ({s:?}) has no place in a formula"));
+                return Err(ExpressionError::Text {
+                    text: text.to_string(),
+                    literal: s.clone(),
+                });
             }
         },
         Operator::VariableIdentifierRead { identifier }
             if !names.iter().any(|n| n == identifier) =>
         {
-            return Err(format!(
-                "{text:?}: unknown name {identifier:?} (known: {})",
-                names.join(", ")
-            ));
+            return Err(ExpressionError::UnknownName {
+                text: text.to_string(),
+                name: identifier.clone(),
+                known: names.to_vec(),
+            });
         }
         Operator::FunctionIdentifier { identifier }
             if !FUNCTIONS.iter().any(|(f, _)| f == identifier) =>
         {
-            let known: Vec<&str> = FUNCTIONS.iter().map(|(f, _)| *f).collect();
-            return Err(format!(
-                "{text:?}: unknown function {identifier:?} (known: {})",
-                known.join(", ")
-            ));
+            return Err(ExpressionError::UnknownFunction {
+                text: text.to_string(),
+                name: identifier.clone(),
+            });
         }
         Operator::Assign
         | Operator::AddAssign
@@ -140,14 +262,14 @@ fn check(node: &mut Node<DefaultNumericTypes>, names: &[String], text: &str) -> 
         | Operator::AndAssign
         | Operator::OrAssign
         | Operator::VariableIdentifierWrite { .. } => {
-            return Err(format!(
-                "{text:?}: a formula cannot assign (write `==` to compare)"
-            ));
+            return Err(ExpressionError::Assigns {
+                text: text.to_string(),
+            });
         }
         Operator::Chain => {
-            return Err(format!(
-                "{text:?}: a formula is one expression, without `;`"
-            ));
+            return Err(ExpressionError::Chain {
+                text: text.to_string(),
+            });
         }
         _ => {}
     }
@@ -328,7 +450,7 @@ mod tests {
     #[test]
     fn bad_formulas_are_refused_with_the_reason() {
         let n = names();
-        let err = |text: &str| Expression::parse(text, &n).unwrap_err();
+        let err = |text: &str| Expression::parse(text, &n).unwrap_err().to_string();
         assert!(
             err("cos(t) * ampl").contains("unknown name \"ampl\""),
             "{}",
@@ -349,8 +471,15 @@ mod tests {
         let e = Expression::parse("if(t, 1, 2)", &n).unwrap();
         assert!(e.evaluate(&n, &[1.0, 0.0, 0.0, 0.0]).is_err());
         let e = Expression::parse("sin(1, 2)", &n).unwrap();
-        let msg = e.evaluate(&n, &[0.0; 4]).unwrap_err();
+        let msg = e.evaluate(&n, &[0.0; 4]).unwrap_err().to_string();
         assert!(msg.contains("sin takes 1 argument(s), not 2"), "{msg}");
+        let e = e.evaluate(&n, &[0.0; 4]).unwrap_err();
+        assert!(matches!(e, ExpressionError::Evaluation { .. }));
+        assert!(std::error::Error::source(&e).is_some(), "evalexpr's error");
+        assert!(matches!(
+            Expression::parse("sinus(t)", &n),
+            Err(ExpressionError::UnknownFunction { name, .. }) if name == "sinus"
+        ));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! Parameters a preset leaves out keep their defaults; a value outside its slider's range, an
 //! unknown name or a preset of another cycle is refused with a sentence saying which.
 
+use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -62,19 +63,23 @@ impl Preset {
     }
 
     /// The values this preset gives `cycle` (defaults where it is silent), checked.
-    pub fn values_for(&self, cycle: &Cycle) -> Result<Vec<f64>, String> {
+    pub fn values_for(&self, cycle: &Cycle) -> Result<Vec<f64>, PresetError> {
         if self.cycle != cycle.id {
-            return Err(format!(
-                "cycle: this preset is for {:?}, not {:?}",
-                self.cycle, cycle.id
-            ));
+            return Err(PresetError::OtherCycle {
+                preset: self.cycle.clone(),
+                cycle: cycle.id.clone(),
+            });
         }
         let mut values = cycle.defaults();
         for (name, value) in &self.parameters {
-            let v = value
-                .as_f64()
-                .ok_or_else(|| format!("parameters.{name}: expected a number, not {value}"))?;
-            set(cycle, &mut values, name, v).map_err(|e| format!("parameters.{name}: {e}"))?;
+            let v = value.as_f64().ok_or_else(|| PresetError::NotANumber {
+                name: name.clone(),
+                value: value.to_string(),
+            })?;
+            set(cycle, &mut values, name, v).map_err(|source| PresetError::Parameter {
+                name: name.clone(),
+                source,
+            })?;
         }
         Ok(values)
     }
@@ -82,36 +87,176 @@ impl Preset {
 
 /// Sets parameter `name` of `cycle` to `value` in `values`, refusing unknown names and values
 /// outside the parameter's range.
-pub fn set(cycle: &Cycle, values: &mut [f64], name: &str, value: f64) -> Result<(), String> {
-    let i = cycle.parameter(name).ok_or_else(|| {
-        let names: Vec<&str> = cycle.parameters.iter().map(|p| p.name.as_str()).collect();
-        format!(
-            "{} has no parameter {name:?} (it has {})",
-            cycle.id,
-            names.join(", ")
-        )
-    })?;
+pub fn set(
+    cycle: &Cycle,
+    values: &mut [f64],
+    name: &str,
+    value: f64,
+) -> Result<(), ParameterError> {
+    let i = cycle
+        .parameter(name)
+        .ok_or_else(|| ParameterError::Unknown {
+            cycle: cycle.id.clone(),
+            name: name.to_string(),
+            known: cycle.parameters.iter().map(|p| p.name.clone()).collect(),
+        })?;
     let p = &cycle.parameters[i];
     if !(p.min..=p.max).contains(&value) {
-        return Err(format!(
-            "{name} = {value} is outside its range {} to {}",
-            p.min, p.max
-        ));
+        return Err(ParameterError::OutOfRange {
+            name: name.to_string(),
+            value,
+            min: p.min,
+            max: p.max,
+        });
     }
     values[i] = value;
     Ok(())
 }
 
 /// Applies a `name=value` setting (the command line's `--set amp=6`).
-pub fn set_from_text(cycle: &Cycle, values: &mut [f64], setting: &str) -> Result<(), String> {
+pub fn set_from_text(
+    cycle: &Cycle,
+    values: &mut [f64],
+    setting: &str,
+) -> Result<(), ParameterError> {
     let (name, value) = setting
         .split_once('=')
-        .ok_or_else(|| format!("{setting:?}: expected NAME=VALUE"))?;
+        .ok_or_else(|| ParameterError::NotNameValue {
+            setting: setting.to_string(),
+        })?;
     let value: f64 = value
         .trim()
         .parse()
-        .map_err(|_| format!("{setting:?}: {:?} is not a number", value.trim()))?;
+        .map_err(|source| ParameterError::NotANumber {
+            setting: setting.to_string(),
+            value: value.trim().to_string(),
+            source,
+        })?;
     set(cycle, values, name.trim(), value)
+}
+
+/// Why a parameter value cannot be set. Its [`Display`](fmt::Display) is one sentence.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ParameterError {
+    /// The cycle has no parameter of that name.
+    Unknown {
+        /// The cycle's id.
+        cycle: String,
+        /// The name asked for.
+        name: String,
+        /// The cycle's parameters.
+        known: Vec<String>,
+    },
+    /// The value is outside the parameter's range.
+    OutOfRange {
+        /// The parameter.
+        name: String,
+        /// The value asked for.
+        value: f64,
+        /// The range's lower end.
+        min: f64,
+        /// The range's upper end.
+        max: f64,
+    },
+    /// A setting without `=`.
+    NotNameValue {
+        /// The setting as given.
+        setting: String,
+    },
+    /// A setting whose value is not a number.
+    NotANumber {
+        /// The setting as given.
+        setting: String,
+        /// Its value.
+        value: String,
+        /// Why it is not a number.
+        source: std::num::ParseFloatError,
+    },
+}
+
+impl fmt::Display for ParameterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParameterError::Unknown { cycle, name, known } => write!(
+                f,
+                "{cycle} has no parameter {name:?} (it has {})",
+                known.join(", ")
+            ),
+            ParameterError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{name} = {value} is outside its range {min} to {max}"),
+            ParameterError::NotNameValue { setting } => {
+                write!(f, "{setting:?}: expected NAME=VALUE")
+            }
+            ParameterError::NotANumber { setting, value, .. } => {
+                write!(f, "{setting:?}: {value:?} is not a number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParameterError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParameterError::NotANumber { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Why a preset's values do not fit a cycle. Its [`Display`](fmt::Display) is one line,
+/// starting with the preset's JSON path (`parameters.amp: …`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum PresetError {
+    /// The preset is for another cycle.
+    OtherCycle {
+        /// The preset's cycle id.
+        preset: String,
+        /// The id of the cycle it was given.
+        cycle: String,
+    },
+    /// A parameter's value is not a number.
+    NotANumber {
+        /// The parameter.
+        name: String,
+        /// The value, as JSON.
+        value: String,
+    },
+    /// A parameter cannot be set to its value.
+    Parameter {
+        /// The parameter.
+        name: String,
+        /// Why.
+        source: ParameterError,
+    },
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PresetError::OtherCycle { preset, cycle } => {
+                write!(f, "cycle: this preset is for {preset:?}, not {cycle:?}")
+            }
+            PresetError::NotANumber { name, value } => {
+                write!(f, "parameters.{name}: expected a number, not {value}")
+            }
+            PresetError::Parameter { name, source } => write!(f, "parameters.{name}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for PresetError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PresetError::Parameter { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// New values for every parameter but the speed, drawn uniformly from each range (the speed
@@ -179,22 +324,37 @@ mod tests {
             .unwrap()
             .values_for(c)
             .unwrap_err();
-        assert_eq!(e, "parameters.amp: expected a number, not \"big\"");
+        assert_eq!(
+            e.to_string(),
+            "parameters.amp: expected a number, not \"big\""
+        );
         let e = read(r#"{"cycle":"hero-run","parameters":{"amp":99}}"#)
             .unwrap()
             .values_for(c)
             .unwrap_err();
-        assert!(e.contains("amp = 99 is outside its range 0 to 10"), "{e}");
+        assert!(matches!(e, PresetError::Parameter { .. }));
+        assert!(std::error::Error::source(&e).is_some());
+        assert_eq!(
+            e.to_string(),
+            "parameters.amp: amp = 99 is outside its range 0 to 10"
+        );
         let e = read(r#"{"cycle":"dog-trot","parameters":{}}"#)
             .unwrap()
             .values_for(c)
             .unwrap_err();
-        assert!(e.contains("this preset is for \"dog-trot\""), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "cycle: this preset is for \"dog-trot\", not \"hero-run\""
+        );
         let e = read(r#"{"cycle":"hero-run","parameters":{"ampl":1}}"#)
             .unwrap()
             .values_for(c)
             .unwrap_err();
-        assert!(e.contains("has no parameter \"ampl\""), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("parameters.ampl: hero-run has no parameter \"ampl\" (it has speed, "),
+            "{e}"
+        );
         let e = read(r#"{"cycle":"hero-run","params":{}}"#)
             .unwrap_err()
             .to_string();
@@ -208,15 +368,13 @@ mod tests {
         let mut v = c.defaults();
         set_from_text(c, &mut v, "amp=7").unwrap();
         assert_eq!(v[c.parameter("amp").unwrap()], 7.0);
-        assert!(
-            set_from_text(c, &mut v, "amp")
-                .unwrap_err()
-                .contains("NAME=VALUE")
+        assert_eq!(
+            set_from_text(c, &mut v, "amp").unwrap_err().to_string(),
+            "\"amp\": expected NAME=VALUE"
         );
-        assert!(
-            set_from_text(c, &mut v, "amp=x")
-                .unwrap_err()
-                .contains("not a number")
+        assert_eq!(
+            set_from_text(c, &mut v, "amp= x ").unwrap_err().to_string(),
+            "\"amp= x \": \"x\" is not a number"
         );
     }
 
