@@ -9,16 +9,24 @@ use crate::{Edit, EditError};
 impl Workspace {
     /// Carries out `edit`, records it for undo and marks the documents it changed dirty.
     /// An edit that does not fit the documents (a stale index, say) changes nothing and
-    /// says why.
+    /// says why; one refused halfway (resampling a scope whose second clip is too long) puts
+    /// back what it had done.
     pub fn apply(&mut self, edit: Edit) -> Result<Applied, EditError> {
         edit.check()?;
         let label = edit.label();
         let gesture = edit.gesture();
         let mut recorder = Recorder::new(self);
-        let mut applied = recorder.carry_out(edit)?;
-        recorder.finish(label, gesture);
-        applied.label = label.to_string();
-        Ok(applied)
+        match recorder.carry_out(edit) {
+            Ok(mut applied) => {
+                recorder.finish(label, gesture);
+                applied.label = label.to_string();
+                Ok(applied)
+            }
+            Err(e) => {
+                recorder.roll_back();
+                Err(e)
+            }
+        }
     }
 }
 
@@ -200,6 +208,33 @@ mod tests {
         assert_eq!(values[11], 5.5);
         ws.undo();
         assert_eq!(ws.clip(CLIP).unwrap(), &original);
+        assert!(ws.history.undo_label().is_none());
+    }
+
+    #[test]
+    fn an_edit_refused_halfway_puts_back_what_it_did() {
+        use clipscope_core::model::ops::OpError;
+        use clipscope_core::model::{Clip, Track, TrackKind};
+        let mut ws = workspace();
+        let long = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0], vec![0.0, 1.0]);
+        let mut two = ws.documents[0].doc.clone();
+        two.clips.push(Clip::new("long", 2e6, vec![long]));
+        ws.replace(0, two);
+        let before = ws.documents[0].doc.clips.clone();
+        let version = ws.documents[0].version;
+        let err = ws
+            .apply(Edit::Resample {
+                scope: ClipScope::All,
+                fps: 10.0,
+            })
+            .unwrap_err();
+        assert!(
+            matches!(err, EditError::Op(OpError::TooManyFrames { .. })),
+            "{err:?}"
+        );
+        assert_eq!(ws.documents[0].doc.clips, before, "the walk is back");
+        assert_eq!(ws.documents[0].version, version);
+        assert!(!ws.any_dirty());
         assert!(ws.history.undo_label().is_none());
     }
 }

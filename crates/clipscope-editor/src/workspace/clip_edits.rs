@@ -1,21 +1,30 @@
 //! Edits of one clip's own properties: its name, duration, blend mode and markers, and making
 //! it additive. Each records the whole clip.
 
-use clipscope_core::model::BlendMode;
 use clipscope_core::model::ops::{Marker, make_clip_additive};
+use clipscope_core::model::{BlendMode, Clip};
 
 use super::Applied;
 use super::recorder::Recorder;
 use crate::{ClipId, EditError};
 
 impl Recorder<'_> {
-    /// [`Edit::RenameClip`](crate::Edit::RenameClip).
-    pub(super) fn rename_clip(&mut self, clip: ClipId, name: String) -> Result<Applied, EditError> {
+    /// Changes clip `clip` with `f`, which cannot fail; such edits report nothing.
+    fn change_clip(
+        &mut self,
+        clip: ClipId,
+        f: impl FnOnce(&mut Clip),
+    ) -> Result<Applied, EditError> {
         self.edit_clip(clip, |c| {
-            c.name = name;
+            f(c);
             Ok(())
         })?;
         Ok(Applied::default())
+    }
+
+    /// [`Edit::RenameClip`](crate::Edit::RenameClip).
+    pub(super) fn rename_clip(&mut self, clip: ClipId, name: String) -> Result<Applied, EditError> {
+        self.change_clip(clip, |c| c.name = name)
     }
 
     /// [`Edit::SetDuration`](crate::Edit::SetDuration) (the duration is checked already).
@@ -24,11 +33,7 @@ impl Recorder<'_> {
         clip: ClipId,
         duration: f64,
     ) -> Result<Applied, EditError> {
-        self.edit_clip(clip, |c| {
-            c.duration = duration;
-            Ok(())
-        })?;
-        Ok(Applied::default())
+        self.change_clip(clip, |c| c.duration = duration)
     }
 
     /// [`Edit::SetBlendMode`](crate::Edit::SetBlendMode).
@@ -37,11 +42,7 @@ impl Recorder<'_> {
         clip: ClipId,
         mode: BlendMode,
     ) -> Result<Applied, EditError> {
-        self.edit_clip(clip, |c| {
-            c.blend_mode = mode;
-            Ok(())
-        })?;
-        Ok(Applied::default())
+        self.change_clip(clip, |c| c.blend_mode = mode)
     }
 
     /// [`Edit::SetMarkers`](crate::Edit::SetMarkers): reports how many markers there were and

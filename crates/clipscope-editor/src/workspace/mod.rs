@@ -36,6 +36,7 @@ mod track_edits;
 use clipscope_core::formats::Document;
 use clipscope_core::model::Clip;
 
+use crate::history::DocChange;
 use crate::{ClipId, History};
 
 pub use applied::Applied;
@@ -179,11 +180,7 @@ impl Workspace {
     pub fn undo(&mut self) -> Option<String> {
         let edit = self.history.take_undo()?;
         for change in edit.changes.iter().rev() {
-            if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
-                change.before.restore(&mut d.doc.clips);
-                d.step(d.version, change.version_before, &change.before);
-                d.version = change.version_before;
-            }
+            self.revert(change);
         }
         Some(edit.label)
     }
@@ -199,6 +196,16 @@ impl Workspace {
             }
         }
         Some(edit.label)
+    }
+
+    /// Puts back what `change` changed, with the document's version before it (undo, and an
+    /// edit that failed halfway).
+    fn revert(&mut self, change: &DocChange) {
+        if let Some(d) = self.documents.iter_mut().find(|d| d.id == change.doc_id) {
+            change.before.restore(&mut d.doc.clips);
+            d.step(d.version, change.version_before, &change.before);
+            d.version = change.version_before;
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! key and handle edits), [`Recorder::edit_clip`] (one whole clip) and [`Recorder::edit_clips`]
 //! (a document's clip list). Each change gives the document a new version. When the edit is
 //! done, [`Recorder::finish`] pushes the changes as one [`UndoStep`]; an edit that changed
-//! nothing leaves no step.
+//! nothing leaves no step, and one refused halfway is rolled back ([`Recorder::roll_back`]).
 
 use std::collections::BTreeSet;
 
@@ -40,6 +40,14 @@ impl<'w> Recorder<'w> {
                 changes: self.changes,
                 gesture,
             });
+        }
+    }
+
+    /// Abandons the edit: puts back everything it changed so far, newest first, and records
+    /// nothing (an edit refused halfway, after some clips of its scope were done).
+    pub(super) fn roll_back(self) {
+        for change in self.changes.iter().rev() {
+            self.ws.revert(change);
         }
     }
 
