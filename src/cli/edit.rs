@@ -242,17 +242,21 @@ fn apply(
     let scope = ClipScope::Clips(picked.to_vec());
     let message = |applied: clipscope_editor::Applied| applied.message.unwrap_or_default();
     Ok(match *op {
-        Op::Rename(ref pattern, ref replacement) => message(ws.apply(Edit::RenameTracks {
-            scope,
-            pattern: pattern.clone(),
-            replacement: replacement.clone(),
-        })?),
+        Op::Rename(ref pattern, ref replacement) => message(
+            ws.apply(Edit::RenameTracks {
+                scope,
+                pattern: pattern.clone(),
+                replacement: replacement.clone(),
+            })
+            .map_err(|e| e.to_string())?,
+        ),
         Op::Shift(s) => {
             ws.apply(Edit::Retime {
                 scope,
                 factor: 1.0,
                 offset: s,
-            })?;
+            })
+            .map_err(|e| e.to_string())?;
             format!("shift: {s:+} s over {} clip(s)", picked.len())
         }
         Op::ScaleTime(f) => {
@@ -260,12 +264,19 @@ fn apply(
                 scope,
                 factor: f,
                 offset: 0.0,
-            })?;
+            })
+            .map_err(|e| e.to_string())?;
             format!("scale time: × {f} over {} clip(s)", picked.len())
         }
-        Op::Resample(rate) => message(ws.apply(Edit::Resample { scope, fps: rate })?),
-        Op::UnrollQuaternions => message(ws.apply(Edit::UnrollQuaternions(scope))?),
-        Op::Reverse => message(ws.apply(Edit::Reverse(scope))?),
+        Op::Resample(rate) => message(
+            ws.apply(Edit::Resample { scope, fps: rate })
+                .map_err(|e| e.to_string())?,
+        ),
+        Op::UnrollQuaternions => message(
+            ws.apply(Edit::UnrollQuaternions(scope))
+                .map_err(|e| e.to_string())?,
+        ),
+        Op::Reverse => message(ws.apply(Edit::Reverse(scope)).map_err(|e| e.to_string())?),
         Op::MakeAdditive(frame) => {
             let fps = fps.unwrap_or(30.0);
             for &clip in picked.iter() {
@@ -274,7 +285,8 @@ fn apply(
                     frame,
                     fps,
                     reference: None,
-                })?;
+                })
+                .map_err(|e| e.to_string())?;
             }
             format!(
                 "make additive: {} clip(s) against their frame {frame} at {fps} fps",
@@ -297,7 +309,7 @@ fn apply(
                 })
                 .map_err(|e| match ws.clip(clip) {
                     Some(c) => format!("clip {:?}: {e}", c.name),
-                    None => e,
+                    None => e.to_string(),
                 })?;
                 keys += ws.clip(clip).map_or(0, |c| c.key_count());
             }

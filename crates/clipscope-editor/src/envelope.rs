@@ -25,7 +25,7 @@
 //! quaternion is normalized and converted with glam's intrinsic XYZ order (three.js's default
 //! `Euler` order), in degrees, and the angles are made continuous like Blender's Euler filter
 //! does: [`euler_keys`] walks the keys once, giving each the equivalent angle triple nearest the
-//! key before ([`closest_euler`](clipscope_core::model::ops::closest_euler)), and a sample between keys
+//! key before ([`closest_euler`]), and a sample between keys
 //! takes the triple nearest the key before it. The curves then stop jumping by 360° at ±180°
 //! or flipping to the other decomposition, wherever the view starts.
 

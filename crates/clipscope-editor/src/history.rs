@@ -9,7 +9,7 @@ use clipscope_core::model::{Clip, Track};
 
 /// A copy of part of a document's clips.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Snapshot {
+pub(crate) enum Snapshot {
     /// Some tracks of one clip, by index.
     Tracks {
         /// Clip index.
@@ -30,7 +30,7 @@ pub enum Snapshot {
 
 impl Snapshot {
     /// Writes the snapshot back into `clips`; false when it no longer fits (indices gone).
-    pub fn restore(&self, clips: &mut Vec<Clip>) -> bool {
+    pub(crate) fn restore(&self, clips: &mut Vec<Clip>) -> bool {
         match self {
             Snapshot::Tracks { clip, tracks } => {
                 let Some(c) = clips.get_mut(*clip) else {
@@ -61,8 +61,8 @@ impl Snapshot {
 
 /// What one edit did to one document.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DocChange {
-    /// The document's stable id ([`OpenDocument::id`](super::OpenDocument::id)).
+pub(crate) struct DocChange {
+    /// The document's stable id ([`OpenDocument::id`](crate::OpenDocument::id)).
     pub doc_id: u64,
     /// State before the edit.
     pub before: Snapshot,
@@ -76,7 +76,7 @@ pub struct DocChange {
 
 /// One undoable step.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UndoStep {
+pub(crate) struct UndoStep {
     /// What the undo menu shows ("Optimize").
     pub label: String,
     /// The documents it changed.
@@ -98,7 +98,7 @@ const LIMIT: usize = 500;
 impl History {
     /// Records a new edit and clears the redo stack. An edit of the same gesture as the
     /// previous one merges into it (keeping the earlier "before").
-    pub fn push(&mut self, edit: UndoStep) {
+    pub(crate) fn push(&mut self, edit: UndoStep) {
         self.redo.clear();
         if let (Some(g), Some(top)) = (edit.gesture, self.undo.last_mut())
             && top.gesture == Some(g)
@@ -117,14 +117,14 @@ impl History {
     }
 
     /// Takes the edit to undo, moving it to the redo stack.
-    pub fn take_undo(&mut self) -> Option<UndoStep> {
+    pub(crate) fn take_undo(&mut self) -> Option<UndoStep> {
         let edit = self.undo.pop()?;
         self.redo.push(edit.clone());
         Some(edit)
     }
 
     /// Takes the edit to redo, moving it back to the undo stack.
-    pub fn take_redo(&mut self) -> Option<UndoStep> {
+    pub(crate) fn take_redo(&mut self) -> Option<UndoStep> {
         let edit = self.redo.pop()?;
         self.undo.push(edit.clone());
         Some(edit)
@@ -152,7 +152,7 @@ impl History {
 
     /// How many undoable steps changed document `doc_id` to a version after `version` (the
     /// edits since a save at `version`).
-    pub fn steps_after(&self, doc_id: u64, version: u64) -> usize {
+    pub(crate) fn steps_after(&self, doc_id: u64, version: u64) -> usize {
         self.undo
             .iter()
             .filter(|e| {
@@ -164,7 +164,7 @@ impl History {
     }
 
     /// Forgets every edit of a closed document.
-    pub fn forget_document(&mut self, doc_id: u64) {
+    pub(crate) fn forget_document(&mut self, doc_id: u64) {
         for stack in [&mut self.undo, &mut self.redo] {
             stack.retain(|e| e.changes.iter().all(|c| c.doc_id != doc_id));
         }

@@ -6,7 +6,7 @@
 
 /// Time tolerance (seconds) below which two times count as the same instant: key navigation
 /// skips keys this close to the playhead, and frame snapping absorbs float noise.
-pub const TIME_EPSILON: f64 = 1e-6;
+pub(crate) const TIME_EPSILON: f64 = 1e-6;
 
 /// What playback does at the ends of the clip: the same loop modes as the mixer's actions
 /// (once stops at the end, or at the start when the speed is negative; repeat wraps; ping-pong
@@ -198,7 +198,7 @@ impl Transport {
         self.time = self.bounds(duration).1;
     }
 
-    /// The first key time strictly after the playhead (by more than [`TIME_EPSILON`]), if any.
+    /// The first key time strictly after the playhead (by more than `TIME_EPSILON`), if any.
     pub fn next_key(&self, key_times: impl Iterator<Item = f32>) -> Option<f64> {
         key_times
             .map(f64::from)
@@ -206,7 +206,7 @@ impl Transport {
             .min_by(f64::total_cmp)
     }
 
-    /// The last key time strictly before the playhead (by more than [`TIME_EPSILON`]), if any.
+    /// The last key time strictly before the playhead (by more than `TIME_EPSILON`), if any.
     pub fn prev_key(&self, key_times: impl Iterator<Item = f32>) -> Option<f64> {
         key_times
             .map(f64::from)

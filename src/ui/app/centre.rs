@@ -4,7 +4,7 @@ use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::curve_editor::{self, CurveRef};
 use crate::ui::outbox::Outbox;
 use crate::ui::viewport;
-use clipscope_editor::workspace::smoothed_clip;
+use clipscope_editor::smoothed_clip;
 
 use super::ClipscopeApp;
 

@@ -48,15 +48,33 @@ impl TrackPath {
     }
 }
 
+/// A track name that does not follow the grammar: three.js's `parseTrackName` throws
+/// `Cannot parse trackName: <name>`, which is this error's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrackNameError {
+    /// The name as given.
+    pub name: String,
+}
+
+impl std::fmt::Display for TrackNameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Cannot parse trackName: {}", self.name)
+    }
+}
+
+impl std::error::Error for TrackNameError {}
+
 /// The object names three.js splits off the end of a node name.
 const SUPPORTED_OBJECT_NAMES: [&str; 4] = ["material", "materials", "bones", "map"];
 
 /// Splits a track name into its parts like three.js's `PropertyBinding.parseTrackName`, or
-/// returns `Cannot parse trackName: <name>` when the grammar does not match.
-pub fn parse_track_name(name: &str) -> Result<TrackPath, String> {
+/// says that the grammar does not match ([`TrackNameError`]).
+pub fn parse_track_name(name: &str) -> Result<TrackPath, TrackNameError> {
     let chars: Vec<char> = name.chars().collect();
     let Some(groups) = Matcher::new(&chars).find() else {
-        return Err(format!("Cannot parse trackName: {name}"));
+        return Err(TrackNameError {
+            name: name.to_string(),
+        });
     };
     let text = |r: Option<(usize, usize)>| r.map(|(a, b)| chars[a..b].iter().collect::<String>());
     let mut path = TrackPath {
@@ -509,9 +527,11 @@ mod tests {
             "a[3].b", "a/b", "", ".", "position", "a.", ".a[]", ".a[\n]", ".a.b[x", "[x].y",
             ".p[x]y", "a.b/c.d",
         ] {
+            let err = parse_track_name(name).unwrap_err();
+            assert_eq!(err.name, name, "{name:?}");
             assert_eq!(
-                parse_track_name(name),
-                Err(format!("Cannot parse trackName: {name}")),
+                err.to_string(),
+                format!("Cannot parse trackName: {name}"),
                 "{name:?}"
             );
         }

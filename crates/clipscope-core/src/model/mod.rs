@@ -22,6 +22,7 @@ pub mod tangent_mode;
 pub mod tangents;
 pub mod track;
 pub mod track_kind;
+pub mod unsupported_interpolation;
 pub mod values;
 
 pub use clip::{BlendMode, Clip};
@@ -35,4 +36,5 @@ pub use tangent_mode::TangentMode;
 pub use tangents::Tangents;
 pub use track::Track;
 pub use track_kind::TrackKind;
+pub use unsupported_interpolation::UnsupportedInterpolation;
 pub use values::Values;

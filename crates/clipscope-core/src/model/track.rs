@@ -1,6 +1,6 @@
 //! A keyframe track: one animated property (three.js `KeyframeTrack`).
 
-use super::{Extras, Interpolation, Tangents, TrackKind, Values};
+use super::{Extras, Interpolation, Tangents, TrackKind, UnsupportedInterpolation, Values};
 
 /// One animated property: key `times` (seconds, ascending), a flat `values` array with
 /// `value_size()` entries per key, and how to interpolate between keys.
@@ -91,17 +91,20 @@ impl Track {
 
     /// Sets the interpolation like three.js's `setInterpolation`: a mode the kind does not
     /// support (smooth quaternions, linear booleans, …) leaves the current one in place and
-    /// returns three.js's warning text.
-    pub fn set_interpolation(&mut self, interpolation: Interpolation) -> Result<(), String> {
+    /// is an error whose text is three.js's warning.
+    pub fn set_interpolation(
+        &mut self,
+        interpolation: Interpolation,
+    ) -> Result<(), UnsupportedInterpolation> {
         if self.kind.supports(interpolation) {
             self.interpolation = interpolation;
             Ok(())
         } else {
-            Err(format!(
-                "unsupported interpolation for {} keyframe track named {}",
-                self.kind.type_name(),
-                self.name
-            ))
+            Err(UnsupportedInterpolation {
+                kind: self.kind,
+                track: self.name.clone(),
+                interpolation,
+            })
         }
     }
 

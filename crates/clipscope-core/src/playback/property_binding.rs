@@ -24,7 +24,7 @@
 use std::ops::Range;
 
 use super::{Pose, PropertyKey};
-use crate::model::binding::parse_track_name;
+use crate::model::binding::{TrackNameError, parse_track_name};
 
 /// A track name resolved to a property of a pose, optionally to one element of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub struct PropertyBinding {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BindError {
     /// The track name does not follow the grammar (three.js throws).
-    Unparsable(String),
+    Unparsable(TrackNameError),
     /// No node of the pose has the track's node name.
     NoSuchNode(String),
     /// The node has no such property.
@@ -54,11 +54,20 @@ pub enum BindError {
 impl std::fmt::Display for BindError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BindError::Unparsable(message) => f.write_str(message),
+            BindError::Unparsable(e) => e.fmt(f),
             BindError::NoSuchNode(node) => write!(f, "no node named {node:?}"),
             BindError::NoSuchProperty(key) => write!(f, "no property {key}"),
             BindError::NoSuchElement(key, index) => write!(f, "no element [{index}] of {key}"),
             BindError::StringTrack => f.write_str("string tracks cannot be bound to a pose"),
+        }
+    }
+}
+
+impl std::error::Error for BindError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BindError::Unparsable(e) => Some(e),
+            _ => None,
         }
     }
 }
@@ -247,7 +256,9 @@ mod tests {
         let err = |n: &str| PropertyBinding::bind(&p, n).unwrap_err();
         assert_eq!(
             err("a[3].b"),
-            BindError::Unparsable("Cannot parse trackName: a[3].b".into())
+            BindError::Unparsable(TrackNameError {
+                name: "a[3].b".into()
+            })
         );
         assert_eq!(err("ghost.position"), BindError::NoSuchNode("ghost".into()));
         assert_eq!(

@@ -17,7 +17,10 @@
 //! bezier track to another interpolation drops its tangents.
 
 use crate::model::interpolant::Sampler;
-use crate::model::{HandleSide, Interpolation, TangentMode, Tangents, Track, TrackKind, Values};
+use crate::model::{
+    HandleSide, Interpolation, TangentMode, Tangents, Track, TrackKind, UnsupportedInterpolation,
+    Values,
+};
 
 /// How the curve that the handles must reproduce is computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +38,10 @@ impl Track {
     /// modes with the same message), but keeps the curve: converting to bezier fits handles to
     /// the current curve (see the module docs), converting away from bezier drops the tangents.
     /// Converting a bezier track to bezier changes nothing.
-    pub fn convert_interpolation(&mut self, to: Interpolation) -> Result<(), String> {
+    pub fn convert_interpolation(
+        &mut self,
+        to: Interpolation,
+    ) -> Result<(), UnsupportedInterpolation> {
         if !self.kind.supports(to) {
             return self.set_interpolation(to);
         }

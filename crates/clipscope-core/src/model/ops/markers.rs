@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 
 use crate::model::Clip;
 
+use super::OpError;
+
 /// One named time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marker {
@@ -53,9 +55,9 @@ impl Clip {
     /// Replaces the clip's markers (sorted by time), keeping the entries not understood after
     /// them; no markers and nothing else removes `userData.markers`. User data that is not a
     /// JSON object cannot hold markers: an error, nothing changes.
-    pub fn set_markers(&mut self, markers: &[Marker]) -> Result<(), String> {
+    pub fn set_markers(&mut self, markers: &[Marker]) -> Result<(), OpError> {
         let Value::Object(data) = &mut self.user_data else {
-            return Err("the clip's userData is not an object, so it cannot hold markers".into());
+            return Err(OpError::MarkersNeedObject);
         };
         let kept: Vec<Value> = match data.get("markers") {
             Some(Value::Array(list)) => list

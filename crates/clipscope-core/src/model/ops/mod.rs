@@ -29,6 +29,9 @@
 //!   [`Clip::euler_filter`](super::Clip::euler_filter),
 //!   [`Clip::duplicate_tracks`](super::Clip::duplicate_tracks) and
 //!   [`Clip::set_tracks_muted`](super::Clip::set_tracks_muted).
+//!
+//! The operations that can refuse their arguments (a split outside the clip, a frame rate of 0,
+//! …) check before changing anything and say why with an [`OpError`].
 
 mod additive;
 mod clipboard;
@@ -37,6 +40,7 @@ mod convert_interpolation;
 #[cfg(test)]
 mod curve_samples;
 mod duplicate_tracks;
+mod error;
 mod euler_filter;
 mod find_by_name;
 mod fix;
@@ -66,6 +70,7 @@ pub(crate) mod validate;
 pub use crate::model::HandleSide;
 pub use additive::make_clip_additive;
 pub use clipboard::{CopiedTrack, KeyClipboard, PasteReport, PasteValues, paste_keys};
+pub use error::OpError;
 pub use euler_filter::closest_euler;
 pub use find_by_name::find_by_name;
 pub use fix::FixReport;

@@ -9,6 +9,8 @@
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
 
+use super::OpError;
+
 /// The largest number of frames [`Clip::resample`] bakes (a guard against a mistyped rate).
 pub const MAX_RESAMPLE_FRAMES: usize = 10_000_000;
 
@@ -16,19 +18,19 @@ impl Clip {
     /// Bakes every track to one key per frame at `fps` (see the module docs); returns the key
     /// count after. An `fps` that is not finite and above 0, or that would make more than
     /// [`MAX_RESAMPLE_FRAMES`] frames, is an error and changes nothing.
-    pub fn resample(&mut self, fps: f64) -> Result<usize, String> {
+    pub fn resample(&mut self, fps: f64) -> Result<usize, OpError> {
         if !(fps.is_finite() && fps > 0.0) {
-            return Err(format!("{fps} is not a frame rate above 0"));
+            return Err(OpError::FrameRate(fps));
         }
         if !(self.duration.is_finite() && self.duration > 0.0) {
             return Ok(self.key_count());
         }
         let frames = (self.duration * fps - 1e-9).floor().max(0.0);
         if frames >= MAX_RESAMPLE_FRAMES as f64 {
-            return Err(format!(
-                "{} s at {fps} fps is more than {MAX_RESAMPLE_FRAMES} frames",
-                self.duration
-            ));
+            return Err(OpError::TooManyFrames {
+                duration: self.duration,
+                fps,
+            });
         }
         let mut times: Vec<f64> = (0..=frames as usize).map(|k| k as f64 / fps).collect();
         if times.last().is_some_and(|&t| t < self.duration) {

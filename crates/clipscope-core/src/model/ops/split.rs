@@ -7,16 +7,18 @@
 
 use crate::model::{Clip, Track};
 
+use super::OpError;
+
 impl Clip {
     /// Splits the clip at `time` seconds: `self` keeps `[0, time]` and the returned clip (a
     /// [`Clip::duplicate`] with a new uuid, named `name`) holds `[time, duration]` moved to 0.
     /// A time that is not strictly inside `(0, duration)` is an error and changes nothing.
-    pub fn split_at(&mut self, time: f64, name: impl Into<String>) -> Result<Clip, String> {
+    pub fn split_at(&mut self, time: f64, name: impl Into<String>) -> Result<Clip, OpError> {
         if !(time.is_finite() && time > 0.0 && time < self.duration) {
-            return Err(format!(
-                "split at {time} s: the time must lie inside the clip (0 to {} s)",
-                self.duration
-            ));
+            return Err(OpError::SplitOutside {
+                time,
+                duration: self.duration,
+            });
         }
         let cut = time as f32;
         for track in &mut self.tracks {

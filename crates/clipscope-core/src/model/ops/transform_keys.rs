@@ -8,6 +8,7 @@
 
 use crate::model::{HandleSide, Track};
 
+use super::OpError;
 use super::keys::min_key_gap;
 
 impl Track {
@@ -19,9 +20,9 @@ impl Track {
         keys: &[usize],
         pivot: f64,
         factor: f64,
-    ) -> Result<(), String> {
+    ) -> Result<(), OpError> {
         if !(factor.is_finite() && factor > 0.0 && pivot.is_finite()) {
-            return Err(format!("a time factor must be above 0, not {factor}"));
+            return Err(OpError::TimeFactor(factor));
         }
         let n = self.len();
         let mut chosen = vec![false; n];
@@ -42,12 +43,11 @@ impl Track {
         for k in 1..n {
             let (a, b) = (new[k - 1] as f64, new[k] as f64);
             if (chosen[k] || chosen[k - 1]) && b - a < min_key_gap(a, b) {
-                return Err(format!(
-                    "{}: scaling would move key {} onto or past key {} (select the keys in between too)",
-                    self.name,
-                    if chosen[k] { k } else { k - 1 },
-                    if chosen[k] { k - 1 } else { k }
-                ));
+                return Err(OpError::KeysWouldPass {
+                    track: self.name.clone(),
+                    key: if chosen[k] { k } else { k - 1 },
+                    neighbour: if chosen[k] { k - 1 } else { k },
+                });
             }
         }
         let vs = self.value_size();
@@ -146,7 +146,10 @@ mod tests {
             1.75,
             "key 1's out handle"
         );
-        let err = t.scale_key_times(&[1, 2], 1.0, 3.0).unwrap_err();
+        let err = t
+            .scale_key_times(&[1, 2], 1.0, 3.0)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("key 2 onto or past key 3"), "{err}");
         assert_eq!(
             t.times,

@@ -21,6 +21,7 @@ pub(super) fn check(clip: &Clip, settings: &LintSettings, out: &mut Vec<Problem>
         let path = match parse_track_name(&track.name) {
             Ok(path) => path,
             Err(reason) => {
+                let reason = reason.to_string();
                 out.push(Problem::warning("unparsable-track-name", reason).in_track(j));
                 continue;
             }

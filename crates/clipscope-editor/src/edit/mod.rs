@@ -1,5 +1,13 @@
 //! The edits a user can make, as data: [`Edit`] (one undoable change) and the indices it uses
 //! ([`ClipId`], [`KeyRef`], [`ClipScope`]).
+//!
+//! An edit knows what it is called ([`Edit::label`]), which drag gesture it belongs to
+//! ([`Edit::gesture`]) and whether its own numbers make sense ([`Edit::check`], in `check.rs`);
+//! what it does to the documents is the workspace's business
+//! ([`Workspace::apply`](crate::Workspace::apply)).
+
+mod check;
+mod ids;
 
 use std::collections::BTreeMap;
 
@@ -7,39 +15,10 @@ use clipscope_core::model::ops::lint::LintSettings;
 use clipscope_core::model::ops::{HandleSide, KeyClipboard, Marker, PasteValues};
 use clipscope_core::model::{BlendMode, Clip, Interpolation, TangentMode};
 
-/// A clip of an open document: `(document index, clip index)` in the workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ClipId {
-    /// Index of the document in [`Workspace::documents`](super::Workspace::documents).
-    pub doc: usize,
-    /// Index of the clip in the document.
-    pub clip: usize,
-}
-
-/// One component of one key of a track of a clip (the unit a curve editor selects).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KeyRef {
-    /// Track index in the clip.
-    pub track: usize,
-    /// Key index in the track.
-    pub key: usize,
-    /// Value component (0 for scalar tracks; x, y, z, w for vectors and quaternions).
-    pub component: usize,
-}
-
-/// Which clips an operation such as optimize runs on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ClipScope {
-    /// One clip.
-    Clip(ClipId),
-    /// Some clips (`clipscope edit --clip NAME`), each once, in this order.
-    Clips(Vec<ClipId>),
-    /// Every clip of every open document.
-    All,
-}
+pub use ids::{ClipId, ClipScope, KeyRef};
 
 /// One undoable edit. Edits hold indices, not references, so they can be queued, logged and
-/// replayed; [`Workspace::apply`](super::Workspace::apply) checks them.
+/// replayed; [`Workspace::apply`](crate::Workspace::apply) checks them.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Edit {
     /// Renames a clip.
@@ -396,6 +375,18 @@ impl Edit {
             Edit::UnrollQuaternions(_) => "Unroll quaternions",
             Edit::EulerFilter(_) => "Euler filter",
             Edit::MakeAdditive { .. } => "Make additive",
+        }
+    }
+
+    /// The drag gesture the edit belongs to: consecutive edits of one gesture are one undo
+    /// step. Only key moves, handle moves, key fields and key scaling come in gestures.
+    pub fn gesture(&self) -> Option<u64> {
+        match self {
+            Edit::MoveKeys { gesture, .. }
+            | Edit::SetHandle { gesture, .. }
+            | Edit::SetKey { gesture, .. }
+            | Edit::ScaleKeys { gesture, .. } => *gesture,
+            _ => None,
         }
     }
 }

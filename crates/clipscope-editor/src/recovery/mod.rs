@@ -16,6 +16,8 @@
 //! documents ([`Recoverable`]), [`restore`] reads one back (as an unsaved document pointing at
 //! its original file) and [`discard`] deletes it.
 
+mod error;
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,9 @@ use clipscope_core::formats::{
     self, Document, Format, ReadError, ReadOptions, WriteOptions, atomic,
 };
 
-use super::Workspace;
+use crate::Workspace;
+
+use error::AutosaveError;
 
 /// The environment variable that moves the recovery root (tests, portable installs).
 pub const RECOVERY_DIR_ENV: &str = "CLIPSCOPE_RECOVERY_DIR";
@@ -270,7 +274,7 @@ fn write_jobs(folder: &Path, inbox: Receiver<Job>, report: Sender<String>) {
 
 /// Writes one snapshot: the document first, then its metadata (so a metadata file always
 /// names a complete document).
-fn write_entry(folder: &Path, snapshot: &Snapshot) -> Result<(), String> {
+fn write_entry(folder: &Path, snapshot: &Snapshot) -> Result<(), AutosaveError> {
     let data = folder.join(&snapshot.meta.file);
     // A format change (none today) would leave an old data file: remove other files first.
     for old in entries_of(folder, snapshot.doc_id) {
@@ -279,11 +283,11 @@ fn write_entry(folder: &Path, snapshot: &Snapshot) -> Result<(), String> {
         }
     }
     formats::write_file(&snapshot.doc, &data, &WriteOptions::default())
-        .map_err(|e| e.to_string())?;
-    let mut text = serde_json::to_string_pretty(&snapshot.meta).map_err(|e| e.to_string())?;
+        .map_err(AutosaveError::Document)?;
+    let mut text = serde_json::to_string_pretty(&snapshot.meta).map_err(AutosaveError::Meta)?;
     text.push('\n');
     atomic::write_atomic(&meta_path(folder, snapshot.doc_id), text.as_bytes())
-        .map_err(|e| e.to_string())
+        .map_err(AutosaveError::Io)
 }
 
 /// The data file name of document `id` in `format`.
