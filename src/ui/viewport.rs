@@ -14,8 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::ui::files::FileTarget;
-use crate::ui::outbox::{AppCommand, Outbox};
+use crate::ui::outbox::{AppCommand, FileTarget, Outbox};
 use clipscope_core::model::{Clip, Skeleton};
 use clipscope_render::{Camera, Frame, Renderer};
 use clipscope_scene::{

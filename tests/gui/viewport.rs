@@ -243,7 +243,7 @@ fn a_model_file_picked_from_disk_becomes_a_figure() {
     assert_eq!(figure_name(&harness), "Hero");
     // "Model…" asks for a file; the typed-path prompt stands in for the dialog here.
     harness.state_mut().files.prompt_for(
-        clipscope::ui::files::FileTarget::Figure,
+        clipscope::ui::outbox::FileTarget::Figure,
         None,
         "no dialog in tests".into(),
     );

@@ -6,8 +6,8 @@ use clipscope_core::formats::{self, Document, FileStamp, WriteOptions};
 use clipscope_core::text::thousands;
 use clipscope_editor::ClipId;
 
-use crate::ui::dialogs::Pending;
-use crate::ui::files::{FileEvent, FileTarget, LoadPurpose};
+use crate::ui::files::{FileEvent, LoadPurpose};
+use crate::ui::outbox::{FileTarget, Pending};
 
 use super::ClipscopeApp;
 

@@ -9,8 +9,8 @@ use clipscope_core::model::ops::{KeyClipboard, Marker, PasteValues};
 use clipscope_editor::{ClipScope, Edit, KeyRef};
 
 use crate::ui::commands::UiCommand;
-use crate::ui::dialogs::{Export, Pending};
-use crate::ui::files::FileTarget;
+use crate::ui::dialogs::Export;
+use crate::ui::outbox::{FileTarget, Pending};
 use crate::ui::style;
 
 use super::{ClipscopeApp, RightTab};
