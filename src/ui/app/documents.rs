@@ -113,8 +113,8 @@ impl ClipscopeApp {
             }
             FileEvent::Chosen(FileTarget::Figure, paths) => {
                 if let Some(path) = paths.first() {
-                    match self.viewport.figures.add_file(path) {
-                        Ok(name) => self.viewport.rig_choice = Some(name),
+                    match self.viewport.stage.figures.add_file(path) {
+                        Ok(name) => self.viewport.stage.rig_choice = Some(name),
                         Err(e) => self.error = Some(e),
                     }
                 }
