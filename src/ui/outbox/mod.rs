@@ -5,6 +5,10 @@
 //! A command carries its data (the edit, the path, the finding's target, the new playhead), so
 //! nothing a panel asks for depends on state that changes between the panel and the app.
 //! Selection, the transport and a panel's own widgets state are view state and stay direct.
+//!
+//! The module sits below the panels: the types the commands carry ([`Pending`],
+//! [`ChangedAnswer`], [`RecoveryAnswer`], [`FileTarget`], [`Target`]) live here, one file
+//! each, so a panel uses the outbox and the outbox uses no panel.
 
 mod answers;
 mod app_command;

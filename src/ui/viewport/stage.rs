@@ -383,9 +383,8 @@ mod tests {
     fn a_figure_that_cannot_be_used_falls_back_and_says_why() {
         let ws = demo();
         let mut stage = Stage::default();
-        stage.rig_choice = Some(figure::MESH.to_string());
         stage.show(subject(&ws, 0));
-        // The first show of a clip recalls its (empty) choice; pick again.
+        // Picked in the overlay after the clip was first shown.
         stage.rig_choice = Some(figure::MESH.to_string());
         stage.show(subject(&ws, 0));
         assert_eq!(

@@ -29,10 +29,8 @@ impl ClipscopeApp {
                 }
             }
             UiCommand::Reduce => self.open_reduce(),
-            UiCommand::CompareOriginal => {
-                if self.reduce.open {
-                    self.reduce.show_original = !self.reduce.show_original;
-                }
+            UiCommand::CompareOriginal if self.reduce.open => {
+                self.reduce.show_original = !self.reduce.show_original;
             }
             UiCommand::Validate | UiCommand::ValidateAll => {
                 if let Some(s) = self.clip_scope(command == UiCommand::ValidateAll) {
