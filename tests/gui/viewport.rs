@@ -25,6 +25,18 @@ fn pick(harness: &mut Harness<'_, ClipscopeApp>, label: &str, item: &str) {
     harness.run();
 }
 
+/// Where the figure the shown clip plays on comes from (`"names"`, `"file"`, …).
+fn report_source(harness: &Harness<'_, ClipscopeApp>) -> &'static str {
+    harness
+        .state()
+        .viewport
+        .stage
+        .report
+        .as_ref()
+        .unwrap()
+        .source
+}
+
 fn figure_name(harness: &Harness<'_, ClipscopeApp>) -> String {
     harness
         .state()
@@ -210,31 +222,11 @@ fn plays_on_lists_the_skeletons_of_open_documents_and_remembers_the_choice_per_c
     };
     select(&mut harness, 0);
     assert_eq!(figure_name(&harness), "Humanoid");
-    assert_eq!(
-        harness
-            .state()
-            .viewport
-            .stage
-            .report
-            .as_ref()
-            .unwrap()
-            .source,
-        "names"
-    );
+    assert_eq!(report_source(&harness), "names");
     // The picker offers the glTF's skeleton; the run binds little of it.
     pick(&mut harness, "Plays on", "SimpleSkin.gltf (skeleton)");
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
-    assert_eq!(
-        harness
-            .state()
-            .viewport
-            .stage
-            .report
-            .as_ref()
-            .unwrap()
-            .source,
-        "file"
-    );
+    assert_eq!(report_source(&harness), "file");
     // The glTF's own clip plays on its own skeleton automatically ...
     select(&mut harness, 1);
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");

@@ -61,7 +61,7 @@ impl Pipelines {
         let less = wgpu::CompareFunction::Less;
         let background = main_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope background",
                 layout: &layouts.plain,
                 module: &background_module,
@@ -73,7 +73,7 @@ impl Pipelines {
         );
         let ground = main_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope ground",
                 layout: &layouts.lit,
                 module: &ground_module,
@@ -85,7 +85,7 @@ impl Pipelines {
         );
         let boxes = main_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope boxes",
                 layout: &layouts.lit,
                 module: &boxes_module,
@@ -97,7 +97,7 @@ impl Pipelines {
         );
         let shadow = shadow_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope shadow",
                 layout: &layouts.plain,
                 module: &boxes_module,
@@ -107,7 +107,7 @@ impl Pipelines {
         );
         let morph = main_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope morph",
                 layout: &layouts.morph_lit,
                 module: &morph_module,
@@ -119,7 +119,7 @@ impl Pipelines {
         );
         let morph_shadow = shadow_pipeline(
             device,
-            Stage {
+            VertexStage {
                 label: "clipscope morph shadow",
                 layout: &layouts.morph_shadow,
                 module: &morph_module,
@@ -207,12 +207,24 @@ impl Layouts {
 
 /// The vertex side of a pipeline: its name, layout, shader module, vertex entry point and
 /// vertex buffers.
-struct Stage<'a> {
+struct VertexStage<'a> {
     label: &'a str,
     layout: &'a wgpu::PipelineLayout,
     module: &'a wgpu::ShaderModule,
     vertex: &'a str,
     buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+}
+
+impl VertexStage<'_> {
+    /// The vertex state of a pipeline made from this stage.
+    fn vertex_state(&self) -> wgpu::VertexState<'_> {
+        wgpu::VertexState {
+            module: self.module,
+            entry_point: Some(self.vertex),
+            compilation_options: Default::default(),
+            buffers: self.buffers,
+        }
+    }
 }
 
 /// Depth testing in the main pass: written or not, compared by `compare`.
@@ -238,7 +250,7 @@ fn triangles() -> wgpu::PrimitiveState {
 /// A pipeline of the main pass: `stage`, then `fragment` into the multisampled colour target.
 fn main_pipeline(
     device: &wgpu::Device,
-    stage: Stage<'_>,
+    stage: VertexStage<'_>,
     fragment: &str,
     depth: wgpu::DepthStencilState,
 ) -> wgpu::RenderPipeline {
@@ -250,12 +262,7 @@ fn main_pipeline(
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(stage.label),
         layout: Some(stage.layout),
-        vertex: wgpu::VertexState {
-            module: stage.module,
-            entry_point: Some(stage.vertex),
-            compilation_options: Default::default(),
-            buffers: stage.buffers,
-        },
+        vertex: stage.vertex_state(),
         primitive: triangles(),
         depth_stencil: Some(depth),
         multisample: wgpu::MultisampleState {
@@ -275,16 +282,11 @@ fn main_pipeline(
 }
 
 /// A pipeline into the shadow map: depth only, biased against shadow acne.
-fn shadow_pipeline(device: &wgpu::Device, stage: Stage<'_>) -> wgpu::RenderPipeline {
+fn shadow_pipeline(device: &wgpu::Device, stage: VertexStage<'_>) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(stage.label),
         layout: Some(stage.layout),
-        vertex: wgpu::VertexState {
-            module: stage.module,
-            entry_point: Some(stage.vertex),
-            compilation_options: Default::default(),
-            buffers: stage.buffers,
-        },
+        vertex: stage.vertex_state(),
         primitive: triangles(),
         depth_stencil: Some(wgpu::DepthStencilState {
             format: SHADOW_FORMAT,
