@@ -195,7 +195,7 @@ fn cpu_report(hero: &Rig, mixers: &mut [Mixer], out: &mut Vec<BoxInstance>, gpu:
 /// The GPU side: a headless device and the instance buffer the boxes go to.
 #[cfg(feature = "gui")]
 struct Gpu {
-    headless: clipscope_render::headless::Headless,
+    headless: clipscope_render::Headless,
     buffer: clipscope_render::InstanceBuffer,
 }
 
@@ -203,7 +203,7 @@ struct Gpu {
 impl Gpu {
     /// A headless device, or `None` (with a note) without a GPU adapter.
     fn new() -> Option<Gpu> {
-        use clipscope_render::headless::{Headless, check_adapter};
+        use clipscope_render::{Headless, check_adapter};
         match Headless::new() {
             Ok(headless) => {
                 eprintln!("upload to {}", check_adapter().unwrap_or_default());

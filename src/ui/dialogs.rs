@@ -4,30 +4,7 @@
 use clipscope_core::formats::{Format, WriteOptions};
 
 use super::files::PathPrompt;
-
-/// What waits for the user's go-ahead because it would discard unsaved edits.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Pending {
-    /// Close the document with this id.
-    Close(u64),
-    /// Quit the editor.
-    Quit,
-    /// Reload this file over its open, edited document.
-    Reload(std::path::PathBuf),
-    /// Save the document with this id over its file, which another program changed since it
-    /// was read.
-    Overwrite(u64),
-}
-
-impl Pending {
-    /// The dialog's heading and the label of the button that goes ahead.
-    pub fn labels(&self) -> (&'static str, &'static str) {
-        match self {
-            Pending::Overwrite(_) => ("Save over a changed file?", "Save anyway"),
-            _ => ("Unsaved edits", "Discard edits"),
-        }
-    }
-}
+use super::outbox::ChangedAnswer;
 
 /// The user's answer to an unsaved-edits question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,17 +37,6 @@ pub fn confirm(ctx: &egui::Context, heading: &str, question: &str, go: &str) -> 
         answer = Some(Answer::Cancel);
     }
     answer
-}
-
-/// What to do with a file that changed on disk while its open document has unsaved edits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChangedAnswer {
-    /// Replace the open document with the file's new version (the edits are lost).
-    Reload,
-    /// Keep the open document and its edits (a save replaces the new version).
-    KeepMine,
-    /// Keep the open document and open the new version beside it, as another document.
-    OpenBeside,
 }
 
 /// Asks what to do about `name`, changed on disk under unsaved edits; `None` while open.

@@ -14,33 +14,13 @@ use std::time::{Duration, Instant};
 
 use clipscope_core::formats::{self, Document, FileStamp, LoadProgress, ReadError, ReadErrorKind};
 
+use super::outbox::FileTarget;
+
 /// Most recent files remembered.
 const RECENT_LIMIT: usize = 12;
 
 /// A dialog that answers faster than this was not shown to anyone (no portal, no zenity).
 const INSTANT_ANSWER: Duration = Duration::from_millis(150);
-
-/// What a file dialog or path prompt is for.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FileTarget {
-    /// Open the chosen files.
-    Open,
-    /// Save the document with this id under the chosen path (Save As / Export As).
-    SaveAs {
-        /// The document's stable id.
-        doc_id: u64,
-        /// Write options (export settings).
-        options: formats::WriteOptions,
-        /// Export in this format instead of the document's own (Export As); `None` saves.
-        format: Option<formats::Format>,
-    },
-    /// Write this procedural-cycle preset (JSON text) to the chosen path.
-    SavePreset(String),
-    /// Load a procedural-cycle preset from the chosen file.
-    LoadPreset,
-    /// Play the shown clip on the skeleton of the chosen model or rig file.
-    Figure,
-}
 
 /// A typed-path prompt shown when no native dialog is available.
 #[derive(Debug, Clone, PartialEq)]

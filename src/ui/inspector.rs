@@ -3,7 +3,7 @@
 
 use clipscope_core::formats::Document;
 use clipscope_core::model::ops::HandleSide;
-use clipscope_core::model::{BlendMode, Clip, Interpolation, TangentMode};
+use clipscope_core::model::{BlendMode, Clip, Interpolation, TangentMode, Track};
 use clipscope_editor::{ClipId, Edit, KeyRef};
 
 use super::commands::UiCommand;
@@ -196,6 +196,35 @@ fn clip_section(
     }
 }
 
+/// The primary selected key as the key fields show it.
+struct ShownKey<'a> {
+    /// The clip it belongs to.
+    clip: ClipId,
+    /// Which key and component.
+    key: KeyRef,
+    /// Its track.
+    track: &'a Track,
+    /// Its time (s).
+    time: f32,
+    /// Its value in the key's component.
+    value: f32,
+    /// Values per key of the track (at least 1).
+    size: usize,
+}
+
+impl Inspector {
+    /// The gesture of a drag on a number field (one undo step per drag), or `None` for a typed
+    /// change.
+    fn drag_gesture(&mut self, r: &egui::Response) -> Option<u64> {
+        if r.drag_started() {
+            self.gesture += 1;
+        }
+        r.dragged().then_some(self.gesture | (1 << 62))
+    }
+}
+
+/// The first selected key's track, time, value, interpolation and (bezier tracks) handle type
+/// and handles, editable.
 fn key_section(
     ui: &mut egui::Ui,
     state: &mut Inspector,
@@ -215,158 +244,186 @@ fn key_section(
         ui.weak("Keys of bool and string tracks are shown but not edited here.");
         return;
     };
-    let vs = track.value_size().max(1);
+    let size = track.value_size().max(1);
     let (Some(&time), Some(&value)) = (
         track.times.get(key.key),
-        values.get(key.key * vs + key.component),
+        values.get(key.key * size + key.component),
     ) else {
         return;
     };
-    let names = component_names(track);
-    let comp = names.get(key.component).cloned().unwrap_or_default();
+    let shown = ShownKey {
+        clip: id,
+        key,
+        track,
+        time,
+        value,
+        size,
+    };
     ui.label(egui::RichText::new(&track.name).strong());
     if keys.len() > 1 {
         ui.weak(format!("{} keys selected; editing the first", keys.len()));
     }
-    let drag_gesture = |r: &egui::Response, state: &mut Inspector| -> Option<u64> {
-        if r.drag_started() {
-            state.gesture += 1;
-        }
-        r.dragged().then_some(state.gesture | (1 << 62))
-    };
     egui::Grid::new("key fields")
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            ui.label("Key");
-            ui.label(format!("{} of {}", key.key + 1, track.len()));
-            ui.end_row();
-
-            ui.label("Time");
-            let mut t = time as f64;
-            let r = ui.add(
-                egui::DragValue::new(&mut t)
-                    .speed(0.005)
-                    .suffix(" s")
-                    .max_decimals(4),
-            );
-            if r.changed() {
-                out.edit(Edit::SetKey {
-                    clip: id,
-                    key,
-                    time: Some(t),
-                    value: None,
-                    gesture: drag_gesture(&r, state),
-                });
-            }
-            ui.end_row();
-
-            let label = ui.label(if comp.is_empty() || vs == 1 {
-                "Value".to_string()
-            } else {
-                format!("Value {comp}")
-            });
-            let mut v = value as f64;
-            let r = ui
-                .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3))
-                .labelled_by(label.id);
-            if r.changed() {
-                out.edit(Edit::SetKey {
-                    clip: id,
-                    key,
-                    time: None,
-                    value: Some(v),
-                    gesture: drag_gesture(&r, state),
-                });
-            }
-            ui.end_row();
-
-            let label = ui.label("Interpolation");
-            let mut interp = track.interpolation;
-            egui::ComboBox::from_id_salt("interpolation")
-                .selected_text(interp.name())
-                .show_ui(ui, |ui| {
-                    for i in Interpolation::ALL {
-                        if track.kind.supports(i) {
-                            ui.selectable_value(&mut interp, i, i.name());
-                        }
-                    }
-                })
-                .response
-                .labelled_by(label.id);
-            if interp != track.interpolation {
-                out.edit(Edit::SetInterpolation {
-                    clip: id,
-                    tracks: vec![key.track],
-                    interpolation: interp,
-                });
-            }
-            ui.end_row();
-
+            time_and_value_rows(ui, state, &shown, out);
+            interpolation_row(ui, &shown, out);
             if track.interpolation == Interpolation::Bezier {
-                let tangents = track.tangents.as_ref();
-                let mut mode = tangents.map(|t| t.mode(key.key)).unwrap_or_default();
-                let before = mode;
-                let label = ui.label("Handles");
-                egui::ComboBox::from_id_salt("tangent mode")
-                    .selected_text(mode.name())
-                    .show_ui(ui, |ui| {
-                        for m in TangentMode::ALL {
-                            ui.selectable_value(&mut mode, m, m.name());
-                        }
-                    })
-                    .response
-                    .labelled_by(label.id);
-                if mode != before {
-                    out.edit(Edit::SetTangentMode {
-                        clip: id,
-                        keys: keys.iter().copied().collect(),
-                        mode,
-                    });
+                handle_rows(ui, state, &shown, keys, out);
+            }
+        });
+}
+
+/// The key's number, time and value rows.
+fn time_and_value_rows(
+    ui: &mut egui::Ui,
+    state: &mut Inspector,
+    k: &ShownKey<'_>,
+    out: &mut Outbox,
+) {
+    ui.label("Key");
+    ui.label(format!("{} of {}", k.key.key + 1, k.track.len()));
+    ui.end_row();
+
+    ui.label("Time");
+    let mut t = k.time as f64;
+    let r = ui.add(
+        egui::DragValue::new(&mut t)
+            .speed(0.005)
+            .suffix(" s")
+            .max_decimals(4),
+    );
+    if r.changed() {
+        out.edit(Edit::SetKey {
+            clip: k.clip,
+            key: k.key,
+            time: Some(t),
+            value: None,
+            gesture: state.drag_gesture(&r),
+        });
+    }
+    ui.end_row();
+
+    let names = component_names(k.track);
+    let comp = names.get(k.key.component).cloned().unwrap_or_default();
+    let label = ui.label(if comp.is_empty() || k.size == 1 {
+        "Value".to_string()
+    } else {
+        format!("Value {comp}")
+    });
+    let mut v = k.value as f64;
+    let r = ui
+        .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(3))
+        .labelled_by(label.id);
+    if r.changed() {
+        out.edit(Edit::SetKey {
+            clip: k.clip,
+            key: k.key,
+            time: None,
+            value: Some(v),
+            gesture: state.drag_gesture(&r),
+        });
+    }
+    ui.end_row();
+}
+
+/// The track's interpolation (of the kinds its values support).
+fn interpolation_row(ui: &mut egui::Ui, k: &ShownKey<'_>, out: &mut Outbox) {
+    let track = k.track;
+    let label = ui.label("Interpolation");
+    let mut interp = track.interpolation;
+    egui::ComboBox::from_id_salt("interpolation")
+        .selected_text(interp.name())
+        .show_ui(ui, |ui| {
+            for i in Interpolation::ALL {
+                if track.kind.supports(i) {
+                    ui.selectable_value(&mut interp, i, i.name());
                 }
-                ui.end_row();
-                if let Some(tg) = tangents {
-                    let at = key.key * vs * 2 + key.component * 2;
-                    for (side, arr, label) in [
-                        (HandleSide::In, &tg.in_tangents, "In handle"),
-                        (HandleSide::Out, &tg.out_tangents, "Out handle"),
-                    ] {
-                        let (Some(&ht), Some(&hv)) = (arr.get(at), arr.get(at + 1)) else {
-                            continue;
-                        };
-                        let label = ui.label(label);
-                        ui.horizontal(|ui| {
-                            let (mut ht, mut hv) = (ht as f64, hv as f64);
-                            let r1 = ui
-                                .add(
-                                    egui::DragValue::new(&mut ht)
-                                        .speed(0.005)
-                                        .suffix(" s")
-                                        .max_decimals(4),
-                                )
-                                .labelled_by(label.id);
-                            let r2 = ui
-                                .add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3))
-                                .labelled_by(label.id);
-                            for r in [&r1, &r2] {
-                                if r.changed() {
-                                    out.edit(Edit::SetHandle {
-                                        clip: id,
-                                        key,
-                                        side,
-                                        time: ht,
-                                        value: hv,
-                                        break_handles: false,
-                                        gesture: drag_gesture(r, state),
-                                    });
-                                }
-                            }
-                        });
-                        ui.end_row();
-                    }
+            }
+        })
+        .response
+        .labelled_by(label.id);
+    if interp != track.interpolation {
+        out.edit(Edit::SetInterpolation {
+            clip: k.clip,
+            tracks: vec![k.key.track],
+            interpolation: interp,
+        });
+    }
+    ui.end_row();
+}
+
+/// A bezier key's handle type (for every selected key) and its in and out handles.
+fn handle_rows(
+    ui: &mut egui::Ui,
+    state: &mut Inspector,
+    k: &ShownKey<'_>,
+    keys: &std::collections::BTreeSet<KeyRef>,
+    out: &mut Outbox,
+) {
+    let tangents = k.track.tangents.as_ref();
+    let mut mode = tangents.map(|t| t.mode(k.key.key)).unwrap_or_default();
+    let before = mode;
+    let label = ui.label("Handles");
+    egui::ComboBox::from_id_salt("tangent mode")
+        .selected_text(mode.name())
+        .show_ui(ui, |ui| {
+            for m in TangentMode::ALL {
+                ui.selectable_value(&mut mode, m, m.name());
+            }
+        })
+        .response
+        .labelled_by(label.id);
+    if mode != before {
+        out.edit(Edit::SetTangentMode {
+            clip: k.clip,
+            keys: keys.iter().copied().collect(),
+            mode,
+        });
+    }
+    ui.end_row();
+    let Some(tg) = tangents else {
+        return;
+    };
+    let at = k.key.key * k.size * 2 + k.key.component * 2;
+    for (side, arr, label) in [
+        (HandleSide::In, &tg.in_tangents, "In handle"),
+        (HandleSide::Out, &tg.out_tangents, "Out handle"),
+    ] {
+        let (Some(&ht), Some(&hv)) = (arr.get(at), arr.get(at + 1)) else {
+            continue;
+        };
+        let label = ui.label(label);
+        ui.horizontal(|ui| {
+            let (mut ht, mut hv) = (ht as f64, hv as f64);
+            let r1 = ui
+                .add(
+                    egui::DragValue::new(&mut ht)
+                        .speed(0.005)
+                        .suffix(" s")
+                        .max_decimals(4),
+                )
+                .labelled_by(label.id);
+            let r2 = ui
+                .add(egui::DragValue::new(&mut hv).speed(0.01).max_decimals(3))
+                .labelled_by(label.id);
+            for r in [&r1, &r2] {
+                if r.changed() {
+                    out.edit(Edit::SetHandle {
+                        clip: k.clip,
+                        key: k.key,
+                        side,
+                        time: ht,
+                        value: hv,
+                        break_handles: false,
+                        gesture: state.drag_gesture(r),
+                    });
                 }
             }
         });
+        ui.end_row();
+    }
 }
 
 /// Buttons for the whole-clip operations, on the selected clip or on all clips.

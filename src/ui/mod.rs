@@ -13,6 +13,9 @@
 //!   once, in order, in [`ClipscopeApp::apply_queued`]: edits go through the
 //!   [`Workspace`](clipscope_editor::Workspace) (which records undo), user-level commands run,
 //!   dialogs open.
+//! * **Layering:** [`outbox`] holds [`outbox::AppCommand`] and the types its commands carry
+//!   (what waits for confirmation, dialog answers, file targets, a finding's target), so the
+//!   panels depend on it and it depends on no panel; [`commands`] is below it.
 //!
 //! What stays direct is view state: the selection, the transport's play state and playhead as
 //! the timeline moves it, each panel's own widgets state (filters, camera, slider values).

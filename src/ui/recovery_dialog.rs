@@ -4,7 +4,7 @@
 
 use clipscope_editor::recovery::Recoverable;
 
-use super::outbox::{AppCommand, Outbox};
+use super::outbox::{AppCommand, Outbox, RecoveryAnswer};
 
 /// The documents on offer and which are ticked.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,17 +31,6 @@ impl RecoveryOffer {
             .filter(|&i| self.ticked[i])
             .collect()
     }
-}
-
-/// What the user decided.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecoveryAnswer {
-    /// Open these entries (indices into the offer) as unsaved documents.
-    Restore(Vec<usize>),
-    /// Delete these entries.
-    Discard(Vec<usize>),
-    /// Keep everything for the next start.
-    Later,
 }
 
 /// Shows the offer; the answer goes into `out` as [`AppCommand::Recovery`]. `now` is the time

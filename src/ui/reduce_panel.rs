@@ -7,7 +7,7 @@
 //! one undo step.
 //!
 //! The window only edits its own settings; the app computes the preview in the background
-//! ([`crate::ui::app`]) and hands it in, and Apply is queued as an edit.
+//! ([`ClipscopeApp`](crate::ui::ClipscopeApp)) and hands it in, and Apply is queued as an edit.
 
 use clipscope_core::formats::reduction::Budget;
 use clipscope_core::model::Clip;

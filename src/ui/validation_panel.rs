@@ -10,7 +10,7 @@ use clipscope_core::validate::CheckedInput;
 use clipscope_editor::{ClipId, Edit};
 
 use super::findings::Findings;
-use super::outbox::{AppCommand, Outbox};
+use super::outbox::{AppCommand, Outbox, Target};
 
 /// Filters of the panel.
 #[derive(Debug)]
@@ -31,17 +31,6 @@ impl Default for ValidationPanel {
             code: None,
         }
     }
-}
-
-/// Where a clicked finding points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Target {
-    /// The clip.
-    pub clip: ClipId,
-    /// The track, if the finding names one.
-    pub track: Option<usize>,
-    /// The key, if the finding names one.
-    pub key: Option<usize>,
 }
 
 /// Paints the severity mark: a filled circle in the severity's colour, then its name.

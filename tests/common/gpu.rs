@@ -1,8 +1,7 @@
 //! Tests that need a GPU (feature `gui`): a headless renderer where this machine has an
 //! adapter (Mesa's lavapipe counts), a loud skip where it has none.
 
-use clipscope_render::RenderError;
-use clipscope_render::headless::Headless;
+use clipscope_render::{Headless, RenderError};
 
 /// A headless renderer for a test that draws. Where this machine has no GPU adapter at all
 /// ([`RenderError::NoAdapter`]): `None` after a `SKIPPED` line, so the test returns early, or a

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clipscope::ui::ClipscopeApp;
-use clipscope::ui::files::FileTarget;
+use clipscope::ui::outbox::FileTarget;
 use clipscope_core::formats::{Format, WriteOptions};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;

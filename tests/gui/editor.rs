@@ -8,8 +8,8 @@ use common::gui::{editor, export_through_prompt};
 use std::path::{Path, PathBuf};
 
 use clipscope::ui::ClipscopeApp;
-use clipscope::ui::files::FileTarget;
 use clipscope::ui::findings::Findings;
+use clipscope::ui::outbox::FileTarget;
 use clipscope_core::formats::WriteOptions;
 use clipscope_editor::ClipId;
 use egui::{Key, Modifiers};

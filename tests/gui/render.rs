@@ -12,10 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use clipscope_render::headless::{self, Headless};
-use clipscope_render::look::srgb;
-use clipscope_render::{Bounds, Camera, Frame};
+use clipscope_render::{Bounds, Camera, Frame, Headless, render_rgba};
 use clipscope_scene::BoxInstance;
+use clipscope_scene::colour::srgb;
 use glam::{Mat4, Quat, Vec3};
 use image::RgbaImage;
 
@@ -85,7 +84,7 @@ fn character_three_quarter_view_matches_reference() {
     }
     let scene = scene();
     let camera = framed(35.0, 16.0, &scene, 320.0 / 240.0);
-    let image = headless::render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
+    let image = render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
     assert_eq!(image.dimensions(), (320, 240));
     check_snapshot("render_character", &image);
 }
@@ -98,7 +97,7 @@ fn high_view_with_shadows_matches_reference() {
     let scene = scene();
     let mut camera = framed(75.0, 50.0, &scene, 320.0 / 240.0);
     camera.zoom(1.25);
-    let image = headless::render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
+    let image = render_rgba(&Frame::boxes(&scene), &camera, 320, 240).unwrap();
     check_snapshot("render_high", &image);
 }
 

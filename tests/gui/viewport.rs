@@ -25,6 +25,18 @@ fn pick(harness: &mut Harness<'_, ClipscopeApp>, label: &str, item: &str) {
     harness.run();
 }
 
+/// Where the figure the shown clip plays on comes from (`"names"`, `"file"`, …).
+fn report_source(harness: &Harness<'_, ClipscopeApp>) -> &'static str {
+    harness
+        .state()
+        .viewport
+        .stage
+        .report
+        .as_ref()
+        .unwrap()
+        .source
+}
+
 fn figure_name(harness: &Harness<'_, ClipscopeApp>) -> String {
     harness
         .state()
@@ -50,7 +62,7 @@ fn the_demo_walks_on_the_hero_and_follows_the_playhead() {
     assert_eq!(a.len(), 17, "one box per part of the Hero");
     assert_ne!(a, b, "the character moves with the playhead");
     assert_eq!(boxes(&mut harness, 0.25), a);
-    assert!(harness.state().viewport.unbound.is_empty());
+    assert!(harness.state().viewport.stage.unbound.is_empty());
 }
 
 #[test]
@@ -59,7 +71,7 @@ fn the_picker_puts_the_clip_on_another_rig() {
     pick(&mut harness, "Plays on", "Dog");
     assert_eq!(figure_name(&harness), "Dog");
     // Most of the Hero's bones are not the Dog's: they are listed, not dropped silently.
-    assert!(!harness.state().viewport.unbound.is_empty());
+    assert!(!harness.state().viewport.stage.unbound.is_empty());
     assert!(
         harness
             .query_all_by_label_contains("bind to nothing on Dog")
@@ -119,7 +131,7 @@ fn a_second_clip_cross_fades_or_adds_on_top() {
     let added = crate_at_end(&mut harness);
     assert!((added - alone - glam::Vec3::new(2.0, 0.0, 0.0)).length() < 1e-4);
 
-    harness.state_mut().viewport.blend.weight = 1.0;
+    harness.state_mut().viewport.stage.blend.weight = 1.0;
     let full = crate_at_end(&mut harness);
     assert!((full - alone - glam::Vec3::new(4.0, 0.0, 0.0)).length() < 1e-4);
 
@@ -157,10 +169,10 @@ fn the_horse_gallops_on_its_morph_mesh() {
     let between = weights(&mut harness, 0.35);
     assert!((between[3] - 0.5).abs() < 1e-4 && (between[4] - 0.5).abs() < 1e-4);
     assert!(harness.state().viewport.frame.boxes.is_empty());
-    assert!(harness.state().viewport.unbound.is_empty());
+    assert!(harness.state().viewport.stage.unbound.is_empty());
     // The morph clip on a cube rig binds nothing: every track is listed.
     pick(&mut harness, "Plays on", "Hero");
-    assert_eq!(harness.state().viewport.unbound.len(), 16);
+    assert_eq!(harness.state().viewport.stage.unbound.len(), 16);
 }
 
 #[test]
@@ -176,10 +188,10 @@ fn a_skinned_clip_plays_on_its_own_skeleton_drawn_as_bones() {
     assert_eq!(names, ["leg.R", "leg.L"]);
     // Both bones are roots in the file's `bones`, and so in the figure.
     assert!(rig.parts.iter().all(|p| p.parent.is_none()));
-    let report = harness.state().viewport.report.clone().unwrap();
+    let report = harness.state().viewport.stage.report.clone().unwrap();
     assert_eq!(report.source, "file");
     assert_eq!(report.file.as_deref(), Some("simple-skinned.json"));
-    assert!(harness.state().viewport.unbound.is_empty());
+    assert!(harness.state().viewport.stage.unbound.is_empty());
     let boxes = |h: &mut Harness<'_, ClipscopeApp>, t: f64| {
         h.state_mut().transport.time = t;
         h.run();
@@ -210,25 +222,19 @@ fn plays_on_lists_the_skeletons_of_open_documents_and_remembers_the_choice_per_c
     };
     select(&mut harness, 0);
     assert_eq!(figure_name(&harness), "Humanoid");
-    assert_eq!(
-        harness.state().viewport.report.as_ref().unwrap().source,
-        "names"
-    );
+    assert_eq!(report_source(&harness), "names");
     // The picker offers the glTF's skeleton; the run binds little of it.
     pick(&mut harness, "Plays on", "SimpleSkin.gltf (skeleton)");
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
-    assert_eq!(
-        harness.state().viewport.report.as_ref().unwrap().source,
-        "file"
-    );
+    assert_eq!(report_source(&harness), "file");
     // The glTF's own clip plays on its own skeleton automatically ...
     select(&mut harness, 1);
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
-    assert_eq!(harness.state().viewport.rig_choice, None);
+    assert_eq!(harness.state().viewport.stage.rig_choice, None);
     // ... and the run remembers its choice.
     select(&mut harness, 0);
     assert_eq!(
-        harness.state().viewport.rig_choice.as_deref(),
+        harness.state().viewport.stage.rig_choice.as_deref(),
         Some("SimpleSkin.gltf")
     );
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
@@ -243,7 +249,7 @@ fn a_model_file_picked_from_disk_becomes_a_figure() {
     assert_eq!(figure_name(&harness), "Hero");
     // "Model…" asks for a file; the typed-path prompt stands in for the dialog here.
     harness.state_mut().files.prompt_for(
-        clipscope::ui::files::FileTarget::Figure,
+        clipscope::ui::outbox::FileTarget::Figure,
         None,
         "no dialog in tests".into(),
     );
@@ -257,12 +263,13 @@ fn a_model_file_picked_from_disk_becomes_a_figure() {
     harness.run();
     assert_eq!(figure_name(&harness), "SimpleSkin.gltf");
     assert_eq!(
-        harness.state().viewport.rig_choice.as_deref(),
+        harness.state().viewport.stage.rig_choice.as_deref(),
         Some("SimpleSkin.gltf")
     );
     let err = harness
         .state_mut()
         .viewport
+        .stage
         .figures
         .add_file(Path::new("/no/such/model.glb"))
         .unwrap_err();
@@ -343,7 +350,7 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
     harness.state_mut().transport.time = 0.25;
     harness.run();
     let before = harness.state().viewport.frame.boxes.clone();
-    let made = harness.state().viewport.players_made;
+    let made = harness.state().viewport.stage.players_made;
     let clip = clipscope_editor::ClipId { doc: 0, clip: 0 };
     let walk = harness.state().ws.clip(clip).unwrap().clone();
     let torso = walk
@@ -372,7 +379,7 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
     let after = harness.state().viewport.frame.boxes.clone();
     assert_ne!(before, after, "the torso turned");
     assert_eq!(
-        harness.state().viewport.players_made,
+        harness.state().viewport.stage.players_made,
         made,
         "the same player followed the edit"
     );
@@ -380,7 +387,7 @@ fn dragging_a_key_follows_the_edited_track_without_making_a_new_player() {
     harness.state_mut().ws.undo();
     harness.run();
     assert_eq!(harness.state().viewport.frame.boxes, before);
-    assert_eq!(harness.state().viewport.players_made, made);
+    assert_eq!(harness.state().viewport.stage.players_made, made);
 }
 
 /// A clip carrying the Hero 12 units along x in one second.

@@ -56,7 +56,8 @@ impl Headless {
     }
 
     /// Draws one `width` × `height` frame and reads it back; fails with
-    /// [`RenderError::Frame`].
+    /// [`RenderError::EmptyFrame`] or [`RenderError::FrameTooLarge`] for an unusable size, or
+    /// with the read-back's error.
     pub fn render(
         &mut self,
         frame: &Frame<'_>,
@@ -64,15 +65,12 @@ impl Headless {
         width: u32,
         height: u32,
     ) -> Result<RgbaImage, RenderError> {
-        check_size(width, height, &self.device).map_err(RenderError::Frame)?;
+        check_size(width, height, &self.device)?;
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let renderer = self.renderer(width, height);
         renderer.render(&device, &queue, camera, frame);
-        let pixels = renderer
-            .read_rgba(&device, &queue)
-            .map_err(RenderError::Frame)?;
-        RgbaImage::from_raw(width, height, pixels)
-            .ok_or_else(|| RenderError::Frame("the frame read back has the wrong size".to_string()))
+        let pixels = renderer.read_rgba(&device, &queue)?;
+        RgbaImage::from_raw(width, height, pixels).ok_or(RenderError::WrongSize)
     }
 }
 
@@ -135,15 +133,39 @@ pub fn check_adapter() -> Result<String, RenderError> {
 }
 
 /// Rejects empty frames and frames larger than the device's biggest texture.
-fn check_size(width: u32, height: u32, device: &wgpu::Device) -> Result<(), String> {
-    let max = device.limits().max_texture_dimension_2d;
+fn check_size(width: u32, height: u32, device: &wgpu::Device) -> Result<(), RenderError> {
+    fits(width, height, device.limits().max_texture_dimension_2d)
+}
+
+/// Rejects empty frames and frames with a side over `max`.
+fn fits(width: u32, height: u32, max: u32) -> Result<(), RenderError> {
     if width == 0 || height == 0 {
-        return Err(format!("cannot render a {width}×{height} frame"));
+        return Err(RenderError::EmptyFrame { width, height });
     }
     if width > max || height > max {
-        return Err(format!(
-            "cannot render a {width}×{height} frame: this GPU allows at most {max}×{max}"
-        ));
+        return Err(RenderError::FrameTooLarge { width, height, max });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_must_have_pixels_and_fit_the_device() {
+        assert!(fits(320, 240, 8192).is_ok());
+        assert!(fits(8192, 8192, 8192).is_ok());
+        assert!(matches!(
+            fits(0, 240, 8192),
+            Err(RenderError::EmptyFrame {
+                width: 0,
+                height: 240
+            })
+        ));
+        assert!(matches!(
+            fits(320, 9000, 8192),
+            Err(RenderError::FrameTooLarge { max: 8192, .. })
+        ));
+    }
 }

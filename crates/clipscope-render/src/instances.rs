@@ -9,7 +9,7 @@ const STRIDE: u64 = 20 * 4;
 /// The instance buffer and how many boxes it holds.
 pub struct InstanceBuffer {
     /// The GPU buffer.
-    pub buffer: wgpu::Buffer,
+    pub(crate) buffer: wgpu::Buffer,
     /// Capacity in instances.
     capacity: u64,
 }
@@ -48,7 +48,7 @@ impl InstanceBuffer {
     }
 
     /// The vertex buffer layout: model columns at locations 2–5, colour at 6.
-    pub fn layout() -> wgpu::VertexBufferLayout<'static> {
+    pub(crate) fn layout() -> wgpu::VertexBufferLayout<'static> {
         const ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
             2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4
         ];

@@ -55,7 +55,7 @@ impl Default for Look {
     }
 }
 
-pub use clipscope_scene::colour::srgb;
+use clipscope_scene::colour::srgb;
 
 fn scale(c: [f32; 3], k: f32) -> [f32; 3] {
     [c[0] * k, c[1] * k, c[2] * k]

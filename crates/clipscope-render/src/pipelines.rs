@@ -46,7 +46,122 @@ pub(crate) struct Pipelines {
 impl Pipelines {
     /// Compiles the shaders and builds the pipelines.
     pub fn new(device: &wgpu::Device) -> Pipelines {
-        let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let layouts = Layouts::new(device);
+        let module = |label, parts: &[&str]| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(parts.concat().into()),
+            })
+        };
+        let background_module = module("clipscope background.wgsl", &[COMMON, BACKGROUND]);
+        let ground_module = module("clipscope ground.wgsl", &[COMMON, LIGHTING, GROUND]);
+        let boxes_module = module("clipscope boxes.wgsl", &[COMMON, LIGHTING, BOXES]);
+        let morph_module = module("clipscope morph.wgsl", &[COMMON, LIGHTING, BOXES, MORPH]);
+        let mesh_buffers = [Some(CubeMesh::layout()), Some(InstanceBuffer::layout())];
+        let less = wgpu::CompareFunction::Less;
+        let background = main_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope background",
+                layout: &layouts.plain,
+                module: &background_module,
+                vertex: "vs_background",
+                buffers: &[],
+            },
+            "fs_background",
+            main_depth(false, wgpu::CompareFunction::Always),
+        );
+        let ground = main_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope ground",
+                layout: &layouts.lit,
+                module: &ground_module,
+                vertex: "vs_ground",
+                buffers: &[],
+            },
+            "fs_ground",
+            main_depth(true, less),
+        );
+        let boxes = main_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope boxes",
+                layout: &layouts.lit,
+                module: &boxes_module,
+                vertex: "vs_box",
+                buffers: &mesh_buffers,
+            },
+            "fs_box",
+            main_depth(true, less),
+        );
+        let shadow = shadow_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope shadow",
+                layout: &layouts.plain,
+                module: &boxes_module,
+                vertex: "vs_shadow",
+                buffers: &mesh_buffers,
+            },
+        );
+        let morph = main_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope morph",
+                layout: &layouts.morph_lit,
+                module: &morph_module,
+                vertex: "vs_morph",
+                buffers: &[],
+            },
+            "fs_box",
+            main_depth(true, less),
+        );
+        let morph_shadow = shadow_pipeline(
+            device,
+            VertexStage {
+                label: "clipscope morph shadow",
+                layout: &layouts.morph_shadow,
+                module: &morph_module,
+                vertex: "vs_morph_shadow",
+                buffers: &[],
+            },
+        );
+        Pipelines {
+            globals_layout: layouts.globals,
+            shadow_layout: layouts.shadow,
+            morph_layout: layouts.morph,
+            background,
+            ground,
+            boxes,
+            shadow,
+            morph,
+            morph_shadow,
+        }
+    }
+}
+
+/// The bind group layouts (groups 0–2) and the pipeline layouts made of them.
+struct Layouts {
+    /// Group 0: the globals uniform.
+    globals: wgpu::BindGroupLayout,
+    /// Group 1: the shadow map.
+    shadow: wgpu::BindGroupLayout,
+    /// Group 2 of the morph pipelines: the mesh's buffers.
+    morph: wgpu::BindGroupLayout,
+    /// Globals only (backdrop, box shadows).
+    plain: wgpu::PipelineLayout,
+    /// Globals and the shadow map (ground, boxes).
+    lit: wgpu::PipelineLayout,
+    /// Globals, the shadow map and the mesh (morph meshes).
+    morph_lit: wgpu::PipelineLayout,
+    /// Globals and the mesh (morph mesh shadows).
+    morph_shadow: wgpu::PipelineLayout,
+}
+
+impl Layouts {
+    fn new(device: &wgpu::Device) -> Layouts {
+        let globals = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("clipscope globals layout"),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
@@ -59,191 +174,134 @@ impl Pipelines {
                 count: None,
             }],
         });
-        let shadow_layout = ShadowMap::layout(device);
-        let morph_layout = MorphGpu::layout(device);
-        let morph_lit_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("clipscope morph layout"),
-            bind_group_layouts: &[
-                Some(&globals_layout),
-                Some(&shadow_layout),
-                Some(&morph_layout),
-            ],
-            immediate_size: 0,
-        });
-        let morph_shadow_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("clipscope morph shadow layout"),
-            bind_group_layouts: &[Some(&globals_layout), None, Some(&morph_layout)],
-            immediate_size: 0,
-        });
-        let lit_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("clipscope lit layout"),
-            bind_group_layouts: &[Some(&globals_layout), Some(&shadow_layout)],
-            immediate_size: 0,
-        });
-        let plain_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("clipscope plain layout"),
-            bind_group_layouts: &[Some(&globals_layout)],
-            immediate_size: 0,
-        });
-        let module = |label, parts: &[&str]| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        let shadow = ShadowMap::layout(device);
+        let morph = MorphGpu::layout(device);
+        let layout = |label, groups: &[Option<&wgpu::BindGroupLayout>]| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(parts.concat().into()),
+                bind_group_layouts: groups,
+                immediate_size: 0,
             })
         };
-        let background_module = module("clipscope background.wgsl", &[COMMON, BACKGROUND]);
-        let ground_module = module("clipscope ground.wgsl", &[COMMON, LIGHTING, GROUND]);
-        let boxes_module = module("clipscope boxes.wgsl", &[COMMON, LIGHTING, BOXES]);
-        let morph_module = module("clipscope morph.wgsl", &[COMMON, LIGHTING, BOXES, MORPH]);
-
-        let main_depth = |write: bool, compare| wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(write),
-            depth_compare: Some(compare),
-            stencil: Default::default(),
-            bias: Default::default(),
-        };
-        let colour_target = [Some(wgpu::ColorTargetState {
-            format: COLOUR_FORMAT,
-            blend: None,
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let msaa = wgpu::MultisampleState {
-            count: SAMPLE_COUNT,
-            mask: !0,
-            alpha_to_coverage_enabled: false,
-        };
-        let mesh_buffers = [Some(CubeMesh::layout()), Some(InstanceBuffer::layout())];
-        let main = |label,
-                    layout: &wgpu::PipelineLayout,
-                    module: &wgpu::ShaderModule,
-                    vs,
-                    fs,
-                    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-                    depth: wgpu::DepthStencilState| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(layout),
-                vertex: wgpu::VertexState {
-                    module,
-                    entry_point: Some(vs),
-                    compilation_options: Default::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    cull_mode: None,
-                    ..Default::default()
-                },
-                depth_stencil: Some(depth),
-                multisample: msaa,
-                fragment: Some(wgpu::FragmentState {
-                    module,
-                    entry_point: Some(fs),
-                    compilation_options: Default::default(),
-                    targets: &colour_target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let background = main(
-            "clipscope background",
-            &plain_layout,
-            &background_module,
-            "vs_background",
-            "fs_background",
-            &[],
-            main_depth(false, wgpu::CompareFunction::Always),
+        let morph_lit = layout(
+            "clipscope morph layout",
+            &[Some(&globals), Some(&shadow), Some(&morph)],
         );
-        let ground = main(
-            "clipscope ground",
-            &lit_layout,
-            &ground_module,
-            "vs_ground",
-            "fs_ground",
-            &[],
-            main_depth(true, wgpu::CompareFunction::Less),
+        let morph_shadow = layout(
+            "clipscope morph shadow layout",
+            &[Some(&globals), None, Some(&morph)],
         );
-        let boxes = main(
-            "clipscope boxes",
-            &lit_layout,
-            &boxes_module,
-            "vs_box",
-            "fs_box",
-            &mesh_buffers,
-            main_depth(true, wgpu::CompareFunction::Less),
-        );
-        let shadow_pipeline =
-            |label,
-             layout: &wgpu::PipelineLayout,
-             module: &wgpu::ShaderModule,
-             vs,
-             buffers: &[Option<wgpu::VertexBufferLayout<'_>>]| {
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some(label),
-                    layout: Some(layout),
-                    vertex: wgpu::VertexState {
-                        module,
-                        entry_point: Some(vs),
-                        compilation_options: Default::default(),
-                        buffers,
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        topology: wgpu::PrimitiveTopology::TriangleList,
-                        cull_mode: None,
-                        ..Default::default()
-                    },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: SHADOW_FORMAT,
-                        depth_write_enabled: Some(true),
-                        depth_compare: Some(wgpu::CompareFunction::Less),
-                        stencil: Default::default(),
-                        bias: wgpu::DepthBiasState {
-                            constant: 2,
-                            slope_scale: 2.0,
-                            clamp: 0.0,
-                        },
-                    }),
-                    multisample: Default::default(),
-                    fragment: None,
-                    multiview_mask: None,
-                    cache: None,
-                })
-            };
-        let shadow = shadow_pipeline(
-            "clipscope shadow",
-            &plain_layout,
-            &boxes_module,
-            "vs_shadow",
-            &mesh_buffers,
-        );
-        let morph = main(
-            "clipscope morph",
-            &morph_lit_layout,
-            &morph_module,
-            "vs_morph",
-            "fs_box",
-            &[],
-            main_depth(true, wgpu::CompareFunction::Less),
-        );
-        let morph_shadow = shadow_pipeline(
-            "clipscope morph shadow",
-            &morph_shadow_layout,
-            &morph_module,
-            "vs_morph_shadow",
-            &[],
-        );
-        Pipelines {
-            globals_layout,
-            shadow_layout,
-            morph_layout,
-            background,
-            ground,
-            boxes,
+        let lit = layout("clipscope lit layout", &[Some(&globals), Some(&shadow)]);
+        let plain = layout("clipscope plain layout", &[Some(&globals)]);
+        Layouts {
+            globals,
             shadow,
             morph,
+            plain,
+            lit,
+            morph_lit,
             morph_shadow,
         }
     }
+}
+
+/// The vertex side of a pipeline: its name, layout, shader module, vertex entry point and
+/// vertex buffers.
+struct VertexStage<'a> {
+    label: &'a str,
+    layout: &'a wgpu::PipelineLayout,
+    module: &'a wgpu::ShaderModule,
+    vertex: &'a str,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+}
+
+impl VertexStage<'_> {
+    /// The vertex state of a pipeline made from this stage.
+    fn vertex_state(&self) -> wgpu::VertexState<'_> {
+        wgpu::VertexState {
+            module: self.module,
+            entry_point: Some(self.vertex),
+            compilation_options: Default::default(),
+            buffers: self.buffers,
+        }
+    }
+}
+
+/// Depth testing in the main pass: written or not, compared by `compare`.
+fn main_depth(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
+/// The triangles every pipeline draws (no culling: boxes and meshes are seen from inside too).
+fn triangles() -> wgpu::PrimitiveState {
+    wgpu::PrimitiveState {
+        topology: wgpu::PrimitiveTopology::TriangleList,
+        cull_mode: None,
+        ..Default::default()
+    }
+}
+
+/// A pipeline of the main pass: `stage`, then `fragment` into the multisampled colour target.
+fn main_pipeline(
+    device: &wgpu::Device,
+    stage: VertexStage<'_>,
+    fragment: &str,
+    depth: wgpu::DepthStencilState,
+) -> wgpu::RenderPipeline {
+    let colour_target = [Some(wgpu::ColorTargetState {
+        format: COLOUR_FORMAT,
+        blend: None,
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(stage.label),
+        layout: Some(stage.layout),
+        vertex: stage.vertex_state(),
+        primitive: triangles(),
+        depth_stencil: Some(depth),
+        multisample: wgpu::MultisampleState {
+            count: SAMPLE_COUNT,
+            mask: !0,
+            alpha_to_coverage_enabled: false,
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: stage.module,
+            entry_point: Some(fragment),
+            compilation_options: Default::default(),
+            targets: &colour_target,
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// A pipeline into the shadow map: depth only, biased against shadow acne.
+fn shadow_pipeline(device: &wgpu::Device, stage: VertexStage<'_>) -> wgpu::RenderPipeline {
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(stage.label),
+        layout: Some(stage.layout),
+        vertex: stage.vertex_state(),
+        primitive: triangles(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: SHADOW_FORMAT,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: Default::default(),
+            bias: wgpu::DepthBiasState {
+                constant: 2,
+                slope_scale: 2.0,
+                clamp: 0.0,
+            },
+        }),
+        multisample: Default::default(),
+        fragment: None,
+        multiview_mask: None,
+        cache: None,
+    })
 }

@@ -2,15 +2,17 @@
 
 use std::time::Duration;
 
+use super::RenderError;
+
 /// How long to wait for the GPU (software rasterisers can be slow on big frames).
 const WAIT: Duration = Duration::from_secs(60);
 
 /// Copies a 2D RGBA8 `texture` into CPU memory: `width * height * 4` bytes, top row first.
-pub fn read_rgba(
+pub(crate) fn read_rgba(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     texture: &wgpu::Texture,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, RenderError> {
     let (width, height) = (texture.width(), texture.height());
     let row = width as usize * 4;
     let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT as usize;
@@ -51,16 +53,14 @@ pub fn read_rgba(
             submission_index: Some(submission),
             timeout: Some(WAIT),
         })
-        .map_err(|e| format!("the GPU did not finish the frame: {e}"))?;
+        .map_err(RenderError::Unfinished)?;
     receiver
         .recv()
-        .map_err(|_| "the GPU dropped the frame".to_string())?
-        .map_err(|e| format!("cannot read the frame back: {e}"))?;
+        .map_err(|_| RenderError::Dropped)?
+        .map_err(RenderError::Map)?;
     let mut out = Vec::with_capacity(row * height as usize);
     {
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| format!("cannot read the frame back: {e}"))?;
+        let data = slice.get_mapped_range().map_err(RenderError::MappedRange)?;
         for y in 0..height as usize {
             out.extend_from_slice(&data[y * padded..y * padded + row]);
         }

@@ -12,7 +12,7 @@ use super::morph::MorphGpu;
 use super::pipelines::Pipelines;
 use super::shadow::{self, SHADOW_SIZE, ShadowMap};
 use super::target::Target;
-use super::{Bounds, Camera, Frame, Look, readback};
+use super::{Bounds, Camera, Frame, Look, RenderError, readback};
 
 /// Draws instanced boxes and morph meshes on a soft-lit ground into an offscreen, multisampled
 /// target.
@@ -208,8 +208,13 @@ impl Renderer {
         }
     }
 
-    /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first.
-    pub fn read_rgba(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Vec<u8>, String> {
+    /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first; fails
+    /// when the GPU does not finish the frame or the frame cannot be mapped.
+    pub fn read_rgba(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Vec<u8>, RenderError> {
         readback::read_rgba(device, queue, &self.target.resolved)
     }
 

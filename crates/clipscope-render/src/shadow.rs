@@ -8,10 +8,10 @@ use glam::{Mat4, Vec3};
 use super::Bounds;
 
 /// Shadow map side in texels.
-pub const SHADOW_SIZE: u32 = 2048;
+pub(crate) const SHADOW_SIZE: u32 = 2048;
 
 /// The shadow map's depth format.
-pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub(crate) const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// The shadow map texture and the bind group (texture + comparison sampler) the main pass
 /// reads it through.
@@ -95,7 +95,7 @@ impl ShadowMap {
 /// World → clip of an orthographic camera looking along −`light` (towards the scene) that
 /// holds every box in `bounds` and reaches down past the ground at `ground_y`. Shadows fall
 /// along the light direction, so covering the casters covers every shadow they throw.
-pub fn light_view_projection(bounds: Bounds, light: Vec3, ground_y: f32) -> Mat4 {
+pub(crate) fn light_view_projection(bounds: Bounds, light: Vec3, ground_y: f32) -> Mat4 {
     let light = light.normalize_or(Vec3::Y);
     let centre = bounds.centre();
     let radius = bounds.radius().max(0.05) * 1.02;

@@ -2,14 +2,14 @@
 //! buffer, resolved into a single-sampled texture that can be read back or shown by egui.
 
 /// Samples per pixel of the colour and depth attachments.
-pub const SAMPLE_COUNT: u32 = 4;
+pub(crate) const SAMPLE_COUNT: u32 = 4;
 
 /// The resolved colour format: 8-bit sRGB, so shaders write linear colour and the bytes read
 /// back are ready for a PNG (egui-wgpu samples it the same way as its own textures).
-pub const COLOUR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub(crate) const COLOUR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 /// The depth format of the main pass.
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 /// The target's textures; recreated (only these) when the size changes.
 pub(crate) struct Target {

@@ -68,8 +68,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
 
     use std::sync::Arc;
 
-    use clipscope_render::headless::Headless;
-    use clipscope_render::{Bounds, Camera, Frame};
+    use clipscope_render::{Bounds, Camera, Frame, Headless};
     use clipscope_scene::{Figure, FigureFrame, Player};
 
     let doc = super::output::read(&args.file, read)?;

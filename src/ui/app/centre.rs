@@ -56,7 +56,7 @@ impl ClipscopeApp {
     /// previewed instead, while the Reduce window shows its B side).
     fn clip_view(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
         let previews = self.reduce_previews;
-        self.viewport.figures.refresh(
+        self.viewport.stage.figures.refresh(
             self.ws
                 .documents
                 .iter()

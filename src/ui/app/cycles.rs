@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ui::files::FileTarget;
+use crate::ui::outbox::FileTarget;
 use clipscope_core::formats::{Document, Format, ReadError, atomic};
 use clipscope_editor::Edit;
 use clipscope_scene::procedural::Preset;

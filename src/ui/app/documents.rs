@@ -6,8 +6,8 @@ use clipscope_core::formats::{self, Document, FileStamp, WriteOptions};
 use clipscope_core::text::thousands;
 use clipscope_editor::ClipId;
 
-use crate::ui::dialogs::Pending;
-use crate::ui::files::{FileEvent, FileTarget, LoadPurpose};
+use crate::ui::files::{FileEvent, LoadPurpose};
+use crate::ui::outbox::{FileTarget, Pending};
 
 use super::ClipscopeApp;
 
@@ -113,8 +113,8 @@ impl ClipscopeApp {
             }
             FileEvent::Chosen(FileTarget::Figure, paths) => {
                 if let Some(path) = paths.first() {
-                    match self.viewport.figures.add_file(path) {
-                        Ok(name) => self.viewport.rig_choice = Some(name),
+                    match self.viewport.stage.figures.add_file(path) {
+                        Ok(name) => self.viewport.stage.rig_choice = Some(name),
                         Err(e) => self.error = Some(e),
                     }
                 }

@@ -3,9 +3,8 @@
 //! own open/closed state changes here.
 
 use crate::ui::clip_dialog::{self, DialogView};
-use crate::ui::dialogs::{self, Answer, ExportAnswer, Pending, PromptAnswer};
-use crate::ui::files::FileTarget;
-use crate::ui::outbox::{AppCommand, Outbox};
+use crate::ui::dialogs::{self, Answer, ExportAnswer, PromptAnswer};
+use crate::ui::outbox::{AppCommand, FileTarget, Outbox, Pending};
 use crate::ui::palette;
 use crate::ui::recovery_dialog;
 

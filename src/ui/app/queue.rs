@@ -1,10 +1,8 @@
 //! The one place where what the panels asked for happens: [`ClipscopeApp::apply_queued`]
 //! drains the frame's [`Outbox`] after every panel ran, in the order the commands were queued.
 
-use crate::ui::dialogs::Pending;
-use crate::ui::files::{FileEvent, FileTarget};
-use crate::ui::outbox::{AppCommand, Outbox};
-use crate::ui::validation_panel::Target;
+use crate::ui::files::FileEvent;
+use crate::ui::outbox::{AppCommand, FileTarget, Outbox, Pending, Target};
 
 use super::ClipscopeApp;
 

@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::ui::dialogs::ChangedAnswer;
 use crate::ui::files::LoadPurpose;
-use crate::ui::recovery_dialog::{RecoveryAnswer, RecoveryOffer};
+use crate::ui::outbox::{ChangedAnswer, RecoveryAnswer};
+use crate::ui::recovery_dialog::RecoveryOffer;
 use clipscope_core::formats::{Document, FileStamp, ReadError};
 use clipscope_core::text::thousands;
 use clipscope_editor::ClipId;

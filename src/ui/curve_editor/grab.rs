@@ -4,9 +4,12 @@
 //! with Y), Backspace edits it. Snapping applies as in a drag (Ctrl for free time). One grab is
 //! one undo step (one gesture id).
 
+use std::collections::BTreeSet;
+
 use egui::{Key, Pos2, Ui};
 
 use crate::ui::outbox::{AppCommand, Outbox};
+use clipscope_core::model::Clip;
 use clipscope_editor::{Edit, KeyRef};
 
 use super::interact::{Pointer, snapped_time};
@@ -48,6 +51,50 @@ pub(super) enum GrabEnd {
     Done,
     /// Cancelled (Escape or right click): the app undoes the gesture.
     Cancelled,
+}
+
+/// G pressed over the plot (or with its focus) with keys selected: a grab of the selected keys
+/// on editable curves, anchored at the pointer; `None` otherwise. Each grab takes the next
+/// gesture id.
+pub(super) fn start(
+    ui: &Ui,
+    p: &Pointer<'_, '_>,
+    clip: &Clip,
+    selected: &BTreeSet<KeyRef>,
+    next_gesture: &mut u64,
+) -> Option<Grab> {
+    let response = p.response;
+    if !(response.hovered() || response.has_focus())
+        || ui.ctx().text_edit_focused()
+        || selected.is_empty()
+        || !ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::G))
+    {
+        return None;
+    }
+    let keys: Vec<KeyRef> = selected
+        .iter()
+        .filter(|k| p.curves.iter().any(|c| c.editable && c.owns(k)))
+        .copied()
+        .collect();
+    let anchor = keys
+        .iter()
+        .filter_map(|k| clip.tracks.get(k.track)?.times.get(k.key))
+        .map(|&t| t as f64)
+        .reduce(f64::min);
+    let origin = response.hover_pos()?;
+    if keys.is_empty() {
+        return None;
+    }
+    *next_gesture += 1;
+    Some(Grab {
+        gesture: *next_gesture,
+        origin,
+        applied: [0.0, 0.0],
+        keys,
+        anchor,
+        axis: None,
+        typed: String::new(),
+    })
 }
 
 /// Runs one frame of `grab`: reads its keys and the pointer, queues this frame's move.

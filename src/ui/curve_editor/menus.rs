@@ -14,6 +14,7 @@ use clipscope_core::model::{Clip, Interpolation, TangentMode};
 use clipscope_editor::{ClipId, Edit, KeyRef};
 
 use super::CurveRef;
+use super::view::ViewRequest;
 
 /// The clip and curves the menus act on; [`ShownCurves::targets`] works out the details when a
 /// menu is actually open or a shortcut pressed (the selection can hold many thousands of keys).
@@ -71,7 +72,7 @@ pub(super) struct Targets {
 
 /// What a shortcut asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Shortcut {
+enum Shortcut {
     /// Delete / Backspace.
     Delete,
     /// I: insert a key at the playhead.
@@ -87,7 +88,7 @@ pub(super) enum Shortcut {
 }
 
 /// Takes this frame's shortcut presses out of the input (so nothing else acts on them).
-pub(super) fn take_shortcuts(ui: &Ui) -> Vec<Shortcut> {
+fn take_shortcuts(ui: &Ui) -> Vec<Shortcut> {
     ui.input_mut(|i| {
         let mut found = Vec::new();
         // Shift+F before F: a plain pattern also matches with Shift held.
@@ -109,6 +110,60 @@ pub(super) fn take_shortcuts(ui: &Ui) -> Vec<Shortcut> {
         }
         found
     })
+}
+
+/// Runs this frame's shortcuts (when `keyboard`), the T and V popups at `at` and the
+/// right-click menu, queueing their edits in `out`; returns the last framing they asked for.
+#[expect(clippy::too_many_arguments)]
+pub(super) fn keys_and_menus(
+    ui: &Ui,
+    response: &Response,
+    id: egui::Id,
+    keyboard: bool,
+    at: Pos2,
+    shown_curves: ShownCurves<'_>,
+    playhead: f64,
+    selected: &mut BTreeSet<KeyRef>,
+    editable: bool,
+    out: &mut Outbox,
+) -> Option<ViewRequest> {
+    let clip_id = shown_curves.clip_id;
+    let mut request = None;
+    let mut open_menu = None;
+    let shortcuts = if keyboard {
+        take_shortcuts(ui)
+    } else {
+        Vec::new()
+    };
+    for shortcut in shortcuts {
+        match shortcut {
+            Shortcut::Delete => {
+                let targets = shown_curves.targets(selected);
+                if let Some(edit) = delete(clip_id, &targets, selected) {
+                    out.edit(edit);
+                }
+            }
+            Shortcut::Insert => {
+                let targets = shown_curves.targets(selected);
+                if let Some(edit) = insert(clip_id, &targets, playhead) {
+                    out.edit(edit);
+                }
+            }
+            Shortcut::InterpolationMenu => open_menu = Some(MenuKind::Interpolation),
+            Shortcut::TangentMenu => open_menu = Some(MenuKind::Tangent),
+            Shortcut::FrameAll => request = Some(ViewRequest::FrameAll),
+            Shortcut::FrameSelected => request = Some(ViewRequest::FrameSelected),
+        }
+    }
+    popups(response, id, open_menu, at, shown_curves, selected, out);
+    let choice = context_menu(response, shown_curves, playhead, selected, editable, out);
+    if choice.frame_all {
+        request = Some(ViewRequest::FrameAll);
+    }
+    if choice.frame_selected {
+        request = Some(ViewRequest::FrameSelected);
+    }
+    request
 }
 
 /// The `DeleteKeys` command for the target keys (if any), dropping them from the selection
@@ -212,7 +267,7 @@ pub(super) fn tangent_items(ui: &mut Ui, clip_id: ClipId, targets: &Targets, out
 
 /// Which popup the T or V key opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum MenuKind {
+enum MenuKind {
     /// Interpolation modes (T).
     Interpolation,
     /// Handle types (V).
@@ -220,7 +275,7 @@ pub(super) enum MenuKind {
 }
 
 /// Shows the T / V popup menus. `open` names the one a key press opens this frame, at `at`.
-pub(super) fn popups(
+fn popups(
     response: &Response,
     id: egui::Id,
     open: Option<MenuKind>,
@@ -270,15 +325,15 @@ pub(super) fn popups(
 
 /// What the right-click menu asked for besides edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) struct ContextChoice {
+struct ContextChoice {
     /// Frame all was chosen.
-    pub(super) frame_all: bool,
+    frame_all: bool,
     /// Frame selected was chosen.
-    pub(super) frame_selected: bool,
+    frame_selected: bool,
 }
 
 /// The right-click menu of the plot.
-pub(super) fn context_menu(
+fn context_menu(
     response: &Response,
     shown_curves: ShownCurves<'_>,
     playhead: f64,

@@ -17,6 +17,7 @@
 //! * `view` — framing, wheel zoom and middle-drag pan;
 //! * `interact` — hit tests, click and box selection, dragging keys and handles;
 //! * `menus` — shortcuts, the T/V popups and the right-click menu;
+//! * `ruler` — the strip under the plot that sets the playhead;
 //! * `simplify` — dropping screen points that do not change the drawn line;
 //! * `toolbar` — the row of buttons above the plot;
 //! * `draw` — painting on top of egui_plot's axes and grid.
@@ -31,6 +32,7 @@ mod draw;
 mod grab;
 mod interact;
 mod menus;
+mod ruler;
 mod simplify;
 mod toolbar;
 mod transform_box;
@@ -38,7 +40,7 @@ mod view;
 
 use std::collections::BTreeSet;
 
-use egui::{CursorIcon, EventFilter, Rect, Sense, Ui};
+use egui::{EventFilter, Ui};
 use egui_plot::{Plot, PlotBounds, PlotTransform};
 
 use crate::ui::outbox::{AppCommand, Outbox};
@@ -49,7 +51,7 @@ use clipscope_editor::{ClipId, KeyRef};
 use cache::EnvelopeCache;
 use curves::{Curve, ValueMap};
 use interact::Drag;
-use menus::{MenuKind, Shortcut, ShownCurves};
+use menus::ShownCurves;
 use view::ViewRequest;
 
 /// What the panel says when there is nothing to draw.
@@ -218,27 +220,8 @@ pub fn show(
         clip_id,
         curves,
     };
-    let bar = toolbar::show(
-        ui,
-        &mut ed.normalize,
-        &mut ed.euler,
-        &mut ed.snap,
-        shown_curves,
-        selected,
-        out,
-    );
-    if bar.toggled {
-        ed.request = Some(ViewRequest::FrameAll);
-        ed.drag = None;
-    }
-    if let Some(r) = bar.request {
-        ed.request = Some(r);
-    }
-
-    let mut resolved: Vec<Curve<'_>> = curves
-        .iter()
-        .filter_map(|&r| Curve::resolve(clip, r, ed.euler, ed.normalize))
-        .collect();
+    ed.toolbar(ui, shown_curves, selected, out);
+    let resolved = ed.resolve(clip, curves);
     if resolved.is_empty() {
         ed.drag = None;
         ui.centered_and_justified(|ui| {
@@ -246,95 +229,13 @@ pub fn show(
         });
         return;
     }
-
-    ed.cache.begin_frame();
-    for c in &mut resolved {
-        if matches!(c.channel, Channel::Euler(_)) {
-            c.euler = Some(ed.cache.euler_keys(c.track));
-        }
-    }
-    if ed.normalize {
-        for c in &mut resolved {
-            if let Some((lo, hi)) = ed.cache.value_range(c.track, c.channel) {
-                c.map = ValueMap::normalizing(lo, hi);
-            }
-        }
-    }
-
-    // The view: pending requests, then this frame's wheel and middle-drag.
-    match ed.request.take() {
-        Some(ViewRequest::FrameAll) => ed.view = None,
-        Some(ViewRequest::FrameSelected) => {
-            // Nothing selected frames everything.
-            ed.view = view::frame_selected(&resolved, selected);
-        }
-        None => {}
-    }
-    let mut bounds = match ed.view {
-        Some(b) if view::usable(&b) => b,
-        _ => view::frame_all(clip, &resolved, &mut ed.cache),
-    };
-    if let Some(last) = ed.transform {
-        view::navigate(ui, &last, &mut bounds, &mut ed.panning);
-    }
-    ed.view = Some(bounds);
-
+    let bounds = ed.settle_view(ui, clip, &resolved, selected);
     let available = ui.available_rect_before_wrap();
-    let shown = Plot::new("curves")
-        .id(ed.id)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .allow_boxed_zoom(false)
-        .allow_double_click_reset(false)
-        .allow_axis_zoom_drag(false)
-        .show_x(false)
-        .show_y(false)
-        .auto_bounds(false)
-        .grid_spacing(egui::Rangef::new(12.0, 300.0))
-        .show(ui, move |plot| plot.set_plot_bounds(bounds));
-    let tf = shown.transform;
-    let response = shown.response;
-    ed.transform = Some(tf);
-    let frame = *tf.frame();
-
-    // The strip under the plot (egui_plot's time axis) sets the playhead.
-    let ruler_rect = Rect::from_x_y_ranges(
-        frame.x_range(),
-        frame.bottom()..=available.bottom().max(frame.bottom()),
-    );
-    if ruler_rect.height() >= 1.0 {
-        let ruler = ui
-            // Not focusable: Space and Enter stay with the app.
-            .interact(ruler_rect, ed.id.with("ruler"), Sense::CLICK | Sense::DRAG)
-            .on_hover_cursor(CursorIcon::ResizeHorizontal);
-        if (ruler.clicked() || ruler.dragged())
-            && let Some(pos) = ruler.interact_pointer_pos()
-        {
-            let end = clip.duration.max(0.0);
-            let t = tf.value_from_position(pos).x;
-            out.push(AppCommand::SetPlayhead(if end > 0.0 {
-                t.clamp(0.0, end)
-            } else {
-                t
-            }));
-        }
-    }
-
+    let (tf, response) = ed.plot(ui, bounds);
+    ruler::show(ui, ed.id.with("ruler"), clip.duration, &tf, available, out);
     if response.has_focus() {
-        // Arrow keys stay with the app (frame stepping) instead of moving the focus.
-        ui.memory_mut(|m| {
-            m.set_focus_lock_filter(
-                response.id,
-                EventFilter {
-                    horizontal_arrows: true,
-                    vertical_arrows: true,
-                    ..Default::default()
-                },
-            )
-        });
+        keep_arrow_keys(ui, &response);
     }
-
     // Escape during a drag puts everything back (the app undoes the gesture).
     if let Some(drag) = &ed.drag
         && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
@@ -344,7 +245,6 @@ pub fn show(
         }
         ed.drag = None;
     }
-
     let pointer = interact::Pointer {
         response: &response,
         tf: &tf,
@@ -353,165 +253,261 @@ pub fn show(
         snap_fps: (ed.snap && ed.fps.is_finite() && ed.fps > 0.0).then_some(ed.fps),
         playhead,
     };
-    // G grabs the selected keys (Blender): they follow the pointer until a click or Enter.
-    if ed.grab.is_none()
-        && ed.drag.is_none()
-        && (response.hovered() || response.has_focus())
-        && !ui.ctx().text_edit_focused()
-        && !selected.is_empty()
-        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::G))
-    {
-        let keys: Vec<KeyRef> = selected
-            .iter()
-            .filter(|k| resolved.iter().any(|c| c.editable && c.owns(k)))
-            .copied()
-            .collect();
-        let anchor = keys
-            .iter()
-            .filter_map(|k| clip.tracks.get(k.track)?.times.get(k.key))
-            .map(|&t| t as f64)
-            .reduce(f64::min);
-        if let (false, Some(origin)) = (keys.is_empty(), response.hover_pos()) {
-            ed.next_gesture += 1;
-            ed.grab = Some(grab::Grab {
-                gesture: ed.next_gesture,
-                origin,
-                applied: [0.0, 0.0],
-                keys,
-                anchor,
-                axis: None,
-                typed: String::new(),
-            });
-        }
-    }
-    let mut grabbing = ed.grab.is_some();
-    if let Some(g) = &mut ed.grab
-        && grab::update(ui, g, &pointer, ed.fps, out) != grab::GrabEnd::Going
-    {
-        ed.grab = None;
-    }
-    // The click that ends a grab is not also a click on the plot.
-    grabbing |= ed.grab.is_some();
-    let hover = if grabbing {
-        None
-    } else {
-        interact::handle(
-            ui,
-            &pointer,
-            selected,
-            &mut ed.drag,
-            &mut ed.next_gesture,
-            out,
-        )
-    };
-    // Keep a copy of the dragged tracks from before the drag: the "ghost" of the original.
-    let grabbed = ed.grab.as_ref().map(|g| {
-        let mut tracks: Vec<usize> = g.keys.iter().map(|k| k.track).collect();
-        tracks.dedup();
-        (g.gesture, tracks)
-    });
-    match ed
-        .drag
-        .as_ref()
-        .and_then(|d| d.gesture().map(|g| (g, d.tracks())))
-        .or(grabbed)
-    {
-        Some((g, tracks)) if ed.ghost.as_ref().is_none_or(|(og, _)| *og != g) => {
-            let copies = tracks
-                .iter()
-                .filter_map(|&t| clip.tracks.get(t).map(|track| (t, track.clone())))
-                .collect();
-            ed.ghost = Some((g, copies));
-        }
-        Some(_) => {}
-        None => ed.ghost = None,
-    }
-
+    let hover = ed.pointer_input(ui, &pointer, clip, selected, out);
+    ed.keep_ghost(clip);
     if response.double_clicked() && hover.is_none() {
         ed.request = Some(ViewRequest::FrameAll);
     }
-
     // Shortcuts act while the pointer is over the plot or the plot has the keyboard focus.
-    let mut open_menu = None;
     let keyboard = (response.hovered() || response.has_focus() || ed.drag.is_some())
         && !ui.ctx().text_edit_focused();
-    let shortcuts = if keyboard {
-        menus::take_shortcuts(ui)
-    } else {
-        Vec::new()
-    };
-    for shortcut in shortcuts {
-        match shortcut {
-            Shortcut::Delete => {
-                let targets = shown_curves.targets(selected);
-                if let Some(edit) = menus::delete(clip_id, &targets, selected) {
-                    out.edit(edit);
-                }
-            }
-            Shortcut::Insert => {
-                let targets = shown_curves.targets(selected);
-                if let Some(edit) = menus::insert(clip_id, &targets, playhead) {
-                    out.edit(edit);
-                }
-            }
-            Shortcut::InterpolationMenu => open_menu = Some(MenuKind::Interpolation),
-            Shortcut::TangentMenu => open_menu = Some(MenuKind::Tangent),
-            Shortcut::FrameAll => ed.request = Some(ViewRequest::FrameAll),
-            Shortcut::FrameSelected => ed.request = Some(ViewRequest::FrameSelected),
-        }
-    }
-    let menu_at = response.hover_pos().unwrap_or_else(|| frame.center());
-    menus::popups(
+    let editable = resolved.iter().any(|c| c.editable);
+    let at = response.hover_pos().unwrap_or_else(|| tf.frame().center());
+    let asked = menus::keys_and_menus(
+        ui,
         &response,
         ed.id,
-        open_menu,
-        menu_at,
+        keyboard,
+        at,
         shown_curves,
+        playhead,
         selected,
+        editable,
         out,
     );
-    let editable = resolved.iter().any(|c| c.editable);
-    let choice = menus::context_menu(&response, shown_curves, playhead, selected, editable, out);
-    if choice.frame_all {
-        ed.request = Some(ViewRequest::FrameAll);
-    }
-    if choice.frame_selected {
-        ed.request = Some(ViewRequest::FrameSelected);
+    if asked.is_some() {
+        ed.request = asked;
     }
     if ed.request.is_some() {
         ui.ctx().request_repaint();
     }
+    ed.paint(
+        ui, &tf, &response, &resolved, clip, selected, playhead, hover,
+    );
+}
 
-    let note = if ed.normalize {
-        Some("Normalized view: keys can be selected, not dragged")
-    } else if ed.euler && resolved.iter().any(|c| !c.editable) {
-        Some("Euler view: rotation curves are read-only")
-    } else {
-        None
-    };
-    let scene = draw::Scene {
-        tf: &tf,
-        curves: &resolved,
-        selected,
-        playhead,
-        duration: clip.duration,
-        selection_box: ed.drag.as_ref().and_then(Drag::selection_box),
-        hover,
-        note,
-    };
-    if let Some((_, tracks)) = &ed.ghost {
-        draw::paint_ghost(ui, &tf, &resolved, tracks);
+/// Keeps the arrow keys with the app (frame stepping) while the plot has the focus, instead of
+/// moving the focus.
+fn keep_arrow_keys(ui: &Ui, response: &egui::Response) {
+    ui.memory_mut(|m| {
+        m.set_focus_lock_filter(
+            response.id,
+            EventFilter {
+                horizontal_arrows: true,
+                vertical_arrows: true,
+                ..Default::default()
+            },
+        )
+    });
+}
+
+/// The steps of [`show`], in the order it runs them.
+impl CurveEditor {
+    /// The toolbar above the plot; its toggles reframe the view.
+    fn toolbar(
+        &mut self,
+        ui: &mut Ui,
+        shown_curves: ShownCurves<'_>,
+        selected: &mut BTreeSet<KeyRef>,
+        out: &mut Outbox,
+    ) {
+        let bar = toolbar::show(
+            ui,
+            &mut self.normalize,
+            &mut self.euler,
+            &mut self.snap,
+            shown_curves,
+            selected,
+            out,
+        );
+        if bar.toggled {
+            self.request = Some(ViewRequest::FrameAll);
+            self.drag = None;
+        }
+        if let Some(r) = bar.request {
+            self.request = Some(r);
+        }
     }
-    if let Some((_, tracks)) = &ed.reference {
-        draw::paint_ghost(ui, &tf, &resolved, tracks);
+
+    /// The curves of `curves` that `clip` has, with their Euler keys and, in the normalized
+    /// view, their value mapping (from the cache).
+    fn resolve<'c>(&mut self, clip: &'c Clip, curves: &[CurveRef]) -> Vec<Curve<'c>> {
+        let mut resolved: Vec<Curve<'c>> = curves
+            .iter()
+            .filter_map(|&r| Curve::resolve(clip, r, self.euler, self.normalize))
+            .collect();
+        if resolved.is_empty() {
+            return resolved;
+        }
+        self.cache.begin_frame();
+        for c in &mut resolved {
+            if matches!(c.channel, Channel::Euler(_)) {
+                c.euler = Some(self.cache.euler_keys(c.track));
+            }
+        }
+        if self.normalize {
+            for c in &mut resolved {
+                if let Some((lo, hi)) = self.cache.value_range(c.track, c.channel) {
+                    c.map = ValueMap::normalizing(lo, hi);
+                }
+            }
+        }
+        resolved
     }
-    draw::paint(ui, &scene, &mut ed.cache);
-    if !matches!(ed.drag, Some(Drag::Box { .. }))
-        && let Some(b) = transform_box::of(&resolved, selected)
-    {
-        let hover_edge = response
-            .hover_pos()
-            .and_then(|pos| transform_box::edge_at(pos, &tf, &b));
-        transform_box::paint(ui, &tf, &b, hover_edge);
+
+    /// This frame's visible range: pending framing requests, then the wheel and middle-drag.
+    fn settle_view(
+        &mut self,
+        ui: &Ui,
+        clip: &Clip,
+        resolved: &[Curve<'_>],
+        selected: &BTreeSet<KeyRef>,
+    ) -> PlotBounds {
+        match self.request.take() {
+            Some(ViewRequest::FrameAll) => self.view = None,
+            Some(ViewRequest::FrameSelected) => {
+                // Nothing selected frames everything.
+                self.view = view::frame_selected(resolved, selected);
+            }
+            None => {}
+        }
+        let mut bounds = match self.view {
+            Some(b) if view::usable(&b) => b,
+            _ => view::frame_all(clip, resolved, &mut self.cache),
+        };
+        if let Some(last) = self.transform {
+            view::navigate(ui, &last, &mut bounds, &mut self.panning);
+        }
+        self.view = Some(bounds);
+        bounds
+    }
+
+    /// egui_plot's axes and grid over `bounds`, its own navigation off; the mapping it used and
+    /// its response.
+    fn plot(&mut self, ui: &mut Ui, bounds: PlotBounds) -> (PlotTransform, egui::Response) {
+        let shown = Plot::new("curves")
+            .id(self.id)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .allow_scroll(false)
+            .allow_boxed_zoom(false)
+            .allow_double_click_reset(false)
+            .allow_axis_zoom_drag(false)
+            .show_x(false)
+            .show_y(false)
+            .auto_bounds(false)
+            .grid_spacing(egui::Rangef::new(12.0, 300.0))
+            .show(ui, move |plot| plot.set_plot_bounds(bounds));
+        self.transform = Some(shown.transform);
+        (shown.transform, shown.response)
+    }
+
+    /// G, a grab in progress, then clicks and drags on the plot; what the pointer hovers (none
+    /// while grabbing).
+    fn pointer_input(
+        &mut self,
+        ui: &Ui,
+        pointer: &interact::Pointer<'_, '_>,
+        clip: &Clip,
+        selected: &mut BTreeSet<KeyRef>,
+        out: &mut Outbox,
+    ) -> Option<interact::Hit> {
+        // G grabs the selected keys (Blender): they follow the pointer until a click or Enter.
+        if self.grab.is_none() && self.drag.is_none() {
+            self.grab = grab::start(ui, pointer, clip, selected, &mut self.next_gesture);
+        }
+        let mut grabbing = self.grab.is_some();
+        if let Some(g) = &mut self.grab
+            && grab::update(ui, g, pointer, self.fps, out) != grab::GrabEnd::Going
+        {
+            self.grab = None;
+        }
+        // The click that ends a grab is not also a click on the plot.
+        grabbing |= self.grab.is_some();
+        if grabbing {
+            return None;
+        }
+        interact::handle(
+            ui,
+            pointer,
+            selected,
+            &mut self.drag,
+            &mut self.next_gesture,
+            out,
+        )
+    }
+
+    /// Keeps a copy of the dragged or grabbed tracks from before the gesture: the "ghost" of
+    /// the original, drawn faintly while it lasts.
+    fn keep_ghost(&mut self, clip: &Clip) {
+        let grabbed = self.grab.as_ref().map(|g| {
+            let mut tracks: Vec<usize> = g.keys.iter().map(|k| k.track).collect();
+            tracks.dedup();
+            (g.gesture, tracks)
+        });
+        match self
+            .drag
+            .as_ref()
+            .and_then(|d| d.gesture().map(|g| (g, d.tracks())))
+            .or(grabbed)
+        {
+            Some((g, tracks)) if self.ghost.as_ref().is_none_or(|(og, _)| *og != g) => {
+                let copies = tracks
+                    .iter()
+                    .filter_map(|&t| clip.tracks.get(t).map(|track| (t, track.clone())))
+                    .collect();
+                self.ghost = Some((g, copies));
+            }
+            Some(_) => {}
+            None => self.ghost = None,
+        }
+    }
+
+    /// Paints the ghost and the reference behind the curves, the curves and keys, and the
+    /// transform box of the selection.
+    #[expect(clippy::too_many_arguments)]
+    fn paint(
+        &mut self,
+        ui: &Ui,
+        tf: &PlotTransform,
+        response: &egui::Response,
+        resolved: &[Curve<'_>],
+        clip: &Clip,
+        selected: &BTreeSet<KeyRef>,
+        playhead: f64,
+        hover: Option<interact::Hit>,
+    ) {
+        let note = if self.normalize {
+            Some("Normalized view: keys can be selected, not dragged")
+        } else if self.euler && resolved.iter().any(|c| !c.editable) {
+            Some("Euler view: rotation curves are read-only")
+        } else {
+            None
+        };
+        let scene = draw::Scene {
+            tf,
+            curves: resolved,
+            selected,
+            playhead,
+            duration: clip.duration,
+            selection_box: self.drag.as_ref().and_then(Drag::selection_box),
+            hover,
+            note,
+        };
+        if let Some((_, tracks)) = &self.ghost {
+            draw::paint_ghost(ui, tf, resolved, tracks);
+        }
+        if let Some((_, tracks)) = &self.reference {
+            draw::paint_ghost(ui, tf, resolved, tracks);
+        }
+        draw::paint(ui, &scene, &mut self.cache);
+        if !matches!(self.drag, Some(Drag::Box { .. }))
+            && let Some(b) = transform_box::of(resolved, selected)
+        {
+            let hover_edge = response
+                .hover_pos()
+                .and_then(|pos| transform_box::edge_at(pos, tf, &b));
+            transform_box::paint(ui, tf, &b, hover_edge);
+        }
     }
 }
