@@ -260,6 +260,32 @@ mod tests {
     }
 
     #[test]
+    fn findings_carry_their_own_paths() {
+        // The model's own findings have no JSON path and get none; a number too large for an
+        // f64 is read (and found) like anywhere else in a three.js file.
+        let tree = r#"{"children":[{"name":"a","clips":[{"name":"E","tracks":[]},
+            {"name":"F","tracks":[{"name":"position","type":"vector3","times":[1e400],"values":[0,0,0]}]}]}]}"#;
+        let read = read_object(Some(&raw(tree)), Path::new("s.json"), Mode::Lenient).unwrap();
+        let found: Vec<(&str, Option<usize>, &str)> = read
+            .problems
+            .iter()
+            .map(|p| (p.code.as_str(), p.clip, p.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("empty-clip", Some(0), "the clip has no tracks"),
+                (
+                    "number-out-of-range",
+                    Some(1),
+                    "object.children[0].clips[1].tracks[0].times[0]: number 1e400 is out of range for a 32-bit float"
+                ),
+            ]
+        );
+        assert_eq!(read.clips[1].tracks[0].name, "a.position");
+    }
+
+    #[test]
     fn other_shapes_are_listed_and_strip_removes_the_clips() {
         let odd = raw(r#"{"children":[{"name":"a","clips":{"walk":1}},{"name":"b","clips":[3]}]}"#);
         let read = read_object(Some(&odd), Path::new("s.json"), Mode::Strict).unwrap();
