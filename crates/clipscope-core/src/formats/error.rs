@@ -153,6 +153,16 @@ pub struct NotWritable {
     pub reason: String,
 }
 
+impl NotWritable {
+    /// A document that cannot be written as `format`, for `reason` (one line).
+    pub fn new(format: Format, reason: impl Into<String>) -> NotWritable {
+        NotWritable {
+            format,
+            reason: reason.into(),
+        }
+    }
+}
+
 impl fmt::Display for NotWritable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)

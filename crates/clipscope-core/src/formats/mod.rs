@@ -215,13 +215,7 @@ fn with_input<T>(
 /// first clip (`clipscope convert` writes one file per clip), glTF node transforms and weights.
 /// [`write_file`] refuses a document this refuses.
 pub fn check_writable(doc: &Document) -> Result<(), NotWritable> {
-    doc.format
-        .codec()
-        .check_writable(doc)
-        .map_err(|reason| NotWritable {
-            format: doc.format,
-            reason,
-        })
+    doc.format.codec().check_writable(doc)
 }
 
 /// What writing `doc` as `to` leaves out besides animation (which [`check_writable`] covers):
