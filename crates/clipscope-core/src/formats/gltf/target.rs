@@ -274,8 +274,9 @@ pub(crate) fn check(track: &Track, property: &Property) -> Result<(), BadKeys> {
 mod tests {
     use super::*;
 
-    fn t(name: &str) -> Result<Target, String> {
-        target_of(name).map_err(|e| e.to_string())
+    /// Why `name` has no target, as its one line.
+    fn why(name: &str) -> String {
+        target_of(name).unwrap_err().to_string()
     }
 
     fn target_of(name: &str) -> Result<Target, NoTarget> {
@@ -291,40 +292,41 @@ mod tests {
     fn names_to_targets() {
         let named = |n: &str| NodeKey::Named(n.into());
         assert_eq!(
-            t("Hips.position").unwrap(),
+            target_of("Hips.position").unwrap(),
             Target {
                 node: named("Hips"),
                 bone: false,
                 property: Property::Translation
             }
         );
-        assert_eq!(t(".bones[leg.R].quaternion").unwrap().node, named("leg.R"));
-        assert!(t(".bones[leg.R].quaternion").unwrap().bone);
-        assert_eq!(t(".scale").unwrap().node, NodeKey::Root);
         assert_eq!(
-            t("m.morphTargetInfluences[smile]").unwrap().property,
+            target_of(".bones[leg.R].quaternion").unwrap().node,
+            named("leg.R")
+        );
+        assert!(target_of(".bones[leg.R].quaternion").unwrap().bone);
+        assert_eq!(target_of(".scale").unwrap().node, NodeKey::Root);
+        assert_eq!(
+            target_of("m.morphTargetInfluences[smile]")
+                .unwrap()
+                .property,
             Property::Weight("smile".into())
         );
         assert_eq!(
-            t(".morphTargetInfluences").unwrap().property,
+            target_of(".morphTargetInfluences").unwrap().property,
             Property::Weights
         );
-        assert!(
-            t("a.material.opacity")
-                .unwrap_err()
-                .contains("have no glTF target")
-        );
+        assert!(why("a.material.opacity").contains("have no glTF target"));
         assert_eq!(
-            t("/materials/0/alphaCutoff").unwrap(),
+            target_of("/materials/0/alphaCutoff").unwrap(),
             Target {
                 node: NodeKey::Pointer,
                 bone: false,
                 property: Property::Pointer("/materials/0/alphaCutoff".into())
             }
         );
-        assert!(t("a.rotation").unwrap_err().contains("'rotation'"));
-        assert!(t("a.position[x]").unwrap_err().contains("one component"));
-        assert_eq!(t("[bad").unwrap_err(), "the track name does not parse");
+        assert!(why("a.rotation").contains("'rotation'"));
+        assert!(why("a.position[x]").contains("one component"));
+        assert_eq!(why("[bad"), "the track name does not parse");
         assert_eq!(
             target_of("a.rotation"),
             Err(NoTarget::Property("rotation".into()))
