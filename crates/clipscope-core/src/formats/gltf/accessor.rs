@@ -353,6 +353,29 @@ fn dense(
     Ok(values)
 }
 
+/// The bytes of a sparse accessor's `indices` or `values` (at `path`): its buffer view and
+/// byte offset in `at`, checked to hold `len` bytes from the offset (`what` they are, for the
+/// message). Returns the view's bytes and the offset.
+fn sparse_part<'b>(
+    json: &GltfJson,
+    buffers: &'b [Vec<u8>],
+    at: (usize, u64),
+    len: usize,
+    path: &str,
+    what: std::fmt::Arguments<'_>,
+) -> Result<(&'b [u8], usize), Located> {
+    let (view, offset) = at;
+    let (bytes, _) = view_bytes(json, buffers, view, &format!("{path}.bufferView"))?;
+    let offset = to_usize(offset, &format!("{path}.byteOffset"))?;
+    if offset.checked_add(len).is_none_or(|e| e > bytes.len()) {
+        return Err(Located::new(
+            format!("{path}.byteOffset"),
+            format!("{what} do not fit in their buffer view"),
+        ));
+    }
+    Ok((bytes, offset))
+}
+
 /// Substitutes the elements a sparse accessor (at `path`, of `count` elements) lists into
 /// `values`, checking its indices and values against their buffer views.
 fn substitute(
@@ -380,37 +403,30 @@ fn substitute(
     };
     let ict = ict.0;
     let ip = format!("{sp}.indices");
-    let (ibytes, _) = view_bytes(
-        json,
-        buffers,
-        sparse.indices.buffer_view.value(),
-        &format!("{ip}.bufferView"),
-    )?;
-    let ioff = to_usize(sparse.indices.byte_offset.0, &format!("{ip}.byteOffset"))?;
     let isize = size(ict);
-    if ioff.checked_add(k * isize).is_none_or(|e| e > ibytes.len()) {
-        return Err(Located::new(
-            format!("{ip}.byteOffset"),
-            format!("{k} indices do not fit in their buffer view"),
-        ));
-    }
-    let vp = format!("{sp}.values");
-    let (vbytes, _) = view_bytes(
+    let (ibytes, ioff) = sparse_part(
         json,
         buffers,
-        sparse.values.buffer_view.value(),
-        &format!("{vp}.bufferView"),
+        (
+            sparse.indices.buffer_view.value(),
+            sparse.indices.byte_offset.0,
+        ),
+        k * isize,
+        &ip,
+        format_args!("{k} indices"),
     )?;
-    let voff = to_usize(sparse.values.byte_offset.0, &format!("{vp}.byteOffset"))?;
-    if voff
-        .checked_add(k * element.bytes)
-        .is_none_or(|e| e > vbytes.len())
-    {
-        return Err(Located::new(
-            format!("{vp}.byteOffset"),
-            format!("{k} values do not fit in their buffer view"),
-        ));
-    }
+    let vp = format!("{sp}.values");
+    let (vbytes, voff) = sparse_part(
+        json,
+        buffers,
+        (
+            sparse.values.buffer_view.value(),
+            sparse.values.byte_offset.0,
+        ),
+        k * element.bytes,
+        &vp,
+        format_args!("{k} values"),
+    )?;
     let n = element.components;
     for j in 0..k {
         let at = ioff + j * isize;
@@ -520,7 +536,9 @@ mod tests {
                 {"bufferView":0,"byteOffset":18446744073709551615,"componentType":5126,"count":2,"type":"SCALAR"},
                 {"componentType":5126,"count":4294967295000,"type":"MAT4"},
                 {"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR",
-                 "sparse":{"count":1,"indices":{"bufferView":0,"componentType":5125},"values":{"bufferView":0}}}]"#,
+                 "sparse":{"count":1,"indices":{"bufferView":0,"componentType":5125},"values":{"bufferView":0}}},
+                {"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR",
+                 "sparse":{"count":1,"indices":{"bufferView":0,"byteOffset":14,"componentType":5125},"values":{"bufferView":0}}}]"#,
             r#"[{"buffer":0,"byteLength":16},{"buffer":3,"byteLength":4},
                 {"buffer":0,"byteLength":16,"byteStride":4}]"#,
             16,
@@ -535,6 +553,8 @@ mod tests {
         assert_eq!(fail(6).path, "accessors[6].count");
         assert_eq!(fail(9).path, "animations[0].samplers[0].input");
         assert!(fail(9).reason.contains("accessor 9 does not exist"));
+        assert_eq!(fail(8).path, "accessors[8].sparse.indices.byteOffset");
+        assert_eq!(fail(8).reason, "1 indices do not fit in their buffer view");
         // Sparse index 0 is in range: substitution works.
         assert!(decode(&json, &bufs, 7, "x").is_ok());
     }
