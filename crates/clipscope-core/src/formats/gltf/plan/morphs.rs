@@ -110,7 +110,6 @@ pub(super) fn plan_morphs(
 }
 
 /// The morph targets of original node `i`: its mesh's target count, `extras.targetNames` and
-
 /// default weights (the node's `weights`, else the mesh's, else 0).
 fn existing_morph(src: &GltfSource, i: usize) -> Option<MorphPlan> {
     let node = src.root.get("nodes")?.get(i)?;

@@ -313,11 +313,11 @@ mod tests {
         let t = convert_track(&fields(text), "tracks[0]", true, &mut ctx).unwrap();
         assert_eq!(t.times, [0.0, 0.0]);
         assert_eq!(
-            count_elements(&*RawValue::from_string("[ ]".into()).unwrap()),
+            count_elements(&RawValue::from_string("[ ]".into()).unwrap()),
             0
         );
         assert_eq!(
-            count_elements(&*RawValue::from_string("[1, 2,3]".into()).unwrap()),
+            count_elements(&RawValue::from_string("[1, 2,3]".into()).unwrap()),
             3
         );
     }
