@@ -69,7 +69,7 @@ impl ClipscopeApp {
     /// Reads a preset file and applies it (switching to its cycle).
     pub fn load_preset(&mut self, path: &Path) {
         let result = std::fs::read(path)
-            .map_err(|e| ReadError::io(path, &e).to_string())
+            .map_err(|e| ReadError::io(path, e).to_string())
             .and_then(|bytes| Preset::from_json(&bytes, path).map_err(|e| e.to_string()))
             .and_then(|preset| {
                 if !self.cycles.choose(&preset.cycle) {

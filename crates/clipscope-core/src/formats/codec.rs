@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::Path;
 
 use super::json::Located;
-use super::{Document, Format, Linted, LoadProgress, ReadError, ReadOptions, WriteOptions};
+use super::{
+    Document, Format, Linted, LoadProgress, NotWritable, ReadError, ReadOptions, WriteOptions,
+};
 use crate::model::Problem;
 
 /// One file being read: its bytes, its name, how to read it and where progress goes.
@@ -114,7 +116,7 @@ pub(crate) trait Codec: Sync {
     }
 
     /// Whether `doc` can be written in this format: `Err` names what it has no place for.
-    fn check_writable(&self, doc: &Document) -> Result<(), String>;
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable>;
 
     /// `doc` in this format, in memory.
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8>;

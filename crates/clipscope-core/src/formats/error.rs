@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::Format;
 
@@ -12,6 +13,7 @@ use super::Format;
 /// cancelled load is not shown as an error; a syntax error in a file being rewritten is worth a
 /// retry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReadErrorKind {
     /// The read was cancelled through its [`LoadProgress`](super::LoadProgress).
     Cancelled,
@@ -46,7 +48,9 @@ impl ReadErrorKind {
 
 /// Why a file could not be read. Its [`Display`](fmt::Display) is a single line
 /// `"{file}: {json_path}: {reason}"` (the path part is left out when the culprit is the whole file).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An error made from an I/O error keeps it as its [`source`](std::error::Error::source).
+/// Two errors are equal when they say the same (the I/O error they keep is not compared).
+#[derive(Debug, Clone)]
 pub struct ReadError {
     /// What kind of failure this is.
     pub kind: ReadErrorKind,
@@ -56,7 +60,21 @@ pub struct ReadError {
     pub json_path: String,
     /// What is wrong, e.g. `null is not a number`.
     pub reason: String,
+    /// The I/O error the read failed with, if it failed with one (shared, so the error stays
+    /// cheap to clone).
+    io: Option<Arc<std::io::Error>>,
 }
+
+impl PartialEq for ReadError {
+    fn eq(&self, other: &ReadError) -> bool {
+        self.kind == other.kind
+            && self.file == other.file
+            && self.json_path == other.json_path
+            && self.reason == other.reason
+    }
+}
+
+impl Eq for ReadError {}
 
 impl ReadError {
     /// An error of `kind` at `json_path` in `file`.
@@ -72,6 +90,7 @@ impl ReadError {
             file: file.into(),
             json_path: crate::text::one_line(json_path.into()),
             reason: crate::text::one_line(reason.into()),
+            io: None,
         }
     }
 
@@ -93,24 +112,25 @@ impl ReadError {
         ReadError::new(ReadErrorKind::Syntax, file, json_path, reason)
     }
 
-    /// The file could not be read from disk ([`ReadErrorKind::Io`]).
-    pub fn io(file: impl Into<PathBuf>, error: &std::io::Error) -> ReadError {
-        ReadError::new(
-            ReadErrorKind::Io,
-            file,
-            "",
-            format!("cannot read file: {error}"),
-        )
+    /// The file could not be read from disk ([`ReadErrorKind::Io`]); the error is kept as
+    /// the source.
+    pub fn io(file: impl Into<PathBuf>, error: std::io::Error) -> ReadError {
+        let reason = format!("cannot read file: {error}");
+        ReadError {
+            io: Some(Arc::new(error)),
+            ..ReadError::new(ReadErrorKind::Io, file, "", reason)
+        }
     }
 
-    /// The bytes of `file` could not be had: an I/O error ([`ReadErrorKind::Io`]) or a file
-    /// over the size limit ([`ReadErrorKind::TooLarge`]).
-    pub fn file(file: impl Into<PathBuf>, error: &super::file_bytes::FileReadError) -> ReadError {
-        let kind = match error {
-            super::file_bytes::FileReadError::Io(_) => ReadErrorKind::Io,
-            super::file_bytes::FileReadError::TooLarge { .. } => ReadErrorKind::TooLarge,
-        };
-        ReadError::new(kind, file, "", error.to_string())
+    /// The bytes of `file` could not be had: an I/O error ([`ReadErrorKind::Io`], kept as the
+    /// source) or a file over the size limit ([`ReadErrorKind::TooLarge`]).
+    pub fn file(file: impl Into<PathBuf>, error: super::file_bytes::FileReadError) -> ReadError {
+        match error {
+            super::file_bytes::FileReadError::Io(e) => ReadError::io(file, e),
+            too_large @ super::file_bytes::FileReadError::TooLarge { .. } => {
+                ReadError::new(ReadErrorKind::TooLarge, file, "", too_large.to_string())
+            }
+        }
     }
 
     /// The read of `file` was cancelled ([`ReadErrorKind::Cancelled`]).
@@ -140,7 +160,13 @@ impl fmt::Display for ReadError {
     }
 }
 
-impl std::error::Error for ReadError {}
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.io
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// A document that cannot be written in a format at all: the keys or tracks it has no place
 /// for (NaN or unsorted times, a Lottie file's missing properties, …). Its
@@ -153,6 +179,16 @@ pub struct NotWritable {
     pub reason: String,
 }
 
+impl NotWritable {
+    /// A document that cannot be written as `format`, for `reason` (one line).
+    pub fn new(format: Format, reason: impl Into<String>) -> NotWritable {
+        NotWritable {
+            format,
+            reason: reason.into(),
+        }
+    }
+}
+
 impl fmt::Display for NotWritable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.reason)
@@ -161,8 +197,10 @@ impl fmt::Display for NotWritable {
 
 impl std::error::Error for NotWritable {}
 
-/// Why a document could not be written to a file.
+/// Why a document could not be written to a file. Its source is the [`NotWritable`] or the
+/// I/O error it wraps.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum WriteError {
     /// The document has no place in its format; the file was left alone.
     NotWritable(NotWritable),
@@ -235,5 +273,38 @@ mod tests {
         assert!(matches!(e, WriteError::NotWritable(_)));
         let e = WriteError::from(std::io::Error::other("disk full"));
         assert_eq!(e.to_string(), "disk full");
+        let source = std::error::Error::source(&e).expect("the I/O error");
+        assert!(source.downcast_ref::<std::io::Error>().is_some());
+    }
+
+    #[test]
+    fn read_errors_keep_the_io_error() {
+        use std::error::Error;
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = ReadError::io("a.json", io);
+        assert_eq!(e.to_string(), "a.json: cannot read file: no such file");
+        assert_eq!(e.kind, ReadErrorKind::Io);
+        let source = e.source().and_then(|s| s.downcast_ref::<std::io::Error>());
+        assert_eq!(
+            source.map(std::io::Error::kind),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        let copy = e.clone();
+        assert_eq!(copy, e);
+        assert!(copy.source().is_some());
+        let e = ReadError::file(
+            "b.json",
+            super::super::file_bytes::FileReadError::Io(std::io::Error::other("gone")),
+        );
+        assert_eq!(e.to_string(), "b.json: cannot read file: gone");
+        assert!(e.source().is_some());
+        let too_large = super::super::file_bytes::FileReadError::TooLarge {
+            size: 10 << 20,
+            limit: 1 << 20,
+        };
+        let e = ReadError::file("c.json", too_large);
+        assert_eq!(e.kind, ReadErrorKind::TooLarge);
+        assert!(e.source().is_none());
+        assert!(ReadError::schema("a.json", "x", "y").source().is_none());
     }
 }

@@ -23,6 +23,7 @@ pub const DEFAULT_MAX_FILE_SIZE: u64 = 512 << 20;
 
 /// Why a file's bytes could not be had.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum FileReadError {
     /// The file could not be opened or read.
     Io(std::io::Error),
@@ -50,7 +51,14 @@ impl std::fmt::Display for FileReadError {
     }
 }
 
-impl std::error::Error for FileReadError {}
+impl std::error::Error for FileReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileReadError::Io(e) => Some(e),
+            FileReadError::TooLarge { .. } => None,
+        }
+    }
+}
 
 impl From<std::io::Error> for FileReadError {
     fn from(e: std::io::Error) -> FileReadError {

@@ -54,8 +54,8 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 /// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
 /// frame rate of morph-target clips, progress and cancel).
 pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes = file_bytes::read_limited(path, opts.max_file_size)
-        .map_err(|e| ReadError::file(path, &e))?;
+    let bytes =
+        file_bytes::read_limited(path, opts.max_file_size).map_err(|e| ReadError::file(path, e))?;
     read_bytes_with(&bytes, path, opts)
 }
 
@@ -127,7 +127,7 @@ impl Linted {
 pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
     match file_bytes::read_limited(path, opts.max_file_size) {
         Ok(bytes) => lint_bytes(&bytes, path, opts),
-        Err(e) => Linted::unreadable(ReadError::file(path, &e).reason),
+        Err(e) => Linted::unreadable(ReadError::file(path, e).reason),
     }
 }
 
@@ -215,13 +215,7 @@ fn with_input<T>(
 /// first clip (`clipscope convert` writes one file per clip), glTF node transforms and weights.
 /// [`write_file`] refuses a document this refuses.
 pub fn check_writable(doc: &Document) -> Result<(), NotWritable> {
-    doc.format
-        .codec()
-        .check_writable(doc)
-        .map_err(|reason| NotWritable {
-            format: doc.format,
-            reason,
-        })
+    doc.format.codec().check_writable(doc)
 }
 
 /// What writing `doc` as `to` leaves out besides animation (which [`check_writable`] covers):

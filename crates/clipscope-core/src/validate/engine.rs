@@ -135,7 +135,7 @@ impl Plan {
             Ok(bytes) => check_bytes(&bytes, path, &settings, &self.read),
             Err(e) => report_for(
                 path,
-                Linted::unreadable(ReadError::file(path, &e).reason),
+                Linted::unreadable(ReadError::file(path, e).reason),
                 &settings,
             ),
         };

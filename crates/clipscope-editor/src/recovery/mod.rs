@@ -383,7 +383,7 @@ fn alive(session: &Path) -> bool {
 /// such as glTF buffers, resolve from there) and is meant to be opened as unsaved.
 pub fn restore(entry: &Recoverable, opts: &ReadOptions) -> Result<Document, ReadError> {
     let bytes = formats::file_bytes::read_limited(&entry.data, opts.max_file_size)
-        .map_err(|e| ReadError::file(&entry.data, &e))?;
+        .map_err(|e| ReadError::file(&entry.data, e))?;
     let name = entry.meta.source.as_deref().unwrap_or(&entry.data);
     let mut doc = formats::read_bytes_with(&bytes, name, opts)?;
     doc.path = entry.meta.source.clone();

@@ -164,6 +164,73 @@ fn view_bytes<'b>(
     Ok((&data[offset..end], stride))
 }
 
+/// How one element of an accessor lies in its buffer view: its components, their type, and
+/// matrix columns of 1- and 2-byte components padded to 4 bytes.
+struct Element {
+    /// The accessor's type (`VEC3`).
+    t: Type,
+    /// The component type.
+    ct: ComponentType,
+    /// Whether integer components map to `[0, 1]` or `[-1, 1]`.
+    normalized: bool,
+    /// Numbers per element.
+    components: usize,
+    /// Matrix columns (1 for vectors and scalars).
+    columns: usize,
+    /// Numbers per column.
+    rows: usize,
+    /// Bytes per component.
+    component_bytes: usize,
+    /// Bytes per column, padding included.
+    column_bytes: usize,
+    /// Bytes per element.
+    bytes: usize,
+}
+
+impl Element {
+    /// The layout of elements of type `t` with components of type `ct`.
+    fn new(t: Type, ct: ComponentType, normalized: bool) -> Element {
+        let components = components(t);
+        let component_bytes = size(ct);
+        // Element layout: matrix columns of small components are padded to 4 bytes.
+        let (columns, rows) = match t {
+            Type::Mat2 => (2, 2),
+            Type::Mat3 => (3, 3),
+            Type::Mat4 => (4, 4),
+            _ => (1, components),
+        };
+        let column_bytes = if columns > 1 {
+            (rows * component_bytes).div_ceil(4) * 4
+        } else {
+            rows * component_bytes
+        };
+        Element {
+            t,
+            ct,
+            normalized,
+            components,
+            columns,
+            rows,
+            component_bytes,
+            column_bytes,
+            bytes: columns * column_bytes,
+        }
+    }
+
+    /// Decodes the element at byte `start` of `bytes` (which holds all of it) into `out`, its
+    /// [`components`](Element::components) numbers.
+    fn read(&self, bytes: &[u8], start: usize, out: &mut [f32]) {
+        let cs = self.component_bytes;
+        for col in 0..self.columns {
+            for row in 0..self.rows {
+                let at = start + col * self.column_bytes + row * cs;
+                out[col * self.rows + row] =
+                    component(&bytes[at..at + cs], self.ct, self.normalized);
+            }
+        }
+    }
+}
+
 /// Decodes accessor `index`, which `referrer` (a JSON path such as
 /// `animations[0].samplers[1].output`) points at.
 pub(crate) fn decode(
@@ -195,8 +262,8 @@ pub(crate) fn decode(
             "unknown component type",
         ));
     };
-    let ct = ct.0;
-    let n = components(t);
+    let element = Element::new(t, ct.0, accessor.normalized);
+    let n = element.components;
     let count = to_usize(accessor.count.0, &format!("{path}.count"))?;
     let total = count
         .checked_mul(n)
@@ -207,142 +274,23 @@ pub(crate) fn decode(
                 format!("{count} elements are more than clipscope reads"),
             )
         })?;
-    let cs = size(ct);
-    // Element layout: matrix columns of small components are padded to 4 bytes.
-    let (columns, rows) = match t {
-        Type::Mat2 => (2, 2),
-        Type::Mat3 => (3, 3),
-        Type::Mat4 => (4, 4),
-        _ => (1, n),
+    let mut values = match accessor.buffer_view {
+        Some(view) => dense(
+            json,
+            buffers,
+            accessor,
+            view.value(),
+            &element,
+            &path,
+            count,
+        )?,
+        None => Vec::new(),
     };
-    let column_bytes = if columns > 1 {
-        (rows * cs).div_ceil(4) * 4
-    } else {
-        rows * cs
-    };
-    let element = columns * column_bytes;
-    let mut values = Vec::new();
-    if let Some(view) = accessor.buffer_view {
-        let (bytes, stride) =
-            view_bytes(json, buffers, view.value(), &format!("{path}.bufferView"))?;
-        let stride = stride.unwrap_or(element);
-        if stride < element {
-            return Err(Located::new(
-                format!("bufferViews[{}].byteStride", view.value()),
-                format!(
-                    "stride {stride} is smaller than one {} element ({element} bytes)",
-                    type_name(t)
-                ),
-            ));
-        }
-        let offset = to_usize(
-            accessor.byte_offset.map_or(0, |o| o.0),
-            &format!("{path}.byteOffset"),
-        )?;
-        let needed = match count {
-            0 => Some(0),
-            _ => stride
-                .checked_mul(count - 1)
-                .and_then(|v| v.checked_add(offset))
-                .and_then(|v| v.checked_add(element)),
-        };
-        if needed.is_none_or(|need| need > bytes.len()) {
-            return Err(Located::new(
-                format!("{path}.count"),
-                format!(
-                    "{count} {} elements (stride {stride}) from byte {offset} do not fit in \
-                     bufferViews[{}], which has {} bytes",
-                    type_name(t),
-                    view.value(),
-                    bytes.len()
-                ),
-            ));
-        }
-        values = vec![0.0f32; total];
-        for e in 0..count {
-            let start = offset + e * stride;
-            for col in 0..columns {
-                for row in 0..rows {
-                    let at = start + col * column_bytes + row * cs;
-                    values[e * n + col * rows + row] =
-                        component(&bytes[at..at + cs], ct, accessor.normalized);
-                }
-            }
-        }
-    }
     if values.len() != total {
         values = vec![0.0f32; total];
     }
     if let Some(sparse) = &accessor.sparse {
-        let sp = format!("{path}.sparse");
-        let k = to_usize(sparse.count.0, &format!("{sp}.count"))?;
-        if k > count {
-            return Err(Located::new(
-                format!("{sp}.count"),
-                format!("{k} substitutions for {count} elements"),
-            ));
-        }
-        let Checked::Valid(ict) = sparse.indices.component_type else {
-            return Err(Located::new(
-                format!("{sp}.indices.componentType"),
-                "unknown index component type",
-            ));
-        };
-        let ict = ict.0;
-        let ip = format!("{sp}.indices");
-        let (ibytes, _) = view_bytes(
-            json,
-            buffers,
-            sparse.indices.buffer_view.value(),
-            &format!("{ip}.bufferView"),
-        )?;
-        let ioff = to_usize(sparse.indices.byte_offset.0, &format!("{ip}.byteOffset"))?;
-        let isize = size(ict);
-        if ioff.checked_add(k * isize).is_none_or(|e| e > ibytes.len()) {
-            return Err(Located::new(
-                format!("{ip}.byteOffset"),
-                format!("{k} indices do not fit in their buffer view"),
-            ));
-        }
-        let vp = format!("{sp}.values");
-        let (vbytes, _) = view_bytes(
-            json,
-            buffers,
-            sparse.values.buffer_view.value(),
-            &format!("{vp}.bufferView"),
-        )?;
-        let voff = to_usize(sparse.values.byte_offset.0, &format!("{vp}.byteOffset"))?;
-        if voff
-            .checked_add(k * element)
-            .is_none_or(|e| e > vbytes.len())
-        {
-            return Err(Located::new(
-                format!("{vp}.byteOffset"),
-                format!("{k} values do not fit in their buffer view"),
-            ));
-        }
-        for j in 0..k {
-            let at = ioff + j * isize;
-            let target = component(&ibytes[at..at + isize], ict, false) as usize;
-            if matches!(
-                ict,
-                ComponentType::I8 | ComponentType::I16 | ComponentType::F32
-            ) || target >= count
-            {
-                return Err(Located::new(
-                    ip.clone(),
-                    format!("index {j} ({target}) is not an element of the {count}"),
-                ));
-            }
-            let start = voff + j * element;
-            for col in 0..columns {
-                for row in 0..rows {
-                    let at = start + col * column_bytes + row * cs;
-                    values[target * n + col * rows + row] =
-                        component(&vbytes[at..at + cs], ct, accessor.normalized);
-                }
-            }
-        }
+        substitute(json, buffers, sparse, &element, &path, count, &mut values)?;
     }
     Ok(Decoded {
         count,
@@ -350,6 +298,153 @@ pub(crate) fn decode(
         values,
         type_name: type_name(t),
     })
+}
+
+/// The `count` elements of `accessor` (at `path`) read from its buffer view `view`, checked
+/// against the view's bytes and stride.
+fn dense(
+    json: &GltfJson,
+    buffers: &[Vec<u8>],
+    accessor: &gltf_json::Accessor,
+    view: usize,
+    element: &Element,
+    path: &str,
+    count: usize,
+) -> Result<Vec<f32>, Located> {
+    let (bytes, stride) = view_bytes(json, buffers, view, &format!("{path}.bufferView"))?;
+    let size = element.bytes;
+    let stride = stride.unwrap_or(size);
+    if stride < size {
+        return Err(Located::new(
+            format!("bufferViews[{view}].byteStride"),
+            format!(
+                "stride {stride} is smaller than one {} element ({size} bytes)",
+                type_name(element.t)
+            ),
+        ));
+    }
+    let offset = to_usize(
+        accessor.byte_offset.map_or(0, |o| o.0),
+        &format!("{path}.byteOffset"),
+    )?;
+    let needed = match count {
+        0 => Some(0),
+        _ => stride
+            .checked_mul(count - 1)
+            .and_then(|v| v.checked_add(offset))
+            .and_then(|v| v.checked_add(size)),
+    };
+    if needed.is_none_or(|need| need > bytes.len()) {
+        return Err(Located::new(
+            format!("{path}.count"),
+            format!(
+                "{count} {} elements (stride {stride}) from byte {offset} do not fit in \
+                 bufferViews[{view}], which has {} bytes",
+                type_name(element.t),
+                bytes.len()
+            ),
+        ));
+    }
+    let n = element.components;
+    let mut values = vec![0.0f32; count * n];
+    for (e, out) in values.chunks_exact_mut(n).enumerate() {
+        element.read(bytes, offset + e * stride, out);
+    }
+    Ok(values)
+}
+
+/// The bytes of a sparse accessor's `indices` or `values` (at `path`): its buffer view and
+/// byte offset in `at`, checked to hold `len` bytes from the offset (`what` they are, for the
+/// message). Returns the view's bytes and the offset.
+fn sparse_part<'b>(
+    json: &GltfJson,
+    buffers: &'b [Vec<u8>],
+    at: (usize, u64),
+    len: usize,
+    path: &str,
+    what: std::fmt::Arguments<'_>,
+) -> Result<(&'b [u8], usize), Located> {
+    let (view, offset) = at;
+    let (bytes, _) = view_bytes(json, buffers, view, &format!("{path}.bufferView"))?;
+    let offset = to_usize(offset, &format!("{path}.byteOffset"))?;
+    if offset.checked_add(len).is_none_or(|e| e > bytes.len()) {
+        return Err(Located::new(
+            format!("{path}.byteOffset"),
+            format!("{what} do not fit in their buffer view"),
+        ));
+    }
+    Ok((bytes, offset))
+}
+
+/// Substitutes the elements a sparse accessor (at `path`, of `count` elements) lists into
+/// `values`, checking its indices and values against their buffer views.
+fn substitute(
+    json: &GltfJson,
+    buffers: &[Vec<u8>],
+    sparse: &gltf_json::accessor::sparse::Sparse,
+    element: &Element,
+    path: &str,
+    count: usize,
+    values: &mut [f32],
+) -> Result<(), Located> {
+    let sp = format!("{path}.sparse");
+    let k = to_usize(sparse.count.0, &format!("{sp}.count"))?;
+    if k > count {
+        return Err(Located::new(
+            format!("{sp}.count"),
+            format!("{k} substitutions for {count} elements"),
+        ));
+    }
+    let Checked::Valid(ict) = sparse.indices.component_type else {
+        return Err(Located::new(
+            format!("{sp}.indices.componentType"),
+            "unknown index component type",
+        ));
+    };
+    let ict = ict.0;
+    let ip = format!("{sp}.indices");
+    let isize = size(ict);
+    let (ibytes, ioff) = sparse_part(
+        json,
+        buffers,
+        (
+            sparse.indices.buffer_view.value(),
+            sparse.indices.byte_offset.0,
+        ),
+        k * isize,
+        &ip,
+        format_args!("{k} indices"),
+    )?;
+    let vp = format!("{sp}.values");
+    let (vbytes, voff) = sparse_part(
+        json,
+        buffers,
+        (
+            sparse.values.buffer_view.value(),
+            sparse.values.byte_offset.0,
+        ),
+        k * element.bytes,
+        &vp,
+        format_args!("{k} values"),
+    )?;
+    let n = element.components;
+    for j in 0..k {
+        let at = ioff + j * isize;
+        let target = component(&ibytes[at..at + isize], ict, false) as usize;
+        if matches!(
+            ict,
+            ComponentType::I8 | ComponentType::I16 | ComponentType::F32
+        ) || target >= count
+        {
+            return Err(Located::new(
+                ip.clone(),
+                format!("index {j} ({target}) is not an element of the {count}"),
+            ));
+        }
+        let out = &mut values[target * n..(target + 1) * n];
+        element.read(vbytes, voff + j * element.bytes, out);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -363,6 +458,17 @@ mod tests {
                 "bufferViews":{views},"accessors":{accessors}}}"#
         );
         parse(text.as_bytes()).unwrap().json
+    }
+
+    #[test]
+    fn matrix_columns_of_small_components_are_padded() {
+        let e = Element::new(Type::Mat2, ComponentType::U8, false);
+        assert_eq!((e.columns, e.rows, e.column_bytes, e.bytes), (2, 2, 4, 8));
+        let mut out = [0.0; 4];
+        e.read(&[9, 1, 2, 0, 0, 3, 4, 0, 0], 1, &mut out);
+        assert_eq!(out, [1.0, 2.0, 3.0, 4.0]);
+        let v = Element::new(Type::Vec3, ComponentType::F32, false);
+        assert_eq!((v.columns, v.rows, v.bytes), (1, 3, 12));
     }
 
     #[test]
@@ -430,7 +536,9 @@ mod tests {
                 {"bufferView":0,"byteOffset":18446744073709551615,"componentType":5126,"count":2,"type":"SCALAR"},
                 {"componentType":5126,"count":4294967295000,"type":"MAT4"},
                 {"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR",
-                 "sparse":{"count":1,"indices":{"bufferView":0,"componentType":5125},"values":{"bufferView":0}}}]"#,
+                 "sparse":{"count":1,"indices":{"bufferView":0,"componentType":5125},"values":{"bufferView":0}}},
+                {"bufferView":0,"componentType":5126,"count":4,"type":"SCALAR",
+                 "sparse":{"count":1,"indices":{"bufferView":0,"byteOffset":14,"componentType":5125},"values":{"bufferView":0}}}]"#,
             r#"[{"buffer":0,"byteLength":16},{"buffer":3,"byteLength":4},
                 {"buffer":0,"byteLength":16,"byteStride":4}]"#,
             16,
@@ -445,6 +553,8 @@ mod tests {
         assert_eq!(fail(6).path, "accessors[6].count");
         assert_eq!(fail(9).path, "animations[0].samplers[0].input");
         assert!(fail(9).reason.contains("accessor 9 does not exist"));
+        assert_eq!(fail(8).path, "accessors[8].sparse.indices.byteOffset");
+        assert_eq!(fail(8).reason, "1 indices do not fit in their buffer view");
         // Sparse index 0 is in range: substitution works.
         assert!(decode(&json, &bufs, 7, "x").is_ok());
     }

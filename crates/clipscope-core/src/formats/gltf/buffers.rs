@@ -55,7 +55,9 @@ fn load_one(
     let buffer = &json.buffers[i];
     let path = format!("buffers[{i}]");
     let mut data = match (&buffer.uri, bin) {
-        (Some(u), _) => uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e))?,
+        (Some(u), _) => {
+            uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e.to_string()))?
+        }
         (None, Some(bin)) if i == 0 => bin.to_vec(),
         (None, None) if i == 0 => {
             return Err(Located::new(

@@ -2,7 +2,7 @@
 
 use super::{detect, lint, plan, read, write};
 use crate::formats::codec::{Codec, Input, other_fields};
-use crate::formats::{Document, Format, Linted, ReadError, WriteOptions};
+use crate::formats::{Document, Format, Linted, NotWritable, ReadError, WriteOptions};
 
 /// Reads and writes glTF 2.0 ([`Format::Gltf`] and [`Format::Glb`]).
 pub(crate) struct GltfCodec;
@@ -23,7 +23,7 @@ impl Codec for GltfCodec {
         lint::lint(input)
     }
 
-    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {
         plan::check_writable(doc)
     }
 

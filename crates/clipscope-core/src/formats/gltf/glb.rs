@@ -6,6 +6,8 @@
 //! refuses the unknown chunk types the spec says to skip. Every bound here is checked and
 //! every error says which part of the container is wrong.
 
+use std::fmt;
+
 /// The magic number at the start of a GLB file.
 pub(crate) const MAGIC: &[u8; 4] = b"glTF";
 /// The chunk type of the JSON chunk (`JSON` in ASCII).
@@ -25,6 +27,103 @@ pub(crate) struct Glb<'a> {
     pub bin: Option<&'a [u8]>,
 }
 
+/// What is wrong with a GLB container (each reads as one line naming the part).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum GlbError {
+    /// Fewer bytes than the 12-byte header: the file's length.
+    ShortHeader(usize),
+    /// The file does not start with `glTF`.
+    NotGlb,
+    /// A container version other than 2.
+    Version(u32),
+    /// The header declares more bytes than the file has.
+    LengthPastEnd {
+        /// The declared length.
+        length: usize,
+        /// The file's length.
+        file: usize,
+    },
+    /// The declared length leaves no room for the JSON chunk.
+    LengthTooShort(usize),
+    /// A chunk whose 8-byte header is cut off.
+    ChunkHeaderCut {
+        /// The chunk's index.
+        chunk: usize,
+        /// Its byte offset.
+        at: usize,
+    },
+    /// A chunk that declares more bytes than remain.
+    ChunkPastEnd {
+        /// The chunk's index.
+        chunk: usize,
+        /// Its type.
+        kind: u32,
+        /// Its declared length.
+        len: usize,
+        /// The bytes that remain.
+        remain: usize,
+    },
+    /// The first chunk is not JSON: its type.
+    FirstNotJson(u32),
+    /// A second JSON chunk: its index.
+    SecondJson(usize),
+    /// A second BIN chunk: its index.
+    SecondBin(usize),
+    /// No JSON chunk at all.
+    NoJson,
+}
+
+impl fmt::Display for GlbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GlbError::ShortHeader(len) => write!(
+                f,
+                "truncated GLB: {len} bytes, the header alone needs {HEADER}"
+            ),
+            GlbError::NotGlb => f.write_str("not a GLB file (it does not start with \"glTF\")"),
+            GlbError::Version(version) => {
+                write!(f, "GLB version {version} is not supported (only glTF 2.0)")
+            }
+            GlbError::LengthPastEnd { length, file } => write!(
+                f,
+                "truncated GLB: the header says {length} bytes, the file has {file}"
+            ),
+            GlbError::LengthTooShort(length) => write!(
+                f,
+                "corrupt GLB: the header's length {length} leaves no room for the JSON chunk"
+            ),
+            GlbError::ChunkHeaderCut { chunk, at } => write!(
+                f,
+                "truncated GLB: chunk {chunk} at byte {at} has no complete 8-byte header"
+            ),
+            GlbError::ChunkPastEnd {
+                chunk,
+                kind,
+                len,
+                remain,
+            } => write!(
+                f,
+                "truncated GLB: chunk {chunk} ({}) says {len} bytes, only {remain} remain",
+                chunk_name(*kind)
+            ),
+            GlbError::FirstNotJson(kind) => write!(
+                f,
+                "corrupt GLB: the first chunk is {}, not JSON",
+                chunk_name(*kind)
+            ),
+            GlbError::SecondJson(chunk) => {
+                write!(f, "corrupt GLB: chunk {chunk} is a second JSON chunk")
+            }
+            GlbError::SecondBin(chunk) => {
+                write!(f, "corrupt GLB: chunk {chunk} is a second BIN chunk")
+            }
+            GlbError::NoJson => f.write_str("corrupt GLB: no JSON chunk"),
+        }
+    }
+}
+
+impl std::error::Error for GlbError {}
+
 /// A little-endian `u32` at `at` (the caller checked the bounds).
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -32,33 +131,26 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 /// Splits a GLB file into its chunks, or says (in one line) what is wrong with the container.
 /// Bytes after the declared length are ignored; chunks of unknown type are skipped.
-pub(crate) fn parse(bytes: &[u8]) -> Result<Glb<'_>, String> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Glb<'_>, GlbError> {
     if bytes.len() < HEADER {
-        return Err(format!(
-            "truncated GLB: {} bytes, the header alone needs {HEADER}",
-            bytes.len()
-        ));
+        return Err(GlbError::ShortHeader(bytes.len()));
     }
     if &bytes[..4] != MAGIC {
-        return Err("not a GLB file (it does not start with \"glTF\")".into());
+        return Err(GlbError::NotGlb);
     }
     let version = u32_at(bytes, 4);
     if version != 2 {
-        return Err(format!(
-            "GLB version {version} is not supported (only glTF 2.0)"
-        ));
+        return Err(GlbError::Version(version));
     }
     let length = u32_at(bytes, 8) as usize;
     if length > bytes.len() {
-        return Err(format!(
-            "truncated GLB: the header says {length} bytes, the file has {}",
-            bytes.len()
-        ));
+        return Err(GlbError::LengthPastEnd {
+            length,
+            file: bytes.len(),
+        });
     }
     if length < HEADER + CHUNK_HEADER {
-        return Err(format!(
-            "corrupt GLB: the header's length {length} leaves no room for the JSON chunk"
-        ));
+        return Err(GlbError::LengthTooShort(length));
     }
     let bytes = &bytes[..length];
     let mut at = HEADER;
@@ -67,39 +159,33 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Glb<'_>, String> {
     let mut chunk = 0;
     while at < bytes.len() {
         if bytes.len() - at < CHUNK_HEADER {
-            return Err(format!(
-                "truncated GLB: chunk {chunk} at byte {at} has no complete 8-byte header"
-            ));
+            return Err(GlbError::ChunkHeaderCut { chunk, at });
         }
         let len = u32_at(bytes, at) as usize;
         let kind = u32_at(bytes, at + 4);
         let start = at + CHUNK_HEADER;
         if len > bytes.len() - start {
-            return Err(format!(
-                "truncated GLB: chunk {chunk} ({}) says {len} bytes, only {} remain",
-                chunk_name(kind),
-                bytes.len() - start
-            ));
+            return Err(GlbError::ChunkPastEnd {
+                chunk,
+                kind,
+                len,
+                remain: bytes.len() - start,
+            });
         }
         let data = &bytes[start..start + len];
         match (chunk, kind) {
             (0, JSON) => json = Some(data),
-            (0, _) => {
-                return Err(format!(
-                    "corrupt GLB: the first chunk is {}, not JSON",
-                    chunk_name(kind)
-                ));
-            }
+            (0, _) => return Err(GlbError::FirstNotJson(kind)),
             (1, BIN) => bin = Some(data),
-            (_, JSON) => return Err(format!("corrupt GLB: chunk {chunk} is a second JSON chunk")),
-            (_, BIN) => return Err(format!("corrupt GLB: chunk {chunk} is a second BIN chunk")),
+            (_, JSON) => return Err(GlbError::SecondJson(chunk)),
+            (_, BIN) => return Err(GlbError::SecondBin(chunk)),
             _ => {} // unknown chunk types are skipped (glTF 2.0 §4.4.3.1)
         }
         // Chunks start on 4-byte boundaries; a writer that left the padding out still reads.
         at = (start + len).saturating_add(3) & !3;
         chunk += 1;
     }
-    let json = json.ok_or_else(|| "corrupt GLB: no JSON chunk".to_string())?;
+    let json = json.ok_or(GlbError::NoJson)?;
     Ok(Glb { json, bin })
 }
 
@@ -184,24 +270,25 @@ mod tests {
     fn clear_errors() {
         let mut file = build(b"{}", None);
         file[4] = 1;
+        assert_eq!(parse(&file).unwrap_err(), GlbError::Version(1));
         assert_eq!(
-            parse(&file).unwrap_err(),
+            parse(&file).unwrap_err().to_string(),
             "GLB version 1 is not supported (only glTF 2.0)"
         );
         let mut file = build(b"{}", None);
         file[8..12].copy_from_slice(&4u32.to_le_bytes());
-        assert!(parse(&file).unwrap_err().contains("length 4"));
+        assert!(parse(&file).unwrap_err().to_string().contains("length 4"));
         let mut file = build(b"{}", None);
         file[16..20].copy_from_slice(b"BIN\0");
         assert_eq!(
-            parse(&file).unwrap_err(),
+            parse(&file).unwrap_err().to_string(),
             "corrupt GLB: the first chunk is BIN, not JSON"
         );
         let mut file = build(b"{}", Some(&[1; 8]));
         let n = file.len();
         file[8..12].copy_from_slice(&((n - 4) as u32).to_le_bytes());
         assert_eq!(
-            parse(&file[..n - 4]).unwrap_err(),
+            parse(&file[..n - 4]).unwrap_err().to_string(),
             "truncated GLB: chunk 1 (BIN) says 8 bytes, only 4 remain"
         );
         // Random garbage after a valid header never panics.

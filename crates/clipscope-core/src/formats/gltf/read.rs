@@ -23,6 +23,7 @@
 //! ([`check`](super::check)) found broken and reads the rest.
 
 use std::collections::HashSet;
+use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -75,7 +76,7 @@ pub(crate) type Parts<'b> = (Format, &'b [u8], Option<&'b [u8]>);
 /// The container of `bytes`, its JSON text and its BIN chunk (GLB only).
 pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>, Located> {
     if bytes.starts_with(glb::MAGIC) {
-        let glb = glb::parse(bytes).map_err(|e| Located::syntax("", e))?;
+        let glb = glb::parse(bytes).map_err(|e| Located::syntax("", e.to_string()))?;
         Ok((Format::Glb, glb.json, glb.bin))
     } else {
         Ok((Format::Gltf, bytes, None))
@@ -184,6 +185,41 @@ impl Channel {
 /// track, its pointer.
 type Aim = (Option<usize>, Channel, Option<String>);
 
+/// Why clipscope does not read a channel glTF allows (the channel is listed as not read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum NotRead {
+    /// A `pointer` channel without a `KHR_animation_pointer` pointer.
+    NoPointer,
+    /// A channel aimed at a path glTF does not define: the path.
+    UndefinedPath(String),
+    /// A node transform or weights channel without a node: its path.
+    NoNode(String),
+}
+
+impl fmt::Display for NotRead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotRead::NoPointer => write!(
+                f,
+                "a channel with path \"pointer\" but no {} pointer",
+                pointer::EXTENSION
+            ),
+            NotRead::UndefinedPath(path) => write!(
+                f,
+                "a channel aimed at path {path:?}, which glTF does not define"
+            ),
+            NotRead::NoNode(path) => {
+                write!(
+                    f,
+                    "a {path} channel without a target node (glTF ignores it)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for NotRead {}
+
 /// What reading the channels found besides tracks.
 #[derive(Default)]
 struct Found {
@@ -223,8 +259,8 @@ impl AnimationCtx<'_> {
     }
 
     /// What channel `c` animates: its node (none for pointer tracks), its kind and, for a
-    /// pointer track, its pointer; `Err` with a phrase when clipscope does not read it.
-    fn what(&self, c: usize, cpath: &str) -> Result<Result<Aim, String>, Located> {
+    /// pointer track, its pointer; `Err` with why when clipscope does not read it.
+    fn what(&self, c: usize, cpath: &str) -> Result<Result<Aim, NotRead>, Located> {
         let channel = &self.json.animations[self.a].channels[c];
         let Some(path) = channel.path() else {
             return Err(match channel.target {
@@ -234,10 +270,7 @@ impl AnimationCtx<'_> {
         };
         if pointer::is_pointer_path(path) {
             let Some(Some(p)) = self.raw_target(c).and_then(pointer::of_target) else {
-                return Ok(Err(format!(
-                    "a channel with path \"pointer\" but no {} pointer",
-                    pointer::EXTENSION
-                )));
+                return Ok(Err(NotRead::NoPointer));
             };
             if !pointer::is_valid(p) {
                 return Err(Located::new(
@@ -255,15 +288,11 @@ impl AnimationCtx<'_> {
             }));
         }
         let Some(kind) = Channel::from_path(path) else {
-            return Ok(Err(format!(
-                "a channel aimed at path {path:?}, which glTF does not define"
-            )));
+            return Ok(Err(NotRead::UndefinedPath(path.to_string())));
         };
         match channel.node() {
             Some(node) => Ok(Ok((Some(node as usize), kind, None))),
-            None => Ok(Err(format!(
-                "a {path} channel without a target node (glTF ignores it)"
-            ))),
+            None => Ok(Err(NotRead::NoNode(path.to_string()))),
         }
     }
 
@@ -286,7 +315,7 @@ impl AnimationCtx<'_> {
                 if ignored && let Ok(Err(phrase)) = self.what(c, &cpath) {
                     found
                         .unread
-                        .push(Unread::new(cpath.clone(), phrase).in_clip(a));
+                        .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
                 }
                 found.skipped.push(cpath);
                 continue;
@@ -296,7 +325,7 @@ impl AnimationCtx<'_> {
                 Err(phrase) => {
                     found
                         .unread
-                        .push(Unread::new(cpath.clone(), phrase).in_clip(a));
+                        .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
                     found.skipped.push(cpath);
                     continue;
                 }

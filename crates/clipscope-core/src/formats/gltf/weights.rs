@@ -14,6 +14,8 @@
 //! Targets no track animates hold their default weight (the node's or mesh's `weights`, else
 //! 0, which is where three.js leaves an unanimated influence).
 
+use std::fmt;
+
 use super::bake::{BAKE_FPS, bake_times, sample};
 use super::sampling::{Keys, Sampling};
 use crate::model::{Track, TrackKind};
@@ -29,12 +31,34 @@ pub(crate) struct Input<'a> {
     pub keys: Keys,
 }
 
+/// Why morph tracks cannot share one `weights` channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum MergeError {
+    /// Two of the tracks animate this morph target.
+    SharedTarget(usize),
+    /// There were no tracks to join.
+    NoTracks,
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::SharedTarget(j) => {
+                write!(f, "more than one track animates morph target {j}")
+            }
+            MergeError::NoTracks => f.write_str("no morph tracks"),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
 /// The keys of one `weights` channel over `defaults.len()` targets, plus notes, or why the
 /// tracks cannot share one (two of them animate the same target).
 pub(crate) fn merge(
     inputs: Vec<Input<'_>>,
     defaults: &[f32],
-) -> Result<(Keys, Vec<String>), String> {
+) -> Result<(Keys, Vec<String>), MergeError> {
     let n = defaults.len();
     let mut taken = vec![false; n];
     for input in &inputs {
@@ -44,7 +68,7 @@ pub(crate) fn merge(
         };
         for j in range {
             if std::mem::replace(&mut taken[j], true) {
-                return Err(format!("more than one track animates morph target {j}"));
+                return Err(MergeError::SharedTarget(j));
             }
         }
     }
@@ -54,7 +78,7 @@ pub(crate) fn merge(
         return Ok((single.keys.clone(), Vec::new()));
     }
     let Some(first) = inputs.first() else {
-        return Err("no morph tracks".into());
+        return Err(MergeError::NoTracks);
     };
     let sampling = first.keys.sampling;
     let same_sampling = inputs.iter().all(|i| i.keys.sampling == sampling);
@@ -205,6 +229,9 @@ mod tests {
         assert_eq!(keys.sampling, Sampling::Linear);
         assert!(notes[0].contains("baked to LINEAR at 30 fps, 31 keys"));
         // Two tracks on one target cannot share a channel.
-        assert!(merge(vec![input(0, &a), input(0, &b)], &[0.0]).is_err());
+        let e = merge(vec![input(0, &a), input(0, &b)], &[0.0]).unwrap_err();
+        assert_eq!(e, MergeError::SharedTarget(0));
+        assert_eq!(e.to_string(), "more than one track animates morph target 0");
+        assert_eq!(merge(Vec::new(), &[]).unwrap_err(), MergeError::NoTracks);
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{LottieSource, compose, lint, read, schema, write, write_back};
 use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
 /// Reads and writes Lottie / Bodymovin JSON ([`Format::Lottie`]).
@@ -30,7 +30,7 @@ impl Codec for LottieCodec {
         }
     }
 
-    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {
         write::check_writable(doc)
     }
 

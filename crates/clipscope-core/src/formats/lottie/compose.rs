@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use super::emit::{Point, frame_times, handle_text, handles, lottie_keys, numbers, resampled};
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::write_str;
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, NotWritable, WriteOptions};
 use crate::model::binding::parse_track_name;
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track, TrackKind, Values};
@@ -175,7 +175,7 @@ fn carried(clip: &Clip, track: &Track) -> bool {
 
 /// Whether `doc` can be turned into a composition: its first clip's key times must be finite
 /// and sorted.
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
+pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
     let Some(clip) = doc.clips.first() else {
         return Ok(());
     };
@@ -190,10 +190,13 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
     if bad.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "a Lottie composition needs finite, sorted key times; these tracks have NaN or \
+        Err(NotWritable::new(
+            doc.format,
+            format!(
+                "a Lottie composition needs finite, sorted key times; these tracks have NaN or \
              unsorted times: {}",
-            bad.join(", ")
+                bad.join(", ")
+            ),
         ))
     }
 }

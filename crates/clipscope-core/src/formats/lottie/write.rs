@@ -3,12 +3,12 @@
 //! ([`compose`]).
 
 use super::{LottieSource, compose, write_back};
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, NotWritable, WriteOptions};
 
 /// Whether `doc` can be written as Lottie: a document read from a Lottie file must fit back into
 /// it ([`write_back::check_writable`]); any other becomes a new composition, which needs finite,
 /// sorted key times ([`compose::check_writable`]).
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
+pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
     match doc.source::<LottieSource>() {
         Some(source) => write_back::check_writable(doc, source),
         None => compose::check_writable(doc),

@@ -36,13 +36,13 @@ use super::emit::{handle_text, handles, key_values, lottie_keys, numbers, resamp
 use super::{LottieSource, OriginalKey, PropBinding};
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::write_str;
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, NotWritable, WriteOptions};
 use crate::model::{HandleSide, Interpolation, Track};
 
 /// Whether `doc`, read from the Lottie file `source`, can be written back into it: it must have
 /// no clips or tracks the file has no place for, and every track must keep the kind and value
 /// size its property had.
-pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<(), String> {
+pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<(), NotWritable> {
     let data = &source.0;
     // The property of each (clip, track name), the first one where names repeat.
     let mut props: HashMap<(usize, &str), &PropBinding> = HashMap::with_capacity(data.props.len());
@@ -87,9 +87,12 @@ pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<()
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "a Lottie file holds only the layer transform properties it was read with; these have no place in it: {}",
-            problems.join(", ")
+        Err(NotWritable::new(
+            doc.format,
+            format!(
+                "a Lottie file holds only the layer transform properties it was read with; these have no place in it: {}",
+                problems.join(", ")
+            ),
         ))
     }
 }

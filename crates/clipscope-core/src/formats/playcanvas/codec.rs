@@ -2,7 +2,7 @@
 
 use super::{PlayCanvasLayout, lint, read, schema, write};
 use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
 /// Reads and writes PlayCanvas animation JSON ([`Format::PlayCanvas`]).
@@ -26,7 +26,7 @@ impl Codec for PlayCanvasCodec {
         lint::lint(input.bytes)
     }
 
-    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {
         write::check_writable(doc)
     }
 

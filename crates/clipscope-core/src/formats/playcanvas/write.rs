@@ -21,7 +21,7 @@ use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_
 use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::{Out, write_str};
-use crate::formats::{Document, WriteOptions, adapt};
+use crate::formats::{Document, NotWritable, WriteOptions, adapt};
 use crate::model::{BlendMode, Clip};
 
 /// The version 4 key fields of the channels.
@@ -33,7 +33,7 @@ const ANIMATION_FIELDS: [&str; 4] = ["version", "name", "duration", "nodes"];
 /// Always `Ok`: PlayCanvas output adapts what it can (baking, padding) and leaves out what it
 /// cannot hold (other properties, clips after the first), all reported by [`losses`]; the
 /// result is always a valid animation file. `clipscope convert` writes one file per clip.
-pub(crate) fn check_writable(_doc: &Document) -> Result<(), String> {
+pub(crate) fn check_writable(_doc: &Document) -> Result<(), NotWritable> {
     Ok(())
 }
 

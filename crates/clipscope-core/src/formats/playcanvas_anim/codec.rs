@@ -2,7 +2,7 @@
 
 use super::{detect, lint, read, write};
 use crate::formats::codec::{Codec, Input, lost_mesh};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
 /// Reads and writes PlayCanvas anim clips ([`Format::PlayCanvasAnim`]).
@@ -24,7 +24,7 @@ impl Codec for AnimClipCodec {
         lint::lint(input.bytes)
     }
 
-    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {
         write::check_writable(doc)
     }
 

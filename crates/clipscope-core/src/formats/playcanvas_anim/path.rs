@@ -11,9 +11,41 @@
 //! property (a light's `color`, a camera's `fov`, a material's `opacity`) becomes a track named
 //! by the path string itself.
 
+use std::fmt;
+
 use serde_json::Value;
 
 use crate::model::binding::sanitize_node_name;
+
+/// Why a curve's `path` names no place in the entity hierarchy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PathError {
+    /// A string path without its three parts: the string.
+    NotThreeParts(String),
+    /// An object path without this field (`entityPath`, `component`, `propertyPath`).
+    Missing(&'static str),
+    /// An object path whose list field holds something other than strings.
+    NonString(&'static str),
+    /// Neither a string nor an object: the value as JSON text.
+    WrongType(String),
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathError::NotThreeParts(text) => {
+                write!(f, "{text:?} is not ENTITY/COMPONENT/PROPERTY")
+            }
+            PathError::Missing(key) => write!(f, "missing {key}"),
+            PathError::NonString(key) => write!(f, "{key} holds a non-string"),
+            PathError::WrongType(value) => {
+                write!(f, "a curve path is a string or an object, not {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PathError {}
 
 /// Where a curve goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,12 +138,12 @@ fn join(parts: &[String], sep: char) -> String {
 
 impl Locator {
     /// The locator of a curve's `path` value, or why it is none.
-    pub(crate) fn parse(path: &Value) -> Result<Locator, String> {
+    pub(crate) fn parse(path: &Value) -> Result<Locator, PathError> {
         match path {
             Value::String(text) => {
                 let parts = split(text, '/');
                 if parts.len() < 3 {
-                    return Err(format!("{text:?} is not ENTITY/COMPONENT/PROPERTY"));
+                    return Err(PathError::NotThreeParts(text.clone()));
                 }
                 Ok(Locator {
                     entity: split(&parts[0], '.'),
@@ -120,7 +152,7 @@ impl Locator {
                 })
             }
             Value::Object(o) => {
-                let list = |key: &str| -> Result<Vec<String>, String> {
+                let list = |key: &'static str| -> Result<Vec<String>, PathError> {
                     match o.get(key) {
                         Some(Value::String(s)) => Ok(vec![s.clone()]),
                         Some(Value::Array(a)) => a
@@ -128,16 +160,16 @@ impl Locator {
                             .map(|v| {
                                 v.as_str()
                                     .map(str::to_string)
-                                    .ok_or_else(|| format!("{key} holds a non-string"))
+                                    .ok_or(PathError::NonString(key))
                             })
                             .collect(),
-                        _ => Err(format!("missing {key}")),
+                        _ => Err(PathError::Missing(key)),
                     }
                 };
                 let component = o
                     .get("component")
                     .and_then(Value::as_str)
-                    .ok_or("missing component")?
+                    .ok_or(PathError::Missing("component"))?
                     .to_string();
                 Ok(Locator {
                     entity: list("entityPath")?,
@@ -145,9 +177,7 @@ impl Locator {
                     property: list("propertyPath")?,
                 })
             }
-            other => Err(format!(
-                "a curve path is a string or an object, not {other}"
-            )),
+            other => Err(PathError::WrongType(other.to_string())),
         }
     }
 
@@ -223,8 +253,22 @@ mod tests {
         .unwrap();
         assert_eq!(light.transform_of(), None);
         assert_eq!(light.track_name(), "Scene.Spot/light/color");
-        assert!(Locator::parse(&json!("a/entity")).is_err());
-        assert!(Locator::parse(&json!(3)).is_err());
+        assert_eq!(
+            Locator::parse(&json!("a/entity")).unwrap_err().to_string(),
+            "\"a/entity\" is not ENTITY/COMPONENT/PROPERTY"
+        );
+        assert_eq!(
+            Locator::parse(&json!(3)).unwrap_err().to_string(),
+            "a curve path is a string or an object, not 3"
+        );
+        assert_eq!(
+            Locator::parse(&json!({"entityPath": [1], "component": "light"})),
+            Err(PathError::NonString("entityPath"))
+        );
+        assert_eq!(
+            Locator::parse(&json!({"entityPath": "a"})),
+            Err(PathError::Missing("component"))
+        );
         let fresh = Locator::transform("Arm", Transform::Scale);
         assert_eq!(fresh.encode(), "Arm/entity/localScale");
         assert_eq!(Locator::parse(&json!(fresh.encode())).unwrap(), fresh);

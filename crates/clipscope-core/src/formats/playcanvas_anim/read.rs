@@ -66,33 +66,8 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
         }
     };
     input.step(0, 1)?;
-    let inputs: Vec<Vec<f32>> = root
-        .get("inputs")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Located::new("inputs", "expected an array of key time arrays"))?
-        .iter()
-        .enumerate()
-        .map(|(i, v)| numbers(Some(v), &index("inputs", i)))
-        .collect::<Result<_, _>>()?;
-    let outputs: Vec<(usize, Vec<f32>)> = root
-        .get("outputs")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Located::new("outputs", "expected an array of {components, data}"))?
-        .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            let at = index("outputs", i);
-            let components = o
-                .get("components")
-                .and_then(Value::as_u64)
-                .filter(|&c| (1..=16).contains(&c))
-                .ok_or_else(|| Located::new(field(&at, "components"), "expected 1 to 16"))?;
-            Ok((
-                components as usize,
-                numbers(o.get("data"), &field(&at, "data"))?,
-            ))
-        })
-        .collect::<Result<_, Located>>()?;
+    let inputs = inputs(&root)?;
+    let outputs = outputs(&root)?;
     let curves = root
         .get("curves")
         .and_then(Value::as_array)
@@ -102,84 +77,8 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
     let mut origins = HashMap::new();
     for (c, curve) in curves.iter().enumerate() {
         steps.next()?;
-        let at = index("curves", c);
-        let path = curve
-            .get("path")
-            .ok_or_else(|| Located::new(&at, "missing \"path\""))?;
-        let locator = Locator::parse(path).map_err(|r| Located::new(field(&at, "path"), r))?;
-        let get_index = |key: &str, len: usize, what: &str| -> Result<usize, Located> {
-            let i = curve
-                .get(key)
-                .and_then(Value::as_u64)
-                .ok_or_else(|| Located::new(field(&at, key), "expected an index"))?
-                as usize;
-            if i >= len {
-                return Err(Located::new(
-                    field(&at, key),
-                    format!("{what} {i} does not exist (the clip has {len})"),
-                ));
-            }
-            Ok(i)
-        };
-        let times = &inputs[get_index("inputIndex", inputs.len(), "input")?];
-        let (components, data) = &outputs[get_index("outputIndex", outputs.len(), "output")?];
-        let interpolation = match curve.get("interpolation") {
-            None => 1,
-            Some(v) => v.as_u64().filter(|&i| i <= 2).ok_or_else(|| {
-                Located::new(
-                    field(&at, "interpolation"),
-                    format!("{v} is not 0 (step), 1 (linear) or 2 (cubic)"),
-                )
-            })?,
-        };
-        let per_key = if interpolation == 2 { 3 } else { 1 };
-        let width = *components;
-        let need = times.len() * per_key * width;
-        if data.len() < need {
-            return Err(Located::new(
-                field(&at, "outputIndex"),
-                format!(
-                    "the output has {} numbers; {} keys{} × {width} components need {need}",
-                    data.len(),
-                    times.len(),
-                    if per_key == 3 { " × 3 (cubic)" } else { "" }
-                ),
-            ));
-        }
-        if let Some(k) = (1..times.len()).find(|&k| times[k] < times[k - 1]) {
-            return Err(Located::new(
-                index(&field(&at, "inputIndex"), k),
-                format!("key time {} comes before {}", times[k], times[k - 1]),
-            ));
-        }
-        let transform = locator.transform_of();
-        if let Some(t) = transform
-            && width != t.components()
-        {
-            return Err(Located::new(
-                field(&at, "outputIndex"),
-                format!(
-                    "{} takes {} components, the output has {width}",
-                    t.property(),
-                    t.components()
-                ),
-            ));
-        }
-        let track = curve_track(
-            &locator,
-            transform,
-            times,
-            &data[..need],
-            width,
-            interpolation,
-        );
-        origins.insert(
-            track.name.clone(),
-            CurveOrigin {
-                path: path.clone(),
-                euler: transform == Some(Transform::Euler),
-            },
-        );
+        let (track, origin) = read_curve(curve, &index("curves", c), &inputs, &outputs)?;
+        origins.insert(track.name.clone(), origin);
         tracks.push(track);
     }
     let name = root
@@ -208,6 +107,125 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
         unread: Vec::new(),
         source: Source::new(source),
     })
+}
+
+/// The clip's `inputs`: one array of key times each.
+fn inputs(root: &Map<String, Value>) -> Result<Vec<Vec<f32>>, Located> {
+    root.get("inputs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new("inputs", "expected an array of key time arrays"))?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| numbers(Some(v), &index("inputs", i)))
+        .collect()
+}
+
+/// The clip's `outputs`: the components per key and the numbers of each.
+fn outputs(root: &Map<String, Value>) -> Result<Vec<(usize, Vec<f32>)>, Located> {
+    root.get("outputs")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Located::new("outputs", "expected an array of {components, data}"))?
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            let at = index("outputs", i);
+            let components = o
+                .get("components")
+                .and_then(Value::as_u64)
+                .filter(|&c| (1..=16).contains(&c))
+                .ok_or_else(|| Located::new(field(&at, "components"), "expected 1 to 16"))?;
+            Ok((
+                components as usize,
+                numbers(o.get("data"), &field(&at, "data"))?,
+            ))
+        })
+        .collect()
+}
+
+/// The track of the curve `curve` at JSON path `at` and where it came from, its keys taken
+/// from `inputs` and `outputs` and checked as the engine needs them.
+fn read_curve(
+    curve: &Value,
+    at: &str,
+    inputs: &[Vec<f32>],
+    outputs: &[(usize, Vec<f32>)],
+) -> Result<(Track, CurveOrigin), Located> {
+    let path = curve
+        .get("path")
+        .ok_or_else(|| Located::new(at, "missing \"path\""))?;
+    let locator =
+        Locator::parse(path).map_err(|r| Located::new(field(at, "path"), r.to_string()))?;
+    let get_index = |key: &str, len: usize, what: &str| -> Result<usize, Located> {
+        let i = curve
+            .get(key)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| Located::new(field(at, key), "expected an index"))?
+            as usize;
+        if i >= len {
+            return Err(Located::new(
+                field(at, key),
+                format!("{what} {i} does not exist (the clip has {len})"),
+            ));
+        }
+        Ok(i)
+    };
+    let times = &inputs[get_index("inputIndex", inputs.len(), "input")?];
+    let (components, data) = &outputs[get_index("outputIndex", outputs.len(), "output")?];
+    let interpolation = match curve.get("interpolation") {
+        None => 1,
+        Some(v) => v.as_u64().filter(|&i| i <= 2).ok_or_else(|| {
+            Located::new(
+                field(at, "interpolation"),
+                format!("{v} is not 0 (step), 1 (linear) or 2 (cubic)"),
+            )
+        })?,
+    };
+    let per_key = if interpolation == 2 { 3 } else { 1 };
+    let width = *components;
+    let need = times.len() * per_key * width;
+    if data.len() < need {
+        return Err(Located::new(
+            field(at, "outputIndex"),
+            format!(
+                "the output has {} numbers; {} keys{} × {width} components need {need}",
+                data.len(),
+                times.len(),
+                if per_key == 3 { " × 3 (cubic)" } else { "" }
+            ),
+        ));
+    }
+    if let Some(k) = (1..times.len()).find(|&k| times[k] < times[k - 1]) {
+        return Err(Located::new(
+            index(&field(at, "inputIndex"), k),
+            format!("key time {} comes before {}", times[k], times[k - 1]),
+        ));
+    }
+    let transform = locator.transform_of();
+    if let Some(t) = transform
+        && width != t.components()
+    {
+        return Err(Located::new(
+            field(at, "outputIndex"),
+            format!(
+                "{} takes {} components, the output has {width}",
+                t.property(),
+                t.components()
+            ),
+        ));
+    }
+    let track = curve_track(
+        &locator,
+        transform,
+        times,
+        &data[..need],
+        width,
+        interpolation,
+    );
+    let origin = CurveOrigin {
+        path: path.clone(),
+        euler: transform == Some(Transform::Euler),
+    };
+    Ok((track, origin))
 }
 
 /// The track of one curve (see the module docs).
@@ -303,4 +321,34 @@ fn curve_track(
         _ => Interpolation::Linear,
     };
     q
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_curve_takes_its_keys_and_names_its_place() {
+        let inputs = vec![vec![0.0, 1.0]];
+        let outputs = vec![(3, vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0]), (1, vec![5.0])];
+        let curve =
+            json!({"path": "Root.Hips/graph/localPosition", "inputIndex": 0, "outputIndex": 0});
+        let (track, origin) = read_curve(&curve, "curves[0]", &inputs, &outputs).unwrap();
+        assert_eq!(track.name, "Hips.position");
+        assert_eq!(track.times, [0.0, 1.0]);
+        assert!(!origin.euler);
+        let short = json!({"path": "a/entity/localScale", "inputIndex": 0, "outputIndex": 1});
+        let e = read_curve(&short, "curves[4]", &inputs, &outputs).unwrap_err();
+        assert_eq!(e.path, "curves[4].outputIndex");
+        let bad_path = json!({"path": 3, "inputIndex": 0, "outputIndex": 0});
+        let e = read_curve(&bad_path, "curves[1]", &inputs, &outputs).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.reason.as_str()),
+            (
+                "curves[1].path",
+                "a curve path is a string or an object, not 3"
+            )
+        );
+    }
 }

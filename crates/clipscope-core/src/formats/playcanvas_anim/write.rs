@@ -21,7 +21,7 @@ use crate::formats::gltf::sampling::{Keys, Sampling, convert};
 use crate::formats::json::number::write_f64;
 use crate::formats::json::{Out, write_str};
 use crate::formats::playcanvas::euler::euler_for_f32_quaternion;
-use crate::formats::{Document, WriteOptions};
+use crate::formats::{Document, NotWritable, WriteOptions};
 use crate::model::binding::parse_track_name;
 use crate::model::{BlendMode, Clip, Track};
 
@@ -139,7 +139,7 @@ fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
 
 /// Always `Ok` but for broken keys: tracks no curve path names are left out and listed by
 /// [`losses`]. Key times must be finite and sorted (the engine searches them in order).
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
+pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
     if let Some(src) = doc.source::<AnimClipSource>()
         && src.clips == doc.clips
     {
@@ -150,9 +150,12 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
             if track.times.iter().any(|t| !t.is_finite())
                 || track.times.windows(2).any(|w| w[1] < w[0])
             {
-                return Err(format!(
-                    "clip '{}' track '{}': key times must be finite and sorted",
-                    clip.name, track.name
+                return Err(NotWritable::new(
+                    doc.format,
+                    format!(
+                        "clip '{}' track '{}': key times must be finite and sorted",
+                        clip.name, track.name
+                    ),
                 ));
             }
         }

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::read::{Mode, read};
 use super::{Layout, write};
 use crate::formats::codec::{Codec, Input, lost_mesh, other_fields};
-use crate::formats::{Document, Format, Linted, ReadError, WriteOptions};
+use crate::formats::{Document, Format, Linted, NotWritable, ReadError, WriteOptions};
 
 /// Reads and writes three.js JSON ([`Format::ThreeJs`]).
 pub(crate) struct ThreeJsCodec;
@@ -34,7 +34,7 @@ impl Codec for ThreeJsCodec {
         })
     }
 
-    fn check_writable(&self, _doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, _doc: &Document) -> Result<(), NotWritable> {
         // three.js JSON holds whatever the model holds.
         Ok(())
     }

@@ -29,10 +29,11 @@ use std::path::Path;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::read::{Mode, read};
+use super::read::{Mode, read_clip};
+use crate::formats::ReadError;
 use crate::formats::document::Unread;
 use crate::formats::json::path::{field, index};
-use crate::formats::{LoadProgress, ReadError};
+use crate::formats::json::{JsonKind, RawFields, Shaped};
 use crate::model::binding::sanitize_node_name;
 use crate::model::{Clip, Problem};
 
@@ -48,26 +49,57 @@ pub(crate) struct ObjectClips {
     pub unread: Vec<Unread>,
 }
 
-/// Every object of the tree `object` (at path `object`) that has `clips`, depth first: its
-/// JSON path, its name for tracks and its `clips` value.
-fn holders(object: &Value) -> Vec<(String, String, &Value)> {
+/// An object of the tree that has `clips`.
+struct Holder<'a> {
+    /// Its JSON path (`object.children[0]`).
+    path: String,
+    /// Its name for tracks: its name (else its uuid), sanitized.
+    name: String,
+    /// Its `clips` value.
+    clips: &'a RawValue,
+}
+
+/// The string in `raw`, if it holds one.
+fn text(raw: &RawValue) -> Option<String> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// The elements of `raw`, if it is an array.
+fn elements(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    if JsonKind::of(raw) != JsonKind::Array {
+        return None;
+    }
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// Every object of the tree `object` (at path `object`) that has `clips`, depth first.
+fn holders(object: &RawValue) -> Vec<Holder<'_>> {
     let mut out = Vec::new();
     let mut stack = vec![("object".to_string(), object)];
     while let Some((path, node)) = stack.pop() {
-        if let Some(clips) = node.get("clips") {
-            let name = node
+        let Ok(Shaped::Ok(fields)) = serde_json::from_str::<Shaped<RawFields>>(node.get()) else {
+            continue;
+        };
+        if let Some(clips) = fields.get("clips") {
+            let name = fields
                 .get("name")
-                .and_then(Value::as_str)
+                .and_then(text)
                 .filter(|n| !n.is_empty())
-                .or_else(|| node.get("uuid").and_then(Value::as_str))
-                .map(sanitize_node_name)
+                .or_else(|| fields.get("uuid").and_then(text))
+                .map(|n| sanitize_node_name(&n))
                 .unwrap_or_default();
-            out.push((path.clone(), name, clips));
+            out.push(Holder {
+                path: path.clone(),
+                name,
+                clips,
+            });
         }
-        if let Some(children) = node.get("children").and_then(Value::as_array) {
-            for (i, child) in children.iter().enumerate().rev() {
-                stack.push((index(&field(&path, "children"), i), child));
-            }
+        let children = fields
+            .get("children")
+            .and_then(elements)
+            .unwrap_or_default();
+        for (i, child) in children.into_iter().enumerate().rev() {
+            stack.push((index(&field(&path, "children"), i), child));
         }
     }
     out
@@ -85,18 +117,10 @@ fn on_object(object: &str, name: &str) -> String {
     }
 }
 
-/// `path` (inside one clip) placed under `prefix`.
-fn under(prefix: &str, path: &str) -> String {
-    match path {
-        "" => prefix.to_string(),
-        p if p.starts_with('[') => format!("{prefix}{p}"),
-        p => format!("{prefix}.{p}"),
-    }
-}
-
 /// Reads the per-object clips of the object tree `object` of `file` (see the module docs);
-/// `mode` is the reader's. In strict mode the first problem is the error; in lenient mode it
-/// is one of the findings.
+/// `mode` is the reader's. Each clip goes through the reader's clip converter with its path in
+/// the tree, so findings name it. In strict mode the first problem is the error; in lenient
+/// mode it is one of the findings.
 pub(crate) fn read_object(
     object: Option<&RawValue>,
     file: &Path,
@@ -106,46 +130,34 @@ pub(crate) fn read_object(
     let Some(object) = object else {
         return Ok(out);
     };
-    let Ok(tree) = serde_json::from_str::<Value>(object.get()) else {
-        return Ok(out);
-    };
-    for (path, name, clips) in holders(&tree) {
-        let at = field(&path, "clips");
-        let Some(list) = clips.as_array() else {
-            out.unread.push(Unread::new(
-                at,
-                "per-object clips in an unknown layout (expected an array of clip objects)",
-            ));
-            continue;
+    for holder in holders(object) {
+        let at = field(&holder.path, "clips");
+        let list = match elements(holder.clips) {
+            Some(list) => list,
+            None => {
+                out.unread.push(Unread::new(
+                    at,
+                    "per-object clips in an unknown layout (expected an array of clip objects)",
+                ));
+                continue;
+            }
         };
-        for (j, clip) in list.iter().enumerate() {
+        for (j, raw) in list.into_iter().enumerate() {
             let clip_path = index(&at, j);
-            if !clip.is_object() || clip.get("tracks").is_none() {
+            let c = out.clips.len();
+            let Some(mut clip) = read_clip(raw, &clip_path, file, c, mode, &mut out.problems)?
+            else {
                 out.unread.push(Unread::new(
                     clip_path,
                     "a per-object clip in an unknown layout (expected a clip object with tracks)",
                 ));
                 continue;
+            };
+            for track in &mut clip.tracks {
+                track.name = on_object(&holder.name, &track.name);
             }
-            let text = clip.to_string();
-            let (doc, problems) = read(text.as_bytes(), file, mode, None::<&LoadProgress>)
-                .map_err(|e| ReadError {
-                    json_path: under(&clip_path, &e.json_path),
-                    ..e
-                })?;
-            let c = out.clips.len();
-            for mut p in problems {
-                p.message = under(&clip_path, &p.message);
-                p.clip = Some(c);
-                out.problems.push(p);
-            }
-            for mut read_clip in doc.clips {
-                for track in &mut read_clip.tracks {
-                    track.name = on_object(&name, &track.name);
-                }
-                read_clip.uuid = None;
-                out.clips.push(read_clip);
-            }
+            clip.uuid = None;
+            out.clips.push(clip);
         }
     }
     Ok(out)
@@ -154,14 +166,14 @@ pub(crate) fn read_object(
 /// The per-object clips beside a top-level `animations` array: not read (three.js reads only
 /// the top-level clips), listed for the document.
 pub(crate) fn beside_animations(object: Option<&RawValue>) -> Vec<Unread> {
-    let Some(tree) = object.and_then(|o| serde_json::from_str::<Value>(o.get()).ok()) else {
+    let Some(object) = object else {
         return Vec::new();
     };
-    holders(&tree)
+    holders(object)
         .into_iter()
-        .map(|(path, _, _)| {
+        .map(|holder| {
             Unread::new(
-                field(&path, "clips"),
+                field(&holder.path, "clips"),
                 "per-object clips beside the top-level animations (three.js reads only those)",
             )
         })
@@ -245,6 +257,32 @@ mod tests {
             "{}",
             lenient.problems[0].message
         );
+    }
+
+    #[test]
+    fn findings_carry_their_own_paths() {
+        // The model's own findings have no JSON path and get none; a number too large for an
+        // f64 is read (and found) like anywhere else in a three.js file.
+        let tree = r#"{"children":[{"name":"a","clips":[{"name":"E","tracks":[]},
+            {"name":"F","tracks":[{"name":"position","type":"vector3","times":[1e400],"values":[0,0,0]}]}]}]}"#;
+        let read = read_object(Some(&raw(tree)), Path::new("s.json"), Mode::Lenient).unwrap();
+        let found: Vec<(&str, Option<usize>, &str)> = read
+            .problems
+            .iter()
+            .map(|p| (p.code.as_str(), p.clip, p.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("empty-clip", Some(0), "the clip has no tracks"),
+                (
+                    "number-out-of-range",
+                    Some(1),
+                    "object.children[0].clips[1].tracks[0].times[0]: number 1e400 is out of range for a 32-bit float"
+                ),
+            ]
+        );
+        assert_eq!(read.clips[1].tracks[0].name, "a.position");
     }
 
     #[test]

@@ -288,6 +288,24 @@ impl<'a, 'de> Visitor<'de> for ClipSeed<'a, 'de> {
     }
 }
 
+/// Decodes the clip object `text` on its own (a clip found elsewhere in a file, such as a
+/// per-object clip of an io_three object file), handing its tracks to the sink of `ctx` with
+/// JSON paths under `path`, the clip's own path.
+pub(crate) fn scan_clip<'de>(
+    text: &'de str,
+    ctx: &SeedCtx<'_, 'de>,
+    path: &str,
+) -> Result<Shaped<ClipSchema<'de>>, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let seed = ClipSeed {
+        ctx,
+        path: path.to_string(),
+    };
+    let clip = de::DeserializeSeed::deserialize(seed, &mut deserializer)?;
+    deserializer.end()?;
+    Ok(clip)
+}
+
 /// Decodes an array of clips whose paths start with `prefix`.
 struct ClipsSeed<'a, 'de> {
     /// Shared seed state.

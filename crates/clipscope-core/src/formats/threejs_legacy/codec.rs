@@ -2,7 +2,7 @@
 
 use super::{LegacyLayout, read, schema, write};
 use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept, other_fields};
-use crate::formats::{Document, Format, ReadError, WriteOptions};
+use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 
 /// Reads and writes legacy three.js JSON ([`Format::ThreeJsLegacy`]).
 pub(crate) struct LegacyCodec;
@@ -21,7 +21,7 @@ impl Codec for LegacyCodec {
         read::read(input)
     }
 
-    fn check_writable(&self, doc: &Document) -> Result<(), String> {
+    fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {
         write::check_writable(doc)
     }
 

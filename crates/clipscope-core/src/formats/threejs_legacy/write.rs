@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 use super::{AnimationsShape, LegacyLayout};
 use crate::formats::json::number::{write_f32, write_f64, write_u64};
 use crate::formats::json::{Out, write_str};
-use crate::formats::{Document, WriteOptions, adapt};
+use crate::formats::{Document, NotWritable, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
 use crate::model::ops::create_clips_from_morph_target_sequences;
 use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
@@ -171,7 +171,7 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
 /// `Ok` unless a written track is broken beyond writing: a key time that is not a finite
 /// number, or times that go backwards. Everything else legacy JSON cannot hold is adapted or
 /// left out and reported by [`field_losses`].
-pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
+pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
     let (clips, _) = prepare(doc);
     let mut bad = Vec::new();
     for clip in &clips {
@@ -205,8 +205,9 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
     if count > 5 {
         shown.push_str(&format!("; and {} more", count - 5));
     }
-    Err(format!(
-        "legacy three.js JSON cannot hold {count} track(s) ({shown})"
+    Err(NotWritable::new(
+        doc.format,
+        format!("legacy three.js JSON cannot hold {count} track(s) ({shown})"),
     ))
 }
 
@@ -806,6 +807,7 @@ mod tests {
         assert!(
             check_writable(&doc)
                 .unwrap_err()
+                .reason
                 .contains("not a finite number")
         );
         assert!(
