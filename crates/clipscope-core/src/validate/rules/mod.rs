@@ -14,6 +14,8 @@
 //! and one file per format's raw-file rules ([`gltf`], [`lottie`], [`playcanvas`]).
 
 #[cfg(test)]
+mod applicability;
+#[cfg(test)]
 mod coverage;
 mod gltf;
 mod lottie;
