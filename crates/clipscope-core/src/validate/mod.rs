@@ -29,4 +29,4 @@ pub use config::{Config, FileSettings, Level};
 pub use engine::{CheckOptions, Plan, Progress, check_bytes};
 pub use open_document::{CheckedInput, DocumentCheck, check_open_document};
 pub use report::{FileReport, Finding, Run};
-pub use rules::{Formats, Rule, rule, rules};
+pub use rules::{Applies, Rule, rule, rules};

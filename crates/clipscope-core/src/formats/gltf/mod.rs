@@ -21,7 +21,8 @@
 //! * [`pointer`] reads `KHR_animation_pointer` targets;
 //! * [`buffers`] loads the buffers' bytes; [`check`] holds glTF's own rules on animation data
 //!   and skins (on par with the Khronos glTF-Validator), which [`lint`], the lenient read behind
-//!   `validate`, runs before reading what they leave readable;
+//!   `validate`, runs before reading what they leave readable; [`rules`] holds their entries in
+//!   the rule registry;
 //! * [`plan`] puts that together for a whole document (what is written, noted or refused);
 //!   [`write`](mod@write) chooses between a [`fresh`] file and writing a file read from glTF back
 //!   ([`patch`]) with only its animations replaced; both emit their parts through [`emit`].
@@ -48,6 +49,7 @@ pub(crate) mod patch;
 pub(crate) mod plan;
 pub(crate) mod pointer;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod sampling;
 pub(crate) mod schema;
 pub(crate) mod skeleton;
@@ -57,6 +59,7 @@ pub(crate) mod weights;
 pub(crate) mod write;
 
 pub(crate) use codec::CODEC;
+pub(crate) use rules::RULES;
 
 use crate::formats::Format;
 use crate::model::Clip;

@@ -29,7 +29,8 @@
 //! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
 //! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
-//! chooses between the two. [`codec`] is the format's entry in the format registry.
+//! chooses between the two. [`codec`] is the format's entry in the format registry; [`rules`] holds
+//! the registry entries of its raw-file rules ([`lint`]).
 
 pub(crate) mod codec;
 pub mod compose;
@@ -38,6 +39,7 @@ pub(crate) mod emit;
 pub(crate) mod lint;
 pub mod matrix;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod schema;
 pub mod spatial;
 pub(crate) mod unread;
@@ -50,6 +52,7 @@ use std::sync::Arc;
 
 pub(crate) use codec::CODEC;
 pub use matrix::{LayerInfo, LayerTable, layers, local_matrix, world_matrix};
+pub(crate) use rules::RULES;
 
 use crate::model::Track;
 

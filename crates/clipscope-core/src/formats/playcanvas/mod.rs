@@ -8,7 +8,7 @@
 //! `Quat.setFromEulerAngles` / `getEulerAngles`, [`nodes`] turns tracks back into nodes (baking
 //! what keys cannot carry), [`write`](mod@write) writes version 4, and [`layout`] keeps what the model does
 //! not hold, so an unmodified file is written back byte for byte. [`codec`] is its entry in the
-//! format registry.
+//! format registry; [`lint`] holds its raw-file rule and [`rules`] the rule's registry entry.
 //!
 //! Playback: the engine's `Skeleton` lerps positions and scales and slerps rotations between the
 //! two keys around the time (spec B5), which is three.js's linear interpolation, slerp included.
@@ -23,8 +23,10 @@ pub(crate) mod layout;
 pub(crate) mod lint;
 pub(crate) mod nodes;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod write;
 
 pub(crate) use codec::CODEC;
 pub(crate) use layout::PlayCanvasLayout;
+pub(crate) use rules::RULES;

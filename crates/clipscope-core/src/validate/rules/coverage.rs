@@ -140,7 +140,8 @@ fn every_finding_on_the_samples_is_registered_with_its_severity() {
                 walk(&path, out);
             } else if path
                 .extension()
-                .is_some_and(|e| e == "json" || e == "gltf" || e == "glb")
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| crate::formats::clip_extensions().contains(&e))
                 && !path.to_string_lossy().ends_with(".report.json")
             {
                 out.push(path);
