@@ -12,6 +12,7 @@ pub mod binding;
 pub mod clip;
 pub mod extras;
 pub mod handle_side;
+pub mod hermite;
 pub mod interpolant;
 pub mod interpolation;
 pub mod morph_mesh;

@@ -10,14 +10,15 @@
 //!   whole JSON as a `serde_json::Value` for writing back;
 //! * [`accessor`] decodes accessors with every bound checked (strides, sparse substitution,
 //!   normalized integers per the spec) and [`bin`] builds them when writing;
-//! * [`hermite`] converts CUBICSPLINE in/out tangents (derivatives) to the model's bezier
-//!   handles and back;
+//! * the model's [`hermite`](crate::model::hermite) converts CUBICSPLINE in/out tangents
+//!   (derivatives) to the model's bezier handles and back;
 //! * [`names`] gives every node the unique, track-safe name its tracks use;
 //! * [`read`] turns animations into clips, [`skeleton`] and [`mesh`] the node hierarchy and the
 //!   morph mesh into the document's skeleton and mesh;
-//! * [`target`] says which node property a track animates, [`sampling`] how its keys become a
-//!   sampler, [`weights`] how one-target morph tracks join into one `weights` channel, and
-//!   [`bake`] resamples what glTF cannot hold exactly;
+//! * [`target`] says which node property a track animates, the shared
+//!   [`sampler_keys`](crate::formats::sampler_keys) how its keys become a sampler, [`weights`]
+//!   how one-target morph tracks join into one `weights` channel, and the model's
+//!   [`bake`](crate::model::ops::bake) resamples what glTF cannot hold exactly;
 //! * [`pointer`] reads `KHR_animation_pointer` targets;
 //! * [`buffers`] loads the buffers' bytes; [`check`] holds glTF's own rules on animation data
 //!   and skins (on par with the Khronos glTF-Validator), which [`lint`], the lenient read behind
@@ -33,7 +34,6 @@
 //! and one `NODE.morphTargetInfluences[TARGET]` number track per morph target.
 
 pub(crate) mod accessor;
-pub(crate) mod bake;
 pub(crate) mod bin;
 pub(crate) mod buffers;
 pub(crate) mod check;
@@ -41,7 +41,6 @@ pub(crate) mod codec;
 pub(crate) mod emit;
 pub(crate) mod fresh;
 pub(crate) mod glb;
-pub(crate) mod hermite;
 pub(crate) mod lint;
 pub(crate) mod mesh;
 pub(crate) mod names;
@@ -50,7 +49,6 @@ pub(crate) mod plan;
 pub(crate) mod pointer;
 pub(crate) mod read;
 pub(crate) mod rules;
-pub(crate) mod sampling;
 pub(crate) mod schema;
 pub(crate) mod skeleton;
 pub(crate) mod target;

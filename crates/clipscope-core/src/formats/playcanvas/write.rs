@@ -16,9 +16,9 @@
 
 use std::collections::HashMap;
 
-use super::euler::euler_for_f32_quaternion;
 use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_key, value_key};
 use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
+use crate::formats::euler::euler_for_f32_quaternion;
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, WriteOptions, adapt};

@@ -22,7 +22,7 @@ use crate::formats::json::number::{write_f32, write_f64, write_u64};
 use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
-use crate::model::ops::create_clips_from_morph_target_sequences;
+use crate::model::ops::{bake, create_clips_from_morph_target_sequences};
 use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
 
 /// The channels of a hierarchy key: key field, track property and track kind.
@@ -136,7 +136,7 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
                 track.clone()
             } else {
                 baked.push(format!("'{}' at {fps} fps", track.name));
-                adapt::bake_linear(track, fps)
+                bake::bake_linear(track, fps)
             };
             if out.name != name {
                 renamed += 1;
