@@ -857,7 +857,7 @@ fn plan_animation(
             ));
         }
     }
-    let extras = match &clip.user_data {
+    let extras = match clip.user_data_with_layers().as_ref() {
         Value::Object(o) if o.is_empty() => None,
         Value::Null => None,
         other => Some(other.clone()),

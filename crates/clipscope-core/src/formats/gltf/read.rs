@@ -355,7 +355,7 @@ impl AnimationCtx<'_> {
         clip.uuid = None;
         if let Some(raw) = self.raw {
             if let Some(extras) = raw.get("extras") {
-                clip.user_data = extras.clone();
+                clip.set_user_data(extras.clone());
             }
             let kept: Vec<_> = raw
                 .iter()

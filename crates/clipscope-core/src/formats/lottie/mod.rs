@@ -23,7 +23,7 @@
 //!   original keyframes stay in the file for writing back.
 //!
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into
-//! each clip's `user_data` under `"lottie"` ([`layers`]), which [`matrix`] uses to evaluate a
+//! each clip's [`layers`](crate::model::Clip::layers) ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
 //! other field are not modelled and are kept byte for byte (a composition whose only motion is
 //! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
@@ -51,7 +51,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub(crate) use codec::CODEC;
-pub use matrix::{LayerInfo, LayerTable, layers, local_matrix, world_matrix};
+pub use matrix::{LayerTable, layers, local_matrix, world_matrix};
 pub(crate) use rules::RULES;
 
 use crate::model::Track;

@@ -6,7 +6,7 @@
 //! layer; `st` does not shift them (spec A2). Properties with motion paths or orientation
 //! blends are baked from [`Keys::value_at`]; everything else keeps its keys and easing.
 
-use serde_json::{Value, json};
+use std::sync::Arc;
 
 use super::schema::{
     Composition, Layer, Located, Node, Numbers as _, Obj, PropValue, Property, TransformProp,
@@ -21,7 +21,7 @@ use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::binding::sanitize_node_name;
 use crate::model::ops::Marker;
-use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind};
+use crate::model::{self, Clip, Interpolation, Tangents, Track, TrackKind};
 
 /// How finely motion paths are baked: a key is added between two keys wherever the path strays
 /// more than this (in the property's units, pixels for positions) from the straight line.
@@ -118,7 +118,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         skeleton: None,
         mesh: None,
         unread,
-        source: Source::new(LottieSource(std::sync::Arc::new(source))),
+        source: Source::new(LottieSource(Arc::new(source))),
     })
 }
 
@@ -189,23 +189,22 @@ fn read_comp(
     }
     let mut clip = Clip::new(ctx.name.clone(), duration, tracks);
     clip.uuid = None;
-    let mut info = json!({ "fr": ctx.fr });
-    if let Some(id) = &ctx.id {
-        info["asset"] = json!(id);
-    } else {
-        if let Some(v) = &ctx.version {
-            info["v"] = json!(v);
-        }
-        info["ip"] = json!(ctx.origin);
-        info["op"] = json!(ctx.op);
-        for key in ["w", "h"] {
-            if let Some(v) = ctx.obj.get_some(key).and_then(|n| n.f64().ok()) {
-                info[key] = json!(v);
-            }
-        }
-    }
-    info["layers"] = Value::Array(table);
-    clip.user_data = json!({ "lottie": info });
+    let size = |key: &str| ctx.obj.get_some(key).and_then(|n| n.f64().ok());
+    let composition = match &ctx.id {
+        Some(id) => model::Composition::Precomp { asset: id.clone() },
+        None => model::Composition::Main {
+            version: ctx.version.clone(),
+            start_frame: ctx.origin,
+            end_frame: ctx.op,
+            width: size("w"),
+            height: size("h"),
+        },
+    };
+    clip.layers = Some(Arc::new(model::Layers {
+        fps: ctx.fr,
+        composition,
+        layers: table,
+    }));
     let (markers_span, markers) = match (&ctx.id, ctx.obj.get_some("markers")) {
         (None, Some(node)) => {
             let entries = node.array("an array of markers").unwrap_or_default();
@@ -296,50 +295,26 @@ fn number_text(v: f64) -> String {
     crate::formats::json::number::format_f64(v)
 }
 
-/// The layer table entry of `layer` (see [`LayerInfo`](super::LayerInfo)).
-fn layer_info(layer: &Layer, prefix: &str) -> Value {
-    let mut v = json!({ "name": prefix });
-    let mut put = |key: &str, value: Value| {
-        v[key] = value;
-    };
-    if let Some(nm) = &layer.name {
-        put("nm", json!(nm));
+/// The clip's record of `layer`, whose tracks are named `prefix.…`.
+fn layer_info(layer: &Layer, prefix: &str) -> model::Layer {
+    model::Layer {
+        name: prefix.to_string(),
+        nm: layer.name.clone(),
+        ind: layer.ind,
+        ty: layer.ty,
+        parent: layer.parent,
+        ip: layer.ip,
+        op: layer.op,
+        st: layer.st,
+        sr: layer.sr,
+        auto_orient: layer.auto_orient,
+        ddd: layer.ddd,
+        ref_id: layer.ref_id.clone(),
+        time_remap: layer.time_remap,
+        size: layer.size,
+        solid_colour: layer.solid_colour.clone(),
+        bounds: layer.shape_bounds,
     }
-    for (key, value) in [
-        ("ind", layer.ind),
-        ("ty", layer.ty),
-        ("parent", layer.parent),
-        ("ip", layer.ip),
-        ("op", layer.op),
-    ] {
-        if let Some(x) = value {
-            put(key, json!(x));
-        }
-    }
-    put("st", json!(layer.st));
-    put("sr", json!(layer.sr));
-    if layer.auto_orient {
-        put("ao", json!(1));
-    }
-    if layer.ddd {
-        put("ddd", json!(1));
-    }
-    if let Some(r) = &layer.ref_id {
-        put("refId", json!(r));
-    }
-    if layer.time_remap {
-        put("tm", json!(true));
-    }
-    if let Some(size) = layer.size {
-        put("size", json!(size));
-    }
-    if let Some(sc) = &layer.solid_colour {
-        put("sc", json!(sc));
-    }
-    if let Some(b) = layer.shape_bounds {
-        put("bounds", json!(b));
-    }
-    v
 }
 
 /// The track property name and evaluation kind of a transform key.

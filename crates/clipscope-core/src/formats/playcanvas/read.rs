@@ -132,6 +132,7 @@ fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayou
         blend_mode: BlendMode::Normal,
         uuid: None,
         user_data: serde_json::Value::Object(Default::default()),
+        layers: None,
         extras,
     };
     if duration.is_none() {

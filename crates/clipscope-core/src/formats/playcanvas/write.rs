@@ -70,7 +70,11 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
                 clip.blend_mode.name()
             ));
         }
-        if clip.user_data.as_object().is_none_or(|o| !o.is_empty()) {
+        if clip
+            .user_data_with_layers()
+            .as_object()
+            .is_none_or(|o| !o.is_empty())
+        {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
         let shadowed: Vec<&str> = clip

@@ -22,7 +22,8 @@ use crate::formats::json::path::{field, index, syntax_error};
 use crate::formats::json::{JsonKind, Key, RawFields, Shaped};
 use crate::formats::{Document, Format, LoadProgress, ReadError, ReadErrorKind};
 use crate::model::{
-    BlendMode, Clip, Extras, Interpolation, Problem, Severity, Tangents, Track, TrackKind, Values,
+    BlendMode, Clip, Extras, Interpolation, Layers, Problem, Severity, Tangents, Track, TrackKind,
+    Values,
 };
 
 /// Files larger than this convert their tracks on other threads while the scan goes on.
@@ -665,7 +666,7 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
             }
         }
     };
-    let user_data = match clip_raw(schema, "userData") {
+    let mut user_data = match clip_raw(schema, "userData") {
         None => empty_object(),
         Some(raw) => match JsonKind::of(raw) {
             JsonKind::Null => empty_object(),
@@ -693,6 +694,7 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
             }
         },
     };
+    let layers = Layers::take_from(&mut user_data);
     let mut extras = Extras::default();
     for (k, v) in schema {
         if let Field::Raw(raw) = v
@@ -712,6 +714,7 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
             blend_mode,
             uuid,
             user_data,
+            layers,
             extras,
         },
         reset,

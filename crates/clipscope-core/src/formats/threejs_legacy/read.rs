@@ -310,6 +310,7 @@ fn parse_animation(
         blend_mode,
         uuid: None,
         user_data: serde_json::Value::Object(Default::default()),
+        layers: None,
         extras,
     };
     if clip.duration < 0.0 {

@@ -216,7 +216,11 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), String> {
 pub(crate) fn field_losses(doc: &Document) -> Vec<String> {
     let (clips, mut lost) = prepare(doc);
     for clip in &clips {
-        if clip.user_data.as_object().is_none_or(|o| !o.is_empty()) {
+        if clip
+            .user_data_with_layers()
+            .as_object()
+            .is_none_or(|o| !o.is_empty())
+        {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
         for track in &clip.tracks {
