@@ -23,6 +23,7 @@ pub mod euler;
 pub mod file_bytes;
 pub mod gltf;
 pub mod json;
+pub(crate) mod legacy_geometry;
 pub mod lottie;
 pub mod options;
 pub mod playcanvas;
