@@ -465,6 +465,62 @@ mod tests {
         assert!(is_clip_extension("GLB") && !is_clip_extension("txt"));
     }
 
+    /// Every `.rs` file below `dir`.
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// What adding a format costs: no code of the workspace outside the registry and the
+    /// format's own module names a format (rule applicability, extension lists, detection and
+    /// menu order all come from the table), except the default format, in which new documents
+    /// are made. So a new format is its module, its `Format` variant and `FormatSpec` entry
+    /// here, the module's `pub mod` line and its tests.
+    #[test]
+    fn a_format_is_named_only_by_its_module_and_the_registry() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        sources(&root.join("src"), &mut files);
+        sources(&root.join("crates"), &mut files);
+        let default = default_spec().format;
+        let mut scanned = 0;
+        for file in &files {
+            let path = file.to_string_lossy().replace('\\', "/");
+            if path.ends_with("formats/registry.rs") || path.contains("/tests/") {
+                continue;
+            }
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            scanned += 1;
+            for spec in FORMATS.iter().filter(|s| s.format != default) {
+                let own = format!("/formats/{}/", spec.family.replace('-', "_"));
+                let named = format!("Format::{:?}", spec.format);
+                let elsewhere = code
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .any(|l| {
+                        l.match_indices(&named).any(|(i, _)| {
+                            !l[i + named.len()..].starts_with(|c: char| c.is_alphanumeric())
+                        })
+                    });
+                assert!(
+                    !elsewhere || path.contains(&own),
+                    "{path} names {named}: only the registry and {own} may"
+                );
+            }
+        }
+        assert!(
+            scanned > 100,
+            "only {scanned} files scanned: the scan is broken"
+        );
+    }
+
     #[test]
     fn formats_of_one_family_share_their_detection_rank() {
         for a in FORMATS.iter() {
