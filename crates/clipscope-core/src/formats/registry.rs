@@ -465,18 +465,6 @@ mod tests {
         assert!(is_clip_extension("GLB") && !is_clip_extension("txt"));
     }
 
-    /// Every `.rs` file below `dir`.
-    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                sources(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
-
     /// What adding a format costs: no code of the workspace outside the registry and the
     /// format's own module names a format (rule applicability, extension lists, detection and
     /// menu order all come from the table), except the default format, in which new documents
@@ -485,9 +473,8 @@ mod tests {
     #[test]
     fn a_format_is_named_only_by_its_module_and_the_registry() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut files = Vec::new();
-        sources(&root.join("src"), &mut files);
-        sources(&root.join("crates"), &mut files);
+        let mut files = clipscope_test_support::rust_sources(&root.join("src"));
+        files.extend(clipscope_test_support::rust_sources(&root.join("crates")));
         let default = default_spec().format;
         let mut scanned = 0;
         for file in &files {

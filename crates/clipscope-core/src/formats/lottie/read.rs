@@ -82,7 +82,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         let end = pre
             .layers
             .iter()
-            .filter_map(|l| l.op)
+            .filter_map(|l| l.record.op)
             .fold(0.0f64, f64::max);
         let ctx = CompContext {
             version: None,
@@ -158,7 +158,10 @@ fn read_comp(
     let mut table = Vec::new();
     for (layer, prefix) in layers.iter().zip(&names) {
         steps.next()?;
-        table.push(layer_info(layer, prefix));
+        table.push(model::Layer {
+            name: prefix.clone(),
+            ..layer.record.clone()
+        });
         let Some(transform) = &layer.transform else {
             continue;
         };
@@ -260,7 +263,7 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
     let base: Vec<String> = layers
         .iter()
         .map(|l| {
-            let name = sanitize_node_name(l.name.as_deref().unwrap_or(""));
+            let name = sanitize_node_name(l.record.nm.as_deref().unwrap_or(""));
             if name.is_empty() {
                 "layer".to_string()
             } else {
@@ -273,7 +276,7 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
         .enumerate()
         .map(|(i, name)| {
             if base.iter().filter(|b| *b == name).count() > 1 {
-                match layers[i].ind {
+                match layers[i].record.ind {
                     Some(ind) => format!("{name}#{}", number_text(ind)),
                     None => format!("{name}#{i}"),
                 }
@@ -293,28 +296,6 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
 /// A number as short text (`3`, `2.5`).
 fn number_text(v: f64) -> String {
     crate::formats::json::number::format_f64(v)
-}
-
-/// The clip's record of `layer`, whose tracks are named `prefix.…`.
-fn layer_info(layer: &Layer, prefix: &str) -> model::Layer {
-    model::Layer {
-        name: prefix.to_string(),
-        nm: layer.name.clone(),
-        ind: layer.ind,
-        ty: layer.ty,
-        parent: layer.parent,
-        ip: layer.ip,
-        op: layer.op,
-        st: layer.st,
-        sr: layer.sr,
-        auto_orient: layer.auto_orient,
-        ddd: layer.ddd,
-        ref_id: layer.ref_id.clone(),
-        time_remap: layer.time_remap,
-        size: layer.size,
-        solid_colour: layer.solid_colour.clone(),
-        bounds: layer.shape_bounds,
-    }
 }
 
 /// The track property name and evaluation kind of a transform key.
