@@ -112,7 +112,7 @@ impl Files {
         }
         let (tx, rx) = channel();
         let mut dialog = rfd::FileDialog::new()
-            .add_filter("Animation files", &["json", "gltf", "glb"])
+            .add_filter("Animation files", formats::clip_extensions())
             .add_filter("All files", &["*"]);
         if let Some(p) = suggested {
             if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {

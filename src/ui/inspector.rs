@@ -188,7 +188,7 @@ fn clip_section(
             );
             ui.end_row();
         });
-    let user_data = serde_json::to_string_pretty(&clip.user_data).unwrap_or_default();
+    let user_data = serde_json::to_string_pretty(&clip.user_data_with_layers()).unwrap_or_default();
     if user_data != "{}" {
         egui::CollapsingHeader::new("userData").show(ui, |ui| {
             ui.add(egui::Label::new(egui::RichText::new(user_data).monospace().small()).wrap());

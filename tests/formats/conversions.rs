@@ -56,11 +56,7 @@ fn fps(clip: &Clip) -> f64 {
     clip.extras
         .get("fps")
         .and_then(|raw| serde_json::from_str::<f64>(raw.get()).ok())
-        .or_else(|| {
-            clip.user_data
-                .pointer("/lottie/fr")
-                .and_then(|v| v.as_f64())
-        })
+        .or_else(|| clip.layers.as_ref().map(|l| l.fps))
         .filter(|f| *f > 0.0 && f.is_finite())
         .unwrap_or(30.0)
 }

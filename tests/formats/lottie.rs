@@ -382,7 +382,7 @@ fn shared_file_details() {
             .iter()
             .any(|t| t.interpolation == Interpolation::Bezier)
     );
-    assert!(clip.user_data["lottie"]["layers"].as_array().unwrap().len() == 46);
+    assert_eq!(layers(clip).len(), 46);
 
     // issue_1717: new-format keys with split positions inside precomps.
     let doc = read_file(&data("issue_1717.json")).unwrap();

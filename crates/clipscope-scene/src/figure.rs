@@ -186,7 +186,7 @@ impl Figure {
             })
         };
         match choice {
-            None if clip.user_data.get("lottie").is_some()
+            None if clip.layers.is_some()
                 && let Some(l) = layers() =>
             {
                 Ok(Figure::Layers(l))

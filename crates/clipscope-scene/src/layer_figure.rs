@@ -11,11 +11,9 @@
 
 use std::sync::Arc;
 
-use glam::{Mat4, Vec3, Vec4};
-use serde_json::Value;
-
 use clipscope_core::formats::lottie::LayerTable;
 use clipscope_core::model::Clip;
+use glam::{Mat4, Vec3, Vec4};
 
 use super::{BoxInstance, palette_colour, parse_hex_colour};
 
@@ -40,18 +38,17 @@ pub struct LayerFigure {
 }
 
 impl LayerFigure {
-    /// The figure for `clip`, if it was read from Lottie (its `user_data` records the layers).
+    /// The figure for `clip`, if it was read from Lottie (it has [`Clip::layers`]).
     pub fn for_clip(clip: Arc<Clip>) -> Option<LayerFigure> {
-        let info = clip.user_data.get("lottie")?;
+        let layers = clip.layers.clone()?;
         let table = LayerTable::new(&clip);
         if table.layers.is_empty() {
             return None;
         }
-        let num = |k: &str| info.get(k).and_then(Value::as_f64);
-        let fr = num("fr").filter(|f| *f > 0.0).unwrap_or(30.0);
-        let ip = num("ip").unwrap_or(0.0);
-        let size = match (num("w"), num("h")) {
-            (Some(w), Some(h)) if w > 0.0 && h > 0.0 => [w, h],
+        let fr = Some(layers.fps).filter(|f| *f > 0.0).unwrap_or(30.0);
+        let ip = layers.start_frame();
+        let size = match layers.size() {
+            Some([w, h]) if w > 0.0 && h > 0.0 => [w, h],
             // A precomp records no size: the span of its layers' positions at the start.
             _ => span_of_layers(&clip, &table),
         };

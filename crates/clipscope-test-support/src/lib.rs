@@ -6,10 +6,13 @@
 //!   missing thing (CI).
 //! - [`sample_data`]: the sample clip files kept outside the repository.
 //! - [`rng`]: one seeded random generator for fuzz-style tests.
+//! - [`sources`]: the Rust source files of a folder, for tests that scan the code.
 
 pub mod rng;
 pub mod sample_data;
 pub mod skip;
+pub mod sources;
 
 pub use rng::Rng;
 pub use sample_data::{sample_data, sample_data_root};
+pub use sources::rust_sources;

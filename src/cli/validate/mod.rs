@@ -188,7 +188,7 @@ fn list_rules(format: ReportFormat) -> String {
             "{:<width$}  {severity:<7}  {}  [{}]\n",
             r.code,
             r.summary,
-            r.formats.describe()
+            r.describe_formats()
         ));
     }
     out

@@ -103,7 +103,7 @@ fn figure_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox
                 Some(figure::PROXY.to_string()),
                 figure_label(figure::PROXY),
             );
-            if subject.clip.user_data.get("lottie").is_some() {
+            if subject.clip.layers.is_some() {
                 ui.selectable_value(
                     &mut choice,
                     Some(figure::LAYERS.to_string()),

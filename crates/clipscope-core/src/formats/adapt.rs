@@ -1,5 +1,6 @@
 //! Adapting tracks for a target format that cannot hold them as they are, instead of refusing
-//! the conversion: baking a curve to linear keys at the source frame rate, cropping keys before
+//! the conversion: baking a curve to linear keys at the source frame rate (with the model's
+//! [`bake_linear`]), cropping keys before
 //! time 0 (with an exact sample at 0), padding 2-component vectors to 3, and summarizing the
 //! tracks a format has no place for in a few compact lines for `convert`'s summary.
 //!
@@ -7,13 +8,8 @@
 //! [`conversion_losses`](super::conversion_losses), so nothing is dropped silently.
 
 use crate::model::interpolant::Sampler;
+use crate::model::ops::bake::{DEFAULT_BAKE_FPS, bake_linear};
 use crate::model::{Clip, Interpolation, Track, TrackKind};
-
-/// The frame rate curves are baked at when the clip does not say.
-pub(crate) const DEFAULT_FPS: f64 = 30.0;
-
-/// At most this many frames are baked per track (a clip hours long would otherwise explode).
-const MAX_BAKED_FRAMES: i64 = 1 << 20;
 
 /// The frame rate of `clip`'s source: its `fps` field (three.js, legacy, PlayCanvas) or the
 /// Lottie composition's `fr`, when positive; else 30.
@@ -22,13 +18,9 @@ pub(crate) fn source_fps(clip: &Clip) -> f64 {
         .extras
         .get("fps")
         .and_then(|raw| serde_json::from_str::<f64>(raw.get()).ok())
-        .or_else(|| {
-            clip.user_data
-                .pointer("/lottie/fr")
-                .and_then(|v| v.as_f64())
-        });
+        .or_else(|| clip.layers.as_ref().map(|layers| layers.fps));
     fps.filter(|f| *f > 0.0 && f.is_finite())
-        .unwrap_or(DEFAULT_FPS)
+        .unwrap_or(DEFAULT_BAKE_FPS)
 }
 
 /// Whether `track` plays back exactly from linear keys (linear interpolation, no handles).
@@ -56,37 +48,6 @@ pub(crate) fn keys_or_fields_lost(clip: &Clip, track: &Track) -> Option<String> 
     } else {
         None
     }
-}
-
-/// `track` baked to linear keys: sampled with the model's interpolant at its own key times and
-/// at every frame of `fps` between its first and last key (frames at whole multiples of
-/// `1 / fps`). Extras are kept.
-pub(crate) fn bake_linear(track: &Track, fps: f64) -> Track {
-    let mut times: Vec<f32> = track
-        .times
-        .iter()
-        .copied()
-        .filter(|t| t.is_finite())
-        .collect();
-    if let (Some(lo), Some(hi)) = (
-        times.iter().copied().reduce(f32::min),
-        times.iter().copied().reduce(f32::max),
-    ) {
-        let first = (lo as f64 * fps).ceil() as i64;
-        let last = ((hi as f64 * fps).floor() as i64).min(first.saturating_add(MAX_BAKED_FRAMES));
-        times.extend((first..=last).map(|k| (k as f64 / fps) as f32));
-    }
-    times.sort_by(f32::total_cmp);
-    times.dedup();
-    let mut sampler = Sampler::new(track);
-    let mut values = Vec::with_capacity(times.len() * track.value_size());
-    for &t in &times {
-        values.extend_from_slice(sampler.evaluate(t as f64).as_numbers().unwrap_or_default());
-    }
-    let mut baked = Track::numeric(track.name.clone(), track.kind, times, values);
-    baked.interpolation = Interpolation::Linear;
-    baked.extras = track.extras.clone();
-    baked
 }
 
 /// `track` without its keys before time 0, when it has any: an exact sample at 0 is inserted
@@ -274,13 +235,5 @@ mod tests {
                 "1 track(s) left out: other (c)"
             ]
         );
-    }
-
-    #[test]
-    fn bake_hits_frames() {
-        let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0], vec![0.0, 1.0]);
-        t.interpolation = Interpolation::Discrete;
-        let b = bake_linear(&t, 10.0);
-        assert_eq!(b.times.len(), 11);
     }
 }

@@ -19,17 +19,22 @@ pub mod atomic;
 pub(crate) mod codec;
 pub mod document;
 pub mod error;
+pub mod euler;
 pub mod file_bytes;
 pub mod gltf;
 pub mod json;
+pub(crate) mod legacy_geometry;
 pub mod lottie;
 pub mod options;
 pub mod playcanvas;
 pub mod playcanvas_anim;
 pub mod progress;
+pub mod property;
 pub mod reduction;
 pub mod registry;
 pub mod rig_file;
+pub mod rule;
+pub(crate) mod sampler_keys;
 pub mod stamp;
 pub mod threejs;
 pub mod threejs_legacy;
@@ -40,7 +45,11 @@ pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
-pub use registry::{Curves, Format, FormatSpec, LengthUnit, PropertyUnit};
+pub use property::Property;
+pub use registry::{
+    Curves, Format, FormatSpec, LengthUnit, PropertyUnit, clip_extensions, is_clip_extension,
+};
+pub use rule::{Applies, Rule};
 pub use stamp::FileStamp;
 
 use crate::model::Problem;

@@ -1,14 +1,22 @@
-//! The format registry: every file format clipscope knows, in one table. Each entry names the
-//! format (short name, description, extensions, what a file holds) and points at the format
-//! module's [`Codec`], which reads, lints and writes it. Content detection tries the codecs in
-//! one order, defined here once ([`DETECTION_ORDER`]).
+//! The format registry: every file format clipscope knows, in one table ([`FORMATS`]). Each
+//! entry names the format (short name, description, extensions, what a file holds), says where
+//! content detection asks for it ([`FormatSpec::detect_rank`]), lists the facts rules depend on
+//! ([`FormatSpec::properties`]) and the format's own rules ([`FormatSpec::rules`]), and points at
+//! the format module's [`Codec`], which reads, lints and writes it.
 //!
-//! Everything outside this file and the format modules asks the registry (through
-//! [`Format`]'s methods and the functions of [`formats`](super)) instead of matching on the
-//! format. Adding a format is one module with a [`Codec`] plus one [`Format`] variant and one
-//! [`FormatSpec`] entry here (see `docs/ARCHITECTURE.md`, "Adding a format").
+//! Every list of formats is derived from the table: [`Format::ALL`] (menu order, the table's),
+//! the detection order, the order the formats' own rules are listed in and the extensions a
+//! folder search or a file dialog looks for ([`clip_extensions`]). Everything outside this file
+//! and the format modules asks the registry (through [`Format`]'s methods and the functions of
+//! [`formats`](super)) instead of matching on the format. Adding a format is one module with a
+//! [`Codec`] (and its rules) plus one [`Format`] variant and one [`FormatSpec`] entry here (see
+//! `docs/ARCHITECTURE.md`, "A file format").
+
+use std::sync::LazyLock;
 
 use super::codec::Codec;
+use super::property::Property;
+use super::rule::Rule;
 use super::{gltf, lottie, playcanvas, playcanvas_anim, threejs, threejs_legacy};
 
 /// The file formats clipscope reads and writes.
@@ -58,6 +66,16 @@ pub struct FormatSpec {
     /// Properties measured in units of their own (Lottie's degrees and percent), by property
     /// name; every other property is a 3D transform or a plain number.
     pub property_units: &'static [(&'static str, PropertyUnit)],
+    /// Where content detection asks the format's codec: lower ranks first. Formats of one
+    /// family share their codec (which tells them apart) and their rank; the format with the
+    /// highest rank is the default, whose codec takes every file no other one claims.
+    pub detect_rank: u8,
+    /// The facts about the format that decide which clip rules apply to its files (rules say
+    /// which they need instead of naming formats).
+    pub properties: &'static [Property],
+    /// The format's own rules (its raw-file rules and its reader's findings), kept in the
+    /// format's module beside the code that emits them; formats of one family list the same.
+    pub rules: &'static [Rule],
     /// Reads, lints and writes the format.
     pub(crate) codec: &'static dyn Codec,
 }
@@ -112,8 +130,11 @@ const LOTTIE_UNITS: &[(&str, PropertyUnit)] = &[
     ("opacity", PropertyUnit::Percent),
 ];
 
-/// Every format, in menu order.
-pub static FORMATS: [FormatSpec; 7] = [
+/// Every format, in menu order: the one table every list of formats is derived from.
+pub static FORMATS: &[FormatSpec] = TABLE;
+
+/// The registry's table (a constant, so that [`Format::ALL`] can be derived from it).
+const TABLE: &[FormatSpec] = &[
     FormatSpec {
         format: Format::ThreeJs,
         name: "threejs",
@@ -125,6 +146,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Bezier,
         length_unit: LengthUnit::Unspecified,
         property_units: &[],
+        detect_rank: 5,
+        properties: &[Property::KeysExact, Property::ThreeJsTrackNames],
+        rules: threejs::RULES,
         codec: &threejs::CODEC,
     },
     FormatSpec {
@@ -138,6 +162,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Linear,
         length_unit: LengthUnit::Unspecified,
         property_units: &[],
+        detect_rank: 2,
+        properties: &[Property::ThreeJsTrackNames],
+        rules: &[],
         codec: &threejs_legacy::CODEC,
     },
     FormatSpec {
@@ -151,6 +178,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Linear,
         length_unit: LengthUnit::Unspecified,
         property_units: &[],
+        detect_rank: 3,
+        properties: &[],
+        rules: playcanvas::RULES,
         codec: &playcanvas::CODEC,
     },
     FormatSpec {
@@ -164,6 +194,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Bezier,
         length_unit: LengthUnit::Unspecified,
         property_units: &[],
+        detect_rank: 4,
+        properties: &[Property::KeysExact],
+        rules: playcanvas_anim::RULES,
         codec: &playcanvas_anim::CODEC,
     },
     FormatSpec {
@@ -177,6 +210,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Eased,
         length_unit: LengthUnit::Pixel,
         property_units: LOTTIE_UNITS,
+        detect_rank: 1,
+        properties: &[Property::LayerTimeline],
+        rules: lottie::RULES,
         codec: &lottie::CODEC,
     },
     FormatSpec {
@@ -190,6 +226,9 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Bezier,
         length_unit: LengthUnit::Metre,
         property_units: &[],
+        detect_rank: 0,
+        properties: &[Property::KeysExact, Property::ChecksOwnKeys],
+        rules: gltf::RULES,
         codec: &gltf::CODEC,
     },
     FormatSpec {
@@ -203,21 +242,86 @@ pub static FORMATS: [FormatSpec; 7] = [
         curves: Curves::Bezier,
         length_unit: LengthUnit::Metre,
         property_units: &[],
+        detect_rank: 0,
+        properties: &[Property::KeysExact, Property::ChecksOwnKeys],
+        rules: gltf::RULES,
         codec: &gltf::CODEC,
     },
 ];
 
-/// The order content detection asks the codecs in: the most specific first (glTF's magic or
-/// top-level keys, Lottie's composition fields, legacy model metadata, PlayCanvas's
-/// `animation` wrapper, an anim clip's curves); three.js JSON takes everything else.
-pub(crate) static DETECTION_ORDER: [&dyn Codec; 6] = [
-    &gltf::CODEC,
-    &lottie::CODEC,
-    &threejs_legacy::CODEC,
-    &playcanvas::CODEC,
-    &playcanvas_anim::CODEC,
-    &threejs::CODEC,
-];
+/// The formats in the order content detection asks their codecs, one per family, by
+/// [`FormatSpec::detect_rank`]: the most specific first (glTF's magic or top-level keys,
+/// Lottie's composition fields, legacy model metadata, PlayCanvas's `animation` wrapper, an anim
+/// clip's curves); the last, three.js JSON, takes everything else.
+pub(crate) fn detection_order() -> &'static [&'static FormatSpec] {
+    static ORDER: LazyLock<Vec<&'static FormatSpec>> = LazyLock::new(|| {
+        let mut order: Vec<&'static FormatSpec> = FORMATS
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| FORMATS[..*i].iter().all(|o| o.family != s.family))
+            .map(|(_, s)| s)
+            .collect();
+        order.sort_by_key(|s| s.detect_rank);
+        order
+    });
+    &ORDER
+}
+
+/// The default format's entry: the last in detection order, whose codec reads every file no
+/// other codec claims.
+fn default_spec() -> &'static FormatSpec {
+    detection_order()
+        .last()
+        .expect("the registry has formats (a unit test checks)")
+}
+
+/// The order the formats' own rules are listed in (one entry per family): the default format's
+/// first, its reader's findings following the reading rules, then the others in detection
+/// order.
+pub(crate) fn rule_order() -> Vec<&'static FormatSpec> {
+    let default = default_spec();
+    std::iter::once(default)
+        .chain(
+            detection_order()
+                .iter()
+                .copied()
+                .filter(|s| !std::ptr::eq(*s, default)),
+        )
+        .collect()
+}
+
+/// The file extensions of every format, each once, in menu order (`json`, `gltf`, `glb`): what a
+/// folder search and the file dialogs look for.
+pub fn clip_extensions() -> &'static [&'static str] {
+    static EXTENSIONS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+        let mut all: Vec<&'static str> = Vec::new();
+        for ext in FORMATS.iter().flat_map(|s| s.extensions) {
+            if !all.contains(ext) {
+                all.push(ext);
+            }
+        }
+        all
+    });
+    &EXTENSIONS
+}
+
+/// Whether `ext` (without the dot, any case) is the extension of some format's files.
+pub fn is_clip_extension(ext: &str) -> bool {
+    clip_extensions()
+        .iter()
+        .any(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// The formats of `table`, in its order (for [`Format::ALL`], computed when compiling).
+const fn formats_of<const N: usize>(table: &[FormatSpec]) -> [Format; N] {
+    let mut out = [Format::ThreeJs; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = table[i].format;
+        i += 1;
+    }
+    out
+}
 
 /// The registry entry of `format`.
 pub fn spec(format: Format) -> &'static FormatSpec {
@@ -229,23 +333,18 @@ pub fn spec(format: Format) -> &'static FormatSpec {
 
 /// The format of `bytes` by content, and the codec that reads it.
 pub(crate) fn detect(bytes: &[u8]) -> (Format, &'static dyn Codec) {
-    DETECTION_ORDER
+    detection_order()
         .iter()
-        .find_map(|codec| codec.detect(bytes).map(|f| (f, *codec)))
-        .unwrap_or((Format::ThreeJs, &threejs::CODEC))
+        .find_map(|spec| spec.codec.detect(bytes).map(|f| (f, spec.codec)))
+        .unwrap_or_else(|| {
+            let default = default_spec();
+            (default.format, default.codec)
+        })
 }
 
 impl Format {
-    /// Every format clipscope writes, in menu order.
-    pub const ALL: &[Format] = &[
-        Format::ThreeJs,
-        Format::ThreeJsLegacy,
-        Format::PlayCanvas,
-        Format::PlayCanvasAnim,
-        Format::Lottie,
-        Format::Gltf,
-        Format::Glb,
-    ];
+    /// Every format clipscope writes, in menu order (the registry table's order).
+    pub const ALL: &[Format] = &formats_of::<{ TABLE.len() }>(TABLE);
 
     /// The format's registry entry.
     pub fn spec(self) -> &'static FormatSpec {
@@ -321,6 +420,110 @@ mod tests {
         }
         let menu_order: Vec<Format> = FORMATS.iter().map(|s| s.format).collect();
         assert_eq!(menu_order, Format::ALL, "ALL lists the table in its order");
+    }
+
+    #[test]
+    fn the_derived_orders_are_the_ones_clipscope_always_had() {
+        use Format::*;
+        assert_eq!(
+            Format::ALL,
+            [
+                ThreeJs,
+                ThreeJsLegacy,
+                PlayCanvas,
+                PlayCanvasAnim,
+                Lottie,
+                Gltf,
+                Glb
+            ]
+        );
+        let names = |specs: &[&FormatSpec]| specs.iter().map(|s| s.name).collect::<Vec<_>>();
+        assert_eq!(
+            names(detection_order()),
+            [
+                "gltf",
+                "lottie",
+                "threejs-legacy",
+                "playcanvas",
+                "playcanvas-anim",
+                "threejs"
+            ]
+        );
+        assert_eq!(default_spec().format, ThreeJs);
+        assert_eq!(
+            names(&rule_order()),
+            [
+                "threejs",
+                "gltf",
+                "lottie",
+                "threejs-legacy",
+                "playcanvas",
+                "playcanvas-anim"
+            ]
+        );
+        assert_eq!(clip_extensions(), ["json", "gltf", "glb"]);
+        assert!(is_clip_extension("GLB") && !is_clip_extension("txt"));
+    }
+
+    /// What adding a format costs: no code of the workspace outside the registry and the
+    /// format's own module names a format (rule applicability, extension lists, detection and
+    /// menu order all come from the table), except the default format, in which new documents
+    /// are made. So a new format is its module, its `Format` variant and `FormatSpec` entry
+    /// here, the module's `pub mod` line and its tests.
+    #[test]
+    fn a_format_is_named_only_by_its_module_and_the_registry() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = clipscope_test_support::rust_sources(&root.join("src"));
+        files.extend(clipscope_test_support::rust_sources(&root.join("crates")));
+        let default = default_spec().format;
+        let mut scanned = 0;
+        for file in &files {
+            let path = file.to_string_lossy().replace('\\', "/");
+            if path.ends_with("formats/registry.rs") || path.contains("/tests/") {
+                continue;
+            }
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            scanned += 1;
+            for spec in FORMATS.iter().filter(|s| s.format != default) {
+                let own = format!("/formats/{}/", spec.family.replace('-', "_"));
+                let named = format!("Format::{:?}", spec.format);
+                let elsewhere = code
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .any(|l| {
+                        l.match_indices(&named).any(|(i, _)| {
+                            !l[i + named.len()..].starts_with(|c: char| c.is_alphanumeric())
+                        })
+                    });
+                assert!(
+                    !elsewhere || path.contains(&own),
+                    "{path} names {named}: only the registry and {own} may"
+                );
+            }
+        }
+        assert!(
+            scanned > 100,
+            "only {scanned} files scanned: the scan is broken"
+        );
+    }
+
+    #[test]
+    fn formats_of_one_family_share_their_detection_rank() {
+        for a in FORMATS.iter() {
+            for b in FORMATS.iter().filter(|b| b.family == a.family) {
+                assert_eq!(a.detect_rank, b.detect_rank, "{} and {}", a.name, b.name);
+            }
+        }
+        let last = default_spec();
+        assert!(
+            FORMATS
+                .iter()
+                .all(|s| s.family == last.family || s.detect_rank < last.detect_rank),
+            "the default format is asked last"
+        );
+        // The default codec claims whatever is left.
+        assert_eq!(last.codec.detect(b"not json"), Some(last.format));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! An animation clip: a named, timed set of tracks (three.js `AnimationClip`).
 
-use super::{Extras, Track};
+use std::sync::Arc;
+
+use super::{Extras, Layers, Track};
 
 /// How a clip combines with others when mixed (three.js `*AnimationBlendMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -56,8 +58,12 @@ pub struct Clip {
     pub blend_mode: BlendMode,
     /// Identifier kept through a round trip; `None` when the file had none.
     pub uuid: Option<String>,
-    /// Free-form user data (three.js writes it as a JSON string).
+    /// Free-form user data (three.js writes it as a JSON string), without the
+    /// [`layers`](Clip::layers) (see [`Clip::user_data_with_layers`]).
     pub user_data: serde_json::Value,
+    /// The 2D layers of the composition the clip animates, when a layered format (Lottie)
+    /// describes them; shared, since they do not change when the clip is edited.
+    pub layers: Option<Arc<Layers>>,
     /// Fields of the source file that the model does not interpret.
     pub extras: Extras,
 }
@@ -74,6 +80,7 @@ impl Clip {
             blend_mode: self.blend_mode,
             uuid: self.uuid.clone(),
             user_data: self.user_data.clone(),
+            layers: self.layers.clone(),
             extras: self.extras.clone(),
         }
     }
@@ -88,6 +95,7 @@ impl Clip {
             blend_mode: BlendMode::Normal,
             uuid: Some(new_uuid()),
             user_data: serde_json::Value::Object(Default::default()),
+            layers: None,
             extras: Extras::default(),
         };
         if clip.duration < 0.0 {

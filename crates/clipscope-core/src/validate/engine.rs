@@ -287,14 +287,14 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), ValidateError> {
     Ok(())
 }
 
-/// Files a directory search picks up: `.json`, `.gltf` and `.glb`, except `clipscope`'s own
-/// baseline files (`*.baseline.json`).
+/// Files a directory search picks up: those with a format's extension
+/// ([`clip_extensions`](crate::formats::clip_extensions): `.json`, `.gltf`, `.glb`), except
+/// `clipscope`'s own baseline files (`*.baseline.json`).
 fn is_clip_file(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     !name.ends_with(".baseline.json")
-        && path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-            ["json", "gltf", "glb"]
-                .iter()
-                .any(|x| e.eq_ignore_ascii_case(x))
-        })
+        && path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(formats::is_clip_extension)
 }

@@ -36,4 +36,4 @@ pub use fix::FixError;
 pub use open_document::{CheckedInput, DocumentCheck, check_open_document};
 pub use report::{FileReport, Finding, Run};
 pub use rig::RigNodesError;
-pub use rules::{Formats, Rule, rule, rules};
+pub use rules::{Applies, Rule, rule, rules};

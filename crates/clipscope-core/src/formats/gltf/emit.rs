@@ -16,9 +16,9 @@ use serde_json::{Map, Value, json};
 use super::bin::Bin;
 use super::plan::{MorphPlan, Plan};
 use super::pointer::EXTENSION;
-use super::sampling::Sampling;
 use super::{glb, uri};
 use crate::formats::Format;
+use crate::formats::sampler_keys::Sampling;
 use crate::model::MorphMesh;
 
 /// The JSON text and buffers as the file `format` wants: `.gltf` with every buffer a base64

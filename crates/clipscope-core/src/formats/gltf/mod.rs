@@ -10,18 +10,20 @@
 //!   whole JSON as a `serde_json::Value` for writing back;
 //! * [`accessor`] decodes accessors with every bound checked (strides, sparse substitution,
 //!   normalized integers per the spec) and [`bin`] builds them when writing;
-//! * [`hermite`] converts CUBICSPLINE in/out tangents (derivatives) to the model's bezier
-//!   handles and back;
+//! * the model's [`hermite`](crate::model::hermite) converts CUBICSPLINE in/out tangents
+//!   (derivatives) to the model's bezier handles and back;
 //! * [`names`] gives every node the unique, track-safe name its tracks use;
 //! * [`read`] turns animations into clips, [`skeleton`] and [`mesh`] the node hierarchy and the
 //!   morph mesh into the document's skeleton and mesh;
-//! * [`target`] says which node property a track animates, [`sampling`] how its keys become a
-//!   sampler, [`weights`] how one-target morph tracks join into one `weights` channel, and
-//!   [`bake`] resamples what glTF cannot hold exactly;
+//! * [`target`] says which node property a track animates, the shared
+//!   [`sampler_keys`](crate::formats::sampler_keys) how its keys become a sampler, [`weights`]
+//!   how one-target morph tracks join into one `weights` channel, and the model's
+//!   [`bake`](crate::model::ops::bake) resamples what glTF cannot hold exactly;
 //! * [`pointer`] reads `KHR_animation_pointer` targets;
 //! * [`buffers`] loads the buffers' bytes; [`check`] holds glTF's own rules on animation data
 //!   and skins (on par with the Khronos glTF-Validator), which [`lint`], the lenient read behind
-//!   `validate`, runs before reading what they leave readable;
+//!   `validate`, runs before reading what they leave readable; [`rules`] holds their entries in
+//!   the rule registry;
 //! * [`plan`] puts that together for a whole document (what is written, noted or refused);
 //!   [`write`](mod@write) chooses between a [`fresh`] file and writing a file read from glTF back
 //!   ([`patch`]) with only its animations replaced; both emit their parts through [`emit`].
@@ -32,7 +34,6 @@
 //! and one `NODE.morphTargetInfluences[TARGET]` number track per morph target.
 
 pub(crate) mod accessor;
-pub(crate) mod bake;
 pub(crate) mod bin;
 pub(crate) mod buffers;
 pub(crate) mod check;
@@ -40,7 +41,6 @@ pub(crate) mod codec;
 pub(crate) mod emit;
 pub(crate) mod fresh;
 pub(crate) mod glb;
-pub(crate) mod hermite;
 pub(crate) mod lint;
 pub(crate) mod mesh;
 pub(crate) mod names;
@@ -48,7 +48,7 @@ pub(crate) mod patch;
 pub(crate) mod plan;
 pub(crate) mod pointer;
 pub(crate) mod read;
-pub(crate) mod sampling;
+pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod skeleton;
 pub(crate) mod target;
@@ -57,6 +57,7 @@ pub(crate) mod weights;
 pub(crate) mod write;
 
 pub(crate) use codec::CODEC;
+pub(crate) use rules::RULES;
 
 use crate::formats::Format;
 use crate::model::Clip;

@@ -6,7 +6,7 @@
 //! per morph target, `NODE.morphTargetInfluences[NAME]` with the name from
 //! `mesh.extras.targetNames` or the target's index. `LINEAR` samplers read as linear (slerp
 //! for quaternions, as in three.js and glTF), `STEP` as discrete and `CUBICSPLINE` as bezier
-//! with handles that draw the same Hermite curve ([`super::hermite`]).
+//! with handles that draw the same Hermite curve ([`hermite`](crate::model::hermite)).
 //!
 //! `KHR_animation_pointer` channels ([`pointer`]) whose pointer names a node's
 //! translation, rotation, scale or weights read as those ordinary tracks; any other pointer
@@ -384,7 +384,7 @@ impl AnimationCtx<'_> {
         clip.uuid = None;
         if let Some(raw) = self.raw {
             if let Some(extras) = raw.get("extras") {
-                clip.user_data = extras.clone();
+                clip.set_user_data(extras.clone());
             }
             let kept: Vec<_> = raw
                 .iter()

@@ -9,15 +9,15 @@
 //!   times with its own interpolation, which is exact too (a line sampled at extra points, or
 //!   a step sampled where it holds, draws the same curve; ends clamp like three.js);
 //! * anything else (mixed interpolations, CUBICSPLINE at different times): every track baked
-//!   to LINEAR at 30 fps over the union ([`bake`](super::bake)), and reported.
+//!   to LINEAR at 30 fps over the union ([`span_times`](crate::model::ops::bake::span_times)), and reported.
 //!
 //! Targets no track animates hold their default weight (the node's or mesh's `weights`, else
 //! 0, which is where three.js leaves an unanimated influence).
 
 use std::fmt;
 
-use super::bake::{BAKE_FPS, bake_times, sample};
-use super::sampling::{Keys, Sampling};
+use crate::formats::sampler_keys::{Keys, Sampling};
+use crate::model::ops::bake::{DEFAULT_BAKE_FPS, sample_numbers, span_times};
 use crate::model::{Track, TrackKind};
 
 /// A morph track to join: which target it animates (`None`: all, `width` per key), the model
@@ -103,7 +103,10 @@ pub(crate) fn merge(
                 track: i.track,
                 keys: Keys {
                     sampling,
-                    values: sample(&i.keys.as_track(TrackKind::Number), &union),
+                    values: sample_numbers(
+                        &i.keys.as_track(TrackKind::Number),
+                        union.iter().copied(),
+                    ),
                     times: union.clone(),
                     tangents: None,
                     width: 1,
@@ -117,7 +120,7 @@ pub(crate) fn merge(
     }
     let first_time = union.first().copied().unwrap_or(0.0);
     let last_time = union.last().copied().unwrap_or(0.0);
-    let times = bake_times(&union, first_time, last_time);
+    let times = span_times(&union, first_time, last_time);
     let baked: Vec<Input> = inputs
         .iter()
         .map(|i| Input {
@@ -125,7 +128,7 @@ pub(crate) fn merge(
             track: i.track,
             keys: Keys {
                 sampling: Sampling::Linear,
-                values: sample(i.track, &times),
+                values: sample_numbers(i.track, times.iter().copied()),
                 times: times.clone(),
                 tangents: None,
                 width: 1,
@@ -134,7 +137,7 @@ pub(crate) fn merge(
         .collect();
     let note = format!(
         "the exact curves of its morph tracks (one glTF weights channel cannot mix their \
-         interpolations or CUBICSPLINE key times; baked to LINEAR at {BAKE_FPS} fps, {} keys)",
+         interpolations or CUBICSPLINE key times; baked to LINEAR at {DEFAULT_BAKE_FPS} fps, {} keys)",
         times.len()
     );
     Ok((
@@ -174,7 +177,7 @@ fn side_by_side(inputs: &[Input<'_>], defaults: &[f32], times: &[f32], sampling:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::gltf::sampling::convert;
+    use crate::formats::sampler_keys::convert;
     use crate::model::Interpolation;
 
     fn track(times: Vec<f32>, values: Vec<f32>, interpolation: Interpolation) -> Track {

@@ -1,8 +1,8 @@
 //! A layer's 2D transform matrix from its tracks (spec A3), with parenting.
 //!
-//! The reader records each composition's layers in its clip's `user_data` (`"lottie"` →
-//! `"layers"`: name, `ind`, `parent`, in/out points, `st`, `sr`, `ao`, `ddd`, …); [`layers`]
-//! reads that table back, so it survives a round trip through three.js JSON. [`local_matrix`] is
+//! The reader records each composition's layers on its clip ([`Clip::layers`]: name, `ind`,
+//! `parent`, in/out points, `st`, `sr`, `ao`, `ddd`, …), which three.js JSON and glTF carry as
+//! `userData`, so they survive a round trip; [`layers`] gives them. [`local_matrix`] is
 //! lottie-web's transform in column-vector form, y down, angles clockwise on screen:
 //!
 //! ```text
@@ -15,96 +15,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
-
 use crate::model::interpolant::Sampler;
-use crate::model::{Clip, Track};
+use crate::model::{Clip, Layer, Track};
 
 /// A 2D affine matrix `(a, b, c, d, e, f)`: `x' = a·x + c·y + e`, `y' = b·x + d·y + f` (the CSS /
 /// canvas layout).
 pub type Matrix = [f64; 6];
 
-/// One layer of a composition, as recorded in its clip's `user_data`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct LayerInfo {
-    /// The track-name prefix of its tracks (`<name>.position`, …).
-    pub name: String,
-    /// Its name in the file.
-    pub nm: Option<String>,
-    /// Its index `ind`.
-    pub ind: Option<f64>,
-    /// Its type `ty`.
-    pub ty: Option<f64>,
-    /// The `ind` of its parent.
-    pub parent: Option<f64>,
-    /// In point (frame).
-    pub ip: Option<f64>,
-    /// Out point (frame, exclusive).
-    pub op: Option<f64>,
-    /// Start time `st`.
-    pub st: f64,
-    /// Time stretch `sr`.
-    pub sr: f64,
-    /// Auto-orient along the position's path.
-    pub auto_orient: bool,
-    /// 3D layer.
-    pub ddd: bool,
-    /// The precomposition it shows (`refId`).
-    pub ref_id: Option<String>,
-    /// Whether it has a time remap `tm` (kept in the file, not applied to any clip).
-    pub time_remap: bool,
-    /// Its content's size in px (a solid's `sw`/`sh`, a precomp layer's `w`/`h`), if known.
-    pub size: Option<[f64; 2]>,
-    /// A solid's colour, `#rrggbb`.
-    pub solid_colour: Option<String>,
-    /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
-    pub bounds: Option<[f64; 4]>,
-}
-
-/// The layers recorded in `clip` (empty for clips not read from Lottie).
-pub fn layers(clip: &Clip) -> Vec<LayerInfo> {
-    let Some(Value::Array(list)) = clip.user_data.get("lottie").and_then(|l| l.get("layers"))
-    else {
-        return Vec::new();
-    };
-    list.iter()
-        .map(|l| {
-            let num = |k: &str| l.get(k).and_then(Value::as_f64);
-            let text = |k: &str| l.get(k).and_then(Value::as_str).map(str::to_string);
-            let flag = |k: &str| {
-                l.get(k)
-                    .is_some_and(|v| v.as_f64() == Some(1.0) || v == true)
-            };
-            LayerInfo {
-                name: text("name").unwrap_or_default(),
-                nm: text("nm"),
-                ind: num("ind"),
-                ty: num("ty"),
-                parent: num("parent"),
-                ip: num("ip"),
-                op: num("op"),
-                st: num("st").unwrap_or(0.0),
-                sr: num("sr").unwrap_or(1.0),
-                auto_orient: flag("ao"),
-                ddd: flag("ddd"),
-                ref_id: text("refId"),
-                time_remap: flag("tm"),
-                size: l
-                    .get("size")
-                    .and_then(Value::as_array)
-                    .and_then(|a| Some([a.first()?.as_f64()?, a.get(1)?.as_f64()?])),
-                solid_colour: text("sc"),
-                bounds: l.get("bounds").and_then(Value::as_array).and_then(|a| {
-                    Some([
-                        a.first()?.as_f64()?,
-                        a.get(1)?.as_f64()?,
-                        a.get(2)?.as_f64()?,
-                        a.get(3)?.as_f64()?,
-                    ])
-                }),
-            }
-        })
-        .collect()
+/// The layers recorded in `clip` ([`Clip::layers`]; none for clips not read from Lottie).
+pub fn layers(clip: &Clip) -> &[Layer] {
+    clip.layers.as_deref().map_or(&[], |l| &l.layers)
 }
 
 /// The transform values of a 2D layer at one moment, in the file's units.
@@ -189,7 +109,7 @@ pub fn world_matrix(clip: &Clip, layer: &str, time: f64) -> Option<Matrix> {
 #[derive(Debug, Clone, Default)]
 pub struct LayerTable {
     /// The layers, in the clip's order ([`layers`]).
-    pub layers: Vec<LayerInfo>,
+    pub layers: Vec<Layer>,
     by_name: HashMap<String, usize>,
     by_ind: HashMap<u64, usize>,
     tracks: HashMap<String, usize>,
@@ -200,7 +120,7 @@ pub struct LayerTable {
 impl LayerTable {
     /// The table of `clip`'s layers (empty for clips not read from Lottie).
     pub fn new(clip: &Clip) -> LayerTable {
-        let layers = layers(clip);
+        let layers = layers(clip).to_vec();
         let mut by_name = HashMap::with_capacity(layers.len());
         let mut by_ind = HashMap::with_capacity(layers.len());
         for (i, l) in layers.iter().enumerate() {
@@ -213,12 +133,7 @@ impl LayerTable {
         for (i, t) in clip.tracks.iter().enumerate() {
             tracks.entry(t.name.clone()).or_insert(i);
         }
-        let fr = clip
-            .user_data
-            .get("lottie")
-            .and_then(|l| l.get("fr"))
-            .and_then(Value::as_f64)
-            .unwrap_or(30.0);
+        let fr = clip.layers.as_ref().map_or(30.0, |l| l.fps);
         LayerTable {
             layers,
             by_name,
@@ -266,7 +181,7 @@ fn ind_key(ind: f64) -> u64 {
 
 /// The transform of `layer` at `time`, from its tracks in `clip` (missing ones take the
 /// defaults).
-pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Transform2D {
+pub fn transform_at(clip: &Clip, layer: &Layer, time: f64, fr: f64) -> Transform2D {
     transform_with(layer, time, fr, &|name| {
         clip.tracks.iter().find(|t| t.name == name)
     })
@@ -274,7 +189,7 @@ pub fn transform_at(clip: &Clip, layer: &LayerInfo, time: f64, fr: f64) -> Trans
 
 /// [`transform_at`] with the tracks found by `find` (by track name).
 fn transform_with<'c>(
-    layer: &LayerInfo,
+    layer: &Layer,
     time: f64,
     fr: f64,
     find: &dyn Fn(&str) -> Option<&'c Track>,
@@ -327,7 +242,7 @@ fn transform_with<'c>(
 /// 0.01-frame backward difference (forward at or before the first key, 0.05 frames back at or
 /// after the last).
 fn auto_orientation<'c>(
-    layer: &LayerInfo,
+    layer: &Layer,
     time: f64,
     fr: f64,
     find: &dyn Fn(&str) -> Option<&'c Track>,

@@ -23,13 +23,14 @@
 //!   original keyframes stay in the file for writing back.
 //!
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into
-//! each clip's `user_data` under `"lottie"` ([`layers`]), which [`matrix`] uses to evaluate a
+//! each clip's [`layers`](crate::model::Clip::layers) ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
 //! other field are not modelled and are kept byte for byte (a composition whose only motion is
 //! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
 //! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
-//! chooses between the two. [`codec`] is the format's entry in the format registry.
+//! chooses between the two. [`codec`] is the format's entry in the format registry; [`rules`] holds
+//! the registry entries of its raw-file rules ([`lint`]).
 
 pub(crate) mod codec;
 pub mod compose;
@@ -38,6 +39,7 @@ pub(crate) mod emit;
 pub(crate) mod lint;
 pub mod matrix;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod schema;
 pub mod spatial;
 pub(crate) mod unread;
@@ -49,7 +51,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub(crate) use codec::CODEC;
-pub use matrix::{LayerInfo, LayerTable, layers, local_matrix, world_matrix};
+pub use matrix::{LayerTable, layers, local_matrix, world_matrix};
+pub(crate) use rules::RULES;
 
 use crate::model::Track;
 

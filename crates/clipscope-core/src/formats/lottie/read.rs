@@ -6,7 +6,7 @@
 //! layer; `st` does not shift them (spec A2). Properties with motion paths or orientation
 //! blends are baked from [`Keys::value_at`]; everything else keeps its keys and easing.
 
-use serde_json::{Value, json};
+use std::sync::Arc;
 
 use super::schema::{
     Composition, Layer, Located, Node, Numbers as _, Obj, PropValue, Property, TransformProp,
@@ -21,7 +21,7 @@ use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
 use crate::model::binding::sanitize_node_name;
 use crate::model::ops::Marker;
-use crate::model::{Clip, Interpolation, Tangents, Track, TrackKind};
+use crate::model::{self, Clip, Interpolation, Tangents, Track, TrackKind};
 
 /// How finely motion paths are baked: a key is added between two keys wherever the path strays
 /// more than this (in the property's units, pixels for positions) from the straight line.
@@ -82,7 +82,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         let end = pre
             .layers
             .iter()
-            .filter_map(|l| l.op)
+            .filter_map(|l| l.record.op)
             .fold(0.0f64, f64::max);
         let ctx = CompContext {
             version: None,
@@ -118,7 +118,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         skeleton: None,
         mesh: None,
         unread,
-        source: Source::new(LottieSource(std::sync::Arc::new(source))),
+        source: Source::new(LottieSource(Arc::new(source))),
     })
 }
 
@@ -158,7 +158,10 @@ fn read_comp(
     let mut table = Vec::new();
     for (layer, prefix) in layers.iter().zip(&names) {
         steps.next()?;
-        table.push(layer_info(layer, prefix));
+        table.push(model::Layer {
+            name: prefix.clone(),
+            ..layer.record.clone()
+        });
         let Some(transform) = &layer.transform else {
             continue;
         };
@@ -189,23 +192,22 @@ fn read_comp(
     }
     let mut clip = Clip::new(ctx.name.clone(), duration, tracks);
     clip.uuid = None;
-    let mut info = json!({ "fr": ctx.fr });
-    if let Some(id) = &ctx.id {
-        info["asset"] = json!(id);
-    } else {
-        if let Some(v) = &ctx.version {
-            info["v"] = json!(v);
-        }
-        info["ip"] = json!(ctx.origin);
-        info["op"] = json!(ctx.op);
-        for key in ["w", "h"] {
-            if let Some(v) = ctx.obj.get_some(key).and_then(|n| n.f64().ok()) {
-                info[key] = json!(v);
-            }
-        }
-    }
-    info["layers"] = Value::Array(table);
-    clip.user_data = json!({ "lottie": info });
+    let size = |key: &str| ctx.obj.get_some(key).and_then(|n| n.f64().ok());
+    let composition = match &ctx.id {
+        Some(id) => model::Composition::Precomp { asset: id.clone() },
+        None => model::Composition::Main {
+            version: ctx.version.clone(),
+            start_frame: ctx.origin,
+            end_frame: ctx.op,
+            width: size("w"),
+            height: size("h"),
+        },
+    };
+    clip.layers = Some(Arc::new(model::Layers {
+        fps: ctx.fr,
+        composition,
+        layers: table,
+    }));
     let (markers_span, markers) = match (&ctx.id, ctx.obj.get_some("markers")) {
         (None, Some(node)) => {
             let entries = node.array("an array of markers").unwrap_or_default();
@@ -261,7 +263,7 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
     let base: Vec<String> = layers
         .iter()
         .map(|l| {
-            let name = sanitize_node_name(l.name.as_deref().unwrap_or(""));
+            let name = sanitize_node_name(l.record.nm.as_deref().unwrap_or(""));
             if name.is_empty() {
                 "layer".to_string()
             } else {
@@ -274,7 +276,7 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
         .enumerate()
         .map(|(i, name)| {
             if base.iter().filter(|b| *b == name).count() > 1 {
-                match layers[i].ind {
+                match layers[i].record.ind {
                     Some(ind) => format!("{name}#{}", number_text(ind)),
                     None => format!("{name}#{i}"),
                 }
@@ -294,52 +296,6 @@ fn layer_names(layers: &[Layer]) -> Vec<String> {
 /// A number as short text (`3`, `2.5`).
 fn number_text(v: f64) -> String {
     crate::formats::json::number::format_f64(v)
-}
-
-/// The layer table entry of `layer` (see [`LayerInfo`](super::LayerInfo)).
-fn layer_info(layer: &Layer, prefix: &str) -> Value {
-    let mut v = json!({ "name": prefix });
-    let mut put = |key: &str, value: Value| {
-        v[key] = value;
-    };
-    if let Some(nm) = &layer.name {
-        put("nm", json!(nm));
-    }
-    for (key, value) in [
-        ("ind", layer.ind),
-        ("ty", layer.ty),
-        ("parent", layer.parent),
-        ("ip", layer.ip),
-        ("op", layer.op),
-    ] {
-        if let Some(x) = value {
-            put(key, json!(x));
-        }
-    }
-    put("st", json!(layer.st));
-    put("sr", json!(layer.sr));
-    if layer.auto_orient {
-        put("ao", json!(1));
-    }
-    if layer.ddd {
-        put("ddd", json!(1));
-    }
-    if let Some(r) = &layer.ref_id {
-        put("refId", json!(r));
-    }
-    if layer.time_remap {
-        put("tm", json!(true));
-    }
-    if let Some(size) = layer.size {
-        put("size", json!(size));
-    }
-    if let Some(sc) = &layer.solid_colour {
-        put("sc", json!(sc));
-    }
-    if let Some(b) = layer.shape_bounds {
-        put("bounds", json!(b));
-    }
-    v
 }
 
 /// The track property name and evaluation kind of a transform key.

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::formats::json::{JsonKind, Key};
+use crate::model;
 
 pub(crate) use crate::formats::json::{Located, Node, Obj};
 
@@ -134,38 +135,13 @@ pub(crate) struct Precomp<'a> {
 /// One layer (spec A2): what clipscope reads of it.
 #[derive(Debug)]
 pub(crate) struct Layer<'a> {
-    /// Layer type `ty`.
-    pub ty: Option<f64>,
-    /// Index `ind` (what `parent` refers to).
-    pub ind: Option<f64>,
-    /// Parent layer's `ind`.
-    pub parent: Option<f64>,
-    /// Name `nm`.
-    pub name: Option<String>,
-    /// In point `ip` (frames of the containing composition).
-    pub ip: Option<f64>,
-    /// Out point `op`.
-    pub op: Option<f64>,
-    /// Start time `st` (0 when missing).
-    pub st: f64,
-    /// Time stretch `sr` (1 when missing or 0, like lottie-web).
-    pub sr: f64,
-    /// Auto-orient `ao`.
-    pub auto_orient: bool,
-    /// 3D layer `ddd`.
-    pub ddd: bool,
-    /// Precomp reference `refId`.
-    pub ref_id: Option<String>,
-    /// Whether the layer has a time remap `tm`.
-    pub time_remap: bool,
-    /// Its content's size in px, where the file gives one: a solid's `sw`/`sh`, a precomp
-    /// layer's `w`/`h` (read leniently: a malformed size is no size).
-    pub size: Option<[f64; 2]>,
-    /// A solid's colour `sc` (`#rrggbb`).
-    pub solid_colour: Option<String>,
-    /// A shape layer's extent in layer space `[x0, y0, x1, y1]`: the union of its static
-    /// rectangles, ellipses and paths (group transforms not applied).
-    pub shape_bounds: Option<[f64; 4]>,
+    /// What the clip records of it ([`model::Layer`]): `ty`, `ind`, `parent`, `nm`, in/out
+    /// points, `st`, `sr` (1 when missing or 0, like lottie-web), `ao`, `ddd`, `refId`, whether
+    /// it has a time remap `tm`, its content's size (a solid's `sw`/`sh`, a precomp layer's
+    /// `w`/`h`, read leniently: a malformed size is no size), a solid's colour `sc` and a shape
+    /// layer's extent (the union of its static rectangles, ellipses and paths, group transforms
+    /// not applied). Its `name`, the track-name prefix, is left empty: the reader gives it.
+    pub record: model::Layer,
     /// Its transform `ks`, when present.
     pub transform: Option<Transform<'a>>,
 }
@@ -352,11 +328,12 @@ impl<'a> Layer<'a> {
             Some(ks) => Some(Transform::decode(ks.object()?)?),
             None => None,
         };
-        Ok(Layer {
-            ty: obj.number("ty")?,
+        let record = model::Layer {
+            name: String::new(),
+            nm: obj.text("nm"),
             ind: obj.number("ind")?,
+            ty: obj.number("ty")?,
             parent: obj.number("parent")?,
-            name: obj.text("nm"),
             ip: obj.number("ip")?,
             op: obj.number("op")?,
             st: obj.number("st")?.unwrap_or(0.0),
@@ -367,12 +344,12 @@ impl<'a> Layer<'a> {
             time_remap: obj.get_some("tm").is_some(),
             size: size_of(&obj),
             solid_colour: obj.text("sc"),
-            shape_bounds: obj
+            bounds: obj
                 .get_some("shapes")
                 .and_then(|n| serde_json::from_str::<serde_json::Value>(n.raw.get()).ok())
                 .and_then(|shapes| shape_bounds(&shapes)),
-            transform,
-        })
+        };
+        Ok(Layer { record, transform })
     }
 }
 

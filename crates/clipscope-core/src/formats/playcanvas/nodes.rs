@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use crate::formats::adapt;
 use crate::model::interpolant::Sampler;
-use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
+use crate::model::ops::{QUATERNION_LENGTH_TOLERANCE, bake};
 use crate::model::{Clip, Interpolation, Skeleton, Track, TrackKind};
 
 /// The channels of a node: track property, kind and values per key.
@@ -223,7 +223,7 @@ fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
             .then(|| "its bezier handles (unused by its linear interpolation)".to_string());
         return (Cow::Borrowed(track), note);
     }
-    let baked = adapt::bake_linear(track, fps);
+    let baked = bake::bake_linear(track, fps);
     let note = format!(
         "{} interpolation, baked to linear keys at {fps} fps ({} keys → {})",
         interpolation,

@@ -15,11 +15,11 @@
 
 use std::collections::HashMap;
 
-use super::euler::quaternion_from_euler;
 use super::layout::{KeyFields, NodeLayout, Numbers, PlayCanvasLayout, Slot, time_key, value_key};
 use super::schema::{Located, Node, Numbers as _, Obj, parse_top};
 use crate::formats::codec::Input;
 use crate::formats::document::Source;
+use crate::formats::euler::quaternion_from_euler;
 use crate::formats::json::path::field;
 use crate::formats::json::top_object;
 use crate::formats::{Document, Format, ReadError};
@@ -132,6 +132,7 @@ fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayou
         blend_mode: BlendMode::Normal,
         uuid: None,
         user_data: serde_json::Value::Object(Default::default()),
+        layers: None,
         extras,
     };
     if duration.is_none() {

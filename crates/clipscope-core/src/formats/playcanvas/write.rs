@@ -16,9 +16,9 @@
 
 use std::collections::HashMap;
 
-use super::euler::euler_for_f32_quaternion;
 use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_key, value_key};
 use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
+use crate::formats::euler::euler_for_f32_quaternion;
 use crate::formats::json::number::{write_f32, write_f64};
 use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, NotWritable, WriteOptions, adapt};
@@ -70,7 +70,11 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
                 clip.blend_mode.name()
             ));
         }
-        if clip.user_data.as_object().is_none_or(|o| !o.is_empty()) {
+        if clip
+            .user_data_with_layers()
+            .as_object()
+            .is_none_or(|o| !o.is_empty())
+        {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
         let shadowed: Vec<&str> = clip

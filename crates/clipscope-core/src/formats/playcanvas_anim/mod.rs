@@ -13,7 +13,8 @@
 //! (node transforms become `NODE.position`/`quaternion`/`scale` tracks, any other property a
 //! track named by its path); [`read`] converts the curves as the engine evaluates them;
 //! [`write`](mod@write) writes a clip back (the file's own bytes when unedited); [`lint`]
-//! holds its raw-file rule; [`codec`] is its entry in the format registry.
+//! holds its raw-file rule ([`rules`] its registry entry); [`codec`] is its entry in the format
+//! registry.
 //!
 //! Playback: the engine interpolates every curve component by component (`AnimCache`), so a
 //! linear `localRotation` curve between quaternions in opposite hemispheres takes the long way
@@ -24,6 +25,7 @@ pub(crate) mod detect;
 pub(crate) mod lint;
 pub(crate) mod path;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod write;
 
 use std::collections::HashMap;
@@ -31,6 +33,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 pub(crate) use codec::CODEC;
+pub(crate) use rules::RULES;
 
 use crate::model::Clip;
 

@@ -16,13 +16,13 @@ use serde_json::Value;
 
 use super::AnimClipSource;
 use super::path::{Locator, Transform};
-use crate::formats::gltf::bake::{bake_times, sample};
-use crate::formats::gltf::sampling::{Keys, Sampling, convert};
+use crate::formats::euler::euler_for_f32_quaternion;
 use crate::formats::json::number::write_f64;
 use crate::formats::json::{Out, write_str};
-use crate::formats::playcanvas::euler::euler_for_f32_quaternion;
+use crate::formats::sampler_keys::{Keys, Sampling, convert};
 use crate::formats::{Document, NotWritable, WriteOptions};
 use crate::model::binding::parse_track_name;
+use crate::model::ops::bake::{sample_numbers, span_times};
 use crate::model::{BlendMode, Clip, Track};
 
 /// The fields of the clip object the writer fills.
@@ -101,14 +101,14 @@ fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
         out.notes.extend(notes.iter().map(|n| note(clip, track, n)));
         if euler {
             if keys.sampling == Sampling::CubicSpline {
-                let times = bake_times(
+                let times = span_times(
                     &track.times,
                     track.times[0],
                     track.times[track.times.len() - 1],
                 );
                 keys = Keys {
                     sampling: Sampling::Linear,
-                    values: sample(&keys.as_track(track.kind), &times),
+                    values: sample_numbers(&keys.as_track(track.kind), times.iter().copied()),
                     times,
                     tangents: None,
                     width: 4,

@@ -20,7 +20,7 @@
 //!
 //! The first geometry with morph targets also gives the document its [`MorphMesh`] (vertices,
 //! bit-encoded faces and targets read like the legacy JSONLoader model, see
-//! [`read_model`](crate::formats::threejs_legacy::read_model); targets may list each vertex as a
+//! [`legacy_geometry`](crate::formats::legacy_geometry); targets may list each vertex as a
 //! `[x, y, z]` array as this variant does). Object transforms are not applied.
 //!
 //! Writing back: an unedited document writes the file's fields verbatim (the animations stay
@@ -30,8 +30,8 @@
 use serde_json::value::RawValue;
 
 use crate::formats::json::path::field;
-use crate::formats::threejs_legacy::read_model::read_mesh;
-use crate::formats::threejs_legacy::schema::{Located, ModelJson, Node, Numbers as _};
+use crate::formats::json::{Located, Node};
+use crate::formats::legacy_geometry::{ModelJson, Numbers as _, read_mesh};
 use crate::model::{Clip, MorphMesh, Track, TrackKind};
 
 use crate::formats::json::JsonKind;

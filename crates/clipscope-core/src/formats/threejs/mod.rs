@@ -6,17 +6,20 @@
 //! Split like linebender's velato: [`schema`] mirrors the file (borrowing the text), [`read`]
 //! converts it into model clips with three.js's parsing rules, and [`write`](mod@write) turns clips back
 //! into the same shape (three.js `toJSON` key order, other top-level fields verbatim);
-//! [`codec`] is its entry in the format registry.
+//! [`codec`] is its entry in the format registry, and [`rules`] holds the registry entries of the
+//! reader's findings.
 
 pub(crate) mod codec;
 pub(crate) mod geometry_clips;
 pub(crate) mod object_clips;
 pub(crate) mod object_tree;
 pub(crate) mod read;
+pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod write;
 
 pub(crate) use codec::CODEC;
+pub(crate) use rules::RULES;
 pub(crate) use schema::Layout;
 
 #[cfg(test)]

@@ -223,7 +223,8 @@ fn write_clip(out: &mut Out, clip: &Clip, opts: &WriteOptions, parallel: bool) {
     out.key("blendMode");
     write_u64(&mut out.buf, clip.blend_mode.code() as u64);
     out.key("userData");
-    let user_data = serde_json::to_string(&clip.user_data).unwrap_or_else(|_| "{}".to_string());
+    let user_data =
+        serde_json::to_string(&clip.user_data_with_layers()).unwrap_or_else(|_| "{}".to_string());
     write_str(&mut out.buf, &user_data);
     out.extras(
         &clip.extras,

@@ -4,14 +4,13 @@
 //!
 //! Split like [`threejs`](super::threejs): [`schema`] mirrors the file, [`read`] converts
 //! animations and bones with three.js r184's `AnimationClip.parseAnimation` rules (spec §5),
-//! [`read_model`] builds the morph mesh like the legacy JSONLoader, and [`write`](mod@write) puts bone
-//! tracks back into hierarchy keys. A file read from disk is written back with every other
+//! the shared [`legacy_geometry`](crate::formats::legacy_geometry) builds the morph mesh like the
+//! legacy JSONLoader, and [`write`](mod@write) puts bone tracks back into hierarchy keys. A file read from disk is written back with every other
 //! top-level field verbatim ([`LegacyLayout`]); the clips a morph model implies are not written
 //! (the model's targets already say them). [`codec`] is its entry in the format registry.
 
 pub(crate) mod codec;
 pub(crate) mod read;
-pub(crate) mod read_model;
 pub(crate) mod schema;
 pub(crate) mod write;
 

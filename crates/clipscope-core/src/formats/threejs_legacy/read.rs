@@ -1,18 +1,18 @@
 //! Converting a legacy three.js file into a [`Document`]: `bones` into a [`Skeleton`], each
 //! `animation(s)` entry into a clip exactly like three.js r184's `AnimationClip.parseAnimation`
 //! (spec §5), and a morph-target model into a [`MorphMesh`](crate::model::MorphMesh) (see
-//! [`read_model`](super::read_model)) plus the clips its numbered targets imply.
+//! [`legacy_geometry`](crate::formats::legacy_geometry)) plus the clips its numbered targets imply.
 //!
 //! Where three.js would throw, store NaN or build a track named after `undefined`, the reader
 //! stops with a [`ReadError`] naming the JSON path instead.
 
 use super::LegacyLayout;
-use super::read_model::read_mesh;
 use super::schema::{AnimationJson, BoneJson, FileJson, KeyJson, Located, Node, Numbers as _};
 use crate::formats::codec::Input;
 use crate::formats::document::Source;
 use crate::formats::json::JsonKind;
 use crate::formats::json::path::{field, syntax_error};
+use crate::formats::legacy_geometry::read_mesh;
 use crate::formats::{Document, Format, ReadError, ReadErrorKind};
 use crate::model::ops::create_clips_from_morph_target_sequences;
 use crate::model::{BlendMode, Bone, Clip, Extras, Skeleton, Track, TrackKind};
@@ -310,6 +310,7 @@ fn parse_animation(
         blend_mode,
         uuid: None,
         user_data: serde_json::Value::Object(Default::default()),
+        layers: None,
         extras,
     };
     if clip.duration < 0.0 {

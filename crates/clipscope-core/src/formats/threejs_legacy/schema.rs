@@ -4,8 +4,10 @@
 //! The file is one object. [`FileJson`] keeps its top-level fields raw and in order and names the
 //! parts the readers use: `bones` ([`BoneJson`]), `animation` / `animations` ([`AnimationJson`],
 //! whose `hierarchy` entries are [`EntryJson`]s holding [`KeyJson`]s) and the model arrays
-//! ([`ModelJson`]). Every leaf stays a [`Node`] (raw JSON text plus its JSON path), decoded only
-//! when a reader asks, so each error names the exact place (`animation.hierarchy[3].keys[7].rot`).
+//! ([`ModelJson`], shared with three.js object files through
+//! [`legacy_geometry`](crate::formats::legacy_geometry)). Every leaf stays a [`Node`] (raw JSON
+//! text plus its JSON path), decoded only when a reader asks, so each error names the exact place
+//! (`animation.hierarchy[3].keys[7].rot`).
 //!
 //! [`detect`] decides whether a file is in this format by looking at as little of it as it can.
 
@@ -19,73 +21,7 @@ use crate::formats::json::detect::{TopScan, Verdict, decided, detect_with};
 use crate::formats::json::{JsonKind, Key, RawFields, Shaped};
 
 pub(crate) use crate::formats::json::{Located, Node, Obj};
-
-/// How legacy three.js JSON reads numbers: like `JSON.parse`, with `null` called out (three.js
-/// stores it as 0), and `f32` arrays the `text -> f64 -> f32` way of a `Float32Array`.
-pub(crate) trait Numbers {
-    /// The value as a number (`f64`, like `JSON.parse`).
-    fn f64(&self) -> Result<f64, Located>;
-    /// The value as a number rounded to `f32`.
-    fn f32(&self) -> Result<f32, Located>;
-    /// The value as an array of numbers (`f64`).
-    fn numbers(&self) -> Result<Vec<f64>, Located>;
-    /// The value as an array of numbers rounded to `f32`.
-    fn f32s(&self) -> Result<Vec<f32>, Located>;
-}
-
-impl Numbers for Node<'_> {
-    fn f64(&self) -> Result<f64, Located> {
-        match self.kind() {
-            JsonKind::Number => {
-                serde_json::from_str::<f64>(self.raw.get()).map_err(|_| self.out_of_range(64))
-            }
-            JsonKind::Null => Err(Located::new(
-                &self.path,
-                "null is not a number (three.js stores 0)",
-            )),
-            kind => Err(Located::new(
-                &self.path,
-                format!("{} is not a number", kind.describe()),
-            )),
-        }
-    }
-
-    fn f32(&self) -> Result<f32, Located> {
-        let f = self.f64()? as f32;
-        if f.is_infinite() {
-            return Err(self.out_of_range(32));
-        }
-        Ok(f)
-    }
-
-    fn numbers(&self) -> Result<Vec<f64>, Located> {
-        if self.kind() != JsonKind::Array {
-            return Err(self.wrong("an array of numbers"));
-        }
-        if let Ok(v) = serde_json::from_str::<Vec<f64>>(self.raw.get()) {
-            return Ok(v);
-        }
-        // Something in it is not a number: find it, for the path.
-        self.array("an array of numbers")?
-            .iter()
-            .map(Numbers::f64)
-            .collect()
-    }
-
-    fn f32s(&self) -> Result<Vec<f32>, Located> {
-        let values = self.numbers()?;
-        let mut out = Vec::with_capacity(values.len());
-        for (i, v) in values.into_iter().enumerate() {
-            let f = v as f32;
-            if f.is_infinite() {
-                let elems = self.array("an array of numbers")?;
-                return Err(elems[i].out_of_range(32));
-            }
-            out.push(f);
-        }
-        Ok(out)
-    }
-}
+pub(crate) use crate::formats::legacy_geometry::{ModelJson, Numbers};
 
 /// The whole file: a top-level object.
 #[derive(Debug)]
@@ -285,25 +221,6 @@ impl<'de> EntryJson<'de> {
             })
             .collect()
     }
-}
-
-/// The model part of the file, each array raw.
-#[derive(Debug)]
-pub(crate) struct ModelJson<'de> {
-    /// `scale`: vertices are divided by it.
-    pub scale: Option<Node<'de>>,
-    /// `vertices`: x, y, z of every vertex, flat.
-    pub vertices: Option<Node<'de>>,
-    /// `faces`: the type-bitmask encoded faces, flat.
-    pub faces: Option<Node<'de>>,
-    /// `uvs`: one array per UV layer (empty layers do not count).
-    pub uvs: Option<Node<'de>>,
-    /// `colors`: `0xRRGGBB` integers that faces index.
-    pub colors: Option<Node<'de>>,
-    /// `morphTargets`: `[{name, vertices}]`.
-    pub morph_targets: Option<Node<'de>>,
-    /// `morphColors`: `[{name, colors}]`, one RGB triple per face.
-    pub morph_colors: Option<Node<'de>>,
 }
 
 // ---------------------------------------------------------------------------------------------

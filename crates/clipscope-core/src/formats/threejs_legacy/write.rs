@@ -22,7 +22,7 @@ use crate::formats::json::number::{write_f32, write_f64, write_u64};
 use crate::formats::json::{Out, write_str};
 use crate::formats::{Document, NotWritable, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
-use crate::model::ops::create_clips_from_morph_target_sequences;
+use crate::model::ops::{bake, create_clips_from_morph_target_sequences};
 use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
 
 /// The channels of a hierarchy key: key field, track property and track kind.
@@ -136,7 +136,7 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
                 track.clone()
             } else {
                 baked.push(format!("'{}' at {fps} fps", track.name));
-                adapt::bake_linear(track, fps)
+                bake::bake_linear(track, fps)
             };
             if out.name != name {
                 renamed += 1;
@@ -217,7 +217,11 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
 pub(crate) fn field_losses(doc: &Document) -> Vec<String> {
     let (clips, mut lost) = prepare(doc);
     for clip in &clips {
-        if clip.user_data.as_object().is_none_or(|o| !o.is_empty()) {
+        if clip
+            .user_data_with_layers()
+            .as_object()
+            .is_none_or(|o| !o.is_empty())
+        {
             lost.push(format!("clip '{}': its userData", clip.name));
         }
         for track in &clip.tracks {

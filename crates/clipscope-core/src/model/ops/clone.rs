@@ -18,6 +18,7 @@ impl Clip {
             blend_mode: self.blend_mode,
             uuid: Some(new_uuid()),
             user_data: self.user_data.clone(),
+            layers: self.layers.clone(),
             extras: self.extras.clone(),
         };
         if copy.duration < 0.0 {

@@ -16,7 +16,9 @@
 //!   modes ([`Track::set_tangent_mode`](super::Track::set_tangent_mode),
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
 //!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
-//! * lossy key reduction with a guaranteed world-space error ([`reduce`]), clipscope's own too.
+//! * lossy key reduction with a guaranteed world-space error ([`reduce`]), clipscope's own too;
+//! * baking a track at its keys plus a frame grid ([`bake`]): the one implementation behind
+//!   [`Clip::resample`](super::Clip::resample) and the writers that bake curves.
 //! * the editor's clip and key operations, also clipscope's own: the key clipboard
 //!   ([`KeyClipboard`], [`paste_keys`]), [`merge_clips`](fn@merge_clips), markers
 //!   ([`Clip::markers`](super::Clip::markers), kept in `userData.markers`), [`Clip::split_at`](super::Clip::split_at),
@@ -34,6 +36,7 @@
 //! …) check before changing anything and say why with an [`OpError`].
 
 mod additive;
+pub mod bake;
 mod clipboard;
 mod clone;
 mod convert_interpolation;

@@ -1,12 +1,12 @@
 //! `resample`: bake a clip to one key per frame at a frame rate.
 //!
-//! Each track is sampled with three.js's own interpolant ([`Sampler`]) at every frame
-//! `k / fps` from 0 to the duration (and at the duration itself when it falls between frames),
-//! so what plays at those times is unchanged. Smooth and bezier tracks become linear (slerp for
+//! Each track is sampled with three.js's own interpolant (the model's [`bake`](super::bake)) at
+//! every frame `k / fps` from 0 to the duration (and at the duration itself when it falls
+//! between frames), so what plays at those times is unchanged. Smooth and bezier tracks become linear (slerp for
 //! quaternions) and lose their handles; discrete, bool and string tracks stay discrete. A track
 //! with a single key, or a clip without a positive duration, is left alone.
 
-use crate::model::interpolant::Sampler;
+use super::bake::{self, FrameGrid};
 use crate::model::{Clip, Interpolation, Track};
 
 use super::OpError;
@@ -25,14 +25,15 @@ impl Clip {
         if !(self.duration.is_finite() && self.duration > 0.0) {
             return Ok(self.key_count());
         }
-        let frames = (self.duration * fps - 1e-9).floor().max(0.0);
+        let grid = FrameGrid::new(fps, 0.0);
+        let frames = grid.last_frame_before(self.duration);
         if frames >= MAX_RESAMPLE_FRAMES as f64 {
             return Err(OpError::TooManyFrames {
                 duration: self.duration,
                 fps,
             });
         }
-        let mut times: Vec<f64> = (0..=frames as usize).map(|k| k as f64 / fps).collect();
+        let mut times: Vec<f64> = (0..=frames as i64).map(|k| grid.time(k)).collect();
         if times.last().is_some_and(|&t| t < self.duration) {
             times.push(self.duration);
         }
@@ -45,28 +46,16 @@ impl Clip {
     }
 }
 
-/// `track` sampled at `times`.
+/// `track` sampled at `times`: linear where its kind allows (discrete stays discrete).
 fn baked(track: &Track, times: &[f64]) -> Track {
-    let mut sampler = Sampler::new(track);
-    let mut values = track.values.empty_like();
-    for &t in times {
-        let v = sampler.evaluate(t);
-        let len = v.len();
-        values.extend_from(&v, 0..len);
-    }
-    let mut out = Track::new(
-        track.name.clone(),
-        track.kind,
-        times.iter().map(|&t| t as f32).collect(),
-        values,
-    );
-    out.interpolation = match track.interpolation {
+    let values = bake::sample(track, times.iter().copied());
+    let interpolation = match track.interpolation {
         Interpolation::Discrete => Interpolation::Discrete,
         _ if track.kind.supports(Interpolation::Linear) => Interpolation::Linear,
         _ => Interpolation::Discrete,
     };
-    out.extras = track.extras.clone();
-    out
+    let times = times.iter().map(|&t| t as f32).collect();
+    bake::with_keys(track, times, values, interpolation)
 }
 
 #[cfg(test)]

@@ -16,18 +16,6 @@ fn not_a_code(literal: &str) -> bool {
     Format::ALL.iter().any(|f| f.name() == literal) || literal == "auto-clamped"
 }
 
-/// Every `.rs` file below `dir`.
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The kebab-case string literals (`"a-b"`, lowercase words joined by `-`) of `text`, outside
 /// comments, attributes and its `#[cfg(test)]` part.
 fn kebab_literals(text: &str) -> Vec<String> {
@@ -65,10 +53,10 @@ fn kebab_literals(text: &str) -> Vec<String> {
 #[test]
 fn every_code_in_the_source_is_registered() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    for dir in ["model", "formats", "validate"] {
-        sources(&root.join(dir), &mut files);
-    }
+    let files: Vec<PathBuf> = ["model", "formats", "validate"]
+        .iter()
+        .flat_map(|dir| clipscope_test_support::rust_sources(&root.join(dir)))
+        .collect();
     let mut found = 0;
     for file in files.iter().filter(|f| !f.ends_with("rules/coverage.rs")) {
         let text = std::fs::read_to_string(file).unwrap();
@@ -140,7 +128,8 @@ fn every_finding_on_the_samples_is_registered_with_its_severity() {
                 walk(&path, out);
             } else if path
                 .extension()
-                .is_some_and(|e| e == "json" || e == "gltf" || e == "glb")
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| crate::formats::clip_extensions().contains(&e))
                 && !path.to_string_lossy().ends_with(".report.json")
             {
                 out.push(path);

@@ -1,25 +1,26 @@
 //! The rule registry: every code a reader or a rule can put on a finding, once, with its
-//! default severity, the formats it applies to, a one-line summary, a one-line fix hint and a
-//! longer explanation.
+//! default severity, where it applies, a one-line summary, a one-line fix hint and a longer
+//! explanation.
 //!
 //! Everything that names rules reads this table: config checking (`clipscope.toml` may only
 //! name registered codes), the engine (a rule that does not apply to a file's format is not
-//! run there, see [`Formats`]), SARIF's `rules`, the JSON report's `rules`, `clipscope validate
+//! run there, see [`Applies`]), SARIF's `rules`, the JSON report's `rules`, `clipscope validate
 //! --list-rules` and `--explain CODE`, the editor's filters and the rule table of `docs/rules.md`
 //! ([`markdown_table`], printed by `clipscope validate --list-rules --format markdown`; a test
 //! fails when the file is stale). A test also proves that every code the source can emit is
 //! registered.
 //!
 //! The catalogue is split by where findings come from: [`model`] (three.js's own checks and
-//! clipscope's rules on clips, any format), [`reading`] (what readers report while reading),
-//! and one file per format's raw-file rules ([`gltf`], [`lottie`], [`playcanvas`]).
+//! clipscope's rules on clips, any format, each saying which format [`Property`] it needs),
+//! [`reading`] (what every reader reports while reading), and each format's own rules, kept in
+//! the format's module beside the code that emits them and reached through the format registry
+//! ([`FormatSpec::rules`](crate::formats::FormatSpec::rules)).
 
 #[cfg(test)]
+mod applicability;
+#[cfg(test)]
 mod coverage;
-mod gltf;
-mod lottie;
 mod model;
-mod playcanvas;
 mod reading;
 
 use std::collections::HashMap;
@@ -28,65 +29,8 @@ use std::sync::LazyLock;
 use serde::Serialize;
 
 use crate::formats::Format;
+pub use crate::formats::{Applies, Property, Rule};
 use crate::model::Severity;
-
-/// The formats a rule applies to. A rule about a three.js playback convention stays off where
-/// the format defines otherwise (a Lottie composition that outlasts its keys is normal; keys a
-/// reader derives, such as baked Lottie motion paths, say nothing about the file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Formats {
-    /// Every format.
-    All,
-    /// Only these formats.
-    Only(&'static [Format]),
-    /// Every format but these.
-    Except(&'static [Format]),
-}
-
-impl Formats {
-    /// Whether a file of `format` gets this rule.
-    pub fn contains(self, format: Format) -> bool {
-        match self {
-            Formats::All => true,
-            Formats::Only(list) => list.contains(&format),
-            Formats::Except(list) => !list.contains(&format),
-        }
-    }
-
-    /// The formats by short name, in registry order (`every format` for [`Formats::All`]).
-    pub fn describe(self) -> String {
-        match self {
-            Formats::All => "every format".to_string(),
-            _ => Format::ALL
-                .iter()
-                .filter(|&&f| self.contains(f))
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    }
-}
-
-/// One registered rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
-    /// The stable kebab-case code findings carry (`loop-seam`).
-    pub code: &'static str,
-    /// The severity a finding has unless config sets another.
-    pub severity: Severity,
-    /// The formats whose files the rule checks.
-    pub formats: Formats,
-    /// The raw-file rule that reports the same thing in the formats this rule leaves out
-    /// (glTF's sampler rules for three.js's time checks, say): where raw-file rules cannot run
-    /// (a document checked in memory), this rule runs instead.
-    pub replaced_by: Option<&'static str>,
-    /// What the rule finds, in one sentence.
-    pub summary: &'static str,
-    /// How to make the finding go away, in one line.
-    pub fix: &'static str,
-    /// Why it matters and what exactly is checked, in a few sentences.
-    pub explanation: &'static str,
-}
 
 /// The registry entry as the JSON report and `--list-rules --format json` write it.
 #[derive(Debug, Serialize)]
@@ -111,35 +55,24 @@ impl Rule {
         RuleJson {
             code: self.code,
             severity: self.severity,
-            formats: Format::ALL
-                .iter()
-                .filter(|&&f| self.formats.contains(f))
-                .map(|f| f.name())
-                .collect(),
+            formats: self.format_names(),
             summary: self.summary,
             fix: self.fix,
             explanation: self.explanation,
         }
     }
-
-    /// Whether the rule checks files of `format`.
-    pub fn applies_to(&self, format: Format) -> bool {
-        self.formats.contains(format)
-    }
 }
 
 /// Every rule: three.js's errors and the clip rules first, then what readers report, then each
-/// format's own rules.
+/// format's own rules (in the registry's rule order).
 pub fn rules() -> &'static [Rule] {
     static ALL: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-        [
-            model::RULES,
-            reading::RULES,
-            gltf::RULES,
-            lottie::RULES,
-            playcanvas::RULES,
-        ]
-        .concat()
+        model::RULES
+            .iter()
+            .chain(reading::RULES)
+            .chain(crate::formats::rule::own_rules())
+            .copied()
+            .collect()
     });
     &ALL
 }
@@ -209,7 +142,7 @@ pub fn markdown_table() -> String {
         out.push_str(&format!(
             "| `{}` | {severity} | {} | {} | {} |\n",
             r.code,
-            r.formats.describe(),
+            r.describe_formats(),
             r.summary.replace('|', "\\|"),
             r.fix.replace('|', "\\|"),
         ));
@@ -227,7 +160,7 @@ pub fn explain(r: &Rule) -> String {
     format!(
         "{} ({severity} by default; {})\n\n{}\n\n{}\n\nFix: {}\n",
         r.code,
-        r.formats.describe(),
+        r.describe_formats(),
         wrap(r.summary, 96),
         wrap(r.explanation, 96),
         r.fix
@@ -251,9 +184,6 @@ fn wrap(text: &str, width: usize) -> String {
     }
     out
 }
-
-/// The glTF formats (`.gltf` and `.glb`), for rule lists.
-const GLTF: &[Format] = &[Format::Gltf, Format::Glb];
 
 #[cfg(test)]
 mod tests {
@@ -315,8 +245,14 @@ mod tests {
         assert!(not_for(Format::Gltf).any(|c| c == "unsorted-times"));
         assert!(!not_for_in_memory(Format::Gltf).any(|c| c == "unsorted-times"));
         assert!(not_for_in_memory(Format::Lottie).any(|c| c == "duplicate-times"));
-        assert_eq!(Formats::Only(GLTF).describe(), "gltf, glb");
-        assert_eq!(Formats::All.describe(), "every format");
+        assert_eq!(
+            rule("gltf-empty-entity").unwrap().describe_formats(),
+            "gltf, glb"
+        );
+        assert_eq!(
+            rule("loop-seam").unwrap().describe_formats(),
+            "every format"
+        );
     }
 
     #[test]

@@ -2,28 +2,16 @@
 //! and clipscope's advice on top (`model::ops::lint`: the warnings). They run on the clips any
 //! reader produces, so each says which formats' files it is meaningful for.
 
-use super::{Formats, GLTF, Rule};
-use crate::formats::Format;
+use super::{Applies, Rule};
+use crate::formats::Property::{ChecksOwnKeys, KeysExact, LayerTimeline, ThreeJsTrackNames};
 use crate::model::Severity::{Error, Warning};
-
-/// Formats whose clip keys are the file's keys, one for one: three.js clip JSON, glTF samplers
-/// and PlayCanvas anim curves. Elsewhere a reader derives the keys (Lottie bakes motion paths
-/// and writes hold keyframes as two keys; legacy three.js and PlayCanvas animation files key
-/// every channel of a node at once and fill channels from `defaults`), so advice about single
-/// keys says nothing about the file.
-const KEY_EXACT: &[Format] = &[
-    Format::ThreeJs,
-    Format::Gltf,
-    Format::Glb,
-    Format::PlayCanvasAnim,
-];
 
 /// The clip rules.
 pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "empty-track",
         severity: Error,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A track has no keys.",
         fix: "Delete the track or give it keys.",
@@ -32,7 +20,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "invalid-value-size",
         severity: Error,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "The value count is not a whole multiple of the key count.",
         fix: "Give every key the same number of values (3 for a position, 4 for a quaternion).",
@@ -41,7 +29,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "time-not-a-number",
         severity: Error,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A key time is NaN (or not a number in the file).",
         fix: "Write a number for the key's time.",
@@ -50,7 +38,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "unsorted-times",
         severity: Error,
-        formats: Formats::Except(GLTF),
+        formats: Applies::Unless(&[ChecksOwnKeys]),
         replaced_by: Some("gltf-sampler-input-not-increasing"),
         summary: "A key comes before the key before it.",
         fix: "Sort the keys by time (validate --fix does when nothing else is wrong).",
@@ -59,7 +47,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "value-not-a-number",
         severity: Error,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A numeric value is NaN (or not a number in the file).",
         fix: "Write a number for the value.",
@@ -68,7 +56,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "unsupported-interpolation",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "The interpolation is not available for the track's kind.",
         fix: "Use an interpolation the track kind supports (discrete for bool and string tracks).",
@@ -77,7 +65,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "duplicate-times",
         severity: Warning,
-        formats: Formats::Except(&[Format::Gltf, Format::Glb, Format::Lottie]),
+        formats: Applies::Unless(&[ChecksOwnKeys, LayerTimeline]),
         replaced_by: Some("gltf-sampler-input-not-increasing"),
         summary: "Two neighbouring keys share a time.",
         fix: "Remove one of the keys, or move it by a frame if a jump was meant.",
@@ -86,7 +74,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "negative-time",
         severity: Warning,
-        formats: Formats::Except(&[Format::Gltf, Format::Glb, Format::Lottie]),
+        formats: Applies::Unless(&[ChecksOwnKeys, LayerTimeline]),
         replaced_by: Some("gltf-sampler-input-negative"),
         summary: "A key is at a negative time.",
         fix: "Shift the keys so the first one is at 0 or later, or trim the clip.",
@@ -95,7 +83,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "bezier-without-tangents",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A bezier track has no tangents.",
         fix: "Give the track its tangents, or make it linear.",
@@ -104,7 +92,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "tangent-length",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "The tangent arrays do not match the keys.",
         fix: "Give each key two numbers (time, value) per value in both tangent arrays.",
@@ -113,7 +101,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "non-unit-quaternion",
         severity: Warning,
-        formats: Formats::Except(GLTF),
+        formats: Applies::Unless(&[ChecksOwnKeys]),
         replaced_by: Some("gltf-non-unit-quaternion"),
         summary: "A quaternion key is not unit length.",
         fix: "Normalize the quaternions (validate --fix does).",
@@ -122,7 +110,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "quaternion-flip",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "Neighbouring quaternion keys of a curve lie in opposite hemispheres (dot < 0).",
         fix: "Negate the key so each key lies in the hemisphere of the one before it (validate --fix does; so do clipscope edit --unroll-quaternions and the editor's Clip › Unroll quaternion flips).",
@@ -131,7 +119,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "duration-shorter-than-keys",
         severity: Warning,
-        formats: Formats::Except(&[Format::Lottie]),
+        formats: Applies::Unless(&[LayerTimeline]),
         replaced_by: None,
         summary: "Keys lie beyond the clip's duration (trim would cut them).",
         fix: "Reset the duration to the last key (validate --fix does), or trim the keys.",
@@ -140,7 +128,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "duration-longer-than-keys",
         severity: Warning,
-        formats: Formats::Except(&[Format::Lottie]),
+        formats: Applies::Unless(&[LayerTimeline]),
         replaced_by: None,
         summary: "The clip lasts much longer than its last key.",
         fix: "Reset the duration to the last key (validate --fix does), or add the missing keys.",
@@ -149,7 +137,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "empty-clip",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "The clip has no tracks.",
         fix: "Delete the clip, or check that its keyframes are in a shape clipscope reads (see unsupported-content).",
@@ -158,7 +146,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "duplicate-track",
         severity: Warning,
-        formats: Formats::Except(GLTF),
+        formats: Applies::Unless(&[ChecksOwnKeys]),
         replaced_by: Some("gltf-duplicate-targets"),
         summary: "Two tracks of a clip animate the same property.",
         fix: "Merge the tracks or delete one.",
@@ -167,7 +155,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "redundant-keys",
         severity: Warning,
-        formats: Formats::Only(KEY_EXACT),
+        formats: Applies::When(KeysExact),
         replaced_by: None,
         summary: "Keys that optimize would remove losslessly.",
         fix: "Run clipscope optimize (or validate --fix).",
@@ -176,7 +164,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "constant-track",
         severity: Warning,
-        formats: Formats::Only(KEY_EXACT),
+        formats: Applies::When(KeysExact),
         replaced_by: None,
         summary: "Every key of the track holds the same value.",
         fix: "Replace the track by one key, or delete it if the rest pose already has the value.",
@@ -185,7 +173,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "loop-seam",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A loop's first and last pose differ.",
         fix: "Make the last key equal the first (or mark the clip as not a loop in clipscope.toml).",
@@ -194,7 +182,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "unparsable-track-name",
         severity: Warning,
-        formats: Formats::Only(&[Format::ThreeJs, Format::ThreeJsLegacy]),
+        formats: Applies::When(ThreeJsTrackNames),
         replaced_by: None,
         summary: "The track name does not fit three.js's track-name grammar.",
         fix: "Rename the track to NODE.property (or .bones[NAME].property).",
@@ -203,7 +191,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "unbound-track",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "The track animates a node the rig does not have.",
         fix: "Rename the track to a node of the rig, or delete it.",
@@ -212,7 +200,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "bezier-fold",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A bezier handle's time goes backwards, so the curve folds over itself.",
         fix: "Move the handle so its time stays between the key and its neighbour.",
@@ -221,7 +209,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "non-finite-value",
         severity: Warning,
-        formats: Formats::All,
+        formats: Applies::Always,
         replaced_by: None,
         summary: "A time, value or tangent is infinite (or a tangent is NaN).",
         fix: "Replace the number by a finite one.",

@@ -7,10 +7,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::super::sampling::{Keys, Sampling, convert};
 use super::super::target::Property;
 use super::super::weights::{Input, merge};
 use super::{AnimationPlan, ChannelPlan, NodePlan, Plan, Resolved, track_note};
+use crate::formats::sampler_keys::{Keys, Sampling, convert};
 use crate::model::{BlendMode, Clip, Track};
 
 /// The channels of one clip's animation while they are planned.
@@ -258,7 +258,7 @@ pub(super) fn plan_animation(
         return None;
     }
     clip_notes(clip, &channels, out);
-    let extras = match &clip.user_data {
+    let extras = match clip.user_data_with_layers().as_ref() {
         Value::Object(o) if o.is_empty() => None,
         Value::Null => None,
         other => Some(other.clone()),

@@ -42,8 +42,8 @@ use self::morphs::plan_morphs;
 use self::nodes::{Nodes, naming_notes, resolve_targets};
 use super::GltfSource;
 use super::check::{self as rules, Doc};
-use super::sampling::Keys;
 use super::target::Property;
+use crate::formats::sampler_keys::Keys;
 use crate::formats::{Document, NotWritable};
 use crate::model::{Clip, Severity, Track};
 

@@ -21,7 +21,7 @@ use crate::formats::ReadError;
 use crate::formats::json::path::field;
 use crate::formats::json::{JsonKind, Key, Shaped};
 use crate::formats::threejs::schema::{Field, clip_raw, clip_tracks};
-use crate::model::{BlendMode, Clip, Extras, Problem, Track};
+use crate::model::{BlendMode, Clip, Extras, Layers, Problem, Track};
 
 /// A clip object to convert: its JSON path, its unique id from the scan and its fields.
 pub(super) type ClipRef<'a, 'de> = (String, usize, &'a [(Key<'de>, Field<'de>)]);
@@ -282,7 +282,8 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
             }
         }
     };
-    let user_data = user_data(clip_raw(schema, "userData"), path, ctx)?;
+    let mut user_data = user_data(clip_raw(schema, "userData"), path, ctx)?;
+    let layers = Layers::take_from(&mut user_data);
     let mut extras = Extras::default();
     for (k, v) in schema {
         if let Field::Raw(raw) = v
@@ -303,6 +304,7 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
             uuid,
             user_data,
             extras,
+            layers,
         },
         reset,
         frame_time,

@@ -1,18 +1,14 @@
-//! Lottie's raw-file rules (`formats::lottie::lint`).
+//! The registry entries of Lottie's raw-file rules ([`lint`](super::lint)).
 
-use super::{Formats, Rule};
-use crate::formats::Format;
+use crate::formats::rule::{Applies, Rule};
 use crate::model::Severity::Warning;
 
-/// Lottie files only.
-const LOTTIE: Formats = Formats::Only(&[Format::Lottie]);
-
 /// The Lottie rules.
-pub(super) const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         code: "lottie-empty-range",
         severity: Warning,
-        formats: LOTTIE,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A Lottie composition or layer has ip >= op.",
         fix: "Give the composition or layer an out point (op) after its in point (ip).",
@@ -21,7 +17,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "lottie-key-outside-layer",
         severity: Warning,
-        formats: LOTTIE,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A Lottie keyframe can never be seen: it and its neighbour lie on the same side outside the layer's in/out points.",
         fix: "Delete the keyframe (or move the layer's in/out points if it should be seen).",
@@ -30,7 +26,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "lottie-missing-parent",
         severity: Warning,
-        formats: LOTTIE,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A Lottie layer's parent index names no layer.",
         fix: "Point parent at the ind of a layer of the same composition, or remove it.",

@@ -1,6 +1,7 @@
-//! CUBICSPLINE keys and the model's bezier handles, converted both ways exactly.
+//! Hermite keys (glTF's CUBICSPLINE, PlayCanvas anim clips' cubic curves) and the model's
+//! bezier handles, converted both ways exactly.
 //!
-//! glTF's CUBICSPLINE stores, per key `k`, an in-tangent `aₖ`, the value `vₖ` and an
+//! Hermite keys store, per key `k`, an in-tangent `aₖ`, the value `vₖ` and an
 //! out-tangent `bₖ`, the tangents being derivatives (value per second). Between `t₀` and `t₁`
 //! (`Δ = t₁ − t₀`) the curve is the cubic Hermite segment
 //!
@@ -11,7 +12,7 @@
 //! which is the cubic bezier with control points `(t₀, v₀)`, `(t₀ + Δ/3, v₀ + b₀·Δ/3)`,
 //! `(t₁ − Δ/3, v₁ − a₁·Δ/3)`, `(t₁, v₁)`: with the control times at a third and two thirds
 //! the bezier's time runs linearly in its parameter, so the model's bezier interpolant (which
-//! solves for the parameter) draws exactly the Hermite curve. The handles glTF never uses
+//! solves for the parameter) draws exactly the Hermite curve. The handles Hermite keys never use
 //! (the first key's in-tangent, the last key's out-tangent) mirror the neighbouring interval so
 //! they survive a round trip. Hermite keys become handles with
 //! [`Tangents::from_hermite`](crate::model::Tangents::from_hermite), shared with the model's own

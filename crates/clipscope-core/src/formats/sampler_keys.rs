@@ -1,23 +1,26 @@
-//! How one track's keys become a glTF sampler: LINEAR, STEP or CUBICSPLINE.
+//! How one track's keys become a sampler's: LINEAR, STEP or CUBICSPLINE, as glTF samplers and
+//! PlayCanvas anim curves (which interpolate the same way) store them. Shared by those formats'
+//! writers, so neither writes through the other's module.
 //!
 //! * discrete → `STEP` and linear → `LINEAR` (quaternions slerp in both three.js and glTF);
 //! * bezier → `CUBICSPLINE` when every handle sits at a third of its interval
-//!   ([`hermite::from_tangents`](super::hermite::from_tangents)), exactly; a bezier track
+//!   ([`hermite::from_tangents`](crate::model::hermite::from_tangents)), exactly; a bezier track
 //!   without usable handles is drawn linearly by three.js, so it is written `LINEAR`; any other
-//!   bezier track is baked to `LINEAR` at 30 fps ([`bake`](super::bake)) and reported;
+//!   bezier track is baked to `LINEAR` at 30 fps (the model's
+//!   [`span_times`](crate::model::ops::bake::span_times)) and reported;
 //! * smooth (three.js's cubic spline) → `CUBICSPLINE`: each interval of it is a cubic
 //!   polynomial of time, so its fitted handles sit at the thirds and the curve is kept exactly
 //!   (up to `f32` rounding); reported, since it reads back as bezier;
 //! * CUBICSPLINE needs two keys: a one-key curve is written `LINEAR` (a constant either way).
 //!
-//! Rotation values are normalized (glTF requires unit quaternions); a key more than 0.001 off
-//! unit length is reported.
+//! Rotation values are normalized (glTF requires unit quaternions, and anim clips get them too);
+//! a key more than 0.001 off unit length is reported.
 
-use super::bake::{BAKE_FPS, bake_times, sample};
-use super::hermite::from_tangents;
+use crate::model::hermite::from_tangents;
+use crate::model::ops::bake::{DEFAULT_BAKE_FPS, sample_numbers, span_times};
 use crate::model::{Interpolation, Track, TrackKind};
 
-/// A glTF sampler interpolation.
+/// A sampler interpolation (glTF's names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Sampling {
     /// `LINEAR`.
@@ -39,7 +42,7 @@ impl Sampling {
     }
 }
 
-/// A track's keys as a glTF sampler will hold them.
+/// A track's keys as a sampler will hold them.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Keys {
     /// The interpolation.
@@ -90,8 +93,8 @@ impl Keys {
     }
 }
 
-/// The keys of `track` (checked by [`check`](super::target::check)) for glTF, plus a note when
-/// the curve was changed or reinterpreted. `rotation` normalizes the values.
+/// The keys of `track` (numeric, with sorted finite times: what the writers check first) as a
+/// sampler holds them, plus a note when the curve was changed or reinterpreted. `rotation` normalizes the values.
 pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
     let vs = track.value_size();
     let values = track.values.as_numbers().unwrap_or_default().to_vec();
@@ -163,10 +166,10 @@ pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
 fn baked(track: &Track, notes: &mut Vec<String>, why: &str) -> Keys {
     let first = track.times.first().copied().unwrap_or(0.0);
     let last = track.times.last().copied().unwrap_or(0.0);
-    let times = bake_times(&track.times, first, last);
-    let values = sample(track, &times);
+    let times = span_times(&track.times, first, last);
+    let values = sample_numbers(track, times.iter().copied());
     notes.push(format!(
-        "its exact curve ({why}; baked to LINEAR at {BAKE_FPS} fps, {} keys)",
+        "its exact curve ({why}; baked to LINEAR at {DEFAULT_BAKE_FPS} fps, {} keys)",
         times.len()
     ));
     Keys {

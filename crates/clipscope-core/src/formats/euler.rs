@@ -1,5 +1,7 @@
 //! PlayCanvas Euler angles: degrees `[ex, ey, ez]` to a quaternion and back, exactly like the
-//! engine's `Quat.setFromEulerAngles` and `Quat.getEulerAngles` (spec B4).
+//! engine's `Quat.setFromEulerAngles` and `Quat.getEulerAngles` (spec B4). Both PlayCanvas
+//! formats use them: animation JSON stores every rotation so ([`playcanvas`](super::playcanvas)),
+//! anim clips their `localEulerAngles` curves ([`playcanvas_anim`](super::playcanvas_anim)).
 //!
 //! The engine's convention is `q = qZ(ez)·qY(ey)·qX(ex)`: rotate about X first, then Y, then Z
 //! (fixed axes). Both directions keep the engine's operation order in `f64`, with `sin`, `cos`,

@@ -1,19 +1,18 @@
-//! glTF's raw-file rules (`formats::gltf::check`): what the Khronos glTF-Validator reports about
-//! animation data and the skins it drives, with the validator's code in each explanation.
-//! Messages carry the JSON pointer the validator would print (`/animations/0/samplers/1/input`).
+//! The registry entries of glTF's raw-file rules ([`check`](super::check)): what the Khronos
+//! glTF-Validator reports about animation data and the skins it drives, with the validator's
+//! code in each explanation. Messages carry the JSON pointer the validator would print
+//! (`/animations/0/samplers/1/input`). Both glTF formats (`.gltf` and `.glb`) list them in the
+//! format registry.
 
-use super::{Formats, GLTF, Rule};
+use crate::formats::rule::{Applies, Rule};
 use crate::model::Severity::{Error, Warning};
 
-/// glTF files, `.gltf` and `.glb`.
-const ONLY_GLTF: Formats = Formats::Only(GLTF);
-
 /// The glTF rules.
-pub(super) const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-unresolved-reference",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "An index names an object the file does not have (a sampler, node, accessor, buffer view, buffer or joint).",
         fix: "Point the index at an existing object, or remove what holds it.",
@@ -22,7 +21,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-empty-entity",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "An array glTF requires to be non-empty is empty (animations, channels, samplers, skins, joints).",
         fix: "Remove the empty array (or the object holding it), or fill it.",
@@ -31,7 +30,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-undefined-property",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A property the glTF schema requires is missing (an animation's channels or samplers, a channel's sampler or target, a target's path, a sampler's input or output, a skin's joints).",
         fix: "Add the property, or remove the object that lacks it.",
@@ -40,7 +39,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-unknown-value",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A channel's path or a sampler's interpolation is not a value glTF defines.",
         fix: "Use translation, rotation, scale or weights (or pointer with KHR_animation_pointer); LINEAR, STEP or CUBICSPLINE.",
@@ -49,7 +48,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-duplicate-targets",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "Two channels of one animation target the same property of the same node.",
         fix: "Merge the two channels into one, or delete one.",
@@ -58,7 +57,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-target-node-matrix",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A channel animates translation, rotation or scale of a node that has a matrix.",
         fix: "Replace the node's matrix by translation, rotation and scale.",
@@ -67,7 +66,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-weights-without-morph-targets",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A weights channel animates a node whose mesh has no morph targets (or that has no mesh).",
         fix: "Aim the channel at the node whose mesh has the targets, or remove it.",
@@ -76,7 +75,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-byte-stride",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "An accessor of an animation sampler sits in a buffer view with byteStride.",
         fix: "Move the sampler's data into a tightly packed buffer view (clipscope re-encodes it when it writes the file).",
@@ -85,7 +84,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-input-format",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's input (key times) is not SCALAR FLOAT.",
         fix: "Store key times as SCALAR accessors of 32-bit floats (clipscope does when it writes the file).",
@@ -94,7 +93,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-input-without-bounds",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's input accessor has no min and max.",
         fix: "Give the key times accessor min and max (clipscope does when it writes the file).",
@@ -103,7 +102,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-output-format",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's output has a type or component type its channel's path does not allow.",
         fix: "Store translations and scales as VEC3 floats, rotations as VEC4 floats (or normalized integers), weights as SCALAR floats (or normalized integers).",
@@ -112,7 +111,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-output-count",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's output does not hold one value per key (three for CUBICSPLINE, times the morph target count for weights).",
         fix: "Write as many output elements as keys need.",
@@ -121,7 +120,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-too-few-keys",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A CUBICSPLINE sampler has fewer than two keys.",
         fix: "Give the sampler a second key, or make it STEP or LINEAR.",
@@ -130,7 +129,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-input-negative",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's key time is negative.",
         fix: "Shift the keys to start at 0 or later (clipscope cuts them at 0 when it writes the file).",
@@ -139,7 +138,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-sampler-input-not-increasing",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A sampler's key times do not strictly increase.",
         fix: "Sort the keys and remove (or separate) keys at equal times.",
@@ -148,7 +147,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-non-unit-quaternion",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A rotation sampler's output holds a quaternion that is not unit length.",
         fix: "Normalize the rotation keys (clipscope does when it writes the file).",
@@ -157,7 +156,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-accessor-bounds",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "An animation accessor's min/max do not match its data.",
         fix: "Write min and max as the data's component-wise bounds (clipscope does when it writes the file).",
@@ -166,7 +165,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-buffer-unavailable",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A buffer's bytes cannot be loaded (no uri outside a GLB, or a file that cannot be read), so the data in it is not checked.",
         fix: "Give the buffer a uri (a data: URI or a file beside the glTF file), or store the file as GLB.",
@@ -175,7 +174,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-ibm-byte-stride",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A skin's inverseBindMatrices accessor sits in a buffer view with byteStride.",
         fix: "Move the matrices into a tightly packed buffer view.",
@@ -184,7 +183,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-ibm-format",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A skin's inverseBindMatrices accessor is not MAT4 FLOAT.",
         fix: "Store one 4×4 float matrix per joint.",
@@ -193,7 +192,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-ibm-count",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A skin has fewer inverse bind matrices than joints.",
         fix: "Write one inverse bind matrix per joint.",
@@ -202,7 +201,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-no-common-root",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A skin's joints do not share a common root node.",
         fix: "Put every joint of the skin under one root node.",
@@ -211,7 +210,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-skeleton-not-root",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A skin's skeleton node is not a common root of its joints.",
         fix: "Point skeleton at the joints' common root, or leave it out.",
@@ -220,7 +219,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skin-joints-not-in-scene",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A node with a skinned mesh is in a scene that does not contain the skin's joints.",
         fix: "Add the joints' root to the scene that shows the skinned mesh.",
@@ -229,7 +228,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skinned-node-animated",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A channel animates translation, rotation or scale of a node with a skinned mesh.",
         fix: "Animate the joints (or a parent of the skeleton's root) instead.",
@@ -238,7 +237,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skinned-mesh-local-transform",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A node with a skinned mesh has a transform of its own.",
         fix: "Remove the node's transform (move it to the skeleton's root).",
@@ -247,7 +246,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-skinned-mesh-parent-transform",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A node with a skinned mesh has parents with transforms.",
         fix: "Make the skinned mesh's node a root, or move the parents' transforms to the skeleton.",
@@ -256,7 +255,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-pointer-with-node",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A KHR_animation_pointer channel also has target.node.",
         fix: "Remove target.node: the pointer says what is animated.",
@@ -265,7 +264,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-pointer-path",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A channel with KHR_animation_pointer does not have path \"pointer\".",
         fix: "Set target.path to \"pointer\".",
@@ -274,7 +273,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-pointer-syntax",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A KHR_animation_pointer pointer is not a JSON pointer (it must start with / and escape ~ and /).",
         fix: "Write the pointer as /nodes/0/translation, with ~0 for ~ and ~1 for /.",
@@ -283,7 +282,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-extension-misplaced",
         severity: Error,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "KHR_animation_pointer sits on an object the extension does not extend (it belongs in a channel's target).",
         fix: "Move the extension object into the channel's target.extensions.",
@@ -292,7 +291,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         code: "gltf-extension-not-declared",
         severity: Warning,
-        formats: ONLY_GLTF,
+        formats: Applies::Own,
         replaced_by: None,
         summary: "A channel uses path \"pointer\" but the file does not list KHR_animation_pointer in extensionsUsed.",
         fix: "Add KHR_animation_pointer to extensionsUsed.",

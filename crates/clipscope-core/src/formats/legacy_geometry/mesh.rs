@@ -12,8 +12,9 @@
 //!   (the old horse example coloured faces with it), else from face colours (`0xRRGGBB`, faces
 //!   without one are white), else there are none.
 
-use super::schema::{Located, ModelJson, Node, Numbers as _};
+use super::{ModelJson, Numbers as _};
 use crate::formats::json::path::{field, index};
+use crate::formats::json::{Located, Node};
 use crate::model::{MorphMesh, MorphTarget};
 
 /// The number of index entries a face of type `ty` with `uv_layers` UV layers holds after its
