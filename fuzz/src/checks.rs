@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use clipscope_core::formats::{self, Document, Format, ReadOptions, WriteOptions};
-use clipscope_core::validate::baseline::Baseline;
+use clipscope_core::validate::Baseline;
 use clipscope_core::validate::{Config, check_bytes};
 use clipscope_scene::procedural::{Cycle, Preset};
 

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use clipscope_core::formats::reduction::Budget;
+use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::Skeleton;
 use clipscope_core::model::ops::reduce::{
@@ -294,7 +294,7 @@ impl Target<'_> {
 /// Writes the checked bytes to `out` atomically; returns the size.
 fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> {
     formats::check_writable(doc).map_err(|e| format!("{}: {e}", out.display()))?;
-    formats::atomic::write_atomic(out, bytes)
+    formats::write_atomic(out, bytes)
         .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     Ok(bytes.len() as u64)
 }

@@ -9,7 +9,7 @@
 //! The window only edits its own settings; the app computes the preview in the background
 //! ([`ClipscopeApp`](crate::ui::ClipscopeApp)) and hands it in, and Apply is queued as an edit.
 
-use clipscope_core::formats::reduction::Budget;
+use clipscope_core::formats::Budget;
 use clipscope_core::model::Clip;
 use clipscope_core::model::ops::reduce::{Metric, ReduceReport};
 use clipscope_core::text::thousands;

@@ -1,5 +1,5 @@
 //! Reading the rig file format (`assets/rigs/*.json`, its schema [`RigFile`] in
-//! `clipscope_core::formats::rig_file`) into a [`Rig`].
+//! `clipscope_core::formats::RigFile`) into a [`Rig`].
 //!
 //! ```json
 //! {
@@ -29,7 +29,7 @@ use glam::{EulerRot, Quat, Vec3};
 use super::rig::parents_first;
 use super::{Part, Rig, RigError};
 use clipscope_core::formats::ReadError;
-use clipscope_core::formats::rig_file::{PartFile, RigFile};
+use clipscope_core::formats::{PartFile, RigFile};
 
 /// Parses `#rrggbb` (sRGB) into linear RGB.
 pub fn parse_hex_colour(text: &str) -> Option<[f32; 3]> {

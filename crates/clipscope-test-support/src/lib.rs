@@ -4,7 +4,7 @@
 //!
 //! - [`skip`]: a loud `SKIPPED` line, or a failure when an environment variable requires the
 //!   missing thing (CI).
-//! - [`sample_data`]: the sample clip files kept outside the repository.
+//! - [`sample_data`](mod@sample_data): the sample clip files kept outside the repository.
 //! - [`rng`]: one seeded random generator for fuzz-style tests.
 //! - [`sources`]: the Rust source files of a folder, for tests that scan the code.
 

@@ -58,7 +58,7 @@ pub fn write_png(path: &Path, image: &image::RgbaImage) -> Result<(), String> {
             image::ExtendedColorType::Rgba8,
         )
         .map_err(|e| format!("{}: cannot encode the PNG: {e}", path.display()))?;
-    clipscope_core::formats::atomic::write_atomic(path, &bytes)
+    clipscope_core::formats::write_atomic(path, &bytes)
         .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use super::Outcome;
 use clipscope_core::validate::rules::{self, explain, rules};
-use clipscope_core::validate::{CheckOptions, Plan, Run, baseline, fix};
+use clipscope_core::validate::{Baseline, CheckOptions, Plan, Run, fix_files};
 
 /// Report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -109,7 +109,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     };
     let plan = Plan::new(&args.paths, &opts).map_err(|e| e.to_string())?;
     if args.fix {
-        for line in fix::fix_files(&plan, !args.no_backup).map_err(|e| e.to_string())? {
+        for line in fix_files(&plan, !args.no_backup).map_err(|e| e.to_string())? {
             eprintln!("{line}");
         }
     }
@@ -117,7 +117,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if args.update_baseline
         && let Some(path) = &args.baseline
     {
-        let b = baseline::Baseline::new(run.reports.iter().flat_map(|r| r.entries()));
+        let b = Baseline::new(run.reports.iter().flat_map(|r| r.entries()));
         b.write(path).map_err(|e| e.to_string())?;
         eprintln!(
             "clipscope: wrote {} finding(s) to baseline {}",

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::ui::outbox::FileTarget;
-use clipscope_core::formats::{Document, Format, ReadError, atomic};
+use clipscope_core::formats::{Document, Format, ReadError, write_atomic};
 use clipscope_editor::Edit;
 use clipscope_scene::procedural::Preset;
 
@@ -60,7 +60,7 @@ impl ClipscopeApp {
 
     /// Writes a preset file atomically.
     pub(super) fn save_preset(&mut self, path: &Path, text: &str) {
-        match atomic::write_atomic(path, text.as_bytes()) {
+        match write_atomic(path, text.as_bytes()) {
             Ok(()) => self.note(format!("saved preset {}", path.display())),
             Err(e) => self.error = Some(format!("{}: cannot write: {e}", path.display())),
         }

@@ -15,40 +15,44 @@
 //! file is written back in the same shape.
 
 pub(crate) mod adapt;
-pub mod atomic;
+pub(crate) mod atomic;
 pub(crate) mod codec;
-pub mod document;
-pub mod error;
+pub(crate) mod document;
+pub(crate) mod error;
 pub mod euler;
-pub mod file_bytes;
-pub mod gltf;
+pub(crate) mod file_bytes;
+pub(crate) mod gltf;
 pub mod json;
 pub(crate) mod legacy_geometry;
 pub mod lottie;
-pub mod options;
-pub mod playcanvas;
-pub mod playcanvas_anim;
-pub mod progress;
-pub mod property;
-pub mod reduction;
-pub mod registry;
-pub mod rig_file;
-pub mod rule;
+pub(crate) mod options;
+pub(crate) mod playcanvas;
+pub(crate) mod playcanvas_anim;
+pub(crate) mod progress;
+pub(crate) mod property;
+pub(crate) mod reduction;
+pub(crate) mod registry;
+pub(crate) mod rig_file;
+pub(crate) mod rule;
 pub(crate) mod sampler_keys;
-pub mod stamp;
-pub mod threejs;
-pub mod threejs_legacy;
+pub(crate) mod stamp;
+pub(crate) mod threejs;
+pub(crate) mod threejs_legacy;
 
 use std::path::Path;
 
+pub use atomic::write_atomic;
 pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
+pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
 pub use property::Property;
+pub use reduction::Budget;
 pub use registry::{
     Curves, Format, FormatSpec, LengthUnit, PropertyUnit, clip_extensions, is_clip_extension,
 };
+pub use rig_file::{PartFile, RigFile};
 pub use rule::{Applies, Rule};
 pub use stamp::FileStamp;
 
@@ -63,8 +67,7 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 /// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
 /// frame rate of morph-target clips, progress and cancel).
 pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes =
-        file_bytes::read_limited(path, opts.max_file_size).map_err(|e| ReadError::file(path, e))?;
+    let bytes = read_limited(path, opts.max_file_size).map_err(|e| ReadError::file(path, e))?;
     read_bytes_with(&bytes, path, opts)
 }
 
@@ -134,7 +137,7 @@ impl Linted {
 
 /// The lenient read behind `clipscope validate` for the file at `path` (see [`lint_bytes`]).
 pub fn lint_file(path: &Path, opts: &ReadOptions) -> Linted {
-    match file_bytes::read_limited(path, opts.max_file_size) {
+    match read_limited(path, opts.max_file_size) {
         Ok(bytes) => lint_bytes(&bytes, path, opts),
         Err(e) => Linted::unreadable(ReadError::file(path, e).reason),
     }

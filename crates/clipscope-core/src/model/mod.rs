@@ -9,23 +9,23 @@
 //! Nothing here does I/O or knows a file format: readers and writers live in `crate::formats`.
 
 pub mod binding;
-pub mod clip;
-pub mod extras;
-pub mod handle_side;
-pub mod hermite;
+pub(crate) mod clip;
+pub(crate) mod extras;
+pub(crate) mod handle_side;
+pub(crate) mod hermite;
 pub mod interpolant;
-pub mod interpolation;
-pub mod layers;
-pub mod morph_mesh;
+pub(crate) mod interpolation;
+pub(crate) mod layers;
+pub(crate) mod morph_mesh;
 pub mod ops;
-pub mod problem;
-pub mod skeleton;
-pub mod tangent_mode;
-pub mod tangents;
-pub mod track;
-pub mod track_kind;
-pub mod unsupported_interpolation;
-pub mod values;
+pub(crate) mod problem;
+pub(crate) mod skeleton;
+pub(crate) mod tangent_mode;
+pub(crate) mod tangents;
+pub(crate) mod track;
+pub(crate) mod track_kind;
+pub(crate) mod unsupported_interpolation;
+pub(crate) mod values;
 
 pub use clip::{BlendMode, Clip};
 pub use extras::Extras;

@@ -19,14 +19,14 @@
 //! Arithmetic and evaluation order follow the spec (`threejs.md` §6–§9) so that the pose
 //! matches what three.js computes for the same updates.
 
-pub mod action;
-pub mod control_interpolant;
-pub mod event;
-pub mod loop_mode;
-pub mod mixer;
-pub mod pose;
-pub mod property_binding;
-pub mod property_mixer;
+pub(crate) mod action;
+pub(crate) mod control_interpolant;
+pub(crate) mod event;
+pub(crate) mod loop_mode;
+pub(crate) mod mixer;
+pub(crate) mod pose;
+pub(crate) mod property_binding;
+pub(crate) mod property_mixer;
 
 pub use action::{ActionId, AnimationAction};
 pub use control_interpolant::ControlInterpolant;

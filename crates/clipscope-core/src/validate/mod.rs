@@ -18,21 +18,21 @@
 //! * [`ValidateError`]: why a run cannot start (exit status 2), wrapping the error of the input
 //!   that failed ([`ConfigError`], [`RigNodesError`], [`BaselineError`], [`FixError`]).
 
-pub mod baseline;
-pub mod config;
-pub mod engine;
+pub(crate) mod baseline;
+pub(crate) mod config;
+pub(crate) mod engine;
 mod error;
-pub mod fix;
-pub mod open_document;
-pub mod report;
-pub mod rig;
+pub(crate) mod fix;
+pub(crate) mod open_document;
+pub(crate) mod report;
+pub(crate) mod rig;
 pub mod rules;
 
-pub use baseline::BaselineError;
+pub use baseline::{Baseline, BaselineError, Entry as BaselineEntry};
 pub use config::{Config, ConfigError, FileSettings, InvalidConfig, Level};
 pub use engine::{CheckOptions, Plan, Progress, check_bytes};
 pub use error::ValidateError;
-pub use fix::FixError;
+pub use fix::{FixError, fix_files};
 pub use open_document::{CheckedInput, DocumentCheck, check_open_document};
 pub use report::{FileReport, Finding, Run};
 pub use rig::RigNodesError;

@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use clipscope_core::formats::{
-    self, Document, Format, ReadError, ReadOptions, WriteOptions, atomic,
+    self, Document, Format, ReadError, ReadOptions, WriteOptions, write_atomic,
 };
 
 use crate::Workspace;
@@ -286,8 +286,7 @@ fn write_entry(folder: &Path, snapshot: &Snapshot) -> Result<(), AutosaveError> 
         .map_err(AutosaveError::Document)?;
     let mut text = serde_json::to_string_pretty(&snapshot.meta).map_err(AutosaveError::Meta)?;
     text.push('\n');
-    atomic::write_atomic(&meta_path(folder, snapshot.doc_id), text.as_bytes())
-        .map_err(AutosaveError::Io)
+    write_atomic(&meta_path(folder, snapshot.doc_id), text.as_bytes()).map_err(AutosaveError::Io)
 }
 
 /// The data file name of document `id` in `format`.
@@ -382,7 +381,7 @@ fn alive(session: &Path) -> bool {
 /// Reads a recoverable document back. It points at its original file (relative references,
 /// such as glTF buffers, resolve from there) and is meant to be opened as unsaved.
 pub fn restore(entry: &Recoverable, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes = formats::file_bytes::read_limited(&entry.data, opts.max_file_size)
+    let bytes = formats::read_limited(&entry.data, opts.max_file_size)
         .map_err(|e| ReadError::file(&entry.data, e))?;
     let name = entry.meta.source.as_deref().unwrap_or(&entry.data);
     let mut doc = formats::read_bytes_with(&bytes, name, opts)?;

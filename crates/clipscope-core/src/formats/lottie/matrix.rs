@@ -179,15 +179,8 @@ fn ind_key(ind: f64) -> u64 {
     (ind + 0.0).to_bits()
 }
 
-/// The transform of `layer` at `time`, from its tracks in `clip` (missing ones take the
-/// defaults).
-pub fn transform_at(clip: &Clip, layer: &Layer, time: f64, fr: f64) -> Transform2D {
-    transform_with(layer, time, fr, &|name| {
-        clip.tracks.iter().find(|t| t.name == name)
-    })
-}
-
-/// [`transform_at`] with the tracks found by `find` (by track name).
+/// The transform of `layer` at `time`, with its tracks found by `find` (by track name; missing
+/// ones take the defaults).
 fn transform_with<'c>(
     layer: &Layer,
     time: f64,

@@ -33,17 +33,17 @@
 //! the registry entries of its raw-file rules ([`lint`]).
 
 pub(crate) mod codec;
-pub mod compose;
-pub mod easing;
+pub(crate) mod compose;
+pub(crate) mod easing;
 pub(crate) mod emit;
 pub(crate) mod lint;
-pub mod matrix;
+pub(crate) mod matrix;
 pub(crate) mod read;
 pub(crate) mod rules;
 pub(crate) mod schema;
-pub mod spatial;
+pub(crate) mod spatial;
 pub(crate) mod unread;
-pub mod value;
+pub(crate) mod value;
 pub(crate) mod write;
 pub(crate) mod write_back;
 

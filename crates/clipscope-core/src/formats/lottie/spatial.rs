@@ -80,11 +80,6 @@ impl MotionPath {
         }
     }
 
-    /// The path's length (the sum of its chords).
-    pub fn length(&self) -> f64 {
-        self.length
-    }
-
     /// The first sample (the segment's start value).
     pub fn first(&self) -> &[f64] {
         &self.points[0]
@@ -253,7 +248,7 @@ mod tests {
         assert_eq!(out, [0.0, 0.0]);
         path.point_at(1.3, &mut out);
         assert_eq!(out, [100.0, 100.0]);
-        assert!(path.length() > 141.0);
+        assert!(path.length > 141.0);
         // A straight 2D segment keeps two samples.
         let line = MotionPath::new(&[0.0, 0.0], &[10.0, 0.0], &[1.0, 0.0], &[-1.0, 0.0]);
         line.point_at(0.25, &mut out);

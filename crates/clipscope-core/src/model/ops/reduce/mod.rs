@@ -11,7 +11,7 @@
 //! degrees and percent) the tolerance the caller names for them.
 //!
 //! How:
-//! 1. Every numeric track becomes a [`Channel`](channel::Channel): its keys and the original
+//! 1. Every numeric track becomes a [`Channel`]: its keys and the original
 //!    curve sampled at the clip's sample times.
 //! 2. A skeleton's transform channels get a first share of the budget each: the budget over
 //!    the square root of the number of animated channels on the longest chain (as if errors
