@@ -1,6 +1,7 @@
-//! Helpers for tests, written once: the library's unit tests use them as
-//! `crate::test_support`, and the integration tests compile these same files into
-//! `tests/common`, so both find the sample data, skip and fail the same way.
+//! Helpers for tests, written once and shared by every crate's tests (a dev-dependency), so all
+//! of them find the sample data, skip and fail the same way. Its own test `tests/architecture.rs`
+//! checks the workspace's architecture rules (no import cycles, small files and functions, a
+//! core without GUI or terminal dependencies).
 //!
 //! - [`skip`]: a loud `SKIPPED` line, or a failure when an environment variable requires the
 //!   missing thing (CI).

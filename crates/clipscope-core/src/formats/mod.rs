@@ -15,6 +15,7 @@
 //! file is written back in the same shape.
 
 pub(crate) mod adapt;
+pub(crate) mod applicability;
 pub(crate) mod atomic;
 pub(crate) mod codec;
 pub(crate) mod document;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use glam::{Quat, Vec3};
 
-use super::rest::{FirstKeys, first_keys};
+use super::first_keys::{FirstKeys, first_keys};
 use super::roles::Role;
 use clipscope_core::model::Clip;
 

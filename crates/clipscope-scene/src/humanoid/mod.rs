@@ -30,6 +30,7 @@
 
 mod body;
 mod bones;
+mod first_keys;
 mod grounding;
 mod hierarchy;
 mod ik;

@@ -12,9 +12,6 @@ use crate::{Part, parse_hex_colour};
 use clipscope_core::model::Clip;
 use clipscope_core::model::binding::parse_track_name;
 
-/// The first keys of each node's `position` and `quaternion` tracks, by node name.
-pub(super) type FirstKeys = HashMap<String, (Option<Vec3>, Option<Quat>)>;
-
 /// Human proportions, metres: a role's rest offset from its parent's joint in a T-pose
 /// (y up, the figure's left at +x, facing +z).
 fn proportion(role: Role) -> Vec3 {
@@ -43,43 +40,6 @@ const CENTRE: &str = "#e8a15c";
 const LEFT: &str = "#5fa8d3";
 const RIGHT: &str = "#e07a5f";
 const OTHER: &str = "#b58fd6";
-
-/// The first keys of each node's `position` and `quaternion` tracks.
-pub(super) fn first_keys(clip: &Clip) -> FirstKeys {
-    let mut out = FirstKeys::new();
-    for track in &clip.tracks {
-        let Ok(path) = parse_track_name(&track.name) else {
-            continue;
-        };
-        if path.property_index.is_some() {
-            continue;
-        }
-        let property = path.property_name.clone();
-        let Some(node) = path.animated_node() else {
-            continue;
-        };
-        let Some(v) = track.values.as_numbers() else {
-            continue;
-        };
-        let entry = out.entry(node).or_default();
-        match (property.as_str(), v) {
-            ("position", [x, y, z, ..]) => {
-                let p = Vec3::new(*x, *y, *z);
-                if p.is_finite() {
-                    entry.0 = Some(p);
-                }
-            }
-            ("quaternion", [x, y, z, w, ..]) => {
-                let q = Quat::from_xyzw(*x, *y, *z, *w);
-                if q.is_finite() && q.length() > 1e-6 {
-                    entry.1 = Some(q.normalize());
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
 
 /// The first key of each node's `scale` track, where it is finite, not zero and not 1.
 fn first_scales(clip: &Clip) -> HashMap<String, Vec3> {

@@ -12,15 +12,10 @@
 use glam::EulerRot;
 
 use super::Cycle;
-use super::cycle::{CycleError, Property};
+use super::cycle::{CycleError, MAX_CYCLES, MAX_FPS, Property};
 use super::seam::SeamJump;
 use clipscope_core::model::ops::OptimizeReport;
 use clipscope_core::model::{Clip, Track, TrackKind};
-
-/// The most cycles a bake accepts.
-pub(super) const MAX_CYCLES: u32 = 1000;
-/// The most frames per second a bake accepts.
-pub(super) const MAX_FPS: f64 = 1000.0;
 
 /// How to bake.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,6 @@ use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::bake::{MAX_CYCLES, MAX_FPS};
 use super::expression::{BUILT_IN_NAMES, Expression, ExpressionError, Variables};
 use super::schema::CycleFile;
 use crate::Rig;
@@ -388,6 +387,11 @@ impl Cycle {
         Ok(())
     }
 }
+
+/// The most cycles a bake accepts.
+pub(super) const MAX_CYCLES: u32 = 1000;
+/// The most frames per second a bake accepts.
+pub(super) const MAX_FPS: f64 = 1000.0;
 
 /// Why a cycle could not be evaluated or baked. Its [`Display`](fmt::Display) is one sentence.
 #[derive(Debug, Clone, PartialEq)]

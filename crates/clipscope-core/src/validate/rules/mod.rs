@@ -70,7 +70,7 @@ pub fn rules() -> &'static [Rule] {
         model::RULES
             .iter()
             .chain(reading::RULES)
-            .chain(crate::formats::rule::own_rules())
+            .chain(crate::formats::applicability::own_rules())
             .copied()
             .collect()
     });

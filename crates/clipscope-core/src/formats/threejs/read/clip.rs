@@ -15,7 +15,7 @@ use super::Mode;
 use super::issue::{Ctx, Issue};
 use super::leaves::{string_of, wrong};
 use super::numbers::{number_f64, out_of_range};
-use super::scan::{TrackResult, TrackResults};
+use super::scan::{TrackResult, TrackResults, scan_clip};
 use super::track::push_extra;
 use crate::formats::ReadError;
 use crate::formats::json::path::field;
@@ -351,6 +351,32 @@ fn user_data(
             }
         },
     })
+}
+
+/// Reads the clip object `raw`, found at JSON path `path` of `file` outside the places
+/// [`read`](super::read) looks for clips (a per-object clip of an io_three object file), with the same
+/// converter as every other clip: its findings and its error name paths under `path`, and
+/// `c` is its index among the clips its findings count. `None` when `raw` is not a clip
+/// object with `tracks`; in a lenient read the findings go to `problems`.
+pub(crate) fn read_clip(
+    raw: &RawValue,
+    path: &str,
+    file: &Path,
+    c: usize,
+    mode: Mode,
+    problems: &mut Vec<Problem>,
+) -> Result<Option<Clip>, ReadError> {
+    let (schema, mut tracks) = scan_clip(raw, path, mode);
+    let Some(Shaped::Ok(schema)) = schema else {
+        return Ok(None);
+    };
+    if clip_tracks(&schema.fields).is_none() {
+        return Ok(None);
+    }
+    let clip = (path.to_string(), schema.uid, schema.fields.as_slice());
+    convert_clip(&clip, &mut tracks, c, mode, problems)
+        .map(Some)
+        .map_err(|issue| issue.in_file(file))
 }
 
 #[cfg(test)]

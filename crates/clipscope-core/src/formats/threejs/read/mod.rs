@@ -19,6 +19,7 @@ mod issue;
 mod keys;
 mod leaves;
 mod numbers;
+mod object_clips;
 mod scan;
 mod track;
 
@@ -26,14 +27,14 @@ use std::path::Path;
 
 use serde_json::value::RawValue;
 
-use self::clip::{ClipRef, convert_clip, convert_clips};
-use self::scan::{scan_clip, scan_file};
-use super::schema::{ClipSchema, Field, FileSchema, Layout, clip_raw, clip_tracks};
+use self::clip::{ClipRef, convert_clips};
+use self::scan::scan_file;
+use super::schema::{ClipSchema, Field, FileSchema, Layout, clip_raw};
 use crate::formats::document::{Source, Unread};
 use crate::formats::json::path::{index, syntax_error};
 use crate::formats::json::{Key, Shaped};
 use crate::formats::{Document, Format, LoadProgress, ReadError, ReadErrorKind};
-use crate::model::{Clip, MorphMesh, Problem, Skeleton};
+use crate::model::{MorphMesh, Problem, Skeleton};
 
 /// Strict (`read`) or lenient (`lint`) conversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,7 +220,7 @@ fn io_three_object_file<'a, 'de>(
     let found = super::geometry_clips::read(clip_raw(fields, "geometries"), object)
         .map_err(|l| l.in_file(file))?;
     let skeleton = super::object_tree::skeleton(object);
-    let objects = super::object_clips::read_object(object, file, mode)?;
+    let objects = object_clips::read_object(object, file, mode)?;
     let offset = found.clips.len();
     let mut embedded_problems = objects.problems;
     for p in &mut embedded_problems {
@@ -265,32 +266,6 @@ fn clip_list<'a, 'de>(
         }
     }
     Ok(clips)
-}
-
-/// Reads the clip object `raw`, found at JSON path `path` of `file` outside the places
-/// [`read`] looks for clips (a per-object clip of an io_three object file), with the same
-/// converter as every other clip: its findings and its error name paths under `path`, and
-/// `c` is its index among the clips its findings count. `None` when `raw` is not a clip
-/// object with `tracks`; in a lenient read the findings go to `problems`.
-pub(crate) fn read_clip(
-    raw: &RawValue,
-    path: &str,
-    file: &Path,
-    c: usize,
-    mode: Mode,
-    problems: &mut Vec<Problem>,
-) -> Result<Option<Clip>, ReadError> {
-    let (schema, mut tracks) = scan_clip(raw, path, mode);
-    let Some(Shaped::Ok(schema)) = schema else {
-        return Ok(None);
-    };
-    if clip_tracks(&schema.fields).is_none() {
-        return Ok(None);
-    }
-    let clip = (path.to_string(), schema.uid, schema.fields.as_slice());
-    convert_clip(&clip, &mut tracks, c, mode, problems)
-        .map(Some)
-        .map_err(|issue| issue.in_file(file))
 }
 
 /// The layout of an object file: every field but `animations`, and where `animations` was.
@@ -352,6 +327,7 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+    use super::clip::read_clip;
     use super::testing::{error, nums, read};
     use super::*;
     use crate::formats::{lint_bytes, read_bytes};
