@@ -451,9 +451,9 @@ fn tube_primitive(
                 nor.extend(normal.to_array());
                 uv.extend([k as f32 / rv as f32 * 2.0, s / n as f32 * 4.0]);
                 col.extend([
-                    0.6 + 0.4 * (k as f32 / rv as f32),
+                    0.25 + 0.75 * (k as f32 / rv as f32),
                     0.8,
-                    0.6 + 0.4 * frac,
+                    0.25 + 0.75 * frac,
                     1.0,
                 ]);
                 bulge.extend((normal * radius * 0.8).to_array());

@@ -22,6 +22,8 @@ mod editor;
 mod reduce;
 mod render;
 mod safety;
+mod model_view;
+mod skin_render;
 mod skinning;
 mod timeline;
 mod validate;
