@@ -53,6 +53,7 @@ impl Cast {
     ) -> FigureSource<'a> {
         FigureSource {
             mesh: doc.mesh.as_ref(),
+            model: doc.model.as_ref(),
             skeleton: doc.skeleton.as_ref(),
             file_name: self.file_name.as_deref(),
             others: &self.others,

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Bind the clips against this figure: a built-in rig's name (`hero`), `proxy`, `names`,
-    /// `skeleton`, `mesh`, or a file (a rig file or any model with a skeleton).
+    /// `skeleton`, `mesh`, `model`, or a file (a rig file or any model with a skeleton).
     #[arg(long, value_name = "NAME|FILE")]
     pub rig: Option<String>,
 }
@@ -64,7 +64,9 @@ pub fn figure_report(doc: &Document, cast: &Cast, clip: &Clip) -> Result<FigureR
 }
 
 /// A clip's `"figure"` object: `{"name", "source": "built-in" | "file" | "names" | "proxy",
-/// "file" (when from a file), "bound", "tracks", "unbound": [track names]}`.
+/// "file" (when from a file), "bound", "tracks", "unbound": [track names], "mesh" (when the
+/// figure draws one): {"vertices", "triangles", "skinned", "textures", "notes": [what could not
+/// be drawn]}}`.
 pub fn figure_json(report: &FigureReport) -> Value {
     let mut value = json!({
         "name": report.name,
@@ -75,6 +77,15 @@ pub fn figure_json(report: &FigureReport) -> Value {
     });
     if let Some(file) = &report.file {
         value["file"] = json!(file);
+    }
+    if let Some(mesh) = &report.mesh {
+        value["mesh"] = json!({
+            "vertices": mesh.vertices,
+            "triangles": mesh.triangles,
+            "skinned": mesh.skinned,
+            "textures": mesh.textures,
+            "notes": mesh.notes,
+        });
     }
     value
 }
@@ -156,6 +167,19 @@ pub fn to_text(doc: &Document, figures: &[FigureReport]) -> String {
                 "  plays on {} ({from}): {} of {} tracks bound",
                 f.name, f.bound, f.tracks
             );
+            if let Some(m) = &f.mesh {
+                let _ = writeln!(
+                    out,
+                    "  mesh: {} vertices, {} triangles, {}, {} texture(s)",
+                    thousands(m.vertices),
+                    thousands(m.triangles),
+                    if m.skinned { "skinned" } else { "not skinned" },
+                    m.textures
+                );
+                for note in &m.notes {
+                    let _ = writeln!(out, "    {note}");
+                }
+            }
         }
         if clip.tracks.is_empty() {
             let why = if doc.unread.iter().any(|u| u.clip.is_none_or(|c| c == i)) {

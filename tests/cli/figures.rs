@@ -99,6 +99,78 @@ fn a_clip_made_from_a_gltf_take_binds_to_it_with_rig_and_as_a_companion() {
     let f = &figures(clip, &[])[0];
     assert_eq!(f["file"], "SimpleSkin.gltf", "{f}");
     assert_eq!(f["unbound"], serde_json::json!([]));
+    // Played on that model, the clip shows the model's mesh.
+    assert_eq!(f["mesh"]["vertices"], 10, "{f}");
+    assert_eq!(f["mesh"]["skinned"], true, "{f}");
+}
+
+#[test]
+fn info_reports_the_mesh_each_clip_plays_on() {
+    // No mesh: no mesh object.
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json");
+    assert!(figures(demo, &[])[0].get("mesh").is_none());
+    let (Some(gltf), Some(legacy)) = (
+        sample_data("gltf/SimpleSkin.gltf"),
+        sample_data("threejs/simple-skinned.json"),
+    ) else {
+        return;
+    };
+    // SimpleSkin.gltf: a strip of 10 vertices and 8 triangles on a two-joint skin, untextured.
+    let f = &figures(gltf.to_str().unwrap(), &[])[0];
+    assert_eq!(
+        f["mesh"],
+        serde_json::json!({"vertices": 10, "triangles": 8, "skinned": true, "textures": 0,
+            "notes": []}),
+        "{f}"
+    );
+    // The legacy model: its faces expanded to corners, skinned by its two bones.
+    let f = &figures(legacy.to_str().unwrap(), &[])[0];
+    assert_eq!(f["mesh"]["skinned"], true, "{f}");
+    let (v, t) = (
+        f["mesh"]["vertices"].as_u64().unwrap(),
+        f["mesh"]["triangles"].as_u64().unwrap(),
+    );
+    assert!(t > 0 && v >= t, "{f}");
+    // The bones alone draw no mesh.
+    let bones = &figures(gltf.to_str().unwrap(), &["--rig", "skeleton"])[0];
+    assert!(bones.get("mesh").is_none(), "{bones}");
+    // The text report says it too.
+    let text = String::from_utf8_lossy(&clipscope(&["info", gltf.to_str().unwrap()]).stdout)
+        .into_owned();
+    assert!(
+        text.contains("mesh: 10 vertices, 8 triangles, skinned, 0 texture(s)"),
+        "{text}"
+    );
+}
+
+/// A bad `--camera` names what is wrong with it (`render` needs the `gui` feature).
+#[cfg(feature = "gui")]
+#[test]
+fn render_camera_errors_are_one_line() {
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/walk.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    for (camera, why) in [
+        ("eye=0,1,target=0,0,0", "eye takes three numbers"),
+        ("eye=0,1,2,target=0,0,0,fov=200", "fov must be between"),
+        ("eye=0,3,0,target=0,0,0", "straight up or down"),
+        ("eye=1,1,1,target=1,1,1", "must differ from the target"),
+    ] {
+        let o = clipscope(&[
+            "render",
+            demo,
+            "--camera",
+            camera,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let err: Vec<&str> = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect();
+        assert_eq!(o.status.code(), Some(2), "{camera}: {err:?}");
+        // The reason is on the first line (clap adds its `--help` hint below a bad value).
+        assert!(err[0].contains(why), "{camera}: {err:?}");
+        assert!(!out.exists(), "nothing written");
+    }
 }
 
 #[test]

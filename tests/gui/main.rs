@@ -12,6 +12,9 @@ use clipscope_test_support as test_support;
 #[path = "../common/mod.rs"]
 mod common;
 
+#[path = "../../benches/support/character.rs"]
+mod character;
+
 mod curves;
 mod cycles;
 mod editing;
@@ -19,6 +22,9 @@ mod editor;
 mod reduce;
 mod render;
 mod safety;
+mod model_view;
+mod skin_render;
+mod skinning;
 mod timeline;
 mod validate;
 mod viewport;

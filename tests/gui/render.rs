@@ -414,8 +414,8 @@ fn render_mesh(
     use std::sync::Arc;
     let figure = Figure::Mesh(MorphFigure::new(Arc::new(mesh)));
     let posed = FigureFrame {
-        boxes: Vec::new(),
         weights: weights.to_vec(),
+        ..FigureFrame::default()
     };
     headless
         .render(&Frame::of(&figure, &posed), camera, 320, 240)
@@ -482,6 +482,7 @@ fn gpu_blending_of_sixty_targets_matches_the_cpu_blend() {
                     weights,
                     bounds: Bounds::new(Vec3::new(-1.3, 0.0, -0.9), Vec3::new(1.3, 1.5, 0.9)),
                 }),
+                ..Frame::default()
             };
             headless.render(&frame, &camera, 320, 240).unwrap()
         };
@@ -599,6 +600,7 @@ fn the_horse_gallops_and_its_gpu_blend_matches_the_cpu() {
                     weights: &[],
                     bounds: Bounds::new(horse.bounds.0, horse.bounds.1),
                 }),
+                ..Frame::default()
             },
             &camera,
             320,

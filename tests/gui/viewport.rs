@@ -396,34 +396,58 @@ const TRAVEL: &str = r#"{"name": "travel", "duration": 1, "tracks": [
   {"name": ".bones[head].quaternion", "type": "quaternion", "times": [0], "values": [0, 0, 0, 1]}]}"#;
 
 #[test]
-fn framing_covers_the_whole_motion_and_follow_keeps_the_figure_in_the_middle() {
+fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("travel.json");
     std::fs::write(&path, TRAVEL).unwrap();
     let mut harness = editor(&[path]);
     harness.run();
     assert_eq!(figure_name(&harness), "Hero");
-    // Framed on the whole way, not the first pose: the target sits halfway along.
-    let camera = harness.state().viewport.camera;
-    assert!((5.0..7.0).contains(&camera.target.x), "{:?}", camera.target);
-    // The ground under the feet is in view.
-    let ground = harness
-        .state()
-        .viewport
-        .screen_pos(glam::Vec3::new(camera.target.x, 0.0, 0.0))
-        .unwrap();
-    assert!(harness.state().viewport.rect().contains(ground));
+    // The path (12 units) is several times the figure: framed on the figure where it stands,
+    // not on the whole way (which would leave it a speck), and following it.
+    let vp = &harness.state().viewport;
+    assert!(vp.travelling, "the take travels");
+    assert!(vp.follow, "following is on for a travelling take");
+    let camera = vp.camera;
+    assert!(camera.target.x.abs() < 1.0, "{:?}", camera.target);
+    assert!(camera.distance < 8.0, "close to the figure: {}", camera.distance);
+    // The feet are in view.
+    let feet = vp.screen_pos(glam::Vec3::new(0.0, 0.0, 0.0)).unwrap();
+    assert!(vp.rect().contains(feet));
     // Follow: the target moves with the figure.
-    harness.get_by_label("Follow").click();
     harness.state_mut().transport.time = 1.0;
     harness.run();
     harness.run();
     let x = harness.state().viewport.camera.target.x;
     assert!(x > 10.0, "the camera followed the figure to {x}");
-    // F frames the whole motion again.
+    // F frames the figure at the playhead.
     harness.state_mut().viewport.follow = false;
     harness.state_mut().viewport.frame();
     harness.run();
-    let x = harness.state().viewport.camera.target.x;
-    assert!((5.0..7.0).contains(&x), "{x}");
+    let camera = harness.state().viewport.camera;
+    assert!((11.0..13.0).contains(&camera.target.x), "{:?}", camera.target);
+    assert!(camera.distance < 8.0, "{}", camera.distance);
+    // Frame all shows the whole way (and stops following): the target sits halfway along.
+    harness.state_mut().viewport.follow = true;
+    // The viewport's button, not the curve editor's of the same name.
+    let viewport = harness.state().viewport.rect();
+    harness
+        .get_all_by_label("Frame all")
+        .find(|b| viewport.contains_rect(b.rect()))
+        .expect("the viewport has a Frame all button")
+        .click();
+    harness.run();
+    let vp = &harness.state().viewport;
+    assert!(!vp.follow, "Frame all stops following");
+    assert!((5.0..7.0).contains(&vp.camera.target.x), "{:?}", vp.camera.target);
+    assert!(vp.camera.distance > 8.0, "{}", vp.camera.distance);
+}
+
+#[test]
+fn a_take_in_place_is_framed_whole_and_not_followed() {
+    let mut harness = editor(&[]);
+    harness.run();
+    let vp = &harness.state().viewport;
+    assert!(!vp.travelling);
+    assert!(!vp.follow);
 }

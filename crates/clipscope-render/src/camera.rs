@@ -45,6 +45,29 @@ impl Camera {
     /// The largest pitch either way, short of looking straight down or up.
     pub const MAX_PITCH: f32 = 89.0 * std::f32::consts::PI / 180.0;
 
+    /// A perspective camera at `eye` looking at `target` (+Y up, as three.js's `lookAt`) with a
+    /// vertical field of view of `fov_y` radians: the fixed view of a review render. `None`
+    /// when the eye is the target, or looks straight up or down (no view direction with +Y up).
+    pub fn looking(eye: Vec3, target: Vec3, fov_y: f32) -> Option<Camera> {
+        let d = eye - target;
+        let distance = d.length();
+        let horizontal = (d.x * d.x + d.z * d.z).sqrt();
+        if !(distance.is_finite() && distance > 1e-6 && horizontal > distance * 1e-6) {
+            return None;
+        }
+        if !(fov_y > 0.0 && fov_y < std::f32::consts::PI) {
+            return None;
+        }
+        Some(Camera {
+            target,
+            yaw: d.x.atan2(d.z),
+            pitch: d.y.atan2(horizontal),
+            distance,
+            fov_y,
+            orthographic: false,
+        })
+    }
+
     /// The camera's position in the world.
     pub fn eye(&self) -> Vec3 {
         let pitch = self.pitch.clamp(-Self::MAX_PITCH, Self::MAX_PITCH);
@@ -144,6 +167,23 @@ impl Camera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_camera_looking_from_an_eye_sits_there() {
+        let eye = Vec3::new(3.0, 2.0, 4.0);
+        let target = Vec3::new(0.0, 1.0, -1.0);
+        let c = Camera::looking(eye, target, 40f32.to_radians()).unwrap();
+        assert!(c.eye().abs_diff_eq(eye, 1e-5), "{}", c.eye());
+        // The target projects to the middle of the picture.
+        let clip = c.view_projection(1.5) * target.extend(1.0);
+        assert!((clip.x / clip.w).abs() < 1e-6 && (clip.y / clip.w).abs() < 1e-6);
+        assert!(Camera::looking(eye, eye, 0.5).is_none());
+        assert!(
+            Camera::looking(Vec3::Y, Vec3::ZERO, 0.5).is_none(),
+            "straight down"
+        );
+        assert!(Camera::looking(eye, target, 0.0).is_none());
+    }
 
     #[test]
     fn yaw_zero_looks_down_minus_z() {

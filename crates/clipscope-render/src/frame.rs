@@ -1,11 +1,12 @@
-//! What one frame draws: boxes, and optionally a morph mesh with its target weights.
+//! What one frame draws: boxes, and optionally a morph mesh with its target weights and a
+//! model with its palettes and weights.
 
 use std::sync::Arc;
 
 use glam::{Mat4, Vec3};
 
 use super::Bounds;
-use clipscope_core::model::MorphMesh;
+use clipscope_core::model::{Model, MorphMesh};
 use clipscope_scene::{BoxInstance, Figure, FigureFrame};
 
 /// The contents of one frame.
@@ -15,6 +16,23 @@ pub struct Frame<'a> {
     pub boxes: &'a [BoxInstance],
     /// A morph mesh to draw.
     pub mesh: Option<MeshDraw<'a>>,
+    /// A model to draw.
+    pub model: Option<ModelDraw<'a>>,
+    /// Draw the boxes over everything else (a model's bones seen through its skin: x-ray).
+    pub boxes_on_top: bool,
+}
+
+/// A model in a frame: which model, and its posed palettes and morph weights.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelDraw<'a> {
+    /// The model (uploaded once; a different `Arc` uploads again).
+    pub model: &'a Arc<Model>,
+    /// The palettes ([`FigureFrame::joints`]).
+    pub joints: &'a [Mat4],
+    /// The morph weights ([`FigureFrame::weights`]).
+    pub weights: &'a [f32],
+    /// World bounds of the posed meshes.
+    pub bounds: Bounds,
 }
 
 /// A morph mesh in a frame: which mesh, where, and how much of each target.
@@ -33,34 +51,63 @@ pub struct MeshDraw<'a> {
 impl<'a> Frame<'a> {
     /// A frame of boxes only.
     pub fn boxes(boxes: &'a [BoxInstance]) -> Frame<'a> {
-        Frame { boxes, mesh: None }
+        Frame {
+            boxes,
+            ..Frame::default()
+        }
     }
 
-    /// The frame showing `figure` posed as `posed`.
+    /// The frame showing `figure` posed as `posed` (a model without its bones: see
+    /// [`Frame::with_bones`]).
     pub fn of(figure: &'a Figure, posed: &'a FigureFrame) -> Frame<'a> {
         let mesh = match figure {
-            Figure::Rig(_) | Figure::Layers(_) => None,
             Figure::Mesh(m) => Some(MeshDraw {
                 mesh: &m.mesh,
                 transform: m.transform,
                 weights: &posed.weights,
                 bounds: Bounds::new(m.bounds.0, m.bounds.1),
             }),
+            _ => None,
+        };
+        let model = match figure {
+            Figure::Model(m) => Some(ModelDraw {
+                model: &m.model,
+                joints: &posed.joints,
+                weights: &posed.weights,
+                bounds: m
+                    .bounds(posed)
+                    .map_or_else(Bounds::unit, |(lo, hi)| Bounds::new(lo, hi)),
+            }),
+            _ => None,
         };
         Frame {
-            boxes: &posed.boxes,
+            boxes: if model.is_some() { &[] } else { &posed.boxes },
             mesh,
+            model,
+            boxes_on_top: false,
         }
+    }
+
+    /// The same frame with a model's bones (`posed.boxes`) drawn on top of it; other frames
+    /// are unchanged.
+    pub fn with_bones(mut self, posed: &'a FigureFrame) -> Frame<'a> {
+        if self.model.is_some() {
+            self.boxes = &posed.boxes;
+            self.boxes_on_top = true;
+        }
+        self
     }
 
     /// The bounds of everything drawn, if anything is.
     pub fn bounds(&self) -> Option<Bounds> {
-        let boxes = Bounds::of_instances(self.boxes);
-        let mesh = self.mesh.map(|m| m.bounds);
-        match (boxes, mesh) {
-            (Some(a), Some(b)) => Some(a.union(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            Bounds::of_instances(self.boxes),
+            self.mesh.map(|m| m.bounds),
+            self.model.map(|m| m.bounds),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(Bounds::union)
     }
 }
 

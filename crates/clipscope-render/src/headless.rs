@@ -69,8 +69,44 @@ impl Headless {
         let (device, queue) = (self.device.clone(), self.queue.clone());
         let renderer = self.renderer(width, height);
         renderer.render(&device, &queue, camera, frame);
-        let pixels = renderer.read_rgba(&device, &queue)?;
+        let mut pixels = renderer.read_rgba(&device, &queue)?;
+        if renderer.transparent {
+            unpremultiply(&mut pixels);
+        }
         RgbaImage::from_raw(width, height, pixels).ok_or(RenderError::WrongSize)
+    }
+}
+
+/// Turns the resolved picture's premultiplied colour (sRGB bytes of linear colour times
+/// coverage) into the straight alpha PNG files hold: colour divided by alpha in linear light.
+fn unpremultiply(pixels: &mut [u8]) {
+    let decode = |c: u8| {
+        let c = f32::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let encode = |c: f32| {
+        let c = c.clamp(0.0, 1.0);
+        let s = if c <= 0.0031308 {
+            c * 12.92
+        } else {
+            1.055 * c.powf(1.0 / 2.4) - 0.055
+        };
+        (s * 255.0).round() as u8
+    };
+    for px in pixels.chunks_exact_mut(4) {
+        let a = px[3];
+        if a == 0 {
+            px[..3].fill(0);
+        } else if a < 255 {
+            let k = 255.0 / f32::from(a);
+            for c in &mut px[..3] {
+                *c = encode(decode(*c) * k);
+            }
+        }
     }
 }
 
@@ -151,6 +187,14 @@ fn fits(width: u32, height: u32, max: u32) -> Result<(), RenderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transparent_pixels_are_unpremultiplied() {
+        // Half coverage of white: linear 0.5 (sRGB byte 188) at alpha 128 becomes white.
+        let mut px = [188, 188, 188, 128, 9, 9, 9, 0, 10, 20, 30, 255];
+        unpremultiply(&mut px);
+        assert_eq!(px, [255, 255, 255, 128, 0, 0, 0, 0, 10, 20, 30, 255]);
+    }
 
     #[test]
     fn frames_must_have_pixels_and_fit_the_device() {

@@ -1,5 +1,6 @@
-//! The 3D viewport's renderer (feature `gui` of the app): wgpu drawing instanced boxes and
-//! GPU-blended morph meshes on a soft-lit ground into its own offscreen target, which the
+//! The 3D viewport's renderer (feature `gui` of the app): wgpu drawing instanced boxes,
+//! GPU-blended morph meshes and GPU-skinned models (textured, vertex-coloured) on a soft-lit
+//! ground into its own offscreen target, which the
 //! viewport panel shows and headless callers read back.
 //!
 //! The picture follows the house look: a warm vertical backdrop gradient, flat-shaded boxes lit
@@ -67,12 +68,13 @@ mod pipelines;
 mod readback;
 mod renderer;
 mod shadow;
+mod skin;
 mod target;
 
 pub use bounds::Bounds;
 pub use camera::Camera;
 pub use error::RenderError;
-pub use frame::{Frame, MeshDraw};
+pub use frame::{Frame, MeshDraw, ModelDraw};
 pub use headless::{Headless, check_adapter, find_adapter, render_rgba};
 pub use instances::InstanceBuffer;
 pub use look::Look;

@@ -9,9 +9,9 @@ use super::shadow::{SHADOW_FORMAT, ShadowMap};
 use super::target::{COLOUR_FORMAT, DEPTH_FORMAT, SAMPLE_COUNT};
 
 /// Globals, background and fog: the start of every shader.
-const COMMON: &str = include_str!("../../../shaders/common.wgsl");
+pub(crate) const COMMON: &str = include_str!("../../../shaders/common.wgsl");
 /// Shadow filtering and the lighting model.
-const LIGHTING: &str = include_str!("../../../shaders/lighting.wgsl");
+pub(crate) const LIGHTING: &str = include_str!("../../../shaders/lighting.wgsl");
 /// The backdrop pass.
 const BACKGROUND: &str = include_str!("../../../shaders/background.wgsl");
 /// The ground pass.
@@ -207,17 +207,17 @@ impl Layouts {
 
 /// The vertex side of a pipeline: its name, layout, shader module, vertex entry point and
 /// vertex buffers.
-struct VertexStage<'a> {
-    label: &'a str,
-    layout: &'a wgpu::PipelineLayout,
-    module: &'a wgpu::ShaderModule,
-    vertex: &'a str,
-    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+pub(crate) struct VertexStage<'a> {
+    pub label: &'a str,
+    pub layout: &'a wgpu::PipelineLayout,
+    pub module: &'a wgpu::ShaderModule,
+    pub vertex: &'a str,
+    pub buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
 }
 
 impl VertexStage<'_> {
     /// The vertex state of a pipeline made from this stage.
-    fn vertex_state(&self) -> wgpu::VertexState<'_> {
+    pub(crate) fn vertex_state(&self) -> wgpu::VertexState<'_> {
         wgpu::VertexState {
             module: self.module,
             entry_point: Some(self.vertex),
@@ -228,7 +228,7 @@ impl VertexStage<'_> {
 }
 
 /// Depth testing in the main pass: written or not, compared by `compare`.
-fn main_depth(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
+pub(crate) fn main_depth(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
     wgpu::DepthStencilState {
         format: DEPTH_FORMAT,
         depth_write_enabled: Some(write),
@@ -239,7 +239,7 @@ fn main_depth(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencil
 }
 
 /// The triangles every pipeline draws (no culling: boxes and meshes are seen from inside too).
-fn triangles() -> wgpu::PrimitiveState {
+pub(crate) fn triangles() -> wgpu::PrimitiveState {
     wgpu::PrimitiveState {
         topology: wgpu::PrimitiveTopology::TriangleList,
         cull_mode: None,
@@ -282,7 +282,10 @@ fn main_pipeline(
 }
 
 /// A pipeline into the shadow map: depth only, biased against shadow acne.
-fn shadow_pipeline(device: &wgpu::Device, stage: VertexStage<'_>) -> wgpu::RenderPipeline {
+pub(crate) fn shadow_pipeline(
+    device: &wgpu::Device,
+    stage: VertexStage<'_>,
+) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(stage.label),
         layout: Some(stage.layout),

@@ -1,4 +1,4 @@
-//! The renderer: draws a [`Frame`] (boxes and a morph mesh) seen by a [`Camera`] into its own
+//! The renderer: draws a [`Frame`] (boxes, a morph mesh, a model) seen by a [`Camera`] into its own
 //! offscreen target. Pipelines,
 //! buffers, the shadow map and the target live as long as the renderer; resizing recreates only
 //! the target's textures.
@@ -11,6 +11,7 @@ use super::mesh::CubeMesh;
 use super::morph::MorphGpu;
 use super::pipelines::Pipelines;
 use super::shadow::{self, SHADOW_SIZE, ShadowMap};
+use super::skin::{SkinGpu, SkinPipelines};
 use super::target::Target;
 use super::{Bounds, Camera, Frame, Look, RenderError, readback};
 
@@ -31,8 +32,24 @@ pub struct Renderer {
     shadow: ShadowMap,
     target: Target,
     morph: Option<MorphGpu>,
+    skin_pipelines: SkinPipelines,
+    skin: Option<SkinGpu>,
     /// The colours and strengths the frames are painted with.
     pub look: Look,
+    /// Draw only the figure: no backdrop, ground, grid, shadows or fog, on a transparent
+    /// background (alpha is coverage, premultiplied), for review renders compared with other
+    /// viewers'.
+    pub transparent: bool,
+}
+
+/// What a frame draws, for the passes: boxes, the morph mesh's vertices, whether a model is
+/// drawn and whether the boxes go on top.
+#[derive(Debug, Clone, Copy)]
+struct Drawn {
+    boxes: u32,
+    mesh: Option<u32>,
+    model: bool,
+    overlay: bool,
 }
 
 impl Renderer {
@@ -57,6 +74,8 @@ impl Renderer {
             }],
         });
         let shadow = ShadowMap::new(device, &pipelines.shadow_layout);
+        let skin_pipelines =
+            SkinPipelines::new(device, &pipelines.globals_layout, &pipelines.shadow_layout);
         Renderer {
             mesh: CubeMesh::new(device),
             instances: InstanceBuffer::new(device),
@@ -66,8 +85,17 @@ impl Renderer {
             globals_bind_group,
             shadow,
             morph: None,
+            skin_pipelines,
+            skin: None,
             look: Look::default(),
+            transparent: false,
         }
+    }
+
+    /// Why some of the drawn model's textures could not be used (images that do not decode);
+    /// their materials draw untextured.
+    pub fn texture_notes(&self) -> &[String] {
+        self.skin.as_ref().map_or(&[], |s| &s.notes)
     }
 
     /// The target size in pixels.
@@ -133,49 +161,159 @@ impl Renderer {
             gpu.update(queue, draw.transform, draw.weights);
             gpu.vertex_count
         });
-        let globals = self.frame_globals(camera, frame);
-        queue.write_buffer(&self.globals, 0, &globals.bytes(&self.look));
-
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("clipscope shadow pass"),
-                color_attachments: &[],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &self.shadow.view,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            // A flat (orthographic) view is a drawing seen front-on: nothing casts a shadow on
-            // the card behind it. The pass still clears the map.
-            let casts = !camera.orthographic;
-            if count > 0 && casts {
-                pass.set_pipeline(&self.pipelines.shadow);
-                pass.set_bind_group(0, &self.globals_bind_group, &[]);
-                self.draw_boxes(&mut pass, count);
+        let model = frame.model.is_some();
+        if let Some(draw) = frame.model {
+            if !self.skin.as_ref().is_some_and(|m| m.holds(draw.model)) {
+                self.skin = Some(SkinGpu::new(
+                    device,
+                    queue,
+                    &self.skin_pipelines,
+                    draw.model.clone(),
+                ));
             }
-            if let (Some(vertices), Some(gpu), true) = (mesh, &self.morph, casts) {
-                pass.set_pipeline(&self.pipelines.morph_shadow);
-                pass.set_bind_group(0, &self.globals_bind_group, &[]);
-                pass.set_bind_group(2, &gpu.bind_group, &[]);
-                pass.draw(0..vertices, 0..1);
-            }
+            let gpu = self.skin.as_mut().expect("uploaded above");
+            gpu.update(queue, draw.joints, draw.weights);
         }
+        let globals = self.frame_globals(camera, frame);
+        let look = if self.transparent {
+            Look {
+                fog: 0.0,
+                ..self.look
+            }
+        } else {
+            self.look
+        };
+        queue.write_buffer(&self.globals, 0, &globals.bytes(&look));
+        // A flat (orthographic) view is a drawing seen front-on: nothing casts a shadow on the
+        // card behind it; a transparent frame has no ground to cast on. The pass still clears
+        // the map.
+        let casts = !camera.orthographic && !self.transparent;
+        let drawn = Drawn {
+            boxes: count,
+            mesh,
+            model,
+            overlay: frame.boxes_on_top && count > 0,
+        };
+        self.shadow_pass(encoder, drawn, casts);
+        self.main_pass(encoder, drawn);
+        if drawn.overlay {
+            self.overlay_pass(encoder, count);
+        }
+    }
 
+    /// The key light's shadow map: boxes, the morph mesh and the model, when they `cast`.
+    fn shadow_pass(&self, encoder: &mut wgpu::CommandEncoder, drawn: Drawn, cast: bool) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clipscope shadow pass"),
+            color_attachments: &[],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.shadow.view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        if !cast {
+            return;
+        }
+        if drawn.boxes > 0 {
+            pass.set_pipeline(&self.pipelines.shadow);
+            pass.set_bind_group(0, &self.globals_bind_group, &[]);
+            self.draw_boxes(&mut pass, drawn.boxes);
+        }
+        if let (Some(vertices), Some(gpu)) = (drawn.mesh, &self.morph) {
+            pass.set_pipeline(&self.pipelines.morph_shadow);
+            pass.set_bind_group(0, &self.globals_bind_group, &[]);
+            pass.set_bind_group(2, &gpu.bind_group, &[]);
+            pass.draw(0..vertices, 0..1);
+        }
+        if let (true, Some(gpu)) = (drawn.model, &self.skin) {
+            pass.set_pipeline(&self.skin_pipelines.shadow);
+            pass.set_bind_group(0, &self.globals_bind_group, &[]);
+            gpu.draw(&mut pass, false, false);
+            gpu.draw(&mut pass, true, false);
+        }
+    }
+
+    /// The picture: backdrop and ground (unless transparent), boxes (unless they go on top),
+    /// the morph mesh, the model's opaque then blended primitives. Resolved into the target
+    /// unless the overlay pass follows.
+    fn main_pass(&self, encoder: &mut wgpu::CommandEncoder, drawn: Drawn) {
+        let clear = if self.transparent {
+            wgpu::Color::TRANSPARENT
+        } else {
+            wgpu::Color::WHITE
+        };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("clipscope main pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &self.target.msaa_view,
                 depth_slice: None,
+                resolve_target: (!drawn.overlay).then_some(&self.target.resolved_view),
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(clear),
+                    store: if drawn.overlay {
+                        wgpu::StoreOp::Store
+                    } else {
+                        wgpu::StoreOp::Discard
+                    },
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.target.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.globals_bind_group, &[]);
+        pass.set_bind_group(1, &self.shadow.bind_group, &[]);
+        if !self.transparent {
+            pass.set_pipeline(&self.pipelines.background);
+            pass.draw(0..3, 0..1);
+            pass.set_pipeline(&self.pipelines.ground);
+            pass.draw(0..6, 0..1);
+        }
+        if drawn.boxes > 0 && !drawn.overlay {
+            pass.set_pipeline(&self.pipelines.boxes);
+            self.draw_boxes(&mut pass, drawn.boxes);
+        }
+        if let (Some(vertices), Some(gpu)) = (drawn.mesh, &self.morph) {
+            pass.set_pipeline(&self.pipelines.morph);
+            pass.set_bind_group(2, &gpu.bind_group, &[]);
+            pass.draw(0..vertices, 0..1);
+        }
+        if let (true, Some(gpu)) = (drawn.model, &self.skin) {
+            pass.set_pipeline(&self.skin_pipelines.opaque);
+            gpu.draw(&mut pass, false, true);
+            if gpu.has_blended() {
+                pass.set_pipeline(&self.skin_pipelines.blend);
+                gpu.draw(&mut pass, true, true);
+            }
+        }
+    }
+
+    /// The boxes over the finished picture (x-ray bones): depth cleared, colour kept, then
+    /// resolved into the target.
+    fn overlay_pass(&self, encoder: &mut wgpu::CommandEncoder, count: u32) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("clipscope overlay pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.target.msaa_view,
+                depth_slice: None,
                 resolve_target: Some(&self.target.resolved_view),
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::WHITE),
+                    load: wgpu::LoadOp::Load,
                     store: wgpu::StoreOp::Discard,
                 },
             })],
@@ -193,19 +331,8 @@ impl Renderer {
         });
         pass.set_bind_group(0, &self.globals_bind_group, &[]);
         pass.set_bind_group(1, &self.shadow.bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.background);
-        pass.draw(0..3, 0..1);
-        pass.set_pipeline(&self.pipelines.ground);
-        pass.draw(0..6, 0..1);
-        if count > 0 {
-            pass.set_pipeline(&self.pipelines.boxes);
-            self.draw_boxes(&mut pass, count);
-        }
-        if let (Some(vertices), Some(gpu)) = (mesh, &self.morph) {
-            pass.set_pipeline(&self.pipelines.morph);
-            pass.set_bind_group(2, &gpu.bind_group, &[]);
-            pass.draw(0..vertices, 0..1);
-        }
+        pass.set_pipeline(&self.pipelines.boxes);
+        self.draw_boxes(&mut pass, count);
     }
 
     /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first; fails

@@ -1,20 +1,26 @@
-//! What a clip plays on: a cube [`Rig`], a [`MorphFigure`] or a Lottie composition's
-//! [`LayerFigure`], chosen automatically or by name
+//! What a clip plays on: a cube [`Rig`], a file's 3D model ([`ModelFigure`]), a [`MorphFigure`]
+//! or a Lottie composition's [`LayerFigure`], chosen automatically or by name
 //! (the viewport's picker and `clipscope render --rig`), and what one posed moment of it looks
 //! like to the renderer.
 
 use std::fmt;
 use std::sync::Arc;
 
-use clipscope_core::model::{Clip, MorphMesh, Skeleton};
+use glam::Mat4;
+
+use clipscope_core::model::{Clip, Model, MorphMesh, Skeleton};
 use clipscope_core::playback::Pose;
 
-use super::{BoxInstance, LayerFigure, MATCH_THRESHOLD, MorphFigure, Origin, Rig, pick_rig_with};
+use super::{
+    BoxInstance, LayerFigure, MATCH_THRESHOLD, ModelFigure, MorphFigure, Origin, Rig, pick_rig_with,
+};
 
 /// The name that picks a proxy rig (one box per bone).
 pub const PROXY: &str = "proxy";
 /// The name that picks the document's morph mesh.
 pub const MESH: &str = "mesh";
+/// The name that picks the document's 3D model (its meshes, skinned by its skeleton).
+pub const MODEL: &str = "model";
 /// The name that picks a Lottie clip's layers.
 pub const LAYERS: &str = "layers";
 /// The name that picks the document's own skeleton.
@@ -29,25 +35,37 @@ pub enum Figure {
     Rig(Rig),
     /// A morph-target mesh.
     Mesh(MorphFigure),
+    /// A file's 3D model: meshes, skins, materials, posed by its skeleton.
+    Model(ModelFigure),
     /// A Lottie composition's layers (a clip read from Lottie).
     Layers(LayerFigure),
 }
 
-/// One posed moment: the boxes of a rig, or the target weights of a mesh.
+/// One posed moment: the boxes of a rig, the target weights of a mesh, the matrices and
+/// weights of a model.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FigureFrame {
-    /// The boxes to draw (empty for a mesh).
+    /// The boxes to draw (empty for a morph mesh; a model's bones).
     pub boxes: Vec<BoxInstance>,
-    /// One weight per morph target (empty for a rig).
+    /// One weight per morph target (empty for a rig); for a model, the morph weights of each
+    /// mesh instance with targets, one after the other.
     pub weights: Vec<f32>,
+    /// A model's palettes: for each mesh instance in [`Model::instances`] order, its skin's
+    /// joint matrices (`jointWorld · inverseBind`, none when unskinned) then its node's world
+    /// matrix (empty for other figures).
+    pub joints: Vec<Mat4>,
+    /// A model's node world matrices, indexed like [`Model::nodes`] (empty for other figures).
+    pub nodes: Vec<Mat4>,
 }
 
-/// Where a clip comes from, for choosing its figure: the document's mesh and skeleton, and the
-/// figures of other files it may play on.
+/// Where a clip comes from, for choosing its figure: the document's model, mesh and skeleton,
+/// and the figures of other files it may play on.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FigureSource<'a> {
     /// The document's morph mesh, if it has one.
     pub mesh: Option<&'a Arc<MorphMesh>>,
+    /// The document's 3D model, if it has one.
+    pub model: Option<&'a Arc<Model>>,
     /// The document's bone hierarchy, if it has one.
     pub skeleton: Option<&'a Skeleton>,
     /// The document's file name (what its skeleton's figure is called).
@@ -76,6 +94,46 @@ pub struct FigureReport {
     pub tracks: usize,
     /// The tracks that bind to nothing, by name.
     pub unbound: Vec<String>,
+    /// The mesh drawn, when the figure is a mesh or a model.
+    pub mesh: Option<MeshReport>,
+}
+
+/// The mesh a figure draws, as `info --json` reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MeshReport {
+    /// Vertices drawn.
+    pub vertices: usize,
+    /// Triangles drawn.
+    pub triangles: usize,
+    /// Whether a skin deforms it.
+    pub skinned: bool,
+    /// Textures its materials show.
+    pub textures: usize,
+    /// What of the model could not be drawn, one line each with its JSON path.
+    pub notes: Vec<String>,
+}
+
+impl Figure {
+    /// The mesh the figure draws, if it draws one.
+    pub fn mesh_report(&self) -> Option<MeshReport> {
+        match self {
+            Figure::Model(m) => Some(MeshReport {
+                vertices: m.model.vertex_count(),
+                triangles: m.model.triangle_count(),
+                skinned: m.model.is_skinned(),
+                textures: m.model.texture_count(),
+                notes: m.model.notes.clone(),
+            }),
+            Figure::Mesh(m) => Some(MeshReport {
+                vertices: m.mesh.vertices.len(),
+                triangles: m.mesh.triangles.len(),
+                skinned: false,
+                textures: 0,
+                notes: Vec::new(),
+            }),
+            Figure::Rig(_) | Figure::Layers(_) => None,
+        }
+    }
 }
 
 /// Why [`Figure::for_clip`] cannot give the figure asked for. Its
@@ -87,6 +145,8 @@ pub enum FigureError {
     NoLayers,
     /// [`MESH`] was asked for a file without a morph mesh.
     NoMesh,
+    /// [`MODEL`] was asked for a file without a model to draw.
+    NoModel,
     /// [`SKELETON`] was asked for a file without a skeleton.
     NoSkeleton,
     /// [`NAMES`] was asked for a clip whose node names follow no humanoid convention.
@@ -107,6 +167,7 @@ impl fmt::Display for FigureError {
                 f.write_str("this clip was not read from Lottie: it has no layers")
             }
             FigureError::NoMesh => f.write_str("this file has no morph mesh"),
+            FigureError::NoModel => f.write_str("this file has no meshes to draw"),
             FigureError::NoSkeleton => f.write_str("this file has no skeleton"),
             FigureError::NotHumanoid => {
                 f.write_str("the clip's node names follow no humanoid convention")
@@ -128,6 +189,7 @@ impl Figure {
         match self {
             Figure::Rig(rig) => &rig.name,
             Figure::Mesh(mesh) => mesh.name(),
+            Figure::Model(model) => model.name(),
             Figure::Layers(_) => LAYERS,
         }
     }
@@ -137,6 +199,7 @@ impl Figure {
         match self {
             Figure::Rig(rig) => rig.rest_pose(),
             Figure::Mesh(mesh) => mesh.rest_pose(),
+            Figure::Model(model) => model.rest_pose(),
             // Layers read their clip directly; the mixer only needs a root.
             Figure::Layers(_) => Pose::new(LAYERS),
         }
@@ -147,9 +210,12 @@ impl Figure {
     pub fn frame(&self, pose: &Pose, time: f64, out: &mut FigureFrame) {
         out.boxes.clear();
         out.weights.clear();
+        out.joints.clear();
+        out.nodes.clear();
         match self {
             Figure::Rig(rig) => rig.instances(pose, &mut out.boxes),
             Figure::Mesh(mesh) => mesh.weights(pose, &mut out.weights),
+            Figure::Model(model) => model.frame(pose, out),
             Figure::Layers(layers) => layers.instances(time, &mut out.boxes),
         }
     }
@@ -161,16 +227,22 @@ impl Figure {
                 Origin::File(f) => ("file", Some(f.as_str())),
                 other => (other.kind(), None),
             },
-            Figure::Mesh(_) | Figure::Layers(_) => ("file", None),
+            Figure::Model(ModelFigure { rig: Some(rig), .. }) => match &rig.origin {
+                Origin::File(f) => ("file", Some(f.as_str())),
+                other => (other.kind(), None),
+            },
+            Figure::Mesh(_) | Figure::Layers(_) | Figure::Model(_) => ("file", None),
         }
     }
 
     /// The figure `clip` plays on. `choice` names a built-in rig (any case), [`PROXY`],
-    /// [`MESH`], [`LAYERS`], [`SKELETON`], [`NAMES`] or one of `source.others`; `None` chooses
-    /// automatically: a Lottie clip's layers; the document's mesh when the clip animates morph
-    /// influences and the document has one; the document's own skeleton; the best built-in
+    /// [`MESH`], [`MODEL`], [`LAYERS`], [`SKELETON`] (the file's bones alone), [`NAMES`] or one
+    /// of `source.others`; `None` chooses automatically: a Lottie clip's layers; the document's
+    /// model (its meshes on its skeleton) when it has one to draw; the document's morph mesh
+    /// when the clip animates morph influences; the document's own skeleton; the best built-in
     /// rig by exact names; the companion model; a humanoid from the clip's names; else a proxy
-    /// rig. Every rig is bound to the clip's node names ([`Rig::bound_to`]).
+    /// rig. Every rig is bound to the clip's node names ([`Rig::bound_to`]); a rig that carries
+    /// a model (a companion or picked file with meshes) plays as that model.
     pub fn for_clip(
         clip: &Clip,
         source: FigureSource<'_>,
@@ -185,15 +257,28 @@ impl Figure {
                     .map(|r| r.bound_to(clip))
             })
         };
+        let drawable = source.model.filter(|m| m.vertex_count() > 0);
+        let own_model = || {
+            let model = drawable?;
+            let file = source.file_name.unwrap_or(MODEL);
+            let rig = source
+                .skeleton
+                .and_then(|s| Rig::from_skeleton(file, s))
+                .map(|r| r.with_model(model.clone()).bound_to(clip));
+            Some(Figure::Model(ModelFigure::new(model.clone(), rig, file)))
+        };
         match choice {
             None if clip.layers.is_some()
                 && let Some(l) = layers() =>
             {
                 Ok(Figure::Layers(l))
             }
-            None => Ok(match source.mesh {
-                Some(mesh) if animates_morphs(clip) => Figure::Mesh(MorphFigure::new(mesh.clone())),
-                _ => Figure::Rig(auto_rig(clip, source, own, hierarchy.as_deref())),
+            None => Ok(match (own_model(), source.mesh) {
+                (Some(model), _) => model,
+                (None, Some(mesh)) if animates_morphs(clip) => {
+                    Figure::Mesh(MorphFigure::new(mesh.clone()))
+                }
+                _ => Figure::from_rig(auto_rig(clip, source, own, hierarchy.as_deref())),
             }),
             Some(name) if name.eq_ignore_ascii_case(PROXY) => Ok(proxy()),
             Some(name) if name.eq_ignore_ascii_case(LAYERS) => {
@@ -203,6 +288,9 @@ impl Figure {
                 Some(mesh) => Ok(Figure::Mesh(MorphFigure::new(mesh.clone()))),
                 None => Err(FigureError::NoMesh),
             },
+            Some(name) if name.eq_ignore_ascii_case(MODEL) => {
+                own_model().ok_or(FigureError::NoModel)
+            }
             Some(name) if name.eq_ignore_ascii_case(SKELETON) => {
                 own().map(Figure::Rig).ok_or(FigureError::NoSkeleton)
             }
@@ -221,11 +309,30 @@ impl Figure {
                         .chain(Rig::builtins())
                         .find(|r| r.name.eq_ignore_ascii_case(name))
                 })
-                .map(|r| Figure::Rig(r.bound_to(clip)))
+                .map(|r| Figure::from_rig(r.bound_to(clip)))
                 .ok_or_else(|| FigureError::UnknownRig {
                     name: name.to_string(),
                     choices: choice_names(source),
                 }),
+        }
+    }
+}
+
+impl Figure {
+    /// `rig` as a figure: the model it carries ([`Rig::model`]), or the rig itself.
+    pub fn from_rig(rig: Rig) -> Figure {
+        match rig.model.clone() {
+            Some(rm) => Figure::Model(ModelFigure::new(rm.model, Some(rig), "")),
+            None => Figure::Rig(rig),
+        }
+    }
+
+    /// The bones of the figure, when it has them: a rig, or a model's skeleton.
+    pub fn rig(&self) -> Option<&Rig> {
+        match self {
+            Figure::Rig(rig) => Some(rig),
+            Figure::Model(model) => model.rig.as_ref(),
+            Figure::Mesh(_) | Figure::Layers(_) => None,
         }
     }
 }
@@ -266,7 +373,8 @@ pub fn choices(source: FigureSource<'_>) -> String {
 }
 
 /// The names [`Figure::for_clip`] accepts for `source`: the built-in rigs, `source`'s other
-/// figures, [`PROXY`], [`NAMES`], and [`MESH`] and [`SKELETON`] where `source` has them.
+/// figures, [`PROXY`], [`NAMES`], and [`MESH`], [`MODEL`] and [`SKELETON`] where `source` has
+/// them.
 fn choice_names(source: FigureSource<'_>) -> Vec<String> {
     let mut names: Vec<String> = Rig::builtins().iter().map(|r| r.name.clone()).collect();
     names.extend(source.others.iter().map(|r| r.name.clone()));
@@ -274,6 +382,9 @@ fn choice_names(source: FigureSource<'_>) -> Vec<String> {
     names.push(NAMES.to_string());
     if source.mesh.is_some() {
         names.push(MESH.to_string());
+    }
+    if source.model.is_some_and(|m| m.vertex_count() > 0) {
+        names.push(MODEL.to_string());
     }
     if source.skeleton.is_some() {
         names.push(SKELETON.to_string());

@@ -9,7 +9,8 @@
 //! writes the animated properties into the rig's [`Pose`](clipscope_core::playback::Pose)
 //! ([`Rig::rest_pose`]); forward kinematics turns the pose into one [`BoxInstance`] per part for
 //! the renderer ([`Rig::instances`]). A clip that animates morph influences plays on the
-//! document's morph mesh instead ([`MorphFigure`]), a Lottie clip on its composition's layers
+//! document's morph mesh instead ([`MorphFigure`]), a file with meshes on its 3D model, skinned by
+//! its skeleton ([`ModelFigure`]), a Lottie clip on its composition's layers
 //! ([`LayerFigure`]); [`Figure`] is any of them, and [`Figure::for_clip`] chooses one,
 //! automatically or by the names of [`figure`]. A [`Player`] ties clip, figure and mixer
 //! together. Node names bind across files by the rules of [`names`]. Walk and run cycles
@@ -43,6 +44,7 @@ pub mod figure;
 mod humanoid;
 mod instance;
 mod layer_figure;
+mod model_figure;
 mod morph_figure;
 pub mod names;
 mod player;
@@ -55,9 +57,10 @@ mod rig_match;
 mod rig_schema;
 mod skeleton_rig;
 
-pub use figure::{Figure, FigureError, FigureFrame, FigureReport, FigureSource};
+pub use figure::{Figure, FigureError, FigureFrame, FigureReport, FigureSource, MeshReport};
 pub use instance::BoxInstance;
 pub use layer_figure::LayerFigure;
+pub use model_figure::{ModelFigure, RigModel};
 pub use morph_figure::MorphFigure;
 pub use player::{Layer, LayerMode, Player, posed_instances};
 pub use procedural::Cycle;

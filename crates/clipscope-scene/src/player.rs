@@ -80,12 +80,9 @@ impl Player {
         &self.figure
     }
 
-    /// The rig the clip plays on, when it plays on a rig.
+    /// The rig the clip plays on, when it plays on a rig or a model's skeleton.
     pub fn rig(&self) -> Option<&Rig> {
-        match &self.figure {
-            Figure::Rig(rig) => Some(rig),
-            Figure::Mesh(_) | Figure::Layers(_) => None,
-        }
+        self.figure.rig()
     }
 
     /// The second clip, if one is blended in.
@@ -207,6 +204,7 @@ impl Player {
             bound: tracks.saturating_sub(unbound.len()),
             tracks,
             unbound,
+            mesh: self.figure.mesh_report(),
         }
     }
 
@@ -237,13 +235,18 @@ impl Player {
     }
 
     /// The boxes of the figure posed at `time`, written into `out` (cleared first; empty for a
-    /// mesh).
+    /// morph mesh, a model's bones).
     pub fn instances_at(&mut self, time: f64, out: &mut Vec<BoxInstance>) {
         self.pose_at(time);
         out.clear();
         match &self.figure {
             Figure::Rig(rig) => rig.instances(self.mixer.pose(), out),
             Figure::Layers(layers) => layers.instances(time, out),
+            Figure::Model(model) => {
+                let mut frame = FigureFrame::default();
+                model.frame(self.mixer.pose(), &mut frame);
+                out.append(&mut frame.boxes);
+            }
             Figure::Mesh(_) => {}
         }
     }

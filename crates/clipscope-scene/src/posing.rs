@@ -69,7 +69,7 @@ impl Rig {
 
     /// Appends each part's world transform (its pivot's frame) to `out`; false, appending
     /// nothing, when the root's `visible` is 0.
-    fn world(&self, pose: &Pose, out: &mut Vec<BoxInstance>) -> bool {
+    pub(crate) fn world(&self, pose: &Pose, out: &mut Vec<BoxInstance>) -> bool {
         let root_at = pose.node_name(0) == Some(self.name.as_str());
         let visible = read(pose, root_at, 0, ROOT_VISIBLE, &self.name, "visible");
         if visible.is_some_and(|v| v.first().is_some_and(|&v| v < 0.5)) {
@@ -108,7 +108,7 @@ impl Rig {
     }
 
     /// Turns the world transforms `world` appended from `start` into the drawn boxes.
-    fn shape(&self, start: usize, out: &mut Vec<BoxInstance>) {
+    pub(crate) fn shape(&self, start: usize, out: &mut Vec<BoxInstance>) {
         if self.joint_size > 0.0 {
             let n = self.parts.len();
             out.reserve(n);

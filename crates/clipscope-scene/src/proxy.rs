@@ -72,6 +72,7 @@ impl Rig {
             morph_targets: Vec::new(),
             origin: super::rig::Origin::Proxy,
             joint_size: 0.0,
+            model: None,
         }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use glam::{Quat, Vec3};
 
-use crate::RigError;
+use crate::{RigError, RigModel};
 use clipscope_core::model::{Bone, Skeleton};
 
 /// A cube character: a name (the name of the pose's root node) and its parts, parents first.
@@ -31,6 +31,9 @@ pub struct Rig {
     /// The edge of the cube drawn at every joint (0: none). Figures made of bones
     /// ([`Part::tip`]) draw their joints, so a skeleton reads as a body.
     pub joint_size: f32,
+    /// The 3D model whose nodes the parts are, when the rig comes from a file with meshes: the
+    /// rig then plays as a [`ModelFigure`](crate::ModelFigure) showing the model.
+    pub model: Option<RigModel>,
 }
 
 /// Where a rig comes from.
@@ -138,6 +141,7 @@ impl Rig {
             morph_targets,
             origin: Origin::BuiltIn,
             joint_size: 0.0,
+            model: None,
         };
         if rig.name.is_empty() {
             return Err(RigError::NoName);

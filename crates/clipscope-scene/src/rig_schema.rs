@@ -83,6 +83,7 @@ impl Rig {
             morph_targets: schema.morph_targets,
             origin: super::rig::Origin::BuiltIn,
             joint_size: 0.0,
+            model: None,
         })
     }
 }

@@ -77,6 +77,7 @@ impl Rig {
             morph_targets: Vec::new(),
             origin: Origin::File(name.to_string()),
             joint_size: 0.0,
+            model: None,
         };
         draw_as_bones(&mut rig);
         Some(rig)
@@ -85,7 +86,8 @@ impl Rig {
     /// The figure in a file picked from disk: a rig file (`{"name", "parts"}`, see
     /// [`Rig::from_json`]), or any file clipscope reads that has a skeleton (a glTF skin or node
     /// tree, a legacy three.js model's `bones`, a PlayCanvas or three.js file with a hierarchy).
-    /// The rig is named after the file. The error is one line naming the file.
+    /// The rig is named after the file and carries the file's 3D model when it has meshes
+    /// ([`Rig::with_model`]). The error is one line naming the file.
     pub fn from_file(path: &Path) -> Result<Rig, FigureFileError> {
         let bytes = std::fs::read(path).map_err(|source| FigureFileError::Io {
             path: path.to_path_buf(),
@@ -104,6 +106,10 @@ impl Rig {
         doc.skeleton
             .as_ref()
             .and_then(|s| Rig::from_skeleton(&file_name, s))
+            .map(|rig| match &doc.model {
+                Some(model) => rig.with_model(model.clone()),
+                None => rig,
+            })
             .ok_or_else(|| FigureFileError::NoSkeleton {
                 path: path.to_path_buf(),
             })

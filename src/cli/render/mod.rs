@@ -1,16 +1,24 @@
 //! `clipscope render FILE [--clip NAME] [--rig NAME] [--time T | --times T1,T2,...] [--size WxH]
-//! -o OUT.png`: draws frames of a clip without a window, with the viewport's renderer, and
-//! writes PNGs.
+//! [--camera eye=X,Y,Z,target=X,Y,Z,fov=DEG] [--transparent] [--bones] -o OUT.png`: draws
+//! frames of a clip without a window, with the viewport's renderer, and writes PNGs.
 //!
 //! The clip plays on the figure the viewport would choose (see `scene::Figure::for_clip`), or
-//! on the one `--rig` names or reads from a file.
+//! on the one `--rig` names or reads from a file; a file with meshes shows its model, deformed
+//! by its skins and morph targets (`--bones` draws the skeleton over it).
 //!
 //! One time writes `OUT.png`; `--times` writes a numbered sequence next to it
-//! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera, framed on
-//! everything the clip does at the requested times, so the frames line up. Files are written
-//! atomically. A build without the `gui` feature has no renderer and exits with status 2.
+//! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera: framed on
+//! everything the clip does at the requested times, so the frames line up, or the fixed
+//! `--camera` (a perspective camera in the file's world units, the aspect from `--size`), so
+//! renders from other viewers through the same camera can be compared. `--transparent` draws
+//! the figure alone (no backdrop, ground, grid, shadows or fog; alpha is coverage). Files are
+//! written atomically. A build without the `gui` feature has no renderer and exits with
+//! status 2.
 
+mod camera;
 mod frames;
+
+pub use camera::{CameraSpec, parse_camera};
 
 use clipscope_core::formats::ReadOptions;
 use std::path::PathBuf;
@@ -28,8 +36,8 @@ pub struct Args {
     /// What the clip plays on: a built-in rig (`hero`, `dog`), `proxy` (one box per bone),
     /// `names` (a humanoid from the clip's node names), `skeleton` (the file's own), `mesh` (the
     /// file's morph mesh), or a file: a rig file or any model with a skeleton (glTF, legacy
-    /// three.js, …); default: chosen from the clip (a model next to the clip file that binds
-    /// most of its nodes is used).
+    /// three.js, …), `model` (the file's meshes on its skeleton); default: chosen from the clip
+    /// (the file's own model; a model next to the clip file that binds most of its nodes).
     #[arg(long, value_name = "NAME")]
     pub rig: Option<String>,
     /// The time to draw, in seconds (default 0).
@@ -53,6 +61,18 @@ pub struct Args {
     /// composition) or `3d` (a three-quarter perspective view, the default otherwise).
     #[arg(long, value_name = "VIEW", value_parser = ["front", "3d"])]
     pub view: Option<String>,
+    /// A fixed perspective camera, `eye=X,Y,Z,target=X,Y,Z,fov=DEG`: in the file's world
+    /// units, +Y up, vertical field of view in degrees (default 50), aspect from `--size`
+    /// (default: framed on the clip's motion).
+    #[arg(long, value_name = "eye=X,Y,Z,target=X,Y,Z,fov=DEG", value_parser = parse_camera, allow_hyphen_values = true, conflicts_with = "view")]
+    pub camera: Option<CameraSpec>,
+    /// Draw the figure alone on a transparent background: no backdrop, ground, grid, shadows
+    /// or fog (alpha is the figure's coverage).
+    #[arg(long)]
+    pub transparent: bool,
+    /// Draw a model's bones over its mesh (x-ray).
+    #[arg(long)]
+    pub bones: bool,
     /// Frame size in pixels.
     #[arg(long, value_name = "WxH", default_value = "960x540", value_parser = frames::parse_size)]
     pub size: (u32, u32),
@@ -120,16 +140,40 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if front {
         (camera.yaw, camera.pitch, camera.orthographic) = (0.0, 0.0, true);
     }
-    if let Some(bounds) = poses
+    let frame_of = |posed| {
+        let frame = Frame::of(&figure, posed);
+        if args.bones {
+            frame.with_bones(posed)
+        } else {
+            frame
+        }
+    };
+    if let Some(spec) = args.camera {
+        camera = Camera::looking(spec.eye.into(), spec.target.into(), spec.fov.to_radians())
+            .ok_or(
+                "--camera: the eye must differ from the target and not look straight up or down",
+            )?;
+    } else if let Some(bounds) = poses
         .iter()
-        .filter_map(|p| Frame::of(&figure, p).bounds())
+        .filter_map(|p| frame_of(p).bounds())
         .reduce(Bounds::union)
     {
         camera.frame_aspect(bounds, width as f32 / height as f32);
     }
     let mut headless = Headless::new()?;
-    for ((posed, path), t) in poses.iter().zip(&paths).zip(&times) {
-        let image = headless.render(&Frame::of(&figure, posed), &camera, width, height)?;
+    headless.renderer(width, height).transparent = args.transparent;
+    if let Some(model) = &doc.model {
+        for note in &model.notes {
+            eprintln!("render: {}: {note}", args.file.display());
+        }
+    }
+    for (i, ((posed, path), t)) in poses.iter().zip(&paths).zip(&times).enumerate() {
+        let image = headless.render(&frame_of(posed), &camera, width, height)?;
+        if i == 0 {
+            for note in headless.renderer(width, height).texture_notes() {
+                eprintln!("render: {}: {note}", args.file.display());
+            }
+        }
         frames::write_png(path, &image)?;
         println!(
             "render: {} ({width}×{height}, clip {:?} on {} at {t} s)",

@@ -56,12 +56,17 @@ impl ClipscopeApp {
     /// previewed instead, while the Reduce window shows its B side).
     fn clip_view(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
         let previews = self.reduce_previews;
-        self.viewport.stage.figures.refresh(
-            self.ws
-                .documents
-                .iter()
-                .map(|d| (d.id, d.title(), d.doc.skeleton.as_ref())),
-        );
+        self.viewport
+            .stage
+            .figures
+            .refresh(self.ws.documents.iter().map(|d| {
+                (
+                    d.id,
+                    d.title(),
+                    d.doc.skeleton.as_ref(),
+                    d.doc.model.as_ref(),
+                )
+            }));
         let subject = self.selection.clip.and_then(|id| {
             let d = self.ws.documents.get(id.doc)?;
             let (clip, version) = match self.reduce.shown(id) {
@@ -75,6 +80,7 @@ impl ClipscopeApp {
                 clips: &d.doc.clips,
                 source: clipscope_scene::FigureSource {
                     mesh: d.doc.mesh.as_ref(),
+                    model: d.doc.model.as_ref(),
                     skeleton: d.doc.skeleton.as_ref(),
                     file_name: Some(d.title()),
                     ..Default::default()

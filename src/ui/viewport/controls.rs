@@ -1,6 +1,7 @@
 //! The viewport's pointer and key controls: drag to orbit, middle-drag (or Shift+drag) to pan,
-//! wheel to zoom, double-click or F to frame; the bone under the pointer is picked, and a click
-//! on it asks for its tracks.
+//! wheel to zoom, double-click or F to frame the figure, Shift+F to frame its whole motion; the
+//! bone under the pointer is picked (a model's bones even while hidden inside its mesh), and a
+//! click on it asks for its tracks.
 
 use clipscope_scene::Player;
 
@@ -33,6 +34,10 @@ pub(super) fn navigate(ui: &egui::Ui, response: &egui::Response, vp: &mut Viewpo
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
             vp.camera.zoom((-scroll * 0.002).exp());
+        }
+        // Shift+F first: a plain F shortcut would take it too.
+        if ui.input_mut(|i| i.consume_key(egui::Modifiers::SHIFT, egui::Key::F)) {
+            vp.frame_all_next = true;
         }
         if ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::F)) {
             vp.frame_next = true;

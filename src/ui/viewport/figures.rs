@@ -1,20 +1,21 @@
 //! The figures the viewport can play a clip on besides the built-in rigs: one made from each open
-//! document's skeleton, models picked from disk, and the companion model found next to a
-//! document's file. Rigs are cached: they are made again only when the open documents or their
+//! document's skeleton (carrying the document's model, when it has meshes), models picked from
+//! disk, and the companion model found next to a document's file. Rigs are cached: they are made again only when the open documents or their
 //! skeletons change, and a document's companion model is looked for once.
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
-use clipscope_core::model::Skeleton;
+use clipscope_core::model::{Model, Skeleton};
 use clipscope_scene::{Rig, companion_model};
 
 /// Figures other than the built-in ones: every open document's skeleton, models picked from
 /// disk, and the companion model of each document's file.
 #[derive(Default)]
 pub struct Figures {
-    /// (document id, bones) the open documents' figures were made for.
-    made_for: Vec<(u64, usize)>,
+    /// (document id, bones, model) the open documents' figures were made for.
+    made_for: Vec<(u64, usize, usize)>,
     /// Open documents' figures, then picked files' figures.
     all: Vec<Rig>,
     /// How many of `all` come from open documents.
@@ -24,25 +25,31 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// Makes figures for the skeletons of `docs` (id, title, skeleton), when the documents or
-    /// their skeletons changed.
+    /// Makes figures for the skeletons of `docs` (id, title, skeleton, model), when the
+    /// documents, their skeletons or their models changed.
     pub fn refresh<'a>(
         &mut self,
-        docs: impl Iterator<Item = (u64, &'a str, Option<&'a Skeleton>)>,
+        docs: impl Iterator<Item = (u64, &'a str, Option<&'a Skeleton>, Option<&'a Arc<Model>>)>,
     ) {
         let docs: Vec<_> = docs.collect();
-        let key: Vec<(u64, usize)> = docs
+        let key: Vec<(u64, usize, usize)> = docs
             .iter()
-            .map(|(id, _, s)| (*id, s.map_or(0, |s| s.bones.len())))
+            .map(|(id, _, s, m)| {
+                let model = m.map_or(0, |m| Arc::as_ptr(m) as usize);
+                (*id, s.map_or(0, |s| s.bones.len()), model)
+            })
             .collect();
         if key == self.made_for {
             return;
         }
         let picked = self.all.split_off(self.open);
         self.all.clear();
-        for (_, title, skeleton) in docs {
+        for (_, title, skeleton, model) in docs {
             if let Some(rig) = skeleton.and_then(|s| Rig::from_skeleton(title, s)) {
-                self.push(rig);
+                self.push(match model {
+                    Some(m) => rig.with_model(m.clone()),
+                    None => rig,
+                });
             }
         }
         self.open = self.all.len();
@@ -111,9 +118,9 @@ mod tests {
         let mut figures = Figures::default();
         figures.refresh(
             [
-                (1, "walk", Some(&s)),
-                (2, "walk", Some(&s)),
-                (3, "bare", None),
+                (1, "walk", Some(&s), None),
+                (2, "walk", Some(&s), None),
+                (3, "bare", None, None),
             ]
             .into_iter(),
         );
@@ -125,10 +132,10 @@ mod tests {
     fn the_same_documents_reuse_the_rigs_made_for_them() {
         let s = skeleton();
         let mut figures = Figures::default();
-        figures.refresh([(1, "walk", Some(&s))].into_iter());
+        figures.refresh([(1, "walk", Some(&s), None)].into_iter());
         let made = figures.all().as_ptr();
         // Same documents and skeleton sizes: nothing is made again (a new title is not read).
-        figures.refresh([(1, "renamed", Some(&s))].into_iter());
+        figures.refresh([(1, "renamed", Some(&s), None)].into_iter());
         assert_eq!(figures.all().as_ptr(), made);
         assert_eq!(figures.all()[0].name, "walk");
         // A document closed: its figure goes.
@@ -140,10 +147,10 @@ mod tests {
     fn figures_picked_from_disk_stay_after_the_open_documents() {
         let s = skeleton();
         let mut figures = Figures::default();
-        figures.refresh([(1, "walk", Some(&s))].into_iter());
+        figures.refresh([(1, "walk", Some(&s), None)].into_iter());
         let picked = Rig::from_skeleton("model", &s).unwrap();
         assert_eq!(figures.push(picked), "model");
-        figures.refresh([(1, "walk", Some(&s)), (2, "run", Some(&s))].into_iter());
+        figures.refresh([(1, "walk", Some(&s), None), (2, "run", Some(&s), None)].into_iter());
         let names: Vec<&str> = figures.all().iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["walk", "run", "model"]);
     }

@@ -1,10 +1,14 @@
-//! The 3D VIEWPORT: the selected clip playing on a cube-built character, a proxy rig of its
-//! bones or the file's morph mesh, drawn by the wgpu renderer into its own offscreen target
-//! and shown as an egui image. A second clip of the same file can be blended in (cross-faded by
-//! a weight slider, or added on top as an additive clip).
+//! The 3D VIEWPORT: the selected clip playing on the file's own model (its meshes deformed by
+//! their skins and morph targets), a cube-built character, a proxy rig of its bones or the file's
+//! morph mesh, drawn by the wgpu renderer into its own offscreen target and shown as an egui
+//! image. A model's bones can be drawn over it (x-ray); hovering and clicking them works either
+//! way. A second clip of the same file can be blended in (cross-faded by a weight slider, or
+//! added on top as an additive clip).
 //!
 //! Drag to orbit, middle-drag (or Shift+drag) to pan, wheel to zoom, double-click or F (while
-//! the pointer is over it) to frame the character. The panel poses the scene at the
+//! the pointer is over it) to frame the character, Shift+F to frame its whole motion. A take
+//! that travels (its path several times larger than the figure) opens framed on the figure, with
+//! the camera following it. The panel poses the scene at the
 //! transport's time every frame; the renderer's GPU resources live as long as the panel. Where
 //! egui runs without the wgpu renderer (tests), the panel says so instead of drawing.
 //!
@@ -47,6 +51,12 @@ pub struct Viewport {
     pub frame: FigureFrame,
     /// Frame the character on the next drawn frame.
     frame_next: bool,
+    /// Frame the whole motion on the next drawn frame (Frame all).
+    frame_all_next: bool,
+    /// Whether the clip shown travels: its path several times larger than the figure.
+    pub travelling: bool,
+    /// Draw a model's bones over it (x-ray).
+    pub show_bones: bool,
     /// The clip the camera was framed for (a new clip is framed once).
     framed_for: Option<String>,
     /// The clip shown, the figure it plays on, its player and the blend.
@@ -59,6 +69,8 @@ pub struct Viewport {
     pub flat: bool,
     /// Keep the camera on a travelling figure (its target follows the figure over the ground).
     pub follow: bool,
+    /// The next framing is the first of a newly shown clip (it decides [`Viewport::follow`]).
+    new_clip: bool,
     gpu: Option<picture::Gpu>,
 }
 
@@ -68,21 +80,31 @@ impl Default for Viewport {
             camera: Camera::default(),
             frame: FigureFrame::default(),
             frame_next: true,
+            frame_all_next: false,
+            travelling: false,
+            show_bones: false,
             framed_for: None,
             stage: Stage::default(),
             hovered: None,
             rect: egui::Rect::NOTHING,
             flat: true,
             follow: false,
+            new_clip: true,
             gpu: None,
         }
     }
 }
 
 impl Viewport {
-    /// Frames the character on the next frame (F).
+    /// Frames the character on the next frame (F): at the playhead when the take travels,
+    /// over its whole motion otherwise.
     pub fn frame(&mut self) {
         self.frame_next = true;
+    }
+
+    /// Frames the whole motion on the next frame (Frame all, Shift+F).
+    pub fn frame_all(&mut self) {
+        self.frame_all_next = true;
     }
 
     /// Where the world point `world` is in the last drawn picture (screen points), if in front
@@ -141,18 +163,40 @@ impl Viewport {
         if self.framed_for.as_deref() != Some(subject.clip.name.as_str()) {
             self.framed_for = Some(subject.clip.name.clone());
             self.frame_next = true;
+            self.new_clip = true;
         }
     }
 
-    /// Frames the whole motion of the clip when asked to (a new clip, F, a double-click).
+    /// Frames the camera when asked to (a new clip, F, a double-click, Frame all): on the
+    /// figure at the playhead when the take travels, else (and for Frame all) on the whole
+    /// motion. A new clip that travels turns following on, one that does not turns it off.
     fn frame_if_asked(&mut self, subject: Subject<'_>, aspect: f32) {
-        if self.frame_next
-            && let Some(player) = self.stage.player_mut()
-            && let Some(bounds) = posing::motion_bounds(player, subject.clip.duration)
-        {
-            self.camera.frame_aspect(bounds, aspect);
-            self.frame_next = false;
+        if !(self.frame_next || self.frame_all_next) {
+            return;
         }
+        let figure = self.stage.player().map(|p| {
+            let frame = Frame::of(p.figure(), &self.frame);
+            posing::grounded(p.figure(), frame.bounds())
+        });
+        let Some(player) = self.stage.player_mut() else {
+            return;
+        };
+        let Some(motion) = posing::motion_bounds(player, subject.clip.duration) else {
+            return;
+        };
+        let now = figure.flatten();
+        self.travelling = now.is_some_and(|now| posing::travels(motion, now));
+        let bounds = match now {
+            Some(now) if self.travelling && !self.frame_all_next => now,
+            _ => motion,
+        };
+        self.camera.frame_aspect(bounds, aspect);
+        if self.new_clip && !self.camera.orthographic {
+            self.follow = self.travelling;
+        }
+        self.new_clip = false;
+        self.frame_next = false;
+        self.frame_all_next = false;
     }
 }
 
@@ -180,7 +224,16 @@ pub fn show(
     let aspect = rect.width() / rect.height().max(1.0);
     vp.frame_if_asked(subject, aspect);
     let figure = vp.stage.player().map(Player::figure);
-    let frame = figure.map(|f| Frame::of(f, &vp.frame)).unwrap_or_default();
+    let frame = figure
+        .map(|f| {
+            let frame = Frame::of(f, &vp.frame);
+            if vp.show_bones {
+                frame.with_bones(&vp.frame)
+            } else {
+                frame
+            }
+        })
+        .unwrap_or_default();
     if vp.follow
         && !vp.camera.orthographic
         && let Some(now) = frame.bounds()

@@ -20,7 +20,7 @@ pub(super) fn card(
 ) {
     let area = egui::Rect::from_min_size(
         rect.min + egui::vec2(8.0, 8.0),
-        egui::vec2((rect.width() - 16.0).clamp(0.0, 420.0), 120.0),
+        egui::vec2((rect.width() - 16.0).clamp(0.0, 420.0), 150.0),
     );
     ui.scope_builder(egui::UiBuilder::new().max_rect(area), |ui| {
         // A translucent card in the theme's window colour keeps the controls readable over any
@@ -57,14 +57,36 @@ fn card_contents(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, out
         if layers {
             ui.checkbox(&mut vp.flat, "2D")
                 .on_hover_text("The composition flat and front-on; off: the 3D view you can orbit");
-        } else {
-            ui.checkbox(&mut vp.follow, "Follow").on_hover_text(
-                "Keep the camera on the figure as it travels (F frames the whole motion)",
-            );
         }
     });
+    if !layers {
+        ui.horizontal(|ui| view_row(ui, vp));
+    }
     blend_row(ui, vp, subject);
     notes(ui, vp);
+}
+
+/// "Bones · Follow · Frame all": the x-ray toggle (for a model with a skeleton), following the
+/// figure, and framing its whole motion.
+fn view_row(ui: &mut egui::Ui, vp: &mut Viewport) {
+    let skinned = matches!(
+        vp.player().map(Player::figure),
+        Some(Figure::Model(m)) if m.rig.is_some()
+    );
+    if skinned {
+        ui.checkbox(&mut vp.show_bones, "Bones")
+            .on_hover_text("Draw the skeleton over the model (x-ray)");
+    }
+    ui.checkbox(&mut vp.follow, "Follow")
+        .on_hover_text("Keep the camera on the figure as it travels (F frames the figure)");
+    if ui
+        .button("Frame all")
+        .on_hover_text("Frame the whole motion, every place the figure goes (Shift+F)")
+        .clicked()
+    {
+        vp.frame_all();
+        vp.follow = false;
+    }
 }
 
 /// "Plays on \[figure\] Model…": the figure picker and the button that picks a model file.
@@ -117,6 +139,20 @@ fn figure_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox
                     figure_label(figure::MESH),
                 );
             }
+            if subject.source.model.is_some_and(|m| m.vertex_count() > 0) {
+                ui.selectable_value(
+                    &mut choice,
+                    Some(figure::MODEL.to_string()),
+                    figure_label(figure::MODEL),
+                );
+                if subject.source.skeleton.is_some() {
+                    ui.selectable_value(
+                        &mut choice,
+                        Some(figure::SKELETON.to_string()),
+                        figure_label(figure::SKELETON),
+                    );
+                }
+            }
         })
         .response
         .labelled_by(label.id);
@@ -127,8 +163,8 @@ fn figure_row(ui: &mut egui::Ui, vp: &mut Viewport, subject: Subject<'_>, outbox
     if ui
         .button("Model…")
         .on_hover_text(
-            "Play this clip on the skeleton of a model or rig file picked from disk \
-             (glTF, legacy three.js, rig JSON, …)",
+            "Play this clip on a model or rig file picked from disk (glTF, legacy \
+             three.js, rig JSON, …): its meshes when it has them, else its skeleton",
         )
         .clicked()
     {
@@ -165,6 +201,7 @@ fn figure_label(name: &str) -> String {
     match name {
         figure::PROXY => "Proxy (one box per bone)".to_string(),
         figure::MESH => "Morph mesh (from the file)".to_string(),
+        figure::MODEL => "Model (the file's meshes)".to_string(),
         figure::LAYERS => "Layers (Lottie composition)".to_string(),
         figure::NAMES => "Humanoid (from the node names)".to_string(),
         figure::SKELETON => "Skeleton (from the file)".to_string(),
@@ -242,7 +279,7 @@ pub(super) fn hints(ui: &egui::Ui, rect: egui::Rect) {
     ui.painter().text(
         rect.left_bottom() + egui::vec2(8.0, -6.0),
         egui::Align2::LEFT_BOTTOM,
-        "drag: orbit · Shift/middle-drag: pan · wheel: zoom · F: frame",
+        "drag: orbit · Shift/middle-drag: pan · wheel: zoom · F: frame · Shift+F: frame all",
         egui::FontId::proportional(11.0),
         egui::Color32::from_black_alpha(140),
     );

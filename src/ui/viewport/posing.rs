@@ -1,6 +1,6 @@
 //! What the viewport does with a posed frame besides drawing it, without egui: tinting the
-//! bones of the tracks shown in the curve editor, and the bounds of a clip's whole motion that
-//! the camera frames.
+//! bones of the tracks shown in the curve editor, the bounds of a clip's whole motion that
+//! the camera frames, and whether the take travels.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -24,10 +24,29 @@ pub(super) fn motion_bounds(player: &mut Player, duration: f64) -> Option<Bounds
             bounds = Some(bounds.map_or(b, |a| a.union(b)));
         }
     }
-    let mut bounds = bounds?;
     // A figure near the ground (within its own height) is shown with where it meets it.
+    grounded(player.figure(), bounds)
+}
+
+/// How many times the figure's size a take's path must span to count as travelling.
+const TRAVEL_FACTOR: f32 = 3.0;
+
+/// Whether a take whose whole motion spans `motion` travels: its path over the ground is more
+/// than [`TRAVEL_FACTOR`] times the size of the figure (`figure`, its bounds at one moment), so
+/// framing the whole path would leave the figure a speck.
+pub(super) fn travels(motion: Bounds, figure: Bounds) -> bool {
+    let span = motion.max - motion.min;
+    let path = span.x.max(span.z);
+    let size = (figure.max - figure.min).max_element().max(1e-4);
+    path > TRAVEL_FACTOR * size
+}
+
+/// A cube figure's bounds at one moment with the ground under it (as [`motion_bounds`] does),
+/// so framing it shows where it stands.
+pub(super) fn grounded(figure: &Figure, bounds: Option<Bounds>) -> Option<Bounds> {
+    let mut bounds = bounds?;
     let height = bounds.max.y - bounds.min.y;
-    if matches!(player.figure(), Figure::Rig(_)) && bounds.min.y > 0.0 && bounds.min.y <= height {
+    if matches!(figure, Figure::Rig(_)) && bounds.min.y > 0.0 && bounds.min.y <= height {
         bounds.min.y = 0.0;
     }
     Some(bounds)
@@ -68,6 +87,7 @@ pub(super) fn highlight(
 mod tests {
     use super::*;
     use clipscope_core::{assets, formats};
+    use glam::Vec3;
     use std::path::Path;
     use std::sync::Arc;
 
@@ -116,5 +136,14 @@ mod tests {
             assert!(bounds.max.cmpge(now.max - 1e-5).all(), "{t}");
         }
         assert!(bounds.min.y <= 0.0);
+    }
+
+    #[test]
+    fn a_path_several_times_the_figure_travels() {
+        let figure = Bounds::new(Vec3::new(-0.3, 0.0, -0.2), Vec3::new(0.3, 1.8, 0.2));
+        let stay = Bounds::new(Vec3::new(-0.5, 0.0, -0.5), Vec3::new(0.5, 1.9, 0.6));
+        let walk = Bounds::new(Vec3::new(-0.3, 0.0, -0.2), Vec3::new(0.3, 1.8, 40.0));
+        assert!(!travels(stay, figure));
+        assert!(travels(walk, figure));
     }
 }

@@ -91,6 +91,7 @@ fn build(clip: &Clip, nodes: &[String], roles: &[Option<Role>]) -> Rig {
         morph_targets: Vec::new(),
         origin: Origin::Names,
         joint_size: 0.0,
+        model: None,
     };
     let index = draft.index;
     pivots::turn(&mut rig, clip, &body, &index, pivots, &legs, &ankles);

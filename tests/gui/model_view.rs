@@ -1,0 +1,135 @@
+//! A skinned model in the editor's viewport, driven through egui_kittest: a glTF with a skinned
+//! mesh plays on its model (not its bones), the palettes follow the playhead, the "Bones" toggle
+//! draws the skeleton over it, a bone hidden inside the mesh is still hovered, named and clicked
+//! for its tracks, and a walking take opens framed on the figure and followed.
+//!
+//! kittest runs without the wgpu paint callback, so these check what the viewport hands the
+//! renderer (the render and three.js tests check the pictures).
+#![cfg(feature = "gui")]
+
+use std::path::{Path, PathBuf};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use crate::character::{self, Spec};
+use crate::common::gui::editor;
+use clipscope::ui::ClipscopeApp;
+use clipscope_scene::Figure;
+
+/// Writes the generated character `spec` as `name.gltf` into `dir`.
+fn write(dir: &Path, name: &str, spec: &Spec) -> PathBuf {
+    let file = dir.join(format!("{name}.gltf"));
+    std::fs::write(&file, character::gltf(spec)).unwrap();
+    file
+}
+
+/// Whether the shown clip plays on a model, and its palette matrices.
+fn model_joints(h: &Harness<'_, ClipscopeApp>) -> Option<Vec<glam::Mat4>> {
+    let vp = &h.state().viewport;
+    match vp.player()?.figure() {
+        Figure::Model(_) => Some(vp.frame.joints.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_skinned_gltf_plays_on_its_mesh_and_the_bones_show_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "walker", &Spec::default());
+    let mut harness = editor(&[file]);
+    harness.run();
+    let rest = model_joints(&harness).expect("the clip plays on the file's model");
+    assert!(!rest.is_empty());
+    assert_eq!(
+        harness.get_by_label("Plays on").value().as_deref(),
+        Some("Auto (walker.gltf)")
+    );
+    // The palettes follow the playhead.
+    harness.state_mut().transport.time = 0.7;
+    harness.run();
+    assert_ne!(model_joints(&harness).unwrap(), rest);
+    // The bones are off by default, and the toggle turns them on and off.
+    assert!(!harness.state().viewport.show_bones);
+    harness.get_by_label("Bones").click();
+    harness.run();
+    assert!(harness.state().viewport.show_bones);
+    harness.get_by_label("Bones").click();
+    harness.run();
+    assert!(!harness.state().viewport.show_bones);
+    // The skeleton alone is still a choice.
+    let picker_items = {
+        harness.get_by_label("Plays on").click();
+        harness.run();
+        harness.query_by_label("Skeleton (from the file)").is_some()
+            && harness.query_by_label("Model (the file's meshes)").is_some()
+    };
+    assert!(picker_items, "the picker offers the model and its skeleton");
+}
+
+#[test]
+fn a_bone_inside_the_mesh_is_hovered_and_clicked_for_its_tracks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "walker", &Spec::default());
+    let mut harness = editor(&[file]);
+    harness.run();
+    assert!(!harness.state().viewport.show_bones, "bones hidden");
+    let player = harness.state().viewport.player().unwrap();
+    let rig = player.rig().expect("the model's skeleton").clone();
+    let bone = rig.part_index("limb1_6").expect("a bone of the first arm");
+    let centre = harness.state().viewport.frame.boxes[bone]
+        .transform
+        .w_axis
+        .truncate();
+    let at = harness.state().viewport.screen_pos(centre).unwrap();
+    harness.hover_at(at);
+    harness.run();
+    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("limb1_6"));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run();
+    harness.run();
+    let clip = harness.state().selected_clip().unwrap().1.clone();
+    let shown: Vec<&str> = harness
+        .state()
+        .selection
+        .tracks
+        .iter()
+        .map(|&t| clip.tracks[t].name.as_str())
+        .collect();
+    assert!(
+        !shown.is_empty() && shown.iter().all(|t| t.starts_with("limb1_6.")),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn a_walking_model_opens_framed_on_itself_and_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = Spec {
+        travel: 30.0,
+        seconds: 4.0,
+        ..Spec::default()
+    };
+    let file = write(dir.path(), "long_walk", &spec);
+    let mut harness = editor(&[file]);
+    harness.run();
+    let vp = &harness.state().viewport;
+    assert!(model_joints(&harness).is_some());
+    assert!(vp.travelling && vp.follow, "a travelling take is followed");
+    // Framed on the figure (a few units across), not on the 30 units walked.
+    assert!(vp.camera.distance < 12.0, "{}", vp.camera.distance);
+    assert!(vp.camera.target.z.abs() < 2.0, "{:?}", vp.camera.target);
+    // Later in the take the camera is still on the figure.
+    harness.state_mut().transport.time = 3.0;
+    harness.run();
+    harness.run();
+    let z = harness.state().viewport.camera.target.z;
+    assert!((19.0..26.0).contains(&z), "followed to z = {z}");
+}
