@@ -36,4 +36,5 @@ mod playcanvas;
 mod playcanvas_anim;
 mod procedural;
 mod reduce;
+mod reduce_players;
 mod threejs_variants;

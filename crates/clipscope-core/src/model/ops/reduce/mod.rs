@@ -30,10 +30,12 @@
 
 mod channel;
 mod fit;
+mod layer;
 mod outcome;
 mod plan;
 mod search;
 mod trace;
+mod tree;
 mod world;
 
 use std::collections::HashMap;
@@ -43,6 +45,7 @@ use rayon::prelude::*;
 pub use channel::{Metric, rotation_angle};
 pub use fit::CurveFit;
 pub use trace::Trace;
+pub use tree::{BONE_FRACTION, PointKind};
 pub use world::WorldError;
 
 use channel::Channel;
@@ -64,6 +67,10 @@ pub struct ReduceOptions {
     pub axis_length: f64,
     /// The curves the target format holds.
     pub curves: CurveFit,
+    /// The player scales every interpolated quaternion back to unit length (glTF in three.js:
+    /// its CUBICSPLINE interpolant normalizes, slerp keeps unit length), so the measure does
+    /// too.
+    pub unit_rotations: bool,
     /// The largest change of a morph target weight (`morphTargetInfluences`).
     pub weight_error: f64,
     /// The largest change of any other number (opacity, colours, …).
@@ -94,6 +101,7 @@ impl Default for ReduceOptions {
             max_angle: None,
             axis_length: 0.03,
             curves: CurveFit::Linear,
+            unit_rotations: false,
             weight_error: 0.001,
             number_error: 0.001,
             property_errors: Vec::new(),
@@ -150,20 +158,40 @@ pub struct ReduceReport {
     pub max_error: f64,
     /// The largest angle a rotation turned, in radians.
     pub max_angle: f64,
-    /// The joint (or track) of the largest distance, and its time when known (a joint measured
-    /// through the skeleton; a track bounded on its own reports only its largest error).
-    pub worst: Option<(String, Option<f64>)>,
-    /// True when the transforms were measured through a skeleton.
+    /// Where and when the largest distance is (a node measured through the tree; a track
+    /// bounded on its own reports only its name).
+    pub worst: Option<Worst>,
+    /// True when the transforms were measured through a tree of nodes (a skeleton, or a
+    /// composition's layers).
     pub world: bool,
+    /// True when the tree's nodes are 3D nodes whose world rotations were measured (a
+    /// composition's layers have none).
+    pub world_angles: bool,
+    /// Every node of the tree, in its order, with its measured error (when measured through
+    /// one).
+    pub nodes: Vec<NodeError>,
     /// Every track, in clip order.
     pub tracks: Vec<TrackReduction>,
+}
+
+/// How far one node's measured points moved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeError {
+    /// The node's name (bone, layer).
+    pub name: String,
+    /// The largest distance any of its measured points moved.
+    pub error: f64,
+    /// The largest angle its world rotation turned, in radians (3D nodes).
+    pub angle: f64,
+    /// The radius of its shell points, in its local units, if it has any.
+    pub shell: Option<f64>,
 }
 
 impl ReduceReport {
     /// Whether any rotation was measured (through a skeleton, or a rotation track on its own),
     /// so [`ReduceReport::max_angle`] means something.
     pub fn measures_angles(&self) -> bool {
-        self.world || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
+        self.world_angles || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
     }
 
     /// Whether the measured errors keep `options`' budgets: the distance and angle, and every
@@ -172,12 +200,50 @@ impl ReduceReport {
         self.max_error <= options.max_error
             && options
                 .max_angle
-                .is_none_or(|a| self.max_angle <= a || !self.world)
+                .is_none_or(|a| self.max_angle <= a || !self.world_angles)
             && self
                 .tracks
                 .iter()
                 .all(|t| t.tolerance.is_none_or(|tol| t.error <= tol))
     }
+}
+
+/// Where the largest error of a reduction is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worst {
+    /// The node (bone, layer) or, for a track bounded on its own, the track.
+    pub node: String,
+    /// Which of the node's measured points (`None` for a track bounded on its own).
+    pub point: Option<PointKind>,
+    /// The clip time, in seconds, when known.
+    pub time: Option<f64>,
+}
+
+impl Worst {
+    /// Where, in words: `HeadTop_End`, `LeftHand's shell point 0.125 along y`, `Solid's
+    /// bottom right corner`, or the track's name.
+    pub fn place(&self) -> String {
+        match self.point {
+            None | Some(PointKind::Origin) => self.node.clone(),
+            Some(PointKind::Shell { axis, radius }) => format!(
+                "{}'s shell point {} along {}",
+                self.node,
+                short(radius),
+                ["x", "y", "z"][axis.min(2)]
+            ),
+            Some(PointKind::Corner(k)) => format!(
+                "{}'s {} corner",
+                self.node,
+                ["top left", "top right", "bottom right", "bottom left"][k.min(3)]
+            ),
+        }
+    }
+}
+
+/// A length with at most four decimals and no trailing zeros (`0.125`, `18`).
+fn short(x: f64) -> String {
+    let text = format!("{x:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// A reduced clip and its report.
@@ -212,7 +278,7 @@ impl<'c> Reducer<'c> {
     ) -> Reducer<'c> {
         let t0 = std::time::Instant::now();
         let plan = Plan::new(clip, skeleton, options);
-        let world = plan.hierarchy.as_ref().and_then(|h| {
+        let world = plan.tree.as_ref().and_then(|h| {
             let joint_tracks: Vec<usize> = (0..clip.tracks.len())
                 .filter(|&i| matches!(plan.roles[i], Role::Joint { .. }))
                 .collect();
@@ -348,7 +414,7 @@ impl<'c> Reducer<'c> {
             .collect();
         let world_error = self.world.as_ref().map(|world| {
             let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
-            world.measure(&mapped, self.options.axis_length)
+            world.measure(&mapped)
         });
         let report = self
             .plan

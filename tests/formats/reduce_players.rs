@@ -1,0 +1,156 @@
+//! `clipscope reduce` measured by the players themselves: every reduced file is loaded by
+//! three.js r187 (GLTFLoader, AnimationMixer, every node's world matrix, every skinned vertex)
+//! or lottie-web (every layer's content through its parents) in `tests/conformance/
+//! measure_error.mjs`, and the error they see must stay within the budget `reduce` was given and
+//! match the error `reduce` reported. None of the reducer's code takes part in the measure.
+//!
+//! Files: a humanoid laid out like a Mixamo export with static end bones, random hierarchies
+//! with static leaves, the shared glTF and Lottie samples, generated Lottie compositions with
+//! parented, auto-oriented, split-position and 3D layers.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clipscope_core::formats::{self, Document, Format, WriteOptions};
+use serde_json::Value;
+
+use crate::common::node_package;
+use crate::mocap;
+
+/// Runs `clipscope reduce INPUT -o OUT --max-error BUDGET --json` with `extra` arguments and
+/// returns its report.
+pub fn reduce(input: &Path, out: &Path, budget: f64, extra: &[&str]) -> Value {
+    let result = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .arg("reduce")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .args(["--max-error", &budget.to_string(), "--json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}: {}",
+        input.display(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    serde_json::from_slice(&result.stdout).unwrap()
+}
+
+/// The shell radii a `reduce --json` report gives its nodes, as `measure_error.mjs --shells`
+/// reads them: `{name: radius}`.
+fn shells(report: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    for clip in report["clips"].as_array().unwrap() {
+        for node in clip["nodes"].as_array().unwrap() {
+            if let Some(r) = node["shell"].as_f64() {
+                out.insert(node["name"].as_str().unwrap().to_string(), r.into());
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// What the player measures between `original` and `changed` (`measure_error.mjs`'s JSON),
+/// with the shell points of `report` when given; `None` (after a SKIPPED line) without node.
+pub fn measure(original: &Path, changed: &Path, report: Option<&Value>) -> Option<Value> {
+    let conformance = node_package("three")?;
+    node_package("lottie-web")?;
+    let mut command = Command::new("node");
+    command
+        .arg(conformance.join("measure_error.mjs"))
+        .arg(original)
+        .arg(changed)
+        .current_dir(&conformance);
+    let shells_file = changed.with_extension("shells.json");
+    if let Some(report) = report {
+        std::fs::write(&shells_file, shells(report).to_string()).unwrap();
+        command.arg("--shells").arg(&shells_file);
+    }
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "measure_error.mjs {}: {}",
+        changed.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_slice(&output.stdout).unwrap())
+}
+
+/// The largest error of a kind of point in a measurement (0 when none was measured).
+fn kind(measured: &Value, kind: &str) -> f64 {
+    measured[kind]["error"].as_f64().unwrap_or(0.0)
+}
+
+/// Writes `doc` to `dir/name` and returns the path.
+fn write(doc: &Document, dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    formats::write_file(doc, &path, &WriteOptions::default()).unwrap();
+    path
+}
+
+/// Reduces `input` at `budget` and checks it with the player: within the budget, and the
+/// reported error the player's (the largest over nodes, shells and vertices) to `slack`.
+/// Returns (reported, measured, report).
+fn reduce_and_measure(
+    input: &Path,
+    dir: &Path,
+    budget: f64,
+    slack: f64,
+    extra: &[&str],
+) -> Option<(f64, Value, Value)> {
+    let stem = input.file_stem().unwrap().to_string_lossy().to_string();
+    let ext = input.extension().unwrap().to_string_lossy().to_string();
+    let out = dir.join(format!("{stem}.reduced{budget}.{ext}"));
+    let report = reduce(input, &out, budget, extra);
+    let measured = measure(input, &out, Some(&report))?;
+    let reported = report["max_error"].as_f64().unwrap();
+    let seen = measured["max"].as_f64().unwrap();
+    let context = format!(
+        "{} at {budget}: reported {reported} ({}), player {seen} ({})",
+        input.display(),
+        report["worst"],
+        measured["worst"]
+    );
+    eprintln!(
+        "{context}; keys {} → {}",
+        report["keys_before"], report["keys_after"]
+    );
+    assert!(seen <= budget, "{context}: over the budget");
+    assert!(reported <= budget, "{context}");
+    assert!(
+        (reported - seen).abs() <= slack,
+        "{context}: the reported error is not the player's"
+    );
+    Some((reported, measured, report))
+}
+
+#[test]
+fn a_humanoid_with_end_bones_keeps_the_budget_where_three_js_looks() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        &mocap::document(8.0, 11, Format::Glb),
+        dir.path(),
+        "humanoid.glb",
+    );
+    for budget in [0.01, 0.02, 0.05] {
+        let Some((_, measured, report)) = reduce_and_measure(&input, dir.path(), budget, 2e-5, &[])
+        else {
+            return;
+        };
+        // Every node counts: the five end bones are in the tree and measured by three.js.
+        let nodes: Vec<&str> = report["clips"][0]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["name"].as_str().unwrap())
+            .collect();
+        for (end, _, _) in mocap::END_BONES {
+            assert!(nodes.contains(&end), "{end} missing from {nodes:?}");
+        }
+        let head_top = kind(&measured, "nodes");
+        assert!(head_top <= budget, "{measured}");
+        assert!(report["keys_after"].as_u64() < report["keys_before"].as_u64());
+    }
+}
