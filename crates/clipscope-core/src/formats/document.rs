@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Format;
-use crate::model::{Clip, MorphMesh, Skeleton};
+use crate::model::{Clip, Model, MorphMesh, Skeleton};
 
 /// How the original file was laid out, so writing back keeps its shape and unmodelled fields.
 /// Only the format module that read the file knows the type inside (its layout: top-level
@@ -51,6 +51,10 @@ pub struct Document {
     /// format 3, glTF meshes with targets). Shared, so views of it (the viewport's player, the
     /// GPU upload) are cheap and can tell the same mesh by pointer.
     pub mesh: Option<Arc<MorphMesh>>,
+    /// The file's 3D model, when it has meshes to draw (glTF meshes, skins and materials; a
+    /// legacy three.js skinned model): what the viewport shows the clips playing on. Shared
+    /// like [`mesh`](Self::mesh).
+    pub model: Option<Arc<Model>>,
     /// Keyframe data the file holds in a shape clipscope does not read, where it is and what it
     /// is: never shown or checked, so `validate` reports each (`unsupported-content`) and
     /// `info` and the editor list them.
@@ -102,6 +106,7 @@ impl Document {
             clips,
             skeleton: self.skeleton.clone(),
             mesh: self.mesh.clone(),
+            model: self.model.clone(),
             source: self.source.clone(),
             unread: self.unread.clone(),
         }
@@ -116,6 +121,7 @@ impl Document {
             clips,
             skeleton: None,
             mesh: None,
+            model: None,
             unread: Vec::new(),
             source: Source::default(),
         }
@@ -123,7 +129,7 @@ impl Document {
 
     /// The same document to be written as `format`: when that is another format, the layout of
     /// the file it was read from is forgotten, so the writer picks that format's natural shape.
-    /// Clips, skeleton and mesh are kept (see [`conversion_losses`](super::conversion_losses) for
+    /// Clips, skeleton, mesh and model are kept (see [`conversion_losses`](super::conversion_losses) for
     /// what the target cannot hold). Between formats of one family (`.gltf` and `.glb`)
     /// the file is kept: only its container changes.
     pub fn converted_to(mut self, format: Format) -> Document {

@@ -14,7 +14,8 @@
 //!   (derivatives) to the model's bezier handles and back;
 //! * [`names`] gives every node the unique, track-safe name its tracks use;
 //! * [`read`] turns animations into clips, [`skeleton`] and [`mesh`] the node hierarchy and the
-//!   morph mesh into the document's skeleton and mesh;
+//!   morph mesh into the document's skeleton and mesh, [`model`] the nodes, meshes, skins,
+//!   materials and images into the document's model;
 //! * [`target`] says which node property a track animates, the shared
 //!   [`sampler_keys`](crate::formats::sampler_keys) how its keys become a sampler, [`weights`]
 //!   how one-target morph tracks join into one `weights` channel, and the model's
@@ -43,6 +44,7 @@ pub(crate) mod fresh;
 pub(crate) mod glb;
 pub(crate) mod lint;
 pub(crate) mod mesh;
+pub(crate) mod model;
 pub(crate) mod names;
 pub(crate) mod patch;
 pub(crate) mod plan;

@@ -131,6 +131,15 @@ pub(crate) fn build(
             mesh::morph_mesh(json, &buffers, &node_names).unwrap_or(None),
         ),
     };
+    let model = super::model::model(
+        json,
+        &node_names,
+        &super::model::Sources {
+            root: &root,
+            buffers: &buffers,
+            folder: folder(input.file),
+        },
+    );
     let source = GltfSource {
         root,
         json: typed,
@@ -146,6 +155,7 @@ pub(crate) fn build(
             clips,
             skeleton,
             mesh: mesh.map(Arc::new),
+            model: model.map(Arc::new),
             unread: found.unread,
             source: Source::new(source),
         },

@@ -33,12 +33,23 @@ fn face_len(ty: u32, uv_layers: usize) -> (usize, usize) {
     (len, corners)
 }
 
-/// One face of the file: its corners and its face colour, if it has one.
-struct Face {
+/// One face of the file: its corners, its face colour and the indices its other type bits
+/// give (indices into `normals`, `uvs[0]` and `colors`, unchecked; a value that is no index is
+/// left out).
+pub(super) struct Face {
     /// Vertex indices (3, or 4 for a quad).
-    corners: Vec<u32>,
+    pub corners: Vec<u32>,
     /// The face colour (type bit 6).
-    colour: Option<[f32; 3]>,
+    pub colour: Option<[f32; 3]>,
+    /// The material index (type bit 1).
+    pub material: Option<u32>,
+    /// One normal index per corner: the face-vertex normals (bit 5), else the face normal
+    /// (bit 4) for every corner.
+    pub normals: Option<Vec<u32>>,
+    /// One UV index per corner in the first UV layer (bit 3).
+    pub uvs: Option<Vec<u32>>,
+    /// One colour index per corner (bit 7).
+    pub vertex_colours: Option<Vec<u32>>,
 }
 
 /// The morph mesh of a model with a non-empty `morphTargets`; `None` for other files.
@@ -50,16 +61,7 @@ pub(crate) fn read_mesh(model: &ModelJson, name: &str) -> Result<Option<MorphMes
     if targets.is_empty() {
         return Ok(None);
     }
-    let factor = match &model.scale {
-        None => 1.0,
-        Some(s) => {
-            let scale = s.f64()?;
-            if scale == 0.0 {
-                return Err(Located::new(&s.path, "scale must not be 0"));
-            }
-            1.0 / scale
-        }
-    };
+    let factor = scale_factor(model)?;
     let missing = |name: &str| {
         Located::new(
             name,
@@ -71,14 +73,7 @@ pub(crate) fn read_mesh(model: &ModelJson, name: &str) -> Result<Option<MorphMes
         factor,
         None,
     )?;
-    let uv_layers = match &model.uvs {
-        None => 0,
-        Some(uvs) => uvs
-            .array("an array of UV layers")?
-            .iter()
-            .filter(|layer| layer.len() > 0)
-            .count(),
-    };
+    let uv_layers = uv_layers(model)?.len();
     let colors = match &model.colors {
         None => Vec::new(),
         Some(c) => c.numbers()?,
@@ -140,9 +135,40 @@ pub(crate) fn read_mesh(model: &ModelJson, name: &str) -> Result<Option<MorphMes
     }))
 }
 
+/// The factor vertices are multiplied by: `1 / scale` (`json.scale = 1.0 / json.scale` in the
+/// loader), 1 without a `scale`.
+pub(super) fn scale_factor(model: &ModelJson) -> Result<f64, Located> {
+    Ok(match &model.scale {
+        None => 1.0,
+        Some(s) => {
+            let scale = s.f64()?;
+            if scale == 0.0 {
+                return Err(Located::new(&s.path, "scale must not be 0"));
+            }
+            1.0 / scale
+        }
+    })
+}
+
+/// The UV layers that count (the loader "disregards empty arrays").
+pub(super) fn uv_layers<'de>(model: &ModelJson<'de>) -> Result<Vec<Node<'de>>, Located> {
+    Ok(match &model.uvs {
+        None => Vec::new(),
+        Some(uvs) => uvs
+            .array("an array of UV layers")?
+            .into_iter()
+            .filter(|layer| layer.len() > 0)
+            .collect(),
+    })
+}
+
 /// The flat `x, y, z` array at `node` as positions multiplied by `factor`; with `expected`, the
 /// number of positions it must hold.
-fn positions(node: &Node, factor: f64, expected: Option<usize>) -> Result<Vec<[f32; 3]>, Located> {
+pub(super) fn positions(
+    node: &Node,
+    factor: f64,
+    expected: Option<usize>,
+) -> Result<Vec<[f32; 3]>, Located> {
     let v = nested_numbers(node)?;
     match expected {
         Some(n) if v.len() != n * 3 => {
@@ -229,7 +255,7 @@ fn integer(faces: &[f64], i: usize, path: &str, what: &str) -> Result<u32, Locat
 
 /// Decodes the `faces` array: corners checked against `vertex_count`, face colours looked up
 /// in `colors`, everything else skipped.
-fn faces(
+pub(super) fn faces(
     node: &Node,
     vertex_count: usize,
     uv_layers: usize,
@@ -256,6 +282,10 @@ fn faces(
         let mut face = Face {
             corners: Vec::with_capacity(corners),
             colour: None,
+            material: None,
+            normals: None,
+            uvs: None,
+            vertex_colours: None,
         };
         for k in 0..corners {
             let v = integer(&f, o + k, path, "vertex index")?;
@@ -269,8 +299,29 @@ fn faces(
         }
         // Past the corners: material, face UVs, face-vertex UVs, face normal, vertex normals.
         let bit = |b: u32| usize::from(ty & (1 << b) != 0);
-        o += corners + bit(1) + bit(2) * uv_layers + bit(3) * uv_layers * corners;
-        o += bit(4) + bit(5) * corners;
+        let at = |i: usize| {
+            Some(f[i])
+                .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+                .map(|v| v as u32)
+        };
+        let run = |from: usize| (from..from + corners).map(at).collect::<Option<Vec<u32>>>();
+        o += corners;
+        if bit(1) == 1 {
+            face.material = at(o);
+        }
+        o += bit(1) + bit(2) * uv_layers;
+        if bit(3) == 1 && uv_layers > 0 {
+            face.uvs = run(o);
+        }
+        o += bit(3) * uv_layers * corners;
+        if bit(4) == 1 {
+            face.normals = at(o).map(|n| vec![n; corners]);
+        }
+        o += bit(4);
+        if bit(5) == 1 {
+            face.normals = run(o);
+        }
+        o += bit(5) * corners;
         if bit(6) == 1 {
             let c = integer(&f, o, path, "colour index")? as usize;
             let hex = *colors.get(c).ok_or_else(|| {
@@ -285,6 +336,9 @@ fn faces(
             face.colour = Some(hex_colour(hex));
             o += 1;
         }
+        if bit(7) == 1 {
+            face.vertex_colours = run(o);
+        }
         o += bit(7) * corners;
         out.push(face);
     }
@@ -292,7 +346,7 @@ fn faces(
 }
 
 /// three.js `Color.setHex`: `0xRRGGBB` (floored, as a 32-bit integer) to components 0–1.
-fn hex_colour(hex: f64) -> [f32; 3] {
+pub(super) fn hex_colour(hex: f64) -> [f32; 3] {
     let h = hex.floor() as i64 as i32;
     let c = |shift: u32| (((h >> shift) & 255) as f64 / 255.0) as f32;
     [c(16), c(8), c(0)]

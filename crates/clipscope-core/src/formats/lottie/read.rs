@@ -117,6 +117,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips,
         skeleton: None,
         mesh: None,
+        model: None,
         unread,
         source: Source::new(LottieSource(Arc::new(source))),
     })

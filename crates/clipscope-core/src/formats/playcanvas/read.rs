@@ -66,6 +66,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips: vec![clip],
         skeleton: None,
         mesh: None,
+        model: None,
         unread: Vec::new(),
         source: Source::new(layout),
     })

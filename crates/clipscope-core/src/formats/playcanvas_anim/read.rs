@@ -104,6 +104,7 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
         clips: vec![clip],
         skeleton: None,
         mesh: None,
+        model: None,
         unread: Vec::new(),
         source: Source::new(source),
     })

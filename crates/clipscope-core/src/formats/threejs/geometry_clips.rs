@@ -93,13 +93,8 @@ pub(crate) fn read(
             && targets.len() > 0
         {
             let model = ModelJson {
-                scale: data.get_some("scale"),
-                vertices: data.get_some("vertices"),
-                faces: data.get_some("faces"),
-                uvs: data.get_some("uvs"),
-                colors: data.get_some("colors"),
                 morph_targets: Some(targets),
-                morph_colors: data.get_some("morphColors"),
+                ..ModelJson::of(&data)
             };
             let fallback = match data.get_some("name") {
                 Some(n) if n.kind() == JsonKind::String => n.string()?,

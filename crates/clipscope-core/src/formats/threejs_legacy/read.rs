@@ -1,7 +1,8 @@
 //! Converting a legacy three.js file into a [`Document`]: `bones` into a [`Skeleton`], each
 //! `animation(s)` entry into a clip exactly like three.js r184's `AnimationClip.parseAnimation`
-//! (spec §5), and a morph-target model into a [`MorphMesh`](crate::model::MorphMesh) (see
-//! [`legacy_geometry`](crate::formats::legacy_geometry)) plus the clips its numbered targets imply.
+//! (spec §5), a morph-target model into a [`MorphMesh`](crate::model::MorphMesh) (see
+//! [`legacy_geometry`](crate::formats::legacy_geometry)) plus the clips its numbered targets imply,
+//! and a skinned model (`skinIndices`, `skinWeights`) into a [`Model`].
 //!
 //! Where three.js would throw, store NaN or build a track named after `undefined`, the reader
 //! stops with a [`ReadError`] naming the JSON path instead.
@@ -12,10 +13,10 @@ use crate::formats::codec::Input;
 use crate::formats::document::Source;
 use crate::formats::json::JsonKind;
 use crate::formats::json::path::{field, syntax_error};
-use crate::formats::legacy_geometry::read_mesh;
+use crate::formats::legacy_geometry::{read_mesh, read_skinned};
 use crate::formats::{Document, Format, ReadError, ReadErrorKind};
 use crate::model::ops::create_clips_from_morph_target_sequences;
-use crate::model::{BlendMode, Bone, Clip, Extras, Skeleton, Track, TrackKind};
+use crate::model::{BlendMode, Bone, Clip, Extras, Model, Skeleton, Track, TrackKind};
 
 /// The three tracks a hierarchy entry can give, in parseAnimation's order: the key field, the
 /// property the track animates, its kind and the numbers per key.
@@ -97,6 +98,13 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
             c
         }));
     }
+    // A skinned model that cannot be built never stops the clips: it is described instead.
+    let model = read_skinned(&json.model(), skeleton.as_ref(), &name).unwrap_or_else(|e| {
+        Some(Model {
+            notes: vec![format!("{}: {} (not drawn)", e.path, e.reason)],
+            ..Model::default()
+        })
+    });
     let layout = LegacyLayout::new(
         &json.top.fields.0,
         shape,
@@ -110,6 +118,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         clips,
         skeleton,
         mesh: mesh.map(std::sync::Arc::new),
+        model: model.map(std::sync::Arc::new),
         unread: Vec::new(),
         source: Source::new(layout),
     })

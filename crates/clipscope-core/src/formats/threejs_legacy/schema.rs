@@ -116,16 +116,7 @@ impl<'de> FileJson<'de> {
 
     /// The model arrays (vertices, faces, …).
     pub(crate) fn model(&self) -> ModelJson<'de> {
-        let top = &self.top;
-        ModelJson {
-            scale: top.get_some("scale"),
-            vertices: top.get_some("vertices"),
-            faces: top.get_some("faces"),
-            uvs: top.get_some("uvs"),
-            colors: top.get_some("colors"),
-            morph_targets: top.get_some("morphTargets"),
-            morph_colors: top.get_some("morphColors"),
-        }
+        ModelJson::of(&self.top)
     }
 }
 

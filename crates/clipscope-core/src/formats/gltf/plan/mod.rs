@@ -217,6 +217,7 @@ pub(crate) fn plan(doc: &Document) -> Plan {
             clips,
             skeleton: doc.skeleton.clone(),
             mesh: doc.mesh.clone(),
+            model: doc.model.clone(),
             unread: doc.unread.clone(),
             source: doc.source.clone(),
         }),

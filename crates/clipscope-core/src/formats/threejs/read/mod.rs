@@ -87,6 +87,7 @@ pub(crate) fn read(
         clips,
         skeleton: found.skeleton,
         mesh: found.mesh.map(std::sync::Arc::new),
+        model: None,
         unread: found.unread,
         source: Source::new(found.layout),
     };
