@@ -18,11 +18,11 @@ use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
-use clipscope_core::model::Skeleton;
 use clipscope_core::model::ops::reduce::{
-    Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, Trace, Worst,
+    Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
     lossless_clip,
 };
+use clipscope_core::model::{Model, Skeleton};
 use clipscope_scene::Rig;
 
 /// A length unit a file may be in.
@@ -161,6 +161,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
 
     let target = Target {
         skeleton: skeleton.as_ref(),
+        model: doc.model.as_deref(),
         out: &args.output.output,
         write: args.output.write_options(),
     };
@@ -230,6 +231,8 @@ struct Attempt {
 struct Target<'a> {
     /// The hierarchy, if any.
     skeleton: Option<&'a Skeleton>,
+    /// The model whose meshes the clips deform, if any.
+    model: Option<&'a Model>,
     /// The output path (named in errors; its extension does not change the format).
     out: &'a Path,
     /// How the output is written.
@@ -239,7 +242,7 @@ struct Target<'a> {
 /// What an attempt does to the clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
-    /// Reduce within the budget.
+    /// Reduce within the budget (tighter and tighter while the file as written is over it).
     Fit,
     /// Only three.js's lossless optimize.
     Lossless,
@@ -247,26 +250,53 @@ enum Pass {
 
 impl Target<'_> {
     /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
-    /// what it reads back as.
+    /// what it reads back as; a reduction whose written form is over the budget (every vertex
+    /// measured, the file's own curves) is redone with tighter budgets.
     fn attempt(
         &self,
         doc: &Document,
         options: &ReduceOptions,
         pass: Pass,
     ) -> Result<Attempt, String> {
-        let t0 = std::time::Instant::now();
         let reducers: Vec<Reducer> = doc
             .clips
             .iter()
-            .map(|clip| Reducer::new(clip, self.skeleton, options))
+            .map(|clip| Reducer::with_model(clip, self.skeleton, self.model, options))
             .collect();
+        let scales: &[f64] = match pass {
+            Pass::Fit => &SCALES,
+            Pass::Lossless => &[0.0],
+        };
+        let mut last = None;
+        for &scale in scales {
+            let attempt = self.attempt_at(doc, options, &reducers, scale)?;
+            if attempt.within {
+                return Ok(attempt);
+            }
+            last = Some(attempt);
+        }
+        Ok(last.expect("at least one scale"))
+    }
+
+    /// One attempt with every budget scaled by `scale` (0: only the lossless optimize).
+    fn attempt_at(
+        &self,
+        doc: &Document,
+        options: &ReduceOptions,
+        reducers: &[Reducer],
+        scale: f64,
+    ) -> Result<Attempt, String> {
+        let t0 = std::time::Instant::now();
         let clips = doc
             .clips
             .iter()
-            .zip(&reducers)
-            .map(|(clip, reducer)| match pass {
-                Pass::Fit => reducer.reduce(1.0).clip,
-                Pass::Lossless => lossless_clip(clip),
+            .zip(reducers)
+            .map(|(clip, reducer)| {
+                if scale > 0.0 {
+                    reducer.reduce(scale).clip
+                } else {
+                    lossless_clip(clip)
+                }
             })
             .collect();
         let reduced = doc.with_clips(clips);
@@ -282,7 +312,7 @@ impl Target<'_> {
             .line(format_args!("cli: written and read back"));
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
-        for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(&reducers) {
+        for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(reducers) {
             let report = reducer.measure(written);
             within &= report.within(options);
             reports.push((original.name.clone(), report));
@@ -451,6 +481,10 @@ fn worst_json(w: &Worst) -> Value {
             v["point"] = json!("shell");
             v["axis"] = json!(["x", "y", "z"][axis.min(2)]);
             v["radius"] = json!(radius);
+        }
+        Some(PointKind::Vertex(index)) => {
+            v["point"] = json!("vertex");
+            v["vertex"] = json!(index);
         }
         Some(PointKind::Corner(k)) => {
             v["point"] = json!("corner");

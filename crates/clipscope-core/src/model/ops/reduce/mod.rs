@@ -31,6 +31,7 @@
 mod channel;
 mod fit;
 mod layer;
+mod mesh;
 mod outcome;
 mod plan;
 mod search;
@@ -49,11 +50,12 @@ pub use tree::{BONE_FRACTION, PointKind};
 pub use world::WorldError;
 
 use channel::Channel;
+use mesh::MeshProbe;
 use outcome::{Outcome, fit_channel, lossless};
 use plan::{Plan, Role};
 use search::WorldSearch;
 
-use crate::model::{Clip, Skeleton, Track, Values};
+use crate::model::{Clip, Model, Skeleton, Track, Values};
 
 /// How much a reduction may change and what curves it may use.
 #[derive(Debug, Clone, PartialEq)]
@@ -231,6 +233,7 @@ impl Worst {
                 short(radius),
                 ["x", "y", "z"][axis.min(2)]
             ),
+            Some(PointKind::Vertex(v)) => format!("vertex {v} of {}", self.node),
             Some(PointKind::Corner(k)) => format!(
                 "{}'s {} corner",
                 self.node,
@@ -267,6 +270,8 @@ pub struct Reducer<'c> {
     plan: Plan,
     /// The skeleton channels' search, when the clip has any.
     world: Option<WorldSearch>,
+    /// Every vertex of the model the clip plays on, when it has a mesh.
+    probe: Option<MeshProbe>,
 }
 
 impl<'c> Reducer<'c> {
@@ -276,8 +281,25 @@ impl<'c> Reducer<'c> {
         skeleton: Option<&Skeleton>,
         options: &ReduceOptions,
     ) -> Reducer<'c> {
+        Reducer::with_model(clip, skeleton, None, options)
+    }
+
+    /// Prepares `clip`, played on `skeleton` and deforming `model`'s meshes (if known), for
+    /// reduction within `options`: the shells come from the vertices each joint moves, morph
+    /// weights get the tolerance their targets' largest offsets allow, and every vertex is
+    /// measured ([`Reducer::measure`]).
+    pub fn with_model(
+        clip: &'c Clip,
+        skeleton: Option<&Skeleton>,
+        model: Option<&Model>,
+        options: &ReduceOptions,
+    ) -> Reducer<'c> {
         let t0 = std::time::Instant::now();
-        let plan = Plan::new(clip, skeleton, options);
+        let plan = Plan::new(clip, skeleton, model, options);
+        let probe = match (model, &plan.tree) {
+            (Some(model), Some(tree)) => MeshProbe::new(model, tree, clip, &plan.sample_times),
+            _ => None,
+        };
         let world = plan.tree.as_ref().and_then(|h| {
             let joint_tracks: Vec<usize> = (0..clip.tracks.len())
                 .filter(|&i| matches!(plan.roles[i], Role::Joint { .. }))
@@ -301,6 +323,7 @@ impl<'c> Reducer<'c> {
             options: options.clone(),
             plan,
             world,
+            probe,
         }
     }
 
@@ -416,9 +439,38 @@ impl<'c> Reducer<'c> {
             let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
             world.measure(&mapped)
         });
-        let report = self
-            .plan
-            .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
+        let mut report =
+            self.plan
+                .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
+        if let (Some(probe), Some(tree)) = (&self.probe, &self.plan.tree) {
+            // Where the viewer looks: every node's origin and every vertex, posed.
+            let (mesh, per_node) = match &self.world {
+                Some(world) => {
+                    let mapped: Vec<Outcome> =
+                        world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
+                    world.compare_mesh(probe, &mapped, candidate)
+                }
+                None => probe.compare(tree, &[], &[], candidate, &self.plan.sample_times),
+            };
+            let time = |s: usize| self.plan.sample_times.get(s).copied();
+            report.max_error = mesh.node.0.max(mesh.vertex.0);
+            report.worst = if mesh.vertex.0 >= mesh.node.0 {
+                mesh.vertex.1.map(|(p, v, s)| Worst {
+                    node: probe.part_name(p).to_string(),
+                    point: Some(PointKind::Vertex(v)),
+                    time: time(s),
+                })
+            } else {
+                mesh.node.1.map(|(j, s)| Worst {
+                    node: tree.names[j].clone(),
+                    point: Some(PointKind::Origin),
+                    time: time(s),
+                })
+            };
+            for (node, (error, _)) in report.nodes.iter_mut().zip(per_node) {
+                node.error = error;
+            }
+        }
         self.options
             .trace
             .line(format_args!("measured {:?}", t0.elapsed()));
@@ -431,8 +483,19 @@ impl<'c> Reducer<'c> {
 /// (the report's errors are that measure); if rounding tipped it over a budget the reduction
 /// is redone with tighter budgets, and as a last resort the clip is only losslessly optimized.
 pub fn reduce_clip(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Reduced {
-    let reducer = Reducer::new(clip, skeleton, options);
-    for scale in [1.0, 0.8, 0.5] {
+    reduce_clip_on(clip, skeleton, None, options)
+}
+
+/// [`reduce_clip`] for a clip that deforms `model`'s meshes: bounded and measured at every
+/// vertex too (see [`Reducer::with_model`]).
+pub fn reduce_clip_on(
+    clip: &Clip,
+    skeleton: Option<&Skeleton>,
+    model: Option<&Model>,
+    options: &ReduceOptions,
+) -> Reduced {
+    let reducer = Reducer::with_model(clip, skeleton, model, options);
+    for scale in SCALES {
         let mut reduced = reducer.reduce(scale);
         let exact = reducer.measure(&reduced.clip);
         if exact.within(options) {
@@ -444,6 +507,10 @@ pub fn reduce_clip(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOpt
     let report = reducer.measure(&kept);
     Reduced { clip: kept, report }
 }
+
+/// The budget scales a reduction tries in turn when the exact measure (every vertex, the
+/// file's own interpolants) finds a try over the budget.
+pub const SCALES: [f64; 4] = [1.0, 0.8, 0.6, 0.4];
 
 /// `clip` without the keys that change nothing: three.js's lossless optimize on its linear and
 /// step tracks (smooth and bezier tracks are kept as they are). What a reduction falls back to.

@@ -5,15 +5,16 @@
 
 use std::sync::Arc;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::channel::Metric;
+use super::mesh::shell_radii;
 use super::outcome::Outcome;
 use super::tree::{Local, PointKind, Tree};
 use super::world::{PerNode, WorldError};
 use super::{Bound, NodeError, ReduceOptions, ReduceReport, TrackReduction, Worst};
 use crate::model::binding::parse_track_name;
-use crate::model::{Clip, Interpolation, Skeleton, Track};
+use crate::model::{Clip, Interpolation, Model, Skeleton, Track};
 
 /// What a track animates on a node of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,8 +88,14 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// The plan for `clip` played on `skeleton` (else on its own layers, if it has any).
-    pub fn new(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Plan {
+    /// The plan for `clip` played on `skeleton` (else on its own layers, if it has any),
+    /// deforming `model`'s meshes if known.
+    pub fn new(
+        clip: &Clip,
+        skeleton: Option<&Skeleton>,
+        model: Option<&Model>,
+        options: &ReduceOptions,
+    ) -> Plan {
         let tree = match (skeleton, &clip.layers) {
             (Some(skeleton), _) => {
                 let moved: HashSet<String> = clip
@@ -109,11 +116,29 @@ impl Plan {
         let mut tree = tree;
         if let Some(tree) = &mut tree {
             tree.unit_rotations = options.unit_rotations;
+            // With a mesh, the shells are the geometry each node carries.
+            if let Some(radii) = model.and_then(|m| shell_radii(m, tree)) {
+                for (j, r) in radii.into_iter().enumerate() {
+                    tree.set_shell(j, r);
+                }
+            }
         }
+        let weights = model
+            .map(|m| morph_tolerances(m, options))
+            .unwrap_or_default();
         let roles = clip
             .tracks
             .iter()
-            .map(|t| role(t, tree.as_ref(), options))
+            .map(
+                |t| match (role(t, tree.as_ref(), options), weights.get(&t.name)) {
+                    (Role::Fixed { metric, bound, .. }, Some(&tolerance)) => Role::Fixed {
+                        metric,
+                        tolerance,
+                        bound,
+                    },
+                    (role, _) => role,
+                },
+            )
             .collect();
         Plan {
             tree,
@@ -397,6 +422,58 @@ fn role(track: &Track, tree: Option<&Tree>, options: &ReduceOptions) -> Role {
         Property::Euler => fixed(Metric::Absolute, angle / 2.0, Bound::Local),
         _ => fixed(Metric::Scale, options.max_error / axis, Bound::Local),
     }
+}
+
+/// The tolerance of every morph weight track of `model`'s meshes
+/// (`NODE.morphTargetInfluences[T]`, by index and by target name): the weight change that
+/// moves the target's farthest-moving vertex by half the budget, shared among the mesh's
+/// targets as if their errors added like independent ones (the vertices are measured exactly
+/// at the end).
+fn morph_tolerances(model: &Model, options: &ReduceOptions) -> HashMap<String, f64> {
+    let mut out = HashMap::new();
+    let rest = model.rest_world();
+    for instance in model.instances() {
+        let node = &model.nodes[instance.node];
+        let mesh = &model.meshes[instance.mesh];
+        let stretch = if instance.skin.is_some() {
+            1.0
+        } else {
+            let m = rest[instance.node];
+            [m.x_axis, m.y_axis, m.z_axis]
+                .iter()
+                .map(|a| a.truncate().length() as f64)
+                .fold(0.0, f64::max)
+        };
+        let targets = mesh.target_names.len().max(
+            mesh.primitives
+                .iter()
+                .map(|p| p.targets.len())
+                .max()
+                .unwrap_or(0),
+        );
+        for k in 0..targets {
+            let reach = mesh
+                .primitives
+                .iter()
+                .filter_map(|p| p.targets.get(k))
+                .flat_map(|t| &t.positions)
+                .map(|d| (d[0] as f64).hypot(d[1] as f64).hypot(d[2] as f64))
+                .fold(0.0, f64::max)
+                * stretch;
+            if reach <= 0.0 || !reach.is_finite() {
+                continue;
+            }
+            let tolerance = 0.5 * options.max_error / reach / (targets as f64).sqrt();
+            let labels = [Some(k.to_string()), mesh.target_names.get(k).cloned()];
+            for label in labels.into_iter().flatten() {
+                out.insert(
+                    format!("{}.morphTargetInfluences[{label}]", node.name),
+                    tolerance,
+                );
+            }
+        }
+    }
+    out
 }
 
 /// A role with a fixed tolerance.

@@ -10,6 +10,7 @@ use super::ReduceOptions;
 use super::channel::{Channel, sample_numbers};
 use super::fit::CurveFit;
 use super::layer::{heading, heading_times};
+use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fit_channel, lossless};
 use super::plan::{Property, Role};
 use super::tree::{Local, Tree};
@@ -371,6 +372,49 @@ impl WorldSearch {
             ),
             true,
         )
+    }
+}
+
+impl WorldSearch {
+    /// Every node origin and vertex of `probe` posed by the original and by `outcomes` (one
+    /// per channel) with the morph weights of `candidate`.
+    pub fn compare_mesh(
+        &self,
+        probe: &MeshProbe,
+        outcomes: &[Outcome],
+        candidate: &Clip,
+    ) -> (MeshError, PerNode) {
+        let times = match self.channels.first() {
+            Some(c) => c.sample_times.clone(),
+            None => return (MeshError::default(), Vec::new()),
+        };
+        let original: Vec<&[f64]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
+        let original_headings = heading_samples(&self.tree, &self.headings, &self.kept, &times);
+        let sampled: Vec<Vec<f64>> = outcomes
+            .par_iter()
+            .zip(self.channels.par_iter())
+            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            .collect();
+        let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
+        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let headings = heading_samples(&self.tree, &self.headings, &tracks, &times);
+        let a = inputs(
+            &self.tree,
+            &self.targets,
+            &self.channels,
+            &original,
+            &self.headings,
+            &original_headings,
+        );
+        let b = inputs(
+            &self.tree,
+            &self.targets,
+            &self.channels,
+            &slices,
+            &self.headings,
+            &headings,
+        );
+        probe.compare(&self.tree, &a, &b, candidate, &times)
     }
 }
 

@@ -58,6 +58,8 @@ pub enum PointKind {
     },
     /// A corner of a layer's content (0–3: top left, top right, bottom right, bottom left).
     Corner(usize),
+    /// A vertex of a mesh (its index in the mesh's primitive).
+    Vertex(usize),
 }
 
 /// The nodes, parents first, with their transforms and measured points.
