@@ -7,8 +7,8 @@
 // played with an AnimationMixer (LoopOnce, held at its end) on both files' scenes, at every key
 // time of the original animation and every midpoint between two. At each time the scene's
 // world matrices are updated and compared: the world position of every node of the file, every
-// vertex of every skinned mesh (SkinnedMesh.getVertexPosition: morph targets, then the
-// skeleton's bones, then the mesh's world matrix) and of every mesh with morph targets. With
+// vertex of every mesh (Mesh.getVertexPosition: morph targets, then for a SkinnedMesh the
+// skeleton's bones; then the mesh's world matrix). With
 // --shells (a JSON object {node name: radius}, what `clipscope reduce --json` reports as each
 // node's `shell`), the points one radius along each named node's local x, y and z axes too.
 // --max-vertices measures every k-th vertex of a mesh larger than N.
@@ -21,7 +21,9 @@
 // path (vertices and points along each bezier segment, through the shape groups' transforms).
 //
 // Prints one JSON object: {"format", "samples", "max", "worst": {...}, and per kind of point
-// the largest error: "nodes", "vertices", "shells" (glTF) or "content" (Lottie)}.
+// the largest error: "nodes", "vertices", "shells" (glTF) or "content" (Lottie)}. "seen" is
+// the largest error of what a viewer sees: for a glTF with meshes, the nodes and vertices (the
+// shells only stand in for geometry a file without meshes lacks); otherwise "max".
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -87,7 +89,7 @@ function gltfParts(gltf) {
   gltf.scene.traverse((o) => {
     const a = gltf.parser.associations.get(o);
     if (a && a.nodes !== undefined && !nodes.has(a.nodes)) nodes.set(a.nodes, o);
-    if (o.isMesh && (o.isSkinnedMesh || o.morphTargetInfluences?.length)) meshes.push(o);
+    if (o.isMesh) meshes.push(o);
   });
   return { nodes, meshes };
 }
@@ -157,12 +159,14 @@ async function measureGltf() {
     for (const kind of ['nodes', 'vertices', 'shells']) result[kind] = larger(result[kind], clip[kind]);
     result.clips.push(clip);
   }
+  result.seen = 0;
   for (const kind of ['nodes', 'vertices', 'shells']) {
     const w = result[kind];
     if (w && w.error > result.max) {
       result.max = w.error;
       result.worst = { kind, ...w };
     }
+    if (w && (kind !== 'shells' || !result.vertices)) result.seen = Math.max(result.seen, w.error);
   }
   return result;
 }
@@ -325,6 +329,7 @@ async function measureLottie() {
     });
   }
   result.layers = measured.size;
+  result.seen = result.content ? result.content.error : 0;
   if (result.content) {
     result.max = result.content.error;
     result.worst = { kind: 'content', ...result.content };

@@ -37,4 +37,5 @@ mod playcanvas_anim;
 mod procedural;
 mod reduce;
 mod reduce_players;
+mod skinned_character;
 mod threejs_variants;
