@@ -212,3 +212,78 @@ fn character_within(input: &Path, dir: &Path, height: f32) {
         assert!(report["keys_after"].as_u64() < report["keys_before"].as_u64());
     }
 }
+
+/// The shared files the players can load, reduced at a budget in their own units (glTF:
+/// metres; Lottie: composition pixels).
+const SHARED: [(&str, f64); 12] = [
+    ("gltf/AnimatedTriangle.gltf", 0.01),
+    ("gltf/BoxAnimated.gltf", 0.01),
+    ("gltf/SimpleMorph.gltf", 0.01),
+    ("gltf/SimpleSkin.gltf", 0.01),
+    ("lottie/adrock.json", 0.5),
+    ("lottie/dalek.json", 0.5),
+    ("lottie/starfish.json", 0.5),
+    ("lottie/issue_1717.json", 0.5),
+    ("lottie/issue_1725.json", 0.5),
+    ("lottie/success.json", 0.5),
+    ("lottie/time_stretch.json", 0.5),
+    ("lottie/transform.json", 0.5),
+];
+
+#[test]
+fn shared_files_keep_the_budget_where_the_players_look() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, budget) in SHARED {
+        let Some(input) = crate::test_support::sample_data(file) else {
+            return;
+        };
+        let stem = input.file_stem().unwrap().to_string_lossy().to_string();
+        let ext = input.extension().unwrap().to_string_lossy().to_string();
+        let out = dir.path().join(format!("{stem}.reduced.{ext}"));
+        let report = reduce(&input, &out, budget, &[]);
+        let Some(measured) = measure(&input, &out, Some(&report)) else {
+            return;
+        };
+        let reported = report["max_error"].as_f64().unwrap();
+        let seen = measured["seen"].as_f64().unwrap();
+        let context = format!(
+            "{file} at {budget}: reported {reported} ({}), player {seen} ({})",
+            report["worst"], measured["worst"]
+        );
+        eprintln!("{context}");
+        assert!(seen <= budget, "{context}: over the budget");
+        assert!(reported <= budget, "{context}");
+        // Lottie layers are bounded at their content's corners, which hold every path point
+        // the player measures: the player's error is at most the reported one. A glTF's
+        // nodes and vertices are measured the same way by both.
+        assert!(
+            seen <= reported + 0.05 * budget,
+            "{context}: more than reported"
+        );
+    }
+}
+
+/// starfish.json's path points follow null layers through expressions, and the nulls'
+/// positions have expressions that read their own keys (`nearestKey`, `velocityAtTime`):
+/// those keys are kept exactly, and the nulls' anchors are measured.
+#[test]
+fn properties_driven_by_expressions_keep_their_keys() {
+    let Some(input) = crate::test_support::sample_data("lottie/starfish.json") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("starfish.json");
+    let report = reduce(&input, &out, 0.5, &[]);
+    let tracks: Vec<&Value> = report["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["tracks"].as_array().unwrap())
+        .collect();
+    let kept = tracks
+        .iter()
+        .find(|t| t["name"] == "Shape_Layer_1_Path_1_19.position")
+        .unwrap();
+    assert_eq!(kept["keys_after"], kept["keys_before"], "{kept}");
+    assert_eq!(kept["bound"], "lossless", "{kept}");
+}

@@ -90,6 +90,10 @@ pub struct Layer {
     pub solid_colour: Option<String>,
     /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
     pub bounds: Option<[f64; 4]>,
+    /// The transform properties driven by an expression (track-name suffixes: `position`,
+    /// `position[x]`, …): an expression may read the keys themselves (`key(n)`,
+    /// `nearestKey`, `velocityAtTime`), so their keys are kept exactly as they are.
+    pub expressions: Vec<String>,
 }
 
 impl Layers {
@@ -225,6 +229,9 @@ impl Layer {
         if let Some(b) = self.bounds {
             v["bounds"] = json!(b);
         }
+        if !self.expressions.is_empty() {
+            v["expressions"] = json!(self.expressions);
+        }
         v
     }
 
@@ -261,6 +268,15 @@ impl Layer {
                     at("bounds", 3)?,
                 ])
             })(),
+            expressions: l
+                .get("expressions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| Some(v.as_str()?.to_string()))
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 }
@@ -322,6 +338,7 @@ mod tests {
                     auto_orient: true,
                     time_remap: true,
                     bounds: Some([-1.0, -2.0, 3.0, 4.0]),
+                    expressions: vec!["position[x]".into()],
                     ..Layer::default()
                 },
             ],

@@ -345,6 +345,7 @@ impl<'c> Reducer<'c> {
             .zip(self.plan.roles.par_iter())
             .map(|(track, role)| match *role {
                 Role::Lossless => Some(Outcome::lossless(track)),
+                Role::Exact => Some(Outcome::exact(track)),
                 Role::Fixed {
                     metric, tolerance, ..
                 } => Some(
@@ -419,6 +420,11 @@ impl<'c> Reducer<'c> {
                 };
                 let error = match *role {
                     Role::Lossless => 0.0,
+                    // Kept exactly: measured as a number like any changed track.
+                    Role::Exact => {
+                        Channel::new(track, Metric::Absolute, self.plan.sample_times.clone())
+                            .map_or(0.0, |c| c.error_of(found))
+                    }
                     Role::Fixed { metric, .. } => {
                         Channel::new(track, metric, self.plan.sample_times.clone())
                             .map_or(0.0, |c| c.error_of(found))

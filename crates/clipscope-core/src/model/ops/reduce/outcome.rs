@@ -35,6 +35,16 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
+    /// `track` exactly as it is, every key.
+    pub fn exact(track: &Track) -> Outcome {
+        Outcome {
+            track: track.clone(),
+            error: 0.0,
+            lossy: false,
+            sampled: None,
+        }
+    }
+
     /// `track` after three.js's lossless optimize.
     pub fn lossless(track: &Track) -> Outcome {
         Outcome {

@@ -68,12 +68,16 @@ pub(crate) enum Role {
         bound: Bound,
     },
     /// A transform of a skeleton joint, its tolerance found through the world search (or, when
-    /// it cannot be fitted — steps, one key — kept as it is but still measured).
+    /// it cannot be fitted — steps, one key — kept as it is but still measured; `exact`: every
+    /// key kept, not even the lossless optimize, as for a property an expression drives).
     Joint {
         joint: usize,
         property: Property,
         fit: bool,
+        exact: bool,
     },
+    /// Kept exactly, every key (an expression may read the keys themselves).
+    Exact,
 }
 
 /// What a reduction of one clip works with: the nodes it is measured through, the sample
@@ -110,7 +114,16 @@ impl Plan {
                     options.axis_length,
                 ))
             }
-            (None, Some(layers)) => Some(Tree::from_layers(layers)),
+            (None, Some(layers)) => {
+                let mut tree = Tree::from_layers(layers);
+                let anchors: HashMap<&str, &Track> = clip
+                    .tracks
+                    .iter()
+                    .filter_map(|t| Some((t.name.strip_suffix(".anchor")?, t)))
+                    .collect();
+                tree.anchor_empty_nodes(|name| first_value(anchors.get(name)?));
+                Some(tree)
+            }
             (None, None) => None,
         };
         let mut tree = tree;
@@ -126,19 +139,39 @@ impl Plan {
         let weights = model
             .map(|m| morph_tolerances(m, options))
             .unwrap_or_default();
+        // Properties an expression drives: the expression may read their keys.
+        let exact: HashSet<String> = clip
+            .layers
+            .iter()
+            .flat_map(|l| &l.layers)
+            .flat_map(|l| l.expressions.iter().map(|e| format!("{}.{e}", l.name)))
+            .collect();
         let roles = clip
             .tracks
             .iter()
-            .map(
-                |t| match (role(t, tree.as_ref(), options), weights.get(&t.name)) {
+            .map(|t| {
+                if exact.contains(&t.name) {
+                    return match role(t, tree.as_ref(), options) {
+                        Role::Joint {
+                            joint, property, ..
+                        } => Role::Joint {
+                            joint,
+                            property,
+                            fit: false,
+                            exact: true,
+                        },
+                        _ => Role::Exact,
+                    };
+                }
+                match (role(t, tree.as_ref(), options), weights.get(&t.name)) {
                     (Role::Fixed { metric, bound, .. }, Some(&tolerance)) => Role::Fixed {
                         metric,
                         tolerance,
                         bound,
                     },
                     (role, _) => role,
-                },
-            )
+                }
+            })
             .collect();
         Plan {
             tree,
@@ -186,7 +219,7 @@ impl Plan {
         }
         for ((track, outcome), role) in clip.tracks.iter().zip(outcomes).zip(&self.roles) {
             let (metric, bound, tolerance) = match *role {
-                Role::Lossless => (Metric::Absolute, Bound::Lossless, None),
+                Role::Lossless | Role::Exact => (Metric::Absolute, Bound::Lossless, None),
                 Role::Fixed {
                     metric,
                     bound,
@@ -381,6 +414,7 @@ fn role(track: &Track, tree: Option<&Tree>, options: &ReduceOptions) -> Role {
             joint,
             property,
             fit: reducible,
+            exact: false,
         };
     }
     let own_units = options
@@ -474,6 +508,19 @@ fn morph_tolerances(model: &Model, options: &ReduceOptions) -> HashMap<String, f
         }
     }
     out
+}
+
+/// The first value of a 2D or 3D point track, z 0 when it has none.
+fn first_value(track: &Track) -> Option<[f64; 3]> {
+    let size = track.value_size();
+    let v = track.values.as_numbers()?;
+    (size >= 2 && v.len() >= size).then(|| {
+        [
+            v[0] as f64,
+            v[1] as f64,
+            if size > 2 { v[2] as f64 } else { 0.0 },
+        ]
+    })
 }
 
 /// A role with a fixed tolerance.

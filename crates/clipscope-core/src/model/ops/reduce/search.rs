@@ -72,13 +72,19 @@ impl WorldSearch {
                     joint,
                     property,
                     fit,
+                    exact,
                 } = roles[i]
                 else {
                     return None;
                 };
                 let track = &clip.tracks[i];
                 let channel = Channel::new(track, property.metric(), sample_times.clone())?;
-                Some((i, joint, property, channel, lossless(track), fit))
+                let kept = if exact {
+                    track.clone()
+                } else {
+                    lossless(track)
+                };
+                Some((i, joint, property, channel, kept, fit))
             })
             .collect();
         let mut used = Vec::with_capacity(prepared.len());

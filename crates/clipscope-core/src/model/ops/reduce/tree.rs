@@ -272,6 +272,19 @@ impl Tree {
         self.visible[j].is_none_or(|(from, to)| t >= from && t < to)
     }
 
+    /// Gives every node with nothing to measure (a null layer, a layer of unknown extent) one
+    /// point: `anchor(name)`, its anchor point in its own space (`None`: the origin). That is
+    /// where a null shows in the editor and what expressions linked to it (`toComp`, a path
+    /// point following it) read, so its transform is bounded like any visible point.
+    pub fn anchor_empty_nodes(&mut self, anchor: impl Fn(&str) -> Option<[f64; 3]>) {
+        for j in 0..self.len() {
+            if self.points[j].is_empty() {
+                self.points[j] = vec![anchor(&self.names[j]).unwrap_or([0.0; 3])];
+                self.kinds[j] = vec![PointKind::Origin];
+            }
+        }
+    }
+
     /// Replaces node `j`'s shell points by ones of `radius` (a radius from the mesh).
     pub fn set_shell(&mut self, j: usize, radius: f64) {
         let mut p = vec![[0.0; 3]];
