@@ -178,6 +178,25 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             doc.format.description()
         ));
     }
+    let headings = doc
+        .clips
+        .iter()
+        .any(|c| Reducer::new(c, skeleton.as_ref(), &options).has_headings());
+    if headings {
+        // Auto-oriented layers turn along every segment of their paths, which a fit may not
+        // keep (the search then keeps whole channels): try again with their positions kept,
+        // and take whichever keeps fewer keys.
+        let headings = ReduceOptions {
+            keep_headings: true,
+            ..options.clone()
+        };
+        let kept = target.attempt(&doc, &headings, Pass::Fit)?;
+        let keys = |a: &Attempt| a.reports.iter().map(|r| r.1.keys_after).sum::<usize>();
+        if kept.within && (!attempt.within || keys(&kept) < keys(&attempt)) {
+            attempt = kept;
+            note = None;
+        }
+    }
     if !attempt.within {
         attempt = target.attempt(&doc, &options, Pass::Lossless)?;
         note = Some(format!(

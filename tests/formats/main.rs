@@ -31,6 +31,7 @@ mod gltf;
 mod gltf_validator;
 mod legacy;
 mod lottie;
+mod lottie_rig;
 mod no_false_alarms;
 mod playcanvas;
 mod playcanvas_anim;

@@ -36,7 +36,7 @@ fn random_quaternion(rng: &mut Rng) -> [f64; 4] {
 
 /// A random skeleton of `n` bones: random parents, offsets, rest rotations and (sometimes
 /// non-uniform) scales.
-fn random_skeleton(rng: &mut Rng, n: usize) -> Skeleton {
+pub(crate) fn random_skeleton(rng: &mut Rng, n: usize) -> Skeleton {
     let bones = (0..n)
         .map(|i| {
             let parent = (i > 0).then(|| (rng.next_u64() % i as u64) as usize);
@@ -121,7 +121,7 @@ fn random_interpolation(rng: &mut Rng, track: &mut Track) {
 /// A random clip on `skeleton`: rotations (smooth swings, capture noise, sign flips, constant
 /// or near-constant), some translations and scales, a morph weight, an opacity and a
 /// visibility flag; every track looping (its first and last keys equal) when `looping`.
-fn random_clip(rng: &mut Rng, skeleton: &Skeleton, looping: bool) -> Clip {
+pub(crate) fn random_clip(rng: &mut Rng, skeleton: &Skeleton, looping: bool) -> Clip {
     let frames = 20 + (rng.next_u64() % 80) as usize;
     let times = random_times(rng, frames);
     let mut tracks = Vec::new();

@@ -287,3 +287,61 @@ fn properties_driven_by_expressions_keep_their_keys() {
     assert_eq!(kept["keys_after"], kept["keys_before"], "{kept}");
     assert_eq!(kept["bound"], "lossless", "{kept}");
 }
+
+/// Random hierarchies (3 to 16 nodes, random rests, static and moving leaves) with random
+/// takes (linear, smooth, stepped and cubic tracks, quaternions of any sign and length),
+/// written as GLB, reduced by the CLI and played by three.js.
+#[test]
+fn random_hierarchies_keep_the_budget_in_three_js() {
+    use crate::test_support::Rng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng::new(0x0C0F_FEE5);
+    for case in 0..8 {
+        let joints = 3 + (rng.next_u64() % 14) as usize;
+        let skeleton = crate::reduce::random_skeleton(&mut rng, joints);
+        let clip = crate::reduce::random_clip(&mut rng, &skeleton, case % 4 == 0);
+        let mut doc = Document::new(Format::Glb, vec![clip]);
+        doc.skeleton = Some(skeleton);
+        let input = write(&doc, dir.path(), &format!("random{case}.glb"));
+        let budget = [0.002, 0.01, 0.05, 0.2][case % 4];
+        if reduce_and_measure(&input, dir.path(), budget, 1e-4 * budget.max(1.0), &[]).is_none() {
+            return;
+        }
+    }
+}
+
+/// Generated compositions (parented solids and shape layers under a null, auto-oriented,
+/// split-position and 3D layers, parents that scale and turn), reduced at 0.5 and 2 px and
+/// played by lottie-web: every corner of every layer's content stays within the budget in
+/// composition space, and the reported error is lottie-web's.
+#[test]
+fn parented_and_auto_oriented_layers_keep_the_budget_in_lottie_web() {
+    let dir = tempfile::tempdir().unwrap();
+    for (case, (layers, seed)) in [(6, 1u64), (9, 2), (12, 3)].into_iter().enumerate() {
+        let input = dir.path().join(format!("rig{case}.json"));
+        let json = crate::lottie_rig::composition(layers, 3.0, seed);
+        std::fs::write(&input, json.to_string()).unwrap();
+        for budget in [0.5, 2.0] {
+            let Some((_, measured, report)) =
+                reduce_and_measure(&input, dir.path(), budget, 0.05 * budget, &[])
+            else {
+                return;
+            };
+            assert_eq!(
+                measured["layers"].as_u64(),
+                Some(layers as u64 - 1),
+                "{measured}"
+            );
+            // At 2 px most keys go, auto-oriented layers too (their positions are kept when
+            // that keeps fewer keys in all: ReduceOptions::keep_headings).
+            let (before, after) = (
+                report["keys_before"].as_u64().unwrap(),
+                report["keys_after"].as_u64().unwrap(),
+            );
+            assert!(after < before, "{report}");
+            if budget >= 2.0 {
+                assert!(after * 2 < before, "{before} → {after}");
+            }
+        }
+    }
+}

@@ -64,6 +64,7 @@ impl FormatSpec {
             LengthUnit::Unspecified => 0.03 / budget.metres_per_unit,
         };
         ReduceOptions {
+            keep_headings: false,
             unit_rotations: self.curves == Curves::UnitHermite,
             max_error: budget.max_error,
             max_angle: budget.max_angle_deg.map(f64::to_radians),

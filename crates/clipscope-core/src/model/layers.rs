@@ -351,7 +351,7 @@ mod tests {
         let json = layers.to_json();
         assert_eq!(
             serde_json::to_string(&json).unwrap(),
-            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"bounds":[-1.0,-2.0,3.0,4.0]}]}"##
+            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"bounds":[-1.0,-2.0,3.0,4.0],"expressions":["position[x]"]}]}"##
         );
         assert_eq!(Layers::from_json(&json), Some(layers));
         let precomp = Layers {

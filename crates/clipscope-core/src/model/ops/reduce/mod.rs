@@ -82,6 +82,11 @@ pub struct ReduceOptions {
     pub property_errors: Vec<PropertyTolerance>,
     /// Where the reducer reports its steps and their times (nowhere by default).
     pub trace: Trace,
+    /// Keep the position keys of auto-oriented layers (only the lossless optimize): lottie-web
+    /// turns such a layer along the direction of each segment, which a fitted curve rarely
+    /// keeps (a linear key every frame turns it a little at every key). What a reduction that
+    /// cannot keep the headings within the budget tries before giving up.
+    pub keep_headings: bool,
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -108,6 +113,7 @@ impl Default for ReduceOptions {
             number_error: 0.001,
             property_errors: Vec::new(),
             trace: Trace::default(),
+            keep_headings: false,
         }
     }
 }
@@ -282,6 +288,12 @@ impl<'c> Reducer<'c> {
         options: &ReduceOptions,
     ) -> Reducer<'c> {
         Reducer::with_model(clip, skeleton, None, options)
+    }
+
+    /// Whether the clip moves an auto-oriented layer, whose heading follows its position (see
+    /// [`ReduceOptions::keep_headings`]).
+    pub fn has_headings(&self) -> bool {
+        self.plan.has_headings()
     }
 
     /// Prepares `clip`, played on `skeleton` and deforming `model`'s meshes (if known), for
@@ -501,17 +513,37 @@ pub fn reduce_clip_on(
     options: &ReduceOptions,
 ) -> Reduced {
     let reducer = Reducer::with_model(clip, skeleton, model, options);
+    let mut found = None;
     for scale in SCALES {
         let mut reduced = reducer.reduce(scale);
         let exact = reducer.measure(&reduced.clip);
         if exact.within(options) {
             reduced.report = exact;
-            return reduced;
+            found = Some(reduced);
+            break;
         }
     }
-    let kept = lossless_clip(clip);
-    let report = reducer.measure(&kept);
-    Reduced { clip: kept, report }
+    // Auto-oriented layers turn along every segment of their paths, which a fit may not keep
+    // (the search then keeps whole channels): try again with their positions kept, and take
+    // whichever keeps fewer keys.
+    if !options.keep_headings && reducer.plan.has_headings() {
+        let kept = ReduceOptions {
+            keep_headings: true,
+            ..options.clone()
+        };
+        let other = reduce_clip_on(clip, skeleton, model, &kept);
+        let fewer = found
+            .as_ref()
+            .is_none_or(|f| other.report.keys_after < f.report.keys_after);
+        if other.report.within(options) && fewer {
+            found = Some(other);
+        }
+    }
+    found.unwrap_or_else(|| {
+        let kept = lossless_clip(clip);
+        let report = reducer.measure(&kept);
+        Reduced { clip: kept, report }
+    })
 }
 
 /// The budget scales a reduction tries in turn when the exact measure (every vertex, the

@@ -180,6 +180,23 @@ impl Plan {
         }
     }
 
+    /// Whether any track moves an auto-oriented layer (whose heading follows its position).
+    pub fn has_headings(&self) -> bool {
+        let Some(tree) = &self.tree else {
+            return false;
+        };
+        self.roles.iter().any(|r| match *r {
+            Role::Joint { joint, .. } => matches!(
+                tree.local[joint],
+                Local::Layer {
+                    auto_orient: true,
+                    ..
+                }
+            ),
+            _ => false,
+        })
+    }
+
     /// The report of `outcomes` (one per track of `clip`) with the nodes' measured error,
     /// overall and per node (distance, angle).
     pub fn report(
@@ -410,10 +427,20 @@ fn role(track: &Track, tree: Option<&Tree>, options: &ReduceOptions) -> Role {
             value_size,
         )
     {
+        let heading = matches!(
+            tree.local[joint],
+            Local::Layer {
+                auto_orient: true,
+                ..
+            }
+        ) && matches!(
+            property,
+            Property::LayerPosition | Property::PositionX | Property::PositionY
+        );
         return Role::Joint {
             joint,
             property,
-            fit: reducible,
+            fit: reducible && !(heading && options.keep_headings),
             exact: false,
         };
     }
