@@ -443,6 +443,7 @@ fn to_text(
         .map(|(_, r)| r.nodes.len())
         .max()
         .unwrap_or(0);
+    let vertices = reports.iter().map(|(_, r)| r.vertices).max().unwrap_or(0);
     let pixels = doc.format.spec().length_unit == LengthUnit::Pixel;
     let how = if world && pixels {
         "in composition space: every layer's content through its parents".to_string()
@@ -452,7 +453,15 @@ fn to_text(
         } else {
             "the file's hierarchy"
         };
-        format!("in world space at every node of {tree} ({nodes} nodes) and their shells")
+        if vertices > 0 {
+            format!(
+                "in world space at every node of {tree} ({nodes} nodes) and every vertex of its \
+                 meshes ({} vertices, skinned as three.js skins them)",
+                thousands(vertices)
+            )
+        } else {
+            format!("in world space at every node of {tree} ({nodes} nodes) and their shells")
+        }
     } else {
         "per track in local space (no skeleton: pass --skeleton FILE to bound world space)"
             .to_string()
@@ -569,6 +578,7 @@ fn to_json(
                 "max_angle_deg": r.max_angle.to_degrees(),
                 "worst": r.worst.as_ref().map(worst_json),
                 "world": r.world,
+                "vertices": r.vertices,
                 "nodes": nodes,
                 "tracks": tracks,
             })

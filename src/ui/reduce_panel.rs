@@ -293,6 +293,9 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
             (true, "px") => {
                 "Measured in composition space: every layer's content through its parents"
             }
+            (true, _) if r.vertices > 0 => {
+                "Measured in world space at every node and every vertex of the meshes"
+            }
             (true, _) => "Measured in world space at every node and the shells around the joints",
             (false, _) => "No skeleton: each track is measured in its own space",
         });

@@ -253,13 +253,22 @@ fn shared_files_keep_the_budget_where_the_players_look() {
         eprintln!("{context}");
         assert!(seen <= budget, "{context}: over the budget");
         assert!(reported <= budget, "{context}");
-        // Lottie layers are bounded at their content's corners, which hold every path point
-        // the player measures: the player's error is at most the reported one. A glTF's
-        // nodes and vertices are measured the same way by both.
-        assert!(
-            seen <= reported + 0.05 * budget,
-            "{context}: more than reported"
-        );
+        if measured["format"] == "gltf" {
+            // A glTF's nodes and vertices are measured the same way by both (non-unit
+            // quaternion keys included, composed as three.js composes them).
+            assert!(
+                (seen - reported).abs() <= 1e-3 * budget,
+                "{context}: the reported error is not the player's"
+            );
+        } else {
+            // Lottie layers are bounded at their content's corners, which hold every path
+            // point the player measures: the player's error is at most the reported one (up
+            // to lottie-web's approximate bezier easing).
+            assert!(
+                seen <= reported + 0.05 * budget,
+                "{context}: more than reported"
+            );
+        }
     }
 }
 

@@ -159,6 +159,11 @@ impl MeshProbe {
         (!parts.is_empty()).then_some(MeshProbe { parts })
     }
 
+    /// The number of vertices posed.
+    pub fn vertex_count(&self) -> usize {
+        self.parts.iter().map(|p| p.positions.len()).sum()
+    }
+
     /// The name of part `p` (its mesh).
     pub fn part_name(&self, p: usize) -> &str {
         &self.parts[p].name

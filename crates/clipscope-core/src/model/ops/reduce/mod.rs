@@ -69,9 +69,10 @@ pub struct ReduceOptions {
     pub axis_length: f64,
     /// The curves the target format holds.
     pub curves: CurveFit,
-    /// The player scales every interpolated quaternion back to unit length (glTF in three.js:
-    /// its CUBICSPLINE interpolant normalizes, slerp keeps unit length), so the measure does
-    /// too.
+    /// The player scales a cubic track's interpolated quaternions back to unit length (glTF in
+    /// three.js: its CUBICSPLINE interpolant normalizes), so the measure does too; linear and
+    /// step tracks and rest rotations are composed as they are, unit or not, as three.js's
+    /// slerp and `Matrix4.compose` do.
     pub unit_rotations: bool,
     /// The largest change of a morph target weight (`morphTargetInfluences`).
     pub weight_error: f64,
@@ -178,6 +179,8 @@ pub struct ReduceReport {
     /// Every node of the tree, in its order, with its measured error (when measured through
     /// one).
     pub nodes: Vec<NodeError>,
+    /// How many mesh vertices were posed and measured at every sample (0 without a mesh).
+    pub vertices: usize,
     /// Every track, in clip order.
     pub tracks: Vec<TrackReduction>,
 }
@@ -471,6 +474,7 @@ impl<'c> Reducer<'c> {
                 None => probe.compare(tree, &[], &[], candidate, &self.plan.sample_times),
             };
             let time = |s: usize| self.plan.sample_times.get(s).copied();
+            report.vertices = probe.vertex_count();
             report.max_error = mesh.node.0.max(mesh.vertex.0);
             report.worst = if mesh.vertex.0 >= mesh.node.0 {
                 mesh.vertex.1.map(|(p, v, s)| Worst {

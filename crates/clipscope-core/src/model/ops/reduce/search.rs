@@ -16,7 +16,7 @@ use super::plan::{Property, Role};
 use super::tree::{Local, Tree};
 use super::world::{self, NodeInput, PerNode, WorldError, WorldFrames};
 use crate::model::interpolant::Sampler;
-use crate::model::{Clip, Track};
+use crate::model::{Clip, Interpolation, Track};
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
@@ -107,6 +107,7 @@ impl WorldSearch {
             &targets,
             &channels,
             &sampled,
+            &kept,
             &headings,
             &heading_samples,
         );
@@ -179,6 +180,7 @@ impl WorldSearch {
                 &self.targets,
                 channels,
                 &slices,
+                &tracks,
                 &self.headings,
                 &heading_samples,
             ),
@@ -373,6 +375,7 @@ impl WorldSearch {
                 &self.targets,
                 &self.channels,
                 &slices,
+                &tracks,
                 &self.headings,
                 &heading_samples,
             ),
@@ -409,6 +412,7 @@ impl WorldSearch {
             &self.targets,
             &self.channels,
             &original,
+            &self.kept,
             &self.headings,
             &original_headings,
         );
@@ -417,6 +421,7 @@ impl WorldSearch {
             &self.targets,
             &self.channels,
             &slices,
+            &tracks,
             &self.headings,
             &headings,
         );
@@ -479,12 +484,21 @@ fn inputs<'s>(
     targets: &[(usize, Property)],
     channels: &[Channel],
     sampled: &[&'s [f64]],
+    tracks: &[Track],
     headings: &[Heading],
     heading_samples: &'s [Vec<f64>],
 ) -> Vec<NodeInput<'s>> {
     let mut out = vec![NodeInput::default(); tree.len()];
-    for ((&(joint, property), &values), channel) in targets.iter().zip(sampled).zip(channels) {
+    for (((&(joint, property), &values), channel), track) in
+        targets.iter().zip(sampled).zip(channels).zip(tracks)
+    {
         out[joint].values[property as usize] = Some((values, channel.value_size));
+        // three.js's CUBICSPLINE quaternion interpolant normalizes; slerp and steps play the
+        // keys as they are, unit or not.
+        if property == Property::Quaternion {
+            out[joint].unit_rotation =
+                tree.unit_rotations && track.interpolation == Interpolation::Bezier;
+        }
     }
     for (h, samples) in headings.iter().zip(heading_samples) {
         out[h.node].heading = Some(samples);

@@ -84,7 +84,8 @@ pub(crate) struct Tree {
     /// Frames per second of a composition (auto-orientation looks a fraction of a frame back);
     /// 30 for a skeleton.
     pub fps: f64,
-    /// Quaternions are scaled to unit length before they are composed (the player does).
+    /// Quaternions of cubic (bezier) tracks are scaled to unit length before they are
+    /// composed, as the player does ([`ReduceOptions::unit_rotations`](super::ReduceOptions)).
     pub unit_rotations: bool,
 }
 
@@ -420,6 +421,13 @@ mod tests {
         assert_eq!(tree.points[2][2], [100.0, 80.0, 0.0]);
         assert!(tree.seen(1, 1.0) && !tree.seen(1, 2.0) && !tree.seen(1, 0.99));
         assert!(tree.seen(0, -100.0));
+        // The null has nothing to draw: it is measured at its anchor point; the others keep
+        // their corners.
+        let mut anchored = tree.clone();
+        anchored.anchor_empty_nodes(|name| (name == "null").then_some([5.0, 6.0, 0.0]));
+        assert_eq!(anchored.points[0], vec![[5.0, 6.0, 0.0]]);
+        assert_eq!(anchored.kinds[0], vec![PointKind::Origin]);
+        assert_eq!(anchored.points[1], tree.points[1]);
     }
 
     #[test]

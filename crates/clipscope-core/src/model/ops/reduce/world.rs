@@ -28,6 +28,10 @@ pub(crate) struct NodeInput<'a> {
     pub values: [Samples<'a>; PROPERTIES],
     /// The auto-orient heading at each sample (degrees).
     pub heading: Option<&'a [f64]>,
+    /// Whether its quaternion is scaled to unit length before it is composed (a glTF
+    /// `CUBICSPLINE` track: three.js's interpolant normalizes; linear and step tracks play
+    /// their keys as they are, and so does a rest rotation).
+    pub unit_rotation: bool,
 }
 
 impl<'a> NodeInput<'a> {
@@ -172,8 +176,7 @@ impl Pose {
     pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
         for &j in &tree.order {
             let input = inputs.get(j).copied().unwrap_or_default();
-            let (local, unit) =
-                local_transform(tree.local[j], &input, s, rotations, tree.unit_rotations);
+            let (local, unit) = local_transform(tree.local[j], &input, s, rotations);
             let w = match tree.parent[j] {
                 Some(pj) => self.world[pj] * local,
                 None => local,
@@ -214,7 +217,6 @@ fn local_transform(
     input: &NodeInput,
     s: usize,
     rotations: bool,
-    unit_rotations: bool,
 ) -> (DAffine3, Option<[f64; 4]>) {
     match local {
         Local::Trs {
@@ -233,7 +235,11 @@ fn local_transform(
                 (None, Some(e)) => euler_xyz(e[0], e[1], e[2]),
                 (None, None) => rotation,
             };
-            let q = if unit_rotations { normalized(q) } else { q };
+            let q = if input.unit_rotation {
+                normalized(q)
+            } else {
+                q
+            };
             let sc = input
                 .at(Property::Scale, s)
                 .map_or(scale, |v| [v[0], v[1], v[2]]);
