@@ -19,6 +19,9 @@ mod editor;
 mod reduce;
 mod render;
 mod safety;
+/// The generated skinned character of the reduction tests.
+#[path = "../formats/skinned_character.rs"]
+mod skinned_character;
 mod timeline;
 mod validate;
 mod viewport;
