@@ -2,9 +2,11 @@
 //! on a synthetic motion-capture take, at equal *measured* world error.
 //!
 //! * Key counts: a 22-joint humanoid walking for 60 s at 30 fps with capture jitter and drift
-//!   (`support/mocap.rs`), as GLB. glTF-Transform's `resample` runs over a sweep of tolerances
-//!   from 1e-5 to 1e-2 (ten steps a decade) and each result's real world error is measured with
-//!   an evaluator that shares no code with the reducer (`support/world_error.rs`). At budgets of
+//!   and five static end bones (`support/mocap.rs`), as GLB. glTF-Transform's `resample` runs
+//!   over a sweep of tolerances from 1e-5 to 1e-2 (ten steps a decade) and each result's real
+//!   world error is measured by three.js r187 playing it (every node, end bones included;
+//!   `tests/conformance/measure_error.mjs`), or without node by an evaluator that shares no
+//!   code with the reducer (`support/world_error.rs`). At budgets of
 //!   1, 2 and 5 cm the table compares clipscope's key count with the fewest keys of any
 //!   glTF-Transform result whose measured error is within the same budget.
 //! * Speed: the same skeleton walking for 10 minutes (~414,000 keys): the whole `clipscope
@@ -12,7 +14,8 @@
 //!   `resample` (start to file written); and, with criterion, `reduce_clip` alone.
 //!
 //! glTF-Transform is the npm package in `tests/conformance` (`npm ci` there); without it the
-//! comparison is skipped with a note and only clipscope is measured.
+//! comparison is skipped with a note and only clipscope is measured. `REDUCE_BENCH_KEYS_ONLY=1`
+//! stops after the key-count table.
 #![allow(clippy::unwrap_used)] // bench code: a panic is the failure message
 
 use std::path::{Path, PathBuf};
@@ -69,12 +72,33 @@ fn keys(path: &Path) -> usize {
     doc.clips[0].tracks.iter().map(|t| t.len()).sum()
 }
 
-/// The measured world error (metres) of `path` against the original file.
+/// The measured world error (metres) of `path` against the original file: three.js r187
+/// playing both (`tests/conformance/measure_error.mjs`: the world position of every node, end
+/// bones included, at every original key time and midpoint) when node and three.js are
+/// installed, else the Rust evaluator (`support/world_error.rs`, every node's origin).
 fn measured(original: &Path, path: &Path) -> f64 {
+    let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    if conformance.join("node_modules/three").exists() {
+        let out = Command::new("node")
+            .arg("measure_error.mjs")
+            .arg(original)
+            .arg(path)
+            .current_dir(&conformance)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        return v["seen"].as_f64().unwrap();
+    }
     let a = formats::read_file(original).unwrap();
     let b = formats::read_file(path).unwrap();
     let skeleton = a.skeleton.clone().unwrap();
-    world_error::world_error(&a.clips[0], &b.clips[0], &skeleton, 0.03).distance
+    let origins = vec![None; skeleton.bones.len()];
+    world_error::world_error(&a.clips[0], &b.clips[0], &skeleton, &origins).distance
 }
 
 /// Runs `clipscope reduce` as a user does; returns the wall time.
@@ -209,6 +233,9 @@ fn compare_speed() {
 
 fn bench(c: &mut Criterion) {
     compare_keys();
+    if std::env::var_os("REDUCE_BENCH_KEYS_ONLY").is_some() {
+        return;
+    }
     compare_speed();
     let doc = formats::read_file(&take_file(600.0)).unwrap();
     let skeleton = doc.skeleton.clone().unwrap();

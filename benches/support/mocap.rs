@@ -1,7 +1,9 @@
 //! A synthetic motion-capture take for the reduction benchmark and tests: a 22-joint humanoid
-//! with real proportions in metres (Y up, facing +Z), walking with a realistic gait at 30 fps,
-//! plus what capture adds: jitter of 0.2–0.5° at 3–12 Hz on every joint and a slow drift. One
-//! quaternion track per joint and the hips' position, a key on every frame.
+//! with real proportions in metres (Y up, facing +Z) laid out like a Mixamo export, with five
+//! static end bones (`HeadTop_End` 18 cm above the head, the hands' and toes' ends), walking
+//! with a realistic gait at 30 fps, plus what capture adds: jitter of 0.2–0.5° at 3–12 Hz on
+//! every joint and a slow drift. One quaternion track per joint and the hips' position, a key on
+//! every frame; the end bones have no tracks.
 //!
 //! Deterministic: the same seconds and seed give the same take.
 
@@ -32,6 +34,15 @@ pub const JOINTS: [(&str, Option<usize>, [f32; 3]); 22] = [
     ("RightLeg", Some(18), [0.0, -0.42, 0.0]),
     ("RightFoot", Some(19), [0.0, -0.42, 0.0]),
     ("RightToeBase", Some(20), [0.0, -0.06, 0.12]),
+];
+
+/// The static end bones: name, parent joint, offset from it in metres.
+pub const END_BONES: [(&str, usize, [f32; 3]); 5] = [
+    ("HeadTop_End", 5, [0.0, 0.18, 0.0]),
+    ("LeftHand_End", 9, [0.18, 0.0, 0.0]),
+    ("RightHand_End", 13, [-0.18, 0.0, 0.0]),
+    ("LeftToe_End", 17, [0.0, 0.0, 0.08]),
+    ("RightToe_End", 21, [0.0, 0.0, 0.08]),
 ];
 
 /// Frames per second of the take.
@@ -144,12 +155,18 @@ fn quaternion_xyz([x, y, z]: [f64; 3]) -> [f64; 4] {
     ]
 }
 
-/// The skeleton: every joint at its rest offset, no rest rotation.
+/// The skeleton: every joint and end bone at its rest offset, no rest rotation.
 pub fn skeleton() -> Skeleton {
+    let joints = JOINTS
+        .iter()
+        .map(|&(name, parent, position)| (name, parent, position));
+    let ends = END_BONES
+        .iter()
+        .map(|&(name, parent, position)| (name, Some(parent), position));
     Skeleton {
-        bones: JOINTS
-            .iter()
-            .map(|&(name, parent, position)| {
+        bones: joints
+            .chain(ends)
+            .map(|(name, parent, position)| {
                 let mut b = Bone::new(name, parent);
                 b.position = position;
                 b

@@ -1,8 +1,10 @@
 //! How far a reduced clip strays from its original in world space, measured without any of the
 //! reducer's code: both clips are sampled with the model's interpolants at every key time of
 //! the original and every midpoint between two, posed down the skeleton with glam, and compared
-//! at each joint's origin and at the points `axis` along its local axes; rotations by the angle
-//! between the joints' world rotations.
+//! at each joint's origin and, for a joint with a shell radius (what the reducer's report gives
+//! it), at the points that far along its local axes; rotations by the angle between the
+//! joints' world rotations. (The proof is three.js measuring the written file:
+//! `tests/conformance/measure_error.mjs`; this one needs no node.)
 
 use std::collections::HashMap;
 
@@ -22,8 +24,14 @@ pub struct Measured {
     pub worst: Option<(usize, f64)>,
 }
 
-/// The error of `reduced` against `original`, both played on `skeleton`.
-pub fn world_error(original: &Clip, reduced: &Clip, skeleton: &Skeleton, axis: f64) -> Measured {
+/// The error of `reduced` against `original`, both played on `skeleton`, with `shells[j]` the
+/// shell radius of bone `j` (none: its origin only).
+pub fn world_error(
+    original: &Clip,
+    reduced: &Clip,
+    skeleton: &Skeleton,
+    shells: &[Option<f64>],
+) -> Measured {
     let mut times: Vec<f64> = original
         .tracks
         .iter()
@@ -38,8 +46,8 @@ pub fn world_error(original: &Clip, reduced: &Clip, skeleton: &Skeleton, axis: f
         }
         samples.push(t);
     }
-    let a = pose_all(original, skeleton, &samples, axis);
-    let b = pose_all(reduced, skeleton, &samples, axis);
+    let a = pose_all(original, skeleton, &samples, shells);
+    let b = pose_all(reduced, skeleton, &samples, shells);
     let mut out = Measured::default();
     let n = skeleton.bones.len();
     for (i, ((pa, qa), (pb, qb))) in a.iter().zip(&b).enumerate() {
@@ -56,11 +64,16 @@ pub fn world_error(original: &Clip, reduced: &Clip, skeleton: &Skeleton, axis: f
     out
 }
 
-/// One joint at one sample: its four measured points and its world rotation.
-type JointPose = ([DVec3; 4], DQuat);
+/// One joint at one sample: its measured points and its world rotation.
+type JointPose = (Vec<DVec3>, DQuat);
 
-/// Every joint's four points and world rotation at every sample (sample-major).
-fn pose_all(clip: &Clip, skeleton: &Skeleton, samples: &[f64], axis: f64) -> Vec<JointPose> {
+/// Every joint's points and world rotation at every sample (sample-major).
+fn pose_all(
+    clip: &Clip,
+    skeleton: &Skeleton,
+    samples: &[f64],
+    shells: &[Option<f64>],
+) -> Vec<JointPose> {
     // Which track drives which joint property.
     let mut drivers: HashMap<(String, String), usize> = HashMap::new();
     for (i, t) in clip.tracks.iter().enumerate() {
@@ -105,15 +118,13 @@ fn pose_all(clip: &Clip, skeleton: &Skeleton, samples: &[f64], axis: f64) -> Vec
         }
         for j in 0..n {
             let m = world[j];
-            out.push((
-                [
-                    m.transform_point3(DVec3::ZERO),
-                    m.transform_point3(DVec3::X * axis),
-                    m.transform_point3(DVec3::Y * axis),
-                    m.transform_point3(DVec3::Z * axis),
-                ],
-                rotation[j],
-            ));
+            let mut points = vec![m.transform_point3(DVec3::ZERO)];
+            if let Some(r) = shells.get(j).copied().flatten() {
+                for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
+                    points.push(m.transform_point3(axis * r));
+                }
+            }
+            out.push((points, rotation[j]));
         }
     }
     out

@@ -18,10 +18,11 @@ use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
-use clipscope_core::model::Skeleton;
 use clipscope_core::model::ops::reduce::{
-    Bound, CurveFit, Metric, ReduceOptions, ReduceReport, Reducer, Trace, lossless_clip,
+    Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
+    lossless_clip,
 };
+use clipscope_core::model::{Model, Skeleton};
 use clipscope_scene::Rig;
 
 /// A length unit a file may be in.
@@ -68,9 +69,12 @@ impl Unit {
 pub struct Args {
     /// The clip file to reduce (any format clipscope reads; written back in the same format).
     pub file: PathBuf,
-    /// The largest distance any joint, or a point 3 cm along one of its axes, may move from
-    /// where the original puts it, at every key time and every midpoint between two. In the
-    /// file's length unit: metres for glTF, pixels for Lottie, and for three.js, legacy three.js
+    /// The largest distance anything the viewer sees may move from where the original puts
+    /// it, at every key time and every midpoint between two: every node of the hierarchy (end
+    /// bones and static leaves included) and the shell points that stand for the geometry
+    /// around each joint (its farthest child, or half a leaf bone); in Lottie the corners of
+    /// every layer's content in composition space, through its parents. In the file's length
+    /// unit: metres for glTF, composition pixels for Lottie, and for three.js, legacy three.js
     /// and PlayCanvas files (which do not say) the unit given by --unit.
     #[arg(long, value_name = "E", value_parser = parse_positive)]
     pub max_error: f64,
@@ -83,7 +87,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub skeleton: Option<PathBuf>,
     /// The length unit of three.js, legacy three.js and PlayCanvas files, which do not say
-    /// (sets where the 3 cm axis points sit).
+    /// (sets the 3 cm shell radius of a joint with nothing to measure it by).
     #[arg(long, value_enum, default_value = "m")]
     pub unit: Unit,
     /// The largest change of a morph target weight.
@@ -92,10 +96,12 @@ pub struct Args {
     /// The largest change of any other number (opacity, colours, …).
     #[arg(long, value_name = "N", default_value_t = 0.001, value_parser = parse_positive)]
     pub number_error: f64,
-    /// Lottie: the largest change of an angle (rotation, skew, orientation), in degrees.
+    /// Lottie: the largest change of an angle measured on its own, in degrees (a layer the clip
+    /// does not describe; layer transforms are bounded in composition pixels by --max-error).
     #[arg(long, value_name = "DEG", default_value_t = 0.1, value_parser = parse_positive)]
     pub degree_error: f64,
-    /// Lottie: the largest change of a percentage (scale, opacity).
+    /// Lottie: the largest change of a percentage measured on its own (opacity; the scale of a
+    /// layer the clip does not describe).
     #[arg(long, value_name = "P", default_value_t = 0.5, value_parser = parse_positive)]
     pub percent_error: f64,
     /// Straight segments only, even where the format holds curves.
@@ -155,6 +161,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
 
     let target = Target {
         skeleton: skeleton.as_ref(),
+        model: doc.model.as_deref(),
         out: &args.output.output,
         write: args.output.write_options(),
     };
@@ -170,6 +177,25 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             "{} does not keep the fitted curves as they are; used straight segments",
             doc.format.description()
         ));
+    }
+    let headings = doc
+        .clips
+        .iter()
+        .any(|c| Reducer::new(c, skeleton.as_ref(), &options).has_headings());
+    if headings {
+        // Auto-oriented layers turn along every segment of their paths, which a fit may not
+        // keep (the search then keeps whole channels): try again with their positions kept,
+        // and take whichever keeps fewer keys.
+        let headings = ReduceOptions {
+            keep_headings: true,
+            ..options.clone()
+        };
+        let kept = target.attempt(&doc, &headings, Pass::Fit)?;
+        let keys = |a: &Attempt| a.reports.iter().map(|r| r.1.keys_after).sum::<usize>();
+        if kept.within && (!attempt.within || keys(&kept) < keys(&attempt)) {
+            attempt = kept;
+            note = None;
+        }
     }
     if !attempt.within {
         attempt = target.attempt(&doc, &options, Pass::Lossless)?;
@@ -224,6 +250,8 @@ struct Attempt {
 struct Target<'a> {
     /// The hierarchy, if any.
     skeleton: Option<&'a Skeleton>,
+    /// The model whose meshes the clips deform, if any.
+    model: Option<&'a Model>,
     /// The output path (named in errors; its extension does not change the format).
     out: &'a Path,
     /// How the output is written.
@@ -233,7 +261,7 @@ struct Target<'a> {
 /// What an attempt does to the clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
-    /// Reduce within the budget.
+    /// Reduce within the budget (tighter and tighter while the file as written is over it).
     Fit,
     /// Only three.js's lossless optimize.
     Lossless,
@@ -241,26 +269,53 @@ enum Pass {
 
 impl Target<'_> {
     /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
-    /// what it reads back as.
+    /// what it reads back as; a reduction whose written form is over the budget (every vertex
+    /// measured, the file's own curves) is redone with tighter budgets.
     fn attempt(
         &self,
         doc: &Document,
         options: &ReduceOptions,
         pass: Pass,
     ) -> Result<Attempt, String> {
-        let t0 = std::time::Instant::now();
         let reducers: Vec<Reducer> = doc
             .clips
             .iter()
-            .map(|clip| Reducer::new(clip, self.skeleton, options))
+            .map(|clip| Reducer::with_model(clip, self.skeleton, self.model, options))
             .collect();
+        let scales: &[f64] = match pass {
+            Pass::Fit => &SCALES,
+            Pass::Lossless => &[0.0],
+        };
+        let mut last = None;
+        for &scale in scales {
+            let attempt = self.attempt_at(doc, options, &reducers, scale)?;
+            if attempt.within {
+                return Ok(attempt);
+            }
+            last = Some(attempt);
+        }
+        Ok(last.expect("at least one scale"))
+    }
+
+    /// One attempt with every budget scaled by `scale` (0: only the lossless optimize).
+    fn attempt_at(
+        &self,
+        doc: &Document,
+        options: &ReduceOptions,
+        reducers: &[Reducer],
+        scale: f64,
+    ) -> Result<Attempt, String> {
+        let t0 = std::time::Instant::now();
         let clips = doc
             .clips
             .iter()
-            .zip(&reducers)
-            .map(|(clip, reducer)| match pass {
-                Pass::Fit => reducer.reduce(1.0).clip,
-                Pass::Lossless => lossless_clip(clip),
+            .zip(reducers)
+            .map(|(clip, reducer)| {
+                if scale > 0.0 {
+                    reducer.reduce(scale).clip
+                } else {
+                    lossless_clip(clip)
+                }
             })
             .collect();
         let reduced = doc.with_clips(clips);
@@ -276,7 +331,7 @@ impl Target<'_> {
             .line(format_args!("cli: written and read back"));
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
-        for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(&reducers) {
+        for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(reducers) {
             let report = reducer.measure(written);
             within &= report.within(options);
             reports.push((original.name.clone(), report));
@@ -333,10 +388,17 @@ fn worst(reports: &[(String, ReduceReport)]) -> Option<&(String, ReduceReport)> 
 /// The largest error of any clip, in words.
 fn describe_error(reports: &[(String, ReduceReport)], unit: &str) -> String {
     match worst(reports) {
-        Some((_, r)) => format!(
-            "{} {unit}, {:.3}°",
+        Some((name, r)) => format!(
+            "{} {unit}, {:.3}° in clip \"{name}\"{}",
             number(r.max_error),
-            r.max_angle.to_degrees()
+            r.max_angle.to_degrees(),
+            r.worst
+                .as_ref()
+                .map(|w| match w.time {
+                    Some(t) => format!(" at {}, {t:.3} s", w.place()),
+                    None => format!(" in {}", w.place()),
+                })
+                .unwrap_or_default()
         ),
         None => "no clips".to_string(),
     }
@@ -376,15 +438,30 @@ fn to_text(
         thousands(bytes as usize)
     );
     let world = reports.iter().any(|(_, r)| r.world);
-    let joints = doc.skeleton.as_ref().map_or(0, |s| s.bones.len());
-    let how = if world {
-        if args.skeleton.is_some() {
-            "in world space through the --skeleton hierarchy".to_string()
+    let nodes = reports
+        .iter()
+        .map(|(_, r)| r.nodes.len())
+        .max()
+        .unwrap_or(0);
+    let vertices = reports.iter().map(|(_, r)| r.vertices).max().unwrap_or(0);
+    let pixels = doc.format.spec().length_unit == LengthUnit::Pixel;
+    let how = if world && pixels {
+        "in composition space: every layer's content through its parents".to_string()
+    } else if world {
+        let tree = if args.skeleton.is_some() {
+            "the --skeleton hierarchy"
         } else {
-            format!("in world space through the file's {joints} joints")
+            "the file's hierarchy"
+        };
+        if vertices > 0 {
+            format!(
+                "in world space at every node of {tree} ({nodes} nodes) and every vertex of its \
+                 meshes ({} vertices, skinned as three.js skins them)",
+                thousands(vertices)
+            )
+        } else {
+            format!("in world space at every node of {tree} ({nodes} nodes) and their shells")
         }
-    } else if doc.format.spec().length_unit == LengthUnit::Pixel {
-        "per property in each layer's own space".to_string()
     } else {
         "per track in local space (no skeleton: pass --skeleton FILE to bound world space)"
             .to_string()
@@ -400,9 +477,9 @@ fn to_text(
         let at = r
             .worst
             .as_ref()
-            .map(|(node, time)| match time {
-                Some(time) => format!(" at {node}, {time:.3} s"),
-                None => format!(" in {node}"),
+            .map(|w| match w.time {
+                Some(time) => format!(" at {}, {time:.3} s", w.place()),
+                None => format!(" in {}", w.place()),
             })
             .unwrap_or_default();
         let angle = if r.measures_angles() {
@@ -420,6 +497,31 @@ fn to_text(
     out
 }
 
+/// Where the largest error is, as JSON: `{"node", "time", "point", …}` (`point` is
+/// `"origin"`, `"shell"` with `axis` and `radius`, `"corner"` with `corner`, or null for a
+/// track bounded on its own).
+fn worst_json(w: &Worst) -> Value {
+    let mut v = json!({ "node": w.node, "time": w.time, "place": w.place() });
+    match w.point {
+        None => v["point"] = Value::Null,
+        Some(PointKind::Origin) => v["point"] = json!("origin"),
+        Some(PointKind::Shell { axis, radius }) => {
+            v["point"] = json!("shell");
+            v["axis"] = json!(["x", "y", "z"][axis.min(2)]);
+            v["radius"] = json!(radius);
+        }
+        Some(PointKind::Vertex(index)) => {
+            v["point"] = json!("vertex");
+            v["vertex"] = json!(index);
+        }
+        Some(PointKind::Corner(k)) => {
+            v["point"] = json!("corner");
+            v["corner"] = json!(k);
+        }
+    }
+    v
+}
+
 /// The `--json` report.
 fn to_json(
     reports: &[(String, ReduceReport)],
@@ -435,9 +537,9 @@ fn to_json(
         .map(|(_, r)| r.max_angle)
         .fold(0.0, f64::max)
         .to_degrees();
-    let worst_json = worst
+    let worst_overall = worst
         .and_then(|(_, r)| r.worst.as_ref())
-        .map(|(node, time)| json!({ "node": node, "time": time }))
+        .map(worst_json)
         .unwrap_or(Value::Null);
     let clips: Vec<Value> = reports
         .iter()
@@ -456,14 +558,28 @@ fn to_json(
                     })
                 })
                 .collect();
+            let nodes: Vec<Value> = r
+                .nodes
+                .iter()
+                .map(|n| {
+                    json!({
+                        "name": n.name,
+                        "error": n.error,
+                        "angle_deg": n.angle.to_degrees(),
+                        "shell": n.shell,
+                    })
+                })
+                .collect();
             json!({
                 "name": name,
                 "keys_before": r.keys_before,
                 "keys_after": r.keys_after,
                 "max_error": r.max_error,
                 "max_angle_deg": r.max_angle.to_degrees(),
-                "worst": r.worst.as_ref().map(|(n, t)| json!({ "node": n, "time": t })),
+                "worst": r.worst.as_ref().map(worst_json),
                 "world": r.world,
+                "vertices": r.vertices,
+                "nodes": nodes,
                 "tracks": tracks,
             })
         })
@@ -473,7 +589,7 @@ fn to_json(
         "keys_after": after,
         "max_error": worst.map_or(0.0, |(_, r)| r.max_error),
         "max_angle_deg": max_angle,
-        "worst": worst_json,
+        "worst": worst_overall,
         "budget": { "max_error": args.max_error, "max_angle_deg": args.max_angle },
         "unit": unit,
         "format": doc.format.name(),

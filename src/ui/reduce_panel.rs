@@ -172,8 +172,10 @@ pub fn show(ctx: &egui::Context, state: &mut ReducePanel, unit: &str, out: &mut 
                     )
                     .labelled_by(label.id)
                     .on_hover_text(
-                        "How far any joint, or a point 3 cm along one of its axes, may move from \
-                         where the original puts it, at every key and between keys",
+                        "How far anything the viewer sees may move from where the original puts \
+                         it, at every key and between keys: every node (end bones included) and \
+                         the shell points around each joint; in Lottie every layer's content \
+                         corners in composition pixels",
                     );
                     ui.end_row();
                     ui.checkbox(&mut state.limit_angle, "Max angle");
@@ -272,8 +274,10 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
     if let Some(c) = worst {
         let r = &c.report;
         let at = match &r.worst {
-            Some((node, Some(t))) => format!(" at {node}, {t:.2} s"),
-            Some((track, None)) => format!(" in {track}"),
+            Some(w) => match w.time {
+                Some(t) => format!(" at {}, {t:.2} s", w.place()),
+                None => format!(" in {}", w.place()),
+            },
             None => String::new(),
         };
         ui.label(format!("Max error {}{at}", length(r.max_error, unit)));
@@ -285,10 +289,15 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
                 .fold(0.0, f64::max);
             ui.label(format!("Max angle {:.2}°", angle.to_degrees()));
         }
-        ui.weak(if r.world {
-            "Measured in world space through the skeleton"
-        } else {
-            "No skeleton: each track is measured in its own space"
+        ui.weak(match (r.world, unit) {
+            (true, "px") => {
+                "Measured in composition space: every layer's content through its parents"
+            }
+            (true, _) if r.vertices > 0 => {
+                "Measured in world space at every node and every vertex of the meshes"
+            }
+            (true, _) => "Measured in world space at every node and the shells around the joints",
+            (false, _) => "No skeleton: each track is measured in its own space",
         });
     }
 }

@@ -186,7 +186,7 @@ fn bad_input_is_one_line_and_writes_nothing() {
 }
 
 #[test]
-fn lottie_files_are_reduced_in_pixels_degrees_and_percent() {
+fn lottie_files_are_reduced_in_composition_pixels() {
     let Some(path) = sample_data("lottie/adrock.json") else {
         return;
     };
@@ -207,16 +207,18 @@ fn lottie_files_are_reduced_in_pixels_degrees_and_percent() {
     assert!(report["keys_after"].as_u64() < report["keys_before"].as_u64());
     let error = report["max_error"].as_f64().unwrap();
     assert!(error > 0.0 && error <= 0.5, "{error}");
-    // Angles and percentages keep their own (default) tolerances.
+    // The worst place is a corner of some layer's content, in composition space.
+    assert_eq!(report["worst"]["point"], "corner", "{}", report["worst"]);
+    assert!(report["world"].as_bool().unwrap());
     for clip in report["clips"].as_array().unwrap() {
         for track in clip["tracks"].as_array().unwrap() {
             let name = track["name"].as_str().unwrap();
             let error = track["error"].as_f64().unwrap();
-            if name.ends_with(".rotation") {
-                assert!(error <= 0.1, "{name}: {error}°");
-            } else if name.ends_with(".scale") || name.ends_with(".opacity") {
+            if name.ends_with(".opacity") {
+                // Opacity keeps its own (default) tolerance in percent.
                 assert!(error <= 0.5, "{name}: {error}%");
-            } else if name.ends_with(".position") || name.ends_with(".anchor") {
+            } else if track["bound"] == "world" {
+                // Transforms report how far their layer's content moved.
                 assert!(error <= 0.5, "{name}: {error} px");
             }
         }
@@ -230,6 +232,7 @@ fn lottie_files_are_reduced_in_pixels_degrees_and_percent() {
         "0.5",
     ]);
     let report = text(&text_report.stdout);
-    assert!(report.contains("in each layer's own space"), "{report}");
+    assert!(report.contains("in composition space"), "{report}");
+    assert!(report.contains("corner"), "{report}");
     assert!(!report.contains("max angle"), "{report}");
 }

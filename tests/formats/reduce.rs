@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use clipscope_core::formats::{self, Format, WriteOptions};
+use clipscope_core::formats::{self, Curves, Format, WriteOptions};
 use clipscope_core::model::interpolant::Sampler;
-use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions, reduce_clip};
+use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions, Reduced, reduce_clip};
 use clipscope_core::model::{
     Bone, Clip, Interpolation, Skeleton, Tangents, Track, TrackKind, Values,
 };
@@ -36,7 +36,7 @@ fn random_quaternion(rng: &mut Rng) -> [f64; 4] {
 
 /// A random skeleton of `n` bones: random parents, offsets, rest rotations and (sometimes
 /// non-uniform) scales.
-fn random_skeleton(rng: &mut Rng, n: usize) -> Skeleton {
+pub(crate) fn random_skeleton(rng: &mut Rng, n: usize) -> Skeleton {
     let bones = (0..n)
         .map(|i| {
             let parent = (i > 0).then(|| (rng.next_u64() % i as u64) as usize);
@@ -121,7 +121,7 @@ fn random_interpolation(rng: &mut Rng, track: &mut Track) {
 /// A random clip on `skeleton`: rotations (smooth swings, capture noise, sign flips, constant
 /// or near-constant), some translations and scales, a morph weight, an opacity and a
 /// visibility flag; every track looping (its first and last keys equal) when `looping`.
-fn random_clip(rng: &mut Rng, skeleton: &Skeleton, looping: bool) -> Clip {
+pub(crate) fn random_clip(rng: &mut Rng, skeleton: &Skeleton, looping: bool) -> Clip {
     let frames = 20 + (rng.next_u64() % 80) as usize;
     let times = random_times(rng, frames);
     let mut tracks = Vec::new();
@@ -272,8 +272,16 @@ fn track_difference(a: &Track, b: &Track) -> f64 {
 /// Checks `reduced` against `clip` on `skeleton` for `options`: the world budget (measured
 /// independently), never more keys than the lossless optimize, loops kept, constant tracks as
 /// one key, weights and numbers within their tolerances, flags untouched.
-fn check(clip: &Clip, reduced: &Clip, skeleton: &Skeleton, options: &ReduceOptions, context: &str) {
-    let m = world_error(clip, reduced, skeleton, options.axis_length);
+fn check(
+    clip: &Clip,
+    reduced: &Reduced,
+    skeleton: &Skeleton,
+    options: &ReduceOptions,
+    context: &str,
+) {
+    let shells: Vec<Option<f64>> = reduced.report.nodes.iter().map(|n| n.shell).collect();
+    let reduced = &reduced.clip;
+    let m = world_error(clip, reduced, skeleton, &shells);
     assert!(
         m.distance <= options.max_error * (1.0 + 1e-6),
         "{context}: measured {} > budget {} at joint {:?}",
@@ -362,7 +370,7 @@ fn the_budget_holds_on_random_hierarchies_and_clips() {
             "case {case} ({joints} joints, budget {budget}, {curves:?}, reported {:?} at {:?})",
             reduced.report.max_error, reduced.report.worst
         );
-        check(&clip, &reduced.clip, &skeleton, &options, &context);
+        check(&clip, &reduced, &skeleton, &options, &context);
         assert!(reduced.report.world, "{context}");
         assert!(
             reduced.report.max_error <= budget,
@@ -463,6 +471,21 @@ fn sample_both<'a>(a: &'a Track, b: &'a Track) -> impl Iterator<Item = (Vec<f32>
         })
 }
 
+/// The shell radius a `reduce --json` report gives each bone of `skeleton` (by name).
+pub fn shells_by_bone(report: &serde_json::Value, skeleton: &Skeleton) -> Vec<Option<f64>> {
+    let nodes = report["clips"][0]["nodes"].as_array().unwrap();
+    skeleton
+        .bones
+        .iter()
+        .map(|b| {
+            nodes
+                .iter()
+                .find(|n| n["name"] == b.name.as_str())
+                .and_then(|n| n["shell"].as_f64())
+        })
+        .collect()
+}
+
 #[test]
 fn the_mocap_take_keeps_its_budget_in_every_format_through_the_cli() {
     let dir = tempfile::tempdir().unwrap();
@@ -510,11 +533,18 @@ fn the_mocap_take_keeps_its_budget_in_every_format_through_the_cli() {
         let report: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
         let back = formats::read_file(&out).unwrap();
         assert_eq!(back.format, format);
-        let m = world_error(&original.clips[0], &back.clips[0], &skeleton, 0.03);
+        let shells = shells_by_bone(&report, &skeleton);
+        let m = world_error(&original.clips[0], &back.clips[0], &skeleton, &shells);
         assert!(m.distance <= 0.01, "{format}: measured {}", m.distance);
         let before = report["keys_before"].as_u64().unwrap();
         let after = report["keys_after"].as_u64().unwrap();
-        assert!(after * 2 < before, "{format}: {before} → {after}");
+        // Straight segments need more keys than curves for the same walk.
+        let linear = format.spec().curves == Curves::Linear;
+        let kept = if linear { 0.6 } else { 0.5 };
+        assert!(
+            (after as f64) < kept * before as f64,
+            "{format}: {before} → {after}"
+        );
         assert!(report["max_error"].as_f64().unwrap() <= 0.01, "{format}");
         assert!(report["worst"]["node"].is_string(), "{format}: {report}");
         assert!(report["world"].as_bool().unwrap(), "{format}");

@@ -25,6 +25,9 @@ mod safety;
 mod model_view;
 mod skin_render;
 mod skinning;
+/// The generated skinned character of the reduction tests.
+#[path = "../formats/skinned_character.rs"]
+mod skinned_character;
 mod timeline;
 mod validate;
 mod viewport;

@@ -159,3 +159,42 @@ fn a_tighter_budget_recomputes_and_cancel_leaves_the_clip_alone() {
     harness.run();
     assert!(!harness.state().reduce.show_original);
 }
+
+/// A skinned character: the preview's error is measured at every vertex three.js skins, and
+/// the window names the vertex, its mesh and the time where it is largest.
+#[test]
+fn reduce_names_the_worst_vertex_of_a_skinned_mesh() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("character.gltf");
+    let character = crate::skinned_character::Character::default();
+    std::fs::write(
+        &path,
+        crate::skinned_character::gltf(&character).to_string(),
+    )
+    .unwrap();
+    let mut harness = editor(&[path]);
+    harness.get_by_label_contains("Sway").click();
+    harness.run();
+    harness.get_by_label("Clip").click();
+    harness.run();
+    harness.get_by_label("Reduce keys…").click();
+    harness.run_steps(1);
+    settle(&mut harness);
+    let preview = harness.state().reduce.preview.clone().expect("a preview");
+    let report = &preview.clips[0].report;
+    assert!(report.vertices > 0);
+    assert!(report.keys_after < report.keys_before);
+    let worst = report.worst.as_ref().expect("a worst point");
+    assert!(worst.place().starts_with("vertex "), "{}", worst.place());
+    assert!(worst.place().ends_with(" of Cylinder"), "{}", worst.place());
+    assert!(
+        harness
+            .query_by_label_contains(&format!("at {}", worst.place()))
+            .is_some()
+    );
+    assert!(
+        harness
+            .query_by_label_contains("every vertex of the meshes")
+            .is_some()
+    );
+}

@@ -6,7 +6,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
 use clipscope_core::formats::LengthUnit;
-use clipscope_core::model::ops::reduce::reduce_clip;
+use clipscope_core::model::ops::reduce::reduce_clip_on;
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
@@ -115,13 +115,14 @@ impl ClipscopeApp {
             })
             .collect();
         let skeleton = d.doc.skeleton.clone();
+        let model = d.doc.model.clone();
         let options = d.doc.format.spec().reduce_options(&wanted.budget);
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let reduced = clips
                 .into_iter()
                 .map(|(id, clip)| {
-                    let r = reduce_clip(&clip, skeleton.as_ref(), &options);
+                    let r = reduce_clip_on(&clip, skeleton.as_ref(), model.as_deref(), &options);
                     PreviewClip {
                         id,
                         clip: r.clip,

@@ -50,7 +50,7 @@ impl FormatSpec {
     pub fn reduce_options(&self, budget: &Budget) -> ReduceOptions {
         let curves = match (budget.linear, self.curves) {
             (true, _) | (_, Curves::Linear) => CurveFit::Linear,
-            (false, Curves::Bezier) => CurveFit::Cubic {
+            (false, Curves::Bezier | Curves::UnitHermite) => CurveFit::Cubic {
                 flat_where_level: false,
             },
             (false, Curves::Eased) => CurveFit::Cubic {
@@ -64,6 +64,8 @@ impl FormatSpec {
             LengthUnit::Unspecified => 0.03 / budget.metres_per_unit,
         };
         ReduceOptions {
+            keep_headings: false,
+            unit_rotations: self.curves == Curves::UnitHermite,
             max_error: budget.max_error,
             max_angle: budget.max_angle_deg.map(f64::to_radians),
             axis_length,

@@ -85,8 +85,11 @@ pub struct FormatSpec {
 pub enum Curves {
     /// Straight segments (slerp for rotations) and steps only.
     Linear,
-    /// Cubic bezier (Hermite) segments too: three.js's bezier tracks, glTF's CUBICSPLINE.
+    /// Cubic bezier (Hermite) segments too: three.js's bezier tracks, PlayCanvas's cubic curves.
     Bezier,
+    /// Cubic Hermite segments whose interpolated quaternions the player scales back to unit
+    /// length: glTF's CUBICSPLINE as three.js's GLTFLoader plays it.
+    UnitHermite,
     /// Cubic segments eased between their two key values (Lottie): a component whose two keys
     /// are equal cannot bend between them.
     Eased,
@@ -223,7 +226,7 @@ const TABLE: &[FormatSpec] = &[
         extensions: &["gltf"],
         holds_one_clip: false,
         serialized_layout: None,
-        curves: Curves::Bezier,
+        curves: Curves::UnitHermite,
         length_unit: LengthUnit::Metre,
         property_units: &[],
         detect_rank: 0,
@@ -239,7 +242,7 @@ const TABLE: &[FormatSpec] = &[
         extensions: &["glb"],
         holds_one_clip: false,
         serialized_layout: None,
-        curves: Curves::Bezier,
+        curves: Curves::UnitHermite,
         length_unit: LengthUnit::Metre,
         property_units: &[],
         detect_rank: 0,

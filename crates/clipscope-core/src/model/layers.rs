@@ -90,6 +90,10 @@ pub struct Layer {
     pub solid_colour: Option<String>,
     /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
     pub bounds: Option<[f64; 4]>,
+    /// The transform properties driven by an expression (track-name suffixes: `position`,
+    /// `position[x]`, …): an expression may read the keys themselves (`key(n)`,
+    /// `nearestKey`, `velocityAtTime`), so their keys are kept exactly as they are.
+    pub expressions: Vec<String>,
 }
 
 impl Layers {
@@ -225,6 +229,9 @@ impl Layer {
         if let Some(b) = self.bounds {
             v["bounds"] = json!(b);
         }
+        if !self.expressions.is_empty() {
+            v["expressions"] = json!(self.expressions);
+        }
         v
     }
 
@@ -261,6 +268,15 @@ impl Layer {
                     at("bounds", 3)?,
                 ])
             })(),
+            expressions: l
+                .get("expressions")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| Some(v.as_str()?.to_string()))
+                        .collect()
+                })
+                .unwrap_or_default(),
         }
     }
 }
@@ -322,6 +338,7 @@ mod tests {
                     auto_orient: true,
                     time_remap: true,
                     bounds: Some([-1.0, -2.0, 3.0, 4.0]),
+                    expressions: vec!["position[x]".into()],
                     ..Layer::default()
                 },
             ],
@@ -334,7 +351,7 @@ mod tests {
         let json = layers.to_json();
         assert_eq!(
             serde_json::to_string(&json).unwrap(),
-            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"bounds":[-1.0,-2.0,3.0,4.0]}]}"##
+            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"bounds":[-1.0,-2.0,3.0,4.0],"expressions":["position[x]"]}]}"##
         );
         assert_eq!(Layers::from_json(&json), Some(layers));
         let precomp = Layers {

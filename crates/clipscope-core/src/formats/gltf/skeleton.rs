@@ -2,7 +2,9 @@
 //!
 //! The bones are the nodes skins use as joints and the nodes animations move (translation,
 //! rotation or scale channels), plus every ancestor of those, so a proxy rig lays them out as
-//! the tree they are. Each bone carries its node's track name, parent and rest transform (TRS,
+//! the tree they are, and every node below them — static end bones such as Mixamo's
+//! `HeadTop_End`, meshes and helpers hanging off a joint — which move with them and which a
+//! reduction measures too. Each bone carries its node's track name, parent and rest transform (TRS,
 //! or the decomposed `matrix`). A file with no skin and no moved node has no skeleton.
 
 use std::collections::HashSet;
@@ -94,6 +96,22 @@ pub(crate) fn skeleton(
             }
         }
     }
+    // Everything below a wanted node moves with it.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (c, p) in parent.iter().enumerate() {
+        if let Some(p) = p {
+            children[*p].push(c);
+        }
+    }
+    let mut stack: Vec<usize> = (0..n).filter(|&i| wanted[i]).collect();
+    while let Some(i) = stack.pop() {
+        for &c in &children[i] {
+            if !wanted[c] {
+                wanted[c] = true;
+                stack.push(c);
+            }
+        }
+    }
     for i in 0..n {
         if wanted[i] {
             let mut at = parent[i];
@@ -163,15 +181,22 @@ mod tests {
     }
 
     #[test]
-    fn joints_with_ancestors_and_matrix_rest_pose() {
+    fn joints_with_ancestors_descendants_and_matrix_rest_pose() {
         let j = json(
             r#"[{"name":"root","children":[1]},
                 {"matrix":[2,0,0,0, 0,2,0,0, 0,0,2,0, 1,2,3,1],"children":[2]},
-                {"name":"tip"},
-                {"name":"loose"}]"#,
+                {"name":"tip","children":[4]},
+                {"name":"loose"},
+                {"name":"tip_End"}]"#,
             r#","skins":[{"joints":[2]}]"#,
         );
-        let names = vec!["root".into(), "node_1".into(), "tip".into(), "loose".into()];
+        let names = vec![
+            "root".into(),
+            "node_1".into(),
+            "tip".into(),
+            "loose".into(),
+            "tip_End".into(),
+        ];
         let s = skeleton(&j, &names, &HashSet::new()).unwrap().unwrap();
         assert_eq!(
             s.hierarchy(),
@@ -179,6 +204,7 @@ mod tests {
                 ("root".to_string(), None),
                 ("node_1".to_string(), Some("root".to_string())),
                 ("tip".to_string(), Some("node_1".to_string())),
+                ("tip_End".to_string(), Some("tip".to_string())),
             ]
         );
         assert_eq!(s.bones[1].position, [1.0, 2.0, 3.0]);

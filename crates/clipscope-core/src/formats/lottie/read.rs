@@ -159,11 +159,12 @@ fn read_comp(
     let mut table = Vec::new();
     for (layer, prefix) in layers.iter().zip(&names) {
         steps.next()?;
-        table.push(model::Layer {
+        let mut record = model::Layer {
             name: prefix.clone(),
             ..layer.record.clone()
-        });
+        };
         let Some(transform) = &layer.transform else {
+            table.push(record);
             continue;
         };
         for (key, prop) in &transform.props {
@@ -176,11 +177,17 @@ fn read_comp(
                     .collect(),
             };
             for (name, p, kind) in parts {
+                if p.obj.get_some("x").is_some()
+                    && let Some(suffix) = name.strip_prefix(&format!("{prefix}."))
+                {
+                    record.expressions.push(suffix.to_string());
+                }
                 let (track, binding) = import_property(file, ctx, clip_index, name, p, kind)?;
                 tracks.push(track);
                 props.push(binding);
             }
         }
+        table.push(record);
     }
     let mut duration = ctx.duration;
     if ctx.id.is_some() {

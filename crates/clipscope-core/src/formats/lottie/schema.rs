@@ -348,6 +348,8 @@ impl<'a> Layer<'a> {
                 .get_some("shapes")
                 .and_then(|n| serde_json::from_str::<serde_json::Value>(n.raw.get()).ok())
                 .and_then(|shapes| shape_bounds(&shapes)),
+            // Filled in by the reader, which sees each transform property.
+            expressions: Vec::new(),
         };
         Ok(Layer { record, transform })
     }

@@ -30,10 +30,13 @@
 
 mod channel;
 mod fit;
+mod layer;
+mod mesh;
 mod outcome;
 mod plan;
 mod search;
 mod trace;
+mod tree;
 mod world;
 
 use std::collections::HashMap;
@@ -43,14 +46,16 @@ use rayon::prelude::*;
 pub use channel::{Metric, rotation_angle};
 pub use fit::CurveFit;
 pub use trace::Trace;
+pub use tree::{BONE_FRACTION, PointKind};
 pub use world::WorldError;
 
 use channel::Channel;
+use mesh::MeshProbe;
 use outcome::{Outcome, fit_channel, lossless};
 use plan::{Plan, Role};
 use search::WorldSearch;
 
-use crate::model::{Clip, Skeleton, Track, Values};
+use crate::model::{Clip, Model, Skeleton, Track, Values};
 
 /// How much a reduction may change and what curves it may use.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +69,11 @@ pub struct ReduceOptions {
     pub axis_length: f64,
     /// The curves the target format holds.
     pub curves: CurveFit,
+    /// The player scales a cubic track's interpolated quaternions back to unit length (glTF in
+    /// three.js: its CUBICSPLINE interpolant normalizes), so the measure does too; linear and
+    /// step tracks and rest rotations are composed as they are, unit or not, as three.js's
+    /// slerp and `Matrix4.compose` do.
+    pub unit_rotations: bool,
     /// The largest change of a morph target weight (`morphTargetInfluences`).
     pub weight_error: f64,
     /// The largest change of any other number (opacity, colours, …).
@@ -73,6 +83,11 @@ pub struct ReduceOptions {
     pub property_errors: Vec<PropertyTolerance>,
     /// Where the reducer reports its steps and their times (nowhere by default).
     pub trace: Trace,
+    /// Keep the position keys of auto-oriented layers (only the lossless optimize): lottie-web
+    /// turns such a layer along the direction of each segment, which a fitted curve rarely
+    /// keeps (a linear key every frame turns it a little at every key). What a reduction that
+    /// cannot keep the headings within the budget tries before giving up.
+    pub keep_headings: bool,
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -94,10 +109,12 @@ impl Default for ReduceOptions {
             max_angle: None,
             axis_length: 0.03,
             curves: CurveFit::Linear,
+            unit_rotations: false,
             weight_error: 0.001,
             number_error: 0.001,
             property_errors: Vec::new(),
             trace: Trace::default(),
+            keep_headings: false,
         }
     }
 }
@@ -150,20 +167,42 @@ pub struct ReduceReport {
     pub max_error: f64,
     /// The largest angle a rotation turned, in radians.
     pub max_angle: f64,
-    /// The joint (or track) of the largest distance, and its time when known (a joint measured
-    /// through the skeleton; a track bounded on its own reports only its largest error).
-    pub worst: Option<(String, Option<f64>)>,
-    /// True when the transforms were measured through a skeleton.
+    /// Where and when the largest distance is (a node measured through the tree; a track
+    /// bounded on its own reports only its name).
+    pub worst: Option<Worst>,
+    /// True when the transforms were measured through a tree of nodes (a skeleton, or a
+    /// composition's layers).
     pub world: bool,
+    /// True when the tree's nodes are 3D nodes whose world rotations were measured (a
+    /// composition's layers have none).
+    pub world_angles: bool,
+    /// Every node of the tree, in its order, with its measured error (when measured through
+    /// one).
+    pub nodes: Vec<NodeError>,
+    /// How many mesh vertices were posed and measured at every sample (0 without a mesh).
+    pub vertices: usize,
     /// Every track, in clip order.
     pub tracks: Vec<TrackReduction>,
+}
+
+/// How far one node's measured points moved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeError {
+    /// The node's name (bone, layer).
+    pub name: String,
+    /// The largest distance any of its measured points moved.
+    pub error: f64,
+    /// The largest angle its world rotation turned, in radians (3D nodes).
+    pub angle: f64,
+    /// The radius of its shell points, in its local units, if it has any.
+    pub shell: Option<f64>,
 }
 
 impl ReduceReport {
     /// Whether any rotation was measured (through a skeleton, or a rotation track on its own),
     /// so [`ReduceReport::max_angle`] means something.
     pub fn measures_angles(&self) -> bool {
-        self.world || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
+        self.world_angles || self.tracks.iter().any(|t| t.metric == Metric::Rotation)
     }
 
     /// Whether the measured errors keep `options`' budgets: the distance and angle, and every
@@ -172,12 +211,51 @@ impl ReduceReport {
         self.max_error <= options.max_error
             && options
                 .max_angle
-                .is_none_or(|a| self.max_angle <= a || !self.world)
+                .is_none_or(|a| self.max_angle <= a || !self.world_angles)
             && self
                 .tracks
                 .iter()
                 .all(|t| t.tolerance.is_none_or(|tol| t.error <= tol))
     }
+}
+
+/// Where the largest error of a reduction is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worst {
+    /// The node (bone, layer) or, for a track bounded on its own, the track.
+    pub node: String,
+    /// Which of the node's measured points (`None` for a track bounded on its own).
+    pub point: Option<PointKind>,
+    /// The clip time, in seconds, when known.
+    pub time: Option<f64>,
+}
+
+impl Worst {
+    /// Where, in words: `HeadTop_End`, `LeftHand's shell point 0.125 along y`, `Solid's
+    /// bottom right corner`, or the track's name.
+    pub fn place(&self) -> String {
+        match self.point {
+            None | Some(PointKind::Origin) => self.node.clone(),
+            Some(PointKind::Shell { axis, radius }) => format!(
+                "{}'s shell point {} along {}",
+                self.node,
+                short(radius),
+                ["x", "y", "z"][axis.min(2)]
+            ),
+            Some(PointKind::Vertex(v)) => format!("vertex {v} of {}", self.node),
+            Some(PointKind::Corner(k)) => format!(
+                "{}'s {} corner",
+                self.node,
+                ["top left", "top right", "bottom right", "bottom left"][k.min(3)]
+            ),
+        }
+    }
+}
+
+/// A length with at most four decimals and no trailing zeros (`0.125`, `18`).
+fn short(x: f64) -> String {
+    let text = format!("{x:.4}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// A reduced clip and its report.
@@ -201,6 +279,8 @@ pub struct Reducer<'c> {
     plan: Plan,
     /// The skeleton channels' search, when the clip has any.
     world: Option<WorldSearch>,
+    /// Every vertex of the model the clip plays on, when it has a mesh.
+    probe: Option<MeshProbe>,
 }
 
 impl<'c> Reducer<'c> {
@@ -210,9 +290,32 @@ impl<'c> Reducer<'c> {
         skeleton: Option<&Skeleton>,
         options: &ReduceOptions,
     ) -> Reducer<'c> {
+        Reducer::with_model(clip, skeleton, None, options)
+    }
+
+    /// Whether the clip moves an auto-oriented layer, whose heading follows its position (see
+    /// [`ReduceOptions::keep_headings`]).
+    pub fn has_headings(&self) -> bool {
+        self.plan.has_headings()
+    }
+
+    /// Prepares `clip`, played on `skeleton` and deforming `model`'s meshes (if known), for
+    /// reduction within `options`: the shells come from the vertices each joint moves, morph
+    /// weights get the tolerance their targets' largest offsets allow, and every vertex is
+    /// measured ([`Reducer::measure`]).
+    pub fn with_model(
+        clip: &'c Clip,
+        skeleton: Option<&Skeleton>,
+        model: Option<&Model>,
+        options: &ReduceOptions,
+    ) -> Reducer<'c> {
         let t0 = std::time::Instant::now();
-        let plan = Plan::new(clip, skeleton, options);
-        let world = plan.hierarchy.as_ref().and_then(|h| {
+        let plan = Plan::new(clip, skeleton, model, options);
+        let probe = match (model, &plan.tree) {
+            (Some(model), Some(tree)) => MeshProbe::new(model, tree, clip, &plan.sample_times),
+            _ => None,
+        };
+        let world = plan.tree.as_ref().and_then(|h| {
             let joint_tracks: Vec<usize> = (0..clip.tracks.len())
                 .filter(|&i| matches!(plan.roles[i], Role::Joint { .. }))
                 .collect();
@@ -235,6 +338,7 @@ impl<'c> Reducer<'c> {
             options: options.clone(),
             plan,
             world,
+            probe,
         }
     }
 
@@ -256,6 +360,7 @@ impl<'c> Reducer<'c> {
             .zip(self.plan.roles.par_iter())
             .map(|(track, role)| match *role {
                 Role::Lossless => Some(Outcome::lossless(track)),
+                Role::Exact => Some(Outcome::exact(track)),
                 Role::Fixed {
                     metric, tolerance, ..
                 } => Some(
@@ -330,6 +435,11 @@ impl<'c> Reducer<'c> {
                 };
                 let error = match *role {
                     Role::Lossless => 0.0,
+                    // Kept exactly: measured as a number like any changed track.
+                    Role::Exact => {
+                        Channel::new(track, Metric::Absolute, self.plan.sample_times.clone())
+                            .map_or(0.0, |c| c.error_of(found))
+                    }
                     Role::Fixed { metric, .. } => {
                         Channel::new(track, metric, self.plan.sample_times.clone())
                             .map_or(0.0, |c| c.error_of(found))
@@ -348,11 +458,41 @@ impl<'c> Reducer<'c> {
             .collect();
         let world_error = self.world.as_ref().map(|world| {
             let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
-            world.measure(&mapped, self.options.axis_length)
+            world.measure(&mapped)
         });
-        let report = self
-            .plan
-            .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
+        let mut report =
+            self.plan
+                .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
+        if let (Some(probe), Some(tree)) = (&self.probe, &self.plan.tree) {
+            // Where the viewer looks: every node's origin and every vertex, posed.
+            let (mesh, per_node) = match &self.world {
+                Some(world) => {
+                    let mapped: Vec<Outcome> =
+                        world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
+                    world.compare_mesh(probe, &mapped, candidate)
+                }
+                None => probe.compare(tree, &[], &[], candidate, &self.plan.sample_times),
+            };
+            let time = |s: usize| self.plan.sample_times.get(s).copied();
+            report.vertices = probe.vertex_count();
+            report.max_error = mesh.node.0.max(mesh.vertex.0);
+            report.worst = if mesh.vertex.0 >= mesh.node.0 {
+                mesh.vertex.1.map(|(p, v, s)| Worst {
+                    node: probe.part_name(p).to_string(),
+                    point: Some(PointKind::Vertex(v)),
+                    time: time(s),
+                })
+            } else {
+                mesh.node.1.map(|(j, s)| Worst {
+                    node: tree.names[j].clone(),
+                    point: Some(PointKind::Origin),
+                    time: time(s),
+                })
+            };
+            for (node, (error, _)) in report.nodes.iter_mut().zip(per_node) {
+                node.error = error;
+            }
+        }
         self.options
             .trace
             .line(format_args!("measured {:?}", t0.elapsed()));
@@ -365,19 +505,54 @@ impl<'c> Reducer<'c> {
 /// (the report's errors are that measure); if rounding tipped it over a budget the reduction
 /// is redone with tighter budgets, and as a last resort the clip is only losslessly optimized.
 pub fn reduce_clip(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Reduced {
-    let reducer = Reducer::new(clip, skeleton, options);
-    for scale in [1.0, 0.8, 0.5] {
+    reduce_clip_on(clip, skeleton, None, options)
+}
+
+/// [`reduce_clip`] for a clip that deforms `model`'s meshes: bounded and measured at every
+/// vertex too (see [`Reducer::with_model`]).
+pub fn reduce_clip_on(
+    clip: &Clip,
+    skeleton: Option<&Skeleton>,
+    model: Option<&Model>,
+    options: &ReduceOptions,
+) -> Reduced {
+    let reducer = Reducer::with_model(clip, skeleton, model, options);
+    let mut found = None;
+    for scale in SCALES {
         let mut reduced = reducer.reduce(scale);
         let exact = reducer.measure(&reduced.clip);
         if exact.within(options) {
             reduced.report = exact;
-            return reduced;
+            found = Some(reduced);
+            break;
         }
     }
-    let kept = lossless_clip(clip);
-    let report = reducer.measure(&kept);
-    Reduced { clip: kept, report }
+    // Auto-oriented layers turn along every segment of their paths, which a fit may not keep
+    // (the search then keeps whole channels): try again with their positions kept, and take
+    // whichever keeps fewer keys.
+    if !options.keep_headings && reducer.plan.has_headings() {
+        let kept = ReduceOptions {
+            keep_headings: true,
+            ..options.clone()
+        };
+        let other = reduce_clip_on(clip, skeleton, model, &kept);
+        let fewer = found
+            .as_ref()
+            .is_none_or(|f| other.report.keys_after < f.report.keys_after);
+        if other.report.within(options) && fewer {
+            found = Some(other);
+        }
+    }
+    found.unwrap_or_else(|| {
+        let kept = lossless_clip(clip);
+        let report = reducer.measure(&kept);
+        Reduced { clip: kept, report }
+    })
 }
+
+/// The budget scales a reduction tries in turn when the exact measure (every vertex, the
+/// file's own interpolants) finds a try over the budget.
+pub const SCALES: [f64; 4] = [1.0, 0.8, 0.6, 0.4];
 
 /// `clip` without the keys that change nothing: three.js's lossless optimize on its linear and
 /// step tracks (smooth and bezier tracks are kept as they are). What a reduction falls back to.

@@ -6,13 +6,16 @@ use crate::model::{Interpolation, Track};
 
 /// The track without the keys that change nothing: three.js's optimize for linear and step
 /// tracks. A smooth or bezier track is kept as it is: three.js's optimize judges keys by
-/// straight lines (and leaves bezier handles where they were), which would change such curves.
+/// straight lines (and leaves bezier handles where they were), which would change such curves;
+/// so is a track with two keys at one time (a jump, as Lottie's hold keys become): optimize
+/// drops the first of the two, which turns the hold before it into a ramp.
 pub(crate) fn lossless(track: &Track) -> Track {
     let mut t = track.clone();
     if matches!(
         track.interpolation,
         Interpolation::Linear | Interpolation::Discrete
-    ) {
+    ) && track.times.windows(2).all(|w| w[0] != w[1])
+    {
         t.optimize();
     }
     t
@@ -32,6 +35,16 @@ pub(crate) struct Outcome {
 }
 
 impl Outcome {
+    /// `track` exactly as it is, every key.
+    pub fn exact(track: &Track) -> Outcome {
+        Outcome {
+            track: track.clone(),
+            error: 0.0,
+            lossy: false,
+            sampled: None,
+        }
+    }
+
     /// `track` after three.js's lossless optimize.
     pub fn lossless(track: &Track) -> Outcome {
         Outcome {

@@ -5,21 +5,56 @@
 
 use std::sync::Arc;
 
-use super::channel::Metric;
-use super::outcome::Outcome;
-use super::world::{Hierarchy, WorldError};
-use super::{Bound, ReduceOptions, ReduceReport, TrackReduction};
-use crate::model::binding::parse_track_name;
-use crate::model::{Clip, Interpolation, Skeleton, Track};
+use std::collections::{HashMap, HashSet};
 
-/// What a track animates, for the skeleton.
+use super::channel::Metric;
+use super::mesh::shell_radii;
+use super::outcome::Outcome;
+use super::tree::{Local, PointKind, Tree};
+use super::world::{PerNode, WorldError};
+use super::{Bound, NodeError, ReduceOptions, ReduceReport, TrackReduction, Worst};
+use crate::model::binding::parse_track_name;
+use crate::model::{Clip, Interpolation, Model, Skeleton, Track};
+
+/// What a track animates on a node of the tree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Property {
+    /// A 3D node's position.
     Position,
+    /// A 3D node's quaternion.
     Quaternion,
+    /// A 3D node's Euler XYZ rotation (radians).
     Euler,
+    /// A 3D node's scale.
     Scale,
+    /// A layer's anchor point (px).
+    Anchor,
+    /// A layer's position (px).
+    LayerPosition,
+    /// A layer's split position, x (px).
+    PositionX,
+    /// A layer's split position, y (px).
+    PositionY,
+    /// A layer's split position, z (px).
+    PositionZ,
+    /// A layer's scale (percent).
+    LayerScale,
+    /// A layer's rotation (degrees; `rotationZ` of a 3D layer).
+    Rotation,
+    /// A 3D layer's rotation about x (degrees).
+    RotationX,
+    /// A 3D layer's rotation about y (degrees).
+    RotationY,
+    /// A 3D layer's orientation (degrees).
+    Orientation,
+    /// A layer's skew (degrees).
+    Skew,
+    /// A layer's skew axis (degrees).
+    SkewAxis,
 }
+
+/// The number of [`Property`] values.
+pub(crate) const PROPERTIES: usize = 16;
 
 /// How one track is treated.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,19 +68,23 @@ pub(crate) enum Role {
         bound: Bound,
     },
     /// A transform of a skeleton joint, its tolerance found through the world search (or, when
-    /// it cannot be fitted — steps, one key — kept as it is but still measured).
+    /// it cannot be fitted — steps, one key — kept as it is but still measured; `exact`: every
+    /// key kept, not even the lossless optimize, as for a property an expression drives).
     Joint {
         joint: usize,
         property: Property,
         fit: bool,
+        exact: bool,
     },
+    /// Kept exactly, every key (an expression may read the keys themselves).
+    Exact,
 }
 
-/// What a reduction of one clip works with: the skeleton's joints, the sample times and how
-/// each track is treated.
+/// What a reduction of one clip works with: the nodes it is measured through, the sample
+/// times and how each track is treated.
 pub(crate) struct Plan {
-    /// The joints, when a skeleton is known.
-    pub hierarchy: Option<Hierarchy>,
+    /// The nodes, when a skeleton or the clip's layers say how they hang together.
+    pub tree: Option<Tree>,
     /// Every key time of the clip and every midpoint between two.
     pub sample_times: Arc<Vec<f64>>,
     /// How each track is treated.
@@ -53,50 +92,157 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    /// The plan for `clip` played on `skeleton`.
-    pub fn new(clip: &Clip, skeleton: Option<&Skeleton>, options: &ReduceOptions) -> Plan {
-        let hierarchy = skeleton.map(Hierarchy::new);
+    /// The plan for `clip` played on `skeleton` (else on its own layers, if it has any),
+    /// deforming `model`'s meshes if known.
+    pub fn new(
+        clip: &Clip,
+        skeleton: Option<&Skeleton>,
+        model: Option<&Model>,
+        options: &ReduceOptions,
+    ) -> Plan {
+        let tree = match (skeleton, &clip.layers) {
+            (Some(skeleton), _) => {
+                let moved: HashSet<String> = clip
+                    .tracks
+                    .iter()
+                    .filter(|t| t.kind.is_numeric() && t.len() > 1)
+                    .filter_map(|t| parse_track_name(&t.name).ok()?.animated_node())
+                    .collect();
+                Some(Tree::from_skeleton(
+                    skeleton,
+                    |name| moved.contains(name),
+                    options.axis_length,
+                ))
+            }
+            (None, Some(layers)) => {
+                let mut tree = Tree::from_layers(layers);
+                let anchors: HashMap<&str, &Track> = clip
+                    .tracks
+                    .iter()
+                    .filter_map(|t| Some((t.name.strip_suffix(".anchor")?, t)))
+                    .collect();
+                tree.anchor_empty_nodes(|name| first_value(anchors.get(name)?));
+                Some(tree)
+            }
+            (None, None) => None,
+        };
+        let mut tree = tree;
+        if let Some(tree) = &mut tree {
+            tree.unit_rotations = options.unit_rotations;
+            // With a mesh, the shells are the geometry each node carries.
+            if let Some(radii) = model.and_then(|m| shell_radii(m, tree)) {
+                for (j, r) in radii.into_iter().enumerate() {
+                    tree.set_shell(j, r);
+                }
+            }
+        }
+        let weights = model
+            .map(|m| morph_tolerances(m, options))
+            .unwrap_or_default();
+        // Properties an expression drives: the expression may read their keys.
+        let exact: HashSet<String> = clip
+            .layers
+            .iter()
+            .flat_map(|l| &l.layers)
+            .flat_map(|l| l.expressions.iter().map(|e| format!("{}.{e}", l.name)))
+            .collect();
         let roles = clip
             .tracks
             .iter()
-            .map(|t| role(t, hierarchy.as_ref(), options))
+            .map(|t| {
+                if exact.contains(&t.name) {
+                    return match role(t, tree.as_ref(), options) {
+                        Role::Joint {
+                            joint, property, ..
+                        } => Role::Joint {
+                            joint,
+                            property,
+                            fit: false,
+                            exact: true,
+                        },
+                        _ => Role::Exact,
+                    };
+                }
+                match (role(t, tree.as_ref(), options), weights.get(&t.name)) {
+                    (Role::Fixed { metric, bound, .. }, Some(&tolerance)) => Role::Fixed {
+                        metric,
+                        tolerance,
+                        bound,
+                    },
+                    (role, _) => role,
+                }
+            })
             .collect();
         Plan {
-            hierarchy,
+            tree,
             sample_times: Arc::new(sample_times(clip)),
             roles,
         }
     }
 
-    /// The report of `outcomes` (one per track of `clip`) with the joints' measured error,
-    /// overall and per joint (distance, angle).
+    /// Whether any track moves an auto-oriented layer (whose heading follows its position).
+    pub fn has_headings(&self) -> bool {
+        let Some(tree) = &self.tree else {
+            return false;
+        };
+        self.roles.iter().any(|r| match *r {
+            Role::Joint { joint, .. } => matches!(
+                tree.local[joint],
+                Local::Layer {
+                    auto_orient: true,
+                    ..
+                }
+            ),
+            _ => false,
+        })
+    }
+
+    /// The report of `outcomes` (one per track of `clip`) with the nodes' measured error,
+    /// overall and per node (distance, angle).
     pub fn report(
         &self,
         clip: &Clip,
         outcomes: &[Outcome],
-        world_error: Option<&(WorldError, Vec<(f64, f64)>)>,
+        world_error: Option<&(WorldError, PerNode)>,
         options: &ReduceOptions,
     ) -> ReduceReport {
         let mut report = ReduceReport::default();
-        let mut per_joint: &[(f64, f64)] = &[];
-        if let (Some(h), Some((error, joints))) = (&self.hierarchy, world_error) {
-            per_joint = joints;
+        let mut per_node: &[(f64, f64)] = &[];
+        if let (Some(tree), Some((error, nodes))) = (&self.tree, world_error) {
+            per_node = nodes;
             report.world = true;
+            report.world_angles = tree.local.iter().any(|l| matches!(l, Local::Trs { .. }));
             report.max_error = error.distance;
             report.max_angle = error.angle;
-            report.worst = error
-                .worst
-                .map(|(j, s)| (h.names[j].clone(), self.sample_times.get(s).copied()));
+            report.worst = error.worst.map(|(j, s, p)| Worst {
+                node: tree.names[j].clone(),
+                point: tree.kinds[j].get(p).copied(),
+                time: self.sample_times.get(s).copied(),
+            });
+            report.nodes = tree
+                .names
+                .iter()
+                .enumerate()
+                .map(|(j, name)| NodeError {
+                    name: name.clone(),
+                    error: nodes.get(j).map_or(0.0, |e| e.0),
+                    angle: nodes.get(j).map_or(0.0, |e| e.1),
+                    shell: tree.kinds[j].iter().find_map(|k| match k {
+                        PointKind::Shell { radius, .. } => Some(*radius),
+                        _ => None,
+                    }),
+                })
+                .collect();
         }
         for ((track, outcome), role) in clip.tracks.iter().zip(outcomes).zip(&self.roles) {
             let (metric, bound, tolerance) = match *role {
-                Role::Lossless => (Metric::Absolute, Bound::Lossless, None),
+                Role::Lossless | Role::Exact => (Metric::Absolute, Bound::Lossless, None),
                 Role::Fixed {
                     metric,
                     bound,
                     tolerance,
                 } => (metric, bound, Some(tolerance)),
-                // A joint's tracks report how far the joint's points move in the world.
+                // A node's tracks report how far the node's points move in the world.
                 Role::Joint { .. } => (Metric::Translation, Bound::World, None),
             };
             let bound = if outcome.lossy {
@@ -106,7 +252,7 @@ impl Plan {
             };
             let error = match *role {
                 Role::Joint { joint, .. } if outcome.lossy => {
-                    per_joint.get(joint).map_or(outcome.error, |j| j.0)
+                    per_node.get(joint).map_or(outcome.error, |j| j.0)
                 }
                 _ => outcome.error,
             };
@@ -119,7 +265,11 @@ impl Plan {
                 };
                 if effect > report.max_error {
                     report.max_error = effect;
-                    report.worst = Some((track.name.clone(), None));
+                    report.worst = Some(Worst {
+                        node: track.name.clone(),
+                        point: None,
+                        time: None,
+                    });
                 }
                 if metric == Metric::Rotation {
                     report.max_angle = report.max_angle.max(error);
@@ -145,10 +295,70 @@ impl Property {
     /// The metric of the property's own values.
     pub fn metric(self) -> Metric {
         match self {
-            Property::Position => Metric::Translation,
+            Property::Position
+            | Property::Anchor
+            | Property::LayerPosition
+            | Property::PositionX
+            | Property::PositionY
+            | Property::PositionZ => Metric::Translation,
             Property::Quaternion => Metric::Rotation,
-            Property::Euler => Metric::Absolute,
             Property::Scale => Metric::Scale,
+            Property::Euler
+            | Property::LayerScale
+            | Property::Rotation
+            | Property::RotationX
+            | Property::RotationY
+            | Property::Orientation
+            | Property::Skew
+            | Property::SkewAxis => Metric::Absolute,
+        }
+    }
+
+    /// Whether the property turns the node (for the angle budget).
+    pub fn turns(self) -> bool {
+        matches!(
+            self,
+            Property::Quaternion
+                | Property::Euler
+                | Property::Rotation
+                | Property::RotationX
+                | Property::RotationY
+                | Property::Orientation
+        )
+    }
+
+    /// The property a track named `name[index]` with `value_size` values animates on a node
+    /// made like `local`, if it is part of the node's transform.
+    pub fn of(
+        local: Local,
+        name: &str,
+        index: Option<&str>,
+        value_size: usize,
+    ) -> Option<Property> {
+        match local {
+            Local::Trs { .. } => match (name, index, value_size) {
+                ("position", None, 3) => Some(Property::Position),
+                ("quaternion", None, 4) => Some(Property::Quaternion),
+                ("rotation", None, 3) => Some(Property::Euler),
+                ("scale", None, 3) => Some(Property::Scale),
+                _ => None,
+            },
+            Local::Layer { ddd, .. } => match (name, index, value_size) {
+                ("anchor", None, 2 | 3) => Some(Property::Anchor),
+                ("position", None, 2 | 3) => Some(Property::LayerPosition),
+                ("position", Some("x"), 1) => Some(Property::PositionX),
+                ("position", Some("y"), 1) => Some(Property::PositionY),
+                ("position", Some("z"), 1) => Some(Property::PositionZ),
+                ("scale", None, 2 | 3) => Some(Property::LayerScale),
+                ("rotation", None, 1) if !ddd => Some(Property::Rotation),
+                ("rotationZ", None, 1) if ddd => Some(Property::Rotation),
+                ("rotationX", None, 1) if ddd => Some(Property::RotationX),
+                ("rotationY", None, 1) if ddd => Some(Property::RotationY),
+                ("orientation", None, 3) if ddd => Some(Property::Orientation),
+                ("skew", None, 1) => Some(Property::Skew),
+                ("skewAxis", None, 1) => Some(Property::SkewAxis),
+                _ => None,
+            },
         }
     }
 }
@@ -185,7 +395,7 @@ pub(crate) fn sample_times(clip: &Clip) -> Vec<f64> {
 }
 
 /// How `track` is reduced.
-fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -> Role {
+fn role(track: &Track, tree: Option<&Tree>, options: &ReduceOptions) -> Role {
     let numeric = track.kind.is_numeric()
         && !track.is_empty()
         && track
@@ -205,6 +415,35 @@ fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -
         Err(_) => return Role::Lossless,
     };
     let value_size = track.value_size();
+    // A node's transform always takes part in the world measure (a step or one-key track
+    // still moves the nodes below it), fitted or not.
+    if let Some(tree) = tree
+        && let Some(node) = path.clone().animated_node()
+        && let Some(&joint) = tree.index.get(&node)
+        && let Some(property) = Property::of(
+            tree.local[joint],
+            &path.property_name,
+            path.property_index.as_deref(),
+            value_size,
+        )
+    {
+        let heading = matches!(
+            tree.local[joint],
+            Local::Layer {
+                auto_orient: true,
+                ..
+            }
+        ) && matches!(
+            property,
+            Property::LayerPosition | Property::PositionX | Property::PositionY
+        );
+        return Role::Joint {
+            joint,
+            property,
+            fit: reducible && !(heading && options.keep_headings),
+            exact: false,
+        };
+    }
     let own_units = options
         .property_errors
         .iter()
@@ -217,18 +456,6 @@ fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -
         ("scale", 3) => Some(Property::Scale),
         _ => None,
     };
-    // A joint's transform always takes part in the world measure (a step or one-key track
-    // still moves the joints below it), fitted or not.
-    if let (Some(h), Some(node), Some(property)) =
-        (hierarchy, path.clone().animated_node(), property)
-        && let Some(&joint) = h.index.get(&node)
-    {
-        return Role::Joint {
-            joint,
-            property,
-            fit: reducible,
-        };
-    }
     if !reducible {
         return Role::Lossless;
     }
@@ -254,8 +481,73 @@ fn role(track: &Track, hierarchy: Option<&Hierarchy>, options: &ReduceOptions) -
         Property::Position => fixed(Metric::Translation, options.max_error, Bound::Local),
         Property::Quaternion => fixed(Metric::Rotation, angle, Bound::Local),
         Property::Euler => fixed(Metric::Absolute, angle / 2.0, Bound::Local),
-        Property::Scale => fixed(Metric::Scale, options.max_error / axis, Bound::Local),
+        _ => fixed(Metric::Scale, options.max_error / axis, Bound::Local),
     }
+}
+
+/// The tolerance of every morph weight track of `model`'s meshes
+/// (`NODE.morphTargetInfluences[T]`, by index and by target name): the weight change that
+/// moves the target's farthest-moving vertex by half the budget, shared among the mesh's
+/// targets as if their errors added like independent ones (the vertices are measured exactly
+/// at the end).
+fn morph_tolerances(model: &Model, options: &ReduceOptions) -> HashMap<String, f64> {
+    let mut out = HashMap::new();
+    let rest = model.rest_world();
+    for instance in model.instances() {
+        let node = &model.nodes[instance.node];
+        let mesh = &model.meshes[instance.mesh];
+        let stretch = if instance.skin.is_some() {
+            1.0
+        } else {
+            let m = rest[instance.node];
+            [m.x_axis, m.y_axis, m.z_axis]
+                .iter()
+                .map(|a| a.truncate().length() as f64)
+                .fold(0.0, f64::max)
+        };
+        let targets = mesh.target_names.len().max(
+            mesh.primitives
+                .iter()
+                .map(|p| p.targets.len())
+                .max()
+                .unwrap_or(0),
+        );
+        for k in 0..targets {
+            let reach = mesh
+                .primitives
+                .iter()
+                .filter_map(|p| p.targets.get(k))
+                .flat_map(|t| &t.positions)
+                .map(|d| (d[0] as f64).hypot(d[1] as f64).hypot(d[2] as f64))
+                .fold(0.0, f64::max)
+                * stretch;
+            if reach <= 0.0 || !reach.is_finite() {
+                continue;
+            }
+            let tolerance = 0.5 * options.max_error / reach / (targets as f64).sqrt();
+            let labels = [Some(k.to_string()), mesh.target_names.get(k).cloned()];
+            for label in labels.into_iter().flatten() {
+                out.insert(
+                    format!("{}.morphTargetInfluences[{label}]", node.name),
+                    tolerance,
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The first value of a 2D or 3D point track, z 0 when it has none.
+fn first_value(track: &Track) -> Option<[f64; 3]> {
+    let size = track.value_size();
+    let v = track.values.as_numbers()?;
+    (size >= 2 && v.len() >= size).then(|| {
+        [
+            v[0] as f64,
+            v[1] as f64,
+            if size > 2 { v[2] as f64 } else { 0.0 },
+        ]
+    })
 }
 
 /// A role with a fixed tolerance.

@@ -1,4 +1,4 @@
-//! The world search: the loosest tolerance for each skeleton channel that keeps the whole pose
+//! The world search: the loosest tolerance for each node channel that keeps the whole pose
 //! within the budget.
 
 use std::collections::HashMap;
@@ -9,16 +9,20 @@ use rayon::prelude::*;
 use super::ReduceOptions;
 use super::channel::{Channel, sample_numbers};
 use super::fit::CurveFit;
+use super::layer::{heading, heading_times};
+use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fit_channel, lossless};
 use super::plan::{Property, Role};
-use super::world::{self, Hierarchy, JointInput, WorldError, WorldFrames};
-use crate::model::{Clip, Track};
+use super::tree::{Local, Tree};
+use super::world::{self, NodeInput, PerNode, WorldError, WorldFrames};
+use crate::model::interpolant::Sampler;
+use crate::model::{Clip, Interpolation, Track};
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
 pub(crate) struct WorldSearch {
-    /// The joints.
-    pub hierarchy: Hierarchy,
+    /// The nodes.
+    pub tree: Tree,
     /// The clip's track index of each joint channel.
     pub tracks: Vec<usize>,
     /// Each joint track's channel, in the order of `tracks`.
@@ -31,17 +35,31 @@ pub(crate) struct WorldSearch {
     targets: Vec<(usize, Property)>,
     /// Each joint track's first tolerance (in its metric).
     base: Vec<f64>,
+    /// The auto-oriented layers and the channels their heading follows.
+    headings: Vec<Heading>,
     /// The original clip's world frames.
     original: WorldFrames,
     /// The curves the format holds.
     curves: CurveFit,
 }
 
+/// An auto-oriented layer: its node and the channel of its position (or of its split x and
+/// y positions).
+#[derive(Debug, Clone, Copy)]
+struct Heading {
+    /// The layer's node.
+    node: usize,
+    /// The position channel, or the x channel of a split position.
+    x: usize,
+    /// The y channel of a split position.
+    y: Option<usize>,
+}
+
 impl WorldSearch {
     /// Prepares the search for the joint tracks `tracks` of `clip`.
     pub fn new(
         clip: &Clip,
-        hierarchy: Hierarchy,
+        tree: Tree,
         roles: &[Role],
         tracks: &[usize],
         sample_times: &Arc<Vec<f64>>,
@@ -54,13 +72,19 @@ impl WorldSearch {
                     joint,
                     property,
                     fit,
+                    exact,
                 } = roles[i]
                 else {
                     return None;
                 };
                 let track = &clip.tracks[i];
                 let channel = Channel::new(track, property.metric(), sample_times.clone())?;
-                Some((i, joint, property, channel, lossless(track), fit))
+                let kept = if exact {
+                    track.clone()
+                } else {
+                    lossless(track)
+                };
+                Some((i, joint, property, channel, kept, fit))
             })
             .collect();
         let mut used = Vec::with_capacity(prepared.len());
@@ -75,31 +99,37 @@ impl WorldSearch {
             kept.push(k);
             fitted.push(fit);
         }
-        let samples = sample_times.len();
+        let headings = headings(&tree, &targets);
         let sampled: Vec<&[f64]> = channels.iter().map(|c| c.samples.as_slice()).collect();
-        let original = world::evaluate(
-            &hierarchy,
-            &inputs(&hierarchy, &targets, &sampled),
-            samples,
-            options.axis_length,
+        let heading_samples = heading_samples(&tree, &headings, &kept, sample_times);
+        let inputs = inputs(
+            &tree,
+            &targets,
+            &channels,
+            &sampled,
+            &kept,
+            &headings,
+            &heading_samples,
         );
-        let base = shares(&hierarchy, &targets, &original, options);
+        let original = world::evaluate(&tree, &inputs, sample_times);
+        let base = shares(&tree, &targets, &inputs, sample_times.len(), options);
         WorldSearch {
-            hierarchy,
+            tree,
             tracks: used,
             channels,
             kept,
             fitted,
             targets,
             base,
+            headings,
             original,
             curves: options.curves,
         }
     }
 
     /// Fits every channel with its tolerance and measures the whole pose.
-    fn attempt(&self, tolerances: &[f64], axis: f64, angles: bool) -> Attempt {
-        self.attempt_on(&self.channels, usize::MAX, tolerances, axis, angles)
+    fn attempt(&self, tolerances: &[f64], angles: bool) -> Attempt {
+        self.attempt_on(&self.channels, usize::MAX, tolerances, angles)
     }
 
     /// Fits `channels` (the search's own, or a pilot's prefixes of them; `None` where a pilot
@@ -109,7 +139,6 @@ impl WorldSearch {
         channels: &[Channel],
         samples: usize,
         tolerances: &[f64],
-        axis: f64,
         angles: bool,
     ) -> Attempt {
         let outcomes: Vec<Outcome> = (0..channels.len())
@@ -138,11 +167,23 @@ impl WorldSearch {
             .zip(channels)
             .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
             .collect();
+        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let times = channels.first().map(|c| c.sample_times.clone());
+        let heading_samples = times.map_or_else(Vec::new, |times| {
+            heading_samples(&self.tree, &self.headings, &tracks, &times)
+        });
         let (error, per_joint) = self.original.compare_first(
             samples,
-            &self.hierarchy,
-            &inputs(&self.hierarchy, &self.targets, &slices),
-            axis,
+            &self.tree,
+            &inputs(
+                &self.tree,
+                &self.targets,
+                channels,
+                &slices,
+                &tracks,
+                &self.headings,
+                &heading_samples,
+            ),
             angles,
         );
         Attempt {
@@ -161,11 +202,10 @@ impl WorldSearch {
     /// after each try every channel's tolerance is scaled by how much room its subtree has (or
     /// by how far it overshot), so the chains that meet the budget stay and the others loosen.
     /// The best try within the budget wins; if none is, tolerances halve until one is.
-    pub fn search(&self, options: &ReduceOptions) -> (Vec<Outcome>, WorldError, Vec<(f64, f64)>) {
+    pub fn search(&self, options: &ReduceOptions) -> (Vec<Outcome>, WorldError, PerNode) {
         // A little margin, so an independent evaluation (another float path) agrees.
         let budget = options.max_error * (1.0 - 1e-4);
         let angle_budget = options.max_angle.map(|a| a * (1.0 - 1e-4));
-        let axis = options.axis_length;
         let angles = angle_budget.is_some();
         let feasible =
             |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
@@ -175,7 +215,7 @@ impl WorldSearch {
             // Tune the first shares on the take's beginning, a fraction of the cost of a try.
             for _ in 0..PILOT_ROUNDS {
                 let t0 = std::time::Instant::now();
-                let pilot = self.attempt_on(&channels, samples, &tolerances, axis, angles);
+                let pilot = self.attempt_on(&channels, samples, &tolerances, angles);
                 options.trace.line(format_args!(
                     "pilot {:?} over {samples} samples: error {:.5}",
                     t0.elapsed(),
@@ -191,7 +231,7 @@ impl WorldSearch {
         let mut best: Option<Attempt> = None;
         for _ in 0..SEARCH_ROUNDS {
             let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances, axis, angles);
+            let attempt = self.attempt(&tolerances, angles);
             options.trace.line(format_args!(
                 "attempt {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
@@ -227,7 +267,7 @@ impl WorldSearch {
         let mut scale = 0.5;
         for _ in 0..12 {
             let tolerances: Vec<f64> = self.base.iter().map(|b| b * scale).collect();
-            let attempt = self.attempt(&tolerances, axis, angles);
+            let attempt = self.attempt(&tolerances, angles);
             if feasible(&attempt.error) {
                 return (attempt.outcomes, attempt.error, attempt.per_joint);
             }
@@ -244,7 +284,7 @@ impl WorldSearch {
                 sampled: None,
             })
             .collect();
-        let (error, per_joint) = self.measure(&kept, axis);
+        let (error, per_joint) = self.measure(&kept);
         (kept, error, per_joint)
     }
 
@@ -290,7 +330,7 @@ impl WorldSearch {
                     RESCALE_MAX
                 };
                 if let Some(ab) = angle_budget
-                    && matches!(property, Property::Quaternion | Property::Euler)
+                    && property.turns()
                 {
                     room = room.min(if a > 0.0 { AIM * ab / a } else { RESCALE_MAX });
                 }
@@ -305,8 +345,8 @@ impl WorldSearch {
     fn subtree_errors(&self, per_joint: &[(f64, f64)]) -> Vec<(f64, f64)> {
         let mut out = per_joint.to_vec();
         // Children after parents in `order`: walk it backwards to push errors up.
-        for &j in self.hierarchy.order.iter().rev() {
-            if let Some(p) = self.hierarchy.parent[j] {
+        for &j in self.tree.order.iter().rev() {
+            if let Some(p) = self.tree.parent[j] {
                 out[p].0 = out[p].0.max(out[j].0);
                 out[p].1 = out[p].1.max(out[j].1);
             }
@@ -314,21 +354,78 @@ impl WorldSearch {
         out
     }
 
-    /// The world error of `outcomes` (one per channel), overall and per joint, with the new
+    /// The world error of `outcomes` (one per channel), overall and per node, with the new
     /// tracks sampled by the model's own interpolants (what a player shows).
-    pub fn measure(&self, outcomes: &[Outcome], axis: f64) -> (WorldError, Vec<(f64, f64)>) {
+    pub fn measure(&self, outcomes: &[Outcome]) -> (WorldError, PerNode) {
         let sampled: Vec<Vec<f64>> = outcomes
             .par_iter()
             .zip(self.channels.par_iter())
             .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
             .collect();
         let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
+        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let heading_samples = match self.channels.first() {
+            Some(c) => heading_samples(&self.tree, &self.headings, &tracks, &c.sample_times),
+            None => Vec::new(),
+        };
         self.original.compare(
-            &self.hierarchy,
-            &inputs(&self.hierarchy, &self.targets, &slices),
-            axis,
+            &self.tree,
+            &inputs(
+                &self.tree,
+                &self.targets,
+                &self.channels,
+                &slices,
+                &tracks,
+                &self.headings,
+                &heading_samples,
+            ),
             true,
         )
+    }
+}
+
+impl WorldSearch {
+    /// Every node origin and vertex of `probe` posed by the original and by `outcomes` (one
+    /// per channel) with the morph weights of `candidate`.
+    pub fn compare_mesh(
+        &self,
+        probe: &MeshProbe,
+        outcomes: &[Outcome],
+        candidate: &Clip,
+    ) -> (MeshError, PerNode) {
+        let times = match self.channels.first() {
+            Some(c) => c.sample_times.clone(),
+            None => return (MeshError::default(), Vec::new()),
+        };
+        let original: Vec<&[f64]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
+        let original_headings = heading_samples(&self.tree, &self.headings, &self.kept, &times);
+        let sampled: Vec<Vec<f64>> = outcomes
+            .par_iter()
+            .zip(self.channels.par_iter())
+            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            .collect();
+        let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
+        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let headings = heading_samples(&self.tree, &self.headings, &tracks, &times);
+        let a = inputs(
+            &self.tree,
+            &self.targets,
+            &self.channels,
+            &original,
+            &self.kept,
+            &self.headings,
+            &original_headings,
+        );
+        let b = inputs(
+            &self.tree,
+            &self.targets,
+            &self.channels,
+            &slices,
+            &tracks,
+            &self.headings,
+            &headings,
+        );
+        probe.compare(&self.tree, &a, &b, candidate, &times)
     }
 }
 
@@ -379,78 +476,129 @@ struct Attempt {
     per_joint: Vec<(f64, f64)>,
 }
 
-/// `track` evaluated at every sample time (`value_size` numbers each).
-/// The joint inputs for sampled values of the joint tracks (`targets[i]` drives with
-/// `sampled[i]`).
+/// The node inputs for sampled values of the node tracks (`targets[i]` drives with
+/// `sampled[i]`, `channels[i]` saying how many values each sample has) and the headings of the
+/// auto-oriented layers.
 fn inputs<'s>(
-    hierarchy: &Hierarchy,
+    tree: &Tree,
     targets: &[(usize, Property)],
+    channels: &[Channel],
     sampled: &[&'s [f64]],
-) -> Vec<JointInput<'s>> {
-    let mut out = vec![JointInput::default(); hierarchy.len()];
-    for (&(joint, property), &values) in targets.iter().zip(sampled) {
-        let input = &mut out[joint];
-        match property {
-            Property::Position => input.position = Some(values),
-            Property::Quaternion => input.quaternion = Some(values),
-            Property::Euler => input.euler = Some(values),
-            Property::Scale => input.scale = Some(values),
+    tracks: &[Track],
+    headings: &[Heading],
+    heading_samples: &'s [Vec<f64>],
+) -> Vec<NodeInput<'s>> {
+    let mut out = vec![NodeInput::default(); tree.len()];
+    for (((&(joint, property), &values), channel), track) in
+        targets.iter().zip(sampled).zip(channels).zip(tracks)
+    {
+        out[joint].values[property as usize] = Some((values, channel.value_size));
+        // three.js's CUBICSPLINE quaternion interpolant normalizes; slerp and steps play the
+        // keys as they are, unit or not.
+        if property == Property::Quaternion {
+            out[joint].unit_rotation =
+                tree.unit_rotations && track.interpolation == Interpolation::Bezier;
         }
+    }
+    for (h, samples) in headings.iter().zip(heading_samples) {
+        out[h.node].heading = Some(samples);
     }
     out
 }
 
-/// Each joint track's share of the budget at scale 1, in its own metric (see the module docs).
-fn shares(
-    hierarchy: &Hierarchy,
-    targets: &[(usize, Property)],
-    original: &WorldFrames,
-    options: &ReduceOptions,
-) -> Vec<f64> {
-    let n = hierarchy.len();
-    let samples = original.origins.len().checked_div(n).unwrap_or(0);
-    // How far the points at and below each joint reach from its origin, and how much each
-    // joint's world transform stretches space (its axis points' distance over the axis
-    // length), over up to a few thousand samples: enough for a first share.
-    let mut reach = vec![options.axis_length; n];
-    let mut stretch = vec![0.0f64; n];
-    let axis = options.axis_length.max(f64::MIN_POSITIVE);
-    for s in (0..samples).step_by((samples / SHARE_SAMPLES).max(1)) {
-        for (j, stretch) in stretch.iter_mut().enumerate() {
-            let o = original.point(s, j, 0);
-            for p in 1..4 {
-                let q = original.point(s, j, p);
-                let d =
-                    ((q[0] - o[0]).powi(2) + (q[1] - o[1]).powi(2) + (q[2] - o[2]).powi(2)).sqrt();
-                *stretch = stretch.max(d / axis);
+/// The auto-oriented layers of `tree` whose position is among `targets`.
+fn headings(tree: &Tree, targets: &[(usize, Property)]) -> Vec<Heading> {
+    let mut found: HashMap<usize, Heading> = HashMap::new();
+    for (i, &(node, property)) in targets.iter().enumerate() {
+        if !matches!(
+            tree.local[node],
+            Local::Layer {
+                auto_orient: true,
+                ..
             }
-            for a in hierarchy.chain(j) {
-                let origin = original.point(s, a, 0);
-                for p in 0..4 {
-                    let q = original.point(s, j, p);
-                    let d = ((q[0] - origin[0]).powi(2)
-                        + (q[1] - origin[1]).powi(2)
-                        + (q[2] - origin[2]).powi(2))
-                    .sqrt();
-                    if d > reach[a] {
-                        reach[a] = d;
-                    }
-                }
-            }
+        ) {
+            continue;
+        }
+        let entry = found.entry(node).or_insert(Heading {
+            node,
+            x: usize::MAX,
+            y: None,
+        });
+        match property {
+            Property::LayerPosition | Property::PositionX => entry.x = i,
+            Property::PositionY => entry.y = Some(i),
+            _ => {}
         }
     }
+    let mut out: Vec<Heading> = found.into_values().filter(|h| h.x != usize::MAX).collect();
+    out.sort_by_key(|h| h.node);
+    out
+}
+
+/// Each heading's angle (degrees) at every one of `times`, from the position tracks in
+/// `tracks` (one per channel): lottie-web's direction of motion ([`heading_times`]).
+fn heading_samples(
+    tree: &Tree,
+    headings: &[Heading],
+    tracks: &[Track],
+    times: &[f64],
+) -> Vec<Vec<f64>> {
+    headings
+        .iter()
+        .map(|h| {
+            let x = &tracks[h.x];
+            let y = h.y.map(|y| &tracks[y]);
+            let (Some(&first), Some(&last)) = (x.times.first(), x.times.last()) else {
+                return vec![0.0; times.len()];
+            };
+            let mut sx = Sampler::new(x);
+            let mut sy = y.map(Sampler::new);
+            let mut at = |t: f64| -> [f64; 2] {
+                let mut v = [0.0; 4];
+                let n = x.value_size().clamp(1, 4);
+                sx.evaluate_f64(t, &mut v[..n]);
+                if let Some(sy) = &mut sy {
+                    let mut w = [0.0];
+                    sy.evaluate_f64(t, &mut w);
+                    v[1] = w[0];
+                }
+                [v[0], v[1]]
+            };
+            times
+                .iter()
+                .map(|&t| {
+                    let (t1, t2) = heading_times(t, first as f64, last as f64, tree.fps);
+                    heading(at(t1), at(t2))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Each node track's share of the budget at scale 1, in its own metric (see the module docs).
+fn shares(
+    tree: &Tree,
+    targets: &[(usize, Property)],
+    inputs: &[NodeInput],
+    samples: usize,
+    options: &ReduceOptions,
+) -> Vec<f64> {
+    // How far the points at and below each node reach from its origin, and how much each
+    // node's world transform stretches space, over up to a few thousand samples: enough for
+    // a first share.
+    let (reach, stretch) = world::levers(tree, inputs, samples, SHARE_SAMPLES);
     // How many animated channels sit on the longest chain (and rotations, for the angle).
     let mut animated: HashMap<usize, (usize, usize)> = HashMap::new();
     for &(joint, property) in targets {
         let e = animated.entry(joint).or_default();
         e.0 += 1;
-        if matches!(property, Property::Quaternion | Property::Euler) {
+        if property.turns() {
             e.1 += 1;
         }
     }
     let (mut chain_channels, mut chain_rotations) = (1usize, 1usize);
-    for j in 0..n {
-        let (c, r) = hierarchy
+    for j in 0..tree.len() {
+        let (c, r) = tree
             .chain(j)
             .map(|a| animated.get(&a).copied().unwrap_or_default())
             .fold((0, 0), |acc, x| (acc.0 + x.0, acc.1 + x.1));
@@ -463,19 +611,33 @@ fn shares(
         .max_angle
         .map(|a| a / (chain_rotations as f64).sqrt())
         .unwrap_or(f64::INFINITY);
+    // Nothing measured hangs below a node whose lever is 0: any change of it goes unseen.
+    const TINY: f64 = 1e-12;
     targets
         .iter()
         .map(|&(joint, property)| {
-            let lever = reach[joint].max(f64::MIN_POSITIVE);
-            let parent_stretch = hierarchy.parent[joint]
-                .map_or(1.0, |p| stretch[p])
-                .max(f64::MIN_POSITIVE);
+            let lever = reach[joint].max(TINY);
+            let own = stretch[joint].max(TINY);
+            let parent = tree.parent[joint].map_or(1.0, |p| stretch[p]).max(TINY);
+            let turn = (share / lever).min(angle_share);
             match property {
-                Property::Position => share / parent_stretch,
-                Property::Quaternion => (share / lever).min(angle_share),
+                Property::Position
+                | Property::LayerPosition
+                | Property::PositionX
+                | Property::PositionY
+                | Property::PositionZ => share / parent,
+                Property::Anchor => share / own,
+                Property::Quaternion => turn,
                 // An error of e per Euler angle turns by at most √3·e.
-                Property::Euler => (share / lever).min(angle_share) / 3f64.sqrt(),
+                Property::Euler => turn / 3f64.sqrt(),
                 Property::Scale => share / lever,
+                Property::LayerScale => 100.0 * share / lever,
+                Property::Rotation
+                | Property::RotationX
+                | Property::RotationY
+                | Property::Skew
+                | Property::SkewAxis => turn.to_degrees(),
+                Property::Orientation => turn.to_degrees() / 3f64.sqrt(),
             }
         })
         .collect()

@@ -1,133 +1,71 @@
-//! Where a clip puts every joint of a skeleton, in world space, at every sample time: the
-//! reducer's measure of what a change to the keys does on screen.
+//! Where a clip puts every measured point of every node ([`Tree`]), in world space (or
+//! composition space), at every sample time: the reducer's measure of what a change to the
+//! keys does on screen.
 //!
-//! Each joint's local transform is composed from its position, quaternion and scale tracks (or
+//! A 3D node's local transform is composed from its position, quaternion and scale tracks (or
 //! its rest values) exactly like three.js's `Matrix4.compose` — a quaternion a bezier curve left
-//! slightly off unit length skews the matrix as it would in three.js — and multiplied down the
-//! hierarchy. A joint is measured by four points: its origin and the points one axis length
-//! (3 cm in metres) along its local x, y and z axes, so a rotation that turns the joint in place
-//! still moves something; and by its world rotation, for the angle budget.
-
-use std::collections::HashMap;
+//! slightly off unit length skews the matrix as it would in three.js — and a layer's like
+//! lottie-web ([`layer`](super::layer)); both are multiplied down the hierarchy. Each node's
+//! measured points ([`Tree::points`]) are carried into the world; 3D nodes also keep their
+//! world rotation, for the angle budget.
 
 use glam::{DAffine3, DMat3, DVec3};
 use rayon::prelude::*;
 
 use super::channel::unit_rotation_angle_above;
-use crate::model::Skeleton;
+use super::layer::{LayerValues, layer_matrix};
+use super::plan::{PROPERTIES, Property};
+use super::tree::{Local, Tree};
 
-/// The joints of a skeleton, parents first.
-#[derive(Debug, Clone)]
-pub(crate) struct Hierarchy {
-    /// Joint names (the skeleton's bone names).
-    pub names: Vec<String>,
-    /// Each joint's parent joint.
-    pub parent: Vec<Option<usize>>,
-    /// Rest position, rotation (x, y, z, w) and scale of each joint, relative to its parent.
-    pub rest: Vec<([f64; 3], [f64; 4], [f64; 3])>,
-    /// The joints in an order where every parent comes before its children.
-    pub order: Vec<usize>,
-    /// Each name's joint (the first bone of a repeated name).
-    pub index: HashMap<String, usize>,
-}
+/// One animated property's samples and how many values each has.
+pub(crate) type Samples<'a> = Option<(&'a [f64], usize)>;
 
-impl Hierarchy {
-    /// The hierarchy of `skeleton`; a parent link that would close a cycle is dropped.
-    pub fn new(skeleton: &Skeleton) -> Hierarchy {
-        let n = skeleton.bones.len();
-        let mut parent: Vec<Option<usize>> = skeleton
-            .bones
-            .iter()
-            .map(|b| b.parent.filter(|&p| p < n))
-            .collect();
-        // Break cycles: walk up from each joint; a walk longer than n has looped.
-        for j in 0..n {
-            let mut at = parent[j];
-            let mut steps = 0;
-            while let Some(p) = at {
-                steps += 1;
-                if p == j || steps > n {
-                    parent[j] = None;
-                    break;
-                }
-                at = parent[p];
-            }
-        }
-        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (j, p) in parent.iter().enumerate() {
-            if let Some(p) = p {
-                children[*p].push(j);
-            }
-        }
-        let mut order = Vec::with_capacity(n);
-        let mut stack: Vec<usize> = (0..n).filter(|&j| parent[j].is_none()).rev().collect();
-        while let Some(j) = stack.pop() {
-            order.push(j);
-            stack.extend(children[j].iter().rev());
-        }
-        let mut index = HashMap::with_capacity(n);
-        for (j, b) in skeleton.bones.iter().enumerate() {
-            index.entry(b.name.clone()).or_insert(j);
-        }
-        Hierarchy {
-            names: skeleton.bones.iter().map(|b| b.name.clone()).collect(),
-            parent,
-            rest: skeleton
-                .bones
-                .iter()
-                .map(|b| {
-                    (
-                        b.position.map(|v| v as f64),
-                        b.rotation.map(|v| v as f64),
-                        b.scale.map(|v| v as f64),
-                    )
-                })
-                .collect(),
-            order,
-            index,
-        }
-    }
-
-    /// The number of joints.
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// `j` and every joint above it, nearest first.
-    pub fn chain(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(Some(j), move |&k| self.parent[k])
-    }
-}
-
-/// What drives one joint: the sampled values of its animated properties (`None` for rest).
+/// What drives one node: the sampled values of each animated property (`None` for rest), and
+/// for an auto-oriented layer its heading in degrees at each sample.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct JointInput<'a> {
-    /// Position samples (3 per sample).
-    pub position: Option<&'a [f64]>,
-    /// Quaternion samples (4 per sample).
-    pub quaternion: Option<&'a [f64]>,
-    /// Euler XYZ rotation samples in radians (3 per sample), used when there is no quaternion.
-    pub euler: Option<&'a [f64]>,
-    /// Scale samples (3 per sample).
-    pub scale: Option<&'a [f64]>,
+pub(crate) struct NodeInput<'a> {
+    /// Each property's samples, indexed by [`Property`].
+    pub values: [Samples<'a>; PROPERTIES],
+    /// The auto-orient heading at each sample (degrees).
+    pub heading: Option<&'a [f64]>,
+    /// Whether its quaternion is scaled to unit length before it is composed (a glTF
+    /// `CUBICSPLINE` track: three.js's interpolant normalizes; linear and step tracks play
+    /// their keys as they are, and so does a rest rotation).
+    pub unit_rotation: bool,
 }
 
-/// Every joint's world points and rotation at every sample. A long take has millions of
-/// frames, so the parts that need no more are kept in `f32`: the axis points as offsets from
-/// the origin (a few centimetres, so `f32` is exact to nanometres) and the rotations.
+impl<'a> NodeInput<'a> {
+    /// The values of `property` at sample `s`, if animated.
+    #[inline]
+    fn at(&self, property: Property, s: usize) -> Option<&'a [f64]> {
+        self.values[property as usize].map(|(v, n)| &v[s * n..(s + 1) * n])
+    }
+}
+
+/// Every node's measured points and world rotation at every sample. A long take has millions of
+/// frames, so the parts that need no more are kept in `f32`: each node's points but the first
+/// as offsets from the first (a node's extent, so `f32` is exact to a tiny fraction of it) and
+/// the rotations.
 #[derive(Debug, Clone)]
 pub(crate) struct WorldFrames {
-    /// The number of joints.
-    pub joints: usize,
-    /// Each joint's origin at each sample.
-    pub origins: Vec<[f64; 3]>,
-    /// The offsets from the origin of the points along x, y and z (three vectors).
-    pub axes: Vec<[f32; 9]>,
-    /// The unit world rotation of each joint at each sample.
-    pub rotations: Vec<[f32; 4]>,
-    /// How far a point may be off for keeping the axis offsets in `f32` (half a unit in the
-    /// last place of the largest offset, over three components, and twice over); every
-    /// distance [`WorldFrames::compare`] measures is raised by it, so it stays an upper bound.
+    /// The number of nodes.
+    nodes: usize,
+    /// Where each node's offsets start in one sample's offsets.
+    first_offset: Vec<usize>,
+    /// Offsets per sample.
+    offsets_per_sample: usize,
+    /// Each node's first point at each sample (`samples × nodes`; unused for nodes without
+    /// points).
+    bases: Vec<[f64; 3]>,
+    /// The other points as offsets from the first (`samples × offsets_per_sample`).
+    offsets: Vec<[f32; 3]>,
+    /// The unit world rotation of each node at each sample.
+    rotations: Vec<[f32; 4]>,
+    /// Whether each node is seen at each sample.
+    seen: Vec<bool>,
+    /// How far a point may be off for keeping the offsets in `f32` (half a unit in the last
+    /// place of the largest offset, over three components, and twice over); every distance
+    /// [`WorldFrames::compare`] measures is raised by it, so it stays an upper bound.
     pub rounding: f64,
 }
 
@@ -136,43 +74,53 @@ pub(crate) struct WorldFrames {
 pub struct WorldError {
     /// The largest distance any measured point moved.
     pub distance: f64,
-    /// The largest angle any joint's world rotation turned, in radians.
+    /// The largest angle any node's world rotation turned, in radians.
     pub angle: f64,
-    /// The joint and sample of the largest distance.
-    pub worst: Option<(usize, usize)>,
+    /// The node, sample and point of the largest distance.
+    pub worst: Option<(usize, usize, usize)>,
 }
 
-/// The world frames of `hierarchy` driven by `inputs` (one per joint) at `samples` sample
-/// times, measuring points `axis` along each joint's local axes.
-pub(crate) fn evaluate(
-    hierarchy: &Hierarchy,
-    inputs: &[JointInput],
-    samples: usize,
-    axis: f64,
-) -> WorldFrames {
-    let n = hierarchy.len();
-    let mut origins = vec![[0.0; 3]; samples * n];
-    let mut axes = vec![[0.0f32; 9]; samples * n];
+/// Per node: the largest distance any of its points moved and the largest angle it turned.
+pub(crate) type PerNode = Vec<(f64, f64)>;
+
+/// The world frames of `tree` driven by `inputs` (one per node) at the sample `times`.
+pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> WorldFrames {
+    let n = tree.len();
+    let samples = times.len();
+    let mut first_offset = Vec::with_capacity(n);
+    let mut per_sample = 0;
+    for p in &tree.points {
+        first_offset.push(per_sample);
+        per_sample += p.len().saturating_sub(1);
+    }
+    let mut bases = vec![[0.0; 3]; samples * n];
+    let mut offsets = vec![[0.0f32; 3]; samples * per_sample];
     let mut rotations = vec![[0.0f32, 0.0, 0.0, 1.0]; samples * n];
+    let mut seen = vec![true; samples * n];
     let mut largest: f64 = 0.0;
     if n > 0 {
-        largest = origins
+        largest = bases
             .par_chunks_mut(n * CHUNK)
-            .zip(axes.par_chunks_mut(n * CHUNK))
+            .zip(offsets.par_chunks_mut((per_sample * CHUNK).max(1)))
             .zip(rotations.par_chunks_mut(n * CHUNK))
+            .zip(seen.par_chunks_mut(n * CHUNK))
             .enumerate()
-            .map(|(chunk, ((origins, axes), rotations))| {
-                let mut pose = Pose::new(n);
+            .map(|(chunk, (((bases, offsets), rotations), seen))| {
+                let mut pose = Pose::new(tree);
                 let first = chunk * CHUNK;
                 let mut largest: f64 = 0.0;
                 for (k, s) in (first..(first + CHUNK).min(samples)).enumerate() {
-                    pose.solve(hierarchy, inputs, s, axis, true);
+                    pose.solve(tree, inputs, s, true);
                     let at = k * n;
-                    origins[at..at + n].copy_from_slice(&pose.origin);
+                    bases[at..at + n].copy_from_slice(&pose.base);
+                    let o = k * per_sample;
+                    for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(&pose.offsets) {
+                        *slot = v.map(|x| x as f32);
+                        largest = v.iter().fold(largest, |m, x| m.max(x.abs()));
+                    }
                     for j in 0..n {
-                        axes[at + j] = pose.axes[j].map(|v| v as f32);
                         rotations[at + j] = pose.rotation[j].map(|v| v as f32);
-                        largest = pose.axes[j].iter().fold(largest, |m, v| m.max(v.abs()));
+                        seen[at + j] = tree.seen(j, times[s]);
                     }
                 }
                 largest
@@ -180,10 +128,13 @@ pub(crate) fn evaluate(
             .reduce(|| 0.0, f64::max);
     }
     WorldFrames {
-        joints: n,
-        origins,
-        axes,
+        nodes: n,
+        first_offset,
+        offsets_per_sample: per_sample,
+        bases,
+        offsets,
         rotations,
+        seen,
         // Half an ulp is at most 2^-24 of the value; √3 components; doubled for safety.
         rounding: if largest.is_finite() {
             largest * 2f64.powi(-24) * 3f64.sqrt() * 2.0
@@ -196,177 +147,325 @@ pub(crate) fn evaluate(
 /// Samples per piece of parallel work.
 const CHUNK: usize = 256;
 
-/// One pose of every joint: its world transform, measured points and world rotation.
-struct Pose {
-    world: Vec<DAffine3>,
+/// One pose of every node: its world transform, measured points and world rotation.
+pub(crate) struct Pose {
+    /// Each node's world transform.
+    pub world: Vec<DAffine3>,
+    /// Each node's unit world rotation (3D nodes; a layer keeps its parent's).
     rotation: Vec<[f64; 4]>,
-    /// Each joint's origin.
-    origin: Vec<[f64; 3]>,
-    /// The offsets of its axis points from the origin (x, y, z).
-    axes: Vec<[f64; 9]>,
+    /// Each node's first point.
+    base: Vec<[f64; 3]>,
+    /// The offsets of every node's other points from its first, nodes in order.
+    offsets: Vec<[f64; 3]>,
 }
 
 impl Pose {
-    /// A pose of `n` joints.
-    fn new(n: usize) -> Pose {
+    /// A pose of `tree`'s nodes.
+    pub fn new(tree: &Tree) -> Pose {
+        let n = tree.len();
+        let extra = tree.points.iter().map(|p| p.len().saturating_sub(1)).sum();
         Pose {
             world: vec![DAffine3::IDENTITY; n],
             rotation: vec![[0.0, 0.0, 0.0, 1.0]; n],
-            origin: vec![[0.0; 3]; n],
-            axes: vec![[0.0; 9]; n],
+            base: vec![[0.0; 3]; n],
+            offsets: vec![[0.0; 3]; extra],
         }
     }
 
-    /// Poses every joint at sample `s` (with world rotations only when `rotations`).
-    fn solve(
-        &mut self,
-        hierarchy: &Hierarchy,
-        inputs: &[JointInput],
-        s: usize,
-        axis: f64,
-        rotations: bool,
-    ) {
-        for &j in &hierarchy.order {
-            let (rest_p, rest_q, rest_s) = hierarchy.rest[j];
+    /// Poses every node at sample `s` (with world rotations only when `rotations`).
+    pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
+        for &j in &tree.order {
             let input = inputs.get(j).copied().unwrap_or_default();
-            let p = input
-                .position
-                .map_or(rest_p, |v| [v[s * 3], v[s * 3 + 1], v[s * 3 + 2]]);
-            let q = match (input.quaternion, input.euler) {
-                (Some(v), _) => [v[s * 4], v[s * 4 + 1], v[s * 4 + 2], v[s * 4 + 3]],
-                (None, Some(e)) => euler_xyz(e[s * 3], e[s * 3 + 1], e[s * 3 + 2]),
-                (None, None) => rest_q,
-            };
-            let sc = input
-                .scale
-                .map_or(rest_s, |v| [v[s * 3], v[s * 3 + 1], v[s * 3 + 2]]);
-            let local = compose(p, q, sc);
-            let w = match hierarchy.parent[j] {
+            let (local, unit) = local_transform(tree.local[j], &input, s, rotations);
+            let w = match tree.parent[j] {
                 Some(pj) => self.world[pj] * local,
                 None => local,
             };
             self.world[j] = w;
             if rotations {
-                let unit = normalized(q);
-                self.rotation[j] = match hierarchy.parent[j] {
-                    Some(pj) => multiply(self.rotation[pj], unit),
-                    None => unit,
+                self.rotation[j] = match (tree.parent[j], unit) {
+                    (Some(pj), Some(u)) => multiply(self.rotation[pj], u),
+                    (Some(pj), None) => self.rotation[pj],
+                    (None, Some(u)) => u,
+                    (None, None) => [0.0, 0.0, 0.0, 1.0],
                 };
             }
-            let m = w.matrix3 * axis;
-            self.origin[j] = w.translation.to_array();
-            self.axes[j] = m.to_cols_array();
+        }
+        // Points, in node order (the order offsets are stored in).
+        let mut o = 0;
+        for (j, points) in tree.points.iter().enumerate() {
+            let Some(first) = points.first() else {
+                continue;
+            };
+            let w = &self.world[j];
+            let base = w.transform_point3(DVec3::from_array(*first));
+            self.base[j] = base.to_array();
+            for p in &points[1..] {
+                let d = DVec3::from_array(*p) - DVec3::from_array(*first);
+                self.offsets[o] = (w.matrix3 * d).to_array();
+                o += 1;
+            }
+        }
+    }
+}
+
+/// A node's local transform at sample `s`, and its unit local rotation (3D nodes, when
+/// `rotations`).
+#[inline]
+fn local_transform(
+    local: Local,
+    input: &NodeInput,
+    s: usize,
+    rotations: bool,
+) -> (DAffine3, Option<[f64; 4]>) {
+    match local {
+        Local::Trs {
+            position,
+            rotation,
+            scale,
+        } => {
+            let p = input
+                .at(Property::Position, s)
+                .map_or(position, |v| [v[0], v[1], v[2]]);
+            let q = match (
+                input.at(Property::Quaternion, s),
+                input.at(Property::Euler, s),
+            ) {
+                (Some(v), _) => [v[0], v[1], v[2], v[3]],
+                (None, Some(e)) => euler_xyz(e[0], e[1], e[2]),
+                (None, None) => rotation,
+            };
+            let q = if input.unit_rotation {
+                normalized(q)
+            } else {
+                q
+            };
+            let sc = input
+                .at(Property::Scale, s)
+                .map_or(scale, |v| [v[0], v[1], v[2]]);
+            (compose(p, q, sc), rotations.then(|| normalized(q)))
+        }
+        Local::Layer { ddd, auto_orient } => {
+            let get = |p: Property| input.at(p, s);
+            let triple = |v: Option<&[f64]>, default: f64| -> [f64; 3] {
+                let mut out = [default; 3];
+                if let Some(v) = v {
+                    for (o, x) in out.iter_mut().zip(v) {
+                        *o = *x;
+                    }
+                }
+                out
+            };
+            let scalar = |p: Property| get(p).map_or(0.0, |v| v[0]);
+            let mut position = triple(get(Property::LayerPosition), 0.0);
+            for (axis, p) in [
+                Property::PositionX,
+                Property::PositionY,
+                Property::PositionZ,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if let Some(v) = get(p) {
+                    position[axis] = v[0];
+                }
+            }
+            if !ddd {
+                position[2] = 0.0;
+            }
+            let mut anchor = triple(get(Property::Anchor), 0.0);
+            let mut scale = triple(get(Property::LayerScale), 100.0);
+            if !ddd {
+                anchor[2] = 0.0;
+                scale[2] = 100.0;
+            }
+            let values = LayerValues {
+                anchor,
+                position,
+                scale,
+                rotation: scalar(Property::Rotation),
+                rotation_x: scalar(Property::RotationX),
+                rotation_y: scalar(Property::RotationY),
+                orientation: triple(get(Property::Orientation), 0.0),
+                skew: scalar(Property::Skew),
+                skew_axis: scalar(Property::SkewAxis),
+                heading: if auto_orient {
+                    input.heading.map(|h| h[s])
+                } else {
+                    None
+                },
+            };
+            (layer_matrix(&values, ddd), None)
         }
     }
 }
 
 impl WorldFrames {
-    /// Point `p` (0 the origin, 1–3 along x, y, z) of joint `j` at sample `s`.
-    pub fn point(&self, s: usize, j: usize, p: usize) -> [f64; 3] {
-        let at = s * self.joints + j;
-        let o = self.origins[at];
-        if p == 0 {
-            return o;
-        }
-        let a = &self.axes[at][(p - 1) * 3..p * 3];
-        [o[0] + a[0] as f64, o[1] + a[1] as f64, o[2] + a[2] as f64]
+    /// The number of samples.
+    pub fn samples(&self) -> usize {
+        self.bases.len().checked_div(self.nodes).unwrap_or(0)
     }
 
-    /// The largest difference from these frames of the pose `inputs` drive (same joints and
-    /// samples), overall and per joint (distance, angle: angles only when `angles`), computed
+    /// The largest difference from these frames of the pose `inputs` drive (same nodes and
+    /// samples), overall and per node (distance, angle: angles only when `angles`), computed
     /// without keeping the other frames.
     pub fn compare(
         &self,
-        hierarchy: &Hierarchy,
-        inputs: &[JointInput],
-        axis: f64,
+        tree: &Tree,
+        inputs: &[NodeInput],
         angles: bool,
-    ) -> (WorldError, Vec<(f64, f64)>) {
-        self.compare_first(usize::MAX, hierarchy, inputs, axis, angles)
+    ) -> (WorldError, PerNode) {
+        self.compare_first(usize::MAX, tree, inputs, angles)
     }
 
     /// [`WorldFrames::compare`] over the first `samples` samples only (a pilot try).
     pub fn compare_first(
         &self,
         samples: usize,
-        hierarchy: &Hierarchy,
-        inputs: &[JointInput],
-        axis: f64,
+        tree: &Tree,
+        inputs: &[NodeInput],
         angles: bool,
-    ) -> (WorldError, Vec<(f64, f64)>) {
-        let n = self.joints;
-        let samples = self.origins.len().checked_div(n).unwrap_or(0).min(samples);
+    ) -> (WorldError, PerNode) {
+        let n = self.nodes;
+        let samples = self.samples().min(samples);
         let chunks = samples.div_ceil(CHUNK);
-        let partial: Vec<(WorldError, Vec<(f64, f64)>)> = (0..chunks)
+        let partial: Vec<(WorldError, PerNode)> = (0..chunks)
             .into_par_iter()
             .map(|chunk| {
-                let mut pose = Pose::new(n);
+                let mut pose = Pose::new(tree);
                 let mut out = WorldError::default();
-                let mut per_joint = vec![(0.0f64, 0.0f64); n];
+                let mut per_node = vec![(0.0f64, 0.0f64); n];
                 let first = chunk * CHUNK;
                 for s in first..(first + CHUNK).min(samples) {
-                    pose.solve(hierarchy, inputs, s, axis, angles);
-                    for (j, slot) in per_joint.iter_mut().enumerate() {
-                        let at = s * n + j;
-                        let (oa, aa) = (self.origins[at], &self.axes[at]);
-                        let (ob, ab) = (pose.origin[j], &pose.axes[j]);
-                        let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
-                        let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
-                        for p in 0..3 {
-                            let mut e = 0.0;
-                            for (c, oc) in o.iter().enumerate() {
-                                let k = p * 3 + c;
-                                // Both offsets rounded alike, so an unchanged pose
-                                // measures exactly 0.
-                                let diff = oc + (ab[k] as f32 as f64 - aa[k] as f64);
-                                e += diff * diff;
-                            }
-                            d2 = d2.max(e);
-                        }
-                        if d2.is_nan() {
-                            d2 = f64::INFINITY;
-                        }
-                        let d = d2.sqrt();
-                        if d > out.distance {
-                            out.distance = d;
-                            out.worst = Some((j, s));
-                        }
-                        slot.0 = slot.0.max(d);
-                        if angles
-                            && let Some(angle) = unit_rotation_angle_above(
-                                &self.rotations[at].map(f64::from),
-                                &pose.rotation[j],
-                                slot.1,
-                            )
-                        {
-                            out.angle = out.angle.max(angle);
-                            slot.1 = slot.1.max(angle);
-                        }
-                    }
+                    pose.solve(tree, inputs, s, angles);
+                    self.compare_sample(tree, &pose, s, angles, &mut out, &mut per_node);
                 }
-                (out, per_joint)
+                (out, per_node)
             })
             .collect();
         let mut out = WorldError::default();
-        let mut per_joint = vec![(0.0f64, 0.0f64); n];
-        let rounding = |d: f64| if d > 0.0 { d + self.rounding } else { d };
-        for (e, pj) in partial {
+        let mut per_node = vec![(0.0f64, 0.0f64); n];
+        for (e, pn) in partial {
             if e.distance > out.distance {
                 out.distance = e.distance;
                 out.worst = e.worst;
             }
             out.angle = out.angle.max(e.angle);
-            for (a, b) in per_joint.iter_mut().zip(pj) {
+            for (a, b) in per_node.iter_mut().zip(pn) {
                 a.0 = a.0.max(b.0);
                 a.1 = a.1.max(b.1);
             }
         }
+        let rounding = |d: f64| if d > 0.0 { d + self.rounding } else { d };
         out.distance = rounding(out.distance);
-        for j in &mut per_joint {
+        for j in &mut per_node {
             j.0 = rounding(j.0);
         }
-        (out, per_joint)
+        (out, per_node)
     }
+
+    /// Compares sample `s` of these frames with `pose`, raising `out` and `per_node`.
+    fn compare_sample(
+        &self,
+        tree: &Tree,
+        pose: &Pose,
+        s: usize,
+        angles: bool,
+        out: &mut WorldError,
+        per_node: &mut [(f64, f64)],
+    ) {
+        let n = self.nodes;
+        for (j, slot) in per_node.iter_mut().enumerate() {
+            let at = s * n + j;
+            let count = tree.points[j].len();
+            if count > 0 && self.seen[at] {
+                let (oa, ob) = (self.bases[at], pose.base[j]);
+                let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
+                let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
+                let mut point = 0;
+                let first = self.first_offset[j];
+                let stored = s * self.offsets_per_sample + first;
+                for k in 0..count - 1 {
+                    let (aa, ab) = (&self.offsets[stored + k], &pose.offsets[first + k]);
+                    let mut e = 0.0;
+                    for c in 0..3 {
+                        // Both offsets rounded alike, so an unchanged pose measures exactly 0.
+                        let diff = o[c] + (ab[c] as f32 as f64 - aa[c] as f64);
+                        e += diff * diff;
+                    }
+                    if e > d2 {
+                        d2 = e;
+                        point = k + 1;
+                    }
+                }
+                if d2.is_nan() {
+                    d2 = f64::INFINITY;
+                }
+                let d = d2.sqrt();
+                if d > out.distance {
+                    out.distance = d;
+                    out.worst = Some((j, s, point));
+                }
+                slot.0 = slot.0.max(d);
+            }
+            if angles
+                && matches!(tree.local[j], Local::Trs { .. })
+                && let Some(angle) = unit_rotation_angle_above(
+                    &self.rotations[at].map(f64::from),
+                    &pose.rotation[j],
+                    slot.1,
+                )
+            {
+                out.angle = out.angle.max(angle);
+                slot.1 = slot.1.max(angle);
+            }
+        }
+    }
+}
+
+/// For each node, over up to `most` evenly spread samples: how far the measured points at and
+/// below it reach from its origin in the world (its lever), and how much its world transform
+/// stretches space (the largest length its local axes take).
+pub(crate) fn levers(
+    tree: &Tree,
+    inputs: &[NodeInput],
+    samples: usize,
+    most: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = tree.len();
+    let mut reach = vec![0.0f64; n];
+    let mut stretch = vec![0.0f64; n];
+    let mut pose = Pose::new(tree);
+    let mut world_points: Vec<Vec<DVec3>> = vec![Vec::new(); n];
+    for s in (0..samples).step_by((samples / most.max(1)).max(1)) {
+        pose.solve(tree, inputs, s, false);
+        for j in 0..n {
+            let w = &pose.world[j];
+            let m = w.matrix3;
+            stretch[j] = stretch[j]
+                .max(m.x_axis.length())
+                .max(m.y_axis.length())
+                .max(m.z_axis.length());
+            world_points[j].clear();
+            world_points[j].extend(
+                tree.points[j]
+                    .iter()
+                    .map(|p| w.transform_point3(DVec3::from_array(*p))),
+            );
+        }
+        for j in 0..n {
+            for a in tree.chain(j) {
+                let origin = pose.world[a].translation;
+                for q in &world_points[j] {
+                    let d = q.distance(origin);
+                    if d > reach[a] {
+                        reach[a] = d;
+                    }
+                }
+            }
+        }
+    }
+    (reach, stretch)
 }
 
 /// three.js's `Matrix4.compose(position, quaternion, scale)`, quaternion used as it is.
@@ -425,62 +524,82 @@ fn multiply(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Bone;
+    use crate::model::{Bone, Skeleton};
 
-    fn chain() -> Hierarchy {
+    fn chain() -> Tree {
         let mut hip = Bone::new("hip", None);
         hip.position = [0.0, 1.0, 0.0];
         let mut knee = Bone::new("knee", Some(0));
         knee.position = [0.0, -0.5, 0.0];
-        Hierarchy::new(&Skeleton {
-            bones: vec![hip, knee],
-        })
+        Tree::from_skeleton(
+            &Skeleton {
+                bones: vec![hip, knee],
+            },
+            |_| true,
+            0.03,
+        )
+    }
+
+    fn quaternion(q: &[f64]) -> NodeInput<'_> {
+        let mut input = NodeInput::default();
+        input.values[Property::Quaternion as usize] = Some((q, 4));
+        input
     }
 
     #[test]
-    fn rest_pose_points_sit_along_the_axes() {
-        let h = chain();
-        let frames = evaluate(&h, &[], 1, 0.03);
-        assert_eq!(frames.point(0, 1, 0), [0.0, 0.5, 0.0]);
-        let x = frames.point(0, 1, 1);
-        assert_eq!(x[1..], [0.5, 0.0]);
-        assert!((x[0] - 0.03).abs() <= frames.rounding, "{x:?}");
-        assert!(frames.rounding < 1e-8);
-    }
-
-    #[test]
-    fn a_hip_rotation_moves_the_knee_by_its_lever() {
-        let h = chain();
-        let rest = evaluate(&h, &[], 1, 0.03);
+    fn a_hip_rotation_moves_the_knee_and_the_shells_by_their_levers() {
+        let tree = chain();
+        let rest = evaluate(&tree, &[], &[0.0]);
         let angle: f64 = 0.01;
         let q = [0.0, 0.0, (angle / 2.0).sin(), (angle / 2.0).cos()];
-        let inputs = [JointInput {
-            quaternion: Some(&q),
-            ..JointInput::default()
-        }];
-        let (e, per_joint) = rest.compare(&h, &inputs, 0.03, true);
-        // Measured as an upper bound, within the rounding of the stored offsets.
-        let hip = 2.0 * 0.03 * (angle / 2.0).sin();
-        assert!(per_joint[0].0 >= hip && per_joint[0].0 - hip <= 2.0 * rest.rounding);
-        let (same, _) = rest.compare(&h, &[], 0.03, true);
+        let inputs = [quaternion(&q)];
+        let (e, per_node) = rest.compare(&tree, &inputs, true);
+        let chord = 2.0 * (angle / 2.0).sin();
+        // The hip's shell: its farthest child, 0.5 away.
+        let hip = 0.5 * chord;
+        assert!(per_node[0].0 >= hip && per_node[0].0 - hip <= 2.0 * rest.rounding);
+        let (same, _) = rest.compare(&tree, &[], true);
         assert_eq!(same.distance, 0.0, "an unchanged pose measures exactly 0");
-        // The knee's x-axis point is 0.5 m below the hip and 3 cm out: lever √(0.25 + 0.0009).
-        let lever = (0.25f64 + 0.0009).sqrt();
-        let knee = 2.0 * lever * (angle / 2.0).sin();
+        // The knee is a leaf: its shell is half its 0.5 bone, its x point 0.5 below the hip
+        // and 0.25 out: lever √(0.25 + 0.0625).
+        let lever = (0.25f64 + 0.0625).sqrt();
+        let knee = lever * chord;
         assert!(
             e.distance >= knee && e.distance - knee <= 2.0 * rest.rounding,
-            "{e:?}"
+            "{e:?} {knee}"
         );
         assert!((e.angle - angle).abs() < 1e-12);
-        assert_eq!(e.worst.map(|w| w.0), Some(1));
+        assert_eq!(e.worst.map(|w| (w.0, w.2)), Some((1, 1)));
     }
 
     #[test]
-    fn cycles_in_parents_are_broken() {
-        let h = Hierarchy::new(&Skeleton {
-            bones: vec![Bone::new("a", Some(1)), Bone::new("b", Some(0))],
-        });
-        assert_eq!(h.order.len(), 2);
-        assert!(h.parent.iter().any(Option::is_none));
+    fn unseen_layers_are_not_measured() {
+        use crate::model::{Composition, Layer, Layers};
+        let layers = Layers {
+            fps: 1.0,
+            composition: Composition::Main {
+                version: None,
+                start_frame: 0.0,
+                end_frame: None,
+                width: Some(10.0),
+                height: Some(10.0),
+            },
+            layers: vec![Layer {
+                name: "a".into(),
+                size: Some([4.0, 2.0]),
+                ip: Some(1.0),
+                op: Some(2.0),
+                ..Layer::default()
+            }],
+        };
+        let tree = Tree::from_layers(&layers);
+        let times = [0.0, 1.0, 2.0];
+        let rest = evaluate(&tree, &[], &times);
+        let moved = [5.0, 0.0, 7.0, 0.0, 9.0, 0.0];
+        let mut input = NodeInput::default();
+        input.values[Property::LayerPosition as usize] = Some((&moved, 2));
+        let (e, _) = rest.compare(&tree, &[input], false);
+        assert!((e.distance - 7.0).abs() <= 2.0 * rest.rounding, "{e:?}");
+        assert_eq!(e.worst.map(|w| w.1), Some(1));
     }
 }
