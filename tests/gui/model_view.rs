@@ -62,7 +62,9 @@ fn a_skinned_gltf_plays_on_its_mesh_and_the_bones_show_on_request() {
         harness.get_by_label("Plays on").click();
         harness.run();
         harness.query_by_label("Skeleton (from the file)").is_some()
-            && harness.query_by_label("Model (the file's meshes)").is_some()
+            && harness
+                .query_by_label("Model (the file's meshes)")
+                .is_some()
     };
     assert!(picker_items, "the picker offers the model and its skeleton");
 }
@@ -132,4 +134,46 @@ fn a_walking_model_opens_framed_on_itself_and_followed() {
     harness.run();
     let z = harness.state().viewport.camera.target.z;
     assert!((19.0..26.0).contains(&z), "followed to z = {z}");
+}
+
+/// Whether every corner of the drawn model's bounds shows inside the viewport.
+fn model_in_view(h: &Harness<'_, ClipscopeApp>) -> bool {
+    let vp = &h.state().viewport;
+    let figure = vp.player().unwrap().figure();
+    let b = clipscope_render::Frame::of(figure, &vp.frame)
+        .bounds()
+        .unwrap();
+    (0..8).all(|c| {
+        let p = glam::Vec3::new(
+            if c & 1 == 0 { b.min.x } else { b.max.x },
+            if c & 2 == 0 { b.min.y } else { b.max.y },
+            if c & 4 == 0 { b.min.z } else { b.max.z },
+        );
+        vp.screen_pos(p).is_some_and(|s| vp.rect().contains(s))
+    })
+}
+
+#[test]
+fn a_framed_model_stays_whole_when_the_viewport_changes_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "walker", &Spec::default());
+    let mut harness = crate::common::gui::editor_sized(&[file], egui::vec2(1800.0, 520.0));
+    harness.run();
+    assert!(model_in_view(&harness));
+    // A much narrower window (the viewport too): framed again, still whole.
+    harness.set_size(egui::vec2(700.0, 1000.0));
+    harness.run();
+    harness.run();
+    assert!(
+        model_in_view(&harness),
+        "{:?}",
+        harness.state().viewport.camera
+    );
+    // Once the camera is moved by hand, a new shape leaves it where it is.
+    harness.state_mut().viewport.camera.distance *= 0.5;
+    let moved = harness.state().viewport.camera;
+    harness.set_size(egui::vec2(1280.0, 800.0));
+    harness.run();
+    harness.run();
+    assert_eq!(harness.state().viewport.camera, moved);
 }

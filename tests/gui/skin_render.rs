@@ -135,7 +135,9 @@ fn vertex_colours_tint_the_character_like_the_reference() {
         spread(&blue_over_red, 0).1
     };
     let (hue_with, hue_without) = (hue_spread(&with), hue_spread(&without));
-    eprintln!("green {green_with:.3}/{green_without:.3}, hue spread {hue_with:.4}/{hue_without:.4}");
+    eprintln!(
+        "green {green_with:.3}/{green_without:.3}, hue spread {hue_with:.4}/{hue_without:.4}"
+    );
     assert!(
         green_with < green_without * 0.95,
         "green: {green_with:.3} with colours, {green_without:.3} without"

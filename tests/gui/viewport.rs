@@ -410,7 +410,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     assert!(vp.follow, "following is on for a travelling take");
     let camera = vp.camera;
     assert!(camera.target.x.abs() < 1.0, "{:?}", camera.target);
-    assert!(camera.distance < 8.0, "close to the figure: {}", camera.distance);
+    assert!(
+        camera.distance < 8.0,
+        "close to the figure: {}",
+        camera.distance
+    );
     // The feet are in view.
     let feet = vp.screen_pos(glam::Vec3::new(0.0, 0.0, 0.0)).unwrap();
     assert!(vp.rect().contains(feet));
@@ -425,7 +429,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     harness.state_mut().viewport.frame();
     harness.run();
     let camera = harness.state().viewport.camera;
-    assert!((11.0..13.0).contains(&camera.target.x), "{:?}", camera.target);
+    assert!(
+        (11.0..13.0).contains(&camera.target.x),
+        "{:?}",
+        camera.target
+    );
     assert!(camera.distance < 8.0, "{}", camera.distance);
     // Frame all shows the whole way (and stops following): the target sits halfway along.
     harness.state_mut().viewport.follow = true;
@@ -439,7 +447,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     harness.run();
     let vp = &harness.state().viewport;
     assert!(!vp.follow, "Frame all stops following");
-    assert!((5.0..7.0).contains(&vp.camera.target.x), "{:?}", vp.camera.target);
+    assert!(
+        (5.0..7.0).contains(&vp.camera.target.x),
+        "{:?}",
+        vp.camera.target
+    );
     assert!(vp.camera.distance > 8.0, "{}", vp.camera.distance);
 }
 
