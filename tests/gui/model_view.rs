@@ -79,32 +79,7 @@ fn a_bone_inside_the_mesh_is_hovered_and_clicked_for_its_tracks() {
     let player = harness.state().viewport.player().unwrap();
     let rig = player.rig().expect("the model's skeleton").clone();
     let bone = rig.part_index("limb1_6").expect("a bone of the first arm");
-    let centre = harness.state().viewport.frame.boxes[bone]
-        .transform
-        .w_axis
-        .truncate();
-    let at = harness.state().viewport.screen_pos(centre).unwrap();
-    harness.hover_at(at);
-    harness.run();
-    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("limb1_6"));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
-    harness.run();
-    harness.run();
-    let clip = harness.state().selected_clip().unwrap().1.clone();
-    let shown: Vec<&str> = harness
-        .state()
-        .selection
-        .tracks
-        .iter()
-        .map(|&t| clip.tracks[t].name.as_str())
-        .collect();
+    let shown = crate::common::gui::click_bone(&mut harness, bone, "limb1_6");
     assert!(
         !shown.is_empty() && shown.iter().all(|t| t.starts_with("limb1_6.")),
         "{shown:?}"

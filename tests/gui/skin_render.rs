@@ -15,6 +15,7 @@ use image::RgbaImage;
 use crate::character::{self, Spec};
 use crate::common::gpu::require_gpu;
 use crate::common::snapshot::check_snapshot;
+use crate::render::changed_share;
 
 /// The fixed review camera all these pictures use.
 const CAMERA: &str = "eye=4.2,2.6,6.4,target=0,1.1,0,fov=40";
@@ -75,16 +76,6 @@ fn spread(pixels: &[[f32; 3]], c: usize) -> (f32, f32) {
     let mean = pixels.iter().map(|p| p[c]).sum::<f32>() / n;
     let var = pixels.iter().map(|p| (p[c] - mean).powi(2)).sum::<f32>() / n;
     (mean, var.sqrt())
-}
-
-/// Share of pixels that differ by more than 24 in some channel.
-fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
-    let changed = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(x, y)| x.0.iter().zip(y.0.iter()).any(|(p, q)| p.abs_diff(*q) > 24))
-        .count();
-    changed as f64 / f64::from(a.width() * a.height())
 }
 
 #[test]

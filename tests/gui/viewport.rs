@@ -311,32 +311,7 @@ fn clicking_a_bone_shows_its_tracks_and_shown_tracks_light_up_their_bones() {
     let lit = colour(&harness, head);
     assert_ne!(lit, rig.parts[head].colour);
     // Hover the head, then click it: the tracks shown become the head's.
-    let centre = harness.state().viewport.frame.boxes[head]
-        .transform
-        .w_axis
-        .truncate();
-    let at = harness.state().viewport.screen_pos(centre).unwrap();
-    harness.hover_at(at);
-    harness.run();
-    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("head"));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
-    harness.run();
-    harness.run();
-    let clip = harness.state().selected_clip().unwrap().1.clone();
-    let shown: Vec<&str> = harness
-        .state()
-        .selection
-        .tracks
-        .iter()
-        .map(|&t| clip.tracks[t].name.as_str())
-        .collect();
+    let shown = common::gui::click_bone(&mut harness, head, "head");
     assert_eq!(shown, [".bones[head].quaternion"]);
     // Now only the head is lit; the hips are back to their own colour.
     let hips = rig.part_index("hips").unwrap();
