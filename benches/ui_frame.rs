@@ -21,6 +21,11 @@
 //!   gesture, so one undo step) applied to the workspace, then the whole editor's frame, whose
 //!   viewport re-poses the take on its figure (the player follows the edited track only).
 //!
+//! * `editor/skinned_character_playing` — the whole editor playing the 49,920-vertex, 60-joint
+//!   skinned character of `support/character.rs` on its model: the viewport poses the joints
+//!   and hands the renderer their palettes (the vertices are skinned on the GPU, which this CPU
+//!   figure leaves out; `benches/skinning.rs` measures the GPU frame).
+//!
 //! The budget is 4 ms of CPU per frame of the whole editor. Run with `cargo bench --bench ui_frame`.
 //! A good part of each figure is page faults on the frame's fresh vertex buffers (glibc hands
 //! large freed blocks back to the kernel); `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:
@@ -29,6 +34,8 @@
 
 #[path = "support/big_clip.rs"]
 mod big_clip;
+#[path = "support/character.rs"]
+mod character;
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -299,6 +306,36 @@ fn whole_editor(c: &mut Criterion) {
     group.finish();
 }
 
+/// The whole editor playing the benchmark skinned character on its model.
+fn skinned_character(c: &mut Criterion) {
+    let bytes = character::gltf(&character::bench_spec());
+    let doc = formats::read_bytes(&bytes, Path::new("character.gltf")).expect("readable glTF");
+    let mut app = ClipscopeApp::empty();
+    app.ws.add(doc);
+    let id = ClipId { doc: 0, clip: 0 };
+    app.selection
+        .select_clip(id, app.ws.clip(id).expect("the take"));
+    let ctx = egui::Context::default();
+    let mut group = c.benchmark_group("editor");
+    group.sample_size(50);
+    let mut time = 0.0;
+    for _ in 0..3 {
+        editor_frame(&ctx, &mut app, &mut time);
+    }
+    assert!(
+        matches!(
+            app.viewport.player().map(clipscope_scene::Player::figure),
+            Some(clipscope_scene::Figure::Model(_))
+        ),
+        "the take plays on the character's model"
+    );
+    app.transport.playing = true;
+    group.bench_function("skinned_character_playing", |b| {
+        b.iter(|| editor_frame(&ctx, &mut app, &mut time))
+    });
+    group.finish();
+}
+
 /// One frame of dragging a key: a `MoveKeys` edit of one gesture applied to the workspace (one
 /// key of the root's quaternion, up and down by turns), then the whole editor's frame, whose
 /// viewport poses the take on its figure at the playhead.
@@ -343,5 +380,5 @@ fn dragging(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, whole_editor, dragging);
+criterion_group!(benches, frames, whole_editor, dragging, skinned_character);
 criterion_main!(benches);

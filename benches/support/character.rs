@@ -69,6 +69,23 @@ impl Default for Spec {
     }
 }
 
+/// The benchmark character (`benches/skinning.rs`, `benches/ui_frame.rs`): 6 limbs × 10 joints
+/// (60 joints), 26 rings of 32 vertices per joint (49,920 vertices), four influences, a 4-second
+/// take walking 6 units.
+pub fn bench_spec() -> Spec {
+    Spec {
+        limbs: 6,
+        joints_per_limb: 10,
+        rings_per_joint: 26,
+        ring_vertices: 32,
+        influences: 4,
+        seconds: 4.0,
+        keys: 33,
+        travel: 6.0,
+        ..Spec::default()
+    }
+}
+
 /// An 8×8 orange and cream checker (PNG).
 const CHECKER: &str = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAYAAADED76LAAAAIklEQVR42mN4UWHzH4R/vTkBxuh8BoIKcEnA+IQVDAI3AACr0ckB1j70iQAAAABJRU5ErkJggg==";
 

@@ -135,8 +135,8 @@ fn info_reports_the_mesh_each_clip_plays_on() {
     let bones = &figures(gltf.to_str().unwrap(), &["--rig", "skeleton"])[0];
     assert!(bones.get("mesh").is_none(), "{bones}");
     // The text report says it too.
-    let text = String::from_utf8_lossy(&clipscope(&["info", gltf.to_str().unwrap()]).stdout)
-        .into_owned();
+    let text =
+        String::from_utf8_lossy(&clipscope(&["info", gltf.to_str().unwrap()]).stdout).into_owned();
     assert!(
         text.contains("mesh: 10 vertices, 8 triangles, skinned, 0 texture(s)"),
         "{text}"
@@ -165,7 +165,10 @@ fn render_camera_errors_are_one_line() {
             out.to_str().unwrap(),
         ]);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        let err: Vec<&str> = err.lines().filter(|l| !l.contains("XDG_RUNTIME_DIR")).collect();
+        let err: Vec<&str> = err
+            .lines()
+            .filter(|l| !l.contains("XDG_RUNTIME_DIR"))
+            .collect();
         assert_eq!(o.status.code(), Some(2), "{camera}: {err:?}");
         // The reason is on the first line (clap adds its `--help` hint below a bad value).
         assert!(err[0].contains(why), "{camera}: {err:?}");

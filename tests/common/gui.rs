@@ -51,3 +51,38 @@ pub fn export_through_prompt(
     harness.get_by_label("OK").click();
     harness.run();
 }
+
+/// Hovers the centre of the drawn box of `part` in the viewport, checks the pointer names
+/// `name`, clicks it, and returns the names of the tracks the curve editor then shows.
+pub fn click_bone(
+    harness: &mut Harness<'static, ClipscopeApp>,
+    part: usize,
+    name: &str,
+) -> Vec<String> {
+    let centre = harness.state().viewport.frame.boxes[part]
+        .transform
+        .w_axis
+        .truncate();
+    let at = harness.state().viewport.screen_pos(centre).unwrap();
+    harness.hover_at(at);
+    harness.run();
+    assert_eq!(harness.state().viewport.hovered.as_deref(), Some(name));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    harness.run();
+    harness.run();
+    let clip = harness.state().selected_clip().unwrap().1.clone();
+    harness
+        .state()
+        .selection
+        .tracks
+        .iter()
+        .map(|&t| clip.tracks[t].name.clone())
+        .collect()
+}

@@ -19,10 +19,10 @@ mod curves;
 mod cycles;
 mod editing;
 mod editor;
+mod model_view;
 mod reduce;
 mod render;
 mod safety;
-mod model_view;
 mod skin_render;
 mod skinning;
 /// The generated skinned character of the reduction tests.

@@ -62,7 +62,9 @@ fn a_skinned_gltf_plays_on_its_mesh_and_the_bones_show_on_request() {
         harness.get_by_label("Plays on").click();
         harness.run();
         harness.query_by_label("Skeleton (from the file)").is_some()
-            && harness.query_by_label("Model (the file's meshes)").is_some()
+            && harness
+                .query_by_label("Model (the file's meshes)")
+                .is_some()
     };
     assert!(picker_items, "the picker offers the model and its skeleton");
 }
@@ -77,32 +79,7 @@ fn a_bone_inside_the_mesh_is_hovered_and_clicked_for_its_tracks() {
     let player = harness.state().viewport.player().unwrap();
     let rig = player.rig().expect("the model's skeleton").clone();
     let bone = rig.part_index("limb1_6").expect("a bone of the first arm");
-    let centre = harness.state().viewport.frame.boxes[bone]
-        .transform
-        .w_axis
-        .truncate();
-    let at = harness.state().viewport.screen_pos(centre).unwrap();
-    harness.hover_at(at);
-    harness.run();
-    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("limb1_6"));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
-    harness.run();
-    harness.run();
-    let clip = harness.state().selected_clip().unwrap().1.clone();
-    let shown: Vec<&str> = harness
-        .state()
-        .selection
-        .tracks
-        .iter()
-        .map(|&t| clip.tracks[t].name.as_str())
-        .collect();
+    let shown = crate::common::gui::click_bone(&mut harness, bone, "limb1_6");
     assert!(
         !shown.is_empty() && shown.iter().all(|t| t.starts_with("limb1_6.")),
         "{shown:?}"
@@ -132,4 +109,46 @@ fn a_walking_model_opens_framed_on_itself_and_followed() {
     harness.run();
     let z = harness.state().viewport.camera.target.z;
     assert!((19.0..26.0).contains(&z), "followed to z = {z}");
+}
+
+/// Whether every corner of the drawn model's bounds shows inside the viewport.
+fn model_in_view(h: &Harness<'_, ClipscopeApp>) -> bool {
+    let vp = &h.state().viewport;
+    let figure = vp.player().unwrap().figure();
+    let b = clipscope_render::Frame::of(figure, &vp.frame)
+        .bounds()
+        .unwrap();
+    (0..8).all(|c| {
+        let p = glam::Vec3::new(
+            if c & 1 == 0 { b.min.x } else { b.max.x },
+            if c & 2 == 0 { b.min.y } else { b.max.y },
+            if c & 4 == 0 { b.min.z } else { b.max.z },
+        );
+        vp.screen_pos(p).is_some_and(|s| vp.rect().contains(s))
+    })
+}
+
+#[test]
+fn a_framed_model_stays_whole_when_the_viewport_changes_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "walker", &Spec::default());
+    let mut harness = crate::common::gui::editor_sized(&[file], egui::vec2(1800.0, 520.0));
+    harness.run();
+    assert!(model_in_view(&harness));
+    // A much narrower window (the viewport too): framed again, still whole.
+    harness.set_size(egui::vec2(700.0, 1000.0));
+    harness.run();
+    harness.run();
+    assert!(
+        model_in_view(&harness),
+        "{:?}",
+        harness.state().viewport.camera
+    );
+    // Once the camera is moved by hand, a new shape leaves it where it is.
+    harness.state_mut().viewport.camera.distance *= 0.5;
+    let moved = harness.state().viewport.camera;
+    harness.set_size(egui::vec2(1280.0, 800.0));
+    harness.run();
+    harness.run();
+    assert_eq!(harness.state().viewport.camera, moved);
 }

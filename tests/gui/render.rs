@@ -245,7 +245,7 @@ fn cli_errors_are_one_line_with_status_2() {
 }
 
 /// Share of pixels that differ by more than 24 in some channel.
-fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
+pub(crate) fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
     let changed = a
         .pixels()
         .zip(b.pixels())

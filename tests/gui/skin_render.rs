@@ -15,6 +15,7 @@ use image::RgbaImage;
 use crate::character::{self, Spec};
 use crate::common::gpu::require_gpu;
 use crate::common::snapshot::check_snapshot;
+use crate::render::changed_share;
 
 /// The fixed review camera all these pictures use.
 const CAMERA: &str = "eye=4.2,2.6,6.4,target=0,1.1,0,fov=40";
@@ -77,16 +78,6 @@ fn spread(pixels: &[[f32; 3]], c: usize) -> (f32, f32) {
     (mean, var.sqrt())
 }
 
-/// Share of pixels that differ by more than 24 in some channel.
-fn changed_share(a: &RgbaImage, b: &RgbaImage) -> f64 {
-    let changed = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(x, y)| x.0.iter().zip(y.0.iter()).any(|(p, q)| p.abs_diff(*q) > 24))
-        .count();
-    changed as f64 / f64::from(a.width() * a.height())
-}
-
 #[test]
 fn a_textured_character_shows_its_checker_like_the_reference() {
     if require_gpu().is_none() {
@@ -135,7 +126,9 @@ fn vertex_colours_tint_the_character_like_the_reference() {
         spread(&blue_over_red, 0).1
     };
     let (hue_with, hue_without) = (hue_spread(&with), hue_spread(&without));
-    eprintln!("green {green_with:.3}/{green_without:.3}, hue spread {hue_with:.4}/{hue_without:.4}");
+    eprintln!(
+        "green {green_with:.3}/{green_without:.3}, hue spread {hue_with:.4}/{hue_without:.4}"
+    );
     assert!(
         green_with < green_without * 0.95,
         "green: {green_with:.3} with colours, {green_without:.3} without"

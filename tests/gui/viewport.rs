@@ -311,32 +311,7 @@ fn clicking_a_bone_shows_its_tracks_and_shown_tracks_light_up_their_bones() {
     let lit = colour(&harness, head);
     assert_ne!(lit, rig.parts[head].colour);
     // Hover the head, then click it: the tracks shown become the head's.
-    let centre = harness.state().viewport.frame.boxes[head]
-        .transform
-        .w_axis
-        .truncate();
-    let at = harness.state().viewport.screen_pos(centre).unwrap();
-    harness.hover_at(at);
-    harness.run();
-    assert_eq!(harness.state().viewport.hovered.as_deref(), Some("head"));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-    }
-    harness.run();
-    harness.run();
-    let clip = harness.state().selected_clip().unwrap().1.clone();
-    let shown: Vec<&str> = harness
-        .state()
-        .selection
-        .tracks
-        .iter()
-        .map(|&t| clip.tracks[t].name.as_str())
-        .collect();
+    let shown = common::gui::click_bone(&mut harness, head, "head");
     assert_eq!(shown, [".bones[head].quaternion"]);
     // Now only the head is lit; the hips are back to their own colour.
     let hips = rig.part_index("hips").unwrap();
@@ -410,7 +385,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     assert!(vp.follow, "following is on for a travelling take");
     let camera = vp.camera;
     assert!(camera.target.x.abs() < 1.0, "{:?}", camera.target);
-    assert!(camera.distance < 8.0, "close to the figure: {}", camera.distance);
+    assert!(
+        camera.distance < 8.0,
+        "close to the figure: {}",
+        camera.distance
+    );
     // The feet are in view.
     let feet = vp.screen_pos(glam::Vec3::new(0.0, 0.0, 0.0)).unwrap();
     assert!(vp.rect().contains(feet));
@@ -425,7 +404,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     harness.state_mut().viewport.frame();
     harness.run();
     let camera = harness.state().viewport.camera;
-    assert!((11.0..13.0).contains(&camera.target.x), "{:?}", camera.target);
+    assert!(
+        (11.0..13.0).contains(&camera.target.x),
+        "{:?}",
+        camera.target
+    );
     assert!(camera.distance < 8.0, "{}", camera.distance);
     // Frame all shows the whole way (and stops following): the target sits halfway along.
     harness.state_mut().viewport.follow = true;
@@ -439,7 +422,11 @@ fn a_travelling_take_opens_on_the_figure_follows_it_and_frame_all_shows_the_path
     harness.run();
     let vp = &harness.state().viewport;
     assert!(!vp.follow, "Frame all stops following");
-    assert!((5.0..7.0).contains(&vp.camera.target.x), "{:?}", vp.camera.target);
+    assert!(
+        (5.0..7.0).contains(&vp.camera.target.x),
+        "{:?}",
+        vp.camera.target
+    );
     assert!(vp.camera.distance > 8.0, "{}", vp.camera.distance);
 }
 

@@ -249,35 +249,12 @@ impl Renderer {
         } else {
             wgpu::Color::WHITE
         };
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("clipscope main pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.target.msaa_view,
-                depth_slice: None,
-                resolve_target: (!drawn.overlay).then_some(&self.target.resolved_view),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: if drawn.overlay {
-                        wgpu::StoreOp::Store
-                    } else {
-                        wgpu::StoreOp::Discard
-                    },
-                },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &self.target.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
-                }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_bind_group(0, &self.globals_bind_group, &[]);
-        pass.set_bind_group(1, &self.shadow.bind_group, &[]);
+        let mut pass = self.picture_pass(
+            encoder,
+            "clipscope main pass",
+            wgpu::LoadOp::Clear(clear),
+            !drawn.overlay,
+        );
         if !self.transparent {
             pass.set_pipeline(&self.pipelines.background);
             pass.draw(0..3, 0..1);
@@ -306,15 +283,35 @@ impl Renderer {
     /// The boxes over the finished picture (x-ray bones): depth cleared, colour kept, then
     /// resolved into the target.
     fn overlay_pass(&self, encoder: &mut wgpu::CommandEncoder, count: u32) {
+        let mut pass =
+            self.picture_pass(encoder, "clipscope overlay pass", wgpu::LoadOp::Load, true);
+        pass.set_pipeline(&self.pipelines.boxes);
+        self.draw_boxes(&mut pass, count);
+    }
+
+    /// A pass into the multisampled picture, its colour loaded as `load` and its depth cleared,
+    /// with the globals and the shadow map bound; the `last` pass of a frame resolves into the
+    /// target, the others keep the samples for the next.
+    fn picture_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        label: &str,
+        load: wgpu::LoadOp<wgpu::Color>,
+        last: bool,
+    ) -> wgpu::RenderPass<'e> {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("clipscope overlay pass"),
+            label: Some(label),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: &self.target.msaa_view,
                 depth_slice: None,
-                resolve_target: Some(&self.target.resolved_view),
+                resolve_target: last.then_some(&self.target.resolved_view),
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Discard,
+                    load,
+                    store: if last {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
                 },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
@@ -331,8 +328,7 @@ impl Renderer {
         });
         pass.set_bind_group(0, &self.globals_bind_group, &[]);
         pass.set_bind_group(1, &self.shadow.bind_group, &[]);
-        pass.set_pipeline(&self.pipelines.boxes);
-        self.draw_boxes(&mut pass, count);
+        pass
     }
 
     /// Reads the last frame back as tightly packed RGBA8 rows (sRGB), top row first; fails

@@ -71,6 +71,9 @@ pub struct Viewport {
     pub follow: bool,
     /// The next framing is the first of a newly shown clip (it decides [`Viewport::follow`]).
     new_clip: bool,
+    /// The last framing: the camera it set, the picture's aspect then, and whether it framed
+    /// the whole motion. While the camera stays as framed, a new aspect frames again.
+    framed: Option<(Camera, f32, bool)>,
     gpu: Option<picture::Gpu>,
 }
 
@@ -90,6 +93,7 @@ impl Default for Viewport {
             flat: true,
             follow: false,
             new_clip: true,
+            framed: None,
             gpu: None,
         }
     }
@@ -171,6 +175,7 @@ impl Viewport {
     /// figure at the playhead when the take travels, else (and for Frame all) on the whole
     /// motion. A new clip that travels turns following on, one that does not turns it off.
     fn frame_if_asked(&mut self, subject: Subject<'_>, aspect: f32) {
+        self.reframe_if_resized(aspect);
         if !(self.frame_next || self.frame_all_next) {
             return;
         }
@@ -186,17 +191,41 @@ impl Viewport {
         };
         let now = figure.flatten();
         self.travelling = now.is_some_and(|now| posing::travels(motion, now));
-        let bounds = match now {
-            Some(now) if self.travelling && !self.frame_all_next => now,
-            _ => motion,
+        let (bounds, whole) = match now {
+            Some(now) if self.travelling && !self.frame_all_next => (now, false),
+            _ => (motion, true),
         };
         self.camera.frame_aspect(bounds, aspect);
+        self.framed = Some((self.camera, aspect, whole));
         if self.new_clip && !self.camera.orthographic {
             self.follow = self.travelling;
         }
         self.new_clip = false;
         self.frame_next = false;
         self.frame_all_next = false;
+    }
+}
+
+impl Viewport {
+    /// Asks for the last framing again when the picture's aspect changed (the panels settling
+    /// after the window opens, a resized window) and the camera has not been moved since
+    /// (following moves only its target), so what was framed stays whole.
+    fn reframe_if_resized(&mut self, aspect: f32) {
+        let Some((framed, was, all)) = self.framed else {
+            return;
+        };
+        let untouched = framed.yaw == self.camera.yaw
+            && framed.pitch == self.camera.pitch
+            && framed.distance == self.camera.distance
+            && framed.orthographic == self.camera.orthographic
+            && (self.follow || framed.target == self.camera.target);
+        if untouched && (aspect / was.max(1e-3) - 1.0).abs() > 0.02 {
+            if all {
+                self.frame_all_next = true;
+            } else {
+                self.frame_next = true;
+            }
+        }
     }
 }
 

@@ -340,7 +340,7 @@ fn material_groups(
             match textures::decode(image) {
                 Ok(pixels) => Some(textures::upload(device, queue, pixels, MAX_TEXTURE)),
                 Err(e) => {
-                    notes.push(e);
+                    notes.push(e.to_string());
                     None
                 }
             }

@@ -8,16 +8,40 @@ use image::imageops::FilterType;
 /// The texture format: 8-bit sRGB with alpha (glTF base colour textures are sRGB).
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
+/// An image of a model that does not decode: its name and the decoder's error.
+#[derive(Debug)]
+pub(crate) struct DecodeError {
+    /// The image's name, or "an image".
+    name: String,
+    /// Why the decoder refused it.
+    source: image::ImageError,
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: cannot decode ({})", self.name, self.source)
+    }
+}
+
+impl std::error::Error for DecodeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// The pixels of an encoded image, or why they cannot be had.
-pub(crate) fn decode(image: &Image) -> Result<RgbaImage, String> {
-    let label = if image.name.is_empty() {
+pub(crate) fn decode(image: &Image) -> Result<RgbaImage, DecodeError> {
+    let name = if image.name.is_empty() {
         "an image"
     } else {
         image.name.as_str()
     };
     image::load_from_memory(&image.bytes)
         .map(|i| i.to_rgba8())
-        .map_err(|e| format!("{label}: cannot decode ({e})"))
+        .map_err(|source| DecodeError {
+            name: name.to_string(),
+            source,
+        })
 }
 
 /// Uploads `pixels` with every mip level down to 1×1 (each a triangle-filtered half of the one
@@ -148,10 +172,8 @@ mod tests {
             mime: None,
             bytes: Arc::from(&b"nope"[..]),
         };
-        assert!(
-            decode(&bad)
-                .unwrap_err()
-                .starts_with("x.png: cannot decode")
-        );
+        let err = decode(&bad).unwrap_err();
+        assert!(err.to_string().starts_with("x.png: cannot decode"), "{err}");
+        assert!(std::error::Error::source(&err).is_some());
     }
 }

@@ -11,7 +11,7 @@ use gltf_json::mesh::{Mode, Semantic};
 use gltf_json::validation::Checked;
 
 use super::accessor::decode;
-use super::schema::{GltfJson, target_names};
+use super::schema::{GltfJson, target_labels};
 use crate::formats::json::Located;
 use crate::model::{MorphMesh, MorphTarget};
 
@@ -46,15 +46,7 @@ pub(crate) fn morph_mesh(
         return Ok(None);
     };
     let mesh = &json.meshes[m];
-    let target_count = mesh
-        .primitives
-        .iter()
-        .map(|p| p.targets.as_ref().map_or(0, Vec::len))
-        .max()
-        .unwrap_or(0);
-    let labels: Vec<String> = target_names(mesh)
-        .filter(|n| n.len() == target_count && n.iter().all(|s| !s.is_empty()))
-        .unwrap_or_else(|| (0..target_count).map(|j| j.to_string()).collect());
+    let labels = target_labels(mesh);
     let mut out = MorphMesh {
         name: names[node].clone(),
         targets: labels

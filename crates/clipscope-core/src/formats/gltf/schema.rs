@@ -167,6 +167,21 @@ struct MeshExtras {
     target_names: Vec<String>,
 }
 
+/// The label of each of `mesh`'s morph targets (as many as its primitive with the most): the
+/// names in `extras.targetNames` when there is a non-empty one for each, else their indices, as
+/// three.js's GLTFLoader names `morphTargetDictionary` entries.
+pub(crate) fn target_labels(mesh: &Mesh) -> Vec<String> {
+    let count = mesh
+        .primitives
+        .iter()
+        .map(|p| p.targets.as_ref().map_or(0, Vec::len))
+        .max()
+        .unwrap_or(0);
+    target_names(mesh)
+        .filter(|n| n.len() == count && n.iter().all(|s| !s.is_empty()))
+        .unwrap_or_else(|| (0..count).map(|j| j.to_string()).collect())
+}
+
 /// The morph target names in `mesh.extras.targetNames`, when present and well formed.
 pub(crate) fn target_names(mesh: &Mesh) -> Option<Vec<String>> {
     let raw = mesh.extras.as_ref()?;

@@ -27,7 +27,7 @@ use std::path::Path;
 use glam::Mat4;
 use serde_json::{Map, Value};
 
-use super::schema::{GltfJson, target_names};
+use super::schema::{GltfJson, target_labels};
 use super::skeleton::parents;
 use crate::formats::json::Located;
 use crate::model::{Mesh, Model, ModelNode};
@@ -179,15 +179,8 @@ fn read_mesh(
     mesh: &gltf_json::Mesh,
     notes: &mut Vec<String>,
 ) -> Mesh {
-    let target_count = mesh
-        .primitives
-        .iter()
-        .map(|p| p.targets.as_ref().map_or(0, Vec::len))
-        .max()
-        .unwrap_or(0);
-    let target_names = target_names(mesh)
-        .filter(|n| n.len() == target_count && n.iter().all(|s| !s.is_empty()))
-        .unwrap_or_else(|| (0..target_count).map(|j| j.to_string()).collect());
+    let target_names = target_labels(mesh);
+    let target_count = target_names.len();
     let mut out = Mesh {
         name: mesh.name.clone().unwrap_or_default(),
         primitives: Vec::with_capacity(mesh.primitives.len()),
