@@ -453,10 +453,10 @@ pub(crate) fn levers(
                     .map(|p| w.transform_point3(DVec3::from_array(*p))),
             );
         }
-        for j in 0..n {
+        for (j, points) in world_points.iter().enumerate() {
             for a in tree.chain(j) {
                 let origin = pose.world[a].translation;
-                for q in &world_points[j] {
+                for q in points {
                     let d = q.distance(origin);
                     if d > reach[a] {
                         reach[a] = d;
