@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::channel::unit_rotation_angle_above;
 use super::layer::{LayerValues, layer_matrix};
-use super::plan::{PROPERTIES, Property};
+use super::property::{PROPERTIES, Property};
 use super::tree::{Local, Tree};
 
 /// One animated property's samples and how many values each has.
