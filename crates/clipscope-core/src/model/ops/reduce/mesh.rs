@@ -212,11 +212,12 @@ impl MeshProbe {
                 let mut out = MeshError::default();
                 let mut per_node = vec![(0.0, 0.0); n];
                 let mut scratch = (Vec::new(), Vec::new());
-                for s in chunk * CHUNK..((chunk + 1) * CHUNK).min(times.len()) {
+                let end = ((chunk + 1) * CHUNK).min(times.len());
+                for (s, &time) in times.iter().enumerate().take(end).skip(chunk * CHUNK) {
                     a.solve(tree, original, s, false);
                     b.solve(tree, inputs, s, false);
                     for (j, slot) in per_node.iter_mut().enumerate() {
-                        if !tree.seen(j, times[s]) {
+                        if !tree.seen(j, time) {
                             continue;
                         }
                         let d = a.world[j].translation.distance(b.world[j].translation);

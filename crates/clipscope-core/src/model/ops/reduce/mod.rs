@@ -34,6 +34,7 @@ mod layer;
 mod mesh;
 mod outcome;
 mod plan;
+mod property;
 mod search;
 mod trace;
 mod tree;

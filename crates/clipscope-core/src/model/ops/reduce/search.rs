@@ -12,7 +12,8 @@ use super::fit::CurveFit;
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fit_channel, lossless};
-use super::plan::{Property, Role};
+use super::plan::Role;
+use super::property::Property;
 use super::tree::{Local, Tree};
 use super::world::{self, NodeInput, PerNode, WorldError, WorldFrames};
 use crate::model::interpolant::Sampler;
@@ -357,34 +358,11 @@ impl WorldSearch {
     /// The world error of `outcomes` (one per channel), overall and per node, with the new
     /// tracks sampled by the model's own interpolants (what a player shows).
     pub fn measure(&self, outcomes: &[Outcome]) -> (WorldError, PerNode) {
-        let sampled: Vec<Vec<f64>> = outcomes
-            .par_iter()
-            .zip(self.channels.par_iter())
-            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
-            .collect();
-        let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
-        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
-        let heading_samples = match self.channels.first() {
-            Some(c) => heading_samples(&self.tree, &self.headings, &tracks, &c.sample_times),
-            None => Vec::new(),
-        };
-        self.original.compare(
-            &self.tree,
-            &inputs(
-                &self.tree,
-                &self.targets,
-                &self.channels,
-                &slices,
-                &tracks,
-                &self.headings,
-                &heading_samples,
-            ),
-            true,
-        )
+        let played = Played::new(self, outcomes);
+        self.original
+            .compare(&self.tree, &played.inputs(self), true)
     }
-}
 
-impl WorldSearch {
     /// Every node origin and vertex of `probe` posed by the original and by `outcomes` (one
     /// per channel) with the morph weights of `candidate`.
     pub fn compare_mesh(
@@ -399,14 +377,6 @@ impl WorldSearch {
         };
         let original: Vec<&[f64]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
         let original_headings = heading_samples(&self.tree, &self.headings, &self.kept, &times);
-        let sampled: Vec<Vec<f64>> = outcomes
-            .par_iter()
-            .zip(self.channels.par_iter())
-            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
-            .collect();
-        let slices: Vec<&[f64]> = sampled.iter().map(Vec::as_slice).collect();
-        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
-        let headings = heading_samples(&self.tree, &self.headings, &tracks, &times);
         let a = inputs(
             &self.tree,
             &self.targets,
@@ -416,16 +386,54 @@ impl WorldSearch {
             &self.headings,
             &original_headings,
         );
-        let b = inputs(
-            &self.tree,
-            &self.targets,
-            &self.channels,
+        let played = Played::new(self, outcomes);
+        probe.compare(&self.tree, &a, &played.inputs(self), candidate, &times)
+    }
+}
+
+/// Reduced tracks (one per channel of a search) sampled by the model's own interpolants at
+/// the channels' sample times, with the headings they give auto-oriented layers.
+struct Played {
+    /// Each track's values at every sample.
+    sampled: Vec<Vec<f64>>,
+    /// The tracks.
+    tracks: Vec<Track>,
+    /// Each heading's angle at every sample.
+    headings: Vec<Vec<f64>>,
+}
+
+impl Played {
+    /// `outcomes` (one per channel of `search`) played at its sample times.
+    fn new(search: &WorldSearch, outcomes: &[Outcome]) -> Played {
+        let sampled = outcomes
+            .par_iter()
+            .zip(search.channels.par_iter())
+            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            .collect();
+        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let headings = match search.channels.first() {
+            Some(c) => heading_samples(&search.tree, &search.headings, &tracks, &c.sample_times),
+            None => Vec::new(),
+        };
+        Played {
+            sampled,
+            tracks,
+            headings,
+        }
+    }
+
+    /// What drives each node of `search`'s tree.
+    fn inputs<'s>(&'s self, search: &WorldSearch) -> Vec<NodeInput<'s>> {
+        let slices: Vec<&[f64]> = self.sampled.iter().map(Vec::as_slice).collect();
+        inputs(
+            &search.tree,
+            &search.targets,
+            &search.channels,
             &slices,
-            &tracks,
+            &self.tracks,
+            &search.headings,
             &self.headings,
-            &headings,
-        );
-        probe.compare(&self.tree, &a, &b, candidate, &times)
+        )
     }
 }
 

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::channel::unit_rotation_angle_above;
 use super::layer::{LayerValues, layer_matrix};
-use super::plan::{PROPERTIES, Property};
+use super::property::{PROPERTIES, Property};
 use super::tree::{Local, Tree};
 
 /// One animated property's samples and how many values each has.
@@ -453,10 +453,10 @@ pub(crate) fn levers(
                     .map(|p| w.transform_point3(DVec3::from_array(*p))),
             );
         }
-        for j in 0..n {
+        for (j, points) in world_points.iter().enumerate() {
             for a in tree.chain(j) {
                 let origin = pose.world[a].translation;
-                for q in &world_points[j] {
+                for q in points {
                     let d = q.distance(origin);
                     if d > reach[a] {
                         reach[a] = d;
