@@ -33,6 +33,9 @@ pub struct Renderer {
     morph: Option<MorphGpu>,
     /// The colours and strengths the frames are painted with.
     pub look: Look,
+    /// The bounds the ground, grid, fog and shadows are fitted to when they must hold still
+    /// over a sequence of frames (an animated preview); `None`: each frame's own bounds.
+    pub stage: Option<Bounds>,
 }
 
 impl Renderer {
@@ -67,6 +70,7 @@ impl Renderer {
             shadow,
             morph: None,
             look: Look::default(),
+            stage: None,
         }
     }
 
@@ -228,7 +232,10 @@ impl Renderer {
     /// The uniforms for a frame: the camera, a shadow camera fitted to what is drawn, and
     /// ground, grid and fog scaled to the size of the scene and the camera's distance.
     fn frame_globals(&self, camera: &Camera, frame: &Frame<'_>) -> Globals {
-        let bounds = frame.bounds().unwrap_or_else(Bounds::unit);
+        let bounds = self
+            .stage
+            .or_else(|| frame.bounds())
+            .unwrap_or_else(Bounds::unit);
         let ground_y = bounds.min.y.min(0.0);
         let size = bounds.radius().max(0.25);
         let (width, height) = self.target.size;

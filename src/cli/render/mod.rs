@@ -1,19 +1,23 @@
 //! `clipscope render FILE [--clip NAME] [--rig NAME] [--time T | --times T1,T2,...] [--size WxH]
 //! -o OUT.png`: draws frames of a clip without a window, with the viewport's renderer, and
-//! writes PNGs.
+//! writes PNGs; `-o OUT.gif` (or `.apng`) writes the whole clip as a looping animation.
 //!
 //! The clip plays on the figure the viewport would choose (see `scene::Figure::for_clip`), or
 //! on the one `--rig` names or reads from a file.
 //!
 //! One time writes `OUT.png`; `--times` writes a numbered sequence next to it
-//! (`OUT_000.png`, `OUT_001.png`, …). Every frame of a sequence uses the same camera, framed on
-//! everything the clip does at the requested times, so the frames line up. Files are written
+//! (`OUT_000.png`, `OUT_001.png`, …). An animation is drawn at the clip's frame rate or `--fps`
+//! ([`animation`]). Every frame of a sequence or an animation uses the same camera, framed on
+//! everything the clip does at the drawn times, so the frames line up. Files are written
 //! atomically. A build without the `gui` feature has no renderer and exits with status 2.
 
+#[cfg(feature = "gui")]
+pub mod animation;
 mod frames;
 
-use clipscope_core::formats::ReadOptions;
-use std::path::PathBuf;
+use clipscope_core::formats::{Document, ReadOptions};
+use clipscope_core::model::Clip;
+use std::path::{Path, PathBuf};
 
 use super::Outcome;
 
@@ -53,12 +57,55 @@ pub struct Args {
     /// composition) or `3d` (a three-quarter perspective view, the default otherwise).
     #[arg(long, value_name = "VIEW", value_parser = ["front", "3d"])]
     pub view: Option<String>,
-    /// Frame size in pixels.
-    #[arg(long, value_name = "WxH", default_value = "960x540", value_parser = frames::parse_size)]
-    pub size: (u32, u32),
-    /// Where to write the PNG (with `--times`, the pattern for the numbered files).
+    /// Frame size in pixels (default 960x540 for a PNG, 480x270 for an animation).
+    #[arg(long, value_name = "WxH", value_parser = frames::parse_size)]
+    pub size: Option<(u32, u32)>,
+    /// Frames per second of an animation (`.gif`, `.apng`); default: the rate the file states,
+    /// else the one its keys are spaced at, else 30. A GIF plays at most 50.
+    #[arg(long, value_name = "FPS", value_parser = super::output::parse_fps)]
+    pub fps: Option<f64>,
+    /// Where to write the PNG (with `--times`, the pattern for the numbered files), or the
+    /// animation (`.gif`, `.apng`).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
+}
+
+/// What to draw: a clip of a document, on a figure, seen from a view, at a size.
+pub struct Shot<'a> {
+    /// The document the clip is in.
+    pub doc: &'a Document,
+    /// The document's file (for the companion model and the figure's file name).
+    pub file: &'a Path,
+    /// The clip.
+    pub clip: &'a Clip,
+    /// `--rig`.
+    pub rig: Option<&'a str>,
+    /// `--view`.
+    pub view: Option<&'a str>,
+    /// Frame size in pixels.
+    pub size: (u32, u32),
+}
+
+/// The clip of `doc` named `name`, or its first clip.
+pub fn pick_clip<'a>(
+    doc: &'a Document,
+    file: &Path,
+    name: Option<&str>,
+) -> Result<&'a Clip, String> {
+    match name {
+        Some(name) => doc.clips.iter().find(|c| c.name == name).ok_or_else(|| {
+            let names: Vec<&str> = doc.clips.iter().map(|c| c.name.as_str()).collect();
+            format!(
+                "{}: no clip named {name:?} (clips: {})",
+                file.display(),
+                names.join(", ")
+            )
+        }),
+        None => doc
+            .clips
+            .first()
+            .ok_or_else(|| format!("{}: the file has no clips", file.display())),
+    }
 }
 
 /// Renders the requested frames and writes them, printing one line per file.
@@ -66,26 +113,37 @@ pub struct Args {
 pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     use std::process::ExitCode;
 
-    use std::sync::Arc;
-
-    use clipscope_render::{Bounds, Camera, Frame, Headless};
-    use clipscope_scene::{Figure, FigureFrame, Player};
-
     let doc = super::output::read(&args.file, read)?;
-    let clip = match &args.clip {
-        Some(name) => doc.clips.iter().find(|c| &c.name == name).ok_or_else(|| {
-            let names: Vec<&str> = doc.clips.iter().map(|c| c.name.as_str()).collect();
-            format!(
-                "{}: no clip named {name:?} (clips: {})",
-                args.file.display(),
-                names.join(", ")
-            )
-        })?,
-        None => doc
-            .clips
-            .first()
-            .ok_or_else(|| format!("{}: the file has no clips", args.file.display()))?,
+    let clip = pick_clip(&doc, &args.file, args.clip.as_deref())?;
+    let animated = animation::Kind::of(&args.output)?;
+    let shot = Shot {
+        doc: &doc,
+        file: &args.file,
+        clip,
+        rig: args.rig.as_deref(),
+        view: args.view.as_deref(),
+        size: args.size.unwrap_or(match animated {
+            Some(_) => animation::DEFAULT_SIZE,
+            None => (960, 540),
+        }),
     };
+    let (width, height) = shot.size;
+    if let Some(kind) = animated {
+        if args.time.is_some() || !args.times.is_empty() {
+            return Err("--time and --times draw PNGs; an animation plays the whole clip".into());
+        }
+        let (bytes, frames, fps, figure) = animate(&shot, kind, args.fps)?;
+        clipscope_core::formats::write_atomic(&args.output, &bytes)
+            .map_err(|e| format!("{}: cannot write: {e}", args.output.display()))?;
+        println!(
+            "render: {} ({width}×{height}, {frames} frames at {} fps, {} bytes, clip {:?} on {figure})",
+            args.output.display(),
+            (fps * 1000.0).round() / 1000.0,
+            clipscope_core::text::thousands(bytes.len()),
+            clip.name,
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let times = if args.times.is_empty() {
         vec![args.time.unwrap_or(0.0)]
     } else {
@@ -99,10 +157,54 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     } else {
         frames::numbered_paths(&args.output, times.len())
     };
-    let cast = super::figure::Cast::new(&doc, &args.file, args.rig.as_deref())?;
-    let figure = Figure::for_clip(clip, cast.source(&doc, clip), cast.choice.as_deref())
-        .map_err(|e| format!("--rig: {e}"))?;
-    let mut player = Player::on(Arc::new(clip.clone()), figure.clone());
+    let (images, figure) = draw(&shot, &times, false)?;
+    for ((image, path), t) in images.iter().zip(&paths).zip(&times) {
+        frames::write_png(path, image)?;
+        println!(
+            "render: {} ({width}×{height}, clip {:?} on {figure} at {t} s)",
+            path.display(),
+            clip.name,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The animation of `shot`'s whole clip as `kind` at `fps` (default: the clip's rate): the
+/// file's bytes, its frame count, the rate drawn at and the figure's name.
+#[cfg(feature = "gui")]
+pub fn animate(
+    shot: &Shot,
+    kind: animation::Kind,
+    fps: Option<f64>,
+) -> Result<(Vec<u8>, usize, f64, String), String> {
+    let fps = kind.playable_fps(animation::clip_fps(shot.clip, fps));
+    let (times, fps) = animation::frame_times(shot.clip.duration, fps);
+    let (images, figure) = draw(shot, &times, true)?;
+    let bytes = kind.encode(&images, fps)?;
+    Ok((bytes, images.len(), fps, figure))
+}
+
+/// `shot` drawn at `times`, with one camera framed on all of them, and the figure's name;
+/// `steady` holds the ground, grid and shadows still over the frames (an animation).
+#[cfg(feature = "gui")]
+pub fn draw(
+    shot: &Shot,
+    times: &[f64],
+    steady: bool,
+) -> Result<(Vec<image::RgbaImage>, String), String> {
+    use std::sync::Arc;
+
+    use clipscope_render::{Bounds, Camera, Frame, Headless};
+    use clipscope_scene::{Figure, FigureFrame, Player};
+
+    let cast = super::figure::Cast::new(shot.doc, shot.file, shot.rig)?;
+    let figure = Figure::for_clip(
+        shot.clip,
+        cast.source(shot.doc, shot.clip),
+        cast.choice.as_deref(),
+    )
+    .map_err(|e| format!("--rig: {e}"))?;
+    let mut player = Player::on(Arc::new(shot.clip.clone()), figure.clone());
     let poses: Vec<FigureFrame> = times
         .iter()
         .map(|&t| {
@@ -111,34 +213,31 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             frame
         })
         .collect();
-    let (width, height) = args.size;
+    let (width, height) = shot.size;
     let mut camera = Camera::default();
-    let front = match args.view.as_deref() {
+    let front = match shot.view {
         Some(view) => view == "front",
         None => matches!(figure, Figure::Layers(_)),
     };
     if front {
         (camera.yaw, camera.pitch, camera.orthographic) = (0.0, 0.0, true);
     }
-    if let Some(bounds) = poses
+    let stage = poses
         .iter()
         .filter_map(|p| Frame::of(&figure, p).bounds())
-        .reduce(Bounds::union)
-    {
+        .reduce(Bounds::union);
+    if let Some(bounds) = stage {
         camera.frame_aspect(bounds, width as f32 / height as f32);
     }
     let mut headless = Headless::new()?;
-    for ((posed, path), t) in poses.iter().zip(&paths).zip(&times) {
-        let image = headless.render(&Frame::of(&figure, posed), &camera, width, height)?;
-        frames::write_png(path, &image)?;
-        println!(
-            "render: {} ({width}×{height}, clip {:?} on {} at {t} s)",
-            path.display(),
-            clip.name,
-            figure.name()
-        );
+    if steady {
+        headless.renderer(width, height).stage = stage;
     }
-    Ok(ExitCode::SUCCESS)
+    let images = poses
+        .iter()
+        .map(|posed| headless.render(&Frame::of(&figure, posed), &camera, width, height))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((images, figure.name().to_string()))
 }
 
 /// Without the `gui` feature there is no renderer: always an error (exit status 2).

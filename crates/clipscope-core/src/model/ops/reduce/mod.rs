@@ -34,7 +34,7 @@ mod outcome;
 mod plan;
 mod search;
 mod trace;
-mod world;
+pub(crate) mod world;
 
 use std::collections::HashMap;
 
