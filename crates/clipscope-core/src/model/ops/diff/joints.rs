@@ -190,9 +190,9 @@ pub(crate) fn changes(
         .map(|((ja, _), w)| JointChange {
             name: a.hierarchy.names[*ja].clone(),
             distance: w.0,
-            distance_time: w.1,
+            distance_time: w.1 as f32,
             angle: w.2,
-            angle_time: w.3,
+            angle_time: w.3 as f32,
         })
         .collect();
     out.sort_by(|x, y| {

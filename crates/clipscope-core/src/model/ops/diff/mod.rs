@@ -188,6 +188,10 @@ pub struct TrackDiff {
     /// Keys whose time changed: old time, new time.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keys_moved: Vec<(f32, f32)>,
+    /// Seconds every key moved by, when all of them moved together (then `keys_added`,
+    /// `keys_removed` and `keys_moved` are empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keys_shifted: Option<f64>,
     /// The largest change of the played curve, when the values changed beyond the tolerance.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub largest: Option<ValueChange>,
@@ -219,8 +223,8 @@ pub struct ValueChange {
     /// How much, in the unit of the track's [`Measure`] (degrees for rotations); for bool and
     /// string tracks, how many sampled times differ.
     pub amount: f64,
-    /// When (seconds).
-    pub time: f64,
+    /// When (seconds; a key time of either version or a time between two).
+    pub time: f32,
     /// The old version's value then.
     pub old: SampledValue,
     /// The new version's value then.
@@ -231,8 +235,8 @@ pub struct ValueChange {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum SampledValue {
-    /// Numbers (one per component).
-    Numbers(Vec<f64>),
+    /// Numbers (one per component, as a player holds them: `f32`).
+    Numbers(Vec<f32>),
     /// A flag.
     Bool(bool),
     /// Text.
@@ -247,11 +251,11 @@ pub struct JointChange {
     /// The largest distance its world position moved, in the file's units.
     pub distance: f64,
     /// When (seconds).
-    pub distance_time: f64,
+    pub distance_time: f32,
     /// The largest angle its world rotation turned, in degrees.
     pub angle: f64,
     /// When (seconds).
-    pub angle_time: f64,
+    pub angle_time: f32,
 }
 
 /// The skeletons the clips play on, for the world-space measure: each version's own (a file

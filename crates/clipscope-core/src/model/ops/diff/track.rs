@@ -53,6 +53,7 @@ pub(crate) fn alone(
         keys_added: Vec::new(),
         keys_removed: Vec::new(),
         keys_moved: Vec::new(),
+        keys_shifted: None,
         largest: None,
     }
 }
@@ -82,7 +83,11 @@ pub(crate) fn diff_pair(
             old: old.value_size(),
             new: new.value_size(),
         });
-    let alignment = align(&old.times, &new.times, options.time_tolerance);
+    let keys_shifted = shift(&old.times, &new.times, options.time_tolerance);
+    let alignment = match keys_shifted {
+        Some(_) => Default::default(),
+        None => align(&old.times, &new.times, options.time_tolerance),
+    };
     let largest = if kind_change.is_none() && value_size.is_none() {
         largest_change(old, new, measure).filter(|c| c.amount > options.tolerance)
     } else {
@@ -93,6 +98,7 @@ pub(crate) fn diff_pair(
         || interpolation.is_some()
         || value_size.is_some()
         || !alignment.is_empty()
+        || keys_shifted.is_some()
         || largest.is_some();
     changed.then(|| TrackDiff {
         status: Status::Changed,
@@ -118,6 +124,7 @@ pub(crate) fn diff_pair(
         keys_added: alignment.added,
         keys_removed: alignment.removed,
         keys_moved: alignment.moved,
+        keys_shifted,
         largest,
     })
 }
@@ -139,6 +146,19 @@ fn exactly_equal(a: &Track, b: &Track) -> bool {
             }
             (x, y) => x == y,
         }
+}
+
+/// How far every key moved, when there are at least two keys, as many in both versions, and
+/// all moved by the same time (within `tolerance`) beyond `tolerance`.
+fn shift(old: &[f32], new: &[f32], tolerance: f64) -> Option<f64> {
+    if old.len() != new.len() || old.len() < 2 {
+        return None;
+    }
+    let by = new[0] as f64 - old[0] as f64;
+    let together = old.iter().zip(new).all(|(a, b)| {
+        ((*b as f64 - *a as f64) - by).abs() <= tolerance.max(1e-6 * (1.0 + b.abs() as f64))
+    });
+    (together && by.abs() > tolerance.max(1e-6)).then_some(by)
 }
 
 /// The first and last key time.
@@ -248,9 +268,9 @@ fn numeric_change(
     }
     best.map(|(amount, time, a, b)| ValueChange {
         amount,
-        time,
-        old: SampledValue::Numbers(a),
-        new: SampledValue::Numbers(b),
+        time: time as f32,
+        old: SampledValue::Numbers(a.iter().map(|&v| v as f32).collect()),
+        new: SampledValue::Numbers(b.iter().map(|&v| v as f32).collect()),
     })
 }
 
@@ -273,7 +293,7 @@ fn discrete_change(old: &Track, new: &Track, times: &[f64]) -> Option<ValueChang
     }
     first.map(|(time, old, new)| ValueChange {
         amount: count as f64,
-        time,
+        time: time as f32,
         old,
         new,
     })
@@ -293,9 +313,7 @@ fn value_at(values: &Values, k: usize) -> SampledValue {
     match values {
         Values::Bools(v) => SampledValue::Bool(v.get(k).copied().unwrap_or_default()),
         Values::Strings(v) => SampledValue::Text(v.get(k).cloned().unwrap_or_default()),
-        Values::Numbers(v) => {
-            SampledValue::Numbers(v.get(k).map(|&x| x as f64).into_iter().collect())
-        }
+        Values::Numbers(v) => SampledValue::Numbers(v.get(k).copied().into_iter().collect()),
     }
 }
 
@@ -370,6 +388,19 @@ mod tests {
         let d = diff_pair((0, &a), (0, &b), &options()).expect("changed");
         assert_eq!(d.keys_removed, [0.5]);
         assert!(d.largest.is_none(), "{:?}", d.largest);
+    }
+
+    #[test]
+    fn a_track_moved_in_time_is_one_shift() {
+        let a = spin("hip.quaternion", &[0.0, 30.0, 0.0]);
+        let mut b = a.clone();
+        for t in &mut b.times {
+            *t += 0.1;
+        }
+        let d = diff_pair((0, &a), (0, &b), &options()).expect("changed");
+        let by = d.keys_shifted.expect("shifted");
+        assert!((by - 0.1).abs() < 1e-6, "{by}");
+        assert!(d.keys_moved.is_empty() && d.keys_added.is_empty() && d.keys_removed.is_empty());
     }
 
     #[test]
