@@ -104,15 +104,14 @@ fn clip_block(out: &mut String, old: &Version, new: &Version, clip: &ClipDiff, l
         .as_ref()
         .map_or(String::new(), |r| format!(" (renamed from {})", quoted(r)));
     let changed = clip.tracks.len();
-    let total = clip.counts.new.tracks.max(clip.counts.old.tracks);
     let _ = writeln!(
         out,
         "~ clip {name}{renamed}: {}",
         if changed == 0 {
-            format!("no track changed ({total} unchanged)")
+            format!("no track changed ({} unchanged)", clip.unchanged_tracks)
         } else {
             format!(
-                "{changed} of {total} track(s) changed ({} unchanged)",
+                "{changed} track(s) changed, {} unchanged",
                 clip.unchanged_tracks
             )
         }

@@ -71,7 +71,8 @@ pub(crate) fn diff_pair(
     let user_data = other_user_data(old) != other_user_data(new);
     let mut tracks = Vec::new();
     let mut unchanged_tracks = 0;
-    for pair in matching::pair_tracks(old, new) {
+    let pairs = matching::pair_tracks(old, new);
+    for &pair in &pairs {
         match pair {
             matching::TrackPair::Both(i, j) => {
                 match track::diff_pair((i, &old.tracks[i]), (j, &new.tracks[j]), options) {
@@ -100,7 +101,7 @@ pub(crate) fn diff_pair(
     let joints = if tracks.is_empty() {
         Vec::new()
     } else {
-        joints::changes(old, new, skeletons, options)
+        joints::changes(old, new, &pairs, skeletons, options)
     };
     Some(ClipDiff {
         status: Status::Changed,

@@ -5,6 +5,7 @@
 //! The samples are posed a block at a time, so a long take needs memory for one block, not for
 //! the whole take.
 
+use super::matching::TrackPair;
 use super::{DiffOptions, JointChange, Skeletons};
 use crate::model::binding::parse_track_name;
 use crate::model::interpolant::Sampler;
@@ -40,10 +41,19 @@ struct Side<'a> {
 }
 
 impl<'a> Side<'a> {
-    fn new(clip: &'a Clip, hierarchy: Hierarchy, options: &DiffOptions) -> Side<'a> {
+    /// The side of `clip` on `hierarchy`; a track whose own name binds to no joint may bind
+    /// through `alias` (the name of the track it pairs with in the other version).
+    fn new(
+        clip: &'a Clip,
+        hierarchy: Hierarchy,
+        alias: &dyn Fn(usize) -> Option<&'a str>,
+        options: &DiffOptions,
+    ) -> Side<'a> {
         let mut drivers = Vec::new();
-        for track in &clip.tracks {
-            if let Some((joint, slot)) = driven(track, &hierarchy, options) {
+        for (k, track) in clip.tracks.iter().enumerate() {
+            let bound = driven(track, &track.name, &hierarchy, options)
+                .or_else(|| driven(track, alias(k)?, &hierarchy, options));
+            if let Some((joint, slot)) = bound {
                 drivers.push((joint, slot, track, Sampler::new(track)));
             }
         }
@@ -88,13 +98,19 @@ impl<'a> Side<'a> {
     }
 }
 
-/// The joint and transform property `track` drives, if it animates a joint of `hierarchy`.
-fn driven(track: &Track, hierarchy: &Hierarchy, options: &DiffOptions) -> Option<(usize, Slot)> {
+/// The joint and transform property `track` drives when it is called `name`, if that animates
+/// a joint of `hierarchy`.
+fn driven(
+    track: &Track,
+    name: &str,
+    hierarchy: &Hierarchy,
+    options: &DiffOptions,
+) -> Option<(usize, Slot)> {
     let numbers = track.values.as_numbers()?;
     if track.is_empty() || numbers.len() % track.len() != 0 {
         return None;
     }
-    let path = parse_track_name(&track.name).ok()?;
+    let path = parse_track_name(name).ok()?;
     if options
         .property_measures
         .iter()
@@ -139,14 +155,26 @@ fn sample_times(old: &Side, new: &Side) -> Vec<f64> {
 pub(crate) fn changes(
     old: &Clip,
     new: &Clip,
+    pairs: &[TrackPair],
     skeletons: Skeletons,
     options: &DiffOptions,
 ) -> Vec<JointChange> {
     let (Some(so), Some(sn)) = (skeletons.old, skeletons.new) else {
         return Vec::new();
     };
-    let mut a = Side::new(old, Hierarchy::new(so), options);
-    let mut b = Side::new(new, Hierarchy::new(sn), options);
+    // Each track's partner in the other version, by index.
+    let mut new_of_old = vec![None; old.tracks.len()];
+    let mut old_of_new = vec![None; new.tracks.len()];
+    for pair in pairs {
+        if let TrackPair::Both(i, j) = *pair {
+            new_of_old[i] = Some(j);
+            old_of_new[j] = Some(i);
+        }
+    }
+    let old_alias = |i: usize| new_of_old[i].map(|j| new.tracks[j].name.as_str());
+    let new_alias = |j: usize| old_of_new[j].map(|i| old.tracks[i].name.as_str());
+    let mut a = Side::new(old, Hierarchy::new(so), &old_alias, options);
+    let mut b = Side::new(new, Hierarchy::new(sn), &new_alias, options);
     if a.drivers.is_empty() && b.drivers.is_empty() {
         return Vec::new();
     }

@@ -6,14 +6,17 @@
 //! same track names and key counts, and a candidate is confirmed by diffing it (at most
 //! [`CANDIDATES`] per clip, so many look-alike clips stay linear). When exactly one clip is left
 //! on each side and they animate mostly the same properties, they are the same clip renamed
-//! and edited. Tracks pair by name, and a track left over pairs with one left over on the other
-//! side whose keys and values are the same bit for bit (a renamed property or bone).
+//! and edited. Tracks pair by name, then by what they animate (`.bones[hip].position` and
+//! `hip.position` are the same joint's position, as a conversion between formats writes them),
+//! and a track left over pairs with one left over on the other side whose keys and values are
+//! the same bit for bit (a renamed property or bone).
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 use super::{DiffOptions, Skeletons, clip};
+use crate::model::binding::parse_track_name;
 use crate::model::{Clip, Track, Values};
 
 /// How many same-looking clips a leftover clip is diffed against, at most.
@@ -113,6 +116,22 @@ pub(crate) fn pair_tracks(old: &Clip, new: &Clip) -> Vec<TrackPair> {
     for a in old_of_new.iter().flatten() {
         taken[*a] = true;
     }
+    // The same binding spelled another way.
+    let mut bindings: HashMap<(String, String, Option<String>), VecDeque<usize>> = HashMap::new();
+    for (a, t) in old.tracks.iter().enumerate().filter(|(a, _)| !taken[*a]) {
+        if let Some(key) = binding(&t.name) {
+            bindings.entry(key).or_default().push_back(a);
+        }
+    }
+    for (b, slot) in old_of_new.iter_mut().enumerate() {
+        if slot.is_none()
+            && let Some(key) = binding(&new.tracks[b].name)
+            && let Some(a) = bindings.get_mut(&key).and_then(VecDeque::pop_front)
+        {
+            taken[a] = true;
+            *slot = Some(a);
+        }
+    }
     let mut contents: HashMap<u64, VecDeque<usize>> = HashMap::new();
     for (a, t) in old.tracks.iter().enumerate().filter(|(a, _)| !taken[*a]) {
         contents.entry(content(t)).or_default().push_back(a);
@@ -144,6 +163,14 @@ pub(crate) fn pair_tracks(old: &Clip, new: &Clip) -> Vec<TrackPair> {
             .map(TrackPair::Removed),
     );
     out
+}
+
+/// What a track animates: its node (the bone of `.bones[name]`), property and property index;
+/// `None` for a name three.js cannot parse or one on the root.
+pub(crate) fn binding(name: &str) -> Option<(String, String, Option<String>)> {
+    let path = parse_track_name(name).ok()?;
+    let (property, index) = (path.property_name.clone(), path.property_index.clone());
+    Some((path.animated_node()?, property, index))
 }
 
 /// For each name of `new`, the index of the same name in `old` (a repeated name pairs in
@@ -262,6 +289,19 @@ mod tests {
         assert_eq!(
             pair_clips(&old, &unrelated, &DiffOptions::default()),
             [ClipPair::Added(0), ClipPair::Removed(0)]
+        );
+    }
+
+    #[test]
+    fn tracks_pair_by_what_they_animate() {
+        let old = clip(
+            "walk",
+            &[(".bones[hip].position", 1.0), ("cube.scale", 2.0)],
+        );
+        let new = clip("walk", &[("hip.position", 1.5), ("cube.scale", 2.0)]);
+        assert_eq!(
+            pair_tracks(&old, &new),
+            [TrackPair::Both(0, 0), TrackPair::Both(1, 1)]
         );
     }
 

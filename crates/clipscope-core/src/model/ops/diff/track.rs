@@ -65,7 +65,11 @@ pub(crate) fn diff_pair(
     (b, new): (usize, &Track),
     options: &DiffOptions,
 ) -> Option<TrackDiff> {
-    let renamed = old.name != new.name;
+    // The same binding spelled another way (`.bones[hip].position`, `hip.position`) is not a
+    // rename.
+    let renamed = old.name != new.name
+        && (super::matching::binding(&old.name).is_none()
+            || super::matching::binding(&old.name) != super::matching::binding(&new.name));
     if !renamed && exactly_equal(old, new) {
         return None;
     }
