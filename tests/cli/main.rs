@@ -11,6 +11,7 @@
 use clipscope_test_support as test_support;
 
 mod contract;
+mod diff;
 mod edit;
 mod figures;
 mod hostile;

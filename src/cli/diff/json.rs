@@ -15,54 +15,57 @@
 //! ```
 //!
 //! The clip and track entries are [`clipscope_core::model::ops::diff`]'s types as serde writes
-//! them, with each track's `unit` added (`°`, `%`, `×`, the file's length unit, or none).
+//! them (times and sampled values as the `f32` numbers the files hold).
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::Version;
-use clipscope_core::model::ops::diff::{Diff, Measure};
+use clipscope_core::model::ops::diff::{ClipDiff, Diff};
 
-/// The JSON report of `diff` between `old` and `new`.
-pub fn report(old: &Version, new: &Version, diff: &Diff, tolerance: f64) -> Value {
-    let length = new
-        .doc
-        .as_ref()
-        .map_or_else(|| old.length_symbol(), |_| new.length_symbol());
-    let mut clips = serde_json::to_value(&diff.clips).unwrap_or(Value::Null);
-    if let Value::Array(list) = &mut clips {
-        for (clip, d) in list.iter_mut().zip(&diff.clips) {
-            if let Some(Value::Array(tracks)) = clip.get_mut("tracks") {
-                for (track, t) in tracks.iter_mut().zip(&d.tracks) {
-                    track["unit"] = json!(unit(t.measure, length));
-                }
-            }
-        }
-    }
-    json!({
-        "old": side(old),
-        "new": side(new),
-        "identical": diff.is_identical(),
-        "tolerance": tolerance,
-        "length_unit": length,
-        "clips": clips,
-        "unchanged_clips": diff.unchanged_clips,
-    })
-}
-
-/// The unit a measure's amounts are in, `length` for lengths; `None` for plain numbers.
-pub fn unit(measure: Measure, length: &'static str) -> Option<&'static str> {
-    if measure.is_length() {
-        Some(length)
-    } else {
-        measure.unit()
-    }
+/// The JSON report (see the module docs).
+#[derive(Serialize)]
+pub struct Report<'a> {
+    old: Side<'a>,
+    new: Side<'a>,
+    identical: bool,
+    tolerance: f64,
+    length_unit: &'static str,
+    clips: &'a [ClipDiff],
+    unchanged_clips: usize,
 }
 
 /// One version: its name, format and clip count (`null` format for a missing version).
-fn side(v: &Version) -> Value {
-    json!({
-        "file": v.label,
-        "format": v.doc.as_ref().map(|d| d.format.spec().name),
-        "clips": v.clips().len(),
-    })
+#[derive(Serialize)]
+struct Side<'a> {
+    file: &'a str,
+    format: Option<&'static str>,
+    clips: usize,
+}
+
+impl<'a> Side<'a> {
+    fn of(v: &'a Version) -> Side<'a> {
+        Side {
+            file: &v.label,
+            format: v.doc.as_ref().map(|d| d.format.spec().name),
+            clips: v.clips().len(),
+        }
+    }
+}
+
+/// The JSON report of `diff` between `old` and `new`.
+pub fn report<'a>(
+    old: &'a Version,
+    new: &'a Version,
+    diff: &'a Diff,
+    tolerance: f64,
+) -> Report<'a> {
+    Report {
+        old: Side::of(old),
+        new: Side::of(new),
+        identical: diff.is_identical(),
+        tolerance,
+        length_unit: super::length_symbol(old, new),
+        clips: &diff.clips,
+        unchanged_clips: diff.unchanged_clips,
+    }
 }

@@ -119,8 +119,19 @@ pub fn compare(old: &Version, new: &Version, skeleton: Option<&Skeleton>, tolera
         (a, b) => {
             let spec = a.as_ref().or(b.as_ref()).map(|d| d.format.spec());
             let options = spec.map(|s| s.diff_options(tolerance)).unwrap_or_default();
-            diff_clips(old.clips(), new.clips(), Skeletons::default(), &options)
+            let mut diff = diff_clips(old.clips(), new.clips(), Skeletons::default(), &options);
+            diff.set_length_unit(length_symbol(old, new));
+            diff
         }
+    }
+}
+
+/// The length unit changes are reported in: the new version's, else the old one's.
+pub fn length_symbol(old: &Version, new: &Version) -> &'static str {
+    if new.doc.is_some() {
+        new.length_symbol()
+    } else {
+        old.length_symbol()
     }
 }
 

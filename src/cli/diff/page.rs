@@ -196,7 +196,6 @@ fn preview(_version: &Version, _index: usize, _options: &PageOptions) -> Result<
 
 /// The curves section: each changed numeric track, old against new.
 fn curves(body: &mut String, old: &Version, new: &Version, diff: &Diff) {
-    let length = new.length_symbol();
     let mut plotted = 0usize;
     let mut skipped = 0usize;
     let mut section = String::new();
@@ -230,7 +229,7 @@ fn curves(body: &mut String, old: &Version, new: &Version, diff: &Diff) {
                 section,
                 "<div class=\"track\"><h4>{} <small>{}</small></h4>{}</div>",
                 esc(&t.name),
-                esc(&format!("clip {:?} · {}", clip.name, track_line(t, length))),
+                esc(&format!("clip {:?} · {}", clip.name, track_line(t))),
                 plot::svg(a, b, 0.0, end, t.largest.as_ref().map(|c| c.time as f64)),
             );
         }

@@ -11,7 +11,6 @@
 use std::fmt::Write as _;
 
 use super::Version;
-use super::json::unit;
 use clipscope_core::model::ops::diff::{
     ClipDiff, Diff, JointChange, Measure, SampledValue, Status, TrackDiff,
 };
@@ -26,11 +25,7 @@ const LISTED_JOINTS: usize = 6;
 /// The text report of `diff` from `old` to `new`, ending with a newline.
 pub fn report(old: &Version, new: &Version, diff: &Diff) -> String {
     let mut out = format!("clipscope diff {} {}\n", old.label, new.label);
-    let length = if new.doc.is_some() {
-        new.length_symbol()
-    } else {
-        old.length_symbol()
-    };
+    let length = super::length_symbol(old, new);
     match (&old.doc, &new.doc) {
         (None, Some(d)) => {
             let _ = writeln!(out, "new file: {} ({})", new.label, d.format.spec().name);
@@ -154,7 +149,7 @@ fn clip_block(out: &mut String, old: &Version, new: &Version, clip: &ClipDiff, l
         let _ = writeln!(out, "    user data changed");
     }
     for track in &clip.tracks {
-        let _ = writeln!(out, "    {}", track_line(track, length));
+        let _ = writeln!(out, "    {}", track_line(track));
     }
     if !clip.joints.is_empty() {
         joint_lines(out, &clip.joints, length);
@@ -162,7 +157,7 @@ fn clip_block(out: &mut String, old: &Version, new: &Version, clip: &ClipDiff, l
 }
 
 /// One track's line: its sign, name and what changed.
-pub fn track_line(t: &TrackDiff, length: &str) -> String {
+pub fn track_line(t: &TrackDiff) -> String {
     let span = |r: Option<(f32, f32)>| {
         r.map_or(String::new(), |(a, b)| {
             format!(", {}–{} s", seconds(a), seconds(b))
@@ -183,12 +178,12 @@ pub fn track_line(t: &TrackDiff, length: &str) -> String {
             thousands(t.keys.old),
             span(t.range.old)
         ),
-        Status::Changed => format!("~ {}: {}", t.name, changes(t, length).join("; ")),
+        Status::Changed => format!("~ {}: {}", t.name, changes(t).join("; ")),
     }
 }
 
 /// The phrases describing a changed track.
-fn changes(t: &TrackDiff, length: &str) -> Vec<String> {
+fn changes(t: &TrackDiff) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(r) = &t.renamed_from {
         out.push(format!("renamed from {r}"));
@@ -213,7 +208,7 @@ fn changes(t: &TrackDiff, length: &str) -> Vec<String> {
             _ => format!(
                 "up to {}{} at {} s",
                 amount(c.amount),
-                suffix(t.measure, length),
+                suffix(t.unit.as_deref()),
                 seconds(c.time)
             ),
         });
@@ -299,10 +294,9 @@ fn joint_lines(out: &mut String, joints: &[JointChange], length: &str) {
 }
 
 /// The unit after an amount: `°` directly, others after a space, nothing for plain numbers.
-pub fn suffix(measure: Measure, length: &str) -> String {
-    match unit(measure, "") {
+pub fn suffix(unit: Option<&str>) -> String {
+    match unit {
         Some("°") => "°".into(),
-        Some("") => format!(" {length}"),
         Some(u) => format!(" {u}"),
         None => String::new(),
     }

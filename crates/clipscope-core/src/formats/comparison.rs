@@ -62,7 +62,9 @@ pub fn diff_documents(
             new: new.skeleton.as_ref(),
         },
     };
-    diff_clips(&old.clips, &new.clips, skeletons, &options)
+    let mut diff = diff_clips(&old.clips, &new.clips, skeletons, &options);
+    diff.set_length_unit(new.format.spec().length_symbol());
+    diff
 }
 
 #[cfg(test)]

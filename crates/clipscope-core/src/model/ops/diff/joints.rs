@@ -239,6 +239,7 @@ fn some(v: &[f64]) -> Option<&[f64]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ops::diff::matching::pair_tracks;
     use crate::model::{Bone, Skeleton, TrackKind};
 
     fn arm() -> Skeleton {
@@ -271,12 +272,9 @@ mod tests {
             old: Some(&skeleton),
             new: Some(&skeleton),
         };
-        let changes = changes(
-            &raise(90.0),
-            &raise(60.0),
-            skeletons,
-            &DiffOptions::default(),
-        );
+        let (old, new) = (raise(90.0), raise(60.0));
+        let pairs = pair_tracks(&old, &new);
+        let changes = changes(&old, &new, &pairs, skeletons, &DiffOptions::default());
         let hand = changes
             .iter()
             .find(|j| j.name == "hand")
@@ -301,6 +299,7 @@ mod tests {
             changes(
                 &raise(90.0),
                 &raise(60.0),
+                &[TrackPair::Both(0, 0)],
                 Skeletons::default(),
                 &DiffOptions::default()
             )

@@ -6,6 +6,11 @@ use crate::model::binding::parse_track_name;
 use crate::model::ops::reduce::rotation_angle;
 use crate::model::{Track, TrackKind};
 
+/// The smallest rotation change that counts, in degrees, even without a tolerance: about twice
+/// what one step of `f32` in a unit quaternion's components turns (a writer that renormalizes
+/// quaternions moves them by that much), far below anything visible.
+pub const ROTATION_RESOLUTION: f64 = 1e-5;
+
 /// How a change of a track's values is measured and reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -85,7 +90,14 @@ impl Measure {
             return f64::INFINITY;
         }
         let amount = match self {
-            Measure::Rotation if old.len() == 4 => rotation_angle(old, new).to_degrees(),
+            Measure::Rotation if old.len() == 4 => {
+                let angle = rotation_angle(old, new).to_degrees();
+                if angle < ROTATION_RESOLUTION {
+                    0.0
+                } else {
+                    angle
+                }
+            }
             Measure::Distance | Measure::Length => old
                 .iter()
                 .zip(new)
@@ -149,6 +161,10 @@ mod tests {
         // The other hemisphere is the same rotation.
         let flipped = turn(10.0).map(|v| -v);
         assert!(Measure::Rotation.amount(&turn(10.0), &flipped) < 1e-9);
+        // One step of f32 in a component is float noise, not a turn.
+        let mut nudged = turn(10.0);
+        nudged[3] = (nudged[3] as f32 - f32::EPSILON / 2.0) as f64;
+        assert_eq!(Measure::Rotation.amount(&turn(10.0), &nudged), 0.0);
         assert_eq!(
             Measure::Distance.amount(&[0.0, 0.0, 0.0], &[3.0, 4.0, 0.0]),
             5.0

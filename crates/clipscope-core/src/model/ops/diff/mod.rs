@@ -11,7 +11,9 @@
 //! are counted, not listed.
 //!
 //! Changes no larger than [`DiffOptions::tolerance`] (in the unit they are reported in) and key
-//! times no further apart than [`DiffOptions::time_tolerance`] are float noise, not changes.
+//! times no further apart than [`DiffOptions::time_tolerance`] are float noise, not changes; so
+//! are rotations by less than [`measure::ROTATION_RESOLUTION`] (what `f32` quaternions resolve),
+//! whatever the tolerance.
 //! Every step is linear in the keys: clips, tracks, joints and markers are paired through maps,
 //! keys by one merge of the two sorted time lists, curves sampled once at the merged times.
 
@@ -24,7 +26,7 @@ mod track;
 
 use serde::Serialize;
 
-pub use measure::Measure;
+pub use measure::{Measure, ROTATION_RESOLUTION};
 
 use crate::model::{BlendMode, Clip, Interpolation, Skeleton, TrackKind};
 
@@ -77,6 +79,15 @@ impl Diff {
     /// True when the two versions hold the same clips (within the tolerances).
     pub fn is_identical(&self) -> bool {
         self.clips.is_empty()
+    }
+
+    /// Names `symbol` (`m`, `px`) as the unit of every length change.
+    pub fn set_length_unit(&mut self, symbol: &str) {
+        for track in self.clips.iter_mut().flat_map(|c| c.tracks.iter_mut()) {
+            if track.measure.is_length() {
+                track.unit = Some(symbol.to_string());
+            }
+        }
     }
 }
 
@@ -169,6 +180,10 @@ pub struct TrackDiff {
     pub kind_change: Option<Change<TrackKindName>>,
     /// How the values are measured (and so the unit of `largest`).
     pub measure: Measure,
+    /// The unit of `largest` (`°`, `%`, `×`, or the file's length unit, which
+    /// [`crate::formats::diff_documents`] fills in); `None` for plain numbers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
     /// Keys in the old and the new version.
     pub keys: Change<usize>,
     /// The first and last key time (seconds) of the old and the new version, when it has keys.

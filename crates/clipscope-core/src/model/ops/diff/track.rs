@@ -34,6 +34,9 @@ pub(crate) fn alone(
         kind: TrackKindName(track.kind),
         kind_change: None,
         measure: Measure::of(track, &options.property_measures),
+        unit: Measure::of(track, &options.property_measures)
+            .unit()
+            .map(str::to_string),
         keys: match status {
             Status::Removed => Change { old: keys, new: 0 },
             _ => Change { old: 0, new: keys },
@@ -115,6 +118,7 @@ pub(crate) fn diff_pair(
         kind: TrackKindName(new.kind),
         kind_change,
         measure,
+        unit: measure.unit().map(str::to_string),
         keys: Change {
             old: old.len(),
             new: new.len(),
