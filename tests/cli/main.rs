@@ -14,6 +14,7 @@ mod contract;
 mod diff;
 mod edit;
 mod figures;
+mod git;
 mod hostile;
 mod reduce;
 mod saves;
