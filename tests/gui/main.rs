@@ -16,6 +16,7 @@ mod curves;
 mod cycles;
 mod editing;
 mod editor;
+mod previews;
 mod reduce;
 mod render;
 mod safety;

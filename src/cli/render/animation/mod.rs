@@ -26,6 +26,9 @@ pub const GIF_MAX_FPS: f64 = 50.0;
 /// request comment.
 pub const DEFAULT_SIZE: (u32, u32) = (480, 270);
 
+/// The slowest key spacing taken as the clip's frame rate (see [`clip_fps`]).
+pub const MIN_KEY_RATE: f64 = 24.0;
+
 /// The most frames an animation is drawn with (a long take is drawn at a lower rate).
 pub const MAX_FRAMES: usize = 600;
 
@@ -84,8 +87,10 @@ impl Kind {
 }
 
 /// The frame rate a clip is drawn at: `asked` (`--fps`), else the rate the file states, else
-/// the one its keys are spaced at (the most common gap between keys, when it is a whole
-/// number of frames per second from 1 to 120), else 30.
+/// the one its keys are baked at (the most common gap between keys, when it is a whole number
+/// of frames per second from [`MIN_KEY_RATE`] to 120), else 30. Sparser keys are poses the
+/// player interpolates between at its own rate, not frames: a walk keyed every tenth of a
+/// second plays smoothly in three.js, and so in the preview.
 pub fn clip_fps(clip: &Clip, asked: Option<f64>) -> f64 {
     asked
         .or_else(|| clipscope_core::formats::stated_frame_rate(clip))
@@ -102,7 +107,7 @@ fn key_rate(clip: &Clip) -> Option<f64> {
             if gap > 0.0 {
                 let rate = 1.0 / gap;
                 let whole = rate.round();
-                if (1.0..=120.0).contains(&whole) && (rate - whole).abs() < 0.01 * whole {
+                if (MIN_KEY_RATE..=120.0).contains(&whole) && (rate - whole).abs() < 0.01 * whole {
                     *counts.entry(whole as u32).or_default() += 1;
                 }
             }
@@ -163,5 +168,9 @@ mod tests {
         assert_eq!(clip_fps(&clip, None), 24.0);
         assert_eq!(clip_fps(&clip, Some(12.0)), 12.0);
         assert_eq!(clip_fps(&Clip::new("e", 1.0, vec![]), None), 30.0);
+        // Poses a tenth of a second apart are interpolated, not frames.
+        let times: Vec<f32> = (0..11).map(|k| k as f32 / 10.0).collect();
+        let track = Track::numeric("a.position", TrackKind::Vector, times, vec![0.0; 33]);
+        assert_eq!(clip_fps(&Clip::new("p", 1.0, vec![track]), None), 30.0);
     }
 }
