@@ -54,6 +54,11 @@ pub enum Subcommand {
     Open {
         /// Clip files to open.
         files: Vec<PathBuf>,
+        /// Compare the first file with another version of it: another file, or a git revision
+        /// of the file (`HEAD`, `HEAD~1`, `main`, a commit). The other version's curves and
+        /// figure show as ghosts, and the Compare tab lists the changes.
+        #[arg(long, value_name = "REV|FILE", requires = "files")]
+        against: Option<String>,
     },
     /// Print the clips and tracks of a file.
     Info(info::Args),

@@ -12,6 +12,7 @@ use clipscope_test_support as test_support;
 #[path = "../common/mod.rs"]
 mod common;
 
+mod compare;
 mod curves;
 mod cycles;
 mod editing;
