@@ -352,3 +352,39 @@ fn the_review_page_stands_alone_and_names_the_changes() {
         "unchanged tracks are not listed"
     );
 }
+
+#[test]
+fn dev_null_is_a_file_added_or_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = |k: usize| format!("joint{k}");
+    let a = write_json(dir.path(), "a.json", &random_clips(4, 2, &name));
+    let o = clipscope(&["diff", "/dev/null", s(&a), "--new-label", "walk.json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("new file: walk.json (threejs)"), "{text}");
+    assert!(text.contains("+ clip \"take\" added"), "{text}");
+    let o = clipscope(&["diff", "--json", s(&a), "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["new"]["format"], Value::Null);
+    assert_eq!(v["clips"][0]["status"], "removed");
+    let page = dir.path().join("added.html");
+    let o = clipscope(&[
+        "diff",
+        "/dev/null",
+        s(&a),
+        "--html",
+        s(&page),
+        "--no-previews",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        std::fs::read_to_string(&page)
+            .unwrap()
+            .contains("not in this version")
+    );
+    assert_eq!(
+        clipscope(&["diff", "/dev/null", "/dev/null"]).status.code(),
+        Some(2)
+    );
+}

@@ -26,9 +26,10 @@ use super::Outcome;
 /// Arguments of `diff`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The old version.
+    /// The old version (`/dev/null` for a file that is added).
     pub old: PathBuf,
-    /// The new version (any format clipscope reads, not necessarily the old one's).
+    /// The new version (any format clipscope reads, not necessarily the old one's;
+    /// `/dev/null` for a file that is deleted).
     pub new: PathBuf,
     /// Print the diff as JSON.
     #[arg(long)]
@@ -90,6 +91,19 @@ impl Version {
         })
     }
 
+    /// [`Version::read`], except that `/dev/null` is a version that does not exist (as in
+    /// git: a file added or deleted).
+    pub fn read_or_none(
+        path: &Path,
+        label: Option<&str>,
+        read: &ReadOptions,
+    ) -> Result<Version, String> {
+        if path == Path::new("/dev/null") {
+            return Ok(Version::missing(label.unwrap_or("/dev/null"), path));
+        }
+        Version::read(path, label, read)
+    }
+
     /// A version that does not exist.
     pub fn missing(label: &str, path: &Path) -> Version {
         Version {
@@ -137,8 +151,11 @@ pub fn length_symbol(old: &Version, new: &Version) -> &'static str {
 
 /// Compares the two files and prints the diff; exit status 0 when identical, 1 when not.
 pub fn run(args: Args, read: &ReadOptions) -> Outcome {
-    let old = Version::read(&args.old, args.old_label.as_deref(), read)?;
-    let new = Version::read(&args.new, args.new_label.as_deref(), read)?;
+    let old = Version::read_or_none(&args.old, args.old_label.as_deref(), read)?;
+    let new = Version::read_or_none(&args.new, args.new_label.as_deref(), read)?;
+    if old.doc.is_none() && new.doc.is_none() {
+        return Err("diff: both versions are /dev/null".into());
+    }
     let skeleton = match &args.skeleton {
         Some(path) => Some(super::reduce::read_skeleton(path, read)?),
         None => None,
