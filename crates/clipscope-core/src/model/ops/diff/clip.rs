@@ -57,8 +57,11 @@ pub(crate) fn diff_pair(
     skeletons: Skeletons,
     options: &DiffOptions,
 ) -> Option<ClipDiff> {
-    let duration = ((old.duration - new.duration).abs() > options.tolerance
-        || old.duration.is_nan() != new.duration.is_nan())
+    // A duration is a time: a file that stores it as `f32` (glTF) holds the same one.
+    let same_f32 = old.duration as f32 == new.duration as f32;
+    let duration = (!same_f32
+        && ((old.duration - new.duration).abs() > options.tolerance.max(options.time_tolerance)
+            || old.duration.is_nan() != new.duration.is_nan()))
     .then_some(Change {
         old: old.duration,
         new: new.duration,
@@ -236,6 +239,18 @@ mod tests {
         assert_eq!(d.tracks[0].name, "a.position");
         assert_eq!(d.unchanged_tracks, 1);
         assert_eq!(d.duration, Some(Change { old: 1.0, new: 1.5 }));
+        // The same duration stored as f32 is no change.
+        let mut c = a.clone();
+        c.duration = 0.8;
+        let mut e = c.clone();
+        e.duration = 0.8f32 as f64;
+        let same = diff_pair(
+            (0, &c),
+            (0, &e),
+            Skeletons::default(),
+            &DiffOptions::default(),
+        );
+        assert!(same.is_none());
         assert_eq!(d.blend_mode.map(|m| m.new.0), Some(BlendMode::Additive));
         let largest = d.tracks[0].largest.as_ref().expect("moved");
         assert_eq!((largest.amount, largest.time), (1.0, 1.0));

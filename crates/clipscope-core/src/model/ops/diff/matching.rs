@@ -132,6 +132,7 @@ pub(crate) fn pair_tracks(old: &Clip, new: &Clip) -> Vec<TrackPair> {
             *slot = Some(a);
         }
     }
+    pair_root_with_node(old, new, &mut old_of_new, &mut taken);
     let mut contents: HashMap<u64, VecDeque<usize>> = HashMap::new();
     for (a, t) in old.tracks.iter().enumerate().filter(|(a, _)| !taken[*a]) {
         contents.entry(content(t)).or_default().push_back(a);
@@ -163,6 +164,50 @@ pub(crate) fn pair_tracks(old: &Clip, new: &Clip) -> Vec<TrackPair> {
             .map(TrackPair::Removed),
     );
     out
+}
+
+/// Pairs a track on the root (`.morphTargetInfluences[smile]`) with the one track left on the
+/// other side that names a node for the same property and index
+/// (`face.morphTargetInfluences[smile]`): the file that names the node made the other's root
+/// object one (a glTF file's mesh node for a three.js clip). Only a pairing that is the one
+/// candidate on both sides is made.
+fn pair_root_with_node(
+    old: &Clip,
+    new: &Clip,
+    old_of_new: &mut [Option<usize>],
+    taken: &mut [bool],
+) {
+    type Key = (String, Option<String>);
+    // The untaken tracks of each side by property, with whether each is on the root.
+    let property = |name: &str| -> Option<(Key, bool)> {
+        let path = parse_track_name(name).ok()?;
+        let key = (path.property_name.clone(), path.property_index.clone());
+        Some((key, path.animated_node().is_none()))
+    };
+    let mut olds: HashMap<Key, Vec<(usize, bool)>> = HashMap::new();
+    for (a, t) in old.tracks.iter().enumerate().filter(|(a, _)| !taken[*a]) {
+        if let Some((key, root)) = property(&t.name) {
+            olds.entry(key).or_default().push((a, root));
+        }
+    }
+    if olds.is_empty() {
+        return;
+    }
+    let mut news: HashMap<Key, Vec<(usize, bool)>> = HashMap::new();
+    for (b, _) in old_of_new.iter().enumerate().filter(|(_, a)| a.is_none()) {
+        if let Some((key, root)) = property(&new.tracks[b].name) {
+            news.entry(key).or_default().push((b, root));
+        }
+    }
+    for (key, list) in news {
+        if let ([(b, new_root)], Some([(a, old_root)])) =
+            (list.as_slice(), olds.get(&key).map(Vec::as_slice))
+            && new_root != old_root
+        {
+            taken[*a] = true;
+            old_of_new[*b] = Some(*a);
+        }
+    }
 }
 
 /// What a track animates: its node (the bone of `.bones[name]`), property and property index;
@@ -302,6 +347,38 @@ mod tests {
         assert_eq!(
             pair_tracks(&old, &new),
             [TrackPair::Both(0, 0), TrackPair::Both(1, 1)]
+        );
+    }
+
+    #[test]
+    fn a_root_track_pairs_with_the_one_naming_a_node_for_the_same_property() {
+        let old = clip(
+            "fly",
+            &[
+                (".morphTargetInfluences[wingUp]", 1.0),
+                (".morphTargetInfluences[wingDown]", 1.0),
+                (".position", 1.0),
+            ],
+        );
+        let new = clip(
+            "fly",
+            &[
+                ("bird.morphTargetInfluences[wingDown]", 0.5),
+                ("bird.morphTargetInfluences[wingUp]", 0.5),
+                ("bird.position", 0.5),
+                ("tail.position", 0.5),
+            ],
+        );
+        // Two node tracks for one root position: no guess.
+        assert_eq!(
+            pair_tracks(&old, &new),
+            [
+                TrackPair::Both(1, 0),
+                TrackPair::Both(0, 1),
+                TrackPair::Added(2),
+                TrackPair::Added(3),
+                TrackPair::Removed(2)
+            ]
         );
     }
 
