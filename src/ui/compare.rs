@@ -15,7 +15,7 @@ use clipscope_core::model::ops::diff::{ClipDiff, Diff, Status, TrackDiff};
 use clipscope_core::model::{Clip, Track};
 use clipscope_editor::{ClipId, OpenDocument};
 
-use crate::cli::diff::text::{seconds, track_line};
+use crate::cli::diff::text::{joint_change, seconds, track_line};
 use crate::ui::commands::UiCommand;
 use crate::ui::outbox::{AppCommand, Outbox};
 
@@ -27,6 +27,8 @@ pub struct Comparison {
     pub label: String,
     /// The other version (the old side of the diff).
     pub other: Document,
+    /// The open document's length unit (`m`, `units`, `px`), for joints' moves.
+    pub length: &'static str,
     /// What changed from the other version to the open document.
     pub diff: Diff,
     /// The document version the diff was made from.
@@ -45,6 +47,7 @@ impl Comparison {
             label,
             other,
             diff,
+            length: current.doc.format.spec().length_symbol(),
             version: current.version,
             generation: next_generation(),
         }
@@ -175,7 +178,7 @@ pub fn show(
         .auto_shrink([false, false])
         .show(ui, |ui| {
             for clip in &diff.clips {
-                clip_entry(ui, clip, doc, selected, out);
+                clip_entry(ui, clip, doc, selected, comparison.length, out);
             }
         });
 }
@@ -187,6 +190,7 @@ fn clip_entry(
     clip: &ClipDiff,
     doc: usize,
     selected: Option<(ClipId, &std::collections::BTreeSet<usize>)>,
+    length: &str,
     out: &mut Outbox,
 ) {
     ui.add_space(6.0);
@@ -237,6 +241,47 @@ fn clip_entry(
     }
     if clip.unchanged_tracks > 0 && clip.status == Status::Changed {
         ui.weak(format!("    {} track(s) unchanged", clip.unchanged_tracks));
+    }
+    joint_entries(ui, clip, id, length, out);
+}
+
+/// The joints that moved in world space, largest first (a click stops the playhead where the
+/// joint moved most).
+fn joint_entries(
+    ui: &mut egui::Ui,
+    clip: &ClipDiff,
+    id: Option<ClipId>,
+    length: &str,
+    out: &mut Outbox,
+) {
+    const LISTED: usize = 8;
+    if clip.joints.is_empty() {
+        return;
+    }
+    ui.weak("    joints in world space:");
+    for j in clip.joints.iter().take(LISTED) {
+        let text = format!("{}\n    {}", j.name, joint_change(j, length));
+        let time = if j.distance > 0.0 {
+            j.distance_time
+        } else {
+            j.angle_time
+        };
+        let response = ui.add_enabled(
+            id.is_some(),
+            egui::Button::selectable(false, egui::RichText::new(text).monospace()),
+        );
+        if response.clicked()
+            && let Some(id) = id
+        {
+            out.push(AppCommand::ShowChange {
+                clip: id,
+                track: None,
+                time: Some(time as f64),
+            });
+        }
+    }
+    if clip.joints.len() > LISTED {
+        ui.weak(format!("    … {} more", clip.joints.len() - LISTED));
     }
 }
 

@@ -271,26 +271,31 @@ fn changes(t: &TrackDiff) -> Vec<String> {
 fn joint_lines(out: &mut String, joints: &[JointChange], length: &str) {
     let _ = writeln!(out, "    joints in world space:");
     for j in joints.iter().take(LISTED_JOINTS) {
-        let mut parts = Vec::new();
-        if j.distance > 0.0 {
-            parts.push(format!(
-                "moved {} {length} at {} s",
-                amount(j.distance),
-                seconds(j.distance_time)
-            ));
-        }
-        if j.angle > 0.0 {
-            parts.push(format!(
-                "turned {}° at {} s",
-                amount(j.angle),
-                seconds(j.angle_time)
-            ));
-        }
-        let _ = writeln!(out, "      {}: {}", j.name, parts.join(", "));
+        let _ = writeln!(out, "      {}: {}", j.name, joint_change(j, length));
     }
     if joints.len() > LISTED_JOINTS {
         let _ = writeln!(out, "      … {} more", joints.len() - LISTED_JOINTS);
     }
+}
+
+/// How far a joint moved and turned in world space, `length` the unit of the move.
+pub fn joint_change(j: &JointChange, length: &str) -> String {
+    let mut parts = Vec::new();
+    if j.distance > 0.0 {
+        parts.push(format!(
+            "moved {} {length} at {} s",
+            amount(j.distance),
+            seconds(j.distance_time)
+        ));
+    }
+    if j.angle > 0.0 {
+        parts.push(format!(
+            "turned {}° at {} s",
+            amount(j.angle),
+            seconds(j.angle_time)
+        ));
+    }
+    parts.join(", ")
 }
 
 /// The unit after an amount: `°` directly, others after a space, nothing for plain numbers.
