@@ -47,7 +47,7 @@ pub fn svg(
     let mut out = format!(
         "<svg viewBox=\"0 0 {WIDTH} {height}\" width=\"{WIDTH}\" height=\"{height}\" class=\"plot\">"
     );
-    for c in 0..strips {
+    for (c, &(name, colour)) in COMPONENTS.iter().enumerate().take(strips) {
         let top = GAP + c as f64 * (STRIP + GAP);
         let values = || {
             [&old_s, &new_s]
@@ -67,7 +67,6 @@ pub fn svg(
         };
         let pad = (hi - lo) * 0.1;
         let y = |v: f64| top + (hi + pad - v) / (hi - lo + 2.0 * pad) * STRIP;
-        let (name, colour) = COMPONENTS[c];
         let _ = write!(
             out,
             "<rect x=\"{LEFT}\" y=\"{top}\" width=\"{inner}\" height=\"{STRIP}\" fill=\"#fcfcfc\" \
