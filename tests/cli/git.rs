@@ -9,6 +9,7 @@ use std::process::{Command, Output};
 use serde_json::{Value, json};
 
 use crate::diff::random_clips;
+use crate::test_support::turn::turn_x;
 
 fn clipscope_bin() -> &'static str {
     env!("CARGO_BIN_EXE_clipscope")
@@ -77,18 +78,10 @@ fn write_json(path: &Path, value: &Value) {
 /// they were (`quaternion` track index 3·3+1).
 fn turned(mut clips: Value) -> Value {
     let track = &mut clips[0]["tracks"][3 * 3 + 1];
-    let (s, c) = (10f64.to_radians().sin(), 10f64.to_radians().cos());
     let values = track["values"].as_array_mut().unwrap();
     for q in values.chunks_mut(4) {
-        let v: Vec<f64> = q.iter().map(|x| x.as_f64().unwrap()).collect();
-        // r · q with r = (sin 10°, 0, 0, cos 10°).
-        let out = [
-            c * v[0] + s * v[3],
-            c * v[1] - s * v[2],
-            c * v[2] + s * v[1],
-            c * v[3] - s * v[0],
-        ];
-        for (slot, x) in q.iter_mut().zip(out) {
+        let v: [f64; 4] = std::array::from_fn(|i| q[i].as_f64().unwrap());
+        for (slot, x) in q.iter_mut().zip(turn_x(v, 20.0)) {
             *slot = json!(x);
         }
     }

@@ -15,25 +15,16 @@ use egui_kittest::kittest::Queryable;
 use serde_json::{Value, json};
 
 use crate::common::gui::editor;
+use crate::test_support::turn::turn_x;
 
 /// The demo's `walk` with the left upper arm (track 3) turned `degrees` further about x.
 fn walk(degrees: f64) -> Value {
     let mut clips: Value = serde_json::from_slice(assets::DEMO_CLIPS).unwrap();
     let track = &mut clips[0]["tracks"][3];
     assert_eq!(track["name"], ".bones[upperArm.L].quaternion");
-    let (s, c) = (
-        (degrees / 2.0).to_radians().sin(),
-        (degrees / 2.0).to_radians().cos(),
-    );
     for q in track["values"].as_array_mut().unwrap().chunks_mut(4) {
-        let v: Vec<f64> = q.iter().map(|x| x.as_f64().unwrap()).collect();
-        let turned = [
-            c * v[0] + s * v[3],
-            c * v[1] - s * v[2],
-            c * v[2] + s * v[1],
-            c * v[3] - s * v[0],
-        ];
-        for (slot, x) in q.iter_mut().zip(turned) {
+        let v: [f64; 4] = std::array::from_fn(|i| q[i].as_f64().unwrap());
+        for (slot, x) in q.iter_mut().zip(turn_x(v, degrees)) {
             *slot = json!(x);
         }
     }

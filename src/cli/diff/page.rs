@@ -16,6 +16,7 @@ use clipscope_core::validate::check_open_document;
 
 use super::text::{self, track_line};
 use super::{Version, plot};
+use crate::cli::output::escape_markup;
 
 /// Clips that get animated previews, at most (the page stays a few megabytes at worst).
 const MAX_PREVIEW_CLIPS: usize = 6;
@@ -51,19 +52,19 @@ pub fn build(
     let _ = write!(
         body,
         "<h1>{} → {}</h1><p class=\"verdict {}\">{}</p>",
-        esc(&old.label),
-        esc(&new.label),
+        escape_markup(&old.label),
+        escape_markup(&new.label),
         if diff.is_identical() {
             "same"
         } else {
             "changed"
         },
-        esc(&verdict(diff)),
+        escape_markup(&verdict(diff)),
     );
     let _ = write!(
         body,
         "<h2>Changes</h2><pre class=\"summary\">{}</pre>",
-        esc(&summary)
+        escape_markup(&summary)
     );
     previews(&mut body, old, new, diff, options);
     curves(&mut body, old, new, diff);
@@ -79,7 +80,7 @@ pub fn build(
          <body>{body}<footer>Made by clipscope {} (clipscope diff --html). Tolerance {}.</footer>\
          </body></html>\n",
         env!("CARGO_PKG_VERSION"),
-        esc(&new.label),
+        escape_markup(&new.label),
         env!("CARGO_PKG_VERSION"),
         options.tolerance,
     )
@@ -110,7 +111,7 @@ fn previews(body: &mut String, old: &Version, new: &Version, diff: &Diff, option
         let _ = write!(
             body,
             "<h3>{}</h3><div class=\"pair\">",
-            esc(&clip_title(clip))
+            escape_markup(&clip_title(clip))
         );
         for (version, index, side) in [(old, clip.index.old, "old"), (new, clip.index.new, "new")] {
             let _ = write!(body, "<figure class=\"{side}\">");
@@ -119,7 +120,7 @@ fn previews(body: &mut String, old: &Version, new: &Version, diff: &Diff, option
                     let _ = write!(body, "<div class=\"none\">not in the {side} version</div>");
                 }
                 (Some(_), Some(reason)) => {
-                    let _ = write!(body, "<div class=\"none\">{}</div>", esc(reason));
+                    let _ = write!(body, "<div class=\"none\">{}</div>", escape_markup(reason));
                 }
                 (Some(i), None) => match preview(version, i, options) {
                     Ok(url) => {
@@ -129,7 +130,7 @@ fn previews(body: &mut String, old: &Version, new: &Version, diff: &Diff, option
                         let _ = write!(
                             body,
                             "<div class=\"none\">no preview: {}</div>",
-                            esc(&reason)
+                            escape_markup(&reason)
                         );
                         eprintln!("diff: no preview for the review page: {reason}");
                         failure = Some(format!("no preview: {reason}"));
@@ -139,7 +140,7 @@ fn previews(body: &mut String, old: &Version, new: &Version, diff: &Diff, option
             let _ = write!(
                 body,
                 "<figcaption>{} ({side})</figcaption></figure>",
-                esc(&version.label)
+                escape_markup(&version.label)
             );
         }
         body.push_str("</div>");
@@ -228,8 +229,8 @@ fn curves(body: &mut String, old: &Version, new: &Version, diff: &Diff) {
             let _ = write!(
                 section,
                 "<div class=\"track\"><h4>{} <small>{}</small></h4>{}</div>",
-                esc(&t.name),
-                esc(&format!("clip {:?} · {}", clip.name, track_line(t))),
+                escape_markup(&t.name),
+                escape_markup(&format!("clip {:?} · {}", clip.name, track_line(t))),
                 plot::svg(a, b, 0.0, end, t.largest.as_ref().map(|c| c.time as f64)),
             );
         }
@@ -253,7 +254,7 @@ fn curves(body: &mut String, old: &Version, new: &Version, diff: &Diff) {
 
 /// One version's validation findings.
 fn findings(body: &mut String, version: &Version, read: &ReadOptions) {
-    let _ = write!(body, "<section><h3>{}</h3>", esc(&version.label));
+    let _ = write!(body, "<section><h3>{}</h3>", escape_markup(&version.label));
     let Some(doc) = &version.doc else {
         body.push_str("<p class=\"none\">not in this version</p></section>");
         return;
@@ -281,9 +282,9 @@ fn findings(body: &mut String, version: &Version, read: &ReadOptions) {
             } else {
                 "warning"
             },
-            esc(&p.code),
-            esc(&p.message),
-            esc(&place)
+            escape_markup(&p.code),
+            escape_markup(&p.message),
+            escape_markup(&place)
         );
     }
     body.push_str("</ul>");
@@ -295,22 +296,6 @@ fn findings(body: &mut String, version: &Version, read: &ReadOptions) {
         );
     }
     body.push_str("</section>");
-}
-
-/// `text` escaped for HTML text and attribute values.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The page's styles (system fonts only: nothing is fetched).
@@ -329,16 +314,3 @@ svg.plot{background:#fff;border:1px solid #e4e4e4;max-width:100%;height:auto}\
 ul.findings{padding-left:18px;font-size:12.5px}li.error code{color:#b00020}\
 li.warning code{color:#9a6700}.note{color:#666;font-size:12px}footer{margin-top:32px;\
 color:#888;font-size:11px}";
-
-#[cfg(test)]
-mod tests {
-    use super::esc;
-
-    #[test]
-    fn text_is_escaped() {
-        assert_eq!(
-            esc("<a href=\"x\">&'"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
-        );
-    }
-}
