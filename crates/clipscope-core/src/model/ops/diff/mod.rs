@@ -289,7 +289,11 @@ pub fn diff_clips(old: &[Clip], new: &[Clip], skeletons: Skeletons, options: &Di
         old: skeletons.old.or(skeletons.new),
         new: skeletons.new.or(skeletons.old),
     };
-    let pairs = matching::pair_clips(old, new, options);
+    let pairs = matching::pair_clips(old, new, |a, b| {
+        let mut renamed = old[a].clone();
+        renamed.name = new[b].name.clone();
+        clip::diff_pair((a, &renamed), (b, &new[b]), Skeletons::default(), options).is_none()
+    });
     let mut diff = Diff::default();
     for pair in pairs {
         match pair {
