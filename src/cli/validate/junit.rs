@@ -89,7 +89,7 @@ pub fn to_junit(run: &Run) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::escape_markup;
 
     #[test]
     fn escapes_the_five_characters() {
