@@ -15,8 +15,8 @@ fn main() -> ExitCode {
         ..Default::default()
     };
     match cli.subcommand {
-        None => open(Vec::new(), read_options),
-        Some(Subcommand::Open { files }) => open(files, read_options),
+        None => open(Vec::new(), None, read_options),
+        Some(Subcommand::Open { files, against }) => open(files, against, read_options),
         Some(subcommand) => cli::run(subcommand, &read_options),
     }
 }
@@ -24,17 +24,25 @@ fn main() -> ExitCode {
 #[cfg(feature = "gui")]
 fn open(
     files: Vec<std::path::PathBuf>,
+    against: Option<String>,
     read_options: clipscope_core::formats::ReadOptions,
 ) -> ExitCode {
-    clipscope::ui::run(files, read_options)
+    clipscope::ui::run(files, against, read_options)
 }
 
 #[cfg(not(feature = "gui"))]
 fn open(
     _files: Vec<std::path::PathBuf>,
+    _against: Option<String>,
     _read_options: clipscope_core::formats::ReadOptions,
 ) -> ExitCode {
-    cli::run(Subcommand::Open { files: Vec::new() }, &_read_options)
+    cli::run(
+        Subcommand::Open {
+            files: Vec::new(),
+            against: None,
+        },
+        &_read_options,
+    )
 }
 
 /// Lets `clipscope … | head` end quietly when the reader goes away, like other command-line

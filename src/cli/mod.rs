@@ -7,14 +7,16 @@
 mod bake;
 mod convert;
 mod cycles;
+pub mod diff;
 mod edit;
 mod figure;
+pub mod git;
 mod info;
 mod optimize;
 mod output;
 mod reduce;
 
-mod render;
+pub mod render;
 mod sample;
 mod trim;
 pub mod validate;
@@ -52,6 +54,11 @@ pub enum Subcommand {
     Open {
         /// Clip files to open.
         files: Vec<PathBuf>,
+        /// Compare the first file with another version of it: another file, or a git revision
+        /// of the file (`HEAD`, `HEAD~1`, `main`, a commit). The other version's curves and
+        /// figure show as ghosts, and the Compare tab lists the changes.
+        #[arg(long, value_name = "REV|FILE", requires = "files")]
+        against: Option<String>,
     },
     /// Print the clips and tracks of a file.
     Info(info::Args),
@@ -70,8 +77,15 @@ pub enum Subcommand {
     Convert(convert::Args),
     /// Print track values at given times, as three.js's interpolants compute them.
     Sample(sample::Args),
-    /// Draw frames of a clip without a window and write them as PNG.
+    /// Draw frames of a clip without a window and write them as PNG, or the whole clip as an
+    /// animated GIF or APNG.
     Render(render::Args),
+    /// Show what changed between two versions of a clip file (exit status 0 when the same,
+    /// 1 when different), as text, JSON or a review page.
+    Diff(diff::Args),
+    /// Clips in version control: `clipscope git setup` makes git diff, log -p and show print
+    /// clip changes, and difftool open the editor's compare view.
+    Git(git::Args),
     /// Sample a procedural walk/run cycle into a clip file.
     Bake(bake::Args),
     /// List the procedural cycles and their parameters (or check cycle files).
@@ -96,6 +110,8 @@ pub fn run(subcommand: Subcommand, read: &ReadOptions) -> ExitCode {
         Subcommand::Convert(args) => convert::run(args, read),
         Subcommand::Sample(args) => sample::run(args, read),
         Subcommand::Render(args) => render::run(args, read),
+        Subcommand::Diff(args) => diff::run(args, read),
+        Subcommand::Git(args) => git::run(args, read),
         Subcommand::Bake(args) => bake::run(args),
         Subcommand::Cycles(args) => cycles::run(args),
     };

@@ -104,3 +104,20 @@ pub fn release(doc: Document) {
 }
 
 pub use clipscope_core::text::thousands;
+
+/// `text` with the five XML special characters escaped: for XML (JUnit reports) and HTML
+/// (the review page) text and attribute values alike.
+pub fn escape_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -355,7 +355,7 @@ fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> 
 }
 
 /// The hierarchy in `path`: a rig JSON, or any file clipscope reads that has a skeleton.
-fn read_skeleton(path: &Path, read: &ReadOptions) -> Result<Skeleton, String> {
+pub(super) fn read_skeleton(path: &Path, read: &ReadOptions) -> Result<Skeleton, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if let Ok(rig) = Rig::from_json(&bytes, path) {
         return Ok(rig.skeleton());

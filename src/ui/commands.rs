@@ -21,6 +21,12 @@ pub enum UiCommand {
     SaveAs,
     /// Export the selected clip's document in a chosen format.
     ExportAs,
+    /// Compare the selected clip's document with another file (its ghosts and change list).
+    CompareWithFile,
+    /// Compare the selected clip's document with its version at a git revision.
+    CompareWithRevision,
+    /// Stop comparing (hide the other version's ghosts and the change list).
+    StopComparing,
     /// Close the selected clip's document.
     CloseDocument,
     /// Quit the editor.
@@ -164,6 +170,9 @@ impl UiCommand {
             UiCommand::Save => "Save",
             UiCommand::SaveAs => "Save As…",
             UiCommand::ExportAs => "Export As…",
+            UiCommand::CompareWithFile => "Compare with file…",
+            UiCommand::CompareWithRevision => "Compare with git revision…",
+            UiCommand::StopComparing => "Stop comparing",
             UiCommand::CloseDocument => "Close file",
             UiCommand::Quit => "Quit",
             UiCommand::Undo => "Undo",
@@ -275,6 +284,9 @@ impl UiCommand {
             UiCommand::SnapKeys => (shift, Key::S),
             UiCommand::MuteShownTracks => (shift, Key::M),
             UiCommand::OpenPath
+            | UiCommand::CompareWithFile
+            | UiCommand::CompareWithRevision
+            | UiCommand::StopComparing
             | UiCommand::CloseDocument
             | UiCommand::Optimize
             | UiCommand::OptimizeAll

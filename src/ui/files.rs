@@ -124,7 +124,10 @@ impl Files {
         }
         let open = matches!(
             target,
-            FileTarget::Open | FileTarget::LoadPreset | FileTarget::Figure
+            FileTarget::Open
+                | FileTarget::LoadPreset
+                | FileTarget::Figure
+                | FileTarget::Compare { .. }
         );
         let show = move || {
             let answer = if open {

@@ -18,6 +18,8 @@ pub struct MenuView<'a> {
     pub has_clip: bool,
     /// Seconds between autosaves (0: only when the window loses focus).
     pub autosave_secs: u64,
+    /// True while a document is compared with another version.
+    pub comparing: bool,
 }
 
 /// The autosave intervals File › Autosave offers, in seconds (0: only on focus loss).
@@ -50,6 +52,12 @@ pub fn show(ui: &mut egui::Ui, view: &MenuView, out: &mut Outbox) {
             item(ui, UiCommand::Save, view.has_clip, out);
             item(ui, UiCommand::SaveAs, view.has_clip, out);
             item(ui, UiCommand::ExportAs, view.has_clip, out);
+            ui.separator();
+            item(ui, UiCommand::CompareWithFile, view.has_clip, out);
+            item(ui, UiCommand::CompareWithRevision, view.has_clip, out);
+            if view.comparing {
+                item(ui, UiCommand::StopComparing, true, out);
+            }
             ui.menu_button("Autosave", |ui| {
                 for (secs, label) in AUTOSAVE_CHOICES {
                     if ui.radio(view.autosave_secs == secs, label).clicked() {

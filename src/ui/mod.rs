@@ -25,6 +25,7 @@ mod app;
 pub mod clip_dialog;
 pub mod clip_list;
 pub mod commands;
+pub mod compare;
 pub mod curve_editor;
 pub mod cycles_panel;
 pub mod dialogs;
@@ -51,7 +52,11 @@ pub use app::{ClipscopeApp, SETTINGS_KEY, Settings};
 
 /// Opens the editor window with `files` (or the built-in demo when there are none) and blocks
 /// until it is closed.
-pub fn run(files: Vec<PathBuf>, read_options: clipscope_core::formats::ReadOptions) -> ExitCode {
+pub fn run(
+    files: Vec<PathBuf>,
+    against: Option<String>,
+    read_options: clipscope_core::formats::ReadOptions,
+) -> ExitCode {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("clipscope")
@@ -69,6 +74,9 @@ pub fn run(files: Vec<PathBuf>, read_options: clipscope_core::formats::ReadOptio
                 .unwrap_or_default();
             style::apply_theme(&cc.egui_ctx, settings.dark);
             let mut app = ClipscopeApp::open_with(&files, read_options).with_settings(settings);
+            if let (Some(file), Some(against)) = (files.first(), &against) {
+                app = app.compare_on_open(file, against);
+            }
             // Autosave into the platform's data folder, and offer what a crash left there.
             app.start_recovery(None);
             Ok(Box::new(app))

@@ -11,8 +11,10 @@
 use clipscope_test_support as test_support;
 
 mod contract;
+mod diff;
 mod edit;
 mod figures;
+mod git;
 mod hostile;
 mod reduce;
 mod saves;

@@ -15,11 +15,13 @@ mod common;
 #[path = "../../benches/support/character.rs"]
 mod character;
 
+mod compare;
 mod curves;
 mod cycles;
 mod editing;
 mod editor;
 mod model_view;
+mod previews;
 mod reduce;
 mod render;
 mod safety;

@@ -40,6 +40,9 @@ pub struct Renderer {
     /// background (alpha is coverage, premultiplied), for review renders compared with other
     /// viewers'.
     pub transparent: bool,
+    /// The bounds the ground, grid, fog and shadows are fitted to when they must hold still
+    /// over a sequence of frames (an animated preview); `None`: each frame's own bounds.
+    pub stage: Option<Bounds>,
 }
 
 /// What a frame draws, for the passes: boxes, the morph mesh's vertices, whether a model is
@@ -89,6 +92,7 @@ impl Renderer {
             skin: None,
             look: Look::default(),
             transparent: false,
+            stage: None,
         }
     }
 
@@ -351,7 +355,10 @@ impl Renderer {
     /// The uniforms for a frame: the camera, a shadow camera fitted to what is drawn, and
     /// ground, grid and fog scaled to the size of the scene and the camera's distance.
     fn frame_globals(&self, camera: &Camera, frame: &Frame<'_>) -> Globals {
-        let bounds = frame.bounds().unwrap_or_else(Bounds::unit);
+        let bounds = self
+            .stage
+            .or_else(|| frame.bounds())
+            .unwrap_or_else(Bounds::unit);
         let ground_y = bounds.min.y.min(0.0);
         let size = bounds.radius().max(0.25);
         let (width, height) = self.target.size;

@@ -8,11 +8,13 @@
 //! - [`sample_data`](mod@sample_data): the sample clip files kept outside the repository.
 //! - [`rng`]: one seeded random generator for fuzz-style tests.
 //! - [`sources`]: the Rust source files of a folder, for tests that scan the code.
+//! - [`turn`]: rotation keys turned further, as tests edit clips.
 
 pub mod rng;
 pub mod sample_data;
 pub mod skip;
 pub mod sources;
+pub mod turn;
 
 pub use rng::Rng;
 pub use sample_data::{sample_data, sample_data_root};

@@ -8,21 +8,7 @@ use std::fmt::Write as _;
 use clipscope_core::model::Severity;
 use clipscope_core::validate::{FileReport, Run};
 
-/// Escapes the five XML special characters.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::cli::output::escape_markup;
 
 /// The testcases of one file: `(name, clip index)`.
 fn cases(report: &FileReport) -> Vec<(String, Option<usize>)> {
@@ -50,7 +36,7 @@ pub fn to_junit(run: &Run) -> String {
         let _ = writeln!(
             out,
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">",
-            escape(&report.relative),
+            escape_markup(&report.relative),
             cases.len(),
             report.errors()
         );
@@ -58,8 +44,8 @@ pub fn to_junit(run: &Run) -> String {
             let _ = writeln!(
                 out,
                 "    <testcase classname=\"{}\" name=\"{}\">",
-                escape(&report.relative),
-                escape(&name)
+                escape_markup(&report.relative),
+                escape_markup(&name)
             );
             let mine: Vec<_> = report
                 .problems
@@ -79,15 +65,19 @@ pub fn to_junit(run: &Run) -> String {
                     let _ = writeln!(
                         out,
                         "      <failure type=\"{}\" message=\"{}\"/>",
-                        escape(&p.code),
-                        escape(&format!("{place}{}", p.message))
+                        escape_markup(&p.code),
+                        escape_markup(&format!("{place}{}", p.message))
                     );
                 } else {
                     let _ = writeln!(warnings, "warning {}: {place}{}", p.code, p.message);
                 }
             }
             if !warnings.is_empty() {
-                let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&warnings));
+                let _ = writeln!(
+                    out,
+                    "      <system-out>{}</system-out>",
+                    escape_markup(&warnings)
+                );
             }
             out.push_str("    </testcase>\n");
         }
@@ -99,12 +89,12 @@ pub fn to_junit(run: &Run) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::escape_markup;
 
     #[test]
     fn escapes_the_five_characters() {
         assert_eq!(
-            escape(r#"<a & 'b' "c">"#),
+            escape_markup(r#"<a & 'b' "c">"#),
             "&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;"
         );
     }

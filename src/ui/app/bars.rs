@@ -15,6 +15,7 @@ impl ClipscopeApp {
                 recent: &self.files.recent,
                 has_clip: self.selection.clip.is_some(),
                 autosave_secs: self.autosave_every.map_or(0, |d| d.as_secs()),
+                comparing: self.comparison.is_some(),
             };
             menu::show(ui, &view, out);
         });

@@ -40,6 +40,7 @@ impl ClipscopeApp {
             path: None,
             selected: None,
             document: None,
+            ghost: None,
         };
         viewport::show(
             ui,
@@ -56,6 +57,7 @@ impl ClipscopeApp {
     /// previewed instead, while the Reduce window shows its B side).
     fn clip_view(&mut self, ui: &mut egui::Ui, out: &mut Outbox) {
         let previews = self.reduce_previews;
+        let comparison = self.comparison.as_ref();
         self.viewport
             .stage
             .figures
@@ -69,10 +71,17 @@ impl ClipscopeApp {
             }));
         let subject = self.selection.clip.and_then(|id| {
             let d = self.ws.documents.get(id.doc)?;
-            let (clip, version) = match self.reduce.shown(id) {
+            let (clip, version, ghost) = match self.reduce.shown(id) {
                 // A version no document has: the viewport rebuilds for every new preview.
-                Some(p) => (&p.clip, (d.id, u64::MAX - previews, id.clip)),
-                None => (d.doc.clips.get(id.clip)?, (d.id, d.version, id.clip)),
+                Some(p) => (&p.clip, (d.id, u64::MAX - previews, id.clip), None),
+                None => (
+                    d.doc.clips.get(id.clip)?,
+                    (d.id, d.version, id.clip),
+                    // The other version of the clip, while the document is compared.
+                    comparison
+                        .filter(|c| c.doc_id == d.id)
+                        .and_then(|c| Some((c.generation, c.other_clip(id.clip)?))),
+                ),
             };
             Some(viewport::Subject {
                 version,
@@ -89,6 +98,7 @@ impl ClipscopeApp {
                 path: d.doc.path.as_deref(),
                 selected: Some(&self.selection.tracks),
                 document: Some(d),
+                ghost,
             })
         });
         viewport::show(
@@ -174,10 +184,17 @@ impl ClipscopeApp {
             self.smooth_preview.is_some().hash(&mut h);
             self.ws.documents[id.doc].version.hash(&mut h);
             self.selection.tracks.hash(&mut h);
+            self.comparison.as_ref().map(|c| c.generation).hash(&mut h);
             h.finish()
         };
+        // While the document is compared with another version, and nothing else is previewed:
+        // that version's changed tracks.
+        let comparing = match &self.comparison {
+            Some(c) if reference.is_none() && self.ws.documents[id.doc].id == c.doc_id => Some(c),
+            _ => None,
+        };
         match reference {
-            None => self.curves.reference = None,
+            None if comparing.is_none() => self.curves.reference = None,
             Some(_)
                 if self
                     .curves
@@ -191,6 +208,17 @@ impl ClipscopeApp {
                     .iter()
                     .filter_map(|&t| other.tracks.get(t).map(|track| (t, track.clone())))
                     .collect();
+                self.curves.reference = Some((key, tracks));
+            }
+            None if self
+                .curves
+                .reference
+                .as_ref()
+                .is_some_and(|(k, _)| *k == key) => {}
+            None => {
+                let tracks = comparing.map_or_else(Vec::new, |c| {
+                    c.other_tracks(id.clip, self.selection.tracks.iter().copied())
+                });
                 self.curves.reference = Some((key, tracks));
             }
         }

@@ -111,6 +111,11 @@ impl ClipscopeApp {
                     self.load_preset(path);
                 }
             }
+            FileEvent::Chosen(FileTarget::Compare { doc_id }, paths) => {
+                if let (Some(i), Some(path)) = (self.ws.index_of(doc_id), paths.first()) {
+                    self.compare_document(i, &path.to_string_lossy());
+                }
+            }
             FileEvent::Chosen(FileTarget::Figure, paths) => {
                 if let Some(path) = paths.first() {
                     match self.viewport.stage.figures.add_file(path) {

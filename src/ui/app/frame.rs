@@ -64,6 +64,8 @@ impl ClipscopeApp {
         for event in self.files.poll() {
             self.file_event(event);
         }
+        self.start_comparison_on_open();
+        self.keep_comparison_current();
         self.keep_safe(ctx);
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw

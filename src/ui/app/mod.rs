@@ -24,6 +24,7 @@ use clipscope_editor::{ClipId, ClipScope, Edit, Transport, Workspace};
 
 use crate::ui::clip_dialog::ClipDialog;
 use crate::ui::clip_list::ClipList;
+use crate::ui::compare::Comparison;
 use crate::ui::curve_editor::CurveEditor;
 use crate::ui::cycles_panel::CyclesPanel;
 use crate::ui::dialogs::Export;
@@ -43,6 +44,7 @@ use clipscope_core::model::ops::KeyClipboard;
 mod bars;
 mod bottom_panels;
 mod centre;
+mod compare;
 mod cycles;
 mod documents;
 mod frame;
@@ -88,6 +90,8 @@ pub enum RightTab {
     Inspector,
     /// Procedural cycles: sliders, preview, bake.
     Cycles,
+    /// The changes from the other version while a document is compared.
+    Compare,
 }
 
 /// The key under which [`Settings`] are stored.
@@ -176,6 +180,11 @@ pub struct ClipscopeApp {
     reduce_job: Option<reduce::ReduceJob>,
     /// How many previews have come in (tells the viewport a new reduction is shown).
     reduce_previews: u64,
+    /// The open document compared with another version of it, if any.
+    pub comparison: Option<Comparison>,
+    /// A comparison to start once its file has loaded (`clipscope open FILE --against REV`):
+    /// the file and the other version (a file or a git revision).
+    compare_on_open: Option<(PathBuf, String)>,
 }
 
 impl ClipscopeApp {
@@ -221,6 +230,8 @@ impl ClipscopeApp {
             reduce: ReducePanel::default(),
             reduce_job: None,
             reduce_previews: 0,
+            comparison: None,
+            compare_on_open: None,
         }
     }
 
@@ -274,6 +285,7 @@ impl ClipscopeApp {
         for event in self.files.finish_loads() {
             self.file_event(event);
         }
+        self.start_comparison_on_open();
     }
 
     /// The selected clip and its id.

@@ -77,6 +77,16 @@ impl ClipscopeApp {
                 notes.insert(t, note);
             }
         }
+        // While compared with another version: how much each changed track changed.
+        if preview.is_none()
+            && let (Some(id), Some(c)) = (id, &self.comparison)
+            && self.ws.index_of(c.doc_id) == Some(id.doc)
+        {
+            for (t, text, hover) in c.track_notes(id.clip) {
+                let hover = format!("Changed from {}: {hover}", c.label);
+                notes.insert(t, TrackNote { text, hover });
+            }
+        }
         let shown = match (id, preview) {
             (Some(id), Some(p)) if !self.reduce.show_original && self.ws.clip(id).is_some() => {
                 Some(&p.clip)
@@ -109,11 +119,16 @@ impl ClipscopeApp {
                     {
                         self.cycles.preview_in_viewport = true;
                     }
+                    if self.comparison.is_some() {
+                        ui.selectable_value(&mut self.right_tab, RightTab::Compare, "Compare")
+                            .on_hover_text("What changed from the other version");
+                    }
                 });
                 ui.separator();
                 match self.right_tab {
                     RightTab::Inspector => self.inspector(ui, out),
                     RightTab::Cycles => cycles_panel::show(ui, &mut self.cycles, out),
+                    RightTab::Compare => self.compare_panel(ui, out),
                 }
             });
     }

@@ -20,6 +20,16 @@ pub enum AppCommand {
     Open(PathBuf),
     /// Select the clip, track and key a validation finding points at.
     GoTo(Target),
+    /// Show a change the compare view lists: select the clip, show only `track` in the curve
+    /// editor (framed), and stop the playhead at `time`.
+    ShowChange {
+        /// The clip.
+        clip: clipscope_editor::ClipId,
+        /// The changed track, if the change is one track's.
+        track: Option<usize>,
+        /// Where it changed most (seconds).
+        time: Option<f64>,
+    },
     /// Bake the Cycles panel's cycle, values and settings into a clip (one undo step).
     BakeCycle,
     /// Save the Cycles panel's values as a preset file (asks where).

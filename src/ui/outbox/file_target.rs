@@ -23,4 +23,10 @@ pub enum FileTarget {
     LoadPreset,
     /// Play the shown clip on the skeleton of the chosen model or rig file.
     Figure,
+    /// Compare the open document with this id with the chosen file, or with its version at
+    /// the git revision typed in the prompt.
+    Compare {
+        /// The document's stable id.
+        doc_id: u64,
+    },
 }

@@ -20,11 +20,14 @@
 //! * `subject` — what the app asks the viewport to show;
 //! * `posing` — highlighted bones and the bounds of the whole motion, for framing;
 //! * `controls` — orbit, pan, zoom, framing keys and picking the bone under the pointer;
+//! * `ghost` — another version of the clip posed on the same figure in pale blue (the compare
+//!   view);
 //! * `overlay` — the card of figure and blend controls, the bone label and the hints;
 //! * `picture` — the renderer's target painted as an egui texture.
 
 mod controls;
 mod figures;
+mod ghost;
 mod overlay;
 mod picture;
 mod posing;
@@ -75,6 +78,8 @@ pub struct Viewport {
     /// the whole motion. While the camera stays as framed, a new aspect frames again.
     framed: Option<(Camera, f32, bool)>,
     gpu: Option<picture::Gpu>,
+    /// The other version of the clip posed as a ghost, while one is compared.
+    pub ghost: ghost::Ghost,
 }
 
 impl Default for Viewport {
@@ -95,6 +100,7 @@ impl Default for Viewport {
             new_clip: true,
             framed: None,
             gpu: None,
+            ghost: ghost::Ghost::default(),
         }
     }
 }
@@ -247,6 +253,9 @@ pub fn show(
         return;
     };
     vp.pose(subject, time);
+    let made = vp.stage.players_made;
+    vp.ghost
+        .pose(subject, vp.stage.player().map(|p| (p, made)), time);
     vp.choose_view(subject);
     controls::navigate(ui, &response, vp);
     controls::hover_and_click(&response, vp, outbox);
@@ -263,6 +272,16 @@ pub fn show(
             }
         })
         .unwrap_or_default();
+    let with_ghost;
+    let frame = if vp.ghost.boxes.is_empty() {
+        frame
+    } else {
+        with_ghost = [frame.boxes, &vp.ghost.boxes].concat();
+        Frame {
+            boxes: &with_ghost,
+            ..frame
+        }
+    };
     if vp.follow
         && !vp.camera.orthographic
         && let Some(now) = frame.bounds()

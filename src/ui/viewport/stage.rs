@@ -243,6 +243,7 @@ mod tests {
             path: None,
             selected: None,
             document: Some(d),
+            ghost: None,
         }
     }
 

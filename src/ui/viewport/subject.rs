@@ -30,6 +30,9 @@ pub struct Subject<'a> {
     ///
     /// [`Player::update_tracks`]: clipscope_scene::Player::update_tracks
     pub document: Option<&'a clipscope_editor::OpenDocument>,
+    /// Another version of the clip to pose on the same figure as a pale ghost (the compare
+    /// view), with a key that changes whenever that version does.
+    pub ghost: Option<(u64, &'a Clip)>,
 }
 
 /// Identifies one state of one clip: `(document id, document version, clip index)`.

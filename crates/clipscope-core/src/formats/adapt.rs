@@ -14,13 +14,17 @@ use crate::model::{Clip, Interpolation, Track, TrackKind};
 /// The frame rate of `clip`'s source: its `fps` field (three.js, legacy, PlayCanvas) or the
 /// Lottie composition's `fr`, when positive; else 30.
 pub(crate) fn source_fps(clip: &Clip) -> f64 {
+    stated_fps(clip).unwrap_or(DEFAULT_BAKE_FPS)
+}
+
+/// The frame rate `clip`'s file states (see [`source_fps`]), if it states a positive one.
+pub(crate) fn stated_fps(clip: &Clip) -> Option<f64> {
     let fps = clip
         .extras
         .get("fps")
         .and_then(|raw| serde_json::from_str::<f64>(raw.get()).ok())
         .or_else(|| clip.layers.as_ref().map(|layers| layers.fps));
     fps.filter(|f| *f > 0.0 && f.is_finite())
-        .unwrap_or(DEFAULT_BAKE_FPS)
 }
 
 /// Whether `track` plays back exactly from linear keys (linear interpolation, no handles).

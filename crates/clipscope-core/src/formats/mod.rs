@@ -18,6 +18,7 @@ pub(crate) mod adapt;
 pub(crate) mod applicability;
 pub(crate) mod atomic;
 pub(crate) mod codec;
+pub(crate) mod comparison;
 pub(crate) mod document;
 pub(crate) mod error;
 pub mod euler;
@@ -43,6 +44,7 @@ pub(crate) mod threejs_legacy;
 use std::path::Path;
 
 pub use atomic::write_atomic;
+pub use comparison::diff_documents;
 pub use document::{Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
@@ -59,6 +61,12 @@ pub use stamp::FileStamp;
 
 use crate::model::Problem;
 use codec::Input;
+
+/// The frame rate the file of `clip` states: its `fps` field (three.js, legacy three.js,
+/// PlayCanvas) or the Lottie composition's frame rate; `None` when it states none.
+pub fn stated_frame_rate(clip: &crate::model::Clip) -> Option<f64> {
+    adapt::stated_fps(clip)
+}
 
 /// Reads and parses the file at `path` with the default options (see [`read_file_with`]).
 pub fn read_file(path: &Path) -> Result<Document, ReadError> {

@@ -6,6 +6,7 @@
 //!
 //! ```toml
 //! rig = "assets/rigs/hero.json"          # optional: report tracks that bind to no node
+//! clips = ["assets/anim/**/*.json", "*.glb"]  # optional: the clip files (for `git setup`)
 //! loop-names = ["loop", "cycle", "walk", "run"]
 //!
 //! [rules]                                # per-rule level: "off", "warning" or "error"
@@ -86,6 +87,9 @@ pub struct Override {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ConfigFile {
+    /// Globs (relative to the root) of the repository's clip files: the files `clipscope git
+    /// setup` routes through the clip diff driver (default: every clip file extension).
+    pub clips: Option<Vec<String>>,
     /// A rig or model file (relative to the root) whose node names tracks must bind to.
     pub rig: Option<PathBuf>,
     /// Words that mark a clip as a loop (see [`LintSettings::loop_names`]).

@@ -1,6 +1,6 @@
 //! File commands: open (by dialog or typed path), save, save as, export as, close, quit.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clipscope_core::formats::WriteOptions;
 
@@ -29,6 +29,28 @@ impl ClipscopeApp {
                 }
             }
             UiCommand::SaveAs => self.save_as(),
+            UiCommand::CompareWithFile => {
+                if let Some(i) = self.selected_doc() {
+                    let d = &self.ws.documents[i];
+                    let target = FileTarget::Compare { doc_id: d.id };
+                    let suggested = d.doc.path.clone();
+                    self.files.ask(target, suggested.as_deref());
+                }
+            }
+            UiCommand::CompareWithRevision => {
+                if let Some(i) = self.selected_doc() {
+                    let d = &self.ws.documents[i];
+                    let target = FileTarget::Compare { doc_id: d.id };
+                    let reason = format!(
+                        "Compare {} with its version at a git revision (HEAD, HEAD~1, main, a \
+                         commit) or with another file: type either.",
+                        d.title()
+                    );
+                    self.files
+                        .prompt_for(target, Some(Path::new("HEAD")), reason);
+                }
+            }
+            UiCommand::StopComparing => self.stop_comparing(),
             UiCommand::ExportAs => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];

@@ -40,6 +40,9 @@ impl ClipscopeApp {
             | C::Save
             | C::SaveAs
             | C::ExportAs
+            | C::CompareWithFile
+            | C::CompareWithRevision
+            | C::StopComparing
             | C::CloseDocument
             | C::Quit => self.run_file_command(command, ctx),
             C::Undo | C::Redo => self.run_history_command(command),

@@ -15,7 +15,7 @@ impl ClipscopeApp {
             UiCommand::ToggleCycles => {
                 self.right_tab = match self.right_tab {
                     RightTab::Cycles => RightTab::Inspector,
-                    RightTab::Inspector => RightTab::Cycles,
+                    RightTab::Inspector | RightTab::Compare => RightTab::Cycles,
                 };
                 self.cycles.preview_in_viewport = self.right_tab == RightTab::Cycles;
             }

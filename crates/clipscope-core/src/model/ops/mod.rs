@@ -17,6 +17,8 @@
 //!   [`Track::set_handle`](super::Track::set_handle), …) and
 //!   [`Track::convert_interpolation`](super::Track::convert_interpolation);
 //! * lossy key reduction with a guaranteed world-space error ([`reduce`]), clipscope's own too;
+//! * what changed between two versions of a file's clips ([`diff`]): clips, tracks, keys,
+//!   the largest change of each curve and each joint's move in world space, clipscope's own;
 //! * baking a track at its keys plus a frame grid ([`bake`]): the one implementation behind
 //!   [`Clip::resample`](super::Clip::resample) and the writers that bake curves.
 //! * the editor's clip and key operations, also clipscope's own: the key clipboard
@@ -42,6 +44,7 @@ mod clone;
 mod convert_interpolation;
 #[cfg(test)]
 mod curve_samples;
+pub mod diff;
 mod duplicate_tracks;
 mod error;
 mod euler_filter;

@@ -38,7 +38,7 @@ mod property;
 mod search;
 mod trace;
 mod tree;
-mod world;
+pub(crate) mod world;
 
 use std::collections::HashMap;
 
