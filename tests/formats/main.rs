@@ -34,6 +34,7 @@ mod lottie;
 mod no_false_alarms;
 mod playcanvas;
 mod playcanvas_anim;
+mod players;
 mod procedural;
 mod reduce;
 mod threejs_variants;

@@ -9,24 +9,22 @@
 //!   2-component position or scale (a Lottie layer) is padded to 3 (z = 0, scale z = 1).
 //! * Tracks of the same node go together; a second track for a channel the node already has
 //!   starts another node of the same name (a file may repeat a node name, and reads back so).
-//! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp). A track with any
-//!   other interpolation (discrete, smooth, bezier) is baked: sampled with the model's
-//!   interpolant at every frame of the source frame rate (the clip's `fps` field, else 30) from
-//!   its first to its last key, plus its own key times.
-//! * Every key of a node holds every channel that is not in `defaults` (the engine's parser
-//!   throws otherwise), so when a node's tracks have different key times, each channel is
-//!   sampled with its own (linear) interpolant at the union of the times. That changes nothing a
-//!   player would show, since a linear curve sampled at extra points is the same curve; keys that
-//!   exist keep their exact values.
+//! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp), and every key of
+//!   a node holds every channel that is not in `defaults` (the engine's parser throws
+//!   otherwise): [`timeline`](super::timeline) makes one time line per node that the engine's
+//!   `Skeleton` plays as the model plays the tracks (steps, curves and the clip's ends
+//!   included).
 //! * A channel the node has no track for is constant: the skeleton's rest value for a bone of
 //!   that name, else the identity (PlayCanvas writes every channel of a node it animates).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::timeline::{Fitting, node_keys};
+use crate::formats::Tolerance;
 use crate::formats::adapt;
 use crate::model::interpolant::Sampler;
-use crate::model::ops::{QUATERNION_LENGTH_TOLERANCE, bake};
+use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
 use crate::model::{Clip, Interpolation, Skeleton, Track, TrackKind};
 
 /// The channels of a node: track property, kind and values per key.
@@ -74,12 +72,6 @@ pub(crate) fn unwritable(track: &Track) -> Option<String> {
     None
 }
 
-/// The frame rate of `clip`'s source: its `fps` field (or a Lottie composition's `fr`) when
-/// that is a positive number, else 30.
-pub(crate) fn source_fps(clip: &Clip) -> f64 {
-    adapt::source_fps(clip)
-}
-
 /// One node ready to write: its name, key times and each channel's values at those times.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct NodeKeys {
@@ -91,6 +83,8 @@ pub(crate) struct NodeKeys {
     pub values: [Vec<f32>; 3],
     /// Which channels had no track and were filled with a rest or identity value.
     pub filled: [bool; 3],
+    /// Per channel, the index in the clip of the track it was written from.
+    pub tracks: [Option<usize>; 3],
 }
 
 impl NodeKeys {
@@ -116,8 +110,17 @@ pub(crate) type Notes = Vec<String>;
 /// The nodes of `clip`, in the order their first track comes, and notes on what was baked,
 /// filled or normalized. Tracks [`unwritable`] refuses and tracks without keys are skipped (the
 /// caller reports them).
-pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys>, Notes) {
-    let fps = source_fps(clip);
+pub(crate) fn prepare(
+    clip: &Clip,
+    skeleton: Option<&Skeleton>,
+    tolerance: &Tolerance,
+    conversion: bool,
+) -> (Vec<NodeKeys>, Notes) {
+    let fitting = Fitting {
+        tolerance,
+        conversion,
+        duration: clip.duration,
+    };
     let mut notes = Vec::new();
     // 2-component positions and scales (Lottie layers) get z = 0 / z = 1.
     let padded: Vec<Cow<Track>> = clip
@@ -140,9 +143,9 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
     // Group: the first group of that name whose channel is still free. Per name, the groups
     // in order and, per channel, how many of them have it filled (channels fill in group
     // order), so each track is placed in constant time.
-    let mut groups: Vec<(&str, [Option<&Track>; 3])> = Vec::new();
+    let mut groups: Vec<(&str, [Option<(usize, &Track)>; 3])> = Vec::new();
     let mut by_name: HashMap<&str, (Vec<usize>, [usize; 3])> = HashMap::new();
-    for track in padded.iter().map(|t| &**t) {
+    for (index, track) in padded.iter().map(|t| &**t).enumerate() {
         if track.is_empty() || unwritable(track).is_some() {
             continue;
         }
@@ -151,10 +154,10 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
         };
         let (of_name, filled) = by_name.entry(node).or_default();
         match of_name.get(filled[c]) {
-            Some(&g) => groups[g].1[c] = Some(track),
+            Some(&g) => groups[g].1[c] = Some((index, track)),
             None => {
                 let mut slots = [None; 3];
-                slots[c] = Some(track);
+                slots[c] = Some((index, track));
                 of_name.push(groups.len());
                 groups.push((node, slots));
             }
@@ -164,18 +167,23 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
 
     let mut nodes = Vec::with_capacity(groups.len());
     for (name, slots) in groups {
-        let linear: [Option<Cow<Track>>; 3] = std::array::from_fn(|c| {
-            let track = slots[c]?;
-            let (linear, note) = linearize(track, fps);
-            if let Some(note) = note {
+        for (_, track) in slots.iter().flatten() {
+            if track.tangents.is_some()
+                && Track::resolve_interpolation(track.kind, Some(track.interpolation))
+                    == Interpolation::Linear
+            {
                 notes.push(format!(
-                    "clip '{}' track '{}': {note}",
+                    "clip '{}' track '{}': its bezier handles (unused by its linear interpolation)",
                     clip.name, track.name
                 ));
             }
-            Some(linear)
-        });
-        let node = merge(name, &linear, skeleton);
+        }
+        let owned: [Option<(usize, Cow<Track>)>; 3] =
+            std::array::from_fn(|c| slots[c].map(|(i, t)| (i, Cow::Borrowed(t))));
+        let (node, _, fitted) = node_keys(name, &owned, skeleton, &fitting);
+        for n in fitted {
+            notes.push(format!("clip '{}' node '{name}': {n}", clip.name));
+        }
         let missing: Vec<&str> = (0..3)
             .filter(|&c| node.filled[c])
             .map(|c| PROPERTIES[c].0)
@@ -212,30 +220,9 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
     (nodes, notes)
 }
 
-/// `track` as a linear track: itself when it already is one, else baked at `fps`; with a note
-/// when something was baked or dropped.
-fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
-    let interpolation = Track::resolve_interpolation(track.kind, Some(track.interpolation));
-    if interpolation == Interpolation::Linear {
-        let note = track
-            .tangents
-            .is_some()
-            .then(|| "its bezier handles (unused by its linear interpolation)".to_string());
-        return (Cow::Borrowed(track), note);
-    }
-    let baked = bake::bake_linear(track, fps);
-    let note = format!(
-        "{} interpolation, baked to linear keys at {fps} fps ({} keys → {})",
-        interpolation,
-        track.len(),
-        baked.len()
-    );
-    (Cow::Owned(baked), Some(note))
-}
-
 /// The rest value of channel `c` of node `name`: the skeleton's bone of that name, else the
 /// identity.
-fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
+pub(crate) fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
     let bone = skeleton.and_then(|s| s.bones.iter().find(|b| b.name == name));
     match (c, bone) {
         (0, Some(b)) => b.position.to_vec(),
@@ -247,49 +234,9 @@ fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
     }
 }
 
-/// One node from its (linear) channel tracks: shared times copied key for key, different times
-/// merged and sampled, missing channels filled.
-fn merge(name: &str, tracks: &[Option<Cow<Track>>; 3], skeleton: Option<&Skeleton>) -> NodeKeys {
-    let present: Vec<&Track> = tracks.iter().flatten().map(|t| &**t).collect();
-    let first = present[0];
-    let shared = present.iter().all(|t| {
-        t.times.len() == first.times.len()
-            && t.times
-                .iter()
-                .zip(&first.times)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-    });
-    let times: Vec<f32> = if shared {
-        first.times.clone()
-    } else {
-        let mut all: Vec<f32> = present
-            .iter()
-            .flat_map(|t| t.times.iter().copied())
-            .collect();
-        all.sort_by(f32::total_cmp);
-        all.dedup();
-        all
-    };
-    let mut filled = [false; 3];
-    let values = std::array::from_fn(|c| match &tracks[c] {
-        Some(track) if shared => track.values.as_numbers().unwrap_or_default().to_vec(),
-        Some(track) => sample_at(track, &times),
-        None => {
-            filled[c] = true;
-            rest_value(c, name, skeleton).repeat(times.len())
-        }
-    });
-    NodeKeys {
-        name: name.to_string(),
-        times,
-        values,
-        filled,
-    }
-}
-
 /// `track`'s values at sorted `times`: a key's own value where the track has a key at exactly
 /// that time (the last of repeated ones, as the interpolant would pick), sampled elsewhere.
-fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
+pub(crate) fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
     let size = track.value_size();
     let own = track.values.as_numbers().unwrap_or_default();
     let sorted = track.times.is_sorted_by(|a, b| a <= b);
@@ -369,7 +316,7 @@ mod tests {
         );
         let rot = quat("n.quaternion", vec![0.5], vec![0.0, 0.0, 0.0, 1.0]);
         let clip = Clip::new("c", -1.0, vec![pos, rot]);
-        let (nodes, notes) = prepare(&clip, None);
+        let (nodes, notes) = prepare(&clip, None, &Tolerance::default(), false);
         assert_eq!(nodes.len(), 1);
         let n = &nodes[0];
         assert_eq!(n.times, [0.0, 0.5, 1.0]);
@@ -396,7 +343,7 @@ mod tests {
         let mut bone = Bone::new("b", None);
         bone.position = [0.0, 5.0, 0.0];
         let skeleton = Skeleton { bones: vec![bone] };
-        let (nodes, _) = prepare(&clip, Some(&skeleton));
+        let (nodes, _) = prepare(&clip, Some(&skeleton), &Tolerance::default(), false);
         let names: Vec<_> = nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["a", "b", "a"]);
         assert_eq!(nodes[0].filled, [false, false, true]);
@@ -406,34 +353,53 @@ mod tests {
     }
 
     #[test]
-    fn non_linear_tracks_are_baked_at_the_source_frame_rate() {
+    fn steps_and_curves_become_linear_keys_that_play_them() {
         let mut step = vector(
             "n.position",
             vec![0.0, 0.1],
             vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
         );
         step.interpolation = Interpolation::Discrete;
-        let mut clip = Clip::new("c", -1.0, vec![step]);
-        let (nodes, notes) = prepare(&clip, None);
-        // 30 fps: frames 0, 1/30, 2/30, 3/30 (= 0.1 as f32) and the keys.
-        assert_eq!(nodes[0].times.len(), 4);
-        assert_eq!(nodes[0].value(0, 2), [0.0; 3]);
-        assert_eq!(nodes[0].value(0, 3), [1.0; 3]);
+        let clip = Clip::new("c", -1.0, vec![step]);
+        let (nodes, notes) = prepare(&clip, None, &Tolerance::default(), false);
+        // The step: a key one f32 step before the next key holds the value until then.
+        let t = 0.1f32;
+        assert_eq!(nodes[0].times, [0.0, t.next_down(), t]);
+        assert_eq!(nodes[0].value(0, 1), [0.0; 3]);
+        assert_eq!(nodes[0].value(0, 2), [1.0; 3]);
         assert_eq!(
             notes[0],
-            "clip 'c' track 'n.position': discrete interpolation, baked to linear keys at 30 fps (2 keys → 4)"
+            "clip 'c' node 'n': discrete interpolation, written as linear keys the engine plays \
+             as the curve (2 keys → 3, channel position)"
         );
-        clip.extras.0.push((
-            "fps".into(),
-            serde_json::value::RawValue::from_string("10".into()).unwrap(),
-        ));
-        let (nodes, notes) = prepare(&clip, None);
-        assert_eq!(nodes[0].times, [0.0, 0.1]);
-        assert!(notes[0].contains("at 10 fps"), "{notes:?}");
-        // Absurd times bake a bounded number of frames and do not overflow.
+        // A smooth curve gets keys until the skeleton's lerp follows it.
+        let mut smooth = vector(
+            "n.position",
+            vec![0.0, 1.0, 2.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        );
+        smooth.interpolation = Interpolation::Smooth;
+        let clip = Clip::new("c", 2.0, vec![smooth.clone()]);
+        let (nodes, _) = prepare(&clip, None, &Tolerance::default(), true);
+        let n = &nodes[0];
+        assert!(n.times.len() > 10, "{}", n.times.len());
+        let mut sampler = Sampler::new(&smooth);
+        for w in n.times.windows(2) {
+            let mid = (w[0] as f64 + w[1] as f64) / 2.0;
+            let i = n.times.iter().position(|&t| t == w[0]).unwrap();
+            let lerp = (n.value(0, i)[0] + n.value(0, i + 1)[0]) as f64 / 2.0;
+            let want = sampler.evaluate(mid).as_numbers().unwrap()[0] as f64;
+            assert!((want - lerp).abs() <= 2e-5, "at {mid}: {want} vs {lerp}");
+        }
+        // Absurd times do not make absurd numbers of keys.
         let mut far = vector("n.scale", vec![-1e30, 1e30], vec![1.0; 6]);
         far.interpolation = Interpolation::Smooth;
-        let (nodes, _) = prepare(&Clip::new("f", 1.0, vec![far]), None);
-        assert!(nodes[0].times.len() <= (1 << 20) + 3);
+        let (nodes, _) = prepare(
+            &Clip::new("f", 1.0, vec![far]),
+            None,
+            &Tolerance::default(),
+            true,
+        );
+        assert!(nodes[0].times.len() <= 8, "{:?}", nodes[0].times);
     }
 }
