@@ -2,8 +2,8 @@
 //! interpolation, quaternion keys in opposite hemispheres and wide turns, loops (last key equal
 //! to the first, the clip running past its last key), written by clipscope in the formats it
 //! reads: three.js clip JSON, glTF (a node hierarchy with STEP, LINEAR and CUBICSPLINE samplers),
-//! a PlayCanvas anim clip (cubic and Euler curves, engine 2.x paths) and PlayCanvas animation
-//! JSON.
+//! a PlayCanvas anim clip (cubic and Euler curves, engine 2.x paths), PlayCanvas animation
+//! JSON, and an anim clip in the engine's `alarm-on-clip` shape (4-component Euler outputs).
 
 use std::path::{Path, PathBuf};
 
@@ -255,5 +255,31 @@ pub fn write_sources(dir: &Path, seed: u64) -> Vec<PathBuf> {
         vec![clip(&mut rng, "legacy", &nodes, false)],
     );
     write(&legacy, "generated.playcanvas.json");
+    // An anim clip in the engine's own example shape (`alarm-on-clip`): 4 numbers per
+    // `localEulerAngles` key, the 4th unused, beside a 4-component localPosition output.
+    let mut data = Vec::new();
+    let mut positions = Vec::new();
+    for _ in 0..5 {
+        data.extend([range(&mut rng, -60.0, 60.0), range(&mut rng, -80.0, 80.0)]);
+        data.extend([range(&mut rng, -170.0, 170.0), range(&mut rng, -1.0, 1.0)]);
+        positions.extend([0.0, range(&mut rng, 0.0, 2.0), 0.0, 1.0]);
+    }
+    let alarm = serde_json::json!({
+        "name": "alarm-on",
+        "duration": 1.0,
+        "inputs": [[0.0, 0.2, 0.45, 0.7, 1.0]],
+        "outputs": [{"components": 4, "data": data}, {"components": 4, "data": positions}],
+        "curves": [
+            {"path": {"entityPath": ["alarm", "bell"], "component": "entity",
+                      "propertyPath": ["localEulerAngles"]},
+             "inputIndex": 0, "outputIndex": 0, "interpolation": 1},
+            {"path": {"entityPath": ["alarm", "bell"], "component": "entity",
+                      "propertyPath": ["localPosition"]},
+             "inputIndex": 0, "outputIndex": 1, "interpolation": 1}
+        ]
+    });
+    let path = dir.join("generated.alarm-on-clip.json");
+    std::fs::write(&path, serde_json::to_vec(&alarm).unwrap()).unwrap();
+    out.push(path);
     out
 }

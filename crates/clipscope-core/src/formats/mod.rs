@@ -44,10 +44,11 @@ pub(crate) mod threejs_legacy;
 use std::path::Path;
 
 pub use atomic::write_atomic;
-pub use document::{Document, Unread};
+pub use document::{Accepted, Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use fidelity::{
-    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, Quantity, Tolerance, TrackFidelity,
+    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Tolerance,
+    TrackFidelity,
 };
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use options::{ReadOptions, WriteOptions};

@@ -309,13 +309,13 @@ impl Limits {
 
     /// Parses `0.1` (every quantity) or `rotation=0.05,position=0.001` (any of `position`,
     /// `rotation`, `scale`, `value`).
-    pub fn parse(text: &str) -> Result<Limits, String> {
+    pub fn parse(text: &str) -> Result<Limits, LimitsError> {
         let number = |s: &str| {
             s.trim()
                 .parse::<f64>()
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("'{s}' is not a number ≥ 0"))
+                .ok_or_else(|| LimitsError::NotANumber(s.trim().to_string()))
         };
         if !text.contains('=') {
             return number(text).map(Limits::all);
@@ -324,23 +324,45 @@ impl Limits {
         for part in text.split(',') {
             let (name, value) = part
                 .split_once('=')
-                .ok_or_else(|| format!("'{part}' is not QUANTITY=NUMBER"))?;
+                .ok_or_else(|| LimitsError::NotAPair(part.trim().to_string()))?;
             let v = Some(number(value)?);
             match name.trim() {
                 "position" => limits.position = v,
                 "rotation" => limits.rotation = v,
                 "scale" => limits.scale = v,
                 "value" => limits.value = v,
-                other => {
-                    return Err(format!(
-                        "unknown quantity '{other}' (expected position, rotation, scale or value)"
-                    ));
-                }
+                other => return Err(LimitsError::UnknownQuantity(other.to_string())),
             }
         }
         Ok(limits)
     }
 }
+
+/// Why a text is not [`Limits`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LimitsError {
+    /// A limit that is not a finite number ≥ 0.
+    NotANumber(String),
+    /// A part of a list that is not `QUANTITY=NUMBER`.
+    NotAPair(String),
+    /// A quantity other than `position`, `rotation`, `scale` or `value`.
+    UnknownQuantity(String),
+}
+
+impl std::fmt::Display for LimitsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LimitsError::NotANumber(s) => write!(f, "'{s}' is not a number ≥ 0"),
+            LimitsError::NotAPair(s) => write!(f, "'{s}' is not QUANTITY=NUMBER"),
+            LimitsError::UnknownQuantity(s) => write!(
+                f,
+                "unknown quantity '{s}' (expected position, rotation, scale or value)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LimitsError {}
 
 #[cfg(test)]
 mod tests {
@@ -399,10 +421,13 @@ mod tests {
             (l.rotation, l.position, l.scale),
             (Some(0.05), Some(0.001), None)
         );
-        assert!(
-            Limits::parse("angle=1")
-                .unwrap_err()
-                .contains("unknown quantity 'angle'")
+        assert_eq!(
+            Limits::parse("angle=1").unwrap_err().to_string(),
+            "unknown quantity 'angle' (expected position, rotation, scale or value)"
+        );
+        assert_eq!(
+            Limits::parse("rotation").unwrap_err(),
+            LimitsError::NotANumber("rotation".into())
         );
         assert!(Limits::parse("-1").is_err());
     }

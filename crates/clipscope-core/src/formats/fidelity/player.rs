@@ -252,11 +252,12 @@ mod tests {
 
     #[test]
     fn rotations_per_player() {
+        use std::f32::consts::FRAC_1_SQRT_2;
         // 0° → 90° about -y…
         let k = keys(
             Sampling::Linear,
             vec![0.0, 1.0],
-            vec![0.0, 0.0, 0.0, 1.0, 0.0, -0.7071068, 0.0, 0.7071068],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, -FRAC_1_SQRT_2, 0.0, FRAC_1_SQRT_2],
             4,
         );
         let three = at(Player::ThreeJs, &k, true, 0.5);

@@ -147,6 +147,7 @@ pub(crate) fn build(
             skeleton,
             mesh: mesh.map(Arc::new),
             unread: found.unread,
+            accepted: Vec::new(),
             source: Source::new(source),
         },
         unstored: found.unstored,

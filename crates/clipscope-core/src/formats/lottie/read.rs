@@ -118,6 +118,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         skeleton: None,
         mesh: None,
         unread,
+        accepted: Vec::new(),
         source: Source::new(LottieSource(Arc::new(source))),
     })
 }

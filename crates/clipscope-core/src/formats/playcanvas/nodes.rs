@@ -72,6 +72,9 @@ pub(crate) fn unwritable(track: &Track) -> Option<String> {
     None
 }
 
+/// A node's channel tracks (position, rotation, scale), each with its index in the clip.
+type Slots<'a> = [Option<(usize, &'a Track)>; 3];
+
 /// One node ready to write: its name, key times and each channel's values at those times.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct NodeKeys {
@@ -143,7 +146,7 @@ pub(crate) fn prepare(
     // Group: the first group of that name whose channel is still free. Per name, the groups
     // in order and, per channel, how many of them have it filled (channels fill in group
     // order), so each track is placed in constant time.
-    let mut groups: Vec<(&str, [Option<(usize, &Track)>; 3])> = Vec::new();
+    let mut groups: Vec<(&str, Slots)> = Vec::new();
     let mut by_name: HashMap<&str, (Vec<usize>, [usize; 3])> = HashMap::new();
     for (index, track) in padded.iter().map(|t| &**t).enumerate() {
         if track.is_empty() || unwritable(track).is_some() {

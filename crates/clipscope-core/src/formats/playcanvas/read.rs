@@ -67,6 +67,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         skeleton: None,
         mesh: None,
         unread: Vec::new(),
+        accepted: Vec::new(),
         source: Source::new(layout),
     })
 }

@@ -5,6 +5,11 @@
 //! key, Hermite tangents scaled by the key interval as in the engine's `AnimCache` (and glTF),
 //! read as bezier handles that draw the same curve.
 //!
+//! An output with more components than its transform takes (the engine's own example clip
+//! `alarm-on-clip` stores 4 per `localEulerAngles` key) is read as the engine's binder reads it:
+//! the first 3 (or 4) of each key, the rest ignored; the document lists it in
+//! [`Document::accepted`] and `validate` notes it (`playcanvas-extra-components`).
+//!
 //! `localEulerAngles` keys are turned into quaternions by the engine's
 //! `Quat.setFromEulerAngles` (a cubic Euler curve is sampled at 30 fps in Euler degrees first,
 //! then turned); `localRotation` keys are quaternions already. Where the engine would throw or
@@ -22,7 +27,7 @@ use crate::formats::document::Source;
 use crate::formats::euler::quaternion_from_euler;
 use crate::formats::json::Located;
 use crate::formats::json::path::{field, index};
-use crate::formats::{Document, Format, ReadError};
+use crate::formats::{Accepted, Document, Format, ReadError};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track, TrackKind};
 
@@ -75,9 +80,11 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
     let mut steps = input.steps(curves.len());
     let mut tracks = Vec::with_capacity(curves.len());
     let mut origins = HashMap::new();
+    let mut accepted = Vec::new();
     for (c, curve) in curves.iter().enumerate() {
         steps.next()?;
-        let (track, origin) = read_curve(curve, &index("curves", c), &inputs, &outputs)?;
+        let (track, origin, note) = read_curve(curve, &index("curves", c), &inputs, &outputs)?;
+        accepted.extend(note);
         origins.insert(track.name.clone(), origin);
         tracks.push(track);
     }
@@ -105,6 +112,7 @@ fn read_inner(input: &Input<'_>) -> Result<Document, Located> {
         skeleton: None,
         mesh: None,
         unread: Vec::new(),
+        accepted,
         source: Source::new(source),
     })
 }
@@ -142,14 +150,15 @@ fn outputs(root: &Map<String, Value>) -> Result<Vec<(usize, Vec<f32>)>, Located>
         .collect()
 }
 
-/// The track of the curve `curve` at JSON path `at` and where it came from, its keys taken
-/// from `inputs` and `outputs` and checked as the engine needs them.
+/// The track of the curve `curve` at JSON path `at`, where it came from, and what was accepted
+/// that the format's writers do not make; its keys taken from `inputs` and `outputs` and
+/// checked as the engine needs them.
 fn read_curve(
     curve: &Value,
     at: &str,
     inputs: &[Vec<f32>],
     outputs: &[(usize, Vec<f32>)],
-) -> Result<(Track, CurveOrigin), Located> {
+) -> Result<(Track, CurveOrigin, Option<Accepted>), Located> {
     let path = curve
         .get("path")
         .ok_or_else(|| Located::new(at, "missing \"path\""))?;
@@ -201,31 +210,44 @@ fn read_curve(
         ));
     }
     let transform = locator.transform_of();
-    if let Some(t) = transform
-        && width != t.components()
-    {
-        return Err(Located::new(
-            field(at, "outputIndex"),
-            format!(
-                "{} takes {} components, the output has {width}",
-                t.property(),
-                t.components()
-            ),
-        ));
+    let mut accepted = None;
+    let mut data = std::borrow::Cow::Borrowed(&data[..need]);
+    let mut width = width;
+    if let Some(t) = transform {
+        let takes = t.components();
+        if width < takes {
+            return Err(Located::new(
+                field(at, "outputIndex"),
+                format!(
+                    "{} takes {takes} components, the output has {width}",
+                    t.property()
+                ),
+            ));
+        }
+        if width > takes {
+            // The binder packs the first components into the property and ignores the rest.
+            data = std::borrow::Cow::Owned(
+                data.chunks_exact(width)
+                    .flat_map(|group| group[..takes].iter().copied())
+                    .collect(),
+            );
+            accepted = Some(Accepted::new(
+                at,
+                format!(
+                    "the output has {width} components where {} takes {takes}; read as the \
+                     engine's binder reads it, the first {takes} of each key (the rest ignored)",
+                    t.property()
+                ),
+            ));
+            width = takes;
+        }
     }
-    let track = curve_track(
-        &locator,
-        transform,
-        times,
-        &data[..need],
-        width,
-        interpolation,
-    );
+    let track = curve_track(&locator, transform, times, &data, width, interpolation);
     let origin = CurveOrigin {
         path: path.clone(),
         euler: transform == Some(Transform::Euler),
     };
-    Ok((track, origin))
+    Ok((track, origin, accepted))
 }
 
 /// The track of one curve (see the module docs).
@@ -334,7 +356,8 @@ mod tests {
         let outputs = vec![(3, vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0]), (1, vec![5.0])];
         let curve =
             json!({"path": "Root.Hips/graph/localPosition", "inputIndex": 0, "outputIndex": 0});
-        let (track, origin) = read_curve(&curve, "curves[0]", &inputs, &outputs).unwrap();
+        let (track, origin, accepted) = read_curve(&curve, "curves[0]", &inputs, &outputs).unwrap();
+        assert_eq!(accepted, None);
         assert_eq!(track.name, "Hips.position");
         assert_eq!(track.times, [0.0, 1.0]);
         assert!(!origin.euler);
@@ -348,6 +371,57 @@ mod tests {
             (
                 "curves[1].path",
                 "a curve path is a string or an object, not 3"
+            )
+        );
+    }
+
+    #[test]
+    fn outputs_with_extra_components_read_as_the_binder_reads_them() {
+        // alarm-on-clip's shape: 4 numbers per localEulerAngles key, the 4th ignored.
+        let inputs = vec![vec![0.0, 1.0]];
+        let four = (4, vec![0.0, 0.0, 0.0, 7.0, 0.0, 90.0, 0.0, -3.0]);
+        let three = (3, vec![0.0, 0.0, 0.0, 0.0, 90.0, 0.0]);
+        let two = (2, vec![0.0, 0.0, 0.0, 90.0]);
+        let outputs = vec![four, three, two];
+        let euler = |o: usize| {
+            json!({"path": {"entityPath": ["a"], "component": "entity", "propertyPath": ["localEulerAngles"]},
+                   "inputIndex": 0, "outputIndex": o})
+        };
+        let (wide, _, accepted) = read_curve(&euler(0), "curves[2]", &inputs, &outputs).unwrap();
+        let (plain, _, none) = read_curve(&euler(1), "curves[0]", &inputs, &outputs).unwrap();
+        assert_eq!(wide.values, plain.values);
+        assert_eq!(wide.kind, TrackKind::Quaternion);
+        assert_eq!(none, None);
+        let accepted = accepted.unwrap();
+        assert_eq!(accepted.path, "curves[2]");
+        assert_eq!(
+            accepted.what,
+            "the output has 4 components where localEulerAngles takes 3; read as the engine's \
+             binder reads it, the first 3 of each key (the rest ignored)"
+        );
+        // Cubic keys: each of in-tangent, value and out-tangent loses its extra component.
+        let cubic = vec![(
+            4,
+            vec![
+                1.0, 1.0, 1.0, 9.0, 0.0, 0.0, 0.0, 9.0, 1.0, 1.0, 1.0, 9.0, 1.0, 1.0, 1.0, 9.0,
+                0.0, 90.0, 0.0, 9.0, 1.0, 1.0, 1.0, 9.0,
+            ],
+        )];
+        let curve = json!({"path": "a/entity/localPosition", "inputIndex": 0, "outputIndex": 0,
+                           "interpolation": 2});
+        let (track, _, accepted) = read_curve(&curve, "curves[0]", &inputs, &cubic).unwrap();
+        assert!(accepted.is_some());
+        assert_eq!(
+            track.values.as_numbers().unwrap(),
+            [0.0, 0.0, 0.0, 0.0, 90.0, 0.0]
+        );
+        // Fewer components than the property takes is still refused.
+        let e = read_curve(&euler(2), "curves[1]", &inputs, &outputs).unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.reason.as_str()),
+            (
+                "curves[1].outputIndex",
+                "localEulerAngles takes 3 components, the output has 2"
             )
         );
     }

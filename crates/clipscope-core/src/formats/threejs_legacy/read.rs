@@ -111,6 +111,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         skeleton,
         mesh: mesh.map(std::sync::Arc::new),
         unread: Vec::new(),
+        accepted: Vec::new(),
         source: Source::new(layout),
     })
 }

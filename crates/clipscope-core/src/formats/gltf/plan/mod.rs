@@ -218,6 +218,7 @@ pub(crate) fn plan(doc: &Document) -> Plan {
             skeleton: doc.skeleton.clone(),
             mesh: doc.mesh.clone(),
             unread: doc.unread.clone(),
+            accepted: doc.accepted.clone(),
             source: doc.source.clone(),
         }),
         None => plan_adapted(doc),

@@ -88,6 +88,7 @@ pub(crate) fn read(
         skeleton: found.skeleton,
         mesh: found.mesh.map(std::sync::Arc::new),
         unread: found.unread,
+        accepted: Vec::new(),
         source: Source::new(found.layout),
     };
     Ok((doc, problems))
