@@ -12,6 +12,7 @@ use clipscope_test_support as test_support;
 
 mod contract;
 mod edit;
+mod fidelity;
 mod figures;
 mod hostile;
 mod reduce;
