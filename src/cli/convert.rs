@@ -28,8 +28,8 @@ pub struct Args {
     /// The clip file to convert.
     pub file: PathBuf,
     /// The output format: `threejs` (AnimationClip JSON), `threejs-legacy` (model format 3
-    /// hierarchy keys), `playcanvas` (animation JSON v4; non-linear tracks are baked at the
-    /// source frame rate), `gltf` (JSON, embedded buffers), `glb` (binary glTF) or `lottie` (a
+    /// hierarchy keys), `playcanvas` (animation JSON v4; steps and curves as linear keys the
+    /// engine's `Skeleton` plays as the source), `playcanvas-anim` (an anim clip), `gltf` (JSON, embedded buffers), `glb` (binary glTF) or `lottie` (a
     /// Lottie input is written back; other documents become a composition of null layers); when
     /// not given, the output's `.gltf` / `.glb` extension, else the input's own format.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]

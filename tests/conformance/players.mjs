@@ -31,8 +31,9 @@
 //   NaN.
 // * `lottie`: lottie-web 5.12.2 (svg renderer in jsdom): `goToAndStop(t · fr, true)`, then each
 //   layer of the main composition: `"<layer index>|p"` (px), `|a`, `|s` (percent), `|r`
-//   (degrees), `|o` (0–100); `null` at times the layer is out of its in/out range (lottie-web
-//   does not evaluate hidden layers).
+//   (degrees), `|o` (0–100), also under clipscope's name of the layer (`"<name>|p"`, …);
+//   `null` at times the layer is out of its in/out range (lottie-web does not evaluate hidden
+//   layers).
 //
 // Prints one JSON array, a result per job: `{"file", "values": {key: [[...] per time]},
 // "error"?, "validator"?}`. Exits 2 on bad usage; a file a player refuses is an `error` entry.
@@ -495,6 +496,21 @@ async function lottiePlayers() {
 	globalThis.navigator = dom.window.navigator;
 	const require = createRequire(import.meta.url);
 	const lottie = require('lottie-web/build/player/lottie_svg.js');
+	const { PropertyBinding } = await import('three');
+
+	/** clipscope's track-name prefix of each layer (formats/lottie/read.rs `layer_names`): the
+	 * sanitized name (`layer` without one), `#<ind>` (else `#<position>`) where several share it. */
+	function layerNames(layers) {
+		const base = layers.map((l) => PropertyBinding.sanitizeNodeName(l.nm || '') || 'layer');
+		const names = base.map((n, i) => {
+			if (base.filter((b) => b === n).length < 2) return n;
+			return layers[i].ind !== undefined ? `${n}#${layers[i].ind}` : `${n}#${i}`;
+		});
+		for (let i = 0; i < names.length; i++) {
+			if (names.slice(0, i).includes(names[i])) names[i] = `${names[i]}#${i}`;
+		}
+		return names;
+	}
 	const deg = 180 / Math.PI;
 
 	function layerValues(el) {
@@ -517,6 +533,7 @@ async function lottiePlayers() {
 		const anim = lottie.loadAnimation({ container: stage, renderer: 'svg', loop: false, autoplay: false, animationData: data });
 		const values = {};
 		const layers = data.layers || [];
+		const names = layerNames(layers);
 		for (const t of job.times) {
 			anim.goToAndStop(t * data.fr, true);
 			const elements = anim.renderer.elements;
@@ -525,15 +542,19 @@ async function lottiePlayers() {
 				const shown = el && el.isInRange !== false;
 				const got = el ? layerValues(el) : {};
 				for (const k of ['p', 'a', 's', 'r', 'o']) {
-					const key = `${i}|${k}`;
-					values[key] = values[key] || [];
-					values[key].push(shown && got[k] ? got[k] : null);
+					const v = shown && got[k] ? got[k] : null;
+					for (const key of [`${i}|${k}`, `${names[i]}|${k}`]) {
+						values[key] = values[key] || [];
+						values[key].push(v);
+					}
 				}
 			});
 		}
 		anim.destroy();
 		stage.innerHTML = '';
-		return { values, names: layers.map((l) => l.nm) };
+		// Whether each layer has a parent (its position is relative to the parent's origin).
+		const parents = Object.fromEntries(names.map((n, i) => [n, layers[i].parent !== undefined]));
+		return { values, names, parents };
 	}
 	return { lottie: play };
 }

@@ -86,6 +86,7 @@ pub fn clip_times(clip: &clipscope_core::model::Clip) -> Vec<f64> {
 struct Job {
     file: PathBuf,
     source: PathBuf,
+    first: Option<String>,
     times: HashMap<String, Vec<f64>>,
     case: usize,
 }
@@ -122,7 +123,13 @@ fn play(conformance: &Path, dir: &Path, player: &str, jobs: &[&Job]) -> Vec<Valu
     let manifest: Vec<Value> = jobs
         .iter()
         .map(|j| {
-            let default = j.times.values().next().cloned().unwrap_or_default();
+            // The file's first clip (a Lottie file's main composition) unless a clip has its own.
+            let default = j
+                .first
+                .as_ref()
+                .and_then(|c| j.times.get(c))
+                .cloned()
+                .unwrap_or_default();
             serde_json::json!({
                 "file": j.file,
                 "source": j.source,
@@ -211,6 +218,7 @@ fn every_conversion_plays_in_the_destinations_player() {
                 jobs.push(Job {
                     file: PathBuf::from(file["path"].as_str().unwrap()),
                     source: src.clone(),
+                    first: file["clips"][0].as_str().map(str::to_string),
                     times,
                     case,
                 });

@@ -28,6 +28,61 @@ pub(crate) enum Curve {
     /// A track that plays as the model plays it (a file read back by a reader that reads it
     /// as its player does).
     Model(Track),
+    /// A track that plays as the model plays it, in the destination's units: its values mapped
+    /// back into the source's.
+    Mapped {
+        /// The track as read back.
+        track: Track,
+        /// How its values map back.
+        unmap: Unmap,
+    },
+}
+
+/// How a destination's values map back into the source's units (a composed Lottie layer's).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Unmap {
+    /// Pixels, y down, from `center`: `(x − cx) / per_unit`, `−(y − cy) / per_unit`, z = 0.
+    Position {
+        /// Pixels per source unit.
+        per_unit: f64,
+        /// Where the source's origin is, in pixels.
+        center: [f64; 2],
+    },
+    /// Degrees clockwise on screen: a rotation about z by the negated angle.
+    TwistDegrees,
+    /// Percent: divided by 100 (a missing z scale is 1).
+    Percent,
+}
+
+impl Unmap {
+    /// `played` (the destination's values) in the source's units, into `out` (the source's
+    /// width).
+    pub(crate) fn apply(self, played: &[f64], out: &mut [f64]) {
+        let at = |i: usize| played.get(i).copied().unwrap_or(f64::NAN);
+        match self {
+            Unmap::Position { per_unit, center } => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = match c {
+                        0 => (at(0) - center[0]) / per_unit,
+                        1 => -(at(1) - center[1]) / per_unit,
+                        _ => 0.0,
+                    };
+                }
+            }
+            Unmap::TwistDegrees => {
+                let h = (-at(0)).to_radians() / 2.0;
+                let q = [0.0, 0.0, h.sin(), h.cos()];
+                for (o, v) in out.iter_mut().zip(q) {
+                    *o = v;
+                }
+            }
+            Unmap::Percent => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = if c < played.len() { at(c) / 100.0 } else { 1.0 };
+                }
+            }
+        }
+    }
 }
 
 /// Where a writer put one source track, and how the destination plays it.
@@ -102,7 +157,7 @@ fn check_times(clip: &Clip, track: &Track, curve: &Curve) -> Vec<f32> {
     let mut keys: Vec<f32> = track.times.clone();
     match curve {
         Curve::Keys { keys: k, .. } => keys.extend_from_slice(&k.times),
-        Curve::Model(t) => keys.extend_from_slice(&t.times),
+        Curve::Model(t) | Curve::Mapped { track: t, .. } => keys.extend_from_slice(&t.times),
     }
     keys.retain(|t| t.is_finite());
     keys.push(0.0);
@@ -135,8 +190,10 @@ fn deviation(clip: &Clip, track: &Track, quantity: Quantity, curve: &Curve) -> (
     let mut want = vec![0.0; track.value_size()];
     let (mut model, mut got) = match curve {
         Curve::Model(t) => (Some(Sampler::new(t)), vec![0.0; t.value_size()]),
+        Curve::Mapped { track: t, .. } => (Some(Sampler::new(t)), vec![0.0; t.value_size()]),
         Curve::Keys { keys, player } => (None, vec![0.0; player.output_width(keys.width)]),
     };
+    let mut unmapped = vec![0.0; track.value_size()];
     let rotation = quantity == Quantity::Rotation;
     let mut worst = (0.0f64, 0.0f64);
     for t in times {
@@ -147,7 +204,14 @@ fn deviation(clip: &Clip, track: &Track, quantity: Quantity, curve: &Curve) -> (
             (_, Some(m)) => m.evaluate_f64(t, &mut got),
             _ => {}
         }
-        let d = quantity.deviation(&want, &got);
+        let got = match curve {
+            Curve::Mapped { unmap, .. } => {
+                unmap.apply(&got, &mut unmapped);
+                &unmapped
+            }
+            _ => &got,
+        };
+        let d = quantity.deviation(&want, got);
         if d > worst.0 || (d.is_nan() && !worst.0.is_nan()) {
             worst = (if d.is_nan() { f64::INFINITY } else { d }, t);
         }

@@ -26,7 +26,7 @@ pub(crate) mod readback;
 
 use crate::model::{Track, TrackKind};
 
-pub(crate) use measure::{Curve, Played};
+pub(crate) use measure::{Curve, Played, Unmap};
 pub(crate) use player::Player;
 
 /// How closely a writer makes the destination play the source: where the destination's
