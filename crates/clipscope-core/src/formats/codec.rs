@@ -148,7 +148,7 @@ pub(crate) trait Codec: Sync {
     /// by name ([`fidelity::readback`](super::fidelity::readback)), which is right where the
     /// reader reads the file as its player plays it.
     fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
-        super::fidelity::readback::played(self, doc, opts)
+        super::fidelity::readback::played(doc, opts)
     }
 }
 

@@ -25,6 +25,7 @@ pub(crate) mod fidelity;
 pub(crate) mod file_bytes;
 pub(crate) mod gltf;
 pub mod json;
+pub(crate) mod keys;
 pub(crate) mod legacy_geometry;
 pub mod lottie;
 pub(crate) mod options;

@@ -15,7 +15,7 @@
 
 use super::{Player, Quantity, Tolerance};
 use crate::formats::euler::euler_for_quaternion;
-use crate::formats::sampler_keys::{Keys, Sampling};
+use crate::formats::keys::{Keys, Sampling};
 use crate::model::Track;
 use crate::model::interpolant::Sampler;
 

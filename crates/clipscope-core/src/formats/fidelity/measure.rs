@@ -8,7 +8,7 @@
 
 use super::{Fidelity, Player, Quantity, TrackFidelity};
 use crate::formats::Document;
-use crate::formats::sampler_keys::Keys;
+use crate::formats::keys::Keys;
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Track};
 
@@ -223,7 +223,7 @@ fn deviation(clip: &Clip, track: &Track, quantity: Quantity, curve: &Curve) -> (
 mod tests {
     use super::*;
     use crate::formats::Format;
-    use crate::formats::sampler_keys::Sampling;
+    use crate::formats::keys::Sampling;
     use crate::model::{Interpolation, TrackKind};
 
     #[test]

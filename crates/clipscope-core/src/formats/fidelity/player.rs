@@ -17,7 +17,7 @@
 //!   one key is copied.
 
 use crate::formats::euler::quaternion_from_euler;
-use crate::formats::sampler_keys::{Keys, Sampling};
+use crate::formats::keys::{Keys, Sampling};
 use crate::model::interpolant::slerp_flat;
 
 /// A destination's way of playing keys.

@@ -9,20 +9,16 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::{Curve, Played};
-use crate::formats::codec::Codec;
 use crate::formats::{Document, WriteOptions};
 use crate::model::binding::sanitize_node_name;
 
-/// Reads `doc` back as `codec` writes it with `opts`, each source track matched by name.
-pub(crate) fn played<C: Codec + ?Sized>(
-    codec: &C,
-    doc: &Document,
-    opts: &WriteOptions,
-) -> Vec<Played> {
-    if codec.check_writable(doc).is_err() {
+/// Reads `doc` back as its format's writer writes it with `opts`, each source track matched by
+/// name.
+pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+    if crate::formats::check_writable(doc).is_err() {
         return Vec::new();
     }
-    let bytes = codec.write(doc, opts);
+    let bytes = crate::formats::write_bytes(doc, opts);
     let file = Path::new("written").with_extension(doc.format.extension());
     let Ok(back) = crate::formats::read_bytes_as(
         doc.format,

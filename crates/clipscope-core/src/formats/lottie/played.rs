@@ -6,8 +6,8 @@
 //! the view axis in degrees, scale and opacity in percent), so `convert` measures what the
 //! mapping keeps: a z position, rotations about x and y and a z scale show as deviations.
 
+use super::LottieSource;
 use super::compose::{Channel, HEIGHT, PIXELS_PER_UNIT, WIDTH, plan};
-use super::{CODEC, LottieSource};
 use crate::formats::fidelity::{Curve, Played, Unmap, readback};
 use crate::formats::{Document, Format, ReadOptions, WriteOptions};
 use crate::model::binding::sanitize_node_name;
@@ -15,7 +15,7 @@ use crate::model::binding::sanitize_node_name;
 /// How each track of `doc` plays in lottie-web once written with `opts`.
 pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
     if doc.source::<LottieSource>().is_some() {
-        return readback::played(&CODEC, doc, opts);
+        return readback::played(doc, opts);
     }
     let Some(clip) = doc.clips.first() else {
         return Vec::new();

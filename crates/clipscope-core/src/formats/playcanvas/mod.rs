@@ -25,7 +25,6 @@ pub(crate) mod nodes;
 pub(crate) mod read;
 pub(crate) mod rules;
 pub(crate) mod schema;
-pub(crate) mod timeline;
 pub(crate) mod write;
 
 pub(crate) use codec::CODEC;
