@@ -12,7 +12,8 @@
 //!
 //! `localEulerAngles` keys are turned into quaternions by the engine's
 //! `Quat.setFromEulerAngles` (a cubic Euler curve is sampled at 30 fps in Euler degrees first,
-//! then turned); `localRotation` keys are quaternions already. Where the engine would throw or
+//! then turned; a linear one, which the engine lerps in degrees, gets keys where the slerp
+//! between its rotations would stray from that lerp by more than 0.045°); `localRotation` keys are quaternions already. Where the engine would throw or
 //! read garbage (an index past the arrays, an output too short for its keys), the read stops
 //! with the JSON path.
 
@@ -25,10 +26,12 @@ use super::{AnimClipSource, CurveOrigin};
 use crate::formats::codec::Input;
 use crate::formats::document::Source;
 use crate::formats::euler::quaternion_from_euler;
+use crate::formats::fidelity::angle_deg;
 use crate::formats::json::Located;
 use crate::formats::json::path::{field, index};
 use crate::formats::{Accepted, Document, Format, ReadError};
 use crate::model::interpolant::Sampler;
+use crate::model::interpolant::slerp_flat;
 use crate::model::{Clip, Interpolation, Track, TrackKind};
 
 /// The frame rate cubic Euler curves are sampled at.
@@ -325,6 +328,8 @@ fn curve_track(
             values.extend(buf.iter().map(|&v| v as f32));
         }
         (grid, values)
+    } else if track.interpolation == Interpolation::Linear {
+        euler_lerp_keys(times, track.values.as_numbers().unwrap_or_default())
     } else {
         (
             times.to_vec(),
@@ -343,6 +348,68 @@ fn curve_track(
         _ => Interpolation::Linear,
     };
     q
+}
+
+/// How far (degrees) a slerp between two Euler keys' rotations may stray from the engine's lerp
+/// of their degrees before a key is added between them.
+const EULER_LERP_TOLERANCE_DEG: f64 = 0.045;
+
+/// Deepest split of one interval of an Euler curve.
+const EULER_MAX_DEPTH: usize = 20;
+
+/// Linear Euler keys (`times`, 3 degrees each) as keys whose rotations, slerped as the model
+/// plays quaternion keys, follow the engine's lerp of the degrees within
+/// [`EULER_LERP_TOLERANCE_DEG`]: intervals are split where they stray, the new key's degrees the
+/// lerp's.
+fn euler_lerp_keys(times: &[f32], degrees: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let euler = |k: usize| [0, 1, 2].map(|i| degrees[k * 3 + i] as f64);
+    let mut out_t = Vec::with_capacity(times.len());
+    let mut out_d = Vec::with_capacity(degrees.len());
+    for k in 0..times.len().min(degrees.len() / 3) {
+        if k > 0 {
+            split_euler(
+                (times[k - 1], euler(k - 1)),
+                (times[k], euler(k)),
+                0,
+                &mut out_t,
+                &mut out_d,
+            );
+        }
+        out_t.push(times[k]);
+        out_d.extend(euler(k).map(|d| d as f32));
+    }
+    (out_t, out_d)
+}
+
+/// Adds keys strictly between `a` and `b` (time, degrees) until the slerp follows the lerp.
+fn split_euler(
+    a: (f32, [f64; 3]),
+    b: (f32, [f64; 3]),
+    depth: usize,
+    times: &mut Vec<f32>,
+    degrees: &mut Vec<f32>,
+) {
+    if depth >= EULER_MAX_DEPTH || b.0 <= a.0.next_up() {
+        return;
+    }
+    let lerp = |s: f64| [0, 1, 2].map(|i| a.1[i] + (b.1[i] - a.1[i]) * s);
+    let (qa, qb) = (quaternion_from_euler(a.1), quaternion_from_euler(b.1));
+    let strays = [0.25, 0.5, 0.75].iter().any(|&s| {
+        let slerp = slerp_flat(qa, qb, s);
+        angle_deg(&slerp, &quaternion_from_euler(lerp(s))) > EULER_LERP_TOLERANCE_DEG
+    });
+    if !strays {
+        return;
+    }
+    let t = ((a.0 as f64 + b.0 as f64) / 2.0) as f32;
+    if !(t > a.0 && t < b.0) {
+        return;
+    }
+    let mid = (t, lerp((t as f64 - a.0 as f64) / (b.0 as f64 - a.0 as f64)));
+    split_euler(a, mid, depth + 1, times, degrees);
+    times.push(t);
+    degrees.extend(mid.1.map(|d| d as f32));
+    split_euler(mid, b, depth + 1, times, degrees);
 }
 
 #[cfg(test)]
@@ -424,5 +491,31 @@ mod tests {
                 "localEulerAngles takes 3 components, the output has 2"
             )
         );
+    }
+
+    #[test]
+    fn linear_euler_curves_read_as_the_engine_lerps_their_degrees() {
+        let inputs = vec![vec![0.0, 1.0]];
+        let outputs = vec![
+            (3, vec![0.0, 0.0, 0.0, 60.0, 80.0, 0.0]),
+            (3, vec![0.0, 0.0, 0.0, 0.0, 90.0, 0.0]),
+        ];
+        let euler = |o: usize| {
+            json!({"path": {"entityPath": ["a"], "component": "entity", "propertyPath": ["localEulerAngles"]},
+                   "inputIndex": 0, "outputIndex": o})
+        };
+        let (track, _, _) = read_curve(&euler(0), "curves[0]", &inputs, &outputs).unwrap();
+        assert!(track.len() > 2, "{}", track.len());
+        let mut sampler = Sampler::new(&track);
+        let mut q = [0.0; 4];
+        for i in 0..=100 {
+            let t = i as f64 / 100.0;
+            sampler.evaluate_f64(t, &mut q);
+            let engine = quaternion_from_euler([60.0 * t, 80.0 * t, 0.0]);
+            assert!(angle_deg(&q, &engine) <= 0.05, "at {t}");
+        }
+        // About one axis the lerp of degrees is the slerp: no keys added.
+        let (track, _, _) = read_curve(&euler(1), "curves[0]", &inputs, &outputs).unwrap();
+        assert_eq!(track.len(), 2);
     }
 }
