@@ -363,7 +363,7 @@ impl Check<'_> {
                 *tally
                     .unchecked
                     .entry(format!(
-                        "{}: known reader difference on the unchanged source (largest {played:.2e})",
+                        "{}: known reader difference on the unchanged source",
                         self.player
                     ))
                     .or_default() += 1;
