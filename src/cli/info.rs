@@ -92,7 +92,8 @@ pub fn figure_json(report: &FigureReport) -> Value {
 
 /// The `--json` report: `{"format", "clips": [{"name", "duration", "blendMode", "uuid",
 /// "tracks": [{"name", "type", "interpolation", "keys", "valueSize"}]}], "unread": [{"path",
-/// "what", "clip"}]}` (`unread`: keyframe data in the file that clipscope does not read).
+/// "what", "clip"}], "accepted": [{"path", "what"}]}` (`unread`: keyframe data in the file that
+/// clipscope does not read; `accepted`: unusual shapes read the way the engine reads them).
 pub fn to_json(doc: &Document) -> Value {
     let clips: Vec<Value> = doc
         .clips
@@ -125,7 +126,12 @@ pub fn to_json(doc: &Document) -> Value {
         .iter()
         .map(|u| json!({"path": u.path, "what": u.what, "clip": u.clip}))
         .collect();
-    json!({ "format": doc.format.name(), "clips": clips, "unread": unread })
+    let accepted: Vec<Value> = doc
+        .accepted
+        .iter()
+        .map(|a| json!({"path": a.path, "what": a.what}))
+        .collect();
+    json!({ "format": doc.format.name(), "clips": clips, "unread": unread, "accepted": accepted })
 }
 
 /// The human-readable report: one header line per clip, then one aligned line per track (a
@@ -205,6 +211,16 @@ pub fn to_text(doc: &Document, figures: &[FigureReport]) -> String {
                 thousands(t.len()),
                 t.value_size(),
             );
+        }
+    }
+    if !doc.accepted.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nread as the engine reads it ({} unusual shape(s)):",
+            doc.accepted.len()
+        );
+        for a in &doc.accepted {
+            let _ = writeln!(out, "  {}", a.describe());
         }
     }
     if !doc.unread.is_empty() {

@@ -33,6 +33,7 @@ impl OutputArgs {
             precision: self.precision,
             pretty: self.pretty && !self.no_indent,
             serialized: self.serialized,
+            ..Default::default()
         }
     }
 

@@ -105,6 +105,7 @@ impl Export {
             precision: self.precision,
             pretty: self.pretty,
             serialized: self.serialized,
+            ..Default::default()
         }
     }
 }

@@ -13,6 +13,7 @@ use clipscope_test_support as test_support;
 mod contract;
 mod diff;
 mod edit;
+mod fidelity;
 mod figures;
 mod git;
 mod hostile;

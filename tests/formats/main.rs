@@ -35,6 +35,7 @@ mod lottie_rig;
 mod no_false_alarms;
 mod playcanvas;
 mod playcanvas_anim;
+mod players;
 mod procedural;
 mod reduce;
 mod reduce_players;

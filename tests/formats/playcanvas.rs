@@ -326,7 +326,7 @@ fn threejs_clips_become_nodes_and_non_linear_tracks_are_baked() {
         lost,
         [
             "clip 'mix' node 'Hips': no scale track(s); PlayCanvas keys set every channel, so they are written as constant defaults from the identity",
-            "clip 'mix' track 'Arm.scale': discrete interpolation, baked to linear keys at 30 fps (2 keys → 31)",
+            "clip 'mix' node 'Arm': discrete interpolation, written as linear keys the engine plays as the curve (2 keys → 3, channel scale)",
             "clip 'mix' node 'Arm': no position, quaternion track(s); PlayCanvas keys set every channel, so they are written as constant defaults from the identity",
         ]
     );
@@ -342,7 +342,12 @@ fn threejs_clips_become_nodes_and_non_linear_tracks_are_baked() {
     let r = keys[1]["r"].as_array().unwrap();
     assert!((r[1].as_f64().unwrap() - 90.0).abs() < 1e-4, "{r:?}");
     let arm = &v["animation"]["nodes"][1];
-    assert_eq!(arm["keys"].as_array().unwrap().len(), 31);
+    // The step: its first value until one f32 step before 1 s, then the second.
+    let arm_keys = arm["keys"].as_array().unwrap();
+    assert_eq!(arm_keys.len(), 3);
+    assert_eq!(arm_keys[1]["s"], serde_json::json!([1, 1, 1]));
+    assert_eq!(arm_keys[1]["t"].as_f64().unwrap() as f32, 1f32.next_down());
+    assert_eq!(arm_keys[2]["s"], serde_json::json!([2, 2, 2]));
     assert_eq!(
         arm["defaults"],
         serde_json::json!({"p": [0, 0, 0], "r": [0, 0, 0]})

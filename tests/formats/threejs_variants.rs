@@ -76,6 +76,7 @@ fn unedited_write_back_keeps_the_file() {
             pretty: true,
             precision: None,
             serialized: false,
+            ..Default::default()
         },
     ] {
         let out = write_bytes(&doc, &opts);

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::fidelity::Played;
 use super::json::Located;
 use super::{
     Document, Format, Linted, LoadProgress, NotWritable, ReadError, ReadOptions, WriteOptions,
@@ -139,6 +140,15 @@ pub(crate) trait Codec: Sync {
     /// the file it came from, one line each.
     fn losses_leaving(&self, _doc: &Document, _to: Format) -> Vec<String> {
         Vec::new()
+    }
+
+    /// How the destination's player plays each track of `doc` (a document of this codec's
+    /// format) as written with `opts`: per source track, where it goes and the keys the player
+    /// gets. By default the file is read back with this codec's reader and the tracks are found
+    /// by name ([`fidelity::readback`](super::fidelity::readback)), which is right where the
+    /// reader reads the file as its player plays it.
+    fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+        super::fidelity::readback::played(doc, opts)
     }
 }
 

@@ -59,8 +59,37 @@ pub struct Document {
     /// is: never shown or checked, so `validate` reports each (`unsupported-content`) and
     /// `info` and the editor list them.
     pub unread: Vec<Unread>,
+    /// Unusual shapes the reader accepted the way the destination's own engine reads them (an
+    /// anim clip's 4-component `localEulerAngles` output, say): `info` lists them and
+    /// `validate` notes each.
+    pub accepted: Vec<Accepted>,
     /// The original layout (top-level fields, single clip or array), kept for writing back.
     pub(crate) source: Source,
+}
+
+/// A shape a reader accepted because the engine the file is made for accepts it, though the
+/// format's own writers do not make it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Accepted {
+    /// The JSON path of the data (`curves[3]`).
+    pub path: String,
+    /// What was accepted and how it is read, as a phrase.
+    pub what: String,
+}
+
+impl Accepted {
+    /// `what` at JSON path `path`.
+    pub fn new(path: impl Into<String>, what: impl Into<String>) -> Accepted {
+        Accepted {
+            path: path.into(),
+            what: what.into(),
+        }
+    }
+
+    /// The one-line description `info` shows: `PATH: WHAT`.
+    pub fn describe(&self) -> String {
+        format!("{}: {}", self.path, self.what)
+    }
 }
 
 /// Keyframe data a reader skipped because clipscope does not read its shape.
@@ -109,6 +138,7 @@ impl Document {
             model: self.model.clone(),
             source: self.source.clone(),
             unread: self.unread.clone(),
+            accepted: self.accepted.clone(),
         }
     }
 
@@ -123,6 +153,7 @@ impl Document {
             mesh: None,
             model: None,
             unread: Vec::new(),
+            accepted: Vec::new(),
             source: Source::default(),
         }
     }

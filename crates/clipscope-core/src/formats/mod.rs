@@ -22,9 +22,11 @@ pub(crate) mod comparison;
 pub(crate) mod document;
 pub(crate) mod error;
 pub mod euler;
+pub(crate) mod fidelity;
 pub(crate) mod file_bytes;
 pub(crate) mod gltf;
 pub mod json;
+pub(crate) mod keys;
 pub(crate) mod legacy_geometry;
 pub mod lottie;
 pub(crate) mod options;
@@ -45,8 +47,12 @@ use std::path::Path;
 
 pub use atomic::write_atomic;
 pub use comparison::diff_documents;
-pub use document::{Document, Unread};
+pub use document::{Accepted, Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
+pub use fidelity::{
+    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Tolerance,
+    TrackFidelity,
+};
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use options::{ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
@@ -251,6 +257,16 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
     };
     lost.extend(to.codec().losses_entering(doc, to));
     lost
+}
+
+/// How `doc` (a document in its destination format, as [`Document::converted_to`] makes it)
+/// plays in that format's player once written with `opts`, against how its clips play in the
+/// model (three.js r187): per numeric track, where it was written, the largest deviation and
+/// when, and the keys the writer added so the destination follows the source. `losses` (from
+/// [`conversion_losses`]) name why a track was not written.
+pub fn fidelity(doc: &Document, opts: &WriteOptions, losses: &[String]) -> Fidelity {
+    let played = doc.format.codec().played(doc, opts);
+    fidelity::measure::measure(doc, played, losses)
 }
 
 /// Serializes `doc` in its format, keeping the shape it was read in. Tracks the format cannot

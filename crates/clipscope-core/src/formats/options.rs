@@ -40,7 +40,7 @@ impl ReadOptions {
 
 /// How [`write_bytes`](super::write_bytes) and [`write_file`](super::write_file) format numbers
 /// and layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct WriteOptions {
     /// Round numbers to this many decimals (trailing zeros trimmed); `None` writes the shortest
     /// text that reads back to the same `f32`.
@@ -53,4 +53,8 @@ pub struct WriteOptions {
     /// (`{"time":[…],"pos":[…],"rot":[…],"scl":[…]}`, the threejs-serialize-animation shape)
     /// instead of one key object per time. A document read in that shape keeps it either way.
     pub serialized: bool,
+    /// How closely the destination's player must follow the source where the format plays
+    /// keys otherwise than the model does (PlayCanvas quaternions, Euler angles, linear-only
+    /// keys): the writer adds keys where it would stray further.
+    pub tolerance: super::Tolerance,
 }

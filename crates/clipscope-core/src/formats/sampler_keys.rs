@@ -6,8 +6,9 @@
 //! * bezier → `CUBICSPLINE` when every handle sits at a third of its interval
 //!   ([`hermite::from_tangents`](crate::model::hermite::from_tangents)), exactly; a bezier track
 //!   without usable handles is drawn linearly by three.js, so it is written `LINEAR`; any other
-//!   bezier track is baked to `LINEAR` at 30 fps (the model's
-//!   [`span_times`](crate::model::ops::bake::span_times)) and reported;
+//!   bezier track becomes `CUBICSPLINE` keys fitted to its curve ([`convert_with`]: the keys
+//!   with the curve's slopes, and keys added until the destination's Hermite segments follow it
+//!   within the tolerance), and is reported;
 //! * smooth (three.js's cubic spline) → `CUBICSPLINE`: each interval of it is a cubic
 //!   polynomial of time, so its fitted handles sit at the thirds and the curve is kept exactly
 //!   (up to `f32` rounding); reported, since it reads back as bezier;
@@ -16,86 +17,34 @@
 //! Rotation values are normalized (glTF requires unit quaternions, and anim clips get them too);
 //! a key more than 0.001 off unit length is reported.
 
+use crate::formats::fidelity::fit::{Channel, Encode, fit_one};
+use crate::formats::fidelity::{Player, Quantity, Tolerance};
 use crate::model::hermite::from_tangents;
+use crate::model::interpolant::Sampler;
 use crate::model::ops::bake::{DEFAULT_BAKE_FPS, sample_numbers, span_times};
-use crate::model::{Interpolation, Track, TrackKind};
+use crate::model::{Interpolation, Track};
 
-/// A sampler interpolation (glTF's names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Sampling {
-    /// `LINEAR`.
-    Linear,
-    /// `STEP`.
-    Step,
-    /// `CUBICSPLINE`.
-    CubicSpline,
-}
-
-impl Sampling {
-    /// The model interpolation that evaluates the same way.
-    pub(crate) fn interpolation(self) -> Interpolation {
-        match self {
-            Sampling::Linear => Interpolation::Linear,
-            Sampling::Step => Interpolation::Discrete,
-            Sampling::CubicSpline => Interpolation::Bezier,
-        }
-    }
-}
-
-/// A track's keys as a sampler will hold them.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Keys {
-    /// The interpolation.
-    pub sampling: Sampling,
-    /// Key times.
-    pub times: Vec<f32>,
-    /// `times × width` values.
-    pub values: Vec<f32>,
-    /// CUBICSPLINE in- and out-tangents (derivatives), `times × width` each.
-    pub tangents: Option<(Vec<f32>, Vec<f32>)>,
-    /// Values per key.
-    pub width: usize,
-}
-
-impl Keys {
-    /// The sampler output: the values, or for CUBICSPLINE in-tangents, value and out-tangents
-    /// key by key.
-    pub(crate) fn output(&self) -> Vec<f32> {
-        match &self.tangents {
-            None => self.values.clone(),
-            Some((a, b)) => {
-                let w = self.width;
-                let mut out = Vec::with_capacity(self.values.len() * 3);
-                for k in 0..self.times.len() {
-                    out.extend_from_slice(&a[k * w..(k + 1) * w]);
-                    out.extend_from_slice(&self.values[k * w..(k + 1) * w]);
-                    out.extend_from_slice(&b[k * w..(k + 1) * w]);
-                }
-                out
-            }
-        }
-    }
-
-    /// A model track of `kind` that evaluates like these keys (for resampling).
-    pub(crate) fn as_track(&self, kind: TrackKind) -> Track {
-        let mut track = Track::numeric("", kind, self.times.clone(), self.values.clone());
-        track.interpolation = self.sampling.interpolation();
-        if let Some((a, b)) = &self.tangents {
-            track.tangents = Some(crate::model::Tangents::from_hermite(
-                &self.times,
-                &self.values,
-                a,
-                b,
-                self.width,
-            ));
-        }
-        track
-    }
-}
+pub(crate) use super::keys::{Keys, Sampling};
 
 /// The keys of `track` (numeric, with sorted finite times: what the writers check first) as a
-/// sampler holds them, plus a note when the curve was changed or reinterpreted. `rotation` normalizes the values.
+/// glTF sampler holds them for three.js, plus a note when the curve was changed or
+/// reinterpreted. `rotation` normalizes the values.
 pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
+    convert_with(
+        track,
+        rotation,
+        Some((&Tolerance::default(), Player::ThreeJs)),
+    )
+}
+
+/// [`convert`] for a destination that plays Hermite segments as `fit`'s player does: a bezier
+/// curve no Hermite key reproduces becomes Hermite keys fitted to it within `fit`'s tolerance
+/// (without `fit`, it is baked to LINEAR at 30 fps).
+pub(crate) fn convert_with(
+    track: &Track,
+    rotation: bool,
+    fit: Option<(&Tolerance, Player)>,
+) -> (Keys, Vec<String>) {
     let vs = track.value_size();
     let values = track.values.as_numbers().unwrap_or_default().to_vec();
     let mut notes = Vec::new();
@@ -136,14 +85,18 @@ pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
                             tangents: Some(t),
                             ..plain(Sampling::CubicSpline)
                         },
-                        Err(k) => baked(
-                            track,
-                            &mut notes,
-                            &format!(
+                        Err(k) => {
+                            let why = format!(
                                 "the bezier handles of key {k} are not at a third of their \
                                  interval"
-                            ),
-                        ),
+                            );
+                            match fit {
+                                Some((tolerance, player)) => {
+                                    fitted(track, rotation, tolerance, player, &mut notes, &why)
+                                }
+                                None => baked(track, &mut notes, &why),
+                            }
+                        }
                     }
                 }
                 // three.js draws a bezier track without (enough) handles linearly.
@@ -160,6 +113,86 @@ pub(crate) fn convert(track: &Track, rotation: bool) -> (Keys, Vec<String>) {
         }
     }
     (keys, notes)
+}
+
+/// `track` (a bezier track) as CUBICSPLINE keys that `player` plays within `tolerance` of it:
+/// its own keys with the curve's slopes on either side, then keys added where the Hermite
+/// segments stray; with a note saying why (`why`) and how many keys it took.
+fn fitted(
+    track: &Track,
+    rotation: bool,
+    tolerance: &Tolerance,
+    player: Player,
+    notes: &mut Vec<String>,
+    why: &str,
+) -> Keys {
+    let vs = track.value_size();
+    let mut values = track.values.as_numbers().unwrap_or_default().to_vec();
+    let n = track.len();
+    let (mut ins, mut outs) = (vec![0.0f32; n * vs], vec![0.0f32; n * vs]);
+    let mut sampler = Sampler::new(track);
+    let (mut a, mut b) = (vec![0.0; vs], vec![0.0; vs]);
+    for k in 0..n {
+        let t = track.times[k] as f64;
+        // One-sided slopes, measured just inside each neighbouring interval.
+        let before = (k > 0).then(|| (t - track.times[k - 1] as f64) * 1e-4);
+        let after = (k + 1 < n).then(|| (track.times[k + 1] as f64 - t) * 1e-4);
+        let mut slope = |h: f64, side: &mut [f32]| {
+            sampler.evaluate_f64(t - h.max(0.0), &mut a);
+            sampler.evaluate_f64(t + (-h).max(0.0), &mut b);
+            for c in 0..vs {
+                side[k * vs + c] = ((b[c] - a[c]) / h.abs()) as f32;
+            }
+        };
+        if let Some(h) = before.filter(|h| *h > 0.0) {
+            slope(h, &mut ins);
+        }
+        if let Some(h) = after.filter(|h| *h > 0.0) {
+            slope(-h, &mut outs);
+        }
+    }
+    if rotation {
+        // Unit values, the slopes scaled alike: the same rotations once normalized.
+        for k in 0..n {
+            let q = &mut values[k * vs..(k + 1) * vs];
+            let len = q.iter().map(|&c| c as f64 * c as f64).sum::<f64>().sqrt();
+            if len > 0.0 && len.is_finite() {
+                for c in 0..vs {
+                    let i = k * vs + c;
+                    values[i] = (values[i] as f64 / len) as f32;
+                    ins[i] = (ins[i] as f64 / len) as f32;
+                    outs[i] = (outs[i] as f64 / len) as f32;
+                }
+            }
+        }
+    }
+    let keys = Keys {
+        sampling: Sampling::CubicSpline,
+        times: track.times.clone(),
+        values,
+        tangents: Some((ins, outs)),
+        width: vs,
+    };
+    let quantity = if rotation {
+        Quantity::Rotation
+    } else {
+        Quantity::of(track)
+    };
+    let (keys, added) = fit_one(
+        Channel {
+            source: track,
+            quantity,
+            player,
+            encode: Encode::Plain,
+            keys,
+        },
+        tolerance,
+    );
+    notes.push(format!(
+        "its exact curve ({why}; written as CUBICSPLINE keys that follow it, {} keys added)",
+        added
+    ));
+    keys
 }
 
 /// `track` baked to LINEAR keys, with a note saying why (`why`) and how many keys it took.
@@ -202,7 +235,8 @@ pub(crate) fn normalize_quaternions(values: &mut [f32]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::interpolant::Sampler;
+    use crate::formats::DEFAULT_RELATIVE;
+    use crate::model::TrackKind;
     use crate::model::{HandleSide, Tangents};
 
     fn number(interpolation: Interpolation) -> Track {
@@ -249,7 +283,7 @@ mod tests {
     }
 
     #[test]
-    fn bezier_off_thirds_is_baked() {
+    fn bezier_off_thirds_is_fitted_or_baked() {
         let mut t = number(Interpolation::Bezier);
         let mut tangents = t.fitted_tangents();
         assert!(
@@ -265,19 +299,39 @@ mod tests {
         );
         tangents.set_point(HandleSide::Out, 0, 0, 1, (0.1, 5.0));
         t.tangents = Some(tangents);
+        // For three.js: Hermite keys that follow the curve within the tolerance.
         let (keys, notes) = convert(&t, false);
-        assert_eq!(keys.sampling, Sampling::Linear);
+        assert_eq!(keys.sampling, Sampling::CubicSpline);
         assert!(notes[0].contains("key 0"), "{notes:?}");
+        assert!(
+            notes[0].contains("CUBICSPLINE keys that follow it"),
+            "{notes:?}"
+        );
+        assert!(
+            keys.times.len() > t.len() && keys.times.len() < 91,
+            "{}",
+            keys.times.len()
+        );
+        let mut s = Sampler::new(&t);
+        let (mut want, mut got) = ([0.0], [0.0]);
+        let end = *t.times.last().unwrap() as f64;
+        for i in 0..=2000 {
+            let time = end * i as f64 / 2000.0;
+            s.evaluate_f64(time, &mut want);
+            Player::ThreeJs.play(&keys, false, time, &mut got);
+            let d = (want[0] - got[0]).abs() / want[0].abs().max(1.0);
+            assert!(d <= DEFAULT_RELATIVE, "at {time}: {want:?} {got:?}");
+        }
+        // Without a player to fit for: baked to linear keys on the curve.
+        let (keys, notes) = convert_with(&t, false, None);
+        assert_eq!(keys.sampling, Sampling::Linear);
         assert!(
             notes[0].contains("baked to LINEAR at 30 fps, 91 keys"),
             "{notes:?}"
         );
-        // The baked keys lie on the bezier curve.
-        let mut s = Sampler::new(&t);
-        let mut out = [0.0];
         for (k, &time) in keys.times.iter().enumerate() {
-            s.evaluate_f64(time as f64, &mut out);
-            assert_eq!(keys.values[k], out[0] as f32);
+            s.evaluate_f64(time as f64, &mut want);
+            assert_eq!(keys.values[k], want[0] as f32);
         }
         let _ = Tangents::default();
     }

@@ -157,6 +157,7 @@ pub(crate) fn build(
             mesh: mesh.map(Arc::new),
             model: model.map(Arc::new),
             unread: found.unread,
+            accepted: Vec::new(),
             source: Source::new(source),
         },
         unstored: found.unstored,

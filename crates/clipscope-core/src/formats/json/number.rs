@@ -36,6 +36,20 @@ pub fn write_f32(out: &mut Vec<u8>, x: f32, precision: Option<u32>) {
     }
 }
 
+/// The `f32` a reader gets back from `x` written with `precision` decimals ([`write_f32`]):
+/// `x` itself without a precision.
+pub(crate) fn rounded_f32(x: f32, precision: Option<u32>) -> f32 {
+    if precision.is_none() || !x.is_finite() {
+        return x;
+    }
+    let mut text = Vec::with_capacity(24);
+    write_f32(&mut text, x, precision);
+    std::str::from_utf8(&text)
+        .ok()
+        .and_then(|t| t.parse::<f32>().ok())
+        .unwrap_or(x)
+}
+
 /// The bits of the only positive finite `f32` (7.038531e-26) whose shortest `f32` text does not
 /// survive `text -> f64 -> f32`: the f64 nearest to `7.038531e-26` is exactly halfway between two
 /// f32s and ties to the other one. Found (and its uniqueness checked) by the exhaustive test.

@@ -2,6 +2,7 @@
 
 use super::{LottieSource, compose, lint, read, schema, write, write_back};
 use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
+use crate::formats::fidelity::Played;
 use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
@@ -44,6 +45,10 @@ impl Codec for LottieCodec {
             lost.extend(compose::losses(doc));
         }
         lost
+    }
+
+    fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+        super::played::played(doc, opts)
     }
 
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {

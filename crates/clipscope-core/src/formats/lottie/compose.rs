@@ -39,7 +39,7 @@ pub const PIXELS_PER_UNIT: f64 = 100.0;
 
 /// The transform property a track feeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Channel {
+pub(crate) enum Channel {
     /// `position` → `p`.
     Position,
     /// `quaternion` → `r`.
@@ -87,19 +87,19 @@ pub(crate) fn frame_rate(clip: &Clip) -> f64 {
 }
 
 /// One null layer to write.
-struct Layer {
+pub(crate) struct Layer {
     /// Its name (the node name).
-    name: String,
+    pub name: String,
     /// Index of its parent layer in the layer list.
-    parent: Option<usize>,
+    pub parent: Option<usize>,
     /// Rest pose: position, rotation quaternion (x, y, z, w), scale.
     rest: ([f32; 3], [f32; 4], [f32; 3]),
     /// The tracks feeding it.
-    tracks: Vec<(Channel, usize)>,
+    pub tracks: Vec<(Channel, usize)>,
 }
 
 /// The layers of `clip`, in skeleton order then first appearance.
-fn plan(doc: &Document, clip: &Clip) -> Vec<Layer> {
+pub(crate) fn plan(doc: &Document, clip: &Clip) -> Vec<Layer> {
     let mut layers: Vec<Layer> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let identity = ([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);

@@ -38,6 +38,7 @@ pub(crate) mod easing;
 pub(crate) mod emit;
 pub(crate) mod lint;
 pub(crate) mod matrix;
+pub(crate) mod played;
 pub(crate) mod read;
 pub(crate) mod rules;
 pub(crate) mod schema;

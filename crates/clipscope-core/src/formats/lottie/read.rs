@@ -119,6 +119,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         mesh: None,
         model: None,
         unread,
+        accepted: Vec::new(),
         source: Source::new(LottieSource(Arc::new(source))),
     })
 }

@@ -2,6 +2,7 @@
 
 use super::{PlayCanvasLayout, lint, read, schema, write};
 use crate::formats::codec::{Codec, Input, lost_mesh_unless_kept};
+use crate::formats::fidelity::Played;
 use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
@@ -32,6 +33,10 @@ impl Codec for PlayCanvasCodec {
 
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         write::write(doc, opts)
+    }
+
+    fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+        write::played(doc, opts)
     }
 
     fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {

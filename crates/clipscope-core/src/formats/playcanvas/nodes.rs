@@ -9,24 +9,24 @@
 //!   2-component position or scale (a Lottie layer) is padded to 3 (z = 0, scale z = 1).
 //! * Tracks of the same node go together; a second track for a channel the node already has
 //!   starts another node of the same name (a file may repeat a node name, and reads back so).
-//! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp). A track with any
-//!   other interpolation (discrete, smooth, bezier) is baked: sampled with the model's
-//!   interpolant at every frame of the source frame rate (the clip's `fps` field, else 30) from
-//!   its first to its last key, plus its own key times.
-//! * Every key of a node holds every channel that is not in `defaults` (the engine's parser
-//!   throws otherwise), so when a node's tracks have different key times, each channel is
-//!   sampled with its own (linear) interpolant at the union of the times. That changes nothing a
-//!   player would show, since a linear curve sampled at extra points is the same curve; keys that
-//!   exist keep their exact values.
+//! * PlayCanvas keys are always linear (position/scale lerp, rotation slerp), and every key of
+//!   a node holds every channel that is not in `defaults` (the engine's parser throws
+//!   otherwise): [`node_keys`] makes one time line per node that the engine's
+//!   `Skeleton` plays as the model plays the tracks (steps, curves and the clip's ends
+//!   included).
 //! * A channel the node has no track for is constant: the skeleton's rest value for a bone of
 //!   that name, else the identity (PlayCanvas writes every channel of a node it animates).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::formats::Tolerance;
 use crate::formats::adapt;
+use crate::formats::fidelity::fit::{Channel, Encode, fit_group, linear_times};
+use crate::formats::fidelity::{Player, Quantity};
+use crate::formats::keys::{Keys, Sampling};
 use crate::model::interpolant::Sampler;
-use crate::model::ops::{QUATERNION_LENGTH_TOLERANCE, bake};
+use crate::model::ops::QUATERNION_LENGTH_TOLERANCE;
 use crate::model::{Clip, Interpolation, Skeleton, Track, TrackKind};
 
 /// The channels of a node: track property, kind and values per key.
@@ -74,11 +74,8 @@ pub(crate) fn unwritable(track: &Track) -> Option<String> {
     None
 }
 
-/// The frame rate of `clip`'s source: its `fps` field (or a Lottie composition's `fr`) when
-/// that is a positive number, else 30.
-pub(crate) fn source_fps(clip: &Clip) -> f64 {
-    adapt::source_fps(clip)
-}
+/// A node's channel tracks (position, rotation, scale), each with its index in the clip.
+type Slots<'a> = [Option<(usize, &'a Track)>; 3];
 
 /// One node ready to write: its name, key times and each channel's values at those times.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +88,8 @@ pub(crate) struct NodeKeys {
     pub values: [Vec<f32>; 3],
     /// Which channels had no track and were filled with a rest or identity value.
     pub filled: [bool; 3],
+    /// Per channel, the index in the clip of the track it was written from.
+    pub tracks: [Option<usize>; 3],
 }
 
 impl NodeKeys {
@@ -116,8 +115,17 @@ pub(crate) type Notes = Vec<String>;
 /// The nodes of `clip`, in the order their first track comes, and notes on what was baked,
 /// filled or normalized. Tracks [`unwritable`] refuses and tracks without keys are skipped (the
 /// caller reports them).
-pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys>, Notes) {
-    let fps = source_fps(clip);
+pub(crate) fn prepare(
+    clip: &Clip,
+    skeleton: Option<&Skeleton>,
+    tolerance: &Tolerance,
+    conversion: bool,
+) -> (Vec<NodeKeys>, Notes) {
+    let fitting = Fitting {
+        tolerance,
+        conversion,
+        duration: clip.duration,
+    };
     let mut notes = Vec::new();
     // 2-component positions and scales (Lottie layers) get z = 0 / z = 1.
     let padded: Vec<Cow<Track>> = clip
@@ -140,9 +148,9 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
     // Group: the first group of that name whose channel is still free. Per name, the groups
     // in order and, per channel, how many of them have it filled (channels fill in group
     // order), so each track is placed in constant time.
-    let mut groups: Vec<(&str, [Option<&Track>; 3])> = Vec::new();
+    let mut groups: Vec<(&str, Slots)> = Vec::new();
     let mut by_name: HashMap<&str, (Vec<usize>, [usize; 3])> = HashMap::new();
-    for track in padded.iter().map(|t| &**t) {
+    for (index, track) in padded.iter().map(|t| &**t).enumerate() {
         if track.is_empty() || unwritable(track).is_some() {
             continue;
         }
@@ -151,10 +159,10 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
         };
         let (of_name, filled) = by_name.entry(node).or_default();
         match of_name.get(filled[c]) {
-            Some(&g) => groups[g].1[c] = Some(track),
+            Some(&g) => groups[g].1[c] = Some((index, track)),
             None => {
                 let mut slots = [None; 3];
-                slots[c] = Some(track);
+                slots[c] = Some((index, track));
                 of_name.push(groups.len());
                 groups.push((node, slots));
             }
@@ -164,18 +172,23 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
 
     let mut nodes = Vec::with_capacity(groups.len());
     for (name, slots) in groups {
-        let linear: [Option<Cow<Track>>; 3] = std::array::from_fn(|c| {
-            let track = slots[c]?;
-            let (linear, note) = linearize(track, fps);
-            if let Some(note) = note {
+        for (_, track) in slots.iter().flatten() {
+            if track.tangents.is_some()
+                && Track::resolve_interpolation(track.kind, Some(track.interpolation))
+                    == Interpolation::Linear
+            {
                 notes.push(format!(
-                    "clip '{}' track '{}': {note}",
+                    "clip '{}' track '{}': its bezier handles (unused by its linear interpolation)",
                     clip.name, track.name
                 ));
             }
-            Some(linear)
-        });
-        let node = merge(name, &linear, skeleton);
+        }
+        let owned: [Option<(usize, Cow<Track>)>; 3] =
+            std::array::from_fn(|c| slots[c].map(|(i, t)| (i, Cow::Borrowed(t))));
+        let (node, _, fitted) = node_keys(name, &owned, skeleton, &fitting);
+        for n in fitted {
+            notes.push(format!("clip '{}' node '{name}': {n}", clip.name));
+        }
         let missing: Vec<&str> = (0..3)
             .filter(|&c| node.filled[c])
             .map(|c| PROPERTIES[c].0)
@@ -212,30 +225,9 @@ pub(crate) fn prepare(clip: &Clip, skeleton: Option<&Skeleton>) -> (Vec<NodeKeys
     (nodes, notes)
 }
 
-/// `track` as a linear track: itself when it already is one, else baked at `fps`; with a note
-/// when something was baked or dropped.
-fn linearize(track: &Track, fps: f64) -> (Cow<'_, Track>, Option<String>) {
-    let interpolation = Track::resolve_interpolation(track.kind, Some(track.interpolation));
-    if interpolation == Interpolation::Linear {
-        let note = track
-            .tangents
-            .is_some()
-            .then(|| "its bezier handles (unused by its linear interpolation)".to_string());
-        return (Cow::Borrowed(track), note);
-    }
-    let baked = bake::bake_linear(track, fps);
-    let note = format!(
-        "{} interpolation, baked to linear keys at {fps} fps ({} keys → {})",
-        interpolation,
-        track.len(),
-        baked.len()
-    );
-    (Cow::Owned(baked), Some(note))
-}
-
 /// The rest value of channel `c` of node `name`: the skeleton's bone of that name, else the
 /// identity.
-fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
+pub(crate) fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
     let bone = skeleton.and_then(|s| s.bones.iter().find(|b| b.name == name));
     match (c, bone) {
         (0, Some(b)) => b.position.to_vec(),
@@ -247,49 +239,9 @@ fn rest_value(c: usize, name: &str, skeleton: Option<&Skeleton>) -> Vec<f32> {
     }
 }
 
-/// One node from its (linear) channel tracks: shared times copied key for key, different times
-/// merged and sampled, missing channels filled.
-fn merge(name: &str, tracks: &[Option<Cow<Track>>; 3], skeleton: Option<&Skeleton>) -> NodeKeys {
-    let present: Vec<&Track> = tracks.iter().flatten().map(|t| &**t).collect();
-    let first = present[0];
-    let shared = present.iter().all(|t| {
-        t.times.len() == first.times.len()
-            && t.times
-                .iter()
-                .zip(&first.times)
-                .all(|(a, b)| a.to_bits() == b.to_bits())
-    });
-    let times: Vec<f32> = if shared {
-        first.times.clone()
-    } else {
-        let mut all: Vec<f32> = present
-            .iter()
-            .flat_map(|t| t.times.iter().copied())
-            .collect();
-        all.sort_by(f32::total_cmp);
-        all.dedup();
-        all
-    };
-    let mut filled = [false; 3];
-    let values = std::array::from_fn(|c| match &tracks[c] {
-        Some(track) if shared => track.values.as_numbers().unwrap_or_default().to_vec(),
-        Some(track) => sample_at(track, &times),
-        None => {
-            filled[c] = true;
-            rest_value(c, name, skeleton).repeat(times.len())
-        }
-    });
-    NodeKeys {
-        name: name.to_string(),
-        times,
-        values,
-        filled,
-    }
-}
-
 /// `track`'s values at sorted `times`: a key's own value where the track has a key at exactly
 /// that time (the last of repeated ones, as the interpolant would pick), sampled elsewhere.
-fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
+pub(crate) fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
     let size = track.value_size();
     let own = track.values.as_numbers().unwrap_or_default();
     let sorted = track.times.is_sorted_by(|a, b| a <= b);
@@ -314,6 +266,154 @@ fn sample_at(track: &Track, times: &[f32]) -> Vec<f32> {
         out.extend_from_slice(sampler.evaluate(t as f64).as_numbers().unwrap_or_default());
     }
     out
+}
+
+// One node's time line for the engine's `Skeleton`.
+//
+// One node's key times and values for the engine's `Skeleton`, which interpolates linearly
+// (position and scale lerp, rotation `Quat.slerp`), holds every channel on every key, and
+// writes a node only between its first and last key (see
+// [`Player::PlayCanvasSkeleton`](crate::formats::fidelity::Player)).
+//
+// * Each channel's keys become linear keys the skeleton plays as the model plays the track: a
+//   discrete key holds its value until one `f32` step before the next key; a repeated key time
+//   (a jump) becomes the same step; smooth and bezier curves start from their keys.
+// * The node's times are the union of its channels' (every key holds every channel), each
+//   channel sampled there (a key's own value where it has one).
+// * A document converted from another format also gets keys at 0 and at the clip's end where its
+//   keys start later or end earlier (the skeleton would leave the node alone there; a node with
+//   keys at one time only holds that key throughout), and its
+//   channels are fitted together: keys added where the skeleton's playback strays from the
+//   source by more than the tolerance (the engine's slerp averages keys closer than about
+//   0.1°, and linear keys cannot hold a curve). A document read from a PlayCanvas file keeps
+//   its keys as they are, unless a channel is not linear.
+
+/// How a node's keys are made.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fitting<'a> {
+    /// How closely the skeleton must follow the source.
+    pub tolerance: &'a Tolerance,
+    /// A conversion (not a document read from a PlayCanvas file): keys cover the clip and every
+    /// channel is fitted.
+    pub conversion: bool,
+    /// The clip's duration, in seconds.
+    pub duration: f64,
+}
+
+/// The interpolation the model plays `track` with.
+fn interpolation(track: &Track) -> Interpolation {
+    Track::resolve_interpolation(track.kind, Some(track.interpolation))
+}
+
+/// The node `name` from its channel tracks (`slots`: position, rotation, scale, each with its
+/// index in the clip): key times, values and filled channels; how many keys were added; and a
+/// note per channel whose curve was fitted.
+pub(crate) fn node_keys(
+    name: &str,
+    slots: &[Option<(usize, Cow<Track>)>; 3],
+    skeleton: Option<&Skeleton>,
+    fitting: &Fitting,
+) -> (NodeKeys, usize, Vec<String>) {
+    let present: Vec<(usize, &Track)> = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(c, s)| s.as_ref().map(|(_, t)| (c, &**t)))
+        .collect();
+    let shared = present.iter().all(|(_, t)| {
+        t.times.len() == present[0].1.times.len()
+            && t.times
+                .iter()
+                .zip(&present[0].1.times)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    });
+    let curved = present
+        .iter()
+        .any(|(_, t)| interpolation(t) != Interpolation::Linear);
+    let mut times: Vec<f32> = present.iter().flat_map(|(_, t)| linear_times(t)).collect();
+    // One key is copied at every time; two or more play only between the first and the last.
+    let several = times.iter().any(|&t| t != times[0]);
+    if fitting.conversion && several {
+        let end = fitting.duration as f32;
+        if times.iter().all(|&t| t > 0.0) {
+            times.push(0.0);
+        }
+        if end.is_finite() && end > 0.0 && times.iter().all(|&t| t < end) {
+            times.push(end);
+        }
+    }
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    let own = |c: usize, t: &Track| -> Vec<f32> {
+        let exact = shared && !curved && !fitting.conversion;
+        if exact && t.times.len() == times.len() {
+            t.values.as_numbers().unwrap_or_default().to_vec()
+        } else {
+            let _ = c;
+            sample_at(t, &times)
+        }
+    };
+    let mut values: [Vec<f32>; 3] = std::array::from_fn(|c| match &slots[c] {
+        Some((_, t)) => own(c, t),
+        None => Vec::new(),
+    });
+    let mut added = 0;
+    let mut notes = Vec::new();
+    if fitting.conversion || curved {
+        let before = times.len();
+        let channels: Vec<Channel> = present
+            .iter()
+            .map(|&(c, t)| Channel {
+                source: t,
+                quantity: [Quantity::Position, Quantity::Rotation, Quantity::Scale][c],
+                player: Player::PlayCanvasSkeleton,
+                encode: Encode::Plain,
+                keys: Keys {
+                    sampling: Sampling::Linear,
+                    times: times.clone(),
+                    values: std::mem::take(&mut values[c]),
+                    tangents: None,
+                    width: PROPERTIES[c].2,
+                },
+            })
+            .collect();
+        let (fitted, more) = fit_group(channels, fitting.tolerance);
+        for (keys, &(c, _)) in fitted.into_iter().zip(&present) {
+            times.clone_from(&keys.times);
+            values[c] = keys.values;
+        }
+        added = more;
+        for &(c, t) in &present {
+            let i = interpolation(t);
+            if i != Interpolation::Linear {
+                notes.push(format!(
+                    "{i} interpolation, written as linear keys the engine plays as the curve \
+                     ({} keys → {}, channel {})",
+                    t.len(),
+                    times.len(),
+                    PROPERTIES[c].0
+                ));
+            }
+        }
+        let _ = before;
+    }
+    let mut filled = [false; 3];
+    for c in 0..3 {
+        if slots[c].is_none() {
+            filled[c] = true;
+            values[c] = rest_value(c, name, skeleton).repeat(times.len());
+        }
+    }
+    (
+        NodeKeys {
+            name: name.to_string(),
+            times,
+            values,
+            filled,
+            tracks: std::array::from_fn(|c| slots[c].as_ref().map(|(i, _)| *i)),
+        },
+        added,
+        notes,
+    )
 }
 
 #[cfg(test)]
@@ -369,7 +469,7 @@ mod tests {
         );
         let rot = quat("n.quaternion", vec![0.5], vec![0.0, 0.0, 0.0, 1.0]);
         let clip = Clip::new("c", -1.0, vec![pos, rot]);
-        let (nodes, notes) = prepare(&clip, None);
+        let (nodes, notes) = prepare(&clip, None, &Tolerance::default(), false);
         assert_eq!(nodes.len(), 1);
         let n = &nodes[0];
         assert_eq!(n.times, [0.0, 0.5, 1.0]);
@@ -396,7 +496,7 @@ mod tests {
         let mut bone = Bone::new("b", None);
         bone.position = [0.0, 5.0, 0.0];
         let skeleton = Skeleton { bones: vec![bone] };
-        let (nodes, _) = prepare(&clip, Some(&skeleton));
+        let (nodes, _) = prepare(&clip, Some(&skeleton), &Tolerance::default(), false);
         let names: Vec<_> = nodes.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(names, ["a", "b", "a"]);
         assert_eq!(nodes[0].filled, [false, false, true]);
@@ -406,34 +506,53 @@ mod tests {
     }
 
     #[test]
-    fn non_linear_tracks_are_baked_at_the_source_frame_rate() {
+    fn steps_and_curves_become_linear_keys_that_play_them() {
         let mut step = vector(
             "n.position",
             vec![0.0, 0.1],
             vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0],
         );
         step.interpolation = Interpolation::Discrete;
-        let mut clip = Clip::new("c", -1.0, vec![step]);
-        let (nodes, notes) = prepare(&clip, None);
-        // 30 fps: frames 0, 1/30, 2/30, 3/30 (= 0.1 as f32) and the keys.
-        assert_eq!(nodes[0].times.len(), 4);
-        assert_eq!(nodes[0].value(0, 2), [0.0; 3]);
-        assert_eq!(nodes[0].value(0, 3), [1.0; 3]);
+        let clip = Clip::new("c", -1.0, vec![step]);
+        let (nodes, notes) = prepare(&clip, None, &Tolerance::default(), false);
+        // The step: a key one f32 step before the next key holds the value until then.
+        let t = 0.1f32;
+        assert_eq!(nodes[0].times, [0.0, t.next_down(), t]);
+        assert_eq!(nodes[0].value(0, 1), [0.0; 3]);
+        assert_eq!(nodes[0].value(0, 2), [1.0; 3]);
         assert_eq!(
             notes[0],
-            "clip 'c' track 'n.position': discrete interpolation, baked to linear keys at 30 fps (2 keys → 4)"
+            "clip 'c' node 'n': discrete interpolation, written as linear keys the engine plays \
+             as the curve (2 keys → 3, channel position)"
         );
-        clip.extras.0.push((
-            "fps".into(),
-            serde_json::value::RawValue::from_string("10".into()).unwrap(),
-        ));
-        let (nodes, notes) = prepare(&clip, None);
-        assert_eq!(nodes[0].times, [0.0, 0.1]);
-        assert!(notes[0].contains("at 10 fps"), "{notes:?}");
-        // Absurd times bake a bounded number of frames and do not overflow.
+        // A smooth curve gets keys until the skeleton's lerp follows it.
+        let mut smooth = vector(
+            "n.position",
+            vec![0.0, 1.0, 2.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        );
+        smooth.interpolation = Interpolation::Smooth;
+        let clip = Clip::new("c", 2.0, vec![smooth.clone()]);
+        let (nodes, _) = prepare(&clip, None, &Tolerance::default(), true);
+        let n = &nodes[0];
+        assert!(n.times.len() > 10, "{}", n.times.len());
+        let mut sampler = Sampler::new(&smooth);
+        for w in n.times.windows(2) {
+            let mid = (w[0] as f64 + w[1] as f64) / 2.0;
+            let i = n.times.iter().position(|&t| t == w[0]).unwrap();
+            let lerp = (n.value(0, i)[0] + n.value(0, i + 1)[0]) as f64 / 2.0;
+            let want = sampler.evaluate(mid).as_numbers().unwrap()[0] as f64;
+            assert!((want - lerp).abs() <= 2e-5, "at {mid}: {want} vs {lerp}");
+        }
+        // Absurd times do not make absurd numbers of keys.
         let mut far = vector("n.scale", vec![-1e30, 1e30], vec![1.0; 6]);
         far.interpolation = Interpolation::Smooth;
-        let (nodes, _) = prepare(&Clip::new("f", 1.0, vec![far]), None);
-        assert!(nodes[0].times.len() <= (1 << 20) + 3);
+        let (nodes, _) = prepare(
+            &Clip::new("f", 1.0, vec![far]),
+            None,
+            &Tolerance::default(),
+            true,
+        );
+        assert!(nodes[0].times.len() <= 8, "{:?}", nodes[0].times);
     }
 }

@@ -68,6 +68,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         mesh: None,
         model: None,
         unread: Vec::new(),
+        accepted: Vec::new(),
         source: Source::new(layout),
     })
 }

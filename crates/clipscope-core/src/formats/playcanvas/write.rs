@@ -18,9 +18,12 @@ use std::collections::HashMap;
 
 use super::layout::{NodeLayout, Numbers, PlayCanvasLayout, Slot, ValueKey, time_key, value_key};
 use super::nodes::{NodeKeys, PROPERTIES, prepare, unwritable};
-use crate::formats::euler::euler_for_f32_quaternion;
-use crate::formats::json::number::{write_f32, write_f64};
+use crate::formats::Tolerance;
+use crate::formats::euler::{euler_for_f32_quaternion, quaternion_from_euler};
+use crate::formats::fidelity::{Curve, Played, Player};
+use crate::formats::json::number::{rounded_f32, write_f32, write_f64};
 use crate::formats::json::{Out, write_str};
+use crate::formats::sampler_keys::{Keys, Sampling};
 use crate::formats::{Document, NotWritable, WriteOptions, adapt};
 use crate::model::{BlendMode, Clip};
 
@@ -94,7 +97,16 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
         for track in clip.tracks.iter().filter(|t| unwritable(t).is_none()) {
             lost.extend(adapt::keys_or_fields_lost(clip, track));
         }
-        lost.extend(prepare(clip, doc.skeleton.as_ref()).1);
+        let conversion = doc.source::<PlayCanvasLayout>().is_none();
+        lost.extend(
+            prepare(
+                clip,
+                doc.skeleton.as_ref(),
+                &Tolerance::default(),
+                conversion,
+            )
+            .1,
+        );
     }
     if let Some(skeleton) = &doc.skeleton {
         lost.push(format!(
@@ -111,7 +123,10 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let layout = doc.source::<PlayCanvasLayout>();
     let clip = doc.clips.first();
-    let nodes = clip.map_or_else(Vec::new, |c| prepare(c, doc.skeleton.as_ref()).0);
+    let conversion = layout.is_none();
+    let nodes = clip.map_or_else(Vec::new, |c| {
+        prepare(c, doc.skeleton.as_ref(), &opts.tolerance, conversion).0
+    });
     let keys: usize = nodes.iter().map(|n| n.times.len()).sum();
     let mut out = Out::new(opts, 0, keys * 64 + 1024);
     let writer = Writer {
@@ -146,6 +161,71 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         None => {}
     }
     out.finish().unwrap_or_default().concat()
+}
+
+/// How the engine's `Skeleton` plays each track of `doc` written with `opts`: per node channel
+/// with a track, the node's keys as the parser makes them (rotations from the Euler degrees
+/// written) played by the skeleton.
+pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+    let Some(clip) = doc.clips.first() else {
+        return Vec::new();
+    };
+    let conversion = doc.source::<PlayCanvasLayout>().is_none();
+    let (nodes, _) = prepare(clip, doc.skeleton.as_ref(), &opts.tolerance, conversion);
+    let round = |x: f32| rounded_f32(x, opts.precision);
+    let mut out = Vec::new();
+    for node in &nodes {
+        let times: Vec<f32> = node.times.iter().map(|&t| round(t)).collect();
+        for (c, field) in FIELDS.iter().enumerate() {
+            let Some(track) = node.tracks[c] else {
+                continue;
+            };
+            let width = PROPERTIES[c].2;
+            let values: Vec<f32> = if c == 1 {
+                node.values[1]
+                    .chunks_exact(4)
+                    .flat_map(|q| {
+                        let e = euler_for_f32_quaternion([q[0], q[1], q[2], q[3]])
+                            .map(|d| rounded_f64(d, opts.precision));
+                        quaternion_from_euler(e).map(|x| x as f32)
+                    })
+                    .collect()
+            } else {
+                node.values[c].iter().map(|&x| round(x)).collect()
+            };
+            let own = clip.tracks.get(track).map_or(0, |t| t.len());
+            out.push(Played {
+                clip: 0,
+                track,
+                target: format!("node '{}' {field}", node.name),
+                curve: Curve::Keys {
+                    keys: Keys {
+                        sampling: Sampling::Linear,
+                        times: times.clone(),
+                        values,
+                        tangents: None,
+                        width,
+                    },
+                    player: Player::PlayCanvasSkeleton,
+                },
+                added: node.times.len().saturating_sub(own),
+            });
+        }
+    }
+    out
+}
+
+/// `x` as a reader gets it back written with `precision` decimals.
+fn rounded_f64(x: f64, precision: Option<u32>) -> f64 {
+    if precision.is_none() {
+        return x;
+    }
+    let mut text = Vec::new();
+    write_f64(&mut text, x, precision);
+    std::str::from_utf8(&text)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(x)
 }
 
 /// How numbers are written.
@@ -198,6 +278,16 @@ impl Writer {
                     match layout.and_then(|l| l.duration.as_ref()) {
                         Some((v, text)) if self.exact && v.to_bits() == duration.to_bits() => {
                             out.buf.extend_from_slice(text.as_bytes());
+                        }
+                        // A conversion ends its nodes with a key at the duration as an `f32`
+                        // (key times are `f32`): the same number here, so that the engine, which
+                        // stops at the duration, reaches that key (a duration a hair past the
+                        // last key would leave the nodes unwritten at the end).
+                        None if duration.is_finite()
+                            && (duration as f32).is_finite()
+                            && duration != 0.0 =>
+                        {
+                            write_f32(&mut out.buf, duration as f32, self.precision)
                         }
                         _ => write_f64(&mut out.buf, duration, self.precision),
                     }
@@ -631,9 +721,9 @@ mod tests {
                 "clip 'c': its additive blend mode (PlayCanvas animations have none)",
                 "clip 'c': its userData",
                 "clip 'c' track 'n.scale': it has no keys",
-                "clip 'c' track 'n.position': smooth interpolation, baked to linear keys at 30 fps (2 keys → 31)",
+                "clip 'c' node 'n': smooth interpolation, written as linear keys the engine plays as the curve (2 keys → 2, channel position)",
                 "clip 'c' node 'n': no scale track(s); PlayCanvas keys set every channel, so they are written as constant defaults from the identity",
-                "clip 'c' node 'n': 31 non-unit quaternion(s), written as the rotation they stand for (Euler angles hold no length)",
+                "clip 'c' node 'n': 2 non-unit quaternion(s), written as the rotation they stand for (Euler angles hold no length)",
                 "the skeleton (0 bones; PlayCanvas animation JSON has no bone hierarchy, only node names)",
             ]
         );

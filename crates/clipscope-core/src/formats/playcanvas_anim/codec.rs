@@ -2,6 +2,7 @@
 
 use super::{detect, lint, read, write};
 use crate::formats::codec::{Codec, Input, lost_mesh};
+use crate::formats::fidelity::Played;
 use crate::formats::{Document, Format, NotWritable, ReadError, WriteOptions};
 use crate::model::Problem;
 
@@ -36,6 +37,10 @@ impl Codec for AnimClipCodec {
         let mut lost: Vec<String> = lost_mesh(doc).into_iter().collect();
         lost.extend(write::losses(doc));
         lost
+    }
+
+    fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+        write::played(doc, opts)
     }
 
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {

@@ -5,6 +5,10 @@
 //!   node spins the long way round between them (three.js's slerp, which clipscope plays, takes
 //!   the short way, so the preview does not show it).
 //!
+//! * `playcanvas-extra-components`: a transform curve's output has more components than the
+//!   property takes (4 for `localEulerAngles`, as the engine's `alarm-on-clip`); the binder uses
+//!   the first ones, and so does clipscope's reader.
+//!
 //! Findings belong to the clip and name the curve's JSON path.
 
 use super::path::{Locator, Transform};
@@ -27,11 +31,34 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
     };
     let mut out = Vec::new();
     for (c, curve) in curves.iter().enumerate() {
-        let rotation = curve
+        let transform = curve
             .get("path")
             .and_then(|p| Locator::parse(p).ok())
-            .and_then(|l| l.transform_of())
-            == Some(Transform::Rotation);
+            .and_then(|l| l.transform_of());
+        let components = curve
+            .get("outputIndex")
+            .and_then(Value::as_u64)
+            .and_then(|o| outputs.get(o as usize))
+            .and_then(|o| o.get("components"))
+            .and_then(Value::as_u64);
+        if let (Some(t), Some(n)) = (transform, components)
+            && n as usize > t.components()
+        {
+            out.push(
+                Problem::warning(
+                    "playcanvas-extra-components",
+                    format!(
+                        "curves[{c}]: the output has {n} components where {} takes {}; the \
+                         engine uses the first {} of each key and ignores the rest",
+                        t.property(),
+                        t.components(),
+                        t.components()
+                    ),
+                )
+                .in_clip(0),
+            );
+        }
+        let rotation = transform == Some(Transform::Rotation);
         let interpolation = curve
             .get("interpolation")
             .and_then(Value::as_u64)
@@ -104,5 +131,19 @@ mod tests {
         assert!(flipped[0].message.starts_with("curves[0]: key 1"));
         assert!(lint(clip("0,0,-0.1,0.995", 1).as_bytes()).is_empty());
         assert!(lint(clip("0,0,0.1,-0.995", 0).as_bytes()).is_empty());
+    }
+
+    #[test]
+    fn extra_components_are_noted() {
+        let text = r#"{"inputs":[[0,1]],"outputs":[{"components":4,"data":[0,0,0,0,0,90,0,0]}],
+            "curves":[{"path":{"entityPath":["a"],"component":"entity","propertyPath":["localEulerAngles"]},"inputIndex":0,"outputIndex":0}]}"#;
+        let found = lint(text.as_bytes());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, "playcanvas-extra-components");
+        assert_eq!(
+            found[0].message,
+            "curves[0]: the output has 4 components where localEulerAngles takes 3; the engine uses the first 3 of each key and ignores the rest"
+        );
+        assert!(lint(clip("0,0,0,1", 1).as_bytes()).is_empty());
     }
 }

@@ -181,15 +181,6 @@ impl Locator {
         }
     }
 
-    /// A locator of `property` on the entity node `node`.
-    pub(crate) fn transform(node: &str, t: Transform) -> Locator {
-        Locator {
-            entity: vec![node.to_string()],
-            component: "entity".into(),
-            property: vec![t.property().into()],
-        }
-    }
-
     /// The string form (`AnimBinder.encode` with `joinPath`'s escapes).
     pub(crate) fn encode(&self) -> String {
         format!(
@@ -269,7 +260,11 @@ mod tests {
             Locator::parse(&json!({"entityPath": "a"})),
             Err(PathError::Missing("component"))
         );
-        let fresh = Locator::transform("Arm", Transform::Scale);
+        let fresh = Locator {
+            entity: vec!["Arm".into()],
+            component: "entity".into(),
+            property: vec![Transform::Scale.property().into()],
+        };
         assert_eq!(fresh.encode(), "Arm/entity/localScale");
         assert_eq!(Locator::parse(&json!(fresh.encode())).unwrap(), fresh);
     }

@@ -4,12 +4,23 @@ use crate::formats::rule::{Applies, Rule};
 use crate::model::Severity::Warning;
 
 /// The anim clip rules.
-pub(crate) const RULES: &[Rule] = &[Rule {
-    code: "playcanvas-quaternion-flip",
-    severity: Warning,
-    formats: Applies::Own,
-    replaced_by: None,
-    summary: "Neighbouring keys of an anim clip's localRotation curve lie in opposite hemispheres, so the engine turns the long way round.",
-    fix: "Negate the key so each key lies in the hemisphere of the one before it.",
-    explanation: "The anim system interpolates curves component by component (AnimCache), which for quaternions a and b with a·b < 0 passes through the far side of the rotation; three.js's slerp, which clipscope previews with, takes the short way, so the preview does not show it.",
-}];
+pub(crate) const RULES: &[Rule] = &[
+    Rule {
+        code: "playcanvas-quaternion-flip",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "Neighbouring keys of an anim clip's localRotation curve lie in opposite hemispheres, so the engine turns the long way round.",
+        fix: "Negate the key so each key lies in the hemisphere of the one before it.",
+        explanation: "The anim system interpolates curves component by component (AnimCache), which for quaternions a and b with a·b < 0 passes through the far side of the rotation; three.js's slerp, which clipscope previews with, takes the short way, so the preview does not show it.",
+    },
+    Rule {
+        code: "playcanvas-extra-components",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "An anim clip curve's output has more components than its transform property takes; the engine uses the first ones and ignores the rest.",
+        fix: "Nothing needed for playback; write the output with 3 components (4 for localRotation) to make the file plain.",
+        explanation: "The anim component's binder packs a localPosition, localEulerAngles or localScale value from the first 3 numbers of each key (a localRotation from the first 4) and never reads the others, so the engine plays such a curve (its own example clip alarm-on-clip stores 4 per localEulerAngles key). clipscope reads it the same way and says so in info.",
+    },
+];

@@ -4,11 +4,22 @@
 //! Otherwise each track becomes a curve: a track read from the file keeps its `path` (and a
 //! `localEulerAngles` curve is written in Euler degrees again, with the engine's inverse); a
 //! `NODE.position`, `NODE.quaternion` or `NODE.scale` track (or `.bones[NODE].…`) goes to
-//! `NODE/entity/localPosition`, `localRotation` or `localScale`; a track named by a path
-//! (`Spot/light/color`) goes to that path. Keys become samplers as for glTF (step, linear, or
-//! cubic with Hermite tangents when the bezier handles sit at the thirds, else baked at 30 fps;
-//! quaternions normalized), curves with the same key times share one input, and the other
-//! top-level fields of the file read (events, say) are kept in their place.
+//! `{"entityPath": ["RootNode", …, NODE], "component": "graph", "propertyPath":
+//! ["localPosition"]}` (or `localRotation`, `localScale`), the object form engine 2.x binds (its
+//! binder cannot read the 1.x string form), the names between being the node's ancestors in the
+//! document's skeleton; a track named by a path (`Spot/light/color`) goes to that path. Keys
+//! become samplers as for glTF (step, linear, or cubic with Hermite tangents when the bezier
+//! handles sit at the thirds, else Hermite keys fitted to the curve; quaternions normalized),
+//! curves with the same key times share one input, and the other top-level fields of the file
+//! read (events, say) are kept in their place.
+//!
+//! The engine plays keys its own way (see [`fidelity`](crate::formats::fidelity)): a linear
+//! curve interpolates each component and the binder normalizes rotations, and a
+//! `localEulerAngles` curve interpolates Euler degrees. So rotations are written for that
+//! player: quaternion keys on the side of the key before (else the engine turns the long way
+//! round), Euler keys as the equivalent angles nearest the key before, and keys added wherever
+//! the engine's playback would stray from the source's slerp by more than the tolerance
+//! ([`WriteOptions::tolerance`](crate::formats::WriteOptions::tolerance)).
 
 use std::collections::HashMap;
 
@@ -17,23 +28,37 @@ use serde_json::Value;
 use super::AnimClipSource;
 use super::path::{Locator, Transform};
 use crate::formats::euler::euler_for_f32_quaternion;
-use crate::formats::json::number::write_f64;
+use crate::formats::fidelity::fit::{
+    Channel, Encode, euler_continuous, fit_one, hemisphere_continuous,
+};
+use crate::formats::fidelity::{Curve, Played, Player, Quantity, Tolerance};
+use crate::formats::json::number::{rounded_f32, write_f64};
 use crate::formats::json::{Out, write_str};
-use crate::formats::sampler_keys::{Keys, Sampling, convert};
+use crate::formats::sampler_keys::{Keys, Sampling, convert_with};
 use crate::formats::{Document, NotWritable, WriteOptions};
 use crate::model::binding::parse_track_name;
-use crate::model::ops::bake::{sample_numbers, span_times};
-use crate::model::{BlendMode, Clip, Track};
+use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
 
 /// The fields of the clip object the writer fills.
 const FIELDS: [&str; 5] = ["name", "duration", "inputs", "outputs", "curves"];
 
+/// The first name of the entity paths of fresh curves: the node the engine's FBX import makes
+/// above a model's hierarchy. The binder finds the rest of the path below the anim component's
+/// entity, or the node by name anywhere under it.
+const ROOT: &str = "RootNode";
+
 /// One curve to write.
 struct PlannedCurve {
+    /// The source track's index in its clip.
+    track: usize,
     /// Its `path`, as written.
     path: Value,
     /// The keys (Euler degrees for a `localEulerAngles` curve).
     keys: Keys,
+    /// How the engine plays them.
+    player: Player,
+    /// Keys added so the engine plays the source.
+    added: usize,
 }
 
 /// What writing a clip gives: its curves, and what changes or is left out.
@@ -45,16 +70,43 @@ struct Plan {
     notes: Vec<String>,
 }
 
+/// The names from the top of `skeleton`'s hierarchy down to bone `node` (just `[node]` when the
+/// skeleton has no such bone).
+fn chain(node: &str, skeleton: Option<&Skeleton>) -> Vec<String> {
+    let Some(skeleton) = skeleton else {
+        return vec![node.to_string()];
+    };
+    let Some(mut i) = skeleton.bones.iter().position(|b| b.name == node) else {
+        return vec![node.to_string()];
+    };
+    let mut names = vec![node.to_string()];
+    let mut hops = 0;
+    while let Some(p) = skeleton.bones[i].parent {
+        if p >= skeleton.bones.len() || hops > skeleton.bones.len() {
+            break;
+        }
+        names.push(skeleton.bones[p].name.clone());
+        i = p;
+        hops += 1;
+    }
+    names.reverse();
+    names
+}
+
 /// Where `track` goes: its path and whether it is written in Euler degrees; `None` when no anim
 /// curve path names what it animates.
-fn destination(track: &Track, src: Option<&AnimClipSource>) -> Option<(Value, bool)> {
+fn destination(
+    track: &Track,
+    src: Option<&AnimClipSource>,
+    skeleton: Option<&Skeleton>,
+) -> Option<(Value, bool)> {
     if let Some(origin) = src.and_then(|s| s.origins.get(&track.name)) {
         return Some((origin.path.clone(), origin.euler));
     }
     if track.name.contains('/')
         && let Ok(l) = Locator::parse(&Value::String(track.name.clone()))
     {
-        return Some((Value::String(l.encode()), false));
+        return Some((object_path(&l), false));
     }
     let parsed = parse_track_name(&track.name).ok()?;
     if parsed.property_index.is_some() {
@@ -71,7 +123,25 @@ fn destination(track: &Track, src: Option<&AnimClipSource>) -> Option<(Value, bo
         "scale" => Transform::Scale,
         _ => return None,
     };
-    Some((Value::String(Locator::transform(&node, t).encode()), false))
+    let mut entity = chain(&node, skeleton);
+    if entity.first().is_none_or(|n| n != ROOT) {
+        entity.insert(0, ROOT.to_string());
+    }
+    let locator = Locator {
+        entity,
+        component: "graph".into(),
+        property: vec![t.property().into()],
+    };
+    Some((object_path(&locator), false))
+}
+
+/// The object form of a curve path (`{"entityPath", "component", "propertyPath"}`).
+fn object_path(l: &Locator) -> Value {
+    serde_json::json!({
+        "entityPath": l.entity,
+        "component": l.component,
+        "propertyPath": l.property,
+    })
 }
 
 /// `clip '…' track '…': why`.
@@ -79,11 +149,18 @@ fn note(clip: &Clip, track: &Track, why: &str) -> String {
     format!("clip '{}' track '{}': {why}", clip.name, track.name)
 }
 
-/// Plans writing `clip` (of a document read from `src`, if any).
-fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
+/// Plans writing `clip` (of a document read from `src`, if any, with `skeleton`). With a
+/// `tolerance`, rotations are written for the engine's player (see the module docs); without
+/// one the keys are written as the clip holds them (what an unedited file has).
+fn plan(
+    clip: &Clip,
+    src: Option<&AnimClipSource>,
+    skeleton: Option<&Skeleton>,
+    tolerance: Option<&Tolerance>,
+) -> Plan {
     let mut out = Plan::default();
-    for track in &clip.tracks {
-        let Some((path, euler)) = destination(track, src) else {
+    for (index, track) in clip.tracks.iter().enumerate() {
+        let Some((path, euler)) = destination(track, src, skeleton) else {
             out.notes.push(note(
                 clip,
                 track,
@@ -96,27 +173,31 @@ fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
                 .push(note(clip, track, "it has no numeric keys; left out"));
             continue;
         }
-        let rotation = track.kind == crate::model::TrackKind::Quaternion;
-        let (mut keys, notes) = convert(track, rotation);
+        let rotation = track.kind == TrackKind::Quaternion;
+        let player = if euler {
+            Player::PlayCanvasEuler
+        } else {
+            Player::PlayCanvasAnim
+        };
+        let fit = tolerance.map(|t| (t, player));
+        let (mut keys, notes) = convert_with(track, rotation, fit);
         out.notes.extend(notes.iter().map(|n| note(clip, track, n)));
+        let mut added = keys.times.len().saturating_sub(track.len());
         if euler {
             if keys.sampling == Sampling::CubicSpline {
-                let times = span_times(
-                    &track.times,
-                    track.times[0],
-                    track.times[track.times.len() - 1],
-                );
+                // Euler curves are written linear: the keys, then what the fit adds.
                 keys = Keys {
                     sampling: Sampling::Linear,
-                    values: sample_numbers(&keys.as_track(track.kind), times.iter().copied()),
-                    times,
+                    values: keys.values.clone(),
+                    times: keys.times.clone(),
                     tangents: None,
                     width: 4,
                 };
                 out.notes.push(note(
                     clip,
                     track,
-                    "its curve (localEulerAngles are written linear, sampled at 30 fps)",
+                    "its curve (localEulerAngles are written linear, with keys added where the \
+                     engine strays from it)",
                 ));
             }
             keys.values = keys
@@ -125,8 +206,39 @@ fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
                 .flat_map(|q| euler_for_f32_quaternion([q[0], q[1], q[2], q[3]]).map(|e| e as f32))
                 .collect();
             keys.width = 3;
+            if tolerance.is_some() {
+                euler_continuous(&mut keys.values);
+            }
+        } else if rotation && tolerance.is_some() && keys.sampling == Sampling::Linear {
+            hemisphere_continuous(&mut keys.values);
         }
-        out.curves.push(PlannedCurve { path, keys });
+        if let Some(tolerance) = tolerance
+            && (euler || (rotation && keys.sampling == Sampling::Linear))
+        {
+            let (fitted, more) = fit_one(
+                Channel {
+                    source: track,
+                    quantity: Quantity::Rotation,
+                    player,
+                    encode: if euler {
+                        Encode::Euler
+                    } else {
+                        Encode::Hemisphere
+                    },
+                    keys,
+                },
+                tolerance,
+            );
+            keys = fitted;
+            added += more;
+        }
+        out.curves.push(PlannedCurve {
+            track: index,
+            path,
+            keys,
+            player,
+            added,
+        });
     }
     if clip.blend_mode == BlendMode::Additive {
         out.notes.push(format!(
@@ -135,6 +247,53 @@ fn plan(clip: &Clip, src: Option<&AnimClipSource>) -> Plan {
         ));
     }
     out
+}
+
+/// How the engine plays each track of `doc` written with `opts`.
+pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+    let src = doc.source::<AnimClipSource>();
+    let Some(clip) = doc.clips.first() else {
+        return Vec::new();
+    };
+    let unedited = src.is_some_and(|s| s.clips == doc.clips);
+    let tolerance = (!unedited).then_some(&opts.tolerance);
+    plan(clip, src, doc.skeleton.as_ref(), tolerance)
+        .curves
+        .into_iter()
+        .map(|c| {
+            let mut keys = c.keys;
+            if !unedited {
+                round_keys(&mut keys, opts.precision);
+            }
+            Played {
+                clip: 0,
+                track: c.track,
+                target: match &c.path {
+                    Value::String(s) => s.clone(),
+                    v => Locator::parse(v).map_or_else(|_| v.to_string(), |l| l.encode()),
+                },
+                curve: Curve::Keys {
+                    keys,
+                    player: c.player,
+                },
+                added: c.added,
+            }
+        })
+        .collect()
+}
+
+/// `keys` as the file holds them when numbers are rounded to `precision` decimals.
+fn round_keys(keys: &mut Keys, precision: Option<u32>) {
+    if precision.is_none() {
+        return;
+    }
+    let round = |v: &mut Vec<f32>| v.iter_mut().for_each(|x| *x = rounded_f32(*x, precision));
+    round(&mut keys.times);
+    round(&mut keys.values);
+    if let Some((a, b)) = &mut keys.tangents {
+        round(a);
+        round(b);
+    }
 }
 
 /// Always `Ok` but for broken keys: tracks no curve path names are left out and listed by
@@ -177,7 +336,8 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
         ));
     }
     if let Some(clip) = doc.clips.first() {
-        lost.extend(plan(clip, src).notes);
+        let tolerance = Tolerance::default();
+        lost.extend(plan(clip, src, doc.skeleton.as_ref(), Some(&tolerance)).notes);
     }
     if let Some(skeleton) = &doc.skeleton {
         lost.push(format!(
@@ -198,7 +358,7 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     }
     let empty = Clip::new("clip", 0.0, Vec::new());
     let clip = doc.clips.first().unwrap_or(&empty);
-    let plan = plan(clip, src);
+    let plan = plan(clip, src, doc.skeleton.as_ref(), Some(&opts.tolerance));
     let mut inputs: Vec<&[f32]> = Vec::new();
     let mut input_of: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut curve_inputs = Vec::with_capacity(plan.curves.len());

@@ -372,6 +372,7 @@ mod tests {
             pretty: true,
             precision: None,
             serialized: false,
+            ..Default::default()
         };
         let expected = r#"{
   "name": "c",
@@ -413,6 +414,7 @@ mod tests {
             precision: Some(3),
             pretty: false,
             serialized: false,
+            ..Default::default()
         };
         let out = text(&doc, &opts);
         assert!(out.starts_with(r#"[{"name":"p","duration":1.235,"tracks":[{"name":".x","times":[0,0.333],"values":[1.235,2],"#), "{out}");
@@ -438,6 +440,7 @@ mod tests {
                     pretty: true,
                     precision: None,
                     serialized: false,
+                    ..Default::default()
                 },
             ] {
                 let out = write_bytes(&doc, &opts);
@@ -526,6 +529,7 @@ mod tests {
                 pretty,
                 precision: None,
                 serialized: false,
+                ..Default::default()
             };
             let parallel = write_bytes(&doc, &opts);
             let mut serial = Out::new(&opts, 0, 0);

@@ -120,6 +120,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         mesh: mesh.map(std::sync::Arc::new),
         model: model.map(std::sync::Arc::new),
         unread: Vec::new(),
+        accepted: Vec::new(),
         source: Source::new(layout),
     })
 }

@@ -18,11 +18,13 @@ use std::collections::{HashMap, HashSet};
 use serde_json::value::RawValue;
 
 use super::{AnimationsShape, LegacyLayout};
+use crate::formats::fidelity::Player;
+use crate::formats::fidelity::fit::linearized;
 use crate::formats::json::number::{write_f32, write_f64, write_u64};
 use crate::formats::json::{Out, write_str};
-use crate::formats::{Document, NotWritable, WriteOptions, adapt};
+use crate::formats::{Document, NotWritable, Tolerance, WriteOptions, adapt};
 use crate::model::interpolant::Sampler;
-use crate::model::ops::{bake, create_clips_from_morph_target_sequences};
+use crate::model::ops::create_clips_from_morph_target_sequences;
 use crate::model::{BlendMode, Clip, Skeleton, Track, TrackKind};
 
 /// The channels of a hierarchy key: key field, track property and track kind.
@@ -104,16 +106,15 @@ fn unholdable(track: &Track) -> Option<&'static str> {
 }
 
 /// The written clips as legacy keys can hold them, and what that took: node tracks renamed to
-/// `.bones[X]`, curves baked to linear keys at the source frame rate, and tracks legacy JSON
-/// has no place for (or a second track for one bone channel) left out. One note per kind of
-/// change.
-fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
+/// `.bones[X]`, steps and curves written as linear keys that three.js plays as the source (keys
+/// added until within `tolerance`), and tracks legacy JSON has no place for (or a second track
+/// for one bone channel) left out. One note per kind of change.
+fn prepare(doc: &Document, tolerance: &Tolerance) -> (Vec<Clip>, Vec<String>) {
     let mut dropped: Vec<(String, String)> = Vec::new();
     let mut renamed = 0usize;
     let mut baked: Vec<String> = Vec::new();
     let mut clips = Vec::new();
     for clip in written_clips(doc) {
-        let fps = adapt::source_fps(clip);
         let mut seen = HashSet::new();
         let mut tracks = Vec::with_capacity(clip.tracks.len());
         for track in &clip.tracks {
@@ -135,8 +136,9 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
             let mut out = if adapt::is_linear(track) || track.is_empty() {
                 track.clone()
             } else {
-                baked.push(format!("'{}' at {fps} fps", track.name));
-                bake::bake_linear(track, fps)
+                let (linear, added) = linearized(track, Player::ThreeJs, tolerance);
+                baked.push(format!("'{}' ({} keys added)", track.name, added));
+                linear
             };
             if out.name != name {
                 renamed += 1;
@@ -158,8 +160,8 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
     if !baked.is_empty() {
         let shown: Vec<&str> = baked.iter().take(4).map(String::as_str).collect();
         notes.push(format!(
-            "the interpolation of {} track(s), baked to linear keys (legacy keys are always \
-             linear): {}{}",
+            "the interpolation of {} track(s), written as linear keys that play as the curve \
+             (legacy keys are always linear): {}{}",
             baked.len(),
             shown.join(", "),
             if baked.len() > 4 { ", …" } else { "" }
@@ -172,7 +174,7 @@ fn prepare(doc: &Document) -> (Vec<Clip>, Vec<String>) {
 /// number, or times that go backwards. Everything else legacy JSON cannot hold is adapted or
 /// left out and reported by [`field_losses`].
 pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
-    let (clips, _) = prepare(doc);
+    let (clips, _) = prepare(doc, &Tolerance::default());
     let mut bad = Vec::new();
     for clip in &clips {
         for track in &clip.tracks {
@@ -215,7 +217,7 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
 /// bones, baked curves, clip `userData`, unknown track fields and tracks without keys. One line
 /// each (or per kind of change).
 pub(crate) fn field_losses(doc: &Document) -> Vec<String> {
-    let (clips, mut lost) = prepare(doc);
+    let (clips, mut lost) = prepare(doc, &Tolerance::default());
     for clip in &clips {
         if clip
             .user_data_with_layers()
@@ -352,7 +354,7 @@ fn write_parent(out: &mut Out, parent: Option<usize>) {
 
 /// The whole document as legacy three.js JSON.
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
-    let (prepared, _) = prepare(doc);
+    let (prepared, _) = prepare(doc, &opts.tolerance);
     let clips: Vec<&Clip> = prepared.iter().collect();
     let keys: usize = clips.iter().map(|c| c.key_count()).sum();
     let mut out = Out::new(opts, 0, keys * 48 + 1024);
@@ -784,7 +786,7 @@ mod tests {
                 "1 track(s) left out: the wrong kind of track for a legacy bone channel (.bones[a].quaternion)",
                 "1 track(s) left out: a second track for the same bone channel (.bones[b].position)",
                 "1 node track(s) written as bones (legacy three.js JSON animates bones; they read back as '.bones[NAME].…')",
-                "the interpolation of 1 track(s), baked to linear keys (legacy keys are always linear): '.bones[a].position' at 30 fps",
+                "the interpolation of 1 track(s), written as linear keys that play as the curve (legacy keys are always linear): '.bones[a].position' (0 keys added)",
             ]
         );
         let back = reread(&doc, &WriteOptions::default());
@@ -801,7 +803,8 @@ mod tests {
                 ".bones[hip].position"
             ]
         );
-        assert_eq!(back.clips[0].tracks[0].len(), 31);
+        // Smooth between two equal keys is a straight line: no keys needed.
+        assert_eq!(back.clips[0].tracks[0].len(), 2);
         // Broken times are refused, and write_file leaves the target alone.
         let doc = legacy(vec![Clip::new(
             "c",
@@ -901,6 +904,7 @@ mod tests {
             precision: Some(2),
             pretty: true,
             serialized: false,
+            ..Default::default()
         };
         assert_eq!(
             text(&doc, &opts),

@@ -140,6 +140,7 @@ const PINNED: &[(&str, &str)] = &[
     ("lottie-missing-parent", "lottie"),
     ("playcanvas-ignored-channel", "playcanvas"),
     ("playcanvas-quaternion-flip", "playcanvas-anim"),
+    ("playcanvas-extra-components", "playcanvas-anim"),
 ];
 
 /// The rules that run on a document of each format checked in memory although they are off for

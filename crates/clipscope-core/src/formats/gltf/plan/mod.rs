@@ -219,6 +219,7 @@ pub(crate) fn plan(doc: &Document) -> Plan {
             mesh: doc.mesh.clone(),
             model: doc.model.clone(),
             unread: doc.unread.clone(),
+            accepted: doc.accepted.clone(),
             source: doc.source.clone(),
         }),
         None => plan_adapted(doc),

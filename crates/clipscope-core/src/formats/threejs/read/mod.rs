@@ -89,6 +89,7 @@ pub(crate) fn read(
         mesh: found.mesh.map(std::sync::Arc::new),
         model: None,
         unread: found.unread,
+        accepted: Vec::new(),
         source: Source::new(found.layout),
     };
     Ok((doc, problems))

@@ -1,0 +1,299 @@
+//! Comparing what a written file plays with the source: for every numeric source track, the
+//! destination's playback ([`Curve`]) is sampled at the key times of both, and at points inside
+//! every interval between them, and the largest deviation is kept ([`Fidelity`]).
+//!
+//! Check times are `f32` values, as key times are: a step written for a player that only
+//! interpolates (a key one `f32` step before the next) jumps between two neighbouring `f32`
+//! times, where no time is checked.
+
+use super::{Fidelity, Player, Quantity, TrackFidelity};
+use crate::formats::Document;
+use crate::formats::keys::Keys;
+use crate::model::interpolant::Sampler;
+use crate::model::{Clip, Track};
+
+/// Points checked inside each interval between key times.
+const INSIDE: usize = 8;
+
+/// How the destination plays one source track.
+#[derive(Debug, Clone)]
+pub(crate) enum Curve {
+    /// Keys the destination plays its own way.
+    Keys {
+        /// The keys as written (values as the player receives them).
+        keys: Keys,
+        /// How it plays them.
+        player: Player,
+    },
+    /// A track that plays as the model plays it (a file read back by a reader that reads it
+    /// as its player does).
+    Model(Track),
+    /// A track that plays as the model plays it, in the destination's units: its values mapped
+    /// back into the source's.
+    Mapped {
+        /// The track as read back.
+        track: Track,
+        /// How its values map back.
+        unmap: Unmap,
+    },
+}
+
+/// How a destination's values map back into the source's units (a composed Lottie layer's).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Unmap {
+    /// Pixels, y down, from `center`: `(x − cx) / per_unit`, `−(y − cy) / per_unit`, z = 0.
+    Position {
+        /// Pixels per source unit.
+        per_unit: f64,
+        /// Where the source's origin is, in pixels.
+        center: [f64; 2],
+    },
+    /// Degrees clockwise on screen: a rotation about z by the negated angle.
+    TwistDegrees,
+    /// Percent: divided by 100 (a missing z scale is 1).
+    Percent,
+}
+
+impl Unmap {
+    /// `played` (the destination's values) in the source's units, into `out` (the source's
+    /// width).
+    pub(crate) fn apply(self, played: &[f64], out: &mut [f64]) {
+        let at = |i: usize| played.get(i).copied().unwrap_or(f64::NAN);
+        match self {
+            Unmap::Position { per_unit, center } => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = match c {
+                        0 => (at(0) - center[0]) / per_unit,
+                        1 => -(at(1) - center[1]) / per_unit,
+                        _ => 0.0,
+                    };
+                }
+            }
+            Unmap::TwistDegrees => {
+                let h = (-at(0)).to_radians() / 2.0;
+                let q = [0.0, 0.0, h.sin(), h.cos()];
+                for (o, v) in out.iter_mut().zip(q) {
+                    *o = v;
+                }
+            }
+            Unmap::Percent => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    *o = if c < played.len() { at(c) / 100.0 } else { 1.0 };
+                }
+            }
+        }
+    }
+}
+
+/// Where a writer put one source track, and how the destination plays it.
+#[derive(Debug, Clone)]
+pub(crate) struct Played {
+    /// The source clip's index.
+    pub clip: usize,
+    /// The source track's index in its clip.
+    pub track: usize,
+    /// Where the written file puts it, in the destination's terms.
+    pub target: String,
+    /// The destination's playback.
+    pub curve: Curve,
+    /// Keys added so it plays the source.
+    pub added: usize,
+}
+
+/// The [`Fidelity`] of `doc`'s clips as `played` says they play; `losses` are the conversion's
+/// lines (a track not written gets the line that names it).
+pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) -> Fidelity {
+    let mut by_track: std::collections::HashMap<(usize, usize), Played> =
+        std::collections::HashMap::with_capacity(played.len());
+    for p in played {
+        by_track.entry((p.clip, p.track)).or_insert(p);
+    }
+    let mut tracks = Vec::new();
+    for (c, clip) in doc.clips.iter().enumerate() {
+        for (j, track) in clip.tracks.iter().enumerate() {
+            if track.is_empty() || track.values.as_numbers().is_none() {
+                continue;
+            }
+            let quantity = Quantity::of(track);
+            let mut entry = TrackFidelity {
+                clip: clip.name.clone(),
+                track: track.name.clone(),
+                quantity,
+                target: None,
+                deviation: 0.0,
+                at: 0.0,
+                keys_added: 0,
+                note: None,
+            };
+            match by_track.remove(&(c, j)) {
+                None => {
+                    let quoted = format!("'{}'", track.name);
+                    entry.note = Some(
+                        losses
+                            .iter()
+                            .find(|l| l.contains(&quoted))
+                            .cloned()
+                            .unwrap_or_else(|| "not written".to_string()),
+                    );
+                }
+                Some(p) => {
+                    entry.target = Some(p.target);
+                    entry.keys_added = p.added;
+                    let (d, at) = deviation(clip, track, quantity, &p.curve);
+                    entry.deviation = d;
+                    entry.at = at;
+                }
+            }
+            tracks.push(entry);
+        }
+    }
+    Fidelity { tracks }
+}
+
+/// The times checked for `track` played as `curve` in `clip`: both sets of key times from the
+/// clip's start to its end (0 to the duration, widened to the keys), and points inside each
+/// interval, as sorted distinct `f32` values.
+fn check_times(clip: &Clip, track: &Track, curve: &Curve) -> Vec<f32> {
+    let mut keys: Vec<f32> = track.times.clone();
+    match curve {
+        Curve::Keys { keys: k, .. } => keys.extend_from_slice(&k.times),
+        Curve::Model(t) | Curve::Mapped { track: t, .. } => keys.extend_from_slice(&t.times),
+    }
+    keys.retain(|t| t.is_finite());
+    keys.push(0.0);
+    if clip.duration.is_finite() && clip.duration > 0.0 {
+        keys.push(clip.duration as f32);
+    }
+    keys.sort_by(f32::total_cmp);
+    keys.dedup();
+    let lo = keys.first().copied().unwrap_or(0.0).min(0.0);
+    let hi = keys.last().copied().unwrap_or(0.0);
+    let mut out = Vec::with_capacity(keys.len() * (INSIDE + 1));
+    for w in keys.windows(2) {
+        out.push(w[0]);
+        let (a, b) = (w[0] as f64, w[1] as f64);
+        for i in 1..=INSIDE {
+            out.push((a + (b - a) * i as f64 / (INSIDE + 1) as f64) as f32);
+        }
+    }
+    out.extend(keys.last());
+    out.retain(|&t| t >= lo && t <= hi);
+    out.sort_by(f32::total_cmp);
+    out.dedup();
+    out
+}
+
+/// The largest deviation of `curve` from `track` and when.
+fn deviation(clip: &Clip, track: &Track, quantity: Quantity, curve: &Curve) -> (f64, f64) {
+    let times = check_times(clip, track, curve);
+    let mut source = Sampler::new(track);
+    let mut want = vec![0.0; track.value_size()];
+    let (mut model, mut got) = match curve {
+        Curve::Model(t) => (Some(Sampler::new(t)), vec![0.0; t.value_size()]),
+        Curve::Mapped { track: t, .. } => (Some(Sampler::new(t)), vec![0.0; t.value_size()]),
+        Curve::Keys { keys, player } => (None, vec![0.0; player.output_width(keys.width)]),
+    };
+    let mut unmapped = vec![0.0; track.value_size()];
+    let rotation = quantity == Quantity::Rotation;
+    let mut worst = (0.0f64, 0.0f64);
+    for t in times {
+        let t = t as f64;
+        source.evaluate_f64(t, &mut want);
+        match (curve, &mut model) {
+            (Curve::Keys { keys, player }, _) => player.play(keys, rotation, t, &mut got),
+            (_, Some(m)) => m.evaluate_f64(t, &mut got),
+            _ => {}
+        }
+        let got = match curve {
+            Curve::Mapped { unmap, .. } => {
+                unmap.apply(&got, &mut unmapped);
+                &unmapped
+            }
+            _ => &got,
+        };
+        let d = quantity.deviation(&want, got);
+        if d > worst.0 || (d.is_nan() && !worst.0.is_nan()) {
+            worst = (if d.is_nan() { f64::INFINITY } else { d }, t);
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::Format;
+    use crate::formats::keys::Sampling;
+    use crate::model::{Interpolation, TrackKind};
+
+    #[test]
+    fn deviations_per_track() {
+        let mut pos = Track::numeric(
+            "a.position",
+            TrackKind::Vector,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+        );
+        pos.interpolation = Interpolation::Linear;
+        let spin = Track::numeric(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            vec![0.0, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 0.0],
+        );
+        let doc = Document::new(
+            Format::ThreeJs,
+            vec![Clip::new(
+                "c",
+                1.0,
+                vec![pos.clone(), spin.clone(), pos.clone()],
+            )],
+        );
+        let played = vec![
+            Played {
+                clip: 0,
+                track: 0,
+                target: "a position".into(),
+                curve: Curve::Keys {
+                    keys: Keys {
+                        sampling: Sampling::Step,
+                        times: vec![0.0, 1.0],
+                        values: vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+                        tangents: None,
+                        width: 3,
+                    },
+                    player: Player::PlayCanvasAnim,
+                },
+                added: 0,
+            },
+            Played {
+                clip: 0,
+                track: 1,
+                target: "a rotation".into(),
+                curve: Curve::Model(spin),
+                added: 3,
+            },
+        ];
+        let f = measure(
+            &doc,
+            played,
+            &["clip 'c' track 'a.position': gone".to_string()],
+        );
+        assert_eq!(f.tracks.len(), 3);
+        // A step where the source lerps: 2 units short just before the end.
+        assert!(
+            f.tracks[0].deviation > 1.7 && f.tracks[0].deviation < 2.0,
+            "{:?}",
+            f.tracks[0]
+        );
+        assert!(f.tracks[0].at > 0.85);
+        assert_eq!((f.tracks[1].deviation, f.tracks[1].keys_added), (0.0, 3));
+        assert_eq!(f.tracks[2].target, None);
+        assert_eq!(
+            f.tracks[2].note.as_deref(),
+            Some("clip 'c' track 'a.position': gone")
+        );
+        assert_eq!(f.largest(Quantity::Position).unwrap().track, "a.position");
+        assert_eq!(f.keys_added(), 3);
+    }
+}

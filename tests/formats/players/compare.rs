@@ -1,0 +1,474 @@
+//! Comparing what a player shows with the source, track by track, against `convert`'s report.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use clipscope_core::formats::{Document, Format};
+use clipscope_core::model::binding::sanitize_node_name;
+use clipscope_core::model::interpolant::Sampler;
+use clipscope_core::model::{Track, TrackKind};
+
+/// Rotations: the largest angle allowed, degrees.
+const ROTATION_DEG: f64 = 0.05;
+
+/// Everything else: the largest `|a − b| / max(|a|, 1)` allowed.
+const RELATIVE: f64 = 1e-4;
+
+/// Where clipscope's reading of a Lottie source and lottie-web disagree on the source itself
+/// (the file is written back byte for byte, so the writer is not the cause): source file, track
+/// names. lottie-web draws a spatial bezier position along its arc-length table and evaluates
+/// bezier easing with its own approximation; clipscope's Lottie reader follows the exact curve.
+/// Open: reading these as lottie-web plays them. A track here that plays within the tolerance
+/// is fine; any other disagreement fails.
+const KNOWN_LOTTIE_READER_DIFFERENCES: &[(&str, &[&str])] = &[
+    (
+        "dalek.json",
+        &[
+            "White_Solid_50_75#2.opacity",
+            "White_Solid_50_75#3.opacity",
+            "White_Solid_50_75#8.opacity",
+            "White_Solid_50_75#9.opacity",
+        ],
+    ),
+    (
+        "starfish.json",
+        &[
+            "main.position",
+            "Shape_Layer_1_Path_1_11.position",
+            "Shape_Layer_1_Path_1_13.position",
+            "Shape_Layer_1_Path_1_15.position",
+            "Shape_Layer_1_Path_1_17.position",
+            "Shape_Layer_1_Path_1_19.position",
+        ],
+    ),
+];
+
+/// Whether `track` of `source` played by `player` is a known reader difference.
+fn known_difference(source: &Path, player: &str, track: &str) -> bool {
+    let file = source.file_name().and_then(|f| f.to_str()).unwrap_or("");
+    player == "lottie"
+        && KNOWN_LOTTIE_READER_DIFFERENCES
+            .iter()
+            .any(|(f, tracks)| *f == file && tracks.contains(&track))
+}
+
+/// Counts over the whole run.
+#[derive(Default)]
+pub struct Tally {
+    /// Files played.
+    pub files: usize,
+    /// Tracks the player showed as the source plays.
+    pub faithful: usize,
+    /// Tracks `convert` reports as not written.
+    pub not_written: usize,
+    /// Tracks `convert` reports as playing beyond the tolerance (and the player agrees), per
+    /// target format.
+    pub reported: HashMap<String, usize>,
+    /// Tracks written where this harness cannot look (no mapping to the player's output), per
+    /// reason.
+    pub unchecked: HashMap<String, usize>,
+}
+
+impl Tally {
+    /// One paragraph for the test log.
+    pub fn summary(&self) -> String {
+        let mut lines = vec![format!(
+            "players: {} files; {} tracks played as the source plays, {} reported not written",
+            self.files, self.faithful, self.not_written
+        )];
+        let mut reported: Vec<_> = self.reported.iter().collect();
+        reported.sort();
+        for (what, n) in reported {
+            lines.push(format!("  reported beyond the tolerance: {what}: {n}"));
+        }
+        let mut unchecked: Vec<_> = self.unchecked.iter().collect();
+        unchecked.sort();
+        for (why, n) in unchecked {
+            lines.push(format!("  not checked: {why}: {n}"));
+        }
+        lines.join("\n")
+    }
+}
+
+/// One written file to check.
+pub struct Check<'a> {
+    pub source: &'a Path,
+    pub doc: &'a Document,
+    pub format: Format,
+    pub player: &'a str,
+    pub report: &'a Value,
+    pub file: &'a Path,
+    pub times: &'a HashMap<String, Vec<f64>>,
+}
+
+/// A player's number (non-finite ones come as strings).
+fn number(v: &Value) -> f64 {
+    match v {
+        Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+        Value::String(s) => s.parse().unwrap_or(f64::NAN),
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        _ => f64::NAN,
+    }
+}
+
+/// The node a track animates and its transform property, from its name.
+fn node_property(name: &str) -> Option<(String, &str)> {
+    if let Some(rest) = name.strip_prefix(".bones[") {
+        let (bone, prop) = rest.rsplit_once("].")?;
+        return Some((bone.to_string(), prop));
+    }
+    let (node, prop) = name.rsplit_once('.')?;
+    (!node.contains(['[', ']'])).then(|| (node.to_string(), prop))
+}
+
+/// The names a track may have in three.js after a conversion.
+fn aliases(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_string()];
+    if let Some((node, prop)) = node_property(name) {
+        for n in [node.clone(), sanitize_node_name(&node)] {
+            out.push(format!("{n}.{prop}"));
+            out.push(format!(".bones[{n}].{prop}"));
+        }
+    }
+    out
+}
+
+impl Check<'_> {
+    /// What the player shows for `track` of clip `clip`: one row per time, or why there is
+    /// nothing to look at.
+    #[allow(clippy::too_many_arguments)]
+    fn lookup<'v>(
+        &self,
+        values: &'v serde_json::Map<String, Value>,
+        clip: &str,
+        index: Option<usize>,
+        track: &Track,
+        target: Option<&str>,
+    ) -> Result<Option<&'v Value>, String> {
+        match self.player {
+            "threejs" | "gltf" | "threejs-legacy" => {
+                let clip = if self.player == "threejs-legacy" && clip.is_empty() {
+                    "default"
+                } else {
+                    clip
+                };
+                let mut names = aliases(&track.name);
+                names.extend(target.map(aliases).unwrap_or_default());
+                // By the clip's name, else by its place in the file (three.js names unnamed
+                // glTF animations itself).
+                let keys = [Some(clip.to_string()), index.map(|i| format!("#{i}"))];
+                Ok(keys
+                    .iter()
+                    .flatten()
+                    .find_map(|c| names.iter().find_map(|n| values.get(&format!("{c}|{n}")))))
+            }
+            "pc-animation" => {
+                let Some((node, prop)) = node_property(&track.name) else {
+                    return Err("not a node transform".into());
+                };
+                let prop = if prop == "quaternion" {
+                    "rotation"
+                } else {
+                    prop
+                };
+                Ok(values.get(&format!("{node}|{prop}")))
+            }
+            "pc-anim" => {
+                let Some((node, prop)) = node_property(&track.name) else {
+                    return Err("a component property (not a node transform)".into());
+                };
+                let prop = match prop {
+                    "position" => "localPosition",
+                    "quaternion" => "localRotation",
+                    "scale" => "localScale",
+                    _ => return Err("not a node transform".into()),
+                };
+                let names = [node.clone(), sanitize_node_name(&node)];
+                Ok(values.iter().find_map(|(k, v)| {
+                    let (path, p) = k.rsplit_once('|')?;
+                    let last = path.rsplit('/').next()?;
+                    (p == prop && names.iter().any(|n| n == last)).then_some(v)
+                }))
+            }
+            "lottie" => {
+                // lottie-web shows the main composition's layers (the file's first clip); a
+                // precomposition's play inside their precomp layer, in its time.
+                if index != Some(0) {
+                    return Err(
+                        "lottie: a precomposition's layers (played inside their precomp layer)"
+                            .into(),
+                    );
+                }
+                let _ = target;
+                // A Lottie track names its layer; a composed layer is named after the node
+                // (`X.position`, `.bones[X].quaternion`).
+                let mut names: Vec<(String, &str)> = Vec::new();
+                if let Some((layer, prop)) = track.name.rsplit_once('.') {
+                    names.push((layer.to_string(), prop));
+                }
+                if let Some((node, prop)) = node_property(&track.name) {
+                    names.push((sanitize_node_name(&node), prop));
+                    names.push((node, prop));
+                }
+                let mut unknown = None;
+                for (layer, prop) in names {
+                    let key = match prop {
+                        "position" => "p",
+                        "anchor" => "a",
+                        "scale" => "s",
+                        "rotation" | "quaternion" => "r",
+                        "opacity" => "o",
+                        other => {
+                            unknown = Some(other.to_string());
+                            continue;
+                        }
+                    };
+                    if let Some(rows) = values.get(&format!("{layer}|{key}")) {
+                        return Ok(Some(rows));
+                    }
+                }
+                match unknown {
+                    Some(p) => Err(format!(
+                        "lottie: layer property '{p}' (not a transform lottie-web reports here)"
+                    )),
+                    None => Ok(None),
+                }
+            }
+            _ => Err(format!("{} (no mapping in this harness)", self.player)),
+        }
+    }
+
+    /// Checks the player's `result` for this file against the source and `convert`'s report.
+    pub fn run(&self, result: &Value, tally: &mut Tally, failures: &mut Vec<String>) {
+        let what = format!(
+            "{} → {} ({})",
+            self.source.file_name().unwrap().to_string_lossy(),
+            self.format,
+            self.file.file_name().unwrap().to_string_lossy()
+        );
+        tally.files += 1;
+        if let Some(e) = result.get("error").and_then(Value::as_str) {
+            // A file written back unchanged that the player refuses as it refuses the source
+            // (lottie-web and a precomposition whose asset is missing, say) is the source's
+            // problem, not the writer's.
+            let unchanged = std::fs::read(self.file).ok() == std::fs::read(self.source).ok();
+            if unchanged {
+                *tally
+                    .unchecked
+                    .entry(format!(
+                        "{}: refuses the source itself, written back unchanged",
+                        self.player
+                    ))
+                    .or_default() += 1;
+            } else {
+                failures.push(format!("{what}: the player refused it: {e}"));
+            }
+            return;
+        }
+        if let Some(v) = result.get("validator") {
+            let errors = v["numErrors"].as_u64().unwrap_or(1);
+            let warnings = v["numWarnings"].as_u64().unwrap_or(1);
+            if errors + warnings > 0 {
+                failures.push(format!(
+                    "{what}: glTF-Validator: {errors} error(s), {warnings} warning(s): {}",
+                    v["messages"]
+                ));
+            }
+        }
+        let empty = serde_json::Map::new();
+        let values = result["values"].as_object().unwrap_or(&empty);
+        let file = self.file.to_string_lossy();
+        let Some(entry) = self.report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["path"].as_str() == Some(&*file))
+        else {
+            failures.push(format!("{what}: not in convert's report"));
+            return;
+        };
+        for t in entry["tracks"].as_array().into_iter().flatten() {
+            let clip_name = t["clip"].as_str().unwrap_or_default();
+            let track_name = t["track"].as_str().unwrap_or_default();
+            let Some(clip) = self.doc.clips.iter().find(|c| c.name == clip_name) else {
+                continue;
+            };
+            let Some(track) = clip.tracks.iter().find(|x| x.name == track_name) else {
+                continue;
+            };
+            if t["target"].is_null() {
+                tally.not_written += 1;
+                if t["note"].as_str().is_none_or(str::is_empty) {
+                    failures.push(format!(
+                        "{what}: '{track_name}' not written, no reason given"
+                    ));
+                }
+                continue;
+            }
+            let index = entry["clips"]
+                .as_array()
+                .and_then(|c| c.iter().position(|n| n.as_str() == Some(clip_name)));
+            if values.is_empty()
+                && let Some(e) = result.get("objectLoader").and_then(Value::as_str)
+                && e != "ok"
+            {
+                // An object file no three.js r187 loader reads (format 4.3 geometry-embedded
+                // clips, say), written back as it was read.
+                *tally
+                    .unchecked
+                    .entry(format!("three.js r187 reads no clips from it ({e})"))
+                    .or_default() += 1;
+                continue;
+            }
+            let rows = match self.lookup(values, clip_name, index, track, t["target"].as_str()) {
+                Err(why) => {
+                    *tally.unchecked.entry(why).or_default() += 1;
+                    continue;
+                }
+                Ok(None) => {
+                    failures.push(format!(
+                        "{what}: convert wrote '{track_name}' to {}, but the player shows nothing \
+                         for it (it has {:?})",
+                        t["target"],
+                        values.keys().take(12).collect::<Vec<_>>()
+                    ));
+                    continue;
+                }
+                Ok(Some(rows)) => rows,
+            };
+            // A composed Lottie file: lottie-web's pixels, degrees and percent mapped back into
+            // the source's units (the documented mapping, formats.md).
+            let composed;
+            let rows = if self.player == "lottie" && self.doc.format != Format::Lottie {
+                composed = unmap_lottie(rows, track, values, result);
+                &composed
+            } else {
+                rows
+            };
+            let times = &self.times[clip_name];
+            let (played, at) = deviation(track, times, rows);
+            let reported = t["deviation"].as_f64().unwrap_or(f64::INFINITY);
+            let tolerance = if track.kind == TrackKind::Quaternion {
+                ROTATION_DEG
+            } else {
+                RELATIVE
+            };
+            if played <= tolerance {
+                tally.faithful += 1;
+            } else if known_difference(self.source, self.player, track_name)
+                && std::fs::read(self.file).ok() == std::fs::read(self.source).ok()
+            {
+                *tally
+                    .unchecked
+                    .entry(format!(
+                        "{}: known reader difference on the unchanged source",
+                        self.player
+                    ))
+                    .or_default() += 1;
+            } else if reported > tolerance {
+                *tally
+                    .reported
+                    .entry(format!(
+                        "{} {}",
+                        self.format,
+                        t["quantity"].as_str().unwrap_or("")
+                    ))
+                    .or_default() += 1;
+            } else {
+                failures.push(format!(
+                    "{what}: '{track_name}' plays {played:.3e} from the source at {at} s in the \
+                     player, but convert reports {reported:.3e}"
+                ));
+            }
+        }
+    }
+}
+
+/// lottie-web's rows for a composed layer in the source track's units: position
+/// `((x − 256) / 100, −(y − 256) / 100)` for a layer without parent (else from 0), rotation a
+/// turn about z by the negated degrees, scale and opacity percent / 100.
+fn unmap_lottie(
+    rows: &Value,
+    track: &Track,
+    values: &serde_json::Map<String, Value>,
+    result: &Value,
+) -> Value {
+    let prop = track.name.rsplit('.').next().unwrap_or("");
+    let layer = values
+        .iter()
+        .find(|(_, v)| std::ptr::eq(*v, rows))
+        .and_then(|(k, _)| k.rsplit_once('|'))
+        .map(|(l, _)| l.to_string())
+        .unwrap_or_default();
+    let parented = result["parents"][&layer].as_bool().unwrap_or(false);
+    let center = if parented { 0.0 } else { 256.0 };
+    let map = |row: &Value| -> Value {
+        let Some(row) = row.as_array() else {
+            return Value::Null;
+        };
+        let n: Vec<f64> = row.iter().map(number).collect();
+        let out: Vec<f64> = match prop {
+            "position" => vec![(n[0] - center) / 100.0, -(n[1] - center) / 100.0],
+            "quaternion" => {
+                let h = (-n[0]).to_radians() / 2.0;
+                vec![0.0, 0.0, h.sin(), h.cos()]
+            }
+            _ => n.iter().map(|v| v / 100.0).collect(),
+        };
+        serde_json::json!(out)
+    };
+    Value::Array(
+        rows.as_array()
+            .map_or(Vec::new(), |r| r.iter().map(map).collect()),
+    )
+}
+
+/// The largest deviation between the source `track` (sampled as `clipscope sample` does) and
+/// the player's `rows` at `times`, and when: degrees between rotations, else relative.
+fn deviation(track: &Track, times: &[f64], rows: &Value) -> (f64, f64) {
+    let rows = rows.as_array().map_or(&[][..], Vec::as_slice);
+    let mut sampler = Sampler::new(track);
+    let mut worst = (0.0f64, 0.0);
+    for (i, &t) in times.iter().enumerate() {
+        let want: Vec<f64> = sampler
+            .evaluate(t)
+            .as_numbers()
+            .unwrap_or_default()
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        let Some(row) = rows.get(i).and_then(Value::as_array) else {
+            // The layer is not shown at this time (lottie-web evaluates shown layers only).
+            continue;
+        };
+        let got: Vec<f64> = row.iter().map(number).collect();
+        let d = if track.kind == TrackKind::Quaternion {
+            angle(&want, &got)
+        } else {
+            let n = want.len().min(got.len());
+            (0..n)
+                .map(|c| {
+                    let d = (want[c] - got[c]).abs() / want[c].abs().max(1.0);
+                    if d.is_nan() { f64::INFINITY } else { d }
+                })
+                .fold(if n == 0 { f64::INFINITY } else { 0.0 }, f64::max)
+        };
+        if d > worst.0 {
+            worst = (d, t);
+        }
+    }
+    worst
+}
+
+/// Degrees between two rotations given as quaternions of any length and sign.
+fn angle(a: &[f64], b: &[f64]) -> f64 {
+    let norm = |q: &[f64]| q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let (na, nb) = (norm(a), norm(b));
+    if a.len() != 4 || b.len() != 4 || !(na > 0.0 && nb > 0.0) {
+        return f64::INFINITY;
+    }
+    let dot = (a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() / (na * nb)).abs();
+    2.0 * dot.min(1.0).acos().to_degrees()
+}
