@@ -10,7 +10,9 @@ use super::{DiffOptions, JointChange, Skeletons};
 use crate::model::binding::parse_track_name;
 use crate::model::interpolant::Sampler;
 use crate::model::ops::reduce::rotation_angle;
-use crate::model::ops::reduce::world::{Hierarchy, JointInput, evaluate};
+use crate::model::ops::reduce::property::{PROPERTIES, Property};
+use crate::model::ops::reduce::tree::Tree;
+use crate::model::ops::reduce::world::{NodeInput, evaluate};
 use crate::model::{Clip, Track};
 
 /// Samples posed at once.
@@ -30,11 +32,24 @@ impl Slot {
     fn size(self) -> usize {
         if self == Slot::Quaternion { 4 } else { 3 }
     }
+
+    /// The reducer's property for the slot.
+    fn property(self) -> Property {
+        match self {
+            Slot::Position => Property::Position,
+            Slot::Quaternion => Property::Quaternion,
+            Slot::Euler => Property::Euler,
+            Slot::Scale => Property::Scale,
+        }
+    }
 }
+
+/// The slots, in their buffer order.
+const SLOTS: [Slot; 4] = [Slot::Position, Slot::Quaternion, Slot::Euler, Slot::Scale];
 
 /// One version: its hierarchy and the tracks that drive its joints.
 struct Side<'a> {
-    hierarchy: Hierarchy,
+    hierarchy: Tree,
     drivers: Vec<(usize, Slot, &'a Track, Sampler<'a>)>,
     /// Each joint's sampled values of the current block, per slot (empty when not driven).
     buffers: Vec<[Vec<f64>; 4]>,
@@ -45,7 +60,7 @@ impl<'a> Side<'a> {
     /// through `alias` (the name of the track it pairs with in the other version).
     fn new(
         clip: &'a Clip,
-        hierarchy: Hierarchy,
+        hierarchy: Tree,
         alias: &dyn Fn(usize) -> Option<&'a str>,
         options: &DiffOptions,
     ) -> Side<'a> {
@@ -85,14 +100,20 @@ impl<'a> Side<'a> {
     }
 
     /// What drives each joint for the block just sampled.
-    fn inputs(&self) -> Vec<JointInput<'_>> {
+    fn inputs(&self) -> Vec<NodeInput<'_>> {
         self.buffers
             .iter()
-            .map(|b| JointInput {
-                position: some(&b[0]),
-                quaternion: some(&b[1]),
-                euler: some(&b[2]),
-                scale: some(&b[3]),
+            .map(|b| {
+                let mut values = [None; PROPERTIES];
+                for slot in SLOTS {
+                    values[slot.property() as usize] =
+                        some(&b[slot as usize]).map(|v| (v, slot.size()));
+                }
+                NodeInput {
+                    values,
+                    heading: None,
+                    unit_rotation: false,
+                }
             })
             .collect()
     }
@@ -103,7 +124,7 @@ impl<'a> Side<'a> {
 fn driven(
     track: &Track,
     name: &str,
-    hierarchy: &Hierarchy,
+    hierarchy: &Tree,
     options: &DiffOptions,
 ) -> Option<(usize, Slot)> {
     let numbers = track.values.as_numbers()?;
@@ -173,8 +194,8 @@ pub(crate) fn changes(
     }
     let old_alias = |i: usize| new_of_old[i].map(|j| new.tracks[j].name.as_str());
     let new_alias = |j: usize| old_of_new[j].map(|i| old.tracks[i].name.as_str());
-    let mut a = Side::new(old, Hierarchy::new(so), &old_alias, options);
-    let mut b = Side::new(new, Hierarchy::new(sn), &new_alias, options);
+    let mut a = Side::new(old, joint_tree(so), &old_alias, options);
+    let mut b = Side::new(new, joint_tree(sn), &new_alias, options);
     if a.drivers.is_empty() && b.drivers.is_empty() {
         return Vec::new();
     }
@@ -191,19 +212,19 @@ pub(crate) fn changes(
     for block in times.chunks(BLOCK) {
         a.sample(block);
         b.sample(block);
-        let fa = evaluate(&a.hierarchy, &a.inputs(), block.len(), 0.0);
-        let fb = evaluate(&b.hierarchy, &b.inputs(), block.len(), 0.0);
+        let fa = evaluate(&a.hierarchy, &a.inputs(), block);
+        let fb = evaluate(&b.hierarchy, &b.inputs(), block);
         for (s, &t) in block.iter().enumerate() {
             for ((ja, jb), w) in common.iter().zip(worst.iter_mut()) {
-                let (pa, pb) = (fa.point(s, *ja, 0), fb.point(s, *jb, 0));
+                let (pa, pb) = (fa.origin(s, *ja), fb.origin(s, *jb));
                 let d =
                     ((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2) + (pa[2] - pb[2]).powi(2))
                         .sqrt();
                 if d > w.0 || (d.is_nan() && !w.0.is_infinite()) {
                     (w.0, w.1) = (if d.is_nan() { f64::INFINITY } else { d }, t);
                 }
-                let ra = fa.rotations[s * fa.joints + ja].map(f64::from);
-                let rb = fb.rotations[s * fb.joints + jb].map(f64::from);
+                let ra = fa.rotation(s, *ja).map(f64::from);
+                let rb = fb.rotation(s, *jb).map(f64::from);
                 let angle = rotation_angle(&ra, &rb).to_degrees();
                 if angle > w.2 {
                     (w.2, w.3) = (angle, t);
@@ -229,6 +250,12 @@ pub(crate) fn changes(
             .then(y.angle.total_cmp(&x.angle))
     });
     out
+}
+
+/// The joints of `skeleton` as the reducer's tree; only their origins and rotations are
+/// compared.
+fn joint_tree(skeleton: &crate::model::Skeleton) -> Tree {
+    Tree::from_skeleton(skeleton, |_| false, 0.0)
 }
 
 /// The sampled values, or `None` when the slot is not driven.

@@ -34,10 +34,10 @@ mod layer;
 mod mesh;
 mod outcome;
 mod plan;
-mod property;
+pub(crate) mod property;
 mod search;
 mod trace;
-mod tree;
+pub(crate) mod tree;
 pub(crate) mod world;
 
 use std::collections::HashMap;

@@ -306,6 +306,16 @@ impl WorldFrames {
         self.bases.len().checked_div(self.nodes).unwrap_or(0)
     }
 
+    /// Where node `j`'s origin (its first measured point) is at sample `s`.
+    pub fn origin(&self, s: usize, j: usize) -> [f64; 3] {
+        self.bases[s * self.nodes + j]
+    }
+
+    /// Node `j`'s unit world rotation at sample `s`.
+    pub fn rotation(&self, s: usize, j: usize) -> [f32; 4] {
+        self.rotations[s * self.nodes + j]
+    }
+
     /// The largest difference from these frames of the pose `inputs` drive (same nodes and
     /// samples), overall and per node (distance, angle: angles only when `angles`), computed
     /// without keeping the other frames.
