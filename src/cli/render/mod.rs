@@ -155,7 +155,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             )?;
     } else if let Some(bounds) = poses
         .iter()
-        .filter_map(|p| frame_of(p).bounds())
+        .filter_map(|p| Frame::framing_bounds(&figure, p))
         .reduce(Bounds::union)
     {
         camera.frame_aspect(bounds, width as f32 / height as f32);
