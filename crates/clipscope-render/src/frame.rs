@@ -98,6 +98,16 @@ impl<'a> Frame<'a> {
         self
     }
 
+    /// The bounds the camera frames `figure` posed as `posed` by: a model's exact bounds (its
+    /// vertices skinned on the CPU, see `ModelFigure::exact_bounds`), else the bounds of what
+    /// its frame draws.
+    pub fn framing_bounds(figure: &Figure, posed: &FigureFrame) -> Option<Bounds> {
+        match figure {
+            Figure::Model(m) => m.exact_bounds(posed).map(|(lo, hi)| Bounds::new(lo, hi)),
+            _ => Frame::of(figure, posed).bounds(),
+        }
+    }
+
     /// The bounds of everything drawn, if anything is.
     pub fn bounds(&self) -> Option<Bounds> {
         [

@@ -259,23 +259,26 @@ pub fn draw(
             frame
         }
     };
-    let stage = poses
-        .iter()
-        .filter_map(|p| frame_of(p).bounds())
-        .reduce(Bounds::union);
     if let Some(spec) = shot.camera {
         camera = Camera::looking(spec.eye.into(), spec.target.into(), spec.fov.to_radians())
             .ok_or(
                 "--camera: the eye must differ from the target and not look straight up or down",
             )?;
-    } else if let Some(bounds) = stage {
+    } else if let Some(bounds) = poses
+        .iter()
+        .filter_map(|p| Frame::framing_bounds(&figure, p))
+        .reduce(Bounds::union)
+    {
         camera.frame_aspect(bounds, width as f32 / height as f32);
     }
     let mut headless = Headless::new()?;
     let renderer = headless.renderer(width, height);
     renderer.transparent = shot.transparent;
     if steady {
-        renderer.stage = stage;
+        renderer.stage = poses
+            .iter()
+            .filter_map(|p| frame_of(p).bounds())
+            .reduce(Bounds::union);
     }
     if let Some(model) = &shot.doc.model {
         for note in &model.notes {

@@ -185,10 +185,10 @@ impl Viewport {
         if !(self.frame_next || self.frame_all_next) {
             return;
         }
-        let figure = self.stage.player().map(|p| {
-            let frame = Frame::of(p.figure(), &self.frame);
-            posing::grounded(p.figure(), frame.bounds())
-        });
+        let figure = self
+            .stage
+            .player()
+            .map(|p| posing::grounded(p.figure(), Frame::framing_bounds(p.figure(), &self.frame)));
         let Some(player) = self.stage.player_mut() else {
             return;
         };

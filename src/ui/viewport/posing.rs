@@ -20,7 +20,7 @@ pub(super) fn motion_bounds(player: &mut Player, duration: f64) -> Option<Bounds
     for k in 0..=FRAMING_SAMPLES {
         let t = duration.max(0.0) * f64::from(k) / f64::from(FRAMING_SAMPLES);
         player.frame_at(t, &mut scratch);
-        if let Some(b) = Frame::of(player.figure(), &scratch).bounds() {
+        if let Some(b) = Frame::framing_bounds(player.figure(), &scratch) {
             bounds = Some(bounds.map_or(b, |a| a.union(b)));
         }
     }

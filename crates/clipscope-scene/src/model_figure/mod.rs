@@ -242,6 +242,33 @@ impl ModelFigure {
     }
 }
 
+impl ModelFigure {
+    /// The exact world bounds of the posed meshes of `frame`: every vertex skinned on the CPU
+    /// ([`Model::posed`]). A pass over the vertices, so it is for framing the camera (a new
+    /// clip, F, a review render), not for every frame ([`ModelFigure::bounds`] is the cheap,
+    /// looser box).
+    pub fn exact_bounds(&self, frame: &FigureFrame) -> Option<(Vec3, Vec3)> {
+        let mut per_node: Vec<&[f32]> = vec![&[]; self.model.nodes.len()];
+        let mut at = 0;
+        for draw in self.draws.iter().filter(|d| d.morph_node.is_some()) {
+            let end = (at + draw.targets).min(frame.weights.len());
+            per_node[draw.instance.node] = &frame.weights[at.min(end)..end];
+            at += draw.targets;
+        }
+        let mut min = Vec3::splat(f32::INFINITY);
+        let mut max = Vec3::splat(f32::NEG_INFINITY);
+        for p in self.model.posed(&frame.nodes, |n| per_node[n]) {
+            for v in p.positions.iter().map(|v| Vec3::from(*v)) {
+                if v.is_finite() {
+                    min = min.min(v);
+                    max = max.max(v);
+                }
+            }
+        }
+        (min.x <= max.x).then_some((min, max))
+    }
+}
+
 /// For each palette matrix of `instance` (its skin's joints, then its node), the box of the
 /// mesh-space vertices it moves, morph offsets included at weights 0 to 1.
 fn palette_boxes(model: &Model, instance: MeshInstance) -> Vec<Option<(Vec3, Vec3)>> {

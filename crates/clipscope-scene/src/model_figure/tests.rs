@@ -152,15 +152,31 @@ fn the_legacy_skinned_model_plays_and_a_picked_file_brings_its_mesh() {
     let figure = Figure::for_clip(clip, src, None).unwrap();
     assert!(matches!(figure, Figure::Model(_)), "{}", figure.name());
     let model = doc.model.as_ref().unwrap();
+    let Figure::Model(model_figure) = &figure else {
+        unreachable!()
+    };
+    let model_figure = model_figure.clone();
     let mut player = Player::on(Arc::new(clip.clone()), figure);
     assert!(player.unbound_tracks().is_empty());
     for t in [0.0, 0.2, 0.4] {
         let mut frame = FigureFrame::default();
         player.frame_at(t, &mut frame);
-        assert!(close(
-            &reference(model, &frame),
-            &palette_skinned(model, &frame)
-        ));
+        let posed = reference(model, &frame);
+        assert!(close(&posed, &palette_skinned(model, &frame)));
+        // The bounds hold every posed vertex; the exact ones touch them, and are tighter.
+        let (lo, hi) = model_figure.bounds(&frame).unwrap();
+        let (elo, ehi) = model_figure.exact_bounds(&frame).unwrap();
+        let (mut plo, mut phi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for p in posed.iter().flatten() {
+            let p = Vec3::from(*p);
+            assert!(
+                p.cmpge(lo - 1e-4).all() && p.cmple(hi + 1e-4).all(),
+                "at {t} s: {p} outside {lo} {hi}"
+            );
+            (plo, phi) = (plo.min(p), phi.max(p));
+        }
+        assert!(elo.abs_diff_eq(plo, 1e-5) && ehi.abs_diff_eq(phi, 1e-5));
+        assert!((ehi - elo).length() <= (hi - lo).length() + 1e-5);
     }
     // The same file picked as a figure for a clip of another file shows its mesh.
     let path = clipscope_test_support::sample_data("threejs/simple-skinned.json").unwrap();
