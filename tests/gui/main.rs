@@ -26,10 +26,10 @@ mod reduce;
 mod render;
 mod safety;
 mod skin_render;
-mod skinning;
 /// The generated skinned character of the reduction tests.
 #[path = "../formats/skinned_character.rs"]
 mod skinned_character;
+mod skinning;
 mod timeline;
 mod validate;
 mod viewport;
