@@ -79,19 +79,15 @@ fn keys(path: &Path) -> usize {
 fn measured(original: &Path, path: &Path) -> f64 {
     let conformance = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
     if conformance.join("node_modules/three").exists() {
-        let out = Command::new("node")
-            .arg("measure_error.mjs")
-            .arg(original)
-            .arg(path)
-            .current_dir(&conformance)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = node(
+            &conformance,
+            &[
+                "measure_error.mjs".into(),
+                original.display().to_string(),
+                path.display().to_string(),
+            ],
         );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         return v["seen"].as_f64().unwrap();
     }
     let a = formats::read_file(original).unwrap();
@@ -99,6 +95,21 @@ fn measured(original: &Path, path: &Path) -> f64 {
     let skeleton = a.skeleton.clone().unwrap();
     let origins = vec![None; skeleton.bones.len()];
     world_error::world_error(&a.clips[0], &b.clips[0], &skeleton, &origins).distance
+}
+
+/// Runs `node ARGS` in `dir` and returns its standard output (a failure is the bench's).
+fn node(dir: &Path, args: &[String]) -> Vec<u8> {
+    let out = Command::new("node")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 /// Runs `clipscope reduce` as a user does; returns the wall time.
@@ -138,17 +149,8 @@ fn compare_keys() {
             args.push(dir().join(format!("gt{i}.glb")).display().to_string());
             args.push(format!("{t:e}"));
         }
-        let out = Command::new("node")
-            .arg(&script)
-            .args(&args)
-            .current_dir(&cwd)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        args.insert(0, script.display().to_string());
+        node(&cwd, &args);
         for (i, t) in tolerances.iter().enumerate() {
             let path = dir().join(format!("gt{i}.glb"));
             sweep.push((*t, keys(&path), measured(&input, &path)));

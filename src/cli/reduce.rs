@@ -178,10 +178,12 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             doc.format.description()
         ));
     }
+    // Only a composition with auto-oriented layers can need it (no reducer is prepared to ask).
     let headings = doc
         .clips
         .iter()
-        .any(|c| Reducer::new(c, skeleton.as_ref(), &options).has_headings());
+        .flat_map(|c| c.layers.iter().flat_map(|l| &l.layers))
+        .any(|l| l.auto_orient);
     if headings {
         // Auto-oriented layers turn along every segment of their paths, which a fit may not
         // keep (the search then keeps whole channels): try again with their positions kept,
