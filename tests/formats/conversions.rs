@@ -14,9 +14,9 @@ use std::path::PathBuf;
 
 use crate::test_support::sample_data;
 use clipscope_core::formats::{
-    Document, Format, WriteOptions, check_writable, conversion_losses, read_file, write_file,
+    Document, Format, WriteOptions, check_writable, conversion_losses, read_file, track_aliases,
+    write_file,
 };
-use clipscope_core::model::binding::sanitize_node_name;
 use clipscope_core::model::interpolant::Sampler;
 use clipscope_core::model::{Clip, Interpolation, Track, TrackKind};
 
@@ -77,24 +77,6 @@ fn times(clip: &Clip) -> Vec<f64> {
         .collect()
 }
 
-/// The names a track may have after a conversion.
-fn aliases(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_string()];
-    if let Some(rest) = name.strip_prefix(".bones[")
-        && let Some((bone, prop)) = rest.rsplit_once("].")
-    {
-        out.push(format!("{bone}.{prop}"));
-        out.push(format!("{}.{prop}", sanitize_node_name(bone)));
-    } else if let Some((node, prop)) = name.rsplit_once('.')
-        && !node.is_empty()
-        && !node.contains(['[', ']'])
-    {
-        out.push(format!(".bones[{node}].{prop}"));
-        out.push(format!("{}.{prop}", sanitize_node_name(node)));
-    }
-    out
-}
-
 /// The numeric values of `track` at `t`.
 fn sample(track: &Track, t: f64) -> Vec<f64> {
     let mut out = vec![0.0; track.value_size()];
@@ -127,7 +109,7 @@ fn compare(src: &Document, back: &Document, what: &str, tally: &mut Tally, bad: 
             if track.values.as_numbers().is_none() || track.is_empty() {
                 continue;
             }
-            let names = aliases(&track.name);
+            let names = track_aliases(&track.name);
             let Some(found) = other.tracks.iter().find(|t| {
                 // A root morph track comes back on the mesh's node in glTF.
                 let on_node = track.name.starts_with(".morphTargetInfluences[")

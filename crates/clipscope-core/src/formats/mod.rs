@@ -49,6 +49,7 @@ pub use atomic::write_atomic;
 pub use comparison::diff_documents;
 pub use document::{Accepted, Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
+pub use fidelity::readback::aliases as track_aliases;
 pub use fidelity::{
     DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Tolerance,
     TrackFidelity,

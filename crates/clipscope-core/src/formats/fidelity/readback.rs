@@ -83,7 +83,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
 
 /// The names `name` may have after a conversion: itself, `.bones[X].p` ↔ `X.p`, and node names
 /// sanitized as glTF writers and three.js do.
-pub(crate) fn aliases(name: &str) -> Vec<String> {
+pub fn aliases(name: &str) -> Vec<String> {
     let mut out = vec![name.to_string()];
     if let Some(rest) = name.strip_prefix(".bones[")
         && let Some((bone, prop)) = rest.rsplit_once("].")
