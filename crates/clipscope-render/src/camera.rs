@@ -107,11 +107,30 @@ impl Camera {
     /// Like [`Camera::frame`] for a target of the given aspect ratio (width / height): every
     /// corner of the box lands inside the middle 88% of the picture both ways.
     pub fn frame_aspect(&mut self, bounds: Bounds, aspect: f32) {
+        self.frame_below(bounds, aspect, 0.0);
+    }
+
+    /// Like [`Camera::frame_aspect`], into the part of the picture below its top `top` (a
+    /// fraction of the picture's height, at most 0.6) where an overlay covers it: every corner
+    /// of the box lands inside the middle 88% of that part, and the box's centre in its middle.
+    /// The target moves up the view by the same fraction, so orbiting still turns around the
+    /// box's centre line.
+    pub fn frame_below(&mut self, bounds: Bounds, aspect: f32, top: f32) {
         const FILL: f32 = 0.88;
+        let top = if top.is_finite() {
+            top.clamp(0.0, 0.6)
+        } else {
+            0.0
+        };
         self.target = bounds.centre();
         let view = self.view();
-        let tan_v = (self.fov_y * 0.5).tan() * FILL;
-        let tan_h = tan_v * aspect.max(1e-3);
+        let tan = (self.fov_y * 0.5).tan();
+        // The free part spans NDC y from -1 to 1 - 2·top: its middle is at -top, its half
+        // height 1 - top. A corner at view offset v (from the centre) and depth d - v.z lands
+        // at y = (v.y - s) / ((d - v.z)·tan) once the target is lifted by s = top·tan·d, so it
+        // fits within FILL of the half height when d is at least the bounds below.
+        let half = FILL * (1.0 - top);
+        let tan_h = tan * FILL * aspect.max(1e-3);
         let mut distance = bounds.radius().max(0.05) * 0.25;
         for corner in 0..8u32 {
             let p = Vec3::new(
@@ -134,11 +153,13 @@ impl Camera {
             // The corner in view axes, measured from the target: the camera sits `distance`
             // along +z (view space), so the corner's depth is `distance - v.z`.
             let v = view.transform_vector3(p);
-            distance = distance
-                .max(v.z + v.x.abs() / tan_h)
-                .max(v.z + v.y.abs() / tan_v);
+            let above = (v.y + (half - top) * tan * v.z) / (tan * half);
+            let below = ((half + top) * tan * v.z - v.y) / (tan * half);
+            distance = distance.max(v.z + v.x.abs() / tan_h).max(above).max(below);
         }
         self.distance = distance;
+        let up = view.inverse().transform_vector3(Vec3::Y);
+        self.target += up * (top * tan * distance);
     }
 
     /// Turns the camera by a pointer drag: `dx`, `dy` in radians.
@@ -232,6 +253,39 @@ mod tests {
         for corner in [bounds.min, bounds.max] {
             let p = vp.project_point3(corner);
             assert!(p.x.abs() < 1.0 && p.y.abs() < 1.0 && (0.0..1.0).contains(&p.z));
+        }
+    }
+
+    #[test]
+    fn framing_below_an_overlay_keeps_the_box_under_it() {
+        for orthographic in [false, true] {
+            for (aspect, top) in [(2.8, 0.45), (1.0, 0.3), (0.6, 0.6), (1.5, 0.0)] {
+                let mut camera = Camera {
+                    orthographic,
+                    ..Camera::default()
+                };
+                let bounds = Bounds::new(Vec3::new(-2.0, -5.3, -3.6), Vec3::new(3.3, 1.5, 4.2));
+                camera.frame_below(bounds, aspect, top);
+                let vp = camera.view_projection(aspect);
+                let mut highest = f32::MIN;
+                for corner in 0..8u32 {
+                    let c = Vec3::new(
+                        [bounds.min.x, bounds.max.x][(corner & 1) as usize],
+                        [bounds.min.y, bounds.max.y][((corner >> 1) & 1) as usize],
+                        [bounds.min.z, bounds.max.z][((corner >> 2) & 1) as usize],
+                    );
+                    let p = vp.project_point3(c);
+                    highest = highest.max(p.y);
+                    assert!(
+                        p.x.abs() < 1.0 && p.y > -1.0,
+                        "{orthographic} {aspect} {top} {p}"
+                    );
+                    // Below the overlay: NDC y under 1 - 2·top.
+                    assert!(p.y < 1.0 - 2.0 * top, "{orthographic} {aspect} {top} {p}");
+                }
+                // And not needlessly small: the box reaches most of the free part's height.
+                assert!(highest > 0.6 - 2.0 * top || aspect < 1.0, "{highest}");
+            }
         }
     }
 

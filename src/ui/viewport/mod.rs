@@ -74,9 +74,11 @@ pub struct Viewport {
     pub follow: bool,
     /// The next framing is the first of a newly shown clip (it decides [`Viewport::follow`]).
     new_clip: bool,
-    /// The last framing: the camera it set, the picture's aspect then, and whether it framed
-    /// the whole motion. While the camera stays as framed, a new aspect frames again.
-    framed: Option<(Camera, f32, bool)>,
+    /// The last framing. While the camera stays as framed, a new aspect or overlay frames again.
+    framed: Option<Framing>,
+    /// The part of the picture's height the overlay card covers at the top (0 to 1), as last
+    /// painted; framing puts the figure below it.
+    card_cover: f32,
     gpu: Option<picture::Gpu>,
     /// The other version of the clip posed as a ghost, while one is compared.
     pub ghost: ghost::Ghost,
@@ -99,6 +101,7 @@ impl Default for Viewport {
             follow: false,
             new_clip: true,
             framed: None,
+            card_cover: 0.0,
             gpu: None,
             ghost: ghost::Ghost::default(),
         }
@@ -136,6 +139,14 @@ impl Viewport {
     /// Where the picture was last drawn (screen points).
     pub fn rect(&self) -> egui::Rect {
         self.rect
+    }
+
+    /// The part of the last drawn picture that the overlay card leaves clear (screen points):
+    /// where framing puts the figure.
+    pub fn clear_rect(&self) -> egui::Rect {
+        let mut clear = self.rect;
+        clear.min.y += self.card_cover * self.rect.height();
+        clear
     }
 
     /// The player of the clip shown, if any (its figure, its unbound tracks).
@@ -201,8 +212,13 @@ impl Viewport {
             Some(now) if self.travelling && !self.frame_all_next => (now, false),
             _ => (motion, true),
         };
-        self.camera.frame_aspect(bounds, aspect);
-        self.framed = Some((self.camera, aspect, whole));
+        self.camera.frame_below(bounds, aspect, self.card_cover);
+        self.framed = Some(Framing {
+            camera: self.camera,
+            aspect,
+            cover: self.card_cover,
+            whole,
+        });
         if self.new_clip && !self.camera.orthographic {
             self.follow = self.travelling;
         }
@@ -212,12 +228,29 @@ impl Viewport {
     }
 }
 
+/// What the last framing did: the camera it set, the picture's aspect and the overlay's cover
+/// then, and whether it framed the whole motion.
+#[derive(Debug, Clone, Copy)]
+struct Framing {
+    camera: Camera,
+    aspect: f32,
+    cover: f32,
+    whole: bool,
+}
+
 impl Viewport {
     /// Asks for the last framing again when the picture's aspect changed (the panels settling
-    /// after the window opens, a resized window) and the camera has not been moved since
-    /// (following moves only its target), so what was framed stays whole.
+    /// after the window opens, a resized window) or the overlay card grew or shrank, and the
+    /// camera has not been moved since (following moves only its target), so what was framed
+    /// stays whole and clear of the card.
     fn reframe_if_resized(&mut self, aspect: f32) {
-        let Some((framed, was, all)) = self.framed else {
+        let Some(Framing {
+            camera: framed,
+            aspect: was,
+            cover,
+            whole: all,
+        }) = self.framed
+        else {
             return;
         };
         let untouched = framed.yaw == self.camera.yaw
@@ -225,7 +258,8 @@ impl Viewport {
             && framed.distance == self.camera.distance
             && framed.orthographic == self.camera.orthographic
             && (self.follow || framed.target == self.camera.target);
-        if untouched && (aspect / was.max(1e-3) - 1.0).abs() > 0.02 {
+        let resized = (aspect / was.max(1e-3) - 1.0).abs() > 0.02;
+        if untouched && (resized || (self.card_cover - cover).abs() > 0.02) {
             if all {
                 self.frame_all_next = true;
             } else {
@@ -295,7 +329,8 @@ pub fn show(
         Some(rs) => picture::draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
         None => picture::empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
     }
-    overlay::card(ui, rect, vp, subject, outbox);
+    let card = overlay::card(ui, rect, vp, subject, outbox);
+    vp.card_cover = overlay::cover(rect, card);
     if let (Some(name), Some(pos)) = (&vp.hovered, response.hover_pos()) {
         overlay::bone_label(ui, name, pos);
     }

@@ -10,14 +10,14 @@ use super::{Subject, Viewport};
 use crate::ui::outbox::{AppCommand, FileTarget, Outbox};
 
 /// The figure picker, the blend controls and the unbound-track note, over the picture's
-/// top-left corner.
+/// top-left corner; returns where the card was painted.
 pub(super) fn card(
     ui: &mut egui::Ui,
     rect: egui::Rect,
     vp: &mut Viewport,
     subject: Subject<'_>,
     outbox: &mut Outbox,
-) {
+) -> egui::Rect {
     let area = egui::Rect::from_min_size(
         rect.min + egui::vec2(8.0, 8.0),
         egui::vec2((rect.width() - 16.0).clamp(0.0, 420.0), 150.0),
@@ -29,8 +29,28 @@ pub(super) fn card(
             .fill(ui.visuals().window_fill.gamma_multiply(0.88))
             .corner_radius(6.0)
             .inner_margin(egui::Margin::symmetric(8, 6))
-            .show(ui, |ui| card_contents(ui, vp, subject, outbox));
-    });
+            .show(ui, |ui| card_contents(ui, vp, subject, outbox))
+            .response
+            .rect
+    })
+    .inner
+}
+
+/// The part of the picture's height (0 to 0.6) that framing keeps clear of the `card` painted
+/// over its top-left corner: the card's height when it spans more than a third of the picture's
+/// width (a figure framed in the middle would be under it). Nothing when the card is narrow, or
+/// when it covers most of a picture too small to frame anything below it.
+pub(super) fn cover(picture: egui::Rect, card: egui::Rect) -> f32 {
+    let covered = card.intersect(picture);
+    if !covered.is_positive() || covered.width() < picture.width() / 3.0 {
+        return 0.0;
+    }
+    let cover = (covered.bottom() - picture.top()) / picture.height().max(1.0);
+    if (0.0..=0.6).contains(&cover) {
+        cover
+    } else {
+        0.0
+    }
 }
 
 /// The controls on the overlay card.
