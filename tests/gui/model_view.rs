@@ -176,3 +176,34 @@ fn a_framed_model_stays_whole_when_the_viewport_changes_shape() {
     harness.run();
     assert_eq!(harness.state().viewport.camera, moved);
 }
+
+#[test]
+fn every_track_of_a_generated_character_binds_to_its_model() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, spec) in [
+        ("walker", Spec::default()),
+        (
+            "morphs",
+            Spec {
+                morphs: true,
+                extras: true,
+                transformed: true,
+                ..Spec::default()
+            },
+        ),
+    ] {
+        let file = write(dir.path(), name, &spec);
+        let harness = editor(&[file]);
+        let stage = &harness.state().viewport.stage;
+        assert!(model_joints(&harness).is_some(), "{name}");
+        assert!(stage.unbound.is_empty(), "{name}: {:?}", stage.unbound);
+    }
+    // The Khronos-like cylinder (a chain, an end bone, an animated morph target).
+    let path = dir.path().join("cylinder.gltf");
+    let cylinder = crate::skinned_character::Character::default();
+    std::fs::write(&path, crate::skinned_character::gltf(&cylinder).to_string()).unwrap();
+    let harness = editor(&[path]);
+    let stage = &harness.state().viewport.stage;
+    assert!(model_joints(&harness).is_some());
+    assert!(stage.unbound.is_empty(), "{:?}", stage.unbound);
+}
