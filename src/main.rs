@@ -8,7 +8,7 @@ use clipscope::cli::{self, Cli, Subcommand};
 
 fn main() -> ExitCode {
     quiet_broken_pipe();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(cli::implied_open(std::env::args_os().collect()));
     let read_options = clipscope_core::formats::ReadOptions {
         morph_fps: cli.morph_fps,
         max_file_size: cli.max_file_size,

@@ -11,6 +11,7 @@ pub mod diff;
 mod edit;
 mod figure;
 pub mod git;
+mod implied_open;
 mod info;
 mod optimize;
 mod output;
@@ -20,6 +21,8 @@ pub mod render;
 mod sample;
 mod trim;
 pub mod validate;
+
+pub use implied_open::implied_open;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
