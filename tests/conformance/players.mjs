@@ -30,10 +30,17 @@
 //   `"<node>|position"`, `"|rotation"`, `"|scale"`; a node the skeleton did not write at a time is
 //   NaN.
 // * `lottie`: lottie-web 5.12.2 (svg renderer in jsdom): `goToAndStop(t · fr, true)`, then each
-//   layer of the main composition: `"<layer index>|p"` (px), `|a`, `|s` (percent), `|r`
-//   (degrees), `|o` (0–100), also under clipscope's name of the layer (`"<name>|p"`, …);
-//   `null` at times the layer is out of its in/out range (lottie-web does not evaluate hidden
-//   layers).
+//   layer of the main composition: `"@<layer index>|p"` (px), `|a`, `|s` (percent), `|r`
+//   (degrees), `|o` (0–100), `|px` `|py` `|pz` (a split position's components), `|rx` `|ry`
+//   `|or` (a 3D layer's rotations and orientation, degrees), `|sk` `|sa` (skew and skew axis,
+//   degrees), also under clipscope's name of the layer (`"<name>|p"`, …); `null` at times the
+//   layer is out of its in/out range (lottie-web does not evaluate hidden layers). Each
+//   precomposition's layers as they play in the first precomp layer using it:
+//   `"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`, … with `"#<clip>|time"` the
+//   precomposition's own time (seconds) at each check. A file with expressions is also played
+//   without them (`keysOnly`, the same keys): what its keys alone play. A file lottie-web fails
+//   on because a precomp layer's asset is missing is played with those layers empty
+//   (`patched` says so), as lottie-ios and rlottie play it.
 //
 // Prints one JSON array, a result per job: `{"file", "values": {key: [[...] per time]},
 // "error"?, "validator"?}`. Exits 2 on bad usage; a file a player refuses is an `error` entry.
@@ -491,6 +498,8 @@ async function lottiePlayers() {
 		set: () => true,
 	});
 	dom.window.HTMLCanvasElement.prototype.getContext = () => inert;
+	// jsdom lays out no text; lottie-web measures text layers' glyphs once when building them.
+	dom.window.SVGElement.prototype.getComputedTextLength = () => 0;
 	globalThis.window = dom.window;
 	globalThis.document = dom.window.document;
 	globalThis.navigator = dom.window.navigator;
@@ -519,42 +528,189 @@ async function lottiePlayers() {
 		const out = {};
 		if (t.p) out.p = numbers(t.p.v).slice(0, 2);
 		else if (t.px) out.p = [t.px.v, t.py.v];
+		// A split position's components on their own (clipscope's `position[x]`, …).
+		if (t.px) {
+			out.px = [t.px.v];
+			out.py = [t.py.v];
+			if (t.pz) out.pz = [t.pz.v];
+		}
 		if (t.a) out.a = numbers(t.a.v).slice(0, 2);
 		if (t.s) out.s = numbers(t.s.v).slice(0, 2).map((x) => x * 100);
 		if (t.r) out.r = [t.r.v * deg];
 		else if (t.rz) out.r = [t.rz.v * deg];
+		if (t.rx) out.rx = [t.rx.v * deg];
+		if (t.ry) out.ry = [t.ry.v * deg];
+		if (t.or) out.or = numbers(t.or.v).map((x) => x * deg);
+		if (t.sk) out.sk = [t.sk.v * deg];
+		if (t.sa) out.sa = [t.sa.v * deg];
 		if (t.o) out.o = [t.o.v * 100];
 		return out;
 	}
 
-	function play(job) {
-		const data = JSON.parse(fs.readFileSync(job.file, 'utf8'));
+	const KEYS = ['p', 'a', 's', 'r', 'o', 'px', 'py', 'pz', 'rx', 'ry', 'or', 'sk', 'sa'];
+
+	/** Every precomposition asset clipscope reads as a clip (assets with `layers`), by id: its
+	 * clip index in the file (1 + its place among them), its layers and frame rate. */
+	function precomps(data) {
+		const out = new Map();
+		(data.assets || [])
+			.filter((a) => a.layers !== undefined)
+			.forEach((a, i) => out.set(String(a.id), { clip: i + 1, layers: a.layers, fr: a.fr > 0 ? a.fr : data.fr }));
+		return out;
+	}
+
+	/** The composition elements (precomp layers) under `elements`, depth first. */
+	function compElements(elements, out = []) {
+		for (const el of elements || []) {
+			if (el && el.data && el.data.ty === 0 && el.elements) {
+				out.push(el);
+				compElements(el.elements, out);
+			}
+		}
+		return out;
+	}
+
+	/** What lottie-web shows at the job's times: the main composition's layers (`"@<layer
+	 * index>|p"`, `"<name>|p"`, …) and, for each precomposition, its layers as they play inside
+	 * the first precomp layer that uses it (`"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`)
+	 * with the precomposition's own time at each check (`"#<clip>|time"`, seconds: the frame
+	 * lottie-web renders it at over its frame rate), null where that precomp layer or the
+	 * layer is not shown. */
+	function values(data, job) {
 		const stage = document.getElementById('stage');
 		const anim = lottie.loadAnimation({ container: stage, renderer: 'svg', loop: false, autoplay: false, animationData: data });
 		const values = {};
+		const push = (key, v) => {
+			values[key] = values[key] || [];
+			values[key].push(v);
+		};
 		const layers = data.layers || [];
 		const names = layerNames(layers);
+		const pre = precomps(data);
+		// lottie-web catches what fails while it builds or renders a frame and reports it as an
+		// event; a frame it could not render is a refusal, not values.
+		let failure = null;
+		anim.addEventListener('error', (e) => {
+			failure = failure || (e && e.nativeError) || e;
+		});
 		for (const t of job.times) {
 			anim.goToAndStop(t * data.fr, true);
+			if (failure) {
+				anim.destroy();
+				stage.innerHTML = '';
+				throw failure;
+			}
 			const elements = anim.renderer.elements;
 			layers.forEach((layer, i) => {
 				const el = elements[i];
 				const shown = el && el.isInRange !== false;
 				const got = el ? layerValues(el) : {};
-				for (const k of ['p', 'a', 's', 'r', 'o']) {
+				for (const k of KEYS) {
 					const v = shown && got[k] ? got[k] : null;
-					for (const key of [`${i}|${k}`, `${names[i]}|${k}`]) {
-						values[key] = values[key] || [];
-						values[key].push(v);
-					}
+					push(`@${i}|${k}`, v);
+					push(`${names[i]}|${k}`, v);
 				}
 			});
+			// Each precomposition in its first precomp layer (shown only while that layer is,
+			// and its parents up the tree).
+			const seen = new Set();
+			const visit = (elements, shownAbove) => {
+				for (const el of elements || []) {
+					if (!el || !el.data || el.data.ty !== 0 || !el.elements) continue;
+					const shown = shownAbove && el.isInRange !== false;
+					const id = String(el.data.refId);
+					const p = pre.get(id);
+					if (p && !seen.has(id)) {
+						seen.add(id);
+						const inner = layerNames(p.layers);
+						push(`#${p.clip}|time`, shown ? [el.renderedFrame / p.fr] : null);
+						p.layers.forEach((layer, i) => {
+							const child = el.elements[i];
+							const on = shown && child && child.isInRange !== false;
+							const got = child ? layerValues(child) : {};
+							for (const k of KEYS) {
+								const v = on && got[k] ? got[k] : null;
+								push(`#${p.clip}/@${i}|${k}`, v);
+								push(`#${p.clip}/${inner[i]}|${k}`, v);
+							}
+						});
+					}
+					visit(el.elements, shown);
+				}
+			};
+			visit(elements, true);
 		}
 		anim.destroy();
 		stage.innerHTML = '';
+		return { values, names, layers };
+	}
+
+	/** `data` without its expressions (every `x` of a property object removed), and whether it
+	 * had any. */
+	function withoutExpressions(data) {
+		let found = false;
+		const strip = (o) => {
+			if (Array.isArray(o)) return o.forEach(strip);
+			if (!o || typeof o !== 'object') return;
+			if (typeof o.x === 'string' && 'k' in o) {
+				delete o.x;
+				found = true;
+			}
+			for (const v of Object.values(o)) strip(v);
+		};
+		const copy = JSON.parse(JSON.stringify(data));
+		strip(copy.layers);
+		strip(copy.assets);
+		return { copy, found };
+	}
+
+	/** `data` with every precomp layer whose asset is missing made an empty layer (lottie-web
+	 * fails on such a file; lottie-ios and rlottie draw nothing for the layer and keep its
+	 * transform for its children), and how many there were. */
+	function withoutMissingAssets(data) {
+		const ids = new Set((data.assets || []).map((a) => String(a.id)));
+		let count = 0;
+		const fix = (layers) => {
+			for (const l of layers || []) {
+				if (l && l.ty === 0 && !ids.has(String(l.refId))) {
+					// An empty shape layer (it may be another layer's track matte).
+					l.ty = 4;
+					l.shapes = [];
+					delete l.refId;
+					count += 1;
+				}
+			}
+		};
+		const copy = JSON.parse(JSON.stringify(data));
+		fix(copy.layers);
+		for (const a of copy.assets || []) fix(a.layers);
+		return { copy, count };
+	}
+
+	function play(job) {
+		const read = () => JSON.parse(fs.readFileSync(job.file, 'utf8'));
+		let data = read();
+		let played;
+		let patched;
+		try {
+			played = values(data, job);
+		} catch (e) {
+			// lottie-web changes the data it loads: start again from the file.
+			const { copy, count } = withoutMissingAssets(read());
+			if (!count) throw e;
+			data = copy;
+			played = values(data, job);
+			patched = `lottie-web fails on the file (${String(e.message || e)}); played with its ${count} precomp layer(s) without an asset as empty layers`;
+		}
+		const { values: v, names, layers } = played;
 		// Whether each layer has a parent (its position is relative to the parent's origin).
 		const parents = Object.fromEntries(names.map((n, i) => [n, layers[i].parent !== undefined]));
-		return { values, names, parents };
+		const result = { values: v, names, parents, patched };
+		// Properties driven by an expression play what lottie-web's expression computes; the
+		// same file without its expressions shows what the keys alone play.
+		const { copy, found } = withoutExpressions(patched ? withoutMissingAssets(read()).copy : read());
+		if (found) result.keysOnly = values(copy, job).values;
+		return result;
 	}
 	return { lottie: play };
 }

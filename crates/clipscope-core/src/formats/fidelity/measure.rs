@@ -98,6 +98,9 @@ pub(crate) struct Played {
     pub curve: Curve,
     /// Keys added so it plays the source.
     pub added: usize,
+    /// What the measurement cannot see of how the destination plays it (a Lottie property
+    /// driven by an expression), for the report.
+    pub note: Option<String>,
 }
 
 /// The [`Fidelity`] of `doc`'s clips as `played` says they play; `losses` are the conversion's
@@ -139,6 +142,7 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
                 Some(p) => {
                     entry.target = Some(p.target);
                     entry.keys_added = p.added;
+                    entry.note = p.note;
                     let (d, at) = deviation(clip, track, quantity, &p.curve);
                     entry.deviation = d;
                     entry.at = at;
@@ -265,6 +269,7 @@ mod tests {
                     player: Player::PlayCanvasAnim,
                 },
                 added: 0,
+                note: None,
             },
             Played {
                 clip: 0,
@@ -272,6 +277,7 @@ mod tests {
                 target: "a rotation".into(),
                 curve: Curve::Model(spin),
                 added: 3,
+                note: None,
             },
         ];
         let f = measure(

@@ -235,7 +235,8 @@ pub struct TrackFidelity {
     pub at: f64,
     /// Keys the writer added so the destination plays the source.
     pub keys_added: usize,
-    /// Why the track is not written or not measured, when it is not.
+    /// Why the track is not written, or what the measurement cannot see of how the destination
+    /// plays it (a Lottie property driven by an expression).
     pub note: Option<String>,
 }
 

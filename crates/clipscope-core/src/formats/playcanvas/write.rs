@@ -209,6 +209,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                     player: Player::PlayCanvasSkeleton,
                 },
                 added: node.times.len().saturating_sub(own),
+                note: None,
             });
         }
     }

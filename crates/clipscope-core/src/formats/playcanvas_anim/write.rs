@@ -277,6 +277,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                     player: c.player,
                 },
                 added: c.added,
+                note: None,
             }
         })
         .collect()
