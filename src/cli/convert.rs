@@ -288,6 +288,9 @@ fn print_summary(
             );
         }
         println!("convert: {}", plays_line(&f.fidelity, to));
+        for line in noted_lines(&f.fidelity) {
+            println!("convert: {line}");
+        }
     }
     if split {
         println!(
@@ -299,6 +302,33 @@ fn print_summary(
     for what in lost {
         println!("convert: not written: {what}");
     }
+}
+
+/// What the measurement could not see of written tracks, one line per note: `2 track(s)
+/// ('L.position', 'M.position') driven by an expression …`.
+fn noted_lines(fidelity: &Fidelity) -> Vec<String> {
+    let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in fidelity.tracks.iter().filter(|t| t.target.is_some()) {
+        let Some(note) = t.note.as_deref() else {
+            continue;
+        };
+        match notes.iter_mut().find(|(n, _)| *n == note) {
+            Some((_, tracks)) => tracks.push(&t.track),
+            None => notes.push((note, vec![&t.track])),
+        }
+    }
+    notes
+        .into_iter()
+        .map(|(note, tracks)| {
+            let shown: Vec<String> = tracks.iter().take(4).map(|t| format!("'{t}'")).collect();
+            let more = if tracks.len() > 4 { ", …" } else { "" };
+            format!(
+                "{} track(s) ({}{more}) {note}",
+                tracks.len(),
+                shown.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// `plays in playcanvas-anim within 0.031° (rotation, 'Hips.quaternion' at 0.4 s), …; 12 keys

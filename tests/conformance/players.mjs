@@ -35,7 +35,7 @@
 //   `|or` (a 3D layer's rotations and orientation, degrees), `|sk` `|sa` (skew and skew axis,
 //   degrees), also under clipscope's name of the layer (`"<name>|p"`, …); `null` at times the
 //   layer is out of its in/out range (lottie-web does not evaluate hidden layers). Each
-//   precomposition's layers as they play in the first precomp layer using it:
+//   precomposition's layers as they play in the first precomp layer showing it at that time:
 //   `"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`, … with `"#<clip>|time"` the
 //   precomposition's own time (seconds) at each check. A file with expressions is also played
 //   without them (`keysOnly`, the same keys): what its keys alone play. A file lottie-web fails
@@ -555,7 +555,9 @@ async function lottiePlayers() {
 		const out = new Map();
 		(data.assets || [])
 			.filter((a) => a.layers !== undefined)
-			.forEach((a, i) => out.set(String(a.id), { clip: i + 1, layers: a.layers, fr: a.fr > 0 ? a.fr : data.fr }));
+			.forEach((a, i) =>
+				out.set(String(a.id), { clip: i + 1, layers: a.layers, names: layerNames(a.layers), fr: a.fr > 0 ? a.fr : data.fr }),
+			);
 		return out;
 	}
 
@@ -572,7 +574,7 @@ async function lottiePlayers() {
 
 	/** What lottie-web shows at the job's times: the main composition's layers (`"@<layer
 	 * index>|p"`, `"<name>|p"`, …) and, for each precomposition, its layers as they play inside
-	 * the first precomp layer that uses it (`"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`)
+	 * the first precomp layer showing it (`"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`)
 	 * with the precomposition's own time at each check (`"#<clip>|time"`, seconds: the frame
 	 * lottie-web renders it at over its frame rate), null where that precomp layer or the
 	 * layer is not shown. */
@@ -587,6 +589,11 @@ async function lottiePlayers() {
 		const layers = data.layers || [];
 		const names = layerNames(layers);
 		const pre = precomps(data);
+		// The precompositions some precomp layer shows (the others play nowhere).
+		const referenced = new Set();
+		const refs = (layers) => (layers || []).forEach((l) => l && l.ty === 0 && referenced.add(String(l.refId)));
+		refs(data.layers);
+		(data.assets || []).forEach((a) => refs(a.layers));
 		// lottie-web catches what fails while it builds or renders a frame and reports it as an
 		// event; a frame it could not render is a refusal, not values.
 		let failure = null;
@@ -611,34 +618,34 @@ async function lottiePlayers() {
 					push(`${names[i]}|${k}`, v);
 				}
 			});
-			// Each precomposition in its first precomp layer (shown only while that layer is,
-			// and its parents up the tree).
-			const seen = new Set();
+			// Each precomposition in the first precomp layer that shows it at this time (and
+			// whose parents up the tree are shown).
+			const chosen = new Map();
 			const visit = (elements, shownAbove) => {
 				for (const el of elements || []) {
 					if (!el || !el.data || el.data.ty !== 0 || !el.elements) continue;
 					const shown = shownAbove && el.isInRange !== false;
 					const id = String(el.data.refId);
-					const p = pre.get(id);
-					if (p && !seen.has(id)) {
-						seen.add(id);
-						const inner = layerNames(p.layers);
-						push(`#${p.clip}|time`, shown ? [el.renderedFrame / p.fr] : null);
-						p.layers.forEach((layer, i) => {
-							const child = el.elements[i];
-							const on = shown && child && child.isInRange !== false;
-							const got = child ? layerValues(child) : {};
-							for (const k of KEYS) {
-								const v = on && got[k] ? got[k] : null;
-								push(`#${p.clip}/@${i}|${k}`, v);
-								push(`#${p.clip}/${inner[i]}|${k}`, v);
-							}
-						});
-					}
+					if (shown && !chosen.has(id)) chosen.set(id, el);
 					visit(el.elements, shown);
 				}
 			};
 			visit(elements, true);
+			for (const [id, p] of pre) {
+				if (!referenced.has(id)) continue;
+				const el = chosen.get(id);
+				push(`#${p.clip}|time`, el ? [el.renderedFrame / p.fr] : null);
+				p.layers.forEach((layer, i) => {
+					const child = el && el.elements[i];
+					const on = child && child.isInRange !== false;
+					const got = on ? layerValues(child) : {};
+					for (const k of KEYS) {
+						const v = on && got[k] ? got[k] : null;
+						push(`#${p.clip}/@${i}|${k}`, v);
+						push(`#${p.clip}/${p.names[i]}|${k}`, v);
+					}
+				});
+			}
 		}
 		anim.destroy();
 		stage.innerHTML = '';

@@ -27,8 +27,8 @@ pub struct Tally {
     pub faithful: usize,
     /// Tracks `convert` reports as not written.
     pub not_written: usize,
-    /// Tracks `convert` reports as playing beyond the tolerance (and the player agrees), per
-    /// target format.
+    /// Tracks `convert` reports on (playing beyond the tolerance, and the player agrees; played
+    /// through an expression; kept where no player reads them), per target format and reason.
     pub reported: HashMap<String, usize>,
     /// Tracks written where this harness cannot look (no mapping to the player's output), per
     /// reason.
@@ -45,7 +45,7 @@ impl Tally {
         let mut reported: Vec<_> = self.reported.iter().collect();
         reported.sort();
         for (what, n) in reported {
-            lines.push(format!("  reported beyond the tolerance: {what}: {n}"));
+            lines.push(format!("  reported by convert: {what}: {n}"));
         }
         let mut unchecked: Vec<_> = self.unchecked.iter().collect();
         unchecked.sort();
@@ -301,11 +301,21 @@ impl Check<'_> {
                 && e != "ok"
             {
                 // An object file no three.js r187 loader reads (format 4.3 geometry-embedded
-                // clips, say), written back as it was read.
-                *tally
-                    .unchecked
-                    .entry(format!("three.js r187 reads no clips from it ({e})"))
-                    .or_default() += 1;
+                // clips, say), written back as it was read: convert must say so.
+                if t["note"].as_str().is_none_or(str::is_empty) {
+                    failures.push(format!(
+                        "{what}: three.js r187 reads no clips from it ({e}), and convert does \
+                         not say so for '{track_name}'"
+                    ));
+                } else {
+                    *tally
+                        .reported
+                        .entry(format!(
+                            "{}: plays in no three.js (convert says why; r187: {e})",
+                            self.format
+                        ))
+                        .or_default() += 1;
+                }
                 continue;
             }
             // lottie-web plays a property driven by an expression through the expression,
@@ -354,7 +364,11 @@ impl Check<'_> {
             {
                 *tally
                     .unchecked
-                    .entry(format!("{}: not shown at any check time", self.player))
+                    .entry(format!(
+                        "{}: never shown in the composition's time (out of its in/out range at \
+                         every check)",
+                        self.player
+                    ))
                     .or_default() += 1;
                 continue;
             }
@@ -384,7 +398,7 @@ impl Check<'_> {
                 *tally
                     .reported
                     .entry(format!(
-                        "{} {}",
+                        "{} {} beyond the tolerance",
                         self.format,
                         t["quantity"].as_str().unwrap_or("")
                     ))

@@ -13,6 +13,15 @@
 //! not written is checked against that report instead; so is a track `convert` reports as
 //! playing further from the source than the tolerance (the format cannot hold it), and then
 //! the player must agree that it does.
+//!
+//! Lottie: a precomposition's layers are checked as lottie-web plays them inside the first
+//! precomp layer showing it, at the precomposition's own time then; a property driven by an
+//! expression (which lottie-web evaluates and clipscope does not: `convert` notes it) has its
+//! keys checked in the same file played without expressions; a file lottie-web fails on because
+//! a precomp layer's asset is missing is played with those layers empty. A layer never shown in
+//! the composition's time is counted, not checked. Values are compared with what the source
+//! plays within one `f32` step of each time (key times are `f32`), allowing lottie-web's 10⁻⁵
+//! display deadband. An object file no three.js reads is checked against `convert`'s note.
 
 mod compare;
 mod generated;
