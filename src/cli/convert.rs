@@ -291,6 +291,9 @@ fn print_summary(
         for line in noted_lines(&f.fidelity) {
             println!("convert: {line}");
         }
+        if let Some(line) = seam_line(&f.fidelity, to) {
+            println!("convert: {line}");
+        }
     }
     if split {
         println!(
@@ -302,6 +305,31 @@ fn print_summary(
     for what in lost {
         println!("convert: not written: {what}");
     }
+}
+
+/// `loops in playcanvas-anim as the source does looped (…); jumps at the seam: rotation 12°
+/// ('Hips.quaternion'), …`, when a written track's end and start differ.
+fn seam_line(fidelity: &Fidelity, to: Format) -> Option<String> {
+    if fidelity.seams.is_empty() {
+        return None;
+    }
+    let jumps: Vec<String> = fidelity
+        .seams
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} ('{}')",
+                s.quantity.name(),
+                deviation_text(s.quantity, s.jump),
+                s.track
+            )
+        })
+        .collect();
+    Some(format!(
+        "loops in {to} as the source does looped (the last key held to the clip's end, then the \
+         first, no interpolation across the seam); jumps at the seam: {}",
+        jumps.join(", ")
+    ))
 }
 
 /// What the measurement could not see of written tracks, one line per note: `2 track(s)
@@ -408,6 +436,12 @@ fn report(
                 "keys_added": f.fidelity.keys_added(),
                 "largest": largest,
                 "tracks": tracks,
+                "seams": f.fidelity.seams.iter().map(|s| json!({
+                    "clip": s.clip,
+                    "track": s.track,
+                    "quantity": s.quantity.name(),
+                    "jump": finite(s.jump),
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();

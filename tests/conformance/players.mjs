@@ -23,7 +23,10 @@
 //   tree made from the curves' entity paths with an anim component on its root, the clip
 //   assigned to a state whose time is set, `anim.update(0)`. Reports `"<entity path>|<property>"`
 //   for transform curves: localPosition, localScale and localRotation (for localEulerAngles
-//   curves too, as the quaternion the engine set) as the entity holds them.
+//   curves too, as the quaternion the engine set) as the entity holds them. With `loopTimes`
+//   (seconds past the clip's end), the clip also plays looping, as the anim state does by
+//   default, advanced by `anim.update(dt)` from 0 through those times: `looped` holds the same
+//   keys, `loopTimes` the clip time the engine wrapped each to.
 // * `pc-animation`: the engine's legacy animation asset: its JSON parser
 //   (`_parseAnimationV<version>`, as `load` dispatches) and a `Skeleton` over a graph with one
 //   node per animation node; `currentTime = t`, `updateGraph()`. Reports
@@ -389,54 +392,77 @@ async function playcanvasPlayers() {
 			return { error: 'a curve path is not an {entityPath, component, propertyPath} object (the engine cannot bind it)' };
 		}
 		const rootName = curves.length ? curves[0].path.entityPath[0] : 'root';
-		const root = new pc.Entity(rootName, app);
-		app.root.addChild(root);
-		const entities = new Map([[rootName, root]]);
-		const entityAt = (names) => {
-			let parent = root;
-			for (let i = 1; i < names.length; i++) {
-				const key = names.slice(0, i + 1).join('/');
-				if (!entities.has(key)) {
-					const e = new pc.Entity(names[i], app);
-					parent.addChild(e);
-					entities.set(key, e);
+		/** An entity tree for the curves with the clip on its anim component's base layer,
+		 * looping or not, and the transforms to watch. */
+		const build = (loop) => {
+			const root = new pc.Entity(rootName, app);
+			app.root.addChild(root);
+			const entities = new Map([[rootName, root]]);
+			const entityAt = (names) => {
+				let parent = root;
+				for (let i = 1; i < names.length; i++) {
+					const key = names.slice(0, i + 1).join('/');
+					if (!entities.has(key)) {
+						const e = new pc.Entity(names[i], app);
+						parent.addChild(e);
+						entities.set(key, e);
+					}
+					parent = entities.get(key);
 				}
-				parent = entities.get(key);
+				return parent;
+			};
+			const watched = [];
+			for (const c of curves) {
+				const prop = c.path.propertyPath.join('.');
+				if (!TRANSFORMS.includes(prop) || !['entity', 'graph'].includes(c.path.component)) continue;
+				const e = c.path.entityPath[0] === rootName ? entityAt(c.path.entityPath) : null;
+				if (e) e.setLocalPosition(...unset());
+				const key = `${c.path.entityPath.join('/')}|${prop === 'localEulerAngles' ? 'localRotation' : prop}`;
+				watched.push({ key, entity: e, prop });
 			}
-			return parent;
+			root.addComponent('anim', { speed: 1, activate: true });
+			root.anim.assignAnimation('clip', track, undefined, 1, loop);
+			return { root, watched, layer: root.anim.baseLayer };
 		};
-		const watched = [];
-		for (const c of curves) {
-			const prop = c.path.propertyPath.join('.');
-			if (!TRANSFORMS.includes(prop) || !['entity', 'graph'].includes(c.path.component)) continue;
-			const e = c.path.entityPath[0] === rootName ? entityAt(c.path.entityPath) : null;
-			if (e) e.setLocalPosition(...unset());
-			const key = `${c.path.entityPath.join('/')}|${prop === 'localEulerAngles' ? 'localRotation' : prop}`;
-			watched.push({ key, entity: e, prop });
-		}
-		root.addComponent('anim', { speed: 1, activate: true });
+		const read = (w) => {
+			if (!w.entity) return null;
+			if (w.prop === 'localPosition') return numbers(w.entity.getLocalPosition());
+			if (w.prop === 'localScale') return numbers(w.entity.getLocalScale());
+			const q = w.entity.getLocalRotation();
+			return [q.x, q.y, q.z, q.w];
+		};
 		// Played once (not looping), as the source plays in clipscope's model.
-		root.anim.assignAnimation('clip', track, undefined, 1, false);
-		const layer = root.anim.baseLayer;
+		const once = build(false);
 		const values = {};
-		for (const w of watched) values[w.key] = [];
+		for (const w of once.watched) values[w.key] = [];
 		for (const t of job.times) {
-			layer.activeStateCurrentTime = t;
-			root.anim.update(0);
-			for (const w of watched) {
-				let v;
-				if (!w.entity) v = null;
-				else if (w.prop === 'localPosition') v = numbers(w.entity.getLocalPosition());
-				else if (w.prop === 'localScale') v = numbers(w.entity.getLocalScale());
-				else {
-					const q = w.entity.getLocalRotation();
-					v = [q.x, q.y, q.z, q.w];
-				}
-				values[w.key].push(v);
-			}
+			once.layer.activeStateCurrentTime = t;
+			once.root.anim.update(0);
+			for (const w of once.watched) values[w.key].push(read(w));
 		}
-		root.destroy();
-		return { values };
+		once.root.destroy();
+		// Looping, as the anim state plays by default: played from 0 in steps through the
+		// loop times (past the clip's end), each with the clip time the engine wrapped to.
+		const looped = {};
+		let loopTimes;
+		if (job.loopTimes && job.loopTimes.length) {
+			const loop = build(true);
+			for (const w of loop.watched) looped[w.key] = [];
+			loopTimes = [];
+			loop.layer.activeStateCurrentTime = 0;
+			loop.root.anim.update(0);
+			let now = 0;
+			for (const t of job.loopTimes) {
+				loop.root.anim.update(t - now);
+				now = t;
+				// The state's time keeps growing; the clip's own time is the one that wraps.
+				const clip = loop.layer._controller.animEvaluator.clips[0];
+				loopTimes.push(clip ? clip.time : NaN);
+				for (const w of loop.watched) looped[w.key].push(read(w));
+			}
+			loop.root.destroy();
+		}
+		return { values, looped, loopTimes };
 	}
 
 	function pcAnimation(job) {

@@ -30,6 +30,8 @@ pub struct Tally {
     /// Tracks `convert` reports on (playing beyond the tolerance, and the player agrees; played
     /// through an expression; kept where no player reads them), per target format and reason.
     pub reported: HashMap<String, usize>,
+    /// Tracks also checked looping, across the seam.
+    pub looped: usize,
     /// Tracks written where this harness cannot look (no mapping to the player's output), per
     /// reason.
     pub unchecked: HashMap<String, usize>,
@@ -42,6 +44,12 @@ impl Tally {
             "players: {} files; {} tracks played as the source plays, {} reported not written",
             self.files, self.faithful, self.not_written
         )];
+        if self.looped > 0 {
+            lines.push(format!(
+                "  also played looping across the seam: {} tracks",
+                self.looped
+            ));
+        }
         let mut reported: Vec<_> = self.reported.iter().collect();
         reported.sort();
         for (what, n) in reported {
@@ -194,6 +202,35 @@ impl Check<'_> {
             }
             _ => Err(format!("{} (no mapping in this harness)", self.player)),
         }
+    }
+
+    /// How the player's looping playback of `track` (`looped`, at the clip times it wrapped
+    /// each loop time to) strays from the source, and when (a time in the second cycle); `None`
+    /// when the player did not play it looping; an error when the engine's clip time is not the
+    /// loop time wrapped by the clip's duration.
+    fn looped(
+        &self,
+        result: &Value,
+        clip: &str,
+        index: Option<usize>,
+        track: &Track,
+        target: Option<&str>,
+    ) -> Option<Result<(f64, f64), String>> {
+        let looped = result.get("looped").and_then(Value::as_object)?;
+        let wrapped = result.get("loopTimes").and_then(Value::as_array)?;
+        let rows = self.lookup(looped, clip, index, track, target).ok()??;
+        let duration = self.doc.clips.iter().find(|c| c.name == clip)?.duration;
+        let times: Vec<f64> = wrapped.iter().map(number).collect();
+        for (&t, &w) in loop_times(duration).iter().zip(&times) {
+            if (t - duration - w).abs() > 1e-5 {
+                return Some(Err(format!(
+                    "at {t} s the engine's clip time is {w} s, not {} s",
+                    t - duration
+                )));
+            }
+        }
+        let (d, at) = deviation(track, &times, rows, 0.0);
+        Some(Ok((d, at + duration)))
     }
 
     /// The times the player's rows of clip `clip` (at `index` in the written file) are at: the
@@ -377,7 +414,19 @@ impl Check<'_> {
             } else {
                 0.0
             };
-            let (played, at) = deviation(track, &times, rows, deadband);
+            let (mut played, mut at) = deviation(track, &times, rows, deadband);
+            // The anim state loops by default: across the seam the engine must play the source
+            // looped (its clip time wrapped as three.js's LoopRepeat wraps it).
+            match self.looped(result, clip_name, index, track, t["target"].as_str()) {
+                Some(Ok((d, when))) => {
+                    tally.looped += 1;
+                    if d > played {
+                        (played, at) = (d, when);
+                    }
+                }
+                Some(Err(e)) => failures.push(format!("{what}: '{track_name}' looped: {e}")),
+                None => {}
+            }
             let reported = t["deviation"].as_f64().unwrap_or(f64::INFINITY);
             let tolerance = if track.kind == TrackKind::Quaternion {
                 ROTATION_DEG
@@ -575,4 +624,11 @@ fn angle(a: &[f64], b: &[f64]) -> f64 {
     }
     let dot = (a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() / (na * nb)).abs();
     2.0 * dot.min(1.0).acos().to_degrees()
+}
+
+/// The times a looping player is checked at: 39 evenly inside the clip's second cycle.
+pub fn loop_times(duration: f64) -> Vec<f64> {
+    (1..40)
+        .map(|i| duration + duration * i as f64 / 40.0)
+        .collect()
 }

@@ -97,6 +97,7 @@ struct Job {
     source: PathBuf,
     first: Option<String>,
     times: HashMap<String, Vec<f64>>,
+    durations: HashMap<String, f64>,
     case: usize,
 }
 
@@ -139,11 +140,18 @@ fn play(conformance: &Path, dir: &Path, player: &str, jobs: &[&Job]) -> Vec<Valu
                 .and_then(|c| j.times.get(c))
                 .cloned()
                 .unwrap_or_default();
+            // A one-clip anim clip also plays looping, as the anim state does by default.
+            let duration = j.first.as_ref().and_then(|c| j.durations.get(c)).copied();
+            let loop_times = match duration {
+                Some(d) if player == "pc-anim" && d > 0.0 => compare::loop_times(d),
+                _ => Vec::new(),
+            };
             serde_json::json!({
                 "file": j.file,
                 "source": j.source,
                 "times": default,
                 "clipTimes": j.times,
+                "loopTimes": loop_times,
             })
         })
         .collect();
@@ -224,11 +232,20 @@ fn every_conversion_plays_in_the_destinations_player() {
                     .filter_map(|name| doc.clips.iter().find(|c| c.name == name))
                     .map(|c| (c.name.clone(), clip_times(c)))
                     .collect();
+                let durations = file["clips"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .filter_map(|name| doc.clips.iter().find(|c| c.name == name))
+                    .map(|c| (c.name.clone(), c.duration))
+                    .collect();
                 jobs.push(Job {
                     file: PathBuf::from(file["path"].as_str().unwrap()),
                     source: src.clone(),
                     first: file["clips"][0].as_str().map(str::to_string),
                     times,
+                    durations,
                     case,
                 });
             }

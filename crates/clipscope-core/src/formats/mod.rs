@@ -51,8 +51,8 @@ pub use document::{Accepted, Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use fidelity::readback::aliases as track_aliases;
 pub use fidelity::{
-    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Tolerance,
-    TrackFidelity,
+    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Seam,
+    Tolerance, TrackFidelity,
 };
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use options::{ReadOptions, WriteOptions};

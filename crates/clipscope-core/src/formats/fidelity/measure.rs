@@ -151,7 +151,53 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
             tracks.push(entry);
         }
     }
-    Fidelity { tracks }
+    let seams = seams(doc, &tracks);
+    Fidelity { tracks, seams }
+}
+
+/// The largest jump at the loop seam per quantity among the written numeric tracks of `doc`
+/// (`written`, in clip and track order), beyond the default tolerance.
+fn seams(doc: &Document, written: &[TrackFidelity]) -> Vec<super::Seam> {
+    let tolerance = super::Tolerance::default();
+    let mut best: Vec<super::Seam> = Vec::new();
+    let mut next = written.iter();
+    for clip in &doc.clips {
+        if !(clip.duration.is_finite() && clip.duration > 0.0) {
+            continue;
+        }
+        for track in &clip.tracks {
+            if track.is_empty() || track.values.as_numbers().is_none() {
+                continue;
+            }
+            let Some(entry) = next.next() else { break };
+            if entry.target.is_none() {
+                continue;
+            }
+            let quantity = entry.quantity;
+            let mut sampler = Sampler::new(track);
+            let mut start = vec![0.0; track.value_size()];
+            let mut end = vec![0.0; track.value_size()];
+            sampler.evaluate_f64(0.0, &mut start);
+            sampler.evaluate_f64(clip.duration, &mut end);
+            let jump = quantity.deviation(&end, &start);
+            if !(jump.is_finite() && quantity.error(&end, &start) > tolerance.of(quantity)) {
+                continue;
+            }
+            let seam = super::Seam {
+                clip: clip.name.clone(),
+                track: track.name.clone(),
+                quantity,
+                jump,
+            };
+            match best.iter_mut().find(|s| s.quantity == quantity) {
+                Some(s) if s.jump < jump => *s = seam,
+                Some(_) => {}
+                None => best.push(seam),
+            }
+        }
+    }
+    best.sort_by_key(|s| s.quantity);
+    best
 }
 
 /// The times checked for `track` played as `curve` in `clip`: both sets of key times from the
@@ -229,6 +275,33 @@ mod tests {
     use crate::formats::Format;
     use crate::formats::keys::Sampling;
     use crate::model::{Interpolation, TrackKind};
+
+    /// A track whose end differs from its start jumps at the loop seam; one that comes back
+    /// does not; the largest per quantity is listed.
+    #[test]
+    fn loop_seams() {
+        let track = |name: &str, end: f32| {
+            Track::numeric(
+                name,
+                TrackKind::Vector,
+                vec![0.0, 0.5, 1.0],
+                vec![0.0, 0.0, 0.0, 5.0, 0.0, 0.0, end, 0.0, 0.0],
+            )
+        };
+        let tracks = vec![
+            track("a.position", 0.0),
+            track("b.position", 2.0),
+            track("c.position", 3.0),
+        ];
+        let doc = Document::new(Format::ThreeJs, vec![Clip::new("c", 2.0, tracks)]);
+        let f = crate::formats::fidelity(&doc, &crate::formats::WriteOptions::default(), &[]);
+        assert_eq!(f.seams.len(), 1, "{:?}", f.seams);
+        assert_eq!(
+            (f.seams[0].track.as_str(), f.seams[0].jump),
+            ("c.position", 3.0)
+        );
+        assert_eq!(f.seams[0].quantity, Quantity::Position);
+    }
 
     #[test]
     fn deviations_per_track() {

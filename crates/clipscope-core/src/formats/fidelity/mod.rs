@@ -245,6 +245,27 @@ pub struct TrackFidelity {
 pub struct Fidelity {
     /// One entry per numeric source track with keys, in clip and track order.
     pub tracks: Vec<TrackFidelity>,
+    /// Per quantity, the written track whose value jumps most at the loop seam (from the clip's
+    /// end back to its start). Every destination's player loops by default (three.js's
+    /// `LoopRepeat`, the PlayCanvas anim state and `Skeleton`, lottie-web) and does at the seam
+    /// what the source does looped: it holds the last key to the clip's end and starts over at
+    /// the first, never interpolating from the last key to the first; the players harness
+    /// checks that across the seam. Only jumps beyond the [`Tolerance`] are listed.
+    pub seams: Vec<Seam>,
+}
+
+/// A track whose value at the clip's end differs from its value at the start: looped, it jumps
+/// there (in the source as in the destination).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seam {
+    /// The source clip's name.
+    pub clip: String,
+    /// The source track's name.
+    pub track: String,
+    /// What the track measures.
+    pub quantity: Quantity,
+    /// The jump, in the quantity's unit (as [`TrackFidelity::deviation`]).
+    pub jump: f64,
 }
 
 impl Fidelity {
