@@ -233,23 +233,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A deviation in its quantity's unit: `0.012°`, `0.0003 (file units)`, `2e-6 (relative)`.
+/// A deviation in its quantity's unit ([`Quantity::describe`]).
 fn deviation_text(quantity: Quantity, d: f64) -> String {
-    if !d.is_finite() {
-        return "nothing (the player does not set it there)".to_string();
-    }
-    format!("{}{}", short(d), quantity.unit())
-}
-
-/// A deviation as short text: 4 significant digits, exponent form for tiny ones.
-fn short(d: f64) -> String {
-    if d == 0.0 {
-        "0".into()
-    } else if d.abs() < 1e-3 {
-        format!("{d:.2e}")
-    } else {
-        format!("{}", (d * 1e4).round() / 1e4)
-    }
+    quantity.describe(d)
 }
 
 /// The text summary: one line per file, its deviations, then what was not written.
@@ -287,7 +273,7 @@ fn print_summary(
                 f.path.display()
             );
         }
-        println!("convert: {}", plays_line(&f.fidelity, to));
+        println!("convert: {}", f.fidelity.summary(to));
         for line in noted_lines(&f.fidelity) {
             println!("convert: {line}");
         }
@@ -357,37 +343,6 @@ fn noted_lines(fidelity: &Fidelity) -> Vec<String> {
             )
         })
         .collect()
-}
-
-/// `plays in playcanvas-anim within 0.031° (rotation, 'Hips.quaternion' at 0.4 s), …; 12 keys
-/// added`.
-fn plays_line(fidelity: &Fidelity, to: Format) -> String {
-    let parts: Vec<String> = Quantity::ALL
-        .iter()
-        .filter_map(|&q| fidelity.largest(q))
-        .map(|t| {
-            format!(
-                "{} {} ('{}' at {} s)",
-                t.quantity.name(),
-                deviation_text(t.quantity, t.deviation),
-                t.track,
-                short(t.at)
-            )
-        })
-        .collect();
-    let added = fidelity.keys_added();
-    let mut line = if parts.is_empty() {
-        format!("plays in {to}: no numeric tracks written")
-    } else {
-        format!("plays in {to} within {}", parts.join(", "))
-    };
-    if added > 0 {
-        line.push_str(&format!(
-            "; {} key(s) added so it plays the source",
-            thousands(added)
-        ));
-    }
-    line
 }
 
 /// The `--json` report.

@@ -270,6 +270,20 @@ pub fn fidelity(doc: &Document, opts: &WriteOptions, losses: &[String]) -> Fidel
     fidelity::measure::measure(doc, played, losses)
 }
 
+/// How `doc` would play exported to `to` with `opts` (what the editor's export dialog shows
+/// before writing): the document converted, its [`Fidelity`] measured against the conversion's
+/// losses. A document `to` cannot hold at all is its [`NotWritable`].
+pub fn export_fidelity(
+    doc: &Document,
+    to: Format,
+    opts: &WriteOptions,
+) -> Result<Fidelity, NotWritable> {
+    let losses = conversion_losses(doc, to);
+    let converted = doc.clone().converted_to(to);
+    check_writable(&converted)?;
+    Ok(fidelity(&converted, opts, &losses))
+}
+
 /// Serializes `doc` in its format, keeping the shape it was read in. Tracks the format cannot
 /// hold are left out: check with [`check_writable`] first ([`write_file`] does).
 pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {

@@ -11,6 +11,7 @@ use crate::formats::Document;
 use crate::formats::keys::Keys;
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Track};
+use rayon::prelude::*;
 
 /// Points checked inside each interval between key times.
 const INSIDE: usize = 8;
@@ -111,7 +112,8 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
     for p in played {
         by_track.entry((p.clip, p.track)).or_insert(p);
     }
-    let mut tracks = Vec::new();
+    // Each written track is measured once, on its own: in parallel.
+    let mut jobs: Vec<(&Clip, &Track, TrackFidelity, Option<Curve>)> = Vec::new();
     for (c, clip) in doc.clips.iter().enumerate() {
         for (j, track) in clip.tracks.iter().enumerate() {
             if track.is_empty() || track.values.as_numbers().is_none() {
@@ -128,7 +130,7 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
                 keys_added: 0,
                 note: None,
             };
-            match by_track.remove(&(c, j)) {
+            let curve = match by_track.remove(&(c, j)) {
                 None => {
                     let quoted = format!("'{}'", track.name);
                     entry.note = Some(
@@ -138,19 +140,27 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
                             .cloned()
                             .unwrap_or_else(|| "not written".to_string()),
                     );
+                    None
                 }
                 Some(p) => {
                     entry.target = Some(p.target);
                     entry.keys_added = p.added;
                     entry.note = p.note;
-                    let (d, at) = deviation(clip, track, quantity, &p.curve);
-                    entry.deviation = d;
-                    entry.at = at;
+                    Some(p.curve)
                 }
-            }
-            tracks.push(entry);
+            };
+            jobs.push((clip, track, entry, curve));
         }
     }
+    let tracks: Vec<TrackFidelity> = jobs
+        .into_par_iter()
+        .map(|(clip, track, mut entry, curve)| {
+            if let Some(curve) = curve {
+                (entry.deviation, entry.at) = deviation(clip, track, entry.quantity, &curve);
+            }
+            entry
+        })
+        .collect();
     let seams = seams(doc, &tracks);
     Fidelity { tracks, seams }
 }
