@@ -134,6 +134,7 @@ fn split_clips(doc: &Document, out: &Path) -> Vec<(Document, PathBuf)> {
 struct Written {
     doc: Document,
     path: PathBuf,
+    bytes: Vec<u8>,
     fidelity: Fidelity,
 }
 
@@ -169,7 +170,8 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         let losses = formats::conversion_losses(&part, to);
         let part = part.converted_to(to);
         formats::check_writable(&part).map_err(|e| format!("{}: {e}", path.display()))?;
-        let fidelity = formats::fidelity(&part, &opts, &losses);
+        // Written once: the bytes measured are the bytes written.
+        let (bytes, fidelity) = formats::write_measured(&part, &opts, &losses);
         for what in losses {
             if !lost.contains(&what) {
                 lost.push(what);
@@ -178,6 +180,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         files.push(Written {
             doc: part,
             path,
+            bytes,
             fidelity,
         });
     }
@@ -216,7 +219,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     }
     let mut sizes = Vec::with_capacity(files.len());
     for f in &files {
-        formats::write_file(&f.doc, &f.path, &opts)
+        formats::write_atomic(&f.path, &f.bytes)
             .map_err(|e| format!("{}: cannot write: {e}", f.path.display()))?;
         sizes.push(std::fs::metadata(&f.path).map(|m| m.len()).unwrap_or(0));
     }

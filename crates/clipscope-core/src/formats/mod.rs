@@ -270,6 +270,18 @@ pub fn fidelity(doc: &Document, opts: &WriteOptions, losses: &[String]) -> Fidel
     fidelity::measure::measure(doc, played, losses)
 }
 
+/// `doc` serialized with `opts` ([`write_bytes`]) and how it plays in its destination
+/// ([`fidelity`]), from one pass of the writer: what `convert` writes is what it measured.
+/// Check [`check_writable`] first.
+pub fn write_measured(
+    doc: &Document,
+    opts: &WriteOptions,
+    losses: &[String],
+) -> (Vec<u8>, Fidelity) {
+    let (bytes, played) = doc.format.codec().write_played(doc, opts);
+    (bytes, fidelity::measure::measure(doc, played, losses))
+}
+
 /// How `doc` would play exported to `to` with `opts` (what the editor's export dialog shows
 /// before writing): the document converted, its [`Fidelity`] measured against the conversion's
 /// losses. A document `to` cannot hold at all is its [`NotWritable`].
