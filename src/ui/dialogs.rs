@@ -129,7 +129,6 @@ impl Export {
                 rotation_deg: self.tolerance,
                 ..Default::default()
             },
-            ..Default::default()
         }
     }
 
