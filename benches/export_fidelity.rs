@@ -4,7 +4,8 @@
 //! added where the engine's normalised lerp strays (`write_playcanvas_anim`), and measuring how
 //! the written file plays in the engine against the source (`measure_playcanvas_anim`, the
 //! per-file "plays in" line); the same two for the legacy PlayCanvas animation (its `Skeleton`
-//! plays linear keys fitted to the source) and for glTF (read back as three.js loads it).
+//! plays linear keys fitted to the source) and for glTF (read back as three.js loads it); and
+//! `write_measured_*`, both from one pass of the writer, which is what `convert` now runs.
 //!
 //! Run with `cargo bench --no-default-features --bench export_fidelity`.
 #![allow(clippy::unwrap_used)] // test and bench code: a panic is the failure message
@@ -37,6 +38,10 @@ fn export_fidelity(c: &mut Criterion) {
         });
         group.bench_function(format!("measure_{name}"), |b| {
             b.iter(|| formats::fidelity(&doc, &opts, &[]).tracks.len())
+        });
+        // What `convert` pays now: the file and its measurement from one pass of the writer.
+        group.bench_function(format!("write_measured_{name}"), |b| {
+            b.iter(|| formats::write_measured(&doc, &opts, &[]).0.len())
         });
     }
     group.finish();

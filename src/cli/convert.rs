@@ -134,6 +134,7 @@ fn split_clips(doc: &Document, out: &Path) -> Vec<(Document, PathBuf)> {
 struct Written {
     doc: Document,
     path: PathBuf,
+    bytes: Vec<u8>,
     fidelity: Fidelity,
 }
 
@@ -169,7 +170,8 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         let losses = formats::conversion_losses(&part, to);
         let part = part.converted_to(to);
         formats::check_writable(&part).map_err(|e| format!("{}: {e}", path.display()))?;
-        let fidelity = formats::fidelity(&part, &opts, &losses);
+        // Written once: the bytes measured are the bytes written.
+        let (bytes, fidelity) = formats::write_measured(&part, &opts, &losses);
         for what in losses {
             if !lost.contains(&what) {
                 lost.push(what);
@@ -178,6 +180,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         files.push(Written {
             doc: part,
             path,
+            bytes,
             fidelity,
         });
     }
@@ -216,7 +219,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     }
     let mut sizes = Vec::with_capacity(files.len());
     for f in &files {
-        formats::write_file(&f.doc, &f.path, &opts)
+        formats::write_atomic(&f.path, &f.bytes)
             .map_err(|e| format!("{}: cannot write: {e}", f.path.display()))?;
         sizes.push(std::fs::metadata(&f.path).map(|m| m.len()).unwrap_or(0));
     }
@@ -233,23 +236,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A deviation in its quantity's unit: `0.012°`, `0.0003 (file units)`, `2e-6 (relative)`.
+/// A deviation in its quantity's unit ([`Quantity::describe`]).
 fn deviation_text(quantity: Quantity, d: f64) -> String {
-    if !d.is_finite() {
-        return "nothing (the player does not set it there)".to_string();
-    }
-    format!("{}{}", short(d), quantity.unit())
-}
-
-/// A deviation as short text: 4 significant digits, exponent form for tiny ones.
-fn short(d: f64) -> String {
-    if d == 0.0 {
-        "0".into()
-    } else if d.abs() < 1e-3 {
-        format!("{d:.2e}")
-    } else {
-        format!("{}", (d * 1e4).round() / 1e4)
-    }
+    quantity.describe(d)
 }
 
 /// The text summary: one line per file, its deviations, then what was not written.
@@ -287,7 +276,13 @@ fn print_summary(
                 f.path.display()
             );
         }
-        println!("convert: {}", plays_line(&f.fidelity, to));
+        println!("convert: {}", f.fidelity.summary(to));
+        for line in noted_lines(&f.fidelity) {
+            println!("convert: {line}");
+        }
+        if let Some(line) = seam_line(&f.fidelity, to) {
+            println!("convert: {line}");
+        }
     }
     if split {
         println!(
@@ -301,35 +296,56 @@ fn print_summary(
     }
 }
 
-/// `plays in playcanvas-anim within 0.031° (rotation, 'Hips.quaternion' at 0.4 s), …; 12 keys
-/// added`.
-fn plays_line(fidelity: &Fidelity, to: Format) -> String {
-    let parts: Vec<String> = Quantity::ALL
+/// `loops in playcanvas-anim as the source does looped (…); jumps at the seam: rotation 12°
+/// ('Hips.quaternion'), …`, when a written track's end and start differ.
+fn seam_line(fidelity: &Fidelity, to: Format) -> Option<String> {
+    if fidelity.seams.is_empty() {
+        return None;
+    }
+    let jumps: Vec<String> = fidelity
+        .seams
         .iter()
-        .filter_map(|&q| fidelity.largest(q))
-        .map(|t| {
+        .map(|s| {
             format!(
-                "{} {} ('{}' at {} s)",
-                t.quantity.name(),
-                deviation_text(t.quantity, t.deviation),
-                t.track,
-                short(t.at)
+                "{} {} ('{}')",
+                s.quantity.name(),
+                deviation_text(s.quantity, s.jump),
+                s.track
             )
         })
         .collect();
-    let added = fidelity.keys_added();
-    let mut line = if parts.is_empty() {
-        format!("plays in {to}: no numeric tracks written")
-    } else {
-        format!("plays in {to} within {}", parts.join(", "))
-    };
-    if added > 0 {
-        line.push_str(&format!(
-            "; {} key(s) added so it plays the source",
-            thousands(added)
-        ));
+    Some(format!(
+        "loops in {to} as the source does looped (the last key held to the clip's end, then the \
+         first, no interpolation across the seam); jumps at the seam: {}",
+        jumps.join(", ")
+    ))
+}
+
+/// What the measurement could not see of written tracks, one line per note: `2 track(s)
+/// ('L.position', 'M.position') driven by an expression …`.
+fn noted_lines(fidelity: &Fidelity) -> Vec<String> {
+    let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in fidelity.tracks.iter().filter(|t| t.target.is_some()) {
+        let Some(note) = t.note.as_deref() else {
+            continue;
+        };
+        match notes.iter_mut().find(|(n, _)| *n == note) {
+            Some((_, tracks)) => tracks.push(&t.track),
+            None => notes.push((note, vec![&t.track])),
+        }
     }
-    line
+    notes
+        .into_iter()
+        .map(|(note, tracks)| {
+            let shown: Vec<String> = tracks.iter().take(4).map(|t| format!("'{t}'")).collect();
+            let more = if tracks.len() > 4 { ", …" } else { "" };
+            format!(
+                "{} track(s) ({}{more}) {note}",
+                tracks.len(),
+                shown.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// The `--json` report.
@@ -378,6 +394,12 @@ fn report(
                 "keys_added": f.fidelity.keys_added(),
                 "largest": largest,
                 "tracks": tracks,
+                "seams": f.fidelity.seams.iter().map(|s| json!({
+                    "clip": s.clip,
+                    "track": s.track,
+                    "quantity": s.quantity.name(),
+                    "jump": finite(s.jump),
+                })).collect::<Vec<_>>(),
             })
         })
         .collect();

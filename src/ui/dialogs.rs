@@ -96,17 +96,48 @@ pub struct Export {
     pub pretty: bool,
     /// Legacy three.js: one key of flat arrays per bone (the serialized layout).
     pub serialized: bool,
+    /// How closely the destination must play the source's rotations, degrees (`convert
+    /// --tolerance`): writers add keys where it would stray further.
+    pub tolerance: f64,
+    /// The last measurement: the settings it was made with and what it says (`plays in …
+    /// within …; N key(s) added`, or why the format cannot hold the document).
+    pub measured: Option<(Format, f64, String)>,
 }
 
 impl Export {
+    /// Settings for exporting document `doc_id` (read as `format`): its own format, exact
+    /// numbers, the default tolerance, nothing measured yet.
+    pub fn new(doc_id: u64, format: Format) -> Export {
+        Export {
+            doc_id,
+            format,
+            precision: None,
+            pretty: false,
+            serialized: false,
+            tolerance: clipscope_core::formats::DEFAULT_ROTATION_DEG,
+            measured: None,
+        }
+    }
+
     /// The write options these settings mean.
     pub fn options(&self) -> WriteOptions {
         WriteOptions {
             precision: self.precision,
             pretty: self.pretty,
             serialized: self.serialized,
-            ..Default::default()
+            tolerance: clipscope_core::formats::Tolerance {
+                rotation_deg: self.tolerance,
+                ..Default::default()
+            },
         }
+    }
+
+    /// The measurement, if it was made with the current format and tolerance.
+    pub fn measurement(&self) -> Option<&str> {
+        self.measured
+            .as_ref()
+            .filter(|(f, t, _)| *f == self.format && *t == self.tolerance)
+            .map(|(_, _, text)| text.as_str())
     }
 }
 
@@ -115,6 +146,8 @@ impl Export {
 pub enum ExportAnswer {
     /// Choose the file and write.
     ChooseFile,
+    /// Measure how the export plays in its destination (no file written).
+    Measure,
     /// Close without exporting.
     Cancel,
 }
@@ -165,9 +198,34 @@ pub fn export(ctx: &egui::Context, state: &mut Export) -> Option<ExportAnswer> {
                     ui.checkbox(&mut state.serialized, layout);
                     ui.end_row();
                 }
+                let tolerance = ui.label("Tolerance");
+                ui.add(
+                    egui::DragValue::new(&mut state.tolerance)
+                        .range(0.001..=10.0)
+                        .speed(0.005)
+                        .suffix("°"),
+                )
+                .labelled_by(tolerance.id)
+                .on_hover_text(
+                    "How closely the destination must play the source's rotations: keys are \
+                     added where it would stray further",
+                );
+                ui.end_row();
             });
+        ui.add_space(4.0);
+        match state.measurement() {
+            Some(text) => {
+                ui.label(text);
+            }
+            None => {
+                ui.weak("Not measured for these settings yet.");
+            }
+        }
         ui.add_space(8.0);
         ui.horizontal(|ui| {
+            if ui.button("Measure").clicked() {
+                answer = Some(ExportAnswer::Measure);
+            }
             if ui.button("Choose file…").clicked() {
                 answer = Some(ExportAnswer::ChooseFile);
             }

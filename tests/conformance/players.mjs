@@ -23,17 +23,27 @@
 //   tree made from the curves' entity paths with an anim component on its root, the clip
 //   assigned to a state whose time is set, `anim.update(0)`. Reports `"<entity path>|<property>"`
 //   for transform curves: localPosition, localScale and localRotation (for localEulerAngles
-//   curves too, as the quaternion the engine set) as the entity holds them.
+//   curves too, as the quaternion the engine set) as the entity holds them. With `loopTimes`
+//   (seconds past the clip's end), the clip also plays looping, as the anim state does by
+//   default, advanced by `anim.update(dt)` from 0 through those times: `looped` holds the same
+//   keys, `loopTimes` the clip time the engine wrapped each to.
 // * `pc-animation`: the engine's legacy animation asset: its JSON parser
 //   (`_parseAnimationV<version>`, as `load` dispatches) and a `Skeleton` over a graph with one
 //   node per animation node; `currentTime = t`, `updateGraph()`. Reports
 //   `"<node>|position"`, `"|rotation"`, `"|scale"`; a node the skeleton did not write at a time is
 //   NaN.
 // * `lottie`: lottie-web 5.12.2 (svg renderer in jsdom): `goToAndStop(t · fr, true)`, then each
-//   layer of the main composition: `"<layer index>|p"` (px), `|a`, `|s` (percent), `|r`
-//   (degrees), `|o` (0–100), also under clipscope's name of the layer (`"<name>|p"`, …);
-//   `null` at times the layer is out of its in/out range (lottie-web does not evaluate hidden
-//   layers).
+//   layer of the main composition: `"@<layer index>|p"` (px), `|a`, `|s` (percent), `|r`
+//   (degrees), `|o` (0–100), `|px` `|py` `|pz` (a split position's components), `|rx` `|ry`
+//   `|or` (a 3D layer's rotations and orientation, degrees), `|sk` `|sa` (skew and skew axis,
+//   degrees), also under clipscope's name of the layer (`"<name>|p"`, …); `null` at times the
+//   layer is out of its in/out range (lottie-web does not evaluate hidden layers). Each
+//   precomposition's layers as they play in the first precomp layer showing it at that time:
+//   `"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`, … with `"#<clip>|time"` the
+//   precomposition's own time (seconds) at each check. A file with expressions is also played
+//   without them (`keysOnly`, the same keys): what its keys alone play. A file lottie-web fails
+//   on because a precomp layer's asset is missing is played with those layers empty
+//   (`patched` says so), as lottie-ios and rlottie play it.
 //
 // Prints one JSON array, a result per job: `{"file", "values": {key: [[...] per time]},
 // "error"?, "validator"?}`. Exits 2 on bad usage; a file a player refuses is an `error` entry.
@@ -382,54 +392,77 @@ async function playcanvasPlayers() {
 			return { error: 'a curve path is not an {entityPath, component, propertyPath} object (the engine cannot bind it)' };
 		}
 		const rootName = curves.length ? curves[0].path.entityPath[0] : 'root';
-		const root = new pc.Entity(rootName, app);
-		app.root.addChild(root);
-		const entities = new Map([[rootName, root]]);
-		const entityAt = (names) => {
-			let parent = root;
-			for (let i = 1; i < names.length; i++) {
-				const key = names.slice(0, i + 1).join('/');
-				if (!entities.has(key)) {
-					const e = new pc.Entity(names[i], app);
-					parent.addChild(e);
-					entities.set(key, e);
+		/** An entity tree for the curves with the clip on its anim component's base layer,
+		 * looping or not, and the transforms to watch. */
+		const build = (loop) => {
+			const root = new pc.Entity(rootName, app);
+			app.root.addChild(root);
+			const entities = new Map([[rootName, root]]);
+			const entityAt = (names) => {
+				let parent = root;
+				for (let i = 1; i < names.length; i++) {
+					const key = names.slice(0, i + 1).join('/');
+					if (!entities.has(key)) {
+						const e = new pc.Entity(names[i], app);
+						parent.addChild(e);
+						entities.set(key, e);
+					}
+					parent = entities.get(key);
 				}
-				parent = entities.get(key);
+				return parent;
+			};
+			const watched = [];
+			for (const c of curves) {
+				const prop = c.path.propertyPath.join('.');
+				if (!TRANSFORMS.includes(prop) || !['entity', 'graph'].includes(c.path.component)) continue;
+				const e = c.path.entityPath[0] === rootName ? entityAt(c.path.entityPath) : null;
+				if (e) e.setLocalPosition(...unset());
+				const key = `${c.path.entityPath.join('/')}|${prop === 'localEulerAngles' ? 'localRotation' : prop}`;
+				watched.push({ key, entity: e, prop });
 			}
-			return parent;
+			root.addComponent('anim', { speed: 1, activate: true });
+			root.anim.assignAnimation('clip', track, undefined, 1, loop);
+			return { root, watched, layer: root.anim.baseLayer };
 		};
-		const watched = [];
-		for (const c of curves) {
-			const prop = c.path.propertyPath.join('.');
-			if (!TRANSFORMS.includes(prop) || !['entity', 'graph'].includes(c.path.component)) continue;
-			const e = c.path.entityPath[0] === rootName ? entityAt(c.path.entityPath) : null;
-			if (e) e.setLocalPosition(...unset());
-			const key = `${c.path.entityPath.join('/')}|${prop === 'localEulerAngles' ? 'localRotation' : prop}`;
-			watched.push({ key, entity: e, prop });
-		}
-		root.addComponent('anim', { speed: 1, activate: true });
+		const read = (w) => {
+			if (!w.entity) return null;
+			if (w.prop === 'localPosition') return numbers(w.entity.getLocalPosition());
+			if (w.prop === 'localScale') return numbers(w.entity.getLocalScale());
+			const q = w.entity.getLocalRotation();
+			return [q.x, q.y, q.z, q.w];
+		};
 		// Played once (not looping), as the source plays in clipscope's model.
-		root.anim.assignAnimation('clip', track, undefined, 1, false);
-		const layer = root.anim.baseLayer;
+		const once = build(false);
 		const values = {};
-		for (const w of watched) values[w.key] = [];
+		for (const w of once.watched) values[w.key] = [];
 		for (const t of job.times) {
-			layer.activeStateCurrentTime = t;
-			root.anim.update(0);
-			for (const w of watched) {
-				let v;
-				if (!w.entity) v = null;
-				else if (w.prop === 'localPosition') v = numbers(w.entity.getLocalPosition());
-				else if (w.prop === 'localScale') v = numbers(w.entity.getLocalScale());
-				else {
-					const q = w.entity.getLocalRotation();
-					v = [q.x, q.y, q.z, q.w];
-				}
-				values[w.key].push(v);
-			}
+			once.layer.activeStateCurrentTime = t;
+			once.root.anim.update(0);
+			for (const w of once.watched) values[w.key].push(read(w));
 		}
-		root.destroy();
-		return { values };
+		once.root.destroy();
+		// Looping, as the anim state plays by default: played from 0 in steps through the
+		// loop times (past the clip's end), each with the clip time the engine wrapped to.
+		const looped = {};
+		let loopTimes;
+		if (job.loopTimes && job.loopTimes.length) {
+			const loop = build(true);
+			for (const w of loop.watched) looped[w.key] = [];
+			loopTimes = [];
+			loop.layer.activeStateCurrentTime = 0;
+			loop.root.anim.update(0);
+			let now = 0;
+			for (const t of job.loopTimes) {
+				loop.root.anim.update(t - now);
+				now = t;
+				// The state's time keeps growing; the clip's own time is the one that wraps.
+				const clip = loop.layer._controller.animEvaluator.clips[0];
+				loopTimes.push(clip ? clip.time : NaN);
+				for (const w of loop.watched) looped[w.key].push(read(w));
+			}
+			loop.root.destroy();
+		}
+		return { values, looped, loopTimes };
 	}
 
 	function pcAnimation(job) {
@@ -491,6 +524,8 @@ async function lottiePlayers() {
 		set: () => true,
 	});
 	dom.window.HTMLCanvasElement.prototype.getContext = () => inert;
+	// jsdom lays out no text; lottie-web measures text layers' glyphs once when building them.
+	dom.window.SVGElement.prototype.getComputedTextLength = () => 0;
 	globalThis.window = dom.window;
 	globalThis.document = dom.window.document;
 	globalThis.navigator = dom.window.navigator;
@@ -519,42 +554,196 @@ async function lottiePlayers() {
 		const out = {};
 		if (t.p) out.p = numbers(t.p.v).slice(0, 2);
 		else if (t.px) out.p = [t.px.v, t.py.v];
+		// A split position's components on their own (clipscope's `position[x]`, …).
+		if (t.px) {
+			out.px = [t.px.v];
+			out.py = [t.py.v];
+			if (t.pz) out.pz = [t.pz.v];
+		}
 		if (t.a) out.a = numbers(t.a.v).slice(0, 2);
 		if (t.s) out.s = numbers(t.s.v).slice(0, 2).map((x) => x * 100);
 		if (t.r) out.r = [t.r.v * deg];
 		else if (t.rz) out.r = [t.rz.v * deg];
+		if (t.rx) out.rx = [t.rx.v * deg];
+		if (t.ry) out.ry = [t.ry.v * deg];
+		if (t.or) out.or = numbers(t.or.v).map((x) => x * deg);
+		if (t.sk) out.sk = [t.sk.v * deg];
+		if (t.sa) out.sa = [t.sa.v * deg];
 		if (t.o) out.o = [t.o.v * 100];
 		return out;
 	}
 
-	function play(job) {
-		const data = JSON.parse(fs.readFileSync(job.file, 'utf8'));
+	const KEYS = ['p', 'a', 's', 'r', 'o', 'px', 'py', 'pz', 'rx', 'ry', 'or', 'sk', 'sa'];
+
+	/** Every precomposition asset clipscope reads as a clip (assets with `layers`), by id: its
+	 * clip index in the file (1 + its place among them), its layers and frame rate. */
+	function precomps(data) {
+		const out = new Map();
+		(data.assets || [])
+			.filter((a) => a.layers !== undefined)
+			.forEach((a, i) =>
+				out.set(String(a.id), { clip: i + 1, layers: a.layers, names: layerNames(a.layers), fr: a.fr > 0 ? a.fr : data.fr }),
+			);
+		return out;
+	}
+
+	/** The composition elements (precomp layers) under `elements`, depth first. */
+	function compElements(elements, out = []) {
+		for (const el of elements || []) {
+			if (el && el.data && el.data.ty === 0 && el.elements) {
+				out.push(el);
+				compElements(el.elements, out);
+			}
+		}
+		return out;
+	}
+
+	/** What lottie-web shows at the job's times: the main composition's layers (`"@<layer
+	 * index>|p"`, `"<name>|p"`, …) and, for each precomposition, its layers as they play inside
+	 * the first precomp layer showing it (`"#<clip>/@<layer index>|p"`, `"#<clip>/<name>|p"`)
+	 * with the precomposition's own time at each check (`"#<clip>|time"`, seconds: the frame
+	 * lottie-web renders it at over its frame rate), null where that precomp layer or the
+	 * layer is not shown. */
+	function values(data, job) {
 		const stage = document.getElementById('stage');
 		const anim = lottie.loadAnimation({ container: stage, renderer: 'svg', loop: false, autoplay: false, animationData: data });
 		const values = {};
+		const push = (key, v) => {
+			values[key] = values[key] || [];
+			values[key].push(v);
+		};
 		const layers = data.layers || [];
 		const names = layerNames(layers);
+		const pre = precomps(data);
+		// The precompositions some precomp layer shows (the others play nowhere).
+		const referenced = new Set();
+		const refs = (layers) => (layers || []).forEach((l) => l && l.ty === 0 && referenced.add(String(l.refId)));
+		refs(data.layers);
+		(data.assets || []).forEach((a) => refs(a.layers));
+		// lottie-web catches what fails while it builds or renders a frame and reports it as an
+		// event; a frame it could not render is a refusal, not values.
+		let failure = null;
+		anim.addEventListener('error', (e) => {
+			failure = failure || (e && e.nativeError) || e;
+		});
 		for (const t of job.times) {
 			anim.goToAndStop(t * data.fr, true);
+			if (failure) {
+				anim.destroy();
+				stage.innerHTML = '';
+				throw failure;
+			}
 			const elements = anim.renderer.elements;
 			layers.forEach((layer, i) => {
 				const el = elements[i];
 				const shown = el && el.isInRange !== false;
 				const got = el ? layerValues(el) : {};
-				for (const k of ['p', 'a', 's', 'r', 'o']) {
+				for (const k of KEYS) {
 					const v = shown && got[k] ? got[k] : null;
-					for (const key of [`${i}|${k}`, `${names[i]}|${k}`]) {
-						values[key] = values[key] || [];
-						values[key].push(v);
-					}
+					push(`@${i}|${k}`, v);
+					push(`${names[i]}|${k}`, v);
 				}
 			});
+			// Each precomposition in the first precomp layer that shows it at this time (and
+			// whose parents up the tree are shown).
+			const chosen = new Map();
+			const visit = (elements, shownAbove) => {
+				for (const el of elements || []) {
+					if (!el || !el.data || el.data.ty !== 0 || !el.elements) continue;
+					const shown = shownAbove && el.isInRange !== false;
+					const id = String(el.data.refId);
+					if (shown && !chosen.has(id)) chosen.set(id, el);
+					visit(el.elements, shown);
+				}
+			};
+			visit(elements, true);
+			for (const [id, p] of pre) {
+				if (!referenced.has(id)) continue;
+				const el = chosen.get(id);
+				push(`#${p.clip}|time`, el ? [el.renderedFrame / p.fr] : null);
+				p.layers.forEach((layer, i) => {
+					const child = el && el.elements[i];
+					const on = child && child.isInRange !== false;
+					const got = on ? layerValues(child) : {};
+					for (const k of KEYS) {
+						const v = on && got[k] ? got[k] : null;
+						push(`#${p.clip}/@${i}|${k}`, v);
+						push(`#${p.clip}/${p.names[i]}|${k}`, v);
+					}
+				});
+			}
 		}
 		anim.destroy();
 		stage.innerHTML = '';
+		return { values, names, layers };
+	}
+
+	/** `data` without its expressions (every `x` of a property object removed), and whether it
+	 * had any. */
+	function withoutExpressions(data) {
+		let found = false;
+		const strip = (o) => {
+			if (Array.isArray(o)) return o.forEach(strip);
+			if (!o || typeof o !== 'object') return;
+			if (typeof o.x === 'string' && 'k' in o) {
+				delete o.x;
+				found = true;
+			}
+			for (const v of Object.values(o)) strip(v);
+		};
+		const copy = JSON.parse(JSON.stringify(data));
+		strip(copy.layers);
+		strip(copy.assets);
+		return { copy, found };
+	}
+
+	/** `data` with every precomp layer whose asset is missing made an empty layer (lottie-web
+	 * fails on such a file; lottie-ios and rlottie draw nothing for the layer and keep its
+	 * transform for its children), and how many there were. */
+	function withoutMissingAssets(data) {
+		const ids = new Set((data.assets || []).map((a) => String(a.id)));
+		let count = 0;
+		const fix = (layers) => {
+			for (const l of layers || []) {
+				if (l && l.ty === 0 && !ids.has(String(l.refId))) {
+					// An empty shape layer (it may be another layer's track matte).
+					l.ty = 4;
+					l.shapes = [];
+					delete l.refId;
+					count += 1;
+				}
+			}
+		};
+		const copy = JSON.parse(JSON.stringify(data));
+		fix(copy.layers);
+		for (const a of copy.assets || []) fix(a.layers);
+		return { copy, count };
+	}
+
+	function play(job) {
+		const read = () => JSON.parse(fs.readFileSync(job.file, 'utf8'));
+		let data = read();
+		let played;
+		let patched;
+		try {
+			played = values(data, job);
+		} catch (e) {
+			// lottie-web changes the data it loads: start again from the file.
+			const { copy, count } = withoutMissingAssets(read());
+			if (!count) throw e;
+			data = copy;
+			played = values(data, job);
+			patched = `lottie-web fails on the file (${String(e.message || e)}); played with its ${count} precomp layer(s) without an asset as empty layers`;
+		}
+		const { values: v, names, layers } = played;
 		// Whether each layer has a parent (its position is relative to the parent's origin).
 		const parents = Object.fromEntries(names.map((n, i) => [n, layers[i].parent !== undefined]));
-		return { values, names, parents };
+		const result = { values: v, names, parents, patched };
+		// Properties driven by an expression play what lottie-web's expression computes; the
+		// same file without its expressions shows what the keys alone play.
+		const { copy, found } = withoutExpressions(patched ? withoutMissingAssets(read()).copy : read());
+		if (found) result.keysOnly = values(copy, job).values;
+		return result;
 	}
 	return { lottie: play };
 }

@@ -227,7 +227,17 @@ fn round_trips_keep_every_node_and_key() {
             formats::conversion_losses(&pc, Format::PlayCanvas).is_empty(),
             "{file}"
         );
-        let again = reread(&pc, &WriteOptions::default());
+        // Keys kept as they are: with the default 0.05° the writer adds a key where the
+        // skeleton's slerp averages two keys closer than 0.1146° (up to 0.057° off, see
+        // `cli_converts_playcanvas_to_threejs_and_back`); 0.1° leaves them.
+        let loose = WriteOptions {
+            tolerance: formats::Tolerance {
+                rotation_deg: 0.1,
+                ..formats::Tolerance::default()
+            },
+            ..WriteOptions::default()
+        };
+        let again = reread(&pc, &loose);
         assert_eq!(again.format, Format::PlayCanvas);
         let (a, b) = (&doc.clips[0], &again.clips[0]);
         assert_eq!(nodes(a), nodes(b), "{file}");
@@ -547,10 +557,23 @@ fn cli_converts_playcanvas_to_threejs_and_back() {
     let text = stdout(&o);
     assert!(text.contains("(threejs → playcanvas); wrote "), "{text}");
     assert!(!text.contains("not written"), "{text}");
+    // One key time added (its position, rotation and scale keys): two keys of 'PB R UpperArm'
+    // lie 0.11° apart, which the engine's `Quat.slerp` plays as their average at every time
+    // between them (0.056° off).
+    assert!(
+        text.contains("; 3 key(s) added so it plays the source"),
+        "{text}"
+    );
     let original = read("playbot-run.json");
     let again = read_file(&back).unwrap();
     assert_eq!(again.format, Format::PlayCanvas);
-    assert_eq!(nodes(&again.clips[0]), nodes(&original.clips[0]));
+    let mut want = nodes(&original.clips[0]);
+    for (node, keys) in &mut want {
+        if *node == "PB R UpperArm" {
+            *keys += 1;
+        }
+    }
+    assert_eq!(nodes(&again.clips[0]), want);
     let v: Value = serde_json::from_slice(&std::fs::read(&back).unwrap()).unwrap();
     assert_eq!(v["animation"]["version"], 4);
     assert_eq!(v["animation"]["nodes"][1]["name"], "PB Pelvis");

@@ -323,3 +323,71 @@ fn per_object_clips_beside_top_level_animations_are_reported_not_read() {
         "{e}"
     );
 }
+
+/// A clip whose numbers are written as text (`"0.5"`, `" -1.5 "`, `"fps": "2"`): three.js r187's
+/// `AnimationClip.parse` plays it (its `Float32Array`s and `1 / fps` coerce the text), and
+/// `clipscope sample` gives what three.js samples; `info` lists the accepted shape and
+/// `validate` warns about it.
+#[test]
+fn numbers_written_as_text_play_as_in_three_js() {
+    let Some(conformance) = crate::common::node_package("three") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("text-numbers.json");
+    std::fs::write(
+        &file,
+        r#"{"name":"c","fps":"2","duration":" 1.5 ","tracks":[
+            {"name":"a.position","type":"vector","times":["0","1e0",2],
+             "values":["0"," -1.5 ",0,1,2,"3",4,5,6]},
+            {"name":"a.quaternion","type":"quaternion","keys":[
+             {"time":"0","value":[0,0,0,1]},{"time":"2","value":["0","0.7071068","0","0.7071068"]}]}]}"#,
+    )
+    .unwrap();
+    let file_arg = file.to_str().unwrap();
+    let times = "0,0.1,0.25,0.5,0.75,1,1.2";
+    let three = Command::new("node")
+        .arg(conformance.join("sample_one.mjs"))
+        .arg(&file)
+        .arg(times)
+        .output()
+        .expect("run node");
+    assert!(
+        three.status.success(),
+        "{}",
+        String::from_utf8_lossy(&three.stderr)
+    );
+    let ours = clipscope(&["sample", file_arg, "--times", times]);
+    assert!(
+        ours.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ours.stderr)
+    );
+    let (three, ours) = (value(&three.stdout), value(&ours.stdout));
+    let three = three.as_object().unwrap();
+    assert_eq!(three.len(), 2, "{three:?}");
+    for (name, rows) in three {
+        let mine = &ours[name];
+        let flat = |v: &serde_json::Value| -> Vec<f64> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()))
+                .collect()
+        };
+        let (a, b) = (flat(rows), flat(mine));
+        assert_eq!(a.len(), b.len(), "{name}");
+        for (x, y) in a.iter().zip(&b) {
+            assert!(
+                (x - y).abs() <= 1e-6,
+                "{name}: three.js {rows} vs clipscope {mine}"
+            );
+        }
+    }
+    let info = clipscope(&["info", file_arg]);
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(text.contains("numbers written as text"), "{text}");
+    let validate = clipscope(&["validate", file_arg]);
+    let text = String::from_utf8_lossy(&validate.stdout);
+    assert!(text.contains("warning number-as-string"), "{text}");
+}

@@ -655,3 +655,65 @@ fn export_as_converts_to_the_chosen_format_and_keeps_the_document() {
     assert_eq!(back.format, Format::ThreeJsLegacy);
     assert_eq!(back.clips[0].tracks[0].name, ".bones[ball].position");
 }
+
+/// The export dialog measures how the document plays in the chosen format, with the tolerance
+/// it takes, as `convert` does (the same core measurement), and its tolerance goes into the
+/// written file's options.
+#[test]
+fn export_dialog_measures_the_destinations_playback() {
+    use clipscope_core::formats::Format;
+    let dir = tempfile::tempdir().unwrap();
+    // A quarter turn between two keys: the anim clip's component lerp needs keys added.
+    let file = dir.path().join("turn.json");
+    std::fs::write(
+        &file,
+        r#"{"name":"turn","duration":1,"tracks":[{"name":"ball.quaternion","type":"quaternion",
+            "times":[0,1],"values":[0,0,0,1, 0,0.7071068,0,0.7071068]}]}"#,
+    )
+    .unwrap();
+    let mut harness = editor(std::slice::from_ref(&file));
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    harness.run();
+    assert!(harness.state().export.is_some());
+    harness.get_by_label_contains("Not measured");
+    harness.state_mut().export.as_mut().unwrap().format = Format::PlayCanvasAnim;
+    harness.run();
+    harness.get_by_label("Measure").click_accesskit();
+    harness.run();
+    harness.run();
+    // The dialog shows convert's line for the same document, format and tolerance.
+    let doc = harness.state().ws.documents[0].doc.clone();
+    let opts = harness.state().export.as_ref().unwrap().options();
+    let expected = clipscope_core::formats::export_fidelity(&doc, Format::PlayCanvasAnim, &opts)
+        .unwrap()
+        .summary(Format::PlayCanvasAnim);
+    assert!(
+        expected.starts_with("plays in playcanvas-anim within"),
+        "{expected}"
+    );
+    assert!(expected.contains("key(s) added"), "{expected}");
+    harness.get_by_label(&expected);
+    // A coarser tolerance needs a new measurement, with fewer keys added.
+    harness.state_mut().export.as_mut().unwrap().tolerance = 5.0;
+    harness.run();
+    harness.get_by_label_contains("Not measured");
+    harness.get_by_label("Measure").click_accesskit();
+    for _ in 0..3 {
+        harness.run();
+    }
+    let export = harness.state().export.as_ref().unwrap();
+    let coarse = export
+        .measurement()
+        .unwrap_or_else(|| panic!("{:?}", (export.tolerance, &export.measured)))
+        .to_string();
+    let added = |s: &str| -> usize {
+        s.rsplit("; ")
+            .next()
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.replace(',', "").parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(added(&coarse) < added(&expected), "{coarse} vs {expected}");
+    let options = harness.state().export.as_ref().unwrap().options();
+    assert_eq!(options.tolerance.rotation_deg, 5.0);
+}

@@ -11,6 +11,24 @@ use crate::ui::recovery_dialog;
 use super::ClipscopeApp;
 
 impl ClipscopeApp {
+    /// Measures how the export dialog's document plays in its chosen format with its settings
+    /// (core's `formats::export_fidelity`, what `convert` prints) and shows it in the dialog.
+    pub(super) fn measure_export(&mut self) {
+        let Some(export) = &mut self.export else {
+            return;
+        };
+        let Some(i) = self.ws.index_of(export.doc_id) else {
+            return;
+        };
+        let doc = &self.ws.documents[i].doc;
+        let text =
+            match clipscope_core::formats::export_fidelity(doc, export.format, &export.options()) {
+                Ok(fidelity) => fidelity.summary(export.format),
+                Err(e) => e.to_string(),
+            };
+        export.measured = Some((export.format, export.tolerance, text));
+    }
+
     /// Shows whichever modal dialog is open (at most one).
     pub(super) fn modals(&mut self, ctx: &egui::Context, out: &mut Outbox) {
         if let Some(offer) = &mut self.recovery_offer {
@@ -49,6 +67,7 @@ impl ClipscopeApp {
                     };
                     out.push(AppCommand::ChooseFile { target, suggested });
                 }
+                Some(ExportAnswer::Measure) => out.push(AppCommand::MeasureExport),
                 Some(ExportAnswer::Cancel) => self.export = None,
                 None => {}
             }

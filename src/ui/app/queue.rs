@@ -28,6 +28,7 @@ impl ClipscopeApp {
             AppCommand::Open(path) => self.request_open(&path),
             AppCommand::GoTo(target) => self.go_to(target),
             AppCommand::ShowChange { clip, track, time } => self.show_change(clip, track, time),
+            AppCommand::MeasureExport => self.measure_export(),
             AppCommand::BakeCycle => self.bake_cycle(),
             AppCommand::SaveCyclePreset => self.ask_where_to_save_preset(),
             AppCommand::LoadCyclePreset => self.files.ask(FileTarget::LoadPreset, None),

@@ -30,6 +30,9 @@ pub enum AppCommand {
         /// Where it changed most (seconds).
         time: Option<f64>,
     },
+    /// Measure how the export dialog's document plays in the chosen format with its settings
+    /// (`formats::export_fidelity`), and show it in the dialog.
+    MeasureExport,
     /// Bake the Cycles panel's cycle, values and settings into a clip (one undo step).
     BakeCycle,
     /// Save the Cycles panel's values as a preset file (asks where).

@@ -13,6 +13,15 @@
 //! not written is checked against that report instead; so is a track `convert` reports as
 //! playing further from the source than the tolerance (the format cannot hold it), and then
 //! the player must agree that it does.
+//!
+//! Lottie: a precomposition's layers are checked as lottie-web plays them inside the first
+//! precomp layer showing it, at the precomposition's own time then; a property driven by an
+//! expression (which lottie-web evaluates and clipscope does not: `convert` notes it) has its
+//! keys checked in the same file played without expressions; a file lottie-web fails on because
+//! a precomp layer's asset is missing is played with those layers empty. A layer never shown in
+//! the composition's time is counted, not checked. Values are compared with what the source
+//! plays within one `f32` step of each time (key times are `f32`), allowing lottie-web's 10⁻⁵
+//! display deadband. An object file no three.js reads is checked against `convert`'s note.
 
 mod compare;
 mod generated;
@@ -88,6 +97,7 @@ struct Job {
     source: PathBuf,
     first: Option<String>,
     times: HashMap<String, Vec<f64>>,
+    durations: HashMap<String, f64>,
     case: usize,
 }
 
@@ -130,11 +140,18 @@ fn play(conformance: &Path, dir: &Path, player: &str, jobs: &[&Job]) -> Vec<Valu
                 .and_then(|c| j.times.get(c))
                 .cloned()
                 .unwrap_or_default();
+            // A one-clip anim clip also plays looping, as the anim state does by default.
+            let duration = j.first.as_ref().and_then(|c| j.durations.get(c)).copied();
+            let loop_times = match duration {
+                Some(d) if player == "pc-anim" && d > 0.0 => compare::loop_times(d),
+                _ => Vec::new(),
+            };
             serde_json::json!({
                 "file": j.file,
                 "source": j.source,
                 "times": default,
                 "clipTimes": j.times,
+                "loopTimes": loop_times,
             })
         })
         .collect();
@@ -215,11 +232,20 @@ fn every_conversion_plays_in_the_destinations_player() {
                     .filter_map(|name| doc.clips.iter().find(|c| c.name == name))
                     .map(|c| (c.name.clone(), clip_times(c)))
                     .collect();
+                let durations = file["clips"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .filter_map(|name| doc.clips.iter().find(|c| c.name == name))
+                    .map(|c| (c.name.clone(), c.duration))
+                    .collect();
                 jobs.push(Job {
                     file: PathBuf::from(file["path"].as_str().unwrap()),
                     source: src.clone(),
                     first: file["clips"][0].as_str().map(str::to_string),
                     times,
+                    durations,
                     case,
                 });
             }

@@ -150,6 +150,12 @@ pub(crate) trait Codec: Sync {
     fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
         super::fidelity::readback::played(doc, opts)
     }
+
+    /// The file [`Codec::write`] makes and how it plays ([`Codec::played`]) at once: a writer
+    /// that fits keys for its destination fits them once for both.
+    fn write_played(&self, doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
+        (self.write(doc, opts), self.played(doc, opts))
+    }
 }
 
 /// The model's validation of every clip of `doc`, each problem placed in its clip.

@@ -51,8 +51,8 @@ pub use document::{Accepted, Document, Unread};
 pub use error::{NotWritable, ReadError, ReadErrorKind, WriteError};
 pub use fidelity::readback::aliases as track_aliases;
 pub use fidelity::{
-    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Tolerance,
-    TrackFidelity,
+    DEFAULT_RELATIVE, DEFAULT_ROTATION_DEG, Fidelity, Limits, LimitsError, Quantity, Seam,
+    Tolerance, TrackFidelity,
 };
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use options::{ReadOptions, WriteOptions};
@@ -268,6 +268,32 @@ pub fn conversion_losses(doc: &Document, to: Format) -> Vec<String> {
 pub fn fidelity(doc: &Document, opts: &WriteOptions, losses: &[String]) -> Fidelity {
     let played = doc.format.codec().played(doc, opts);
     fidelity::measure::measure(doc, played, losses)
+}
+
+/// `doc` serialized with `opts` ([`write_bytes`]) and how it plays in its destination
+/// ([`fidelity`]), from one pass of the writer: what `convert` writes is what it measured.
+/// Check [`check_writable`] first.
+pub fn write_measured(
+    doc: &Document,
+    opts: &WriteOptions,
+    losses: &[String],
+) -> (Vec<u8>, Fidelity) {
+    let (bytes, played) = doc.format.codec().write_played(doc, opts);
+    (bytes, fidelity::measure::measure(doc, played, losses))
+}
+
+/// How `doc` would play exported to `to` with `opts` (what the editor's export dialog shows
+/// before writing): the document converted, its [`Fidelity`] measured against the conversion's
+/// losses. A document `to` cannot hold at all is its [`NotWritable`].
+pub fn export_fidelity(
+    doc: &Document,
+    to: Format,
+    opts: &WriteOptions,
+) -> Result<Fidelity, NotWritable> {
+    let losses = conversion_losses(doc, to);
+    let converted = doc.clone().converted_to(to);
+    check_writable(&converted)?;
+    Ok(fidelity(&converted, opts, &losses))
 }
 
 /// Serializes `doc` in its format, keeping the shape it was read in. Tracks the format cannot

@@ -54,13 +54,7 @@ impl ClipscopeApp {
             UiCommand::ExportAs => {
                 if let Some(i) = self.selected_doc() {
                     let d = &self.ws.documents[i];
-                    self.export = Some(Export {
-                        doc_id: d.id,
-                        format: d.doc.format,
-                        precision: None,
-                        pretty: false,
-                        serialized: false,
-                    });
+                    self.export = Some(Export::new(d.id, d.doc.format));
                 }
             }
             UiCommand::CloseDocument => {

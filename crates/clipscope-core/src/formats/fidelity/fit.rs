@@ -1,5 +1,5 @@
 //! Adding keys until a destination plays the source: each interval of the written keys is
-//! checked at points inside it against the source, and split at the worst point (a key with the
+//! checked at its ends and at points inside it against the source, and split at the worst point (a key with the
 //! source's value there, and for Hermite curves its slope) until every check is within the
 //! [`Tolerance`], or the interval is as short as `f32` times allow.
 //!
@@ -197,7 +197,9 @@ impl Fitter<'_, '_> {
             let (player, rotation, quantity) = (ch.player, ch.rotation(), ch.quantity);
             let tol = self.tolerance.of(quantity).max(1e-12);
             let mut played = vec![0.0; player.output_width(keys.width)];
-            for j in 1..=CHECKS {
+            // The ends too: the legacy skeleton's slerp plays the average of two keys closer
+            // than 0.1146° even at the keys themselves.
+            for j in 0..=CHECKS + 1 {
                 let t = t0 + (t1 - t0) * j as f64 / (CHECKS + 1) as f64;
                 let want = self.source(c, t);
                 player.play(&keys, rotation, t, &mut played);

@@ -11,6 +11,7 @@ use crate::formats::Document;
 use crate::formats::keys::Keys;
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Track};
+use rayon::prelude::*;
 
 /// Points checked inside each interval between key times.
 const INSIDE: usize = 8;
@@ -98,6 +99,9 @@ pub(crate) struct Played {
     pub curve: Curve,
     /// Keys added so it plays the source.
     pub added: usize,
+    /// What the measurement cannot see of how the destination plays it (a Lottie property
+    /// driven by an expression), for the report.
+    pub note: Option<String>,
 }
 
 /// The [`Fidelity`] of `doc`'s clips as `played` says they play; `losses` are the conversion's
@@ -108,7 +112,8 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
     for p in played {
         by_track.entry((p.clip, p.track)).or_insert(p);
     }
-    let mut tracks = Vec::new();
+    // Each written track is measured once, on its own: in parallel.
+    let mut jobs: Vec<(&Clip, &Track, TrackFidelity, Option<Curve>)> = Vec::new();
     for (c, clip) in doc.clips.iter().enumerate() {
         for (j, track) in clip.tracks.iter().enumerate() {
             if track.is_empty() || track.values.as_numbers().is_none() {
@@ -125,7 +130,7 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
                 keys_added: 0,
                 note: None,
             };
-            match by_track.remove(&(c, j)) {
+            let curve = match by_track.remove(&(c, j)) {
                 None => {
                     let quoted = format!("'{}'", track.name);
                     entry.note = Some(
@@ -135,19 +140,74 @@ pub(crate) fn measure(doc: &Document, played: Vec<Played>, losses: &[String]) ->
                             .cloned()
                             .unwrap_or_else(|| "not written".to_string()),
                     );
+                    None
                 }
                 Some(p) => {
                     entry.target = Some(p.target);
                     entry.keys_added = p.added;
-                    let (d, at) = deviation(clip, track, quantity, &p.curve);
-                    entry.deviation = d;
-                    entry.at = at;
+                    entry.note = p.note;
+                    Some(p.curve)
                 }
-            }
-            tracks.push(entry);
+            };
+            jobs.push((clip, track, entry, curve));
         }
     }
-    Fidelity { tracks }
+    let tracks: Vec<TrackFidelity> = jobs
+        .into_par_iter()
+        .map(|(clip, track, mut entry, curve)| {
+            if let Some(curve) = curve {
+                (entry.deviation, entry.at) = deviation(clip, track, entry.quantity, &curve);
+            }
+            entry
+        })
+        .collect();
+    let seams = seams(doc, &tracks);
+    Fidelity { tracks, seams }
+}
+
+/// The largest jump at the loop seam per quantity among the written numeric tracks of `doc`
+/// (`written`, in clip and track order), beyond the default tolerance.
+fn seams(doc: &Document, written: &[TrackFidelity]) -> Vec<super::Seam> {
+    let tolerance = super::Tolerance::default();
+    let mut best: Vec<super::Seam> = Vec::new();
+    let mut next = written.iter();
+    for clip in &doc.clips {
+        if !(clip.duration.is_finite() && clip.duration > 0.0) {
+            continue;
+        }
+        for track in &clip.tracks {
+            if track.is_empty() || track.values.as_numbers().is_none() {
+                continue;
+            }
+            let Some(entry) = next.next() else { break };
+            if entry.target.is_none() {
+                continue;
+            }
+            let quantity = entry.quantity;
+            let mut sampler = Sampler::new(track);
+            let mut start = vec![0.0; track.value_size()];
+            let mut end = vec![0.0; track.value_size()];
+            sampler.evaluate_f64(0.0, &mut start);
+            sampler.evaluate_f64(clip.duration, &mut end);
+            let jump = quantity.deviation(&end, &start);
+            if !(jump.is_finite() && quantity.error(&end, &start) > tolerance.of(quantity)) {
+                continue;
+            }
+            let seam = super::Seam {
+                clip: clip.name.clone(),
+                track: track.name.clone(),
+                quantity,
+                jump,
+            };
+            match best.iter_mut().find(|s| s.quantity == quantity) {
+                Some(s) if s.jump < jump => *s = seam,
+                Some(_) => {}
+                None => best.push(seam),
+            }
+        }
+    }
+    best.sort_by_key(|s| s.quantity);
+    best
 }
 
 /// The times checked for `track` played as `curve` in `clip`: both sets of key times from the
@@ -226,6 +286,33 @@ mod tests {
     use crate::formats::keys::Sampling;
     use crate::model::{Interpolation, TrackKind};
 
+    /// A track whose end differs from its start jumps at the loop seam; one that comes back
+    /// does not; the largest per quantity is listed.
+    #[test]
+    fn loop_seams() {
+        let track = |name: &str, end: f32| {
+            Track::numeric(
+                name,
+                TrackKind::Vector,
+                vec![0.0, 0.5, 1.0],
+                vec![0.0, 0.0, 0.0, 5.0, 0.0, 0.0, end, 0.0, 0.0],
+            )
+        };
+        let tracks = vec![
+            track("a.position", 0.0),
+            track("b.position", 2.0),
+            track("c.position", 3.0),
+        ];
+        let doc = Document::new(Format::ThreeJs, vec![Clip::new("c", 2.0, tracks)]);
+        let f = crate::formats::fidelity(&doc, &crate::formats::WriteOptions::default(), &[]);
+        assert_eq!(f.seams.len(), 1, "{:?}", f.seams);
+        assert_eq!(
+            (f.seams[0].track.as_str(), f.seams[0].jump),
+            ("c.position", 3.0)
+        );
+        assert_eq!(f.seams[0].quantity, Quantity::Position);
+    }
+
     #[test]
     fn deviations_per_track() {
         let mut pos = Track::numeric(
@@ -265,6 +352,7 @@ mod tests {
                     player: Player::PlayCanvasAnim,
                 },
                 added: 0,
+                note: None,
             },
             Played {
                 clip: 0,
@@ -272,6 +360,7 @@ mod tests {
                 target: "a rotation".into(),
                 curve: Curve::Model(spin),
                 added: 3,
+                note: None,
             },
         ];
         let f = measure(

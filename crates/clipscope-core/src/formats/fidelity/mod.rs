@@ -129,6 +129,15 @@ impl Quantity {
         }
     }
 
+    /// A deviation in this quantity's unit, as short text: `0.012°`, `0.0003 (file units)`,
+    /// `2.00e-6 (relative)`; a value the player does not set says so.
+    pub fn describe(self, d: f64) -> String {
+        if !d.is_finite() {
+            return "nothing (the player does not set it there)".to_string();
+        }
+        format!("{}{}", short(d), self.unit())
+    }
+
     /// The fit's error between a source value `a` and a played value `b` (both of this
     /// quantity): degrees between rotations, else the largest relative difference.
     pub(crate) fn error(self, a: &[f64], b: &[f64]) -> f64 {
@@ -150,6 +159,17 @@ impl Quantity {
                 .fold(0.0, f64::max),
             _ => relative(a, b),
         }
+    }
+}
+
+/// A number as short text: 4 decimals, exponent form below 10⁻³.
+pub fn short(d: f64) -> String {
+    if d == 0.0 {
+        "0".into()
+    } else if d.abs() < 1e-3 {
+        format!("{d:.2e}")
+    } else {
+        format!("{}", (d * 1e4).round() / 1e4)
     }
 }
 
@@ -235,7 +255,8 @@ pub struct TrackFidelity {
     pub at: f64,
     /// Keys the writer added so the destination plays the source.
     pub keys_added: usize,
-    /// Why the track is not written or not measured, when it is not.
+    /// Why the track is not written, or what the measurement cannot see of how the destination
+    /// plays it (a Lottie property driven by an expression).
     pub note: Option<String>,
 }
 
@@ -244,6 +265,27 @@ pub struct TrackFidelity {
 pub struct Fidelity {
     /// One entry per numeric source track with keys, in clip and track order.
     pub tracks: Vec<TrackFidelity>,
+    /// Per quantity, the written track whose value jumps most at the loop seam (from the clip's
+    /// end back to its start). Every destination's player loops by default (three.js's
+    /// `LoopRepeat`, the PlayCanvas anim state and `Skeleton`, lottie-web) and does at the seam
+    /// what the source does looped: it holds the last key to the clip's end and starts over at
+    /// the first, never interpolating from the last key to the first; the players harness
+    /// checks that across the seam. Only jumps beyond the [`Tolerance`] are listed.
+    pub seams: Vec<Seam>,
+}
+
+/// A track whose value at the clip's end differs from its value at the start: looped, it jumps
+/// there (in the source as in the destination).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seam {
+    /// The source clip's name.
+    pub clip: String,
+    /// The source track's name.
+    pub track: String,
+    /// What the track measures.
+    pub quantity: Quantity,
+    /// The jump, in the quantity's unit (as [`TrackFidelity::deviation`]).
+    pub jump: f64,
 }
 
 impl Fidelity {
@@ -258,6 +300,38 @@ impl Fidelity {
     /// Keys added in all.
     pub fn keys_added(&self) -> usize {
         self.tracks.iter().map(|t| t.keys_added).sum()
+    }
+
+    /// The one-line summary `convert` and the editor's export dialog show: `plays in
+    /// playcanvas-anim within position 3.55e-15 (file units) ('Hips.position' at 0.11 s),
+    /// rotation 0.043° (…); 42 key(s) added so it plays the source`.
+    pub fn summary(&self, to: crate::formats::Format) -> String {
+        let parts: Vec<String> = Quantity::ALL
+            .iter()
+            .filter_map(|&q| self.largest(q))
+            .map(|t| {
+                format!(
+                    "{} {} ('{}' at {} s)",
+                    t.quantity.name(),
+                    t.quantity.describe(t.deviation),
+                    t.track,
+                    short(t.at)
+                )
+            })
+            .collect();
+        let added = self.keys_added();
+        let mut line = if parts.is_empty() {
+            format!("plays in {to}: no numeric tracks written")
+        } else {
+            format!("plays in {to} within {}", parts.join(", "))
+        };
+        if added > 0 {
+            line.push_str(&format!(
+                "; {} key(s) added so it plays the source",
+                crate::text::thousands(added)
+            ));
+        }
+        line
     }
 
     /// The tracks not written.

@@ -75,6 +75,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                 target: back_track.name.clone(),
                 curve: Curve::Model(back_track.clone()),
                 added: back_track.len().saturating_sub(track.len()),
+                note: None,
             });
         }
     }

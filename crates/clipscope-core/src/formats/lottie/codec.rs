@@ -52,6 +52,6 @@ impl Codec for LottieCodec {
     }
 
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
-        write_back::losses_leaving(doc.source::<LottieSource>())
+        write_back::losses_leaving(doc)
     }
 }

@@ -15,7 +15,16 @@ use crate::model::binding::sanitize_node_name;
 /// How each track of `doc` plays in lottie-web once written with `opts`.
 pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
     if doc.source::<LottieSource>().is_some() {
-        return readback::played(doc, opts);
+        let mut played = readback::played(doc, opts);
+        for p in &mut played {
+            if let Some(clip) = doc.clips.get(p.clip)
+                && let Some(track) = clip.tracks.get(p.track)
+                && driven_by_expression(clip, &track.name)
+            {
+                p.note = Some(EXPRESSION_NOTE.to_string());
+            }
+        }
+        return played;
     }
     let Some(clip) = doc.clips.first() else {
         return Vec::new();
@@ -88,16 +97,63 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                     unmap,
                 },
                 added,
+                note: None,
             });
         }
     }
     out
 }
 
+/// The note on a track lottie-web plays through an expression.
+pub(crate) const EXPRESSION_NOTE: &str = "driven by an expression (x): lottie-web plays what the \
+     expression computes from the keys, which clipscope does not evaluate; measured on the keys";
+
+/// Whether track `name` of `clip` is a layer property with an expression (`x`).
+pub(crate) fn driven_by_expression(clip: &crate::model::Clip, name: &str) -> bool {
+    clip.layers.as_ref().is_some_and(|layers| {
+        layers.layers.iter().any(|l| {
+            name.strip_prefix(l.name.as_str())
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|property| l.expressions.iter().any(|e| e == property))
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::formats::{Document, Format, WriteOptions, fidelity};
     use crate::model::{Clip, Track, TrackKind};
+
+    /// A property with an expression plays what lottie-web's expression makes of its keys:
+    /// written back, the report says its deviation is measured on the keys; converted, the
+    /// expression is a loss that names it.
+    #[test]
+    fn expression_driven_properties_are_reported() {
+        let json = br#"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
+            {"ty":3,"ind":1,"nm":"Bounce","ip":0,"op":30,"st":0,"ks":{
+              "p":{"a":1,"x":"var $bm_rt = value;","k":[{"t":0,"s":[0,0,0],
+                "i":{"x":0.5,"y":0.5},"o":{"x":0.5,"y":0.5}},{"t":30,"s":[50,0,0]}]},
+              "o":{"a":0,"k":100}}}]}"#;
+        let doc = crate::formats::read_bytes(json, std::path::Path::new("b.json")).unwrap();
+        let f = fidelity(&doc, &WriteOptions::default(), &[]);
+        let note = |name: &str| {
+            f.tracks
+                .iter()
+                .find(|t| t.track == name)
+                .and_then(|t| t.note.clone())
+        };
+        assert!(
+            note("Bounce.position").is_some_and(|n| n.contains("expression")),
+            "{f:?}"
+        );
+        assert_eq!(note("Bounce.opacity"), None);
+        let lost = crate::formats::conversion_losses(&doc, Format::Gltf);
+        assert!(
+            lost.iter()
+                .any(|l| l.contains("expressions (x) of 1 property (Bounce.position)")),
+            "{lost:?}"
+        );
+    }
 
     #[test]
     fn composed_layers_are_measured_in_the_sources_units() {

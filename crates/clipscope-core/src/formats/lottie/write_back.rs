@@ -97,9 +97,9 @@ pub(crate) fn check_writable(doc: &Document, source: &LottieSource) -> Result<()
     }
 }
 
-/// What converting a Lottie document to another format leaves out, one line each; `source` is
-/// the file it was read from, if any.
-pub(crate) fn losses_leaving(source: Option<&LottieSource>) -> Vec<String> {
+/// What converting the Lottie document `doc` to another format leaves out, one line each.
+pub(crate) fn losses_leaving(doc: &Document) -> Vec<String> {
+    let source = doc.source::<LottieSource>();
     let mut lost = vec![
         "everything in the Lottie file but layer transforms and markers (shapes, masks, \
          effects, text, images, precomp time remapping and other fields)"
@@ -118,6 +118,22 @@ pub(crate) fn losses_leaving(source: Option<&LottieSource>) -> Vec<String> {
              at every frame (and finer where the path bends)",
             baked,
             if baked == 1 { "y" } else { "ies" }
+        ));
+    }
+    let driven: Vec<String> = doc
+        .clips
+        .iter()
+        .filter_map(|c| c.layers.as_ref())
+        .flat_map(|l| &l.layers)
+        .flat_map(|l| l.expressions.iter().map(move |e| format!("{}.{e}", l.name)))
+        .collect();
+    if !driven.is_empty() {
+        lost.push(format!(
+            "the expressions (x) of {} propert{} ({}): lottie-web plays what they compute from \
+             the keys; only the keys are written",
+            driven.len(),
+            if driven.len() == 1 { "y" } else { "ies" },
+            driven.join(", ")
         ));
     }
     lost

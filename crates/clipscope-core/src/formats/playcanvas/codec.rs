@@ -39,6 +39,10 @@ impl Codec for PlayCanvasCodec {
         write::played(doc, opts)
     }
 
+    fn write_played(&self, doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
+        write::write_played(doc, opts)
+    }
+
     fn losses_entering(&self, doc: &Document, to: Format) -> Vec<String> {
         let mut lost = lost_mesh_unless_kept(doc, to);
         lost.extend(write::losses(doc));

@@ -121,12 +121,30 @@ pub(crate) fn losses(doc: &Document) -> Vec<String> {
 /// The whole document as PlayCanvas animation JSON (its first clip; [`losses`] reports the
 /// others).
 pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
+    write_played(doc, opts).0
+}
+
+/// The file [`write`] makes and how the skeleton plays it ([`played`]), from one fit.
+pub(crate) fn write_played(doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
     let layout = doc.source::<PlayCanvasLayout>();
     let clip = doc.clips.first();
     let conversion = layout.is_none();
     let nodes = clip.map_or_else(Vec::new, |c| {
         prepare(c, doc.skeleton.as_ref(), &opts.tolerance, conversion).0
     });
+    let bytes = write_nodes(doc, clip, &nodes, opts);
+    let played = clip.map_or_else(Vec::new, |c| played_nodes(c, &nodes, opts));
+    (bytes, played)
+}
+
+/// The file of `clip` (of `doc`) with the prepared `nodes`.
+fn write_nodes(
+    doc: &Document,
+    clip: Option<&Clip>,
+    nodes: &[NodeKeys],
+    opts: &WriteOptions,
+) -> Vec<u8> {
+    let layout = doc.source::<PlayCanvasLayout>();
     let keys: usize = nodes.iter().map(|n| n.times.len()).sum();
     let mut out = Out::new(opts, 0, keys * 64 + 1024);
     let writer = Writer {
@@ -144,7 +162,7 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         match slot {
             Slot::Known(_) => {
                 out.key("animation");
-                writer.animation(&mut out, clip, &nodes, layout);
+                writer.animation(&mut out, clip, nodes, layout);
             }
             Slot::Extra(name, raw) => {
                 if name != "animation" {
@@ -172,9 +190,14 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
     };
     let conversion = doc.source::<PlayCanvasLayout>().is_none();
     let (nodes, _) = prepare(clip, doc.skeleton.as_ref(), &opts.tolerance, conversion);
+    played_nodes(clip, &nodes, opts)
+}
+
+/// How the skeleton plays the prepared `nodes` of `clip` written with `opts`.
+fn played_nodes(clip: &Clip, nodes: &[NodeKeys], opts: &WriteOptions) -> Vec<Played> {
     let round = |x: f32| rounded_f32(x, opts.precision);
     let mut out = Vec::new();
-    for node in &nodes {
+    for node in nodes {
         let times: Vec<f32> = node.times.iter().map(|&t| round(t)).collect();
         for (c, field) in FIELDS.iter().enumerate() {
             let Some(track) = node.tracks[c] else {
@@ -209,6 +232,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                     player: Player::PlayCanvasSkeleton,
                 },
                 added: node.times.len().saturating_sub(own),
+                note: None,
             });
         }
     }

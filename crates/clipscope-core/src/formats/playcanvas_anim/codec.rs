@@ -43,6 +43,10 @@ impl Codec for AnimClipCodec {
         write::played(doc, opts)
     }
 
+    fn write_played(&self, doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
+        write::write_played(doc, opts)
+    }
+
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
         let Some(src) = doc.source::<super::AnimClipSource>() else {
             return Vec::new();

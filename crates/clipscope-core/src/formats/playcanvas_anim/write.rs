@@ -257,8 +257,31 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
     };
     let unedited = src.is_some_and(|s| s.clips == doc.clips);
     let tolerance = (!unedited).then_some(&opts.tolerance);
-    plan(clip, src, doc.skeleton.as_ref(), tolerance)
-        .curves
+    played_of(
+        plan(clip, src, doc.skeleton.as_ref(), tolerance),
+        unedited,
+        opts,
+    )
+}
+
+/// The file `doc` is written as with `opts` ([`write`]) and how the engine plays it
+/// ([`played`]), from one plan: `convert` measures what it writes without fitting twice.
+pub(crate) fn write_played(doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
+    let src = doc.source::<AnimClipSource>();
+    let unedited = src.is_some_and(|s| s.clips == doc.clips);
+    match doc.clips.first() {
+        Some(clip) if !unedited => {
+            let plan = plan(clip, src, doc.skeleton.as_ref(), Some(&opts.tolerance));
+            let bytes = write_plan(clip, src, &plan, opts);
+            (bytes, played_of(plan, false, opts))
+        }
+        _ => (write(doc, opts), played(doc, opts)),
+    }
+}
+
+/// How the engine plays the curves of `plan` written with `opts` (as they are, `unedited`).
+fn played_of(plan: Plan, unedited: bool, opts: &WriteOptions) -> Vec<Played> {
+    plan.curves
         .into_iter()
         .map(|c| {
             let mut keys = c.keys;
@@ -277,6 +300,7 @@ pub(crate) fn played(doc: &Document, opts: &WriteOptions) -> Vec<Played> {
                     player: c.player,
                 },
                 added: c.added,
+                note: None,
             }
         })
         .collect()
@@ -359,6 +383,17 @@ pub(crate) fn write(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     let empty = Clip::new("clip", 0.0, Vec::new());
     let clip = doc.clips.first().unwrap_or(&empty);
     let plan = plan(clip, src, doc.skeleton.as_ref(), Some(&opts.tolerance));
+    write_plan(clip, src, &plan, opts)
+}
+
+/// The anim clip file of `clip` (of a document read from `src`, whose other fields it keeps)
+/// as `plan` writes it.
+fn write_plan(
+    clip: &Clip,
+    src: Option<&AnimClipSource>,
+    plan: &Plan,
+    opts: &WriteOptions,
+) -> Vec<u8> {
     let mut inputs: Vec<&[f32]> = Vec::new();
     let mut input_of: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut curve_inputs = Vec::with_capacity(plan.curves.len());

@@ -6,6 +6,7 @@ use std::io::Write;
 use super::read::{Mode, read};
 use super::{Layout, write};
 use crate::formats::codec::{Codec, Input, lost_mesh, other_fields};
+use crate::formats::fidelity::{Played, readback};
 use crate::formats::{Document, Format, Linted, NotWritable, ReadError, WriteOptions};
 
 /// Reads and writes three.js JSON ([`Format::ThreeJs`]).
@@ -50,6 +51,29 @@ impl Codec for ThreeJsCodec {
 
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8> {
         write::write(doc, opts)
+    }
+
+    fn played(&self, doc: &Document, opts: &WriteOptions) -> Vec<Played> {
+        let mut played = readback::played(doc, opts);
+        // io_three 4.3's clips written back in place play in no three.js: r187's ObjectLoader
+        // refuses the file's legacy `Geometry`, and no loader ever bound geometry-level morph
+        // animations.
+        if let Some((geometry, _)) = write::kept_in_place(doc) {
+            for p in &mut played {
+                p.note = Some(
+                    if p.clip < geometry {
+                        "kept in the geometry's `animations` (io_three 4.3) as read: no three.js \
+                         loader plays it (r187's ObjectLoader refuses the legacy Geometry, and no \
+                         loader bound geometry-level morph animations)"
+                    } else {
+                        "kept on its object's `clips` (io_three 4.3) as read: three.js r187's \
+                         ObjectLoader reads clips only from a top-level `animations` array"
+                    }
+                    .to_string(),
+                );
+            }
+        }
+        played
     }
 
     fn losses_entering(&self, doc: &Document, _to: Format) -> Vec<String> {

@@ -2,7 +2,7 @@
 //! fields three.js would take differently from what the file means.
 
 use crate::formats::rule::{Applies, Rule};
-use crate::model::Severity::Error;
+use crate::model::Severity::{Error, Warning};
 
 /// The three.js JSON rules.
 pub(crate) const RULES: &[Rule] = &[
@@ -14,6 +14,15 @@ pub(crate) const RULES: &[Rule] = &[
         summary: "A clip's blendMode is neither 2500 (normal) nor 2501 (additive).",
         fix: "Write blendMode 2500 or 2501, or leave it out.",
         explanation: "three.js keeps whatever number it finds and its mixer then blends the clip in no defined way; clipscope reads the clip as normal.",
+    },
+    Rule {
+        code: "number-as-string",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "Times or values are numbers written as text (\"0.5\"); three.js reads them as the numbers.",
+        fix: "Nothing needed for playback; write plain JSON numbers to make the file plain.",
+        explanation: "AnimationClip.parse hands the arrays to Float32Array, which turns each text into its number, so three.js plays such a track; clipscope reads it the same way and says so in info.",
     },
     Rule {
         code: "number-out-of-range",

@@ -94,10 +94,7 @@ fn write_document(
             // are written as a top-level `animations` array and taken out of the geometries
             // and objects.
             let embedded = geometry_clips.len() + object_clips.len();
-            let in_place = embedded > 0
-                && doc.clips.len() == embedded
-                && doc.clips[..geometry_clips.len()] == geometry_clips[..]
-                && doc.clips[geometry_clips.len()..] == object_clips[..];
+            let in_place = kept_in_place(doc).is_some();
             let strip = |key: &str, strip: fn(&RawValue) -> Option<Box<RawValue>>| {
                 (embedded > 0 && !in_place)
                     .then(|| fields.iter().find(|(k, _)| k == key))
@@ -283,6 +280,26 @@ fn write_track(out: &mut Out, track: &Track) {
         },
     );
     out.close(b'}');
+}
+
+/// When `doc` is an io_three 4.3 object file whose geometry-level and per-object clips are
+/// written back where they were (unedited), how many of its clips are each: `(geometry,
+/// object)`, in that order at the start of `doc.clips`.
+pub(crate) fn kept_in_place(doc: &Document) -> Option<(usize, usize)> {
+    let Some(Layout::Scene {
+        geometry_clips,
+        object_clips,
+        ..
+    }) = doc.source::<Layout>()
+    else {
+        return None;
+    };
+    let embedded = geometry_clips.len() + object_clips.len();
+    (embedded > 0
+        && doc.clips.len() == embedded
+        && doc.clips[..geometry_clips.len()] == geometry_clips[..]
+        && doc.clips[geometry_clips.len()..] == object_clips[..])
+        .then_some((geometry_clips.len(), object_clips.len()))
 }
 
 #[cfg(test)]

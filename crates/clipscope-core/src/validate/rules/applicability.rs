@@ -100,6 +100,7 @@ const PINNED: &[(&str, &str)] = &[
         "threejs threejs-legacy playcanvas playcanvas-anim lottie gltf glb",
     ),
     ("unknown-blend-mode", "threejs"),
+    ("number-as-string", "threejs"),
     ("number-out-of-range", "threejs"),
     ("invalid-tangent-size", "threejs"),
     ("tangent-not-a-number", "threejs"),

@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use super::Mode;
 use super::issue::{Ctx, Issue};
 use super::leaves::{string_of, wrong};
-use super::numbers::{number_f64, out_of_range};
+use super::numbers::{js_number, number_f64, out_of_range};
 use super::scan::{TrackResult, TrackResults, scan_clip};
 use super::track::push_extra;
 use crate::formats::ReadError;
@@ -68,6 +68,7 @@ pub(super) fn convert_clip(
 ) -> Result<Clip, Issue> {
     let mut ctx = Ctx::new(mode);
     let mut head = convert_head(schema, path, &mut ctx)?;
+    ctx.finish();
     problems.extend(ctx.issues.iter().map(|i| i.problem(c, None)));
     let mut results = Vec::new();
     match clip_tracks(schema) {
@@ -226,6 +227,10 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
                 }
                 d
             }
+            JsonKind::String if let Some(d) = string_of(raw).as_deref().and_then(js_number) => {
+                ctx.number_as_text(&field(path, "duration"), 0);
+                d
+            }
             _ => {
                 ctx.soft(wrong(&field(path, "duration"), "a number", raw))?;
                 -1.0
@@ -240,6 +245,10 @@ fn convert_head(schema: &[(Key, Field)], path: &str, ctx: &mut Ctx) -> Result<Cl
         Some(raw) => match JsonKind::of(raw) {
             JsonKind::Null => 1.0,
             JsonKind::Number => number_f64(raw),
+            JsonKind::String if let Some(f) = string_of(raw).as_deref().and_then(js_number) => {
+                ctx.number_as_text(&field(path, "fps"), 0);
+                f
+            }
             _ => {
                 ctx.soft(wrong(&field(path, "fps"), "a number", raw))?;
                 1.0

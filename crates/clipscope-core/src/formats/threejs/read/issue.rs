@@ -24,6 +24,9 @@ pub(crate) struct Issue {
     reason: String,
     /// Index of the key the culprit belongs to, when known.
     pub(super) key: Option<usize>,
+    /// Error (three.js throws or the data is wrong), or warning (a shape three.js reads,
+    /// accepted: [`Ctx::accept`]).
+    severity: Severity,
 }
 
 impl Issue {
@@ -43,6 +46,7 @@ impl Issue {
             path: path.into(),
             reason: reason.into(),
             key: None,
+            severity: Severity::Error,
         }
     }
 
@@ -59,7 +63,7 @@ impl Issue {
         } else {
             format!("{}: {}", self.path, self.reason)
         };
-        let mut p = Problem::new(Severity::Error, self.code, message).in_clip(clip);
+        let mut p = Problem::new(self.severity, self.code, message).in_clip(clip);
         p.track = track;
         p.key = self.key;
         p
@@ -71,12 +75,18 @@ impl Issue {
     }
 }
 
+/// The code of numbers written as text, read as three.js reads them.
+pub(crate) const NUMBER_AS_STRING: &str = "number-as-string";
+
 /// Where converting one value leaves its non-fatal findings.
 pub(super) struct Ctx {
     /// Strict or lenient.
     pub(super) mode: Mode,
-    /// Non-fatal issues found so far (lenient mode only).
+    /// Non-fatal issues found so far (lenient mode), and what was accepted (either mode).
     pub(super) issues: Vec<Issue>,
+    /// Numbers written as text read as three.js reads them: how many, and the first one's path
+    /// and key ([`Ctx::number_as_text`]).
+    texts: Option<(usize, String, usize)>,
 }
 
 impl Ctx {
@@ -85,6 +95,36 @@ impl Ctx {
         Ctx {
             mode,
             issues: Vec::new(),
+            texts: None,
+        }
+    }
+
+    /// Notes a number written as text at `path` (key `key`), which three.js's `Float32Array`
+    /// reads as the number: accepted in either mode, reported once per value by
+    /// [`Ctx::finish`].
+    pub(super) fn number_as_text(&mut self, path: &str, key: usize) {
+        match &mut self.texts {
+            Some((n, _, _)) => *n += 1,
+            None => self.texts = Some((1, path.to_string(), key)),
+        }
+    }
+
+    /// Turns what was accepted into its issue (a warning, code `number-as-string`).
+    pub(super) fn finish(&mut self) {
+        if let Some((n, path, key)) = self.texts.take() {
+            let reason = if n == 1 {
+                "a number written as text: three.js turns it into the number (its Float32Arrays, \
+                 1 / fps), and so does clipscope"
+                    .to_string()
+            } else {
+                format!(
+                    "{n} numbers written as text (the first here): three.js turns them into \
+                     numbers (its Float32Arrays, 1 / fps), and so does clipscope"
+                )
+            };
+            let mut issue = Issue::coded(NUMBER_AS_STRING, path, reason).at_key(key);
+            issue.severity = Severity::Warning;
+            self.issues.push(issue);
         }
     }
 

@@ -30,7 +30,7 @@ use serde_json::value::RawValue;
 use self::clip::{ClipRef, convert_clips};
 use self::scan::scan_file;
 use super::schema::{ClipSchema, Field, FileSchema, Layout, clip_raw};
-use crate::formats::document::{Source, Unread};
+use crate::formats::document::{Accepted, Source, Unread};
 use crate::formats::json::path::{index, syntax_error};
 use crate::formats::json::{Key, Shaped};
 use crate::formats::{Document, Format, LoadProgress, ReadError, ReadErrorKind};
@@ -81,6 +81,16 @@ pub(crate) fn read(
             p
         }));
     }
+    // Shapes three.js reads that its writers do not make, kept by either mode's read.
+    let accepted = problems
+        .iter()
+        .filter(|p| p.code == issue::NUMBER_AS_STRING)
+        .map(|p| {
+            let (path, what) = p.message.split_once(": ").unwrap_or(("", &p.message));
+            let clip = p.clip.map(|c| format!("clip {c} ")).unwrap_or_default();
+            Accepted::new(format!("{clip}{path}"), what)
+        })
+        .collect();
     let doc = Document {
         path: Some(file.to_path_buf()),
         format: Format::ThreeJs,
@@ -89,7 +99,7 @@ pub(crate) fn read(
         mesh: found.mesh.map(std::sync::Arc::new),
         model: None,
         unread: found.unread,
-        accepted: Vec::new(),
+        accepted,
         source: Source::new(found.layout),
     };
     Ok((doc, problems))
@@ -382,7 +392,7 @@ mod tests {
             (t(r#"{"name":".x","type":"number","values":[1]}"#), "t.json: tracks[0]: track named .x has neither \"times\" nor \"keys\""),
             (t(r#"{"name":".x","type":"number","times":[0]}"#), "t.json: tracks[0]: missing \"values\" in track named .x"),
             (t(r#"{"name":".x","type":"vector","times":[0,1,2],"values":[1,2,3,4,5,6,7]}"#), "t.json: tracks[0].values: 7 values for 3 keys is not a whole number per key"),
-            (t(&format!(r#"{ok},{ok},{ok},{{"name":".x","type":"number","times":[0,1,2,3,4,5,6,"7"],"values":[0,0,0,0,0,0,0,0]}}"#)), "t.json: tracks[3].times[7]: a string is not a number"),
+            (t(&format!(r#"{ok},{ok},{ok},{{"name":".x","type":"number","times":[0,1,2,3,4,5,6,"seven"],"values":[0,0,0,0,0,0,0,0]}}"#)), "t.json: tracks[3].times[7]: a string is not a number"),
             (t(r#"{"name":".x","type":"number","times":[0,1],"values":[0,null]}"#), "t.json: tracks[0].values[1]: null is not a number (three.js stores 0)"),
             (t(r#"{"name":".x","type":"number","times":[0,1],"values":[0,[1]]}"#), "t.json: tracks[0].values[1]: an array is not a number"),
             (t(r#"{"name":".x","type":"number","times":{},"values":[0]}"#), "t.json: tracks[0].times: expected an array of numbers, found an object"),
@@ -398,9 +408,9 @@ mod tests {
             (t(r#"{"name":".x","type":"number","times":[0],"values":[0],"settings":null}"#), "t.json: tracks[0].settings: expected an object, found null"),
             (r#"{"tracks":[],"blendMode":2502}"#.into(), "t.json: blendMode: unknown blendMode 2502 (expected 2500 or 2501)"),
             (r#"{"tracks":[],"userData":"{oops"}"#.into(), "t.json: userData: userData is not valid JSON: key must be a string at line 1 column 2"),
-            (r#"{"tracks":[],"duration":"1"}"#.into(), "t.json: duration: expected a number, found a string"),
+            (r#"{"tracks":[],"duration":"one"}"#.into(), "t.json: duration: expected a number, found a string"),
             (r#"{"tracks":[],"duration":1e400}"#.into(), "t.json: duration: number 1e400 is out of range for a 64-bit float"),
-            (r#"{"tracks":[],"fps":"30"}"#.into(), "t.json: fps: expected a number, found a string"),
+            (r#"{"tracks":[],"fps":"thirty"}"#.into(), "t.json: fps: expected a number, found a string"),
             (r#"{"tracks":[],"uuid":5}"#.into(), "t.json: uuid: expected a string, found a number"),
             (r#"{"tracks":[],"animations":[]}"#.into(), "t.json: the top-level object has both \"tracks\" and \"animations\"; expected one clip or an object file"),
             (r#"{"animations":[{"tracks":[{"name":".x","type":"number","times":[0,1],"values":[0,1,2,3,4]}]}]}"#.into(), "t.json: animations[0].tracks[0].values: 5 values for 2 keys is not a whole number per key"),

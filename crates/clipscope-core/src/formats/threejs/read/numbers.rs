@@ -170,6 +170,17 @@ pub(super) fn number_elem(
         }
         return Ok(f);
     }
+    // A number written as text: `new Float32Array(["0.5"])` holds 0.5.
+    if kind == JsonKind::String
+        && let Some(v) = string_of(elem).as_deref().and_then(js_number)
+    {
+        let f = v as f32;
+        if f.is_infinite() {
+            ctx.soft(out_of_range(path, elem.get(), "a 32-bit").at_key(key))?;
+        }
+        ctx.number_as_text(path, key);
+        return Ok(f);
+    }
     // What `new Float32Array([x])` stores for a non-number x.
     let (coerced, note) = match kind {
         JsonKind::Null => (0.0, " (three.js stores 0)"),
@@ -198,10 +209,73 @@ pub(super) fn number_elem(
     Ok(coerced)
 }
 
+/// JavaScript's `Number(text)` for a text that spells a finite decimal number (optional sign,
+/// digits with an optional point, optional exponent, white space around): `None` for anything
+/// else (empty text, `Infinity`, hex, words), which three.js would turn into 0, ±Infinity or NaN.
+pub(super) fn js_number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let plain = t
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'));
+    if t.is_empty() || !plain || !t.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::formats::threejs::read::testing::{nums, read};
+
+    /// three.js's `AnimationClip.parse` plays numbers written as text (its `Float32Array`s
+    /// and `1 / fps` turn them into numbers): read the same, in a strict read too, listed as
+    /// accepted and noted by `validate`; text that is no number stays an error.
+    #[test]
+    fn numbers_written_as_text_are_read_as_three_js_reads_them() {
+        let text = r#"{"name":"c","fps":"2","duration":" 1 ","tracks":[{"name":"a.position","type":"vector",
+            "times":["0","1e0"],"values":["0"," -1.5 ",0,1,2,"3"]}]}"#;
+        let doc = read(text);
+        let track = &doc.clips[0].tracks[0];
+        assert_eq!(track.times, vec![0.0, 0.5]);
+        assert_eq!(nums(track), [0.0, -1.5, 0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(doc.clips[0].duration, 1.0);
+        let what: Vec<String> = doc.accepted.iter().map(|a| a.describe()).collect();
+        assert_eq!(what.len(), 2, "{what:?}");
+        assert!(
+            what[0].starts_with("clip 0 duration: 2 numbers written as text"),
+            "{what:?}"
+        );
+        assert!(
+            what[1].starts_with("clip 0 tracks[0].times[0]: 5 numbers"),
+            "{what:?}"
+        );
+        let linted = crate::formats::lint_bytes(
+            text.as_bytes(),
+            std::path::Path::new("t.json"),
+            &crate::formats::ReadOptions::default(),
+        );
+        let codes: Vec<_> = linted
+            .problems
+            .iter()
+            .map(|p| (p.code.as_str(), p.severity))
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                ("number-as-string", crate::model::Severity::Warning),
+                ("number-as-string", crate::model::Severity::Warning)
+            ]
+        );
+        for bad in ["\"\"", "\"0x10\"", "\"Infinity\"", "\"one\""] {
+            let text = format!(
+                r#"{{"tracks":[{{"name":".x","type":"number","times":[0,{bad}],"values":[0,1]}}]}}"#
+            );
+            let e = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("t.json"))
+                .unwrap_err();
+            assert!(e.to_string().contains("is not a number"), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn text_goes_through_f64_before_f32() {

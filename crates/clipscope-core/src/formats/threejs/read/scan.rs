@@ -76,6 +76,7 @@ fn run_job(job: TrackJob, mode: Mode) -> TrackResult {
             format!("expected a track object, found {}", kind.describe()),
         )),
     };
+    ctx.finish();
     TrackResult {
         uid: job.uid,
         array: job.array,
