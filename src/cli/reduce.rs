@@ -17,13 +17,14 @@ use serde_json::{Value, json};
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
 use clipscope_core::formats::Budget;
-use clipscope_core::formats::{self, Document, LengthUnit};
+use clipscope_core::formats::{self, Document, LengthUnit, TrackStorage};
 use clipscope_core::model::ops::reduce::{
     Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
     lossless_clip,
 };
 use clipscope_core::model::{Model, Skeleton};
 use clipscope_scene::Rig;
+use std::collections::{BTreeMap, HashMap};
 
 /// A length unit a file may be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -163,7 +164,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         skeleton: skeleton.as_ref(),
         model: doc.model.as_deref(),
         out: &args.output.output,
-        write: args.output.write_options(),
+        write: write_options(&args),
     };
     let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
     let mut note = None;
@@ -217,15 +218,23 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         ));
     }
     let written = write_bytes(&attempt.bytes, &attempt.doc, &args.output.output)?;
+    let sizes = Sizes {
+        before: std::fs::metadata(&args.file).map_or(0, |m| m.len()),
+        after: written,
+        storage: formats::track_storage(&attempt.bytes)
+            .into_iter()
+            .map(|s| ((s.clip.clone(), s.track.clone()), s))
+            .collect(),
+    };
     if args.json {
         println!(
             "{}",
-            to_json(&attempt.reports, &attempt.doc, unit_name, &args, written)
+            to_json(&attempt.reports, &attempt.doc, unit_name, &args, &sizes)
         );
     } else {
         print!(
             "{}",
-            to_text(&attempt.reports, &attempt.doc, unit_name, &args, written)
+            to_text(&attempt.reports, &attempt.doc, unit_name, &args, &sizes)
         );
     }
     if let Some(note) = note {
@@ -233,6 +242,48 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     }
     output::release(doc);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The input's and the output's sizes, and how the output stores each track (glTF).
+struct Sizes {
+    /// The input file's bytes.
+    before: u64,
+    /// The output's bytes.
+    after: u64,
+    /// How each track of the output is stored, by clip and track name (empty for formats
+    /// other than glTF).
+    storage: HashMap<(String, String), TrackStorage>,
+}
+
+impl Sizes {
+    /// The storage of track `track` of clip `clip`, if the output says.
+    fn of(&self, clip: &str, track: &str) -> Option<&TrackStorage> {
+        self.storage.get(&(clip.to_string(), track.to_string()))
+    }
+
+    /// The tracks grouped by how they are stored: `(interpolation, numbers, filter)` with the
+    /// count of tracks and their bytes, most bytes first.
+    fn groups(&self) -> Vec<(String, usize, usize)> {
+        let mut groups: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for s in self.storage.values() {
+            let key = format!(
+                "{} {}{}",
+                s.interpolation,
+                s.components,
+                s.meshopt
+                    .as_ref()
+                    .map(|f| format!(", meshopt {f}"))
+                    .unwrap_or_default()
+            );
+            let g = groups.entry(key).or_default();
+            g.0 += 1;
+            g.1 += s.bytes;
+        }
+        let mut out: Vec<(String, usize, usize)> =
+            groups.into_iter().map(|(k, (n, b))| (k, n, b)).collect();
+        out.sort_by(|a, b| b.2.cmp(&a.2));
+        out
+    }
 }
 
 /// One reduction of a document, as it would be written and read back.
@@ -348,6 +399,18 @@ impl Target<'_> {
     }
 }
 
+/// The writer options of a reduction: the output arguments', with the exponential filter of
+/// `--meshopt` allowed a twentieth of the budget on translations (the written file is measured
+/// whole, so what it adds counts in the budget).
+fn write_options(args: &Args) -> formats::WriteOptions {
+    let mut write = args.output.write_options();
+    write.packing.float_error = args.max_error * FLOAT_SHARE;
+    write
+}
+
+/// The share of the budget the exponential filter may use on a translation or scale.
+const FLOAT_SHARE: f64 = 0.05;
+
 /// Writes the checked bytes to `out` atomically; returns the size.
 fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> {
     formats::check_writable(doc).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -423,7 +486,7 @@ fn to_text(
     doc: &Document,
     unit: &str,
     args: &Args,
-    bytes: u64,
+    sizes: &Sizes,
 ) -> String {
     let (before, after) = totals(reports);
     let percent = if before > 0 {
@@ -437,8 +500,20 @@ fn to_text(
         thousands(after),
         reports.len(),
         args.output.output.display(),
-        thousands(bytes as usize)
+        thousands(sizes.after as usize)
     );
+    out.push_str(&format!(
+        "  bytes {} → {} ({:.1}%)\n",
+        thousands(sizes.before as usize),
+        thousands(sizes.after as usize),
+        100.0 * sizes.after as f64 / sizes.before.max(1) as f64
+    ));
+    for (how, tracks, bytes) in sizes.groups() {
+        out.push_str(&format!(
+            "    {tracks} track(s) {how}: {} bytes of values\n",
+            thousands(bytes)
+        ));
+    }
     let world = reports.iter().any(|(_, r)| r.world);
     let nodes = reports
         .iter()
@@ -530,7 +605,7 @@ fn to_json(
     doc: &Document,
     unit: &str,
     args: &Args,
-    bytes: u64,
+    sizes: &Sizes,
 ) -> Value {
     let (before, after) = totals(reports);
     let worst = worst(reports);
@@ -550,6 +625,14 @@ fn to_json(
                 .tracks
                 .iter()
                 .map(|t| {
+                    let stored = sizes.of(name, &t.name).map(|s| {
+                        json!({
+                            "interpolation": s.interpolation,
+                            "components": s.components,
+                            "meshopt": s.meshopt,
+                            "bytes": s.bytes,
+                        })
+                    });
                     json!({
                         "name": t.name,
                         "keys_before": t.keys_before,
@@ -557,6 +640,7 @@ fn to_json(
                         "error": t.error,
                         "metric": metric_name(t.metric),
                         "bound": bound_name(t.bound),
+                        "stored": stored,
                     })
                 })
                 .collect();
@@ -597,7 +681,8 @@ fn to_json(
         "format": doc.format.name(),
         "world": reports.iter().any(|(_, r)| r.world),
         "output": args.output.output.display().to_string(),
-        "bytes": bytes,
+        "bytes": sizes.after,
+        "bytes_before": sizes.before,
         "clips": clips,
     })
 }

@@ -83,7 +83,7 @@ pub(crate) fn write_back(
             Some(packed) => vec![(buffer_fields(0), packed)],
             None => all_buffers(),
         };
-        return finish(root, buffers, doc.format, opts.pretty);
+        return finish(root, buffers, doc.format, opts);
     }
     let mut buffers: Vec<(Map<String, Value>, Vec<u8>)> =
         match compact(&mut root, &src.buffers, true) {
@@ -156,7 +156,7 @@ pub(crate) fn write_back(
     if buffers.len() == 1 && buffers[0].1.is_empty() {
         buffers.clear();
     }
-    finish(root, buffers, doc.format, opts.pretty)
+    finish(root, buffers, doc.format, opts)
 }
 
 /// Replaces the `matrix` of every node a translation, rotation or scale channel animates by the
