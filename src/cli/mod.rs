@@ -15,6 +15,7 @@ mod info;
 mod optimize;
 mod output;
 mod reduce;
+mod reduce_packing;
 
 pub mod render;
 mod sample;

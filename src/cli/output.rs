@@ -49,6 +49,7 @@ impl OutputArgs {
                 meshopt: self.meshopt,
                 fallback: self.meshopt_fallback,
                 float_error: 0.0,
+                rotation_bits: 0,
             },
             ..Default::default()
         }

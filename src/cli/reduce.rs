@@ -16,15 +16,15 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
+use super::reduce_packing::{Sizes, smallest};
 use clipscope_core::formats::Budget;
-use clipscope_core::formats::{self, Document, LengthUnit, TrackStorage};
+use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
     Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
     lossless_clip,
 };
 use clipscope_core::model::{Model, Skeleton};
 use clipscope_scene::Rig;
-use std::collections::{BTreeMap, HashMap};
 
 /// A length unit a file may be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -208,6 +208,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             doc.format.description()
         ));
     }
+    if attempt.within && target.write.packing.any() {
+        attempt = smallest(&target, &doc, &options, attempt)?;
+    }
     if !attempt.within {
         return Err(format!(
             "{}: the reduced clips, written as {}, are off by more than the budget ({}); \
@@ -244,76 +247,35 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The input's and the output's sizes, and how the output stores each track (glTF).
-struct Sizes {
-    /// The input file's bytes.
-    before: u64,
-    /// The output's bytes.
-    after: u64,
-    /// How each track of the output is stored, by clip and track name (empty for formats
-    /// other than glTF).
-    storage: HashMap<(String, String), TrackStorage>,
-}
-
-impl Sizes {
-    /// The storage of track `track` of clip `clip`, if the output says.
-    fn of(&self, clip: &str, track: &str) -> Option<&TrackStorage> {
-        self.storage.get(&(clip.to_string(), track.to_string()))
-    }
-
-    /// The tracks grouped by how they are stored: `(interpolation, numbers, filter)` with the
-    /// count of tracks and their bytes, most bytes first.
-    fn groups(&self) -> Vec<(String, usize, usize)> {
-        let mut groups: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        for s in self.storage.values() {
-            let key = format!(
-                "{} {}{}",
-                s.interpolation,
-                s.components,
-                s.meshopt
-                    .as_ref()
-                    .map(|f| format!(", meshopt {f}"))
-                    .unwrap_or_default()
-            );
-            let g = groups.entry(key).or_default();
-            g.0 += 1;
-            g.1 += s.bytes;
-        }
-        let mut out: Vec<(String, usize, usize)> =
-            groups.into_iter().map(|(k, (n, b))| (k, n, b)).collect();
-        out.sort_by(|a, b| b.2.cmp(&a.2));
-        out
-    }
-}
-
 /// One reduction of a document, as it would be written and read back.
-struct Attempt {
+pub(super) struct Attempt {
     /// The reduced document.
-    doc: Document,
+    pub(super) doc: Document,
     /// Its bytes in the output format.
-    bytes: Vec<u8>,
+    pub(super) bytes: Vec<u8>,
     /// Each clip's report, measured on what the bytes read back as.
-    reports: Vec<(String, ReduceReport)>,
+    pub(super) reports: Vec<(String, ReduceReport)>,
     /// Whether every clip keeps the budget.
-    within: bool,
+    pub(super) within: bool,
 }
 
 /// Where a reduction goes: the hierarchy it is measured in, the output file and how it is
 /// written.
-struct Target<'a> {
+#[derive(Clone, Copy)]
+pub(super) struct Target<'a> {
     /// The hierarchy, if any.
-    skeleton: Option<&'a Skeleton>,
+    pub(super) skeleton: Option<&'a Skeleton>,
     /// The model whose meshes the clips deform, if any.
-    model: Option<&'a Model>,
+    pub(super) model: Option<&'a Model>,
     /// The output path (named in errors; its extension does not change the format).
-    out: &'a Path,
+    pub(super) out: &'a Path,
     /// How the output is written.
-    write: formats::WriteOptions,
+    pub(super) write: formats::WriteOptions,
 }
 
 /// What an attempt does to the clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pass {
+pub(super) enum Pass {
     /// Reduce within the budget (tighter and tighter while the file as written is over it).
     Fit,
     /// Only three.js's lossless optimize.
@@ -324,7 +286,7 @@ impl Target<'_> {
     /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
     /// what it reads back as; a reduction whose written form is over the budget (every vertex
     /// measured, the file's own curves) is redone with tighter budgets.
-    fn attempt(
+    pub(super) fn attempt(
         &self,
         doc: &Document,
         options: &ReduceOptions,

@@ -25,6 +25,7 @@ fn packed(quantize: bool, meshopt: bool, fallback: bool) -> WriteOptions {
             meshopt,
             fallback,
             float_error: 0.0005,
+            rotation_bits: 0,
         },
         ..WriteOptions::default()
     }

@@ -80,6 +80,9 @@ pub struct Packing {
     /// The largest change the exponential filter may make to a translation component (in the
     /// file's length unit) or a scale component (relative); 0 keeps floats to 24 bits.
     pub float_error: f64,
+    /// Bits per component of quaternions through meshopt's quaternion filter (4 to 16; 0 means
+    /// 16).
+    pub rotation_bits: u8,
 }
 
 impl Packing {

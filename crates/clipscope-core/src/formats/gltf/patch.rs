@@ -301,7 +301,7 @@ fn animation_accessor_slots(root: &mut Map<String, Value>, mut f: impl FnMut(&mu
 }
 
 /// Every place a buffer view index may sit: accessors (and their sparse parts) and images.
-fn view_slots(root: &mut Map<String, Value>, mut f: impl FnMut(&mut Value)) {
+pub(crate) fn view_slots(root: &mut Map<String, Value>, mut f: impl FnMut(&mut Value)) {
     if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
         for a in accessors {
             for p in [
@@ -452,7 +452,7 @@ fn renumber(keep: &[bool]) -> HashMap<u64, u64> {
 }
 
 /// Rewrites index `v` through `map` (left alone when it is not a known index).
-fn remap(v: &mut Value, map: &HashMap<u64, u64>) {
+pub(crate) fn remap(v: &mut Value, map: &HashMap<u64, u64>) {
     if let Some(new) = v.as_u64().and_then(|i| map.get(&i)) {
         *v = json!(new);
     }

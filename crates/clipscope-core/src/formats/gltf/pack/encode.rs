@@ -1,7 +1,8 @@
 //! How one animation buffer view is stored when packing: what a reader will see in it, the
 //! accessor's new component type, and what goes through the meshopt codec with which filter.
 //!
-//! Key times stay exact floats. Quantized rotations are normalized 16-bit integers: through
+//! Key times stay floats, exact unless compressed: through the exponential filter they move by
+//! at most 50 µs (and a sixteenth of the closest two keys), keeping their order. Quantized rotations are normalized 16-bit integers: through
 //! the quaternion filter when they are unit quaternions (`LINEAR` and `STEP` samplers), rounded
 //! per component otherwise (`CUBICSPLINE` tangents, which must then lie in [-1, 1]). Quantized
 //! weights are normalized unsigned (all in [0, 1]) or signed 16-bit integers; their 2-byte
@@ -44,6 +45,9 @@ pub(crate) struct Packed {
     pub integers: Option<(u32, bool)>,
 }
 
+/// The most a key time may move in the exponential filter, in seconds.
+const TIME_ERROR: f64 = 5e-5;
+
 /// Signed 16-bit normalized.
 const SHORT: u32 = 5122;
 /// Unsigned 16-bit normalized.
@@ -68,13 +72,28 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
     };
     let in_unit = values.iter().all(|v| (-1.0..=1.0).contains(v));
     match role {
+        Role::Input if packing.meshopt && n == 1 => {
+            // Key times through the exponential filter: one exponent for the whole accessor
+            // makes them integers of one step, whose deltas the codec stores in a byte or two;
+            // the step stays far below the closest two keys, so the times keep their order.
+            let closest = values
+                .windows(2)
+                .map(|w| (w[1] - w[0]) as f64)
+                .fold(f64::INFINITY, f64::min);
+            let tolerance = (closest / 16.0).min(TIME_ERROR);
+            exponential(values, 1, tolerance)
+        }
         Role::Input | Role::Other => plain(),
         Role::Rotation { unit: true } if packing.quantize && packing.meshopt => {
             let quaternions: Vec<[f32; 4]> = values
                 .chunks_exact(4)
                 .map(|q| [q[0], q[1], q[2], q[3]])
                 .collect();
-            let filtered = filter_quaternions(&quaternions, 16);
+            let bits = match packing.rotation_bits {
+                0 => 16,
+                b => i32::from(b),
+            };
+            let filtered = filter_quaternions(&quaternions, bits);
             Packed {
                 bytes: unfilter(&filtered, 8, Filter::Quaternion),
                 codec: Some((filtered, 8, Filter::Quaternion)),
@@ -143,7 +162,12 @@ fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
             .zip(values)
             .map(|(b, &v)| (f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64 - v as f64).abs())
             .fold(0.0, f64::max);
-        if bits >= 24 || off <= tolerance {
+        let increasing = n > 1
+            || bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .is_sorted_by(|a, b| a < b);
+        if bits >= 24 || (off <= tolerance && increasing) {
             return Packed {
                 bytes,
                 codec: Some((filtered, n * 4, Filter::Exponential)),
@@ -172,11 +196,15 @@ mod tests {
             meshopt: true,
             fallback: false,
             float_error: 0.001,
+            rotation_bits: 0,
         };
-        let times = [0.0f32, 1.0 / 30.0, 2.0 / 30.0];
+        let times: Vec<f32> = (0..1800).map(|k| k as f32 / 30.0).collect();
         let p = pack(&times, 1, Role::Input, &packing);
-        assert_eq!(f32s(&p.bytes), times);
-        assert_eq!(p.codec.as_ref().map(|c| c.2), Some(Filter::None));
+        let back = f32s(&p.bytes);
+        assert!(back.iter().zip(&times).all(|(a, b)| (a - b).abs() <= 5e-5));
+        assert!(back.is_sorted_by(|a, b| a < b));
+        assert_eq!(back[0], 0.0);
+        assert_eq!(p.codec.as_ref().map(|c| c.2), Some(Filter::Exponential));
         let v: Vec<f32> = (0..30).map(|i| (i as f32 * 0.1).sin() * 2.0).collect();
         let p = pack(&v, 3, Role::Vector { scale: false }, &packing);
         let back = f32s(&p.bytes);

@@ -19,11 +19,12 @@ pub(crate) mod decompress;
 pub(crate) mod encode;
 pub(crate) mod storage;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
 use self::encode::{Packed, Role};
+use super::patch::{remap, view_slots};
 use crate::formats::Packing;
 
 /// The extension's name.
@@ -127,14 +128,20 @@ fn pack_view(
     Some(encode::pack(&values, n, role, packing))
 }
 
+/// Packed views that go into one buffer view: the same codec stride and filter (or none), and
+/// the same element size.
+type GroupKey = (Option<(usize, &'static str)>, usize);
+
 /// `root` and `buffers` as written with `packing` (see the module docs): the new buffers.
+/// Packed accessors of one kind (key times, rotations, translations, …) share one buffer view,
+/// each at its byte offset, so the codec sees one long stream and the JSON lists few views.
 pub(crate) fn pack(
     root: &mut Map<String, Value>,
     buffers: &[Buffer],
     packing: &Packing,
 ) -> Vec<Buffer> {
     let roles = roles(root);
-    // The one animation accessor each view holds, if any.
+    // The accessors in each view (`u64::MAX` for a sparse part).
     let mut holders: HashMap<u64, Vec<u64>> = HashMap::new();
     for (i, a) in list(root, "accessors").iter().enumerate() {
         if let Some(v) = a.get("bufferView").and_then(Value::as_u64) {
@@ -146,33 +153,73 @@ pub(crate) fn pack(
             }
         }
     }
+    let old_views = list(root, "bufferViews").to_vec();
     let mut main: Vec<u8> = Vec::new();
     let mut fallback: Vec<u8> = Vec::new();
-    let mut accessor_changes: Vec<(u64, Packed)> = Vec::new();
-    let mut views = list(root, "bufferViews").to_vec();
-    let mut compressed_views = Vec::new();
-    for (v, view) in views.iter_mut().enumerate() {
+    let mut views: Vec<Value> = Vec::with_capacity(old_views.len());
+    // Old view → new view and the byte offset of its data there.
+    let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<(u64, u64, Packed)>> = BTreeMap::new();
+    for (v, view) in old_views.iter().enumerate() {
         let Some(bytes) = view_bytes(view, buffers) else {
+            moves.insert(v as u64, (views.len() as u64, 0));
+            views.push(view.clone());
             continue;
         };
         let packed = match holders.get(&(v as u64)).map(Vec::as_slice) {
             Some(&[a]) if a != u64::MAX => roles.get(&a).and_then(|&role| {
                 let accessor = list(root, "accessors").get(a as usize)?;
-                pack_view(view, accessor, role, bytes, packing).map(|p| (a, p))
+                pack_view(view, accessor, role, bytes, packing)
             }),
             _ => None,
-        };
-        let Some(map) = view.as_object_mut() else {
-            continue;
-        };
-        let data = match &packed {
-            Some((_, p)) => p.bytes.as_slice(),
-            None => bytes,
-        };
-        map.insert("byteLength".into(), json!(data.len()));
-        match packed.as_ref().and_then(|(_, p)| p.codec.as_ref()) {
-            Some((input, stride, filter)) => {
-                let compressed = codec::encode_attributes(input, *stride);
+        }
+        .filter(|p| !p.bytes.is_empty());
+        match packed {
+            Some(p) => {
+                let a = holders[&(v as u64)][0];
+                let count = list(root, "accessors")[a as usize]
+                    .get("count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1)
+                    .max(1) as usize;
+                let key = (
+                    p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
+                    p.bytes.len() / count,
+                );
+                groups.entry(key).or_default().push((v as u64, a, p));
+            }
+            None => {
+                align(&mut main);
+                let mut view = view.clone();
+                if let Some(map) = view.as_object_mut() {
+                    map.insert("buffer".into(), json!(0));
+                    map.insert("byteOffset".into(), json!(main.len()));
+                }
+                main.extend_from_slice(bytes);
+                moves.insert(v as u64, (views.len() as u64, 0));
+                views.push(view);
+            }
+        }
+    }
+    let mut changes: Vec<(u64, u64, Packed)> = Vec::new();
+    let mut compressed_views = Vec::new();
+    for ((codec, _), members) in groups {
+        let index = views.len() as u64;
+        let mut data = Vec::new();
+        let mut input = Vec::new();
+        for (v, a, p) in members {
+            moves.insert(v, (index, data.len() as u64));
+            data.extend_from_slice(&p.bytes);
+            if let Some((bytes, _, _)) = &p.codec {
+                input.extend_from_slice(bytes);
+            }
+            changes.push((a, moves[&v].1, p));
+        }
+        let mut view = Map::new();
+        view.insert("byteLength".into(), json!(data.len()));
+        match codec {
+            Some((stride, filter)) => {
+                let compressed = codec::encode_attributes(&input, stride);
                 align(&mut main);
                 align(&mut fallback);
                 let mut ext = json!({
@@ -183,49 +230,54 @@ pub(crate) fn pack(
                     "count": input.len() / stride,
                     "mode": "ATTRIBUTES",
                 });
-                if *filter != codec::Filter::None {
-                    ext["filter"] = json!(filter.name());
+                if filter != codec::Filter::None.name() {
+                    ext["filter"] = json!(filter);
                 }
                 main.extend_from_slice(&compressed);
-                map.insert("buffer".into(), json!(1));
-                map.insert("byteOffset".into(), json!(fallback.len()));
-                fallback.extend_from_slice(data);
-                map.insert("extensions".into(), json!({ EXTENSION: ext }));
-                compressed_views.push(v);
+                view.insert("buffer".into(), json!(1));
+                view.insert("byteOffset".into(), json!(fallback.len()));
+                fallback.extend_from_slice(&data);
+                view.insert("extensions".into(), json!({ EXTENSION: ext }));
+                compressed_views.push(views.len());
             }
             None => {
                 align(&mut main);
-                map.insert("buffer".into(), json!(0));
-                map.insert("byteOffset".into(), json!(main.len()));
-                main.extend_from_slice(data);
+                view.insert("buffer".into(), json!(0));
+                view.insert("byteOffset".into(), json!(main.len()));
+                main.extend_from_slice(&data);
             }
         }
-        if let Some((a, p)) = packed {
-            accessor_changes.push((a, p));
-        }
+        views.push(Value::Object(view));
     }
     if packing.fallback && !fallback.is_empty() {
         // The uncompressed data follows the compressed data in the same buffer (a GLB has one
         // binary chunk).
         align(&mut main);
-        let base = main.len();
+        let base = main.len() as u64;
         for &v in &compressed_views {
             if let Some(map) = views[v].as_object_mut() {
                 let offset = map.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
                 map.insert("buffer".into(), json!(0));
-                map.insert("byteOffset".into(), json!(base as u64 + offset));
+                map.insert("byteOffset".into(), json!(base + offset));
             }
         }
         main.append(&mut fallback);
         declare(root, false);
     }
-    if !views.is_empty() {
+    let renumbered: HashMap<u64, u64> = moves.iter().map(|(&old, &(new, _))| (old, new)).collect();
+    view_slots(root, |slot| remap(slot, &renumbered));
+    if views.is_empty() {
+        root.shift_remove("bufferViews");
+    } else {
         root.insert("bufferViews".into(), Value::Array(views));
     }
     if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
-        for (a, p) in &accessor_changes {
+        for (a, offset, p) in &changes {
             if let Some(Value::Object(acc)) = accessors.get_mut(*a as usize) {
                 update_accessor(acc, p);
+                if *offset > 0 {
+                    acc.insert("byteOffset".into(), json!(offset));
+                }
             }
         }
     }

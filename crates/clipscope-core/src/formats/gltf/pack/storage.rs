@@ -82,11 +82,6 @@ pub fn track_storage(bytes: &[u8]) -> Vec<TrackStorage> {
                 .and_then(Value::as_u64)
                 .and_then(|v| array("bufferViews")?.get(v as usize));
             let ext = view.and_then(|v| v.pointer(&format!("/extensions/{EXTENSION}")));
-            let length = |v: Option<&Value>| {
-                v.and_then(|v| v.get("byteLength"))
-                    .and_then(Value::as_u64)
-                    .unwrap_or(0) as usize
-            };
             out.push(TrackStorage {
                 clip: clip.clone(),
                 track: format!("{node}.{property}"),
@@ -106,15 +101,43 @@ pub fn track_storage(bytes: &[u8]) -> Vec<TrackStorage> {
                         .unwrap_or("NONE")
                         .to_string()
                 }),
-                bytes: if ext.is_some() {
-                    length(ext)
-                } else {
-                    length(view)
-                },
+                bytes: share(output, ext, view),
             });
         }
     }
     out
+}
+
+/// The bytes of `output`'s values in the file: its share of its view's compressed bytes
+/// (`ext`), or its elements' bytes.
+fn share(output: Option<&Value>, ext: Option<&Value>, view: Option<&Value>) -> usize {
+    let number = |v: Option<&Value>, key: &str| {
+        v.and_then(|v| v.get(key))
+            .and_then(Value::as_u64)
+            .unwrap_or(0) as usize
+    };
+    let count = number(output, "count");
+    match ext {
+        Some(_) => {
+            let total = number(ext, "count").max(1);
+            (number(ext, "byteLength") as f64 * count as f64 / total as f64).round() as usize
+        }
+        None => {
+            let n = match output.and_then(|o| o.get("type")).and_then(Value::as_str) {
+                Some("VEC2") => 2,
+                Some("VEC3") => 3,
+                Some("VEC4") => 4,
+                Some("MAT4") => 16,
+                _ => 1,
+            };
+            let size = match number(output, "componentType") {
+                5120 | 5121 => 1,
+                5122 | 5123 => 2,
+                _ => 4,
+            };
+            (count * n * size).min(number(view, "byteLength").max(count * n * size))
+        }
+    }
 }
 
 /// An accessor's component type in words.

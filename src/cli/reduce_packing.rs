@@ -1,0 +1,100 @@
+//! How `reduce` packs a glTF output (`--quantize`, `--meshopt`): the writer's choices that
+//! change the bytes more than the keys (straight segments or curves, the bits of a quaternion)
+//! are tried, each written, read back and measured like any reduction, and the smallest file
+//! within the budget is kept; and the report's sizes and per-track storage.
+
+use std::collections::{BTreeMap, HashMap};
+
+use clipscope_core::formats::{Document, TrackStorage};
+use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions};
+
+use super::reduce::{Attempt, Pass, Target};
+
+/// The share of the budget a quaternion's rounding may use at a metre from its joint.
+const ROTATION_SHARE: f64 = 0.1;
+
+/// The quaternion filter's bits for `budget` (in metres): enough that a component's rounding
+/// turns a point a metre away by about a tenth of the budget.
+pub(super) fn rotation_bits(budget: f64) -> u8 {
+    let bits = (1.0 / (ROTATION_SHARE * budget)).log2().ceil() + 1.0;
+    bits.clamp(8.0, 16.0) as u8
+}
+
+/// The smallest of `first` and the reductions with the other writer choices (straight
+/// segments and curves; the quaternion bits for the budget and two more) that keep the
+/// budget.
+pub(super) fn smallest(
+    target: &Target<'_>,
+    doc: &Document,
+    options: &ReduceOptions,
+    first: Attempt,
+) -> Result<Attempt, String> {
+    let mut best = first;
+    let mut curves = vec![CurveFit::Linear];
+    if options.curves != CurveFit::Linear {
+        curves.push(options.curves);
+    }
+    let bits = rotation_bits(options.max_error);
+    let all_bits: &[u8] = if target.write.packing.meshopt {
+        &[bits, bits + 2]
+    } else {
+        &[0]
+    };
+    for &fit in &curves {
+        for &b in all_bits {
+            let mut t = *target;
+            t.write.packing.rotation_bits = b;
+            let o = ReduceOptions {
+                curves: fit,
+                ..options.clone()
+            };
+            let a = t.attempt(doc, &o, Pass::Fit)?;
+            if a.within && a.bytes.len() < best.bytes.len() {
+                best = a;
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// The input's and the output's sizes, and how the output stores each track (glTF).
+pub(super) struct Sizes {
+    /// The input file's bytes.
+    pub(super) before: u64,
+    /// The output's bytes.
+    pub(super) after: u64,
+    /// How each track of the output is stored, by clip and track name (empty for formats
+    /// other than glTF).
+    pub(super) storage: HashMap<(String, String), TrackStorage>,
+}
+
+impl Sizes {
+    /// The storage of track `track` of clip `clip`, if the output says.
+    pub(super) fn of(&self, clip: &str, track: &str) -> Option<&TrackStorage> {
+        self.storage.get(&(clip.to_string(), track.to_string()))
+    }
+
+    /// The tracks grouped by how they are stored: `(interpolation, numbers, filter)` with the
+    /// count of tracks and their bytes, most bytes first.
+    pub(super) fn groups(&self) -> Vec<(String, usize, usize)> {
+        let mut groups: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for s in self.storage.values() {
+            let key = format!(
+                "{} {}{}",
+                s.interpolation,
+                s.components,
+                s.meshopt
+                    .as_ref()
+                    .map(|f| format!(", meshopt {f}"))
+                    .unwrap_or_default()
+            );
+            let g = groups.entry(key).or_default();
+            g.0 += 1;
+            g.1 += s.bytes;
+        }
+        let mut out: Vec<(String, usize, usize)> =
+            groups.into_iter().map(|(k, (n, b))| (k, n, b)).collect();
+        out.sort_by(|a, b| b.2.cmp(&a.2));
+        out
+    }
+}
