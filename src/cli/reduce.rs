@@ -362,16 +362,22 @@ impl Target<'_> {
 }
 
 /// The writer options of a reduction: the output arguments', with the exponential filter of
-/// `--meshopt` allowed a twentieth of the budget on translations (the written file is measured
-/// whole, so what it adds counts in the budget).
+/// `--meshopt` allowed a twentieth of the budget on translations and key times moved by what a
+/// joint at a unit per second covers in 2% of it (the written file is measured whole, so what
+/// the packing adds counts in the budget).
 fn write_options(args: &Args) -> formats::WriteOptions {
     let mut write = args.output.write_options();
     write.packing.float_error = args.max_error * FLOAT_SHARE;
+    write.packing.time_error = args.max_error * TIME_SHARE;
     write
 }
 
 /// The share of the budget the exponential filter may use on a translation or scale.
 const FLOAT_SHARE: f64 = 0.05;
+
+/// Seconds a key time may move through the exponential filter per unit of budget: a joint
+/// moving 1 unit per second strays by 2% of the budget.
+const TIME_SHARE: f64 = 0.02;
 
 /// Writes the checked bytes to `out` atomically; returns the size.
 fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> {

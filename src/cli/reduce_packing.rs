@@ -17,11 +17,11 @@ const ROTATION_SHARE: f64 = 0.1;
 /// turns a point a metre away by about a tenth of the budget.
 pub(super) fn rotation_bits(budget: f64) -> u8 {
     let bits = (1.0 / (ROTATION_SHARE * budget)).log2().ceil() + 1.0;
-    bits.clamp(8.0, 16.0) as u8
+    bits.clamp(5.0, 15.0) as u8
 }
 
 /// The smallest of `first` and the reductions with the other writer choices (straight
-/// segments and curves; the quaternion bits for the budget and two more) that keep the
+/// segments or curves; the quaternion bits for the budget and one either side) that keep the
 /// budget.
 pub(super) fn smallest(
     target: &Target<'_>,
@@ -30,28 +30,28 @@ pub(super) fn smallest(
     first: Attempt,
 ) -> Result<Attempt, String> {
     let mut best = first;
-    let mut curves = vec![CurveFit::Linear];
-    if options.curves != CurveFit::Linear {
-        curves.push(options.curves);
-    }
     let bits = rotation_bits(options.max_error);
-    let all_bits: &[u8] = if target.write.packing.meshopt {
-        &[bits, bits + 2]
-    } else {
-        &[0]
-    };
-    for &fit in &curves {
-        for &b in all_bits {
-            let mut t = *target;
-            t.write.packing.rotation_bits = b;
-            let o = ReduceOptions {
-                curves: fit,
-                ..options.clone()
-            };
-            let a = t.attempt(doc, &o, Pass::Fit)?;
-            if a.within && a.bytes.len() < best.bytes.len() {
-                best = a;
-            }
+    // (curves, quaternion bits): straight segments store a quantized key in a third of a
+    // curve's bytes, so they get the bits around the budget's; curves one try.
+    let mut tries: Vec<(CurveFit, u8)> = Vec::new();
+    if target.write.packing.meshopt {
+        tries.extend([bits - 1, bits, bits + 1].map(|b| (CurveFit::Linear, b)));
+        if options.curves != CurveFit::Linear {
+            tries.push((options.curves, bits));
+        }
+    } else if options.curves != CurveFit::Linear {
+        tries.push((CurveFit::Linear, 0));
+    }
+    for (fit, b) in tries {
+        let mut t = *target;
+        t.write.packing.rotation_bits = b;
+        let o = ReduceOptions {
+            curves: fit,
+            ..options.clone()
+        };
+        let a = t.attempt(doc, &o, Pass::Fit)?;
+        if a.within && a.bytes.len() < best.bytes.len() {
+            best = a;
         }
     }
     Ok(best)

@@ -138,6 +138,7 @@ impl ReducePanel {
             quantize: self.quantize,
             meshopt: self.meshopt,
             float_error: self.max_error * 0.05,
+            time_error: self.max_error * 0.02,
             ..Packing::default()
         }
     }

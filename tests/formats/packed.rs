@@ -26,6 +26,7 @@ fn packed(quantize: bool, meshopt: bool, fallback: bool) -> WriteOptions {
             fallback,
             float_error: 0.0005,
             rotation_bits: 0,
+            time_error: 0.0,
         },
         ..WriteOptions::default()
     }

@@ -83,6 +83,8 @@ pub struct Packing {
     /// Bits per component of quaternions through meshopt's quaternion filter (4 to 16; 0 means
     /// 16).
     pub rotation_bits: u8,
+    /// The most the exponential filter may move a key time, in seconds (0: 50 µs).
+    pub time_error: f64,
 }
 
 impl Packing {

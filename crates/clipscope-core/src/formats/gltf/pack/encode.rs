@@ -2,7 +2,8 @@
 //! accessor's new component type, and what goes through the meshopt codec with which filter.
 //!
 //! Key times stay floats, exact unless compressed: through the exponential filter they move by
-//! at most 50 µs (and a sixteenth of the closest two keys), keeping their order. Quantized rotations are normalized 16-bit integers: through
+//! at most [`Packing::time_error`] (50 µs by default) and a sixteenth of the closest two keys,
+//! keeping their order. Quantized rotations are normalized 16-bit integers: through
 //! the quaternion filter when they are unit quaternions (`LINEAR` and `STEP` samplers), rounded
 //! per component otherwise (`CUBICSPLINE` tangents, which must then lie in [-1, 1]). Quantized
 //! weights are normalized unsigned (all in [0, 1]) or signed 16-bit integers; their 2-byte
@@ -45,7 +46,7 @@ pub(crate) struct Packed {
     pub integers: Option<(u32, bool)>,
 }
 
-/// The most a key time may move in the exponential filter, in seconds.
+/// The most a key time may move in the exponential filter by default, in seconds.
 const TIME_ERROR: f64 = 5e-5;
 
 /// Signed 16-bit normalized.
@@ -80,7 +81,11 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                 .windows(2)
                 .map(|w| (w[1] - w[0]) as f64)
                 .fold(f64::INFINITY, f64::min);
-            let tolerance = (closest / 16.0).min(TIME_ERROR);
+            let most = match packing.time_error {
+                e if e > 0.0 => e,
+                _ => TIME_ERROR,
+            };
+            let tolerance = (closest / 16.0).min(most);
             exponential(values, 1, tolerance)
         }
         Role::Input | Role::Other => plain(),
@@ -197,6 +202,7 @@ mod tests {
             fallback: false,
             float_error: 0.001,
             rotation_bits: 0,
+            time_error: 0.0,
         };
         let times: Vec<f32> = (0..1800).map(|k| k as f32 / 30.0).collect();
         let p = pack(&times, 1, Role::Input, &packing);
