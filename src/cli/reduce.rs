@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use super::reduce_packing::{Sizes, smallest};
+use super::reduce_packing::{Sizes, rotation_bits, smallest};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
@@ -159,6 +159,11 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         linear: args.linear,
     });
     options.trace = trace;
+    if args.output.meshopt {
+        // A quantized key of a straight segment takes a third of a curve's bytes (no tangents),
+        // which the codec then shrinks further: packed files keep more keys, in fewer bytes.
+        options.curves = CurveFit::Linear;
+    }
 
     let target = Target {
         skeleton: skeleton.as_ref(),
@@ -369,6 +374,9 @@ fn write_options(args: &Args) -> formats::WriteOptions {
     let mut write = args.output.write_options();
     write.packing.float_error = args.max_error * FLOAT_SHARE;
     write.packing.time_error = args.max_error * TIME_SHARE;
+    if write.packing.meshopt {
+        write.packing.rotation_bits = rotation_bits(args.max_error);
+    }
     write
 }
 

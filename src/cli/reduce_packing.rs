@@ -1,7 +1,7 @@
-//! How `reduce` packs a glTF output (`--quantize`, `--meshopt`): the writer's choices that
-//! change the bytes more than the keys (straight segments or curves, the bits of a quaternion)
-//! are tried, each written, read back and measured like any reduction, and the smallest file
-//! within the budget is kept; and the report's sizes and per-track storage.
+//! How `reduce` packs a glTF output (`--quantize`, `--meshopt`): the choices that change the
+//! bytes more than the keys (straight segments or curves, the bits of a quaternion) are tried,
+//! each written, read back and measured like any reduction, and the smallest file within the
+//! budget is kept; and the report's sizes and per-track storage.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -20,9 +20,9 @@ pub(super) fn rotation_bits(budget: f64) -> u8 {
     bits.clamp(5.0, 15.0) as u8
 }
 
-/// The smallest of `first` and the reductions with the other writer choices (straight
-/// segments or curves; the quaternion bits for the budget and one either side) that keep the
-/// budget.
+/// The smallest of `first` and the reductions with the other writer choices that keep the
+/// budget: with meshopt the quaternion bits one either side of the budget's, without it
+/// straight segments instead of curves.
 pub(super) fn smallest(
     target: &Target<'_>,
     doc: &Document,
@@ -30,18 +30,16 @@ pub(super) fn smallest(
     first: Attempt,
 ) -> Result<Attempt, String> {
     let mut best = first;
-    let bits = rotation_bits(options.max_error);
-    // (curves, quaternion bits): straight segments store a quantized key in a third of a
-    // curve's bytes, so they get the bits around the budget's; curves one try.
-    let mut tries: Vec<(CurveFit, u8)> = Vec::new();
-    if target.write.packing.meshopt {
-        tries.extend([bits - 1, bits, bits + 1].map(|b| (CurveFit::Linear, b)));
-        if options.curves != CurveFit::Linear {
-            tries.push((options.curves, bits));
-        }
+    let bits = target.write.packing.rotation_bits;
+    // (curves, quaternion bits): with meshopt `first` has straight segments at the budget's
+    // bits, so one bit either side; without, straight segments if `first` has curves.
+    let tries: Vec<(CurveFit, u8)> = if target.write.packing.meshopt {
+        vec![(CurveFit::Linear, bits - 1), (CurveFit::Linear, bits + 1)]
     } else if options.curves != CurveFit::Linear {
-        tries.push((CurveFit::Linear, 0));
-    }
+        vec![(CurveFit::Linear, 0)]
+    } else {
+        Vec::new()
+    };
     for (fit, b) in tries {
         let mut t = *target;
         t.write.packing.rotation_bits = b;

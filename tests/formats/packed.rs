@@ -299,3 +299,80 @@ fn convert_packs_too() {
     let (json, _) = glb_parts(&bytes);
     assert_eq!(json["extensionsRequired"][0], "EXT_meshopt_compression");
 }
+
+#[test]
+fn gltfpack_outputs_read_within_their_quantization() {
+    let Some(conformance) = crate::common::node_package("gltfpack") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("walk.glb");
+    let doc = mocap::document(3.0, 17, Format::Glb);
+    formats::write_file(&doc, &input, &WriteOptions::default()).unwrap();
+    for flags in [&["-c"][..], &["-cc"][..], &["-af", "15", "-cc"][..]] {
+        let out = dir.path().join(format!("gp{}.glb", flags.join("")));
+        let status = Command::new("node")
+            .arg(conformance.join("node_modules/gltfpack/cli.js"))
+            .arg("-i")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .arg("-kn")
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let read = formats::read_file(&out).unwrap();
+        let linted = formats::lint_file(&out, &Default::default());
+        let errors: Vec<_> = linted
+            .problems
+            .iter()
+            .filter(|p| p.severity == clipscope_core::model::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{flags:?}: {errors:?}");
+        let tracks: HashMap<&str, &[f32]> = read.clips[0]
+            .tracks
+            .iter()
+            .map(|t| (t.name.as_str(), t.values.as_numbers().unwrap()))
+            .collect();
+        assert_eq!(tracks.len(), doc.clips[0].tracks.len(), "{flags:?}");
+        if flags == ["-c"] {
+            // Every key kept: the decoded numbers are the originals to the quantization.
+            for t in &doc.clips[0].tracks {
+                let got = tracks[t.name.as_str()];
+                let want = t.values.as_numbers().unwrap();
+                assert_eq!(got.len(), want.len(), "{}", t.name);
+                let off = got
+                    .iter()
+                    .zip(want)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0f32, f32::max);
+                assert!(off < 2e-3, "{flags:?} {}: {off}", t.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_files_validate_clean_in_clipscope() {
+    let doc = mocap::document(2.0, 19, Format::Glb);
+    for opts in [
+        packed(true, false, false),
+        packed(true, true, false),
+        packed(false, true, true),
+    ] {
+        let bytes = formats::write_bytes(&doc, &opts);
+        let linted = formats::lint_bytes(&bytes, Path::new("p.glb"), &Default::default());
+        let errors: Vec<_> = linted
+            .problems
+            .iter()
+            .filter(|p| p.severity == clipscope_core::model::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(linted.doc.is_some());
+    }
+}
