@@ -92,7 +92,7 @@ impl Sizes {
         }
         let mut out: Vec<(String, usize, usize)> =
             groups.into_iter().map(|(k, (n, b))| (k, n, b)).collect();
-        out.sort_by(|a, b| b.2.cmp(&a.2));
+        out.sort_by_key(|g| std::cmp::Reverse(g.2));
         out
     }
 }
