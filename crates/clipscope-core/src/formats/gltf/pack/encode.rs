@@ -94,11 +94,7 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                 .chunks_exact(4)
                 .map(|q| [q[0], q[1], q[2], q[3]])
                 .collect();
-            let bits = match packing.rotation_bits {
-                0 => 16,
-                b => i32::from(b),
-            };
-            let filtered = filter_quaternions(&quaternions, bits);
+            let filtered = filter_quaternions(&quaternions, rotation_bits(packing));
             Packed {
                 bytes: unfilter(&filtered, 8, Filter::Quaternion),
                 codec: Some((filtered, 8, Filter::Quaternion)),
@@ -106,7 +102,12 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
             }
         }
         Role::Rotation { .. } if packing.quantize && in_unit => {
-            let bytes = shorts(values, 32767.0, |v| v as i16 as u16);
+            // Rounded to the quaternion filter's precision: the low bits the bits leave zero
+            // cost the codec nothing.
+            let step = f64::from(1u16 << (16 - rotation_bits(packing).min(16)));
+            let bytes = shorts(values, 32767.0 / step, |v| {
+                (v * step).clamp(-32767.0, 32767.0) as i16 as u16
+            });
             let codec = packing.meshopt.then(|| (bytes.clone(), 8, Filter::None));
             Packed {
                 bytes,
@@ -133,11 +134,22 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                     packing.float_error * largest.max(1.0)
                 }
                 Role::Vector { scale: false } => packing.float_error,
+                Role::Rotation { .. } if packing.rotation_bits > 0 => {
+                    1.0 / f64::from(1u32 << rotation_bits(packing))
+                }
                 _ => 0.0,
             };
             exponential(values, n, tolerance)
         }
         _ => plain(),
+    }
+}
+
+/// The bits per quaternion component `packing` asks for (16 when it does not say).
+fn rotation_bits(packing: &Packing) -> i32 {
+    match packing.rotation_bits {
+        0 => 16,
+        b => i32::from(b).clamp(4, 16),
     }
 }
 
