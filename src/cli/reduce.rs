@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use super::reduce_packing::{Sizes, rotation_bits, smallest};
+use super::reduce_packing::{Sizes, fewer_digits, rotation_bits, smallest};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
@@ -215,6 +215,8 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     }
     if attempt.within && target.write.packing.any() {
         attempt = smallest(&target, &doc, &options, attempt)?;
+    } else if attempt.within {
+        attempt = fewer_digits(&target, &doc, &options, attempt)?;
     }
     if !attempt.within {
         return Err(format!(

@@ -1,11 +1,12 @@
 //! How `reduce` packs a glTF output (`--quantize`, `--meshopt`): the choices that change the
 //! bytes more than the keys (straight segments or curves, the bits of a quaternion) are tried,
 //! each written, read back and measured like any reduction, and the smallest file within the
-//! budget is kept; and the report's sizes and per-track storage.
+//! budget is kept; text formats get fewer decimals where the budget allows; and the report's
+//! sizes and per-track storage.
 
 use std::collections::{BTreeMap, HashMap};
 
-use clipscope_core::formats::{Document, TrackStorage};
+use clipscope_core::formats::{self, Document, TrackStorage, WriteOptions};
 use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions};
 
 use super::reduce::{Attempt, Pass, Target};
@@ -51,6 +52,49 @@ pub(super) fn smallest(
         if a.within && a.bytes.len() < best.bytes.len() {
             best = a;
         }
+    }
+    Ok(best)
+}
+
+/// Decimals whose rounding moves a number by at most 2% of `budget`.
+pub(super) fn decimals(budget: f64) -> u32 {
+    (-(DIGITS_SHARE * budget).log10()).ceil().clamp(0.0, 17.0) as u32
+}
+
+/// Twice the share of the budget rounding a number to [`decimals`] may use.
+const DIGITS_SHARE: f64 = 0.04;
+
+/// `first`, or the same reduction written with fewer decimals when the format writes numbers
+/// as text and the rounding keeps the budget (measured on the file as written, like any
+/// reduction): the decimals for 2% of the budget, then one fewer. Nothing changes when
+/// `--precision` was given.
+pub(super) fn fewer_digits(
+    target: &Target<'_>,
+    doc: &Document,
+    options: &ReduceOptions,
+    first: Attempt,
+) -> Result<Attempt, String> {
+    if target.write.precision.is_some() {
+        return Ok(first);
+    }
+    let d = decimals(options.max_error);
+    let rounded = WriteOptions {
+        precision: Some(d),
+        ..target.write
+    };
+    // A format that keeps its numbers in binary (glTF) ignores the precision.
+    if formats::write_bytes(&first.doc, &rounded).len() >= first.bytes.len() {
+        return Ok(first);
+    }
+    let mut best = first;
+    for p in [d, d.saturating_sub(1)] {
+        let mut t = *target;
+        t.write.precision = Some(p);
+        let a = t.attempt(doc, options, Pass::Fit)?;
+        if !(a.within && a.bytes.len() < best.bytes.len()) {
+            break;
+        }
+        best = a;
     }
     Ok(best)
 }

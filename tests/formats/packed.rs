@@ -376,3 +376,47 @@ fn packed_files_validate_clean_in_clipscope() {
         assert!(linted.doc.is_some());
     }
 }
+
+#[test]
+fn text_formats_get_fewer_digits_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = mocap::document(8.0, 23, Format::Glb);
+    let skeleton = dir.path().join("rig.glb");
+    formats::write_file(&doc, &skeleton, &WriteOptions::default()).unwrap();
+    let input = dir.path().join("walk.json");
+    formats::write_file(
+        &doc.clone().converted_to(Format::ThreeJs),
+        &input,
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    let skeleton = skeleton.display().to_string();
+    for budget in [0.01, 0.05] {
+        let out = dir.path().join(format!("walk.{budget}.json"));
+        let rounded = reduce(&input, &out, budget, &["--skeleton", &skeleton]);
+        let exact = reduce(
+            &input,
+            &dir.path().join("exact.json"),
+            budget,
+            &["--skeleton", &skeleton, "--precision", "9"],
+        );
+        assert!(
+            rounded["max_error"].as_f64().unwrap() <= budget,
+            "{rounded}"
+        );
+        assert!(
+            rounded["bytes"].as_u64().unwrap() < exact["bytes"].as_u64().unwrap() * 3 / 4,
+            "{} vs {}",
+            rounded["bytes"],
+            exact["bytes"]
+        );
+        // The rounding is in the file: no number has more decimals than the budget needs.
+        let text = std::fs::read_to_string(&out).unwrap();
+        let most = text
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|n| n.split_once('.').map(|(_, d)| d.len()))
+            .max()
+            .unwrap();
+        assert!(most <= 4, "{most} decimals at {budget}");
+    }
+}
