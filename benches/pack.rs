@@ -15,7 +15,8 @@
 //!   10-minute take packed.
 //!
 //! gltfpack and three.js are the npm packages in `tests/conformance` (`npm ci` there); without
-//! them the comparison is skipped with a note. `PACK_BENCH_BYTES_ONLY=1` stops after the tables.
+//! them the comparison is skipped with a note. `PACK_BENCH_BYTES_ONLY=1` stops after the tables
+//! (bytes do not depend on the build: `cargo bench --profile dev --bench pack` prints them too).
 #![allow(clippy::unwrap_used)] // bench code: a panic is the failure message
 
 use std::path::{Path, PathBuf};
@@ -33,9 +34,12 @@ mod mocap;
 /// The budgets compared, in metres.
 const BUDGETS: [f64; 3] = [0.01, 0.02, 0.05];
 
-/// The folder the benchmark files go in.
+/// The folder the benchmark files go in (`PACK_BENCH_DIR`, else `target/pack-bench`).
 fn dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pack-bench");
+    let d = std::env::var_os("PACK_BENCH_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pack-bench"),
+        PathBuf::from,
+    );
     std::fs::create_dir_all(&d).unwrap();
     d
 }
