@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value, json};
 
 use self::encode::{Packed, Role};
-use super::patch::{remap, view_slots};
+use super::indices::{remap, view_slots};
 use crate::formats::Packing;
 
 /// The extension's name.
