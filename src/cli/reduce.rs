@@ -497,6 +497,13 @@ fn to_text(
             thousands(bytes)
         ));
     }
+    let (inputs, times) = sizes.times();
+    if inputs > 0 {
+        out.push_str(&format!(
+            "    key times: {} bytes in {inputs} accessor(s)\n",
+            thousands(times)
+        ));
+    }
     let world = reports.iter().any(|(_, r)| r.world);
     let nodes = reports
         .iter()

@@ -116,6 +116,12 @@ impl Sizes {
         self.storage.get(&(clip.to_string(), track.to_string()))
     }
 
+    /// The input accessors (each counted once, however many tracks share it) and their bytes.
+    pub(super) fn times(&self) -> (usize, usize) {
+        let inputs: HashMap<usize, usize> = self.storage.values().map(|s| s.times).collect();
+        (inputs.len(), inputs.values().sum())
+    }
+
     /// The tracks grouped by how they are stored: `(interpolation, numbers, filter)` with the
     /// count of tracks and their bytes, most bytes first.
     pub(super) fn groups(&self) -> Vec<(String, usize, usize)> {

@@ -152,6 +152,9 @@ fn quantized_rotations_read_as_normalized_shorts() {
         .unwrap();
     assert_eq!(hips.components, "i16 normalized");
     assert_eq!(hips.meshopt, None);
+    // Every track has the take's key times, in one shared accessor of 61 floats.
+    assert_eq!(hips.times.1, 61 * 4);
+    assert!(storage.iter().all(|s| s.times == hips.times));
 }
 
 #[test]

@@ -27,6 +27,9 @@ pub struct TrackStorage {
     pub meshopt: Option<String>,
     /// The bytes its output takes in the file (the compressed bytes when compressed).
     pub bytes: usize,
+    /// Its key times: the input accessor's index (tracks with equal times share one) and the
+    /// bytes it takes in the file.
+    pub times: (usize, usize),
 }
 
 /// The storage of every animation channel of the glTF or GLB file `bytes`; empty for anything
@@ -69,10 +72,13 @@ pub fn track_storage(bytes: &[u8]) -> Vec<TrackStorage> {
                 Some(other) => other,
                 None => "",
             };
-            let input = sampler
-                .get("input")
+            let input_index = sampler.get("input").and_then(Value::as_u64);
+            let input = input_index.and_then(|i| array("accessors")?.get(i as usize));
+            let input_view = input
+                .and_then(|o| o.get("bufferView"))
                 .and_then(Value::as_u64)
-                .and_then(|i| array("accessors")?.get(i as usize));
+                .and_then(|v| array("bufferViews")?.get(v as usize));
+            let input_ext = input_view.and_then(|v| v.pointer(&format!("/extensions/{EXTENSION}")));
             let output = sampler
                 .get("output")
                 .and_then(Value::as_u64)
@@ -102,6 +108,10 @@ pub fn track_storage(bytes: &[u8]) -> Vec<TrackStorage> {
                         .to_string()
                 }),
                 bytes: share(output, ext, view),
+                times: (
+                    input_index.unwrap_or(u64::MAX) as usize,
+                    share(input, input_ext, input_view),
+                ),
             });
         }
     }
