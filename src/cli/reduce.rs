@@ -621,6 +621,7 @@ fn to_json(
                             "components": s.components,
                             "meshopt": s.meshopt,
                             "bytes": s.bytes,
+                            "time_bytes": s.times.1,
                         })
                     });
                     json!({
