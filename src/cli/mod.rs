@@ -16,6 +16,7 @@ mod info;
 mod optimize;
 mod output;
 mod reduce;
+mod reduce_packing;
 
 pub mod render;
 mod sample;

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clipscope_core::formats::{self, Document, WriteOptions};
 
-/// `-o OUT`, `--precision N`, `--pretty` and `--serialized`, shared by optimize, trim and
-/// convert.
+/// `-o OUT`, `--precision N`, `--pretty`, `--serialized` and glTF's `--quantize`, `--meshopt`
+/// and `--meshopt-fallback`, shared by optimize, trim, convert and reduce.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
     /// Where to write the result (written atomically; the input is never modified).
@@ -24,6 +24,17 @@ pub struct OutputArgs {
     /// threejs-serialize-animation shape) instead of one key object per time.
     #[arg(long)]
     pub serialized: bool,
+    /// glTF/GLB: store rotations and morph weights as normalized 16-bit integers (core glTF
+    /// allows them in animation samplers).
+    #[arg(long)]
+    pub quantize: bool,
+    /// glTF/GLB: compress the animation data with EXT_meshopt_compression (marked required;
+    /// three.js reads it with its MeshoptDecoder).
+    #[arg(long)]
+    pub meshopt: bool,
+    /// With --meshopt: also store the uncompressed data, for players without the extension.
+    #[arg(long, requires = "meshopt")]
+    pub meshopt_fallback: bool,
 }
 
 impl OutputArgs {
@@ -33,6 +44,14 @@ impl OutputArgs {
             precision: self.precision,
             pretty: self.pretty && !self.no_indent,
             serialized: self.serialized,
+            packing: formats::Packing {
+                quantize: self.quantize,
+                meshopt: self.meshopt,
+                fallback: self.meshopt_fallback,
+                float_error: 0.0,
+                rotation_bits: 0,
+                time_error: 0.0,
+            },
             ..Default::default()
         }
     }

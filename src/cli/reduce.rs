@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
+use super::reduce_packing::{Sizes, fewer_digits, rotation_bits, smallest};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
@@ -158,12 +159,17 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         linear: args.linear,
     });
     options.trace = trace;
+    if args.output.meshopt {
+        // A quantized key of a straight segment takes a third of a curve's bytes (no tangents),
+        // which the codec then shrinks further: packed files keep more keys, in fewer bytes.
+        options.curves = CurveFit::Linear;
+    }
 
     let target = Target {
         skeleton: skeleton.as_ref(),
         model: doc.model.as_deref(),
         out: &args.output.output,
-        write: args.output.write_options(),
+        write: write_options(&args),
     };
     let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
     let mut note = None;
@@ -207,6 +213,11 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
             doc.format.description()
         ));
     }
+    if attempt.within && target.write.packing.any() {
+        attempt = smallest(&target, &doc, &options, attempt)?;
+    } else if attempt.within {
+        attempt = fewer_digits(&target, &doc, &options, attempt)?;
+    }
     if !attempt.within {
         return Err(format!(
             "{}: the reduced clips, written as {}, are off by more than the budget ({}); \
@@ -217,15 +228,23 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         ));
     }
     let written = write_bytes(&attempt.bytes, &attempt.doc, &args.output.output)?;
+    let sizes = Sizes {
+        before: std::fs::metadata(&args.file).map_or(0, |m| m.len()),
+        after: written,
+        storage: formats::track_storage(&attempt.bytes)
+            .into_iter()
+            .map(|s| ((s.clip.clone(), s.track.clone()), s))
+            .collect(),
+    };
     if args.json {
         println!(
             "{}",
-            to_json(&attempt.reports, &attempt.doc, unit_name, &args, written)
+            to_json(&attempt.reports, &attempt.doc, unit_name, &args, &sizes)
         );
     } else {
         print!(
             "{}",
-            to_text(&attempt.reports, &attempt.doc, unit_name, &args, written)
+            to_text(&attempt.reports, &attempt.doc, unit_name, &args, &sizes)
         );
     }
     if let Some(note) = note {
@@ -236,33 +255,34 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
 }
 
 /// One reduction of a document, as it would be written and read back.
-struct Attempt {
+pub(super) struct Attempt {
     /// The reduced document.
-    doc: Document,
+    pub(super) doc: Document,
     /// Its bytes in the output format.
-    bytes: Vec<u8>,
+    pub(super) bytes: Vec<u8>,
     /// Each clip's report, measured on what the bytes read back as.
-    reports: Vec<(String, ReduceReport)>,
+    pub(super) reports: Vec<(String, ReduceReport)>,
     /// Whether every clip keeps the budget.
-    within: bool,
+    pub(super) within: bool,
 }
 
 /// Where a reduction goes: the hierarchy it is measured in, the output file and how it is
 /// written.
-struct Target<'a> {
+#[derive(Clone, Copy)]
+pub(super) struct Target<'a> {
     /// The hierarchy, if any.
-    skeleton: Option<&'a Skeleton>,
+    pub(super) skeleton: Option<&'a Skeleton>,
     /// The model whose meshes the clips deform, if any.
-    model: Option<&'a Model>,
+    pub(super) model: Option<&'a Model>,
     /// The output path (named in errors; its extension does not change the format).
-    out: &'a Path,
+    pub(super) out: &'a Path,
     /// How the output is written.
-    write: formats::WriteOptions,
+    pub(super) write: formats::WriteOptions,
 }
 
 /// What an attempt does to the clips.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Pass {
+pub(super) enum Pass {
     /// Reduce within the budget (tighter and tighter while the file as written is over it).
     Fit,
     /// Only three.js's lossless optimize.
@@ -273,7 +293,7 @@ impl Target<'_> {
     /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
     /// what it reads back as; a reduction whose written form is over the budget (every vertex
     /// measured, the file's own curves) is redone with tighter budgets.
-    fn attempt(
+    pub(super) fn attempt(
         &self,
         doc: &Document,
         options: &ReduceOptions,
@@ -285,6 +305,7 @@ impl Target<'_> {
             .map(|clip| Reducer::with_model(clip, self.skeleton, self.model, options))
             .collect();
         let scales: &[f64] = match pass {
+            Pass::Fit if self.write.packing.any() => &PACKED_SCALES,
             Pass::Fit => &SCALES,
             Pass::Lossless => &[0.0],
         };
@@ -347,6 +368,31 @@ impl Target<'_> {
         })
     }
 }
+
+/// The writer options of a reduction: the output arguments', with the exponential filter of
+/// `--meshopt` allowed a twentieth of the budget on translations and key times moved by what a
+/// joint at a unit per second covers in 2% of it (the written file is measured whole, so what
+/// the packing adds counts in the budget).
+fn write_options(args: &Args) -> formats::WriteOptions {
+    let mut write = args.output.write_options();
+    write.packing.float_error = args.max_error * FLOAT_SHARE;
+    write.packing.time_error = args.max_error * TIME_SHARE;
+    if write.packing.meshopt {
+        write.packing.rotation_bits = rotation_bits(args.max_error);
+    }
+    write
+}
+
+/// The budget scales a packed reduction tries: the packing adds error of its own, so a fit at
+/// the whole budget may land just over it, and a small step back keeps most of its savings.
+const PACKED_SCALES: [f64; 7] = [1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.4];
+
+/// The share of the budget the exponential filter may use on a translation or scale.
+const FLOAT_SHARE: f64 = 0.05;
+
+/// Seconds a key time may move through the exponential filter per unit of budget: a joint
+/// moving 1 unit per second strays by 2% of the budget.
+const TIME_SHARE: f64 = 0.02;
 
 /// Writes the checked bytes to `out` atomically; returns the size.
 fn write_bytes(bytes: &[u8], doc: &Document, out: &Path) -> Result<u64, String> {
@@ -423,7 +469,7 @@ fn to_text(
     doc: &Document,
     unit: &str,
     args: &Args,
-    bytes: u64,
+    sizes: &Sizes,
 ) -> String {
     let (before, after) = totals(reports);
     let percent = if before > 0 {
@@ -437,8 +483,27 @@ fn to_text(
         thousands(after),
         reports.len(),
         args.output.output.display(),
-        thousands(bytes as usize)
+        thousands(sizes.after as usize)
     );
+    out.push_str(&format!(
+        "  bytes {} → {} ({:.1}%)\n",
+        thousands(sizes.before as usize),
+        thousands(sizes.after as usize),
+        100.0 * sizes.after as f64 / sizes.before.max(1) as f64
+    ));
+    for (how, tracks, bytes) in sizes.groups() {
+        out.push_str(&format!(
+            "    {tracks} track(s) {how}: {} bytes of values\n",
+            thousands(bytes)
+        ));
+    }
+    let (inputs, times) = sizes.times();
+    if inputs > 0 {
+        out.push_str(&format!(
+            "    key times: {} bytes in {inputs} accessor(s)\n",
+            thousands(times)
+        ));
+    }
     let world = reports.iter().any(|(_, r)| r.world);
     let nodes = reports
         .iter()
@@ -530,7 +595,7 @@ fn to_json(
     doc: &Document,
     unit: &str,
     args: &Args,
-    bytes: u64,
+    sizes: &Sizes,
 ) -> Value {
     let (before, after) = totals(reports);
     let worst = worst(reports);
@@ -550,6 +615,15 @@ fn to_json(
                 .tracks
                 .iter()
                 .map(|t| {
+                    let stored = sizes.of(name, &t.name).map(|s| {
+                        json!({
+                            "interpolation": s.interpolation,
+                            "components": s.components,
+                            "meshopt": s.meshopt,
+                            "bytes": s.bytes,
+                            "time_bytes": s.times.1,
+                        })
+                    });
                     json!({
                         "name": t.name,
                         "keys_before": t.keys_before,
@@ -557,6 +631,7 @@ fn to_json(
                         "error": t.error,
                         "metric": metric_name(t.metric),
                         "bound": bound_name(t.bound),
+                        "stored": stored,
                     })
                 })
                 .collect();
@@ -597,7 +672,8 @@ fn to_json(
         "format": doc.format.name(),
         "world": reports.iter().any(|(_, r)| r.world),
         "output": args.output.output.display().to_string(),
-        "bytes": bytes,
+        "bytes": sizes.after,
+        "bytes_before": sizes.before,
         "clips": clips,
     })
 }

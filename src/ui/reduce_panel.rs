@@ -1,6 +1,7 @@
 //! The REDUCE window (Clip › Reduce…): a budget in the file's length unit (and optionally an
-//! angle), the selected clip or every clip of its file, and a live preview of the result — keys
-//! before and after, the measured error and where it is largest — while the curve editor draws
+//! angle), the selected clip or every clip of its file, glTF's packing (quantize, meshopt), and a
+//! live preview of the result — keys and the file's bytes before and after, the measured error
+//! and where it is largest — while the curve editor draws
 //! the reduced curves over a faint ghost of the original, the track tree shows each track's
 //! keys and error, and the viewport plays the reduced clip (B) or the original (A, key B to
 //! switch), so an artist sees any foot sliding before accepting. Apply replaces the clips in
@@ -9,7 +10,7 @@
 //! The window only edits its own settings; the app computes the preview in the background
 //! ([`ClipscopeApp`](crate::ui::ClipscopeApp)) and hands it in, and Apply is queued as an edit.
 
-use clipscope_core::formats::Budget;
+use clipscope_core::formats::{Budget, Packing};
 use clipscope_core::model::Clip;
 use clipscope_core::model::ops::reduce::{Metric, ReduceReport};
 use clipscope_core::text::thousands;
@@ -30,6 +31,10 @@ pub struct ReducePanel {
     pub max_angle: f64,
     /// Every clip of the selected clip's file (else the selected clip).
     pub all_clips: bool,
+    /// glTF: rotations and weights as normalized 16-bit integers.
+    pub quantize: bool,
+    /// glTF: animation data compressed with `EXT_meshopt_compression`.
+    pub meshopt: bool,
     /// Show the original instead of the reduction (the A of the A/B comparison).
     pub show_original: bool,
     /// The latest preview, if any.
@@ -47,6 +52,9 @@ pub struct Preview {
     pub request: Request,
     /// Each reduced clip with its report.
     pub clips: Vec<PreviewClip>,
+    /// The file's bytes before and after, both written by the file's format (after: with the
+    /// reduced clips and the packing asked for).
+    pub bytes: Option<(usize, usize)>,
 }
 
 /// One reduced clip.
@@ -75,6 +83,8 @@ pub struct Request {
     pub budget: Budget,
     /// The budget's unit symbol (`m`, `px`, …).
     pub unit: &'static str,
+    /// How a glTF file's animation data would be packed.
+    pub packing: Packing,
 }
 
 impl ReducePanel {
@@ -119,6 +129,17 @@ impl ReducePanel {
             max_error: self.max_error,
             max_angle_deg: self.limit_angle.then_some(self.max_angle),
             ..Budget::default()
+        }
+    }
+
+    /// The packing the settings ask for (glTF files).
+    pub fn packing(&self) -> Packing {
+        Packing {
+            quantize: self.quantize,
+            meshopt: self.meshopt,
+            float_error: self.max_error * 0.05,
+            time_error: self.max_error * 0.02,
+            ..Packing::default()
         }
     }
 }
@@ -193,6 +214,16 @@ pub fn show(ctx: &egui::Context, state: &mut ReducePanel, unit: &str, out: &mut 
                         ui.radio_value(&mut state.all_clips, true, "all clips of the file");
                     });
                     ui.end_row();
+                    ui.label("glTF");
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut state.quantize, "quantize").on_hover_text(
+                            "Rotations and morph weights as normalized 16-bit integers",
+                        );
+                        ui.checkbox(&mut state.meshopt, "meshopt").on_hover_text(
+                            "Compress the animation data (EXT_meshopt_compression, required)",
+                        );
+                    });
+                    ui.end_row();
                 });
             ui.separator();
             summary(ui, state, unit);
@@ -232,7 +263,8 @@ pub fn show(ctx: &egui::Context, state: &mut ReducePanel, unit: &str, out: &mut 
     }
 }
 
-/// The preview's summary: keys before and after, the measured error and where it is largest.
+/// The preview's summary: keys and bytes before and after, the measured error and where it is
+/// largest.
 fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
     if let Some(e) = &state.error {
         ui.colored_label(ui.visuals().error_fg_color, e);
@@ -267,6 +299,22 @@ fn summary(ui: &mut egui::Ui, state: &ReducePanel, unit: &str) {
             ui.spinner();
         }
     });
+    if let Some((before, after)) = preview.bytes {
+        ui.horizontal(|ui| {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{} -> {} bytes",
+                    thousands(before),
+                    thousands(after)
+                ))
+                .strong(),
+            );
+            ui.weak(format!(
+                "({:.1}%)",
+                100.0 * after as f64 / before.max(1) as f64
+            ));
+        });
+    }
     let worst = preview
         .clips
         .iter()

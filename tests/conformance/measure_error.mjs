@@ -3,7 +3,8 @@
 //
 //   node measure_error.mjs ORIGINAL CHANGED [--shells SHELLS.json] [--max-vertices N]
 //
-// glTF/GLB (GLTFLoader; buffers in the GLB or in data: URIs): each animation of ORIGINAL is
+// glTF/GLB (GLTFLoader with three.js's MeshoptDecoder for EXT_meshopt_compression; buffers in
+// the GLB or in data: URIs): each animation of ORIGINAL is
 // played with an AnimationMixer (LoopOnce, held at its end) on both files' scenes, at every key
 // time of the original animation and every midpoint between two. At each time the scene's
 // world matrices are updated and compared: the world position of every node of the file, every
@@ -77,9 +78,13 @@ async function loadGltf(file) {
     }
   };
   const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+  const { MeshoptDecoder } = await import('three/examples/jsm/libs/meshopt_decoder.module.js');
+  await MeshoptDecoder.ready;
   const bytes = fs.readFileSync(file);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new GLTFLoader().parseAsync(buffer, path.dirname(file) + '/');
+  return new GLTFLoader()
+    .setMeshoptDecoder(MeshoptDecoder)
+    .parseAsync(buffer, path.dirname(file) + '/');
 }
 
 /// The file's nodes (by node index) and meshes (in traversal order).

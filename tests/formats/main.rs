@@ -33,6 +33,7 @@ mod legacy;
 mod lottie;
 mod lottie_rig;
 mod no_false_alarms;
+mod packed;
 mod playcanvas;
 mod playcanvas_anim;
 mod players;

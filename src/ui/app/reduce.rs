@@ -1,22 +1,26 @@
 //! The Reduce window's work: which preview is wanted (the selected clip or its file's clips,
 //! the budget, the document's version), computing it on a worker thread so the window stays
-//! responsive on a long take, and taking it in when it is ready.
+//! responsive on a long take (with the file's bytes before and after, as its format writes
+//! them), and taking it in when it is ready.
 
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
-use clipscope_core::formats::LengthUnit;
+use clipscope_core::formats::{self, Document, LengthUnit, Packing, WriteOptions};
 use clipscope_core::model::ops::reduce::reduce_clip_on;
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
 
+/// What the worker hands back: the reduced clips and the file's bytes before and after.
+type Reduced = (Vec<PreviewClip>, Option<(usize, usize)>);
+
 /// A preview being computed.
 pub(super) struct ReduceJob {
     /// What it is computed for.
     request: Request,
-    /// Where the result arrives.
-    result: Receiver<Vec<PreviewClip>>,
+    /// Where the result arrives: the clips and the bytes before and after.
+    result: Receiver<Reduced>,
 }
 
 impl ClipscopeApp {
@@ -58,6 +62,7 @@ impl ClipscopeApp {
             clips,
             budget: self.reduce.budget(),
             unit: d.doc.format.spec().length_symbol(),
+            packing: self.reduce.packing(),
         })
     }
 
@@ -66,12 +71,13 @@ impl ClipscopeApp {
     pub(super) fn reduce_tick(&mut self, ctx: &egui::Context) {
         if let Some(job) = &self.reduce_job {
             match job.result.try_recv() {
-                Ok(clips) => {
+                Ok((clips, bytes)) => {
                     let job = self.reduce_job.take().expect("running job");
                     self.reduce.error = None;
                     self.reduce.preview = Some(Preview {
                         request: job.request,
                         clips,
+                        bytes,
                     });
                     self.reduce_previews += 1;
                 }
@@ -117,9 +123,11 @@ impl ClipscopeApp {
         let skeleton = d.doc.skeleton.clone();
         let model = d.doc.model.clone();
         let options = d.doc.format.spec().reduce_options(&wanted.budget);
+        let doc = d.doc.clone();
+        let packing = wanted.packing;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let reduced = clips
+            let reduced: Vec<PreviewClip> = clips
                 .into_iter()
                 .map(|(id, clip)| {
                     let r = reduce_clip_on(&clip, skeleton.as_ref(), model.as_deref(), &options);
@@ -130,7 +138,8 @@ impl ClipscopeApp {
                     }
                 })
                 .collect();
-            let _ = tx.send(reduced);
+            let bytes = file_bytes(&doc, &reduced, packing);
+            let _ = tx.send((reduced, Some(bytes)));
         });
         self.reduce_job = Some(ReduceJob {
             request: wanted,
@@ -143,14 +152,33 @@ impl ClipscopeApp {
     /// Blocks until the running preview is in (tests).
     pub fn wait_for_reduction(&mut self) {
         if let Some(job) = self.reduce_job.take() {
-            if let Ok(clips) = job.result.recv() {
+            if let Ok((clips, bytes)) = job.result.recv() {
                 self.reduce.preview = Some(Preview {
                     request: job.request,
                     clips,
+                    bytes,
                 });
                 self.reduce_previews += 1;
             }
             self.reduce.busy = false;
         }
     }
+}
+
+/// The bytes of `doc` as its format writes it, before and after its clips are replaced by
+/// `reduced` (written with `packing`, which only glTF uses).
+fn file_bytes(doc: &Document, reduced: &[PreviewClip], packing: Packing) -> (usize, usize) {
+    let before = formats::write_bytes(doc, &WriteOptions::default()).len();
+    let mut clips = doc.clips.clone();
+    for r in reduced {
+        if let Some(c) = clips.get_mut(r.id.clip) {
+            *c = r.clip.clone();
+        }
+    }
+    let opts = WriteOptions {
+        packing,
+        ..WriteOptions::default()
+    };
+    let after = formats::write_bytes(&doc.with_clips(clips), &opts).len();
+    (before, after)
 }

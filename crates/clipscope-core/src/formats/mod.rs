@@ -55,7 +55,8 @@ pub use fidelity::{
     Tolerance, TrackFidelity,
 };
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
-pub use options::{ReadOptions, WriteOptions};
+pub use gltf::pack::storage::{TrackStorage, track_storage};
+pub use options::{Packing, ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
 pub use property::Property;
 pub use reduction::Budget;

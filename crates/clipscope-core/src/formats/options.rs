@@ -57,4 +57,39 @@ pub struct WriteOptions {
     /// keys otherwise than the model does (PlayCanvas quaternions, Euler angles, linear-only
     /// keys): the writer adds keys where it would stray further.
     pub tolerance: super::Tolerance,
+    /// How glTF and GLB animation data is stored: quantized, meshopt-compressed (other
+    /// formats ignore it).
+    pub packing: Packing,
+}
+
+/// How a glTF or GLB writer packs animation data. The default stores every number as a 32-bit
+/// float, uncompressed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Packing {
+    /// Rotations and morph weights as normalized 16-bit integers (core glTF allows them in
+    /// animation samplers); key times, translations and scales stay floats.
+    pub quantize: bool,
+    /// Compress animation buffer views with `EXT_meshopt_compression` (the attribute codec;
+    /// the quaternion filter for quantized rotations, the exponential filter for floats), and
+    /// mark the extension required.
+    pub meshopt: bool,
+    /// With [`meshopt`](Packing::meshopt): also store the uncompressed data in a fallback
+    /// buffer, so players without the extension read the file (the extension is then not
+    /// required).
+    pub fallback: bool,
+    /// The largest change the exponential filter may make to a translation component (in the
+    /// file's length unit) or a scale component (relative); 0 keeps floats to 24 bits.
+    pub float_error: f64,
+    /// Bits per component of quaternions through meshopt's quaternion filter (4 to 16; 0 means
+    /// 16).
+    pub rotation_bits: u8,
+    /// The most the exponential filter may move a key time, in seconds (0: 50 µs).
+    pub time_error: f64,
+}
+
+impl Packing {
+    /// Whether anything is packed (else the writer stores plain floats).
+    pub fn any(&self) -> bool {
+        self.quantize || self.meshopt
+    }
 }

@@ -1,8 +1,13 @@
 //! The bytes of a glTF file's buffers: from `data:` URIs, files beside the glTF file, or the GLB
-//! BIN chunk, each cut to its `byteLength`.
+//! BIN chunk, each cut to its `byteLength`; an `EXT_meshopt_compression` fallback buffer without
+//! data starts as zeros and holds what its compressed views decode to
+//! ([`decompress`](super::pack::decompress)).
 
 use std::path::Path;
 
+use serde_json::{Map, Value};
+
+use super::pack::decompress::{MAX_FALLBACK, is_fallback};
 use super::schema::GltfJson;
 use super::uri;
 use crate::formats::json::Located;
@@ -10,12 +15,13 @@ use crate::formats::json::Located;
 /// The bytes of every buffer, truncated to its `byteLength`.
 pub(crate) fn load(
     json: &GltfJson,
+    root: &Map<String, Value>,
     bin: Option<&[u8]>,
     folder: &Path,
 ) -> Result<Vec<Vec<u8>>, Located> {
     let mut out = Vec::with_capacity(json.buffers.len());
     for i in 0..json.buffers.len() {
-        out.push(load_one(json, i, bin, folder)?);
+        out.push(load_one(json, root, i, bin, folder)?);
     }
     Ok(out)
 }
@@ -25,13 +31,14 @@ pub(crate) fn load(
 /// does not need the missing bytes.
 pub(crate) fn load_available(
     json: &GltfJson,
+    root: &Map<String, Value>,
     bin: Option<&[u8]>,
     folder: &Path,
 ) -> (Vec<Vec<u8>>, Vec<Option<Located>>) {
     let mut bytes = Vec::with_capacity(json.buffers.len());
     let mut missing = Vec::with_capacity(json.buffers.len());
     for i in 0..json.buffers.len() {
-        match load_one(json, i, bin, folder) {
+        match load_one(json, root, i, bin, folder) {
             Ok(data) => {
                 bytes.push(data);
                 missing.push(None);
@@ -48,13 +55,28 @@ pub(crate) fn load_available(
 /// The bytes of buffer `i`, truncated to its `byteLength`.
 fn load_one(
     json: &GltfJson,
+    root: &Map<String, Value>,
     i: usize,
     bin: Option<&[u8]>,
     folder: &Path,
 ) -> Result<Vec<u8>, Located> {
     let buffer = &json.buffers[i];
     let path = format!("buffers[{i}]");
+    let fallback = root
+        .get("buffers")
+        .and_then(|b| b.get(i))
+        .is_some_and(is_fallback);
     let mut data = match (&buffer.uri, bin) {
+        (None, _) if fallback && (i > 0 || bin.is_none()) => {
+            let length = buffer.byte_length.0;
+            if length > MAX_FALLBACK {
+                return Err(Located::new(
+                    format!("{path}.byteLength"),
+                    format!("a fallback buffer of {length} bytes is more than clipscope reads"),
+                ));
+            }
+            vec![0u8; length as usize]
+        }
         (Some(u), _) => {
             uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e.to_string()))?
         }

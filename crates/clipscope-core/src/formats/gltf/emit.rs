@@ -14,27 +14,38 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use super::bin::Bin;
+use super::pack::decompress::is_fallback;
 use super::plan::{MorphPlan, Plan};
 use super::pointer::EXTENSION;
-use super::{glb, uri};
-use crate::formats::Format;
+use super::{glb, pack, uri};
 use crate::formats::sampler_keys::Sampling;
+use crate::formats::{Format, WriteOptions};
 use crate::model::MorphMesh;
 
 /// The JSON text and buffers as the file `format` wants: `.gltf` with every buffer a base64
 /// `data:` URI, `.glb` with the first buffer in the BIN chunk. `buffers` pairs each buffer's
-/// other fields (name, extras, …) with its bytes; they replace the root's `buffers`.
+/// other fields (name, extras, …) with its bytes; they replace the root's `buffers`. With
+/// [`Packing`](crate::formats::Packing) the animation data is packed first ([`pack`]).
 pub(crate) fn finish(
     mut root: Map<String, Value>,
-    buffers: Vec<(Map<String, Value>, Vec<u8>)>,
+    mut buffers: Vec<(Map<String, Value>, Vec<u8>)>,
     format: Format,
-    pretty: bool,
+    opts: &WriteOptions,
 ) -> Vec<u8> {
+    let pretty = opts.pretty;
+    if opts.packing.any() && !buffers.is_empty() {
+        buffers = pack::pack(&mut root, &buffers, &opts.packing);
+    }
     let glb = format == Format::Glb;
     let mut bin = None;
     let mut list = Vec::with_capacity(buffers.len());
     for (i, (mut fields, data)) in buffers.into_iter().enumerate() {
         fields.shift_remove("uri");
+        if data.is_empty() && is_fallback(&Value::Object(fields.clone())) {
+            // A meshopt fallback buffer without data keeps its stated length and no uri.
+            list.push(Value::Object(fields));
+            continue;
+        }
         fields.insert("byteLength".into(), json!(data.len()));
         if glb && i == 0 {
             bin = Some(data);

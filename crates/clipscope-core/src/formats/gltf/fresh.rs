@@ -95,5 +95,5 @@ pub(crate) fn write(doc: &Document, plan: &Plan, opts: &WriteOptions) -> Vec<u8>
     } else {
         vec![(Map::new(), data)]
     };
-    finish(root, buffers, doc.format, opts.pretty)
+    finish(root, buffers, doc.format, opts)
 }

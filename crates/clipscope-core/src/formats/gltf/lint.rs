@@ -18,11 +18,15 @@ pub(crate) fn lint(input: &Input<'_>) -> Result<Linted, ReadError> {
     let file = input.file;
     let in_file = |l: Located| l.in_file(file);
     let (format, text, bin) = split(input.bytes).map_err(in_file)?;
-    let root = parse_root(text).map_err(in_file)?;
+    let mut root = parse_root(text).map_err(in_file)?;
     let typed = parse_typed(text);
-    let (buffers, missing) = match &typed {
-        Ok(json) => super::buffers::load_available(json, bin, folder(file)),
+    let (mut buffers, missing) = match &typed {
+        Ok(json) => super::buffers::load_available(json, &root, bin, folder(file)),
         Err(_) => (Vec::new(), Vec::new()),
+    };
+    let compressed = match missing.iter().all(Option::is_none) {
+        true => super::pack::decompress::decompress(&mut root, &mut buffers),
+        false => Ok(()),
     };
     let checked = check(&Doc {
         root: &root,
@@ -43,6 +47,9 @@ pub(crate) fn lint(input: &Input<'_>) -> Result<Linted, ReadError> {
         Ok(json) => json,
         Err(e) => return unreadable(problems, e),
     };
+    if let Err(e) = compressed {
+        return unreadable(problems, e);
+    }
     input.step(0, 1).map_err(in_file)?;
     let parsed = Parsed { json, root };
     match build(input, format, parsed, buffers, Mode::Lenient(&checked)) {

@@ -20,6 +20,9 @@
 //!   [`sampler_keys`](crate::formats::sampler_keys) how its keys become a sampler, [`weights`]
 //!   how one-target morph tracks join into one `weights` channel, and the model's
 //!   [`bake`](crate::model::ops::bake) resamples what glTF cannot hold exactly;
+//! * [`indices`] finds and rewrites the indices into buffer views (for [`patch`] and [`pack`]);
+//! * [`pack`] quantizes and meshopt-compresses animation data when writing, and decodes
+//!   `EXT_meshopt_compression` buffer views when reading;
 //! * [`pointer`] reads `KHR_animation_pointer` targets;
 //! * [`buffers`] loads the buffers' bytes; [`check`] holds glTF's own rules on animation data
 //!   and skins (on par with the Khronos glTF-Validator), which [`lint`], the lenient read behind
@@ -42,10 +45,12 @@ pub(crate) mod codec;
 pub(crate) mod emit;
 pub(crate) mod fresh;
 pub(crate) mod glb;
+pub(crate) mod indices;
 pub(crate) mod lint;
 pub(crate) mod mesh;
 pub(crate) mod model;
 pub(crate) mod names;
+pub(crate) mod pack;
 pub(crate) mod patch;
 pub(crate) mod plan;
 pub(crate) mod pointer;

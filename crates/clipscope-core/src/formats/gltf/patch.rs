@@ -30,6 +30,7 @@ use super::GltfSource;
 use super::bin::Bin;
 use super::emit::declare_pointer;
 use super::emit::{animations_json, finish, placeholder_mesh};
+use super::indices::{remap, view_slots};
 use super::plan::{MorphSource, Plan, keeps_animations};
 use crate::formats::{Document, Format, WriteOptions};
 
@@ -83,7 +84,7 @@ pub(crate) fn write_back(
             Some(packed) => vec![(buffer_fields(0), packed)],
             None => all_buffers(),
         };
-        return finish(root, buffers, doc.format, opts.pretty);
+        return finish(root, buffers, doc.format, opts);
     }
     let mut buffers: Vec<(Map<String, Value>, Vec<u8>)> =
         match compact(&mut root, &src.buffers, true) {
@@ -156,7 +157,7 @@ pub(crate) fn write_back(
     if buffers.len() == 1 && buffers[0].1.is_empty() {
         buffers.clear();
     }
-    finish(root, buffers, doc.format, opts.pretty)
+    finish(root, buffers, doc.format, opts)
 }
 
 /// Replaces the `matrix` of every node a translation, rotation or scale channel animates by the
@@ -300,30 +301,6 @@ fn animation_accessor_slots(root: &mut Map<String, Value>, mut f: impl FnMut(&mu
     }
 }
 
-/// Every place a buffer view index may sit: accessors (and their sparse parts) and images.
-fn view_slots(root: &mut Map<String, Value>, mut f: impl FnMut(&mut Value)) {
-    if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
-        for a in accessors {
-            for p in [
-                "/bufferView",
-                "/sparse/indices/bufferView",
-                "/sparse/values/bufferView",
-            ] {
-                if let Some(v) = a.pointer_mut(p) {
-                    f(v);
-                }
-            }
-        }
-    }
-    if let Some(Value::Array(images)) = root.get_mut("images") {
-        for i in images {
-            if let Some(v) = i.get_mut("bufferView") {
-                f(v);
-            }
-        }
-    }
-}
-
 /// Packs every buffer view still in use into one buffer, first dropping what only the old
 /// animations used when `drop_animations` (see the module docs). Returns the packed bytes, or
 /// `None` (leaving `root` alone) when the file uses an extension that may point into buffers,
@@ -449,13 +426,6 @@ fn renumber(keep: &[bool]) -> HashMap<u64, u64> {
         }
     }
     map
-}
-
-/// Rewrites index `v` through `map` (left alone when it is not a known index).
-fn remap(v: &mut Value, map: &HashMap<u64, u64>) {
-    if let Some(new) = v.as_u64().and_then(|i| map.get(&i)) {
-        *v = json!(new);
-    }
 }
 
 #[cfg(test)]

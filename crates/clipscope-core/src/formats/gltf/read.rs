@@ -62,9 +62,11 @@ pub(crate) struct Built {
 pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
     let strict = || -> Result<Document, Located> {
         let (format, text, bin) = split(input.bytes)?;
-        let parsed = parse(text)?;
+        let mut parsed = parse(text)?;
         input.step(0, 1)?;
-        let buffers = super::buffers::load(&parsed.json, bin, folder(input.file))?;
+        let mut buffers =
+            super::buffers::load(&parsed.json, &parsed.root, bin, folder(input.file))?;
+        super::pack::decompress::decompress(&mut parsed.root, &mut buffers)?;
         Ok(build(input, format, parsed, buffers, Mode::Strict)?.doc)
     };
     strict().map_err(|f| f.in_file(input.file))

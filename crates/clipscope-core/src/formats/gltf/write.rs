@@ -1,10 +1,11 @@
 //! Writing a document as `.gltf` (JSON, the buffer embedded as a base64 `data:` URI) or `.glb`
 //! (JSON chunk plus BIN chunk): a document read from glTF is written back by
 //! [`patch`], which keeps the rest of the file; any other document gets a
-//! [`fresh`] file. Both follow the document's [`plan`](super::plan). Every
-//! sampler has its own input (times) and output accessor, all with `min`/`max`; data views are
-//! 4-byte aligned and have no stride. Number precision options do not apply: the numbers live
-//! in the binary buffer as `f32`.
+//! [`fresh`] file. Both follow the document's [`plan`](super::plan). Samplers with equal key
+//! times share their input accessor; accessors have `min`/`max` (quantized outputs need not);
+//! views are 4-byte aligned and have no stride. Number precision options do not apply: the
+//! numbers live in the binary buffer as `f32`, or as [`Packing`](crate::formats::Packing) asks
+//! ([`pack`](super::pack): normalized 16-bit rotations and weights, `EXT_meshopt_compression`).
 
 use super::plan::{base, plan};
 use super::{fresh, patch};

@@ -1,0 +1,353 @@
+//! Small animation files: quantized samplers and `EXT_meshopt_compression`.
+//!
+//! * [`codec`] is the meshoptimizer codec (the `meshopt` crate's bindings), every precondition
+//!   checked;
+//! * [`decompress`] reads compressed buffer views back into plain ones when a file is read;
+//! * [`encode`] chooses how one animation view is stored;
+//! * [`storage`] reports how each track of a written file is stored;
+//! * [`pack`] lays out a file being written: every buffer view into one buffer, the animation
+//!   views packed as [`Packing`] asks, the compressed bytes in the first buffer; compressed
+//!   views point into a fallback buffer without data (marked `"fallback": true`, the extension
+//!   required), or with [`Packing::fallback`] into the uncompressed data, which follows the
+//!   compressed data in the first buffer (the extension only used).
+//!
+//! Only views that hold exactly one animation accessor of tightly packed floats are packed;
+//! anything else (mesh data, shared or strided views) is copied as it is.
+
+pub(crate) mod codec;
+pub(crate) mod decompress;
+pub(crate) mod encode;
+pub(crate) mod storage;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value, json};
+
+use self::encode::{Packed, Role};
+use super::indices::{remap, view_slots};
+use crate::formats::Packing;
+
+/// The extension's name.
+pub(crate) const EXTENSION: &str = "EXT_meshopt_compression";
+
+/// A buffer of the file being written: its JSON fields and its bytes.
+pub(crate) type Buffer = (Map<String, Value>, Vec<u8>);
+
+/// The role of every accessor the animations use (see [`Role`]).
+fn roles(root: &Map<String, Value>) -> HashMap<u64, Role> {
+    let mut roles: HashMap<u64, Role> = HashMap::new();
+    let mut put = |accessor: Option<u64>, role: Role| {
+        if let Some(a) = accessor {
+            roles
+                .entry(a)
+                .and_modify(|r| {
+                    if *r != role {
+                        *r = Role::Other;
+                    }
+                })
+                .or_insert(role);
+        }
+    };
+    for animation in list(root, "animations") {
+        let samplers = animation.get("samplers").and_then(Value::as_array);
+        for channel in animation
+            .get("channels")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let sampler = channel
+                .get("sampler")
+                .and_then(Value::as_u64)
+                .and_then(|s| samplers?.get(s as usize));
+            let Some(sampler) = sampler else { continue };
+            let cubic = sampler.get("interpolation").and_then(Value::as_str) == Some("CUBICSPLINE");
+            let role = match channel.pointer("/target/path").and_then(Value::as_str) {
+                Some("rotation") => Role::Rotation { unit: !cubic },
+                Some("weights") => Role::Weights,
+                Some("translation") => Role::Vector { scale: false },
+                Some("scale") => Role::Vector { scale: true },
+                _ => Role::Other,
+            };
+            put(sampler.get("input").and_then(Value::as_u64), Role::Input);
+            put(sampler.get("output").and_then(Value::as_u64), role);
+        }
+    }
+    roles
+}
+
+/// The array `key` of `root` (empty when absent).
+fn list<'a>(root: &'a Map<String, Value>, key: &str) -> &'a [Value] {
+    root.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The bytes of view `view` (a `bufferViews` entry) in `buffers`.
+fn view_bytes<'b>(view: &Value, buffers: &'b [Buffer]) -> Option<&'b [u8]> {
+    let buffer = view.get("buffer")?.as_u64()? as usize;
+    let offset = view.get("byteOffset").map_or(Some(0), Value::as_u64)? as usize;
+    let length = view.get("byteLength")?.as_u64()? as usize;
+    buffers
+        .get(buffer)?
+        .1
+        .get(offset..offset.checked_add(length)?)
+}
+
+/// Packs view `v` when one accessor of the animations, `(index, accessor)`, holds all of it as
+/// tightly packed floats; `None` leaves it as it is.
+fn pack_view(
+    view: &Value,
+    accessor: &Value,
+    role: Role,
+    bytes: &[u8],
+    packing: &Packing,
+) -> Option<Packed> {
+    let n = match accessor.get("type")?.as_str()? {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        _ => return None,
+    };
+    let count = accessor.get("count")?.as_u64()? as usize;
+    let simple = accessor.get("componentType")?.as_u64()? == 5126
+        && accessor
+            .get("byteOffset")
+            .is_none_or(|o| o.as_u64() == Some(0))
+        && accessor.get("sparse").is_none()
+        && view.get("byteStride").is_none()
+        && bytes.len() == count * n * 4;
+    if !simple || count == 0 {
+        return None;
+    }
+    let values: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Some(encode::pack(&values, n, role, packing))
+}
+
+/// Packed views that go into one buffer view: the same codec stride and filter (or none), and
+/// the same element size.
+type GroupKey = (Option<(usize, &'static str)>, usize);
+
+/// `root` and `buffers` as written with `packing` (see the module docs): the new buffers.
+/// Packed accessors of one kind (key times, rotations, translations, …) share one buffer view,
+/// each at its byte offset, so the codec sees one long stream and the JSON lists few views.
+pub(crate) fn pack(
+    root: &mut Map<String, Value>,
+    buffers: &[Buffer],
+    packing: &Packing,
+) -> Vec<Buffer> {
+    let roles = roles(root);
+    // The accessors in each view (`u64::MAX` for a sparse part).
+    let mut holders: HashMap<u64, Vec<u64>> = HashMap::new();
+    for (i, a) in list(root, "accessors").iter().enumerate() {
+        if let Some(v) = a.get("bufferView").and_then(Value::as_u64) {
+            holders.entry(v).or_default().push(i as u64);
+        }
+        for key in ["/sparse/indices/bufferView", "/sparse/values/bufferView"] {
+            if let Some(v) = a.pointer(key).and_then(Value::as_u64) {
+                holders.entry(v).or_default().push(u64::MAX);
+            }
+        }
+    }
+    let old_views = list(root, "bufferViews").to_vec();
+    let mut main: Vec<u8> = Vec::new();
+    let mut fallback: Vec<u8> = Vec::new();
+    let mut views: Vec<Value> = Vec::with_capacity(old_views.len());
+    // Old view → new view and the byte offset of its data there.
+    let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<(u64, u64, Packed)>> = BTreeMap::new();
+    for (v, view) in old_views.iter().enumerate() {
+        let Some(bytes) = view_bytes(view, buffers) else {
+            moves.insert(v as u64, (views.len() as u64, 0));
+            views.push(view.clone());
+            continue;
+        };
+        let packed = match holders.get(&(v as u64)).map(Vec::as_slice) {
+            Some(&[a]) if a != u64::MAX => roles.get(&a).and_then(|&role| {
+                let accessor = list(root, "accessors").get(a as usize)?;
+                pack_view(view, accessor, role, bytes, packing)
+            }),
+            _ => None,
+        }
+        .filter(|p| !p.bytes.is_empty());
+        match packed {
+            Some(p) => {
+                let a = holders[&(v as u64)][0];
+                let count = list(root, "accessors")[a as usize]
+                    .get("count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1)
+                    .max(1) as usize;
+                let key = (
+                    p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
+                    p.bytes.len() / count,
+                );
+                groups.entry(key).or_default().push((v as u64, a, p));
+            }
+            None => {
+                align(&mut main);
+                let mut view = view.clone();
+                if let Some(map) = view.as_object_mut() {
+                    map.insert("buffer".into(), json!(0));
+                    map.insert("byteOffset".into(), json!(main.len()));
+                }
+                main.extend_from_slice(bytes);
+                moves.insert(v as u64, (views.len() as u64, 0));
+                views.push(view);
+            }
+        }
+    }
+    let mut changes: Vec<(u64, u64, Packed)> = Vec::new();
+    let mut compressed_views = Vec::new();
+    for ((codec, _), members) in groups {
+        let index = views.len() as u64;
+        let mut data = Vec::new();
+        let mut input = Vec::new();
+        for (v, a, p) in members {
+            moves.insert(v, (index, data.len() as u64));
+            data.extend_from_slice(&p.bytes);
+            if let Some((bytes, _, _)) = &p.codec {
+                input.extend_from_slice(bytes);
+            }
+            changes.push((a, moves[&v].1, p));
+        }
+        let mut view = Map::new();
+        view.insert("byteLength".into(), json!(data.len()));
+        match codec {
+            Some((stride, filter)) => {
+                let compressed = codec::encode_attributes(&input, stride);
+                align(&mut main);
+                align(&mut fallback);
+                let mut ext = json!({
+                    "buffer": 0,
+                    "byteOffset": main.len(),
+                    "byteLength": compressed.len(),
+                    "byteStride": stride,
+                    "count": input.len() / stride,
+                    "mode": "ATTRIBUTES",
+                });
+                if filter != codec::Filter::None.name() {
+                    ext["filter"] = json!(filter);
+                }
+                main.extend_from_slice(&compressed);
+                view.insert("buffer".into(), json!(1));
+                view.insert("byteOffset".into(), json!(fallback.len()));
+                fallback.extend_from_slice(&data);
+                view.insert("extensions".into(), json!({ EXTENSION: ext }));
+                compressed_views.push(views.len());
+            }
+            None => {
+                align(&mut main);
+                view.insert("buffer".into(), json!(0));
+                view.insert("byteOffset".into(), json!(main.len()));
+                main.extend_from_slice(&data);
+            }
+        }
+        views.push(Value::Object(view));
+    }
+    if packing.fallback && !fallback.is_empty() {
+        // The uncompressed data follows the compressed data in the same buffer (a GLB has one
+        // binary chunk).
+        align(&mut main);
+        let base = main.len() as u64;
+        for &v in &compressed_views {
+            if let Some(map) = views[v].as_object_mut() {
+                let offset = map.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
+                map.insert("buffer".into(), json!(0));
+                map.insert("byteOffset".into(), json!(base + offset));
+            }
+        }
+        main.append(&mut fallback);
+        declare(root, false);
+    }
+    let renumbered: HashMap<u64, u64> = moves.iter().map(|(&old, &(new, _))| (old, new)).collect();
+    view_slots(root, |slot| remap(slot, &renumbered));
+    if views.is_empty() {
+        root.shift_remove("bufferViews");
+    } else {
+        root.insert("bufferViews".into(), Value::Array(views));
+    }
+    if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
+        for (a, offset, p) in &changes {
+            if let Some(Value::Object(acc)) = accessors.get_mut(*a as usize) {
+                update_accessor(acc, p);
+                if *offset > 0 {
+                    acc.insert("byteOffset".into(), json!(offset));
+                }
+            }
+        }
+    }
+    let mut out = vec![(
+        buffers.first().map(|b| b.0.clone()).unwrap_or_default(),
+        main,
+    )];
+    if fallback.is_empty() {
+        return out;
+    }
+    declare(root, true);
+    let mut fields = Map::new();
+    fields.insert("byteLength".into(), json!(fallback.len()));
+    fields.insert(
+        "extensions".into(),
+        json!({ EXTENSION: { "fallback": true } }),
+    );
+    out.push((fields, Vec::new()));
+    out
+}
+
+/// Pads `data` to a multiple of 4 bytes.
+fn align(data: &mut Vec<u8>) {
+    data.resize(data.len().div_ceil(4) * 4, 0);
+}
+
+/// An accessor whose view was packed as `p`: its component type, and `min`/`max` from what a
+/// reader sees (left out for integers, which animation outputs need not have).
+fn update_accessor(acc: &mut Map<String, Value>, p: &Packed) {
+    match p.integers {
+        Some((ct, normalized)) => {
+            acc.insert("componentType".into(), json!(ct));
+            acc.insert("normalized".into(), json!(normalized));
+            acc.shift_remove("min");
+            acc.shift_remove("max");
+        }
+        None => {
+            let n = acc.get("max").and_then(Value::as_array).map_or(0, Vec::len);
+            if n == 0 {
+                return;
+            }
+            let mut min = vec![f32::INFINITY; n];
+            let mut max = vec![f32::NEG_INFINITY; n];
+            for (i, b) in p.bytes.chunks_exact(4).enumerate() {
+                let v = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                min[i % n] = min[i % n].min(v);
+                max[i % n] = max[i % n].max(v);
+            }
+            let json = |v: Vec<f32>| json!(v.into_iter().map(f64::from).collect::<Vec<_>>());
+            acc.insert("min".into(), json(min));
+            acc.insert("max".into(), json(max));
+        }
+    }
+}
+
+/// Lists the extension in `extensionsUsed` and, when `required`, `extensionsRequired`.
+fn declare(root: &mut Map<String, Value>, required: bool) {
+    let keys: &[&str] = if required {
+        &["extensionsUsed", "extensionsRequired"]
+    } else {
+        &["extensionsUsed"]
+    };
+    for key in keys {
+        let entry = root
+            .entry(key.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = entry
+            && !list.iter().any(|e| e.as_str() == Some(EXTENSION))
+        {
+            list.push(json!(EXTENSION));
+        }
+    }
+}

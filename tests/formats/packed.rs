@@ -1,0 +1,425 @@
+//! Small glTF files: quantized animation samplers and `EXT_meshopt_compression`.
+//!
+//! Reading is exact: a compressed file reads the same numbers as its uncompressed fallback,
+//! and normalized 16-bit outputs read as glTF defines them. Writing keeps the error small and
+//! counted: `reduce --quantize --meshopt` outputs load in three.js r187 (GLTFLoader with its
+//! MeshoptDecoder, `measure_error.mjs`) within the budget, and pass the Khronos glTF-Validator.
+//! Broken compressed data is a one-line error at its JSON path.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clipscope_core::formats::{self, Document, Format, Packing, WriteOptions};
+use clipscope_core::model::Clip;
+use serde_json::Value;
+
+use crate::mocap;
+use crate::reduce_players::{measure, reduce};
+
+/// Writer options with `packing`.
+fn packed(quantize: bool, meshopt: bool, fallback: bool) -> WriteOptions {
+    WriteOptions {
+        packing: Packing {
+            quantize,
+            meshopt,
+            fallback,
+            float_error: 0.0005,
+            rotation_bits: 0,
+            time_error: 0.0,
+        },
+        ..WriteOptions::default()
+    }
+}
+
+/// The JSON chunk and BIN chunk of a GLB file.
+fn glb_parts(bytes: &[u8]) -> (Value, Vec<u8>) {
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let bin_start = 20 + json_len + 8;
+    (json, bytes[bin_start..].to_vec())
+}
+
+/// A GLB file of `json` and `bin`.
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+/// The clips of `bytes` read as a GLB file.
+fn clips(bytes: &[u8]) -> Vec<Clip> {
+    formats::read_bytes(bytes, Path::new("packed.glb"))
+        .unwrap()
+        .clips
+}
+
+#[test]
+fn compressed_files_read_exactly_what_their_fallback_holds() {
+    let doc = mocap::document(4.0, 3, Format::Glb);
+    let plain = formats::write_bytes(&doc, &WriteOptions::default());
+    for quantize in [false, true] {
+        let bytes = formats::write_bytes(&doc, &packed(quantize, true, true));
+        let (json, bin) = glb_parts(&bytes);
+        assert_eq!(json["extensionsUsed"][0], "EXT_meshopt_compression");
+        assert!(
+            json.get("extensionsRequired").is_none(),
+            "a fallback needs no extension"
+        );
+        let compressed = clips(&bytes);
+        // The same file with the extension taken off the views reads the fallback buffer.
+        let mut fallback = json.clone();
+        for view in fallback["bufferViews"].as_array_mut().unwrap() {
+            if let Some(map) = view.as_object_mut() {
+                map.remove("extensions");
+            }
+        }
+        fallback.as_object_mut().unwrap().remove("extensionsUsed");
+        assert_eq!(
+            compressed,
+            clips(&glb(&fallback, &bin)),
+            "quantize {quantize}"
+        );
+        // Without the fallback the numbers are the same, and the extension is required.
+        let required = formats::write_bytes(&doc, &packed(quantize, true, false));
+        assert!(
+            required.len() < plain.len(),
+            "{} ≥ {}",
+            required.len(),
+            plain.len()
+        );
+        assert!(required.len() < bytes.len());
+        let (json, _) = glb_parts(&required);
+        assert_eq!(json["extensionsRequired"][0], "EXT_meshopt_compression");
+        assert_eq!(clips(&required), compressed);
+        // Written back without packing: a plain file with the same numbers.
+        let back = formats::read_bytes(&required, Path::new("packed.glb")).unwrap();
+        let rewritten = formats::write_bytes(&back, &WriteOptions::default());
+        assert!(!String::from_utf8_lossy(&rewritten).contains("EXT_meshopt_compression"));
+        assert_eq!(clips(&rewritten), compressed);
+    }
+}
+
+#[test]
+fn quantized_rotations_read_as_normalized_shorts() {
+    let doc = mocap::document(2.0, 5, Format::Glb);
+    let bytes = formats::write_bytes(&doc, &packed(true, false, false));
+    let (json, _) = glb_parts(&bytes);
+    assert!(json.get("extensionsUsed").is_none());
+    let read = clips(&bytes);
+    let originals: HashMap<&str, &[f32]> = doc.clips[0]
+        .tracks
+        .iter()
+        .map(|t| (t.name.as_str(), t.values.as_numbers().unwrap()))
+        .collect();
+    let mut rotations = 0;
+    for track in &read[0].tracks {
+        let values = track.values.as_numbers().unwrap();
+        let want = originals[track.name.as_str()];
+        if track.name.ends_with(".quaternion") {
+            rotations += 1;
+            for (&v, &w) in values.iter().zip(want) {
+                // Exactly glTF's decoding of a normalized SHORT.
+                let c = (w as f64 * 32767.0).round();
+                assert_eq!(v, (c / 32767.0).max(-1.0) as f32, "{}", track.name);
+            }
+        } else {
+            assert_eq!(values, want, "{} stays in floats", track.name);
+        }
+    }
+    assert_eq!(rotations, mocap::JOINTS.len());
+    let storage = formats::track_storage(&bytes);
+    let hips = storage
+        .iter()
+        .find(|s| s.track == "Hips.quaternion")
+        .unwrap();
+    assert_eq!(hips.components, "i16 normalized");
+    assert_eq!(hips.meshopt, None);
+    // Every track has the take's key times, in one shared accessor of 61 floats.
+    assert_eq!(hips.times.1, 61 * 4);
+    assert!(storage.iter().all(|s| s.times == hips.times));
+}
+
+#[test]
+fn broken_compressed_data_is_a_located_error() {
+    let doc = mocap::document(1.0, 7, Format::Glb);
+    let bytes = formats::write_bytes(&doc, &packed(true, true, false));
+    let (json, mut bin) = glb_parts(&bytes);
+    let view = json["bufferViews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|v| v.pointer("/extensions/EXT_meshopt_compression").is_some())
+        .unwrap();
+    // Truncated: the compressed bytes run past the buffer.
+    let mut truncated = json.clone();
+    truncated["bufferViews"][view]["extensions"]["EXT_meshopt_compression"]["byteLength"] =
+        (bin.len() * 2).into();
+    let err = formats::read_bytes(&glb(&truncated, &bin), Path::new("t.glb"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "bufferViews[{view}].extensions.EXT_meshopt_compression.byteLength"
+        )),
+        "{err}"
+    );
+    // An unknown mode, and garbage where the codec's data should be.
+    let mut mode = json.clone();
+    mode["bufferViews"][view]["extensions"]["EXT_meshopt_compression"]["mode"] = "SPIRAL".into();
+    let err = formats::read_bytes(&glb(&mode, &bin), Path::new("m.glb"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unknown mode \"SPIRAL\""), "{err}");
+    bin.iter_mut().for_each(|b| *b = 0x5a);
+    let err = formats::read_bytes(&glb(&json, &bin), Path::new("g.glb"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("does not decode"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+/// Runs the Khronos glTF-Validator on `files`; its reports (`None` without node).
+fn validate(files: &[PathBuf]) -> Option<Vec<Value>> {
+    let conformance = crate::common::node_package("gltf-validator")?;
+    let output = Command::new("node")
+        .arg(conformance.join("validate_gltf.mjs"))
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Some(serde_json::from_slice(&output.stdout).unwrap())
+}
+
+#[test]
+fn packed_reductions_play_in_three_js_within_the_budget_and_validate() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("humanoid.glb");
+    formats::write_file(
+        &mocap::document(8.0, 11, Format::Glb),
+        &input,
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    let mut files = Vec::new();
+    for (flags, name) in [
+        (&["--quantize"][..], "q"),
+        (&["--quantize", "--meshopt"][..], "qm"),
+        (
+            &["--quantize", "--meshopt", "--meshopt-fallback"][..],
+            "qmf",
+        ),
+        (&["--meshopt"][..], "m"),
+    ] {
+        for budget in [0.01, 0.05] {
+            let out = dir.path().join(format!("humanoid.{name}.{budget}.glb"));
+            let report = reduce(&input, &out, budget, flags);
+            let reported = report["max_error"].as_f64().unwrap();
+            assert!(reported <= budget, "{name} {budget}: {report}");
+            assert!(report["bytes"].as_u64() < report["bytes_before"].as_u64());
+            let stored = &report["clips"][0]["tracks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == "Spine.quaternion")
+                .unwrap()["stored"];
+            assert!(stored["bytes"].as_u64().unwrap() > 0, "{stored}");
+            if flags.contains(&"--quantize") {
+                assert_eq!(stored["components"], "i16 normalized", "{stored}");
+            }
+            if flags.contains(&"--meshopt") {
+                assert!(stored["meshopt"].is_string(), "{stored}");
+            }
+            files.push(out.clone());
+            let Some(measured) = measure(&input, &out, Some(&report)) else {
+                continue;
+            };
+            let seen = measured["seen"].as_f64().unwrap();
+            eprintln!(
+                "{name} at {budget}: {} → {} bytes, reported {reported}, three.js {seen}",
+                report["bytes_before"], report["bytes"]
+            );
+            assert!(seen <= budget, "{name} at {budget}: three.js sees {seen}");
+            assert!(
+                (seen - reported).abs() <= 2e-5,
+                "{name}: {reported} vs {seen}"
+            );
+        }
+    }
+    let Some(reports) = validate(&files) else {
+        return;
+    };
+    for report in reports {
+        let messages = &report["messages"];
+        assert_eq!(report["numErrors"], 0, "{}: {messages:#}", report["file"]);
+        assert_eq!(report["numWarnings"], 0, "{}: {messages:#}", report["file"]);
+    }
+}
+
+#[test]
+fn convert_packs_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("walk.glb");
+    let doc: Document = mocap::document(2.0, 13, Format::Glb);
+    formats::write_file(&doc, &input, &WriteOptions::default()).unwrap();
+    let out = dir.path().join("walk.packed.glb");
+    let result = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .arg("convert")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .args(["--quantize", "--meshopt"])
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.len() < std::fs::metadata(&input).unwrap().len() as usize);
+    let (json, _) = glb_parts(&bytes);
+    assert_eq!(json["extensionsRequired"][0], "EXT_meshopt_compression");
+}
+
+#[test]
+fn gltfpack_outputs_read_within_their_quantization() {
+    let Some(conformance) = crate::common::node_package("gltfpack") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("walk.glb");
+    let doc = mocap::document(3.0, 17, Format::Glb);
+    formats::write_file(&doc, &input, &WriteOptions::default()).unwrap();
+    for flags in [&["-c"][..], &["-cc"][..], &["-af", "15", "-cc"][..]] {
+        let out = dir.path().join(format!("gp{}.glb", flags.join("")));
+        let status = Command::new("node")
+            .arg(conformance.join("node_modules/gltfpack/cli.js"))
+            .arg("-i")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .arg("-kn")
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let read = formats::read_file(&out).unwrap();
+        let linted = formats::lint_file(&out, &Default::default());
+        let errors: Vec<_> = linted
+            .problems
+            .iter()
+            .filter(|p| p.severity == clipscope_core::model::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{flags:?}: {errors:?}");
+        let tracks: HashMap<&str, &[f32]> = read.clips[0]
+            .tracks
+            .iter()
+            .map(|t| (t.name.as_str(), t.values.as_numbers().unwrap()))
+            .collect();
+        assert_eq!(tracks.len(), doc.clips[0].tracks.len(), "{flags:?}");
+        if flags == ["-c"] {
+            // Every key kept: the decoded numbers are the originals to the quantization.
+            for t in &doc.clips[0].tracks {
+                let got = tracks[t.name.as_str()];
+                let want = t.values.as_numbers().unwrap();
+                assert_eq!(got.len(), want.len(), "{}", t.name);
+                let off = got
+                    .iter()
+                    .zip(want)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0f32, f32::max);
+                assert!(off < 2e-3, "{flags:?} {}: {off}", t.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_files_validate_clean_in_clipscope() {
+    let doc = mocap::document(2.0, 19, Format::Glb);
+    for opts in [
+        packed(true, false, false),
+        packed(true, true, false),
+        packed(false, true, true),
+    ] {
+        let bytes = formats::write_bytes(&doc, &opts);
+        let linted = formats::lint_bytes(&bytes, Path::new("p.glb"), &Default::default());
+        let errors: Vec<_> = linted
+            .problems
+            .iter()
+            .filter(|p| p.severity == clipscope_core::model::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(linted.doc.is_some());
+    }
+}
+
+#[test]
+fn text_formats_get_fewer_digits_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = mocap::document(8.0, 23, Format::Glb);
+    let skeleton = dir.path().join("rig.glb");
+    formats::write_file(&doc, &skeleton, &WriteOptions::default()).unwrap();
+    let input = dir.path().join("walk.json");
+    formats::write_file(
+        &doc.clone().converted_to(Format::ThreeJs),
+        &input,
+        &WriteOptions::default(),
+    )
+    .unwrap();
+    let skeleton = skeleton.display().to_string();
+    for budget in [0.01, 0.05] {
+        let out = dir.path().join(format!("walk.{budget}.json"));
+        let rounded = reduce(&input, &out, budget, &["--skeleton", &skeleton]);
+        let exact = reduce(
+            &input,
+            &dir.path().join("exact.json"),
+            budget,
+            &["--skeleton", &skeleton, "--precision", "9"],
+        );
+        assert!(
+            rounded["max_error"].as_f64().unwrap() <= budget,
+            "{rounded}"
+        );
+        assert!(
+            rounded["bytes"].as_u64().unwrap() < exact["bytes"].as_u64().unwrap() * 3 / 4,
+            "{} vs {}",
+            rounded["bytes"],
+            exact["bytes"]
+        );
+        // The rounding is in the file: no number has more decimals than the budget needs.
+        let text = std::fs::read_to_string(&out).unwrap();
+        let most = text
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|n| n.split_once('.').map(|(_, d)| d.len()))
+            .max()
+            .unwrap();
+        assert!(most <= 4, "{most} decimals at {budget}");
+    }
+}
