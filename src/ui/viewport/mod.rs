@@ -23,8 +23,11 @@
 //! * `ghost` — another version of the clip posed on the same figure in pale blue (the compare
 //!   view);
 //! * `overlay` — the card of figure and blend controls, the bone label and the hints;
-//! * `picture` — the renderer's target painted as an egui texture.
+//! * `picture` — the renderer's target painted as an egui texture;
+//! * `art` — a Lottie composition's art (shapes, solids, precomps, masks, mattes) rasterised
+//!   on the CPU and painted over its card in the front-on view.
 
+mod art;
 mod controls;
 mod figures;
 mod ghost;
@@ -80,6 +83,8 @@ pub struct Viewport {
     gpu: Option<picture::Gpu>,
     /// The other version of the clip posed as a ghost, while one is compared.
     pub ghost: ghost::Ghost,
+    /// A Lottie composition's art, drawn over its card.
+    art: art::Art,
 }
 
 impl Default for Viewport {
@@ -101,6 +106,7 @@ impl Default for Viewport {
             framed: None,
             gpu: None,
             ghost: ghost::Ghost::default(),
+            art: art::Art::default(),
         }
     }
 }
@@ -295,6 +301,9 @@ pub fn show(
         Some(rs) => picture::draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
         None => picture::empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
     }
+    let mut art = std::mem::take(&mut vp.art);
+    art::paint(ui, &mut art, vp, time, made);
+    vp.art = art;
     overlay::card(ui, rect, vp, subject, outbox);
     if let (Some(name), Some(pos)) = (&vp.hovered, response.hover_pos()) {
         overlay::bone_label(ui, name, pos);

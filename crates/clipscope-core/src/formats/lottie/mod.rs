@@ -32,6 +32,7 @@
 //! chooses between the two. [`codec`] is the format's entry in the format registry; [`rules`] holds
 //! the registry entries of its raw-file rules ([`lint`]).
 
+pub(crate) mod art;
 pub(crate) mod codec;
 pub(crate) mod compose;
 pub(crate) mod easing;
@@ -51,6 +52,7 @@ pub(crate) mod write_back;
 use std::ops::Range;
 use std::sync::Arc;
 
+pub use art::Art;
 pub(crate) use codec::CODEC;
 pub use matrix::{LayerTable, layers, local_matrix, world_matrix};
 pub(crate) use rules::RULES;
@@ -81,6 +83,8 @@ pub(crate) struct SourceData {
     pub comps: Vec<CompBinding>,
     /// One entry per track, across all clips.
     pub props: Vec<PropBinding>,
+    /// The file's artwork, made on first request (with the clips the document had then).
+    pub art: std::sync::OnceLock<Option<Arc<Art>>>,
 }
 
 /// Where a clip came from: the composition object and what the clip was made of.
