@@ -161,7 +161,8 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
         return Ok(None);
     }
     let ty = obj.text("ty").unwrap_or_default();
-    let reversed = obj.number("d")? == Some(3.0);
+    // Shapes' direction (`d` 3: reversed); a stroke's `d` is its dash list.
+    let reversed = obj.get_some("d").and_then(|d| d.f64().ok()) == Some(3.0);
     let item = match ty.as_str() {
         "gr" => {
             let items = obj.get_some("it");
