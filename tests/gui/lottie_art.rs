@@ -351,7 +351,27 @@ fn generated_features_match_rlottie() {
     );
 }
 
-/// The shared files drawn as rlottie draws them, at frames spread over each.
+/// Shared files where rlottie's render is not the reference, and why. They are still drawn and
+/// measured (the numbers are printed), not asserted.
+const RLOTTIE_DIFFERS: [(&str, &str); 3] = [
+    (
+        "pr_2478.json",
+        "rlottie draws every frame of it empty (plain shape layers and precomps)",
+    ),
+    (
+        "success.json",
+        "precomps time-remapped inside a time-remapped precomp: rlottie shows the layers of \
+         inner frames before 118 where the remaps (seconds × fr, st ignored: spec A2) reach 150",
+    ),
+    (
+        "issue_1725.json",
+        "a 30×30 precomp stretched by sr 1/3: rlottie draws the stretched precomp at whole \
+         inner frames, a pixel or two off on its 4-pixel dots",
+    ),
+];
+
+/// The shared files drawn as rlottie draws them, at frames spread over each (colour compared
+/// only from Bodymovin 4.1.9 on, see the module docs).
 #[test]
 fn shared_lottie_files_match_rlottie() {
     let Some(dir) = sample_data("lottie") else {
@@ -368,10 +388,15 @@ fn shared_lottie_files_match_rlottie() {
     let mut failures = Vec::new();
     for file in &files {
         let (_, _, frames) = comp_of(file);
-        match check(file, &spread(frames)) {
-            None => return,
-            Some(Ok(c)) => report.push(format!("{}: ok ({})", file.display(), c[0])),
-            Some(Err(e)) => failures.push(e),
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let known = RLOTTIE_DIFFERS.iter().find(|(n, _)| *n == name);
+        match (check(file, &spread(frames)), known) {
+            (None, _) => return,
+            (Some(Ok(c)), _) => report.push(format!("{name}: within tolerance ({})", c[0])),
+            (Some(Err(e)), Some((_, why))) => {
+                report.push(format!("{name}: not compared, {why}:\n{e}"));
+            }
+            (Some(Err(e)), None) => failures.push(e),
         }
     }
     eprintln!("{}", report.join("\n"));
