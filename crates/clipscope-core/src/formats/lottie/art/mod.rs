@@ -86,6 +86,7 @@ impl Art {
                 comps.push(layer::read_layers(&layers, &mut notes));
             }
         }
+        let notes = summarise(notes);
         let clips = clips
             .iter()
             .map(|c| (Arc::new(c.clone()), LayerTable::new(c)))
@@ -113,6 +114,33 @@ impl Art {
             Composition::Precomp { asset } => self.by_asset.get(asset).copied(),
         }
     }
+}
+
+/// One note per reason: the first place, and how many there are when more than one.
+fn summarise(notes: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_why: HashMap<String, (String, usize)> = HashMap::new();
+    for (path, why) in notes {
+        by_why
+            .entry(why.clone())
+            .and_modify(|e| e.1 += 1)
+            .or_insert_with(|| {
+                order.push(why);
+                (path, 1)
+            });
+    }
+    order
+        .into_iter()
+        .map(|why| {
+            let (path, n) = by_why.remove(&why).unwrap_or_default();
+            let why = if n > 1 {
+                format!("{why} (here and {} more place(s))", n - 1)
+            } else {
+                why
+            };
+            (path, why)
+        })
+        .collect()
 }
 
 impl Artwork for Art {
