@@ -7,7 +7,8 @@
 //! * `lottie_art/rasterise_960x540` — that picture rasterised at a typical viewport card size;
 //! * `lottie_art/drag_key_frame` — one drag step: the key moved in the clip, the figure made
 //!   again, the picture evaluated and rasterised at 960×540 (target: the editor's 4 ms frame);
-//! * `lottie_art/rasterise_1920x1080` — `render --size 1920x1080`, the composition 1:1.
+//! * `lottie_art/rasterise_1920x1080` — the composition 1:1 (what `render --size 1920x1080`
+//!   rasterises before converting to straight alpha).
 //!
 //! Needs the shared sample data (`../shared/data` or `CLIPSCOPE_DATA`); without it the bench
 //! prints a line and measures nothing. Run with `cargo bench --bench lottie_art`.
@@ -74,7 +75,11 @@ fn lottie_art(c: &mut Criterion) {
     });
     let full = clipscope_render::fit_view(&picture, 1920, 1080);
     g.bench_function("rasterise_1920x1080", |b| {
-        b.iter(|| black_box(clipscope_render::rasterise(&picture, 1920, 1080, &full)))
+        b.iter(|| {
+            black_box(clipscope_render::rasterise_premultiplied(
+                &picture, 1920, 1080, &full,
+            ))
+        })
     });
     g.finish();
 }

@@ -136,8 +136,16 @@ fn draw_group(ctx: &mut RenderContext, g: &Group, view: &Affine, w: u16, h: u16)
     if g.opacity <= 0.0 {
         return;
     }
+    // A plain group paints like its nodes: no layer needed.
+    if g.opacity >= 1.0 && g.masks.is_empty() && g.matte.is_none() {
+        draw_nodes(ctx, &g.nodes, view, w, h);
+        return;
+    }
     let mut alpha: Option<Vec<u8>> = None;
-    if !g.masks.is_empty() {
+    // Opaque added masks are one clip path (vello clips sparsely); the others an alpha mask
+    // drawn at full size.
+    let clip = clip_path(&g.masks, view);
+    if clip.is_none() && !g.masks.is_empty() {
         alpha = Some(mask_alpha(&g.masks, view, w, h));
     }
     if let Some((matte, mode)) = &g.matte {
@@ -150,9 +158,24 @@ fn draw_group(ctx: &mut RenderContext, g: &Group, view: &Affine, w: u16, h: u16)
     let mask = alpha.map(|a| vello_cpu::Mask::from_parts(a, w, h));
     let opacity = (g.opacity < 1.0).then_some(g.opacity as f32);
     ctx.set_transform(kurbo::Affine::IDENTITY);
-    ctx.push_layer(None, None, opacity, mask, None);
+    ctx.push_layer(clip.as_ref(), None, opacity, mask, None);
     draw_nodes(ctx, &g.nodes, view, w, h);
     ctx.pop_layer();
+}
+
+/// The union of `masks` as one path in the image's space, when every mask adds its area at
+/// full opacity (the common case: the layer shows inside its mask paths).
+fn clip_path(masks: &[Mask], view: &Affine) -> Option<BezPath> {
+    let simple = |m: &Mask| m.mode == MaskMode::Add && !m.inverted && m.opacity >= 0.999;
+    if masks.is_empty() || !masks.iter().all(simple) {
+        return None;
+    }
+    let mut out = BezPath::new();
+    for m in masks {
+        let to = affine(&picture::multiply(view, &m.transform));
+        out.extend((to * bez(&m.path)).elements().iter().copied());
+    }
+    Some(out)
 }
 
 /// `a · b / 255`.
