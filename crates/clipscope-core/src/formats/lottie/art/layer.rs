@@ -21,6 +21,10 @@ use crate::model::picture::{
 /// other stops there).
 const MAX_DEPTH: usize = 16;
 
+/// The most layers drawn for one picture: precompositions that show themselves several times
+/// over would otherwise multiply without end.
+pub(crate) const MAX_LAYERS: usize = 100_000;
+
 /// What a layer draws.
 #[derive(Debug, Clone)]
 pub(crate) enum Content {
@@ -241,6 +245,8 @@ pub(crate) struct Drawing<'a> {
     pub art: &'a Art,
     /// How deep in precompositions it is.
     pub depth: usize,
+    /// Layers it may still draw ([`MAX_LAYERS`] to start with).
+    pub budget: usize,
 }
 
 impl Drawing<'_> {
@@ -286,9 +292,10 @@ impl Drawing<'_> {
         to_picture: &Affine,
     ) -> Option<Group> {
         let layer = &self.art.comps[view.comp][i];
-        if layer.hidden {
+        if layer.hidden || self.budget == 0 {
             return None;
         }
+        self.budget -= 1;
         let time = (frame - view.start) / view.fr;
         let world = if i < view.table.layers.len() {
             picture::multiply(to_picture, &view.table.world(view.clip, i, time))

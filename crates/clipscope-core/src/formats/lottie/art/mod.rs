@@ -157,6 +157,7 @@ impl Artwork for Art {
         let mut draw = layer::Drawing {
             art: self,
             depth: 0,
+            budget: layer::MAX_LAYERS,
         };
         let view = layer::CompView {
             comp,
@@ -175,5 +176,68 @@ impl Artwork for Art {
             height: size[1],
             nodes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::picture::{Node, Paint};
+
+    fn art(text: &str) -> (Art, Clip) {
+        let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
+            .expect("a Lottie file");
+        let art = Art::read(text.as_bytes(), &doc.clips).expect("art");
+        (art, doc.clips[0].clone())
+    }
+
+    /// Every fill of `nodes`, groups included.
+    fn fills(nodes: &[Node], out: &mut Vec<Paint>) {
+        for n in nodes {
+            match n {
+                Node::Fill(f) => out.push(f.paint.clone()),
+                Node::Group(g) => fills(&g.nodes, out),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_are_painted_and_what_is_not_drawn_is_listed() {
+        let (art, clip) = art(
+            r#"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
+              {"ddd":0,"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{},"shapes":[
+                {"ty":"sh","ks":"not a path"},
+                {"ty":"mm","mm":1},
+                {"ty":"rc","p":{"k":[50,50]},"s":{"k":[20,20]},"r":{"k":0}},
+                {"ty":"fl","c":{"k":[1,0,0,1]},"o":{"k":100}}]},
+              {"ddd":0,"ty":5,"ind":2,"ip":0,"op":30,"st":0,"ks":{},"t":{}}]}"#,
+        );
+        let paths: Vec<&str> = art.notes().iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "layers[0].shapes[0].ks",
+                "layers[0].shapes[1].ty",
+                "layers[1].t"
+            ]
+        );
+        let picture = art.picture(&clip, 0.0).unwrap();
+        assert_eq!((picture.width, picture.height), (100.0, 100.0));
+        let mut out = Vec::new();
+        fills(&picture.nodes, &mut out);
+        assert_eq!(out, [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
+    }
+
+    #[test]
+    fn a_precomp_showing_itself_stops() {
+        let layer = r#"{"ddd":0,"ty":0,"refId":"p","ip":0,"op":30,"st":0,"ks":{}}"#;
+        let many = vec![layer; 10].join(",");
+        let text = format!(
+            r#"{{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":10,"h":10,"layers":[{layer}],
+               "assets":[{{"id":"p","layers":[{many}]}}]}}"#
+        );
+        let (art, clip) = art(&text);
+        assert!(art.picture(&clip, 0.0).is_some());
     }
 }
