@@ -53,8 +53,13 @@ pub(crate) struct MaskDef {
 pub(crate) struct LayerArt {
     content: Content,
     masks: Vec<MaskDef>,
-    /// `tt`: matted by the layer above.
+    /// `tt`: matted by the layer above, or by the layer `tp` names.
     matte: Option<MatteMode>,
+    /// The index of the layer `tp` names (files from Bodymovin 5.12 on), resolved after reading.
+    matte_source: Option<usize>,
+    /// `ind` and `tp`, to resolve `matte_source`.
+    ind: Option<f64>,
+    tp: Option<f64>,
     /// `td`: this layer is the matte of the one below and is not drawn itself.
     is_matte: bool,
     hidden: bool,
@@ -69,7 +74,17 @@ pub(crate) fn read_layers(node: &JsonNode<'_>, notes: &mut Vec<(String, String)>
     let Ok(list) = node.array("layers") else {
         return Vec::new();
     };
-    list.iter().map(|n| read_layer(n, notes)).collect()
+    let mut layers: Vec<LayerArt> = list.iter().map(|n| read_layer(n, notes)).collect();
+    let by_ind: std::collections::HashMap<u64, usize> = layers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| Some(((l.ind? + 0.0).to_bits(), i)))
+        .collect();
+    for l in &mut layers {
+        l.matte_source =
+            l.tp.and_then(|tp| by_ind.get(&(tp + 0.0).to_bits()).copied());
+    }
+    layers
 }
 
 /// Reads one layer; what it cannot draw goes to `notes`.
@@ -78,6 +93,9 @@ fn read_layer(node: &JsonNode<'_>, notes: &mut Vec<(String, String)>) -> LayerAr
         content: Content::Nothing,
         masks: Vec::new(),
         matte: None,
+        matte_source: None,
+        ind: None,
+        tp: None,
         is_matte: false,
         hidden: false,
         ip: f64::NEG_INFINITY,
@@ -96,6 +114,8 @@ fn read_layer(node: &JsonNode<'_>, notes: &mut Vec<(String, String)>) -> LayerAr
     art.st = num("st").unwrap_or(0.0);
     art.sr = num("sr").filter(|s| *s != 0.0).unwrap_or(1.0);
     art.is_matte = obj.flag("td");
+    art.ind = num("ind");
+    art.tp = num("tp");
     art.matte = match num("tt") {
         Some(1.0) => Some(MatteMode::Alpha),
         Some(2.0) => Some(MatteMode::InvertedAlpha),
@@ -271,8 +291,9 @@ impl Drawing<'_> {
                 continue;
             };
             if let Some(mode) = layer.matte {
-                let source = i
-                    .checked_sub(1)
+                let source = layer
+                    .matte_source
+                    .or_else(|| i.checked_sub(1))
                     .filter(|&j| visible(&layers[j], frame))
                     .and_then(|j| self.layer(view, j, frame, to_picture))
                     .unwrap_or_else(|| Group::of(Vec::new()));
