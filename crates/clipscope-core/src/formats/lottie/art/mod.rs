@@ -232,7 +232,7 @@ mod tests {
     #[test]
     fn a_precomp_showing_itself_stops() {
         let layer = r#"{"ddd":0,"ty":0,"refId":"p","ip":0,"op":30,"st":0,"ks":{}}"#;
-        let many = vec![layer; 10].join(",");
+        let many = [layer; 10].join(",");
         let text = format!(
             r#"{{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":10,"h":10,"layers":[{layer}],
                "assets":[{{"id":"p","layers":[{many}]}}]}}"#
