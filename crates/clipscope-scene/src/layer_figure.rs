@@ -7,8 +7,8 @@
 //!
 //! With the document's [`Artwork`] ([`LayerFigure::with_artwork`]) the viewport shows the
 //! composition's art instead ([`LayerFigure::picture`]: shapes, solids, precompositions, masks
-//! and mattes, the layers moved by the clip's own tracks, so edits show at once), and the
-//! tiles stay behind it for picking and framing. The 2D maths is the format's own ([`clipscope_core::formats::lottie::world_matrix`]),
+//! and mattes, the layers moved by the clip's own tracks, so edits show at once) over the card,
+//! and the tiles only in the 3D view. The 2D maths is the format's own ([`clipscope_core::formats::lottie::world_matrix`]),
 //! so what plays is what lottie-web computes.
 
 use std::sync::Arc;
@@ -99,8 +99,9 @@ impl LayerFigure {
         [to_world(0.0, 0.0), to_world(w, h)]
     }
 
-    /// The card and one tile per layer shown at clip time `time`, appended to `out`; with
-    /// artwork the card alone (the art is drawn over it, [`LayerFigure::picture`]).
+    /// The card and one tile per layer shown at clip time `time`, appended to `out` (the card
+    /// first: a front-on view with the art keeps just the card and lays
+    /// [`LayerFigure::picture`] over it).
     pub fn instances(&self, time: f64, out: &mut Vec<BoxInstance>) {
         let [w, h] = self.size;
         let k = COMPOSITION_SPAN / w.max(h);
@@ -119,9 +120,6 @@ impl LayerFigure {
             colour: CARD,
             taper: 0.0,
         });
-        if self.artwork.is_some() {
-            return;
-        }
         let frame = self.ip + time * self.fr;
         let tile = TILE_SHARE * w.max(h);
         for (i, layer) in self.table.layers.iter().enumerate() {

@@ -278,6 +278,14 @@ pub fn show(
             }
         })
         .unwrap_or_default();
+    // Front-on, a composition with art shows its card with the art over it (`art`), no tiles.
+    let frame = match figure {
+        Some(Figure::Layers(l)) if l.has_art() && vp.camera.orthographic => Frame {
+            boxes: &frame.boxes[..frame.boxes.len().min(1)],
+            ..frame
+        },
+        _ => frame,
+    };
     let with_ghost;
     let frame = if vp.ghost.boxes.is_empty() {
         frame
