@@ -17,6 +17,13 @@ pub(super) struct Art {
     drawn: Option<(u64, u64, u32, u32)>,
 }
 
+impl Art {
+    /// What the texture holds: playhead bits, player count, width, height.
+    pub(super) fn drawn(&self) -> Option<(u64, u64, u32, u32)> {
+        self.drawn
+    }
+}
+
 /// Paints `figure`'s art at `time` over the card, when the view is front-on and the figure
 /// has art; `players_made` tells a new player (an edit) from the old one.
 pub(super) fn paint(

@@ -139,6 +139,12 @@ impl Viewport {
         ))
     }
 
+    /// What the Lottie art's texture shows, when the art was drawn: `(playhead bits, player
+    /// count, width, height)` (it changes when the art is drawn again).
+    pub fn art_drawn(&self) -> Option<(u64, u64, u32, u32)> {
+        self.art.drawn()
+    }
+
     /// Where the picture was last drawn (screen points).
     pub fn rect(&self) -> egui::Rect {
         self.rect
