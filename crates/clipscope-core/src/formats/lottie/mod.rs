@@ -25,7 +25,8 @@
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into
 //! each clip's [`layers`](crate::model::Clip::layers) ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
-//! other field are not modelled and are kept byte for byte (a composition whose only motion is
+//! other field are not clip data (the artwork, [`art`], draws shapes, solids, precomps, masks
+//! and mattes from the file for the viewport and `render`) and are kept byte for byte (a composition whose only motion is
 //! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
 //! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
