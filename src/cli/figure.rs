@@ -17,6 +17,8 @@ pub struct Cast {
     companion: Option<Rig>,
     /// The document's file name.
     file_name: Option<String>,
+    /// What draws the document's compositions (Lottie artwork), if anything.
+    artwork: Option<std::sync::Arc<dyn clipscope_core::model::picture::Artwork>>,
 }
 
 impl Cast {
@@ -42,6 +44,7 @@ impl Cast {
             choice,
             companion,
             file_name: path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            artwork: doc.artwork(),
         })
     }
 
@@ -58,6 +61,7 @@ impl Cast {
             file_name: self.file_name.as_deref(),
             others: &self.others,
             companion: self.companion.as_ref(),
+            artwork: self.artwork.as_ref(),
         }
     }
 }

@@ -92,8 +92,9 @@ pub fn figure_json(report: &FigureReport) -> Value {
 
 /// The `--json` report: `{"format", "clips": [{"name", "duration", "blendMode", "uuid",
 /// "tracks": [{"name", "type", "interpolation", "keys", "valueSize"}]}], "unread": [{"path",
-/// "what", "clip"}], "accepted": [{"path", "what"}]}` (`unread`: keyframe data in the file that
-/// clipscope does not read; `accepted`: unusual shapes read the way the engine reads them).
+/// "what", "clip"}], "accepted": [{"path", "what"}], "notDrawn": [{"path", "what"}]}` (`unread`:
+/// keyframe data in the file that clipscope does not read; `accepted`: unusual shapes read the
+/// way the engine reads them; `notDrawn`: artwork the viewport and `render` leave out).
 pub fn to_json(doc: &Document) -> Value {
     let clips: Vec<Value> = doc
         .clips
@@ -131,7 +132,12 @@ pub fn to_json(doc: &Document) -> Value {
         .iter()
         .map(|a| json!({"path": a.path, "what": a.what}))
         .collect();
-    json!({ "format": doc.format.name(), "clips": clips, "unread": unread, "accepted": accepted })
+    let not_drawn: Vec<Value> = doc
+        .artwork_notes()
+        .into_iter()
+        .map(|(path, what)| json!({"path": path, "what": what}))
+        .collect();
+    json!({ "format": doc.format.name(), "clips": clips, "unread": unread, "accepted": accepted, "notDrawn": not_drawn })
 }
 
 /// The human-readable report: one header line per clip, then one aligned line per track (a
@@ -221,6 +227,17 @@ pub fn to_text(doc: &Document, figures: &[FigureReport]) -> String {
         );
         for a in &doc.accepted {
             let _ = writeln!(out, "  {}", a.describe());
+        }
+    }
+    let not_drawn = doc.artwork_notes();
+    if !not_drawn.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nnot drawn ({} part(s) of the artwork clipscope does not draw):",
+            not_drawn.len()
+        );
+        for (path, why) in &not_drawn {
+            let _ = writeln!(out, "  {path}: {why}");
         }
     }
     if !doc.unread.is_empty() {

@@ -129,6 +129,7 @@ impl Export {
                 rotation_deg: self.tolerance,
                 ..Default::default()
             },
+            ..Default::default()
         }
     }
 

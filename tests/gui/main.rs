@@ -20,6 +20,7 @@ mod curves;
 mod cycles;
 mod editing;
 mod editor;
+mod lottie_art;
 mod model_view;
 mod previews;
 mod reduce;

@@ -438,3 +438,58 @@ fn a_take_in_place_is_framed_whole_and_not_followed() {
     assert!(!vp.travelling);
     assert!(!vp.follow);
 }
+
+#[test]
+fn a_lottie_composition_shows_its_art_and_an_edit_redraws_it() {
+    if sample_data("lottie").is_none() {
+        return;
+    }
+    let mut harness = editor(&[shared("lottie/dalek.json")]);
+    harness.state_mut().transport.time = 3.0;
+    harness.run();
+    let drawn = harness.state().viewport.art_drawn();
+    assert!(drawn.is_some(), "the art is drawn over the card");
+    let picture =
+        |h: &Harness<'_, ClipscopeApp>| match h.state().viewport.player().map(|p| p.figure()) {
+            Some(clipscope_scene::Figure::Layers(l)) => l.picture(3.0).expect("a picture"),
+            _ => panic!("the composition plays on its layers"),
+        };
+    let before = picture(&harness);
+    // Drag every key of the black square (`cuadrado`) 40 px to the right.
+    let clip = clipscope_editor::ClipId { doc: 0, clip: 0 };
+    let track = harness
+        .state()
+        .ws
+        .clip(clip)
+        .unwrap()
+        .tracks
+        .iter()
+        .position(|t| t.name == "cuadrado.position")
+        .unwrap();
+    let keys = harness.state().ws.clip(clip).unwrap().tracks[track].len();
+    let keys = (0..keys)
+        .map(|key| clipscope_editor::KeyRef {
+            track,
+            key,
+            component: 0,
+        })
+        .collect();
+    harness
+        .state_mut()
+        .ws
+        .apply(clipscope_editor::Edit::MoveKeys {
+            clip,
+            keys,
+            dt: 0.0,
+            dv: 40.0,
+            gesture: Some(12),
+        })
+        .unwrap();
+    harness.run();
+    assert_ne!(picture(&harness), before, "the square moved in the art");
+    assert_ne!(
+        harness.state().viewport.art_drawn(),
+        drawn,
+        "the art was drawn again"
+    );
+}

@@ -17,6 +17,9 @@
 //! - [`Headless`] and [`render_rgba`]: a device of its own and frames as images, for the CLI
 //!   and tests; [`find_adapter`] and [`check_adapter`] say which GPU adapter that uses;
 //!   [`RenderError`] says why it failed.
+//! - [`rasterise`]: a 2D vector [`Picture`](clipscope_core::model::picture::Picture) (a Lottie
+//!   composition's artwork) drawn on the CPU with vello_cpu, for `render --view front` and the
+//!   viewport's texture of it.
 //! - [`InstanceBuffer`]: the boxes of a frame as a GPU vertex buffer.
 //!
 //! # Example
@@ -64,6 +67,7 @@ mod look;
 mod mesh;
 mod morph;
 mod pick;
+mod picture;
 mod pipelines;
 mod readback;
 mod renderer;
@@ -79,4 +83,5 @@ pub use headless::{Headless, check_adapter, find_adapter, render_rgba};
 pub use instances::InstanceBuffer;
 pub use look::Look;
 pub use pick::pick;
+pub use picture::{MAX_SIDE, fit_view, rasterise, rasterise_premultiplied};
 pub use renderer::Renderer;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use glam::Mat4;
 
+use clipscope_core::model::picture::Artwork;
 use clipscope_core::model::{Clip, Model, MorphMesh, Skeleton};
 use clipscope_core::playback::Pose;
 
@@ -76,6 +77,9 @@ pub struct FigureSource<'a> {
     /// The model next to the clip's file ([`companion_model`](super::skeleton_rig::companion_model)),
     /// played on automatically when it binds most of the clip's nodes.
     pub companion: Option<&'a Rig>,
+    /// What draws the document's compositions ([`Document::artwork`](clipscope_core::formats::Document::artwork)):
+    /// a Lottie clip's layers then show their art instead of tiles.
+    pub artwork: Option<&'a Arc<dyn Artwork>>,
 }
 
 /// What a clip plays on and how much of it binds, as `info --json` and the viewport card
@@ -250,7 +254,10 @@ impl Figure {
     ) -> Result<Figure, FigureError> {
         let hierarchy = source.skeleton.map(Skeleton::hierarchy);
         let proxy = || Figure::Rig(Rig::proxy(clip, hierarchy.as_deref()));
-        let layers = || LayerFigure::for_clip(Arc::new(clip.clone()));
+        let layers = || {
+            LayerFigure::for_clip(Arc::new(clip.clone()))
+                .map(|l| l.with_artwork(source.artwork.cloned()))
+        };
         let own = || {
             source.skeleton.and_then(|s| {
                 Rig::from_skeleton(source.file_name.unwrap_or(SKELETON), s)

@@ -5,14 +5,17 @@
 //! `w`/`h`, a shape layer's static rectangles, ellipses and paths) as a rectangle of that size
 //! (a solid in its own colour), any other as a small tile at its anchor point.
 //!
-//! The layers' contents (shapes, images) are not drawn: the tiles show what the clip animates,
-//! the transforms. The 2D maths is the format's own ([`clipscope_core::formats::lottie::world_matrix`]),
+//! With the document's [`Artwork`] ([`LayerFigure::with_artwork`]) the viewport shows the
+//! composition's art instead ([`LayerFigure::picture`]: shapes, solids, precompositions, masks
+//! and mattes, the layers moved by the clip's own tracks, so edits show at once) over the card,
+//! and the tiles only in the 3D view. The 2D maths is the format's own ([`clipscope_core::formats::lottie::world_matrix`]),
 //! so what plays is what lottie-web computes.
 
 use std::sync::Arc;
 
 use clipscope_core::formats::lottie::LayerTable;
 use clipscope_core::model::Clip;
+use clipscope_core::model::picture::{Artwork, Picture};
 use glam::{Mat4, Vec3, Vec4};
 
 use super::{BoxInstance, palette_colour, parse_hex_colour};
@@ -35,6 +38,8 @@ pub struct LayerFigure {
     /// Composition frame at clip time 0, and frames per second.
     ip: f64,
     fr: f64,
+    /// What draws the composition's art, when the document has it.
+    artwork: Option<Arc<dyn Artwork>>,
 }
 
 impl LayerFigure {
@@ -58,7 +63,25 @@ impl LayerFigure {
             size,
             ip,
             fr,
+            artwork: None,
         })
+    }
+
+    /// The figure drawing its composition's art with `artwork` (the document's).
+    pub fn with_artwork(mut self, artwork: Option<Arc<dyn Artwork>>) -> LayerFigure {
+        self.artwork = artwork;
+        self
+    }
+
+    /// Whether the figure draws its composition's art.
+    pub fn has_art(&self) -> bool {
+        self.artwork.is_some()
+    }
+
+    /// The composition's art at clip time `time` (its pixels, y down), when the figure has
+    /// artwork; the layers move by the figure's clip.
+    pub fn picture(&self, time: f64) -> Option<Picture> {
+        self.artwork.as_ref()?.picture(&self.clip, time)
     }
 
     /// The composition's size in px.
@@ -66,7 +89,19 @@ impl LayerFigure {
         self.size
     }
 
-    /// The card and one tile per layer shown at clip time `time`, appended to `out`.
+    /// The world corners of the composition card's front face: its top-left and bottom-right
+    /// (composition pixels `(0, 0)` and `(w, h)`), where the viewport lays the art.
+    pub fn card_corners(&self) -> [Vec3; 2] {
+        let [w, h] = self.size;
+        let k = COMPOSITION_SPAN / w.max(h);
+        let to_world =
+            |x: f64, y: f64| Vec3::new((k * (x - w / 2.0)) as f32, (k * (h - y)) as f32, 0.0);
+        [to_world(0.0, 0.0), to_world(w, h)]
+    }
+
+    /// The card and one tile per layer shown at clip time `time`, appended to `out` (the card
+    /// first: a front-on view with the art keeps just the card and lays
+    /// [`LayerFigure::picture`] over it).
     pub fn instances(&self, time: f64, out: &mut Vec<BoxInstance>) {
         let [w, h] = self.size;
         let k = COMPOSITION_SPAN / w.max(h);

@@ -10,6 +10,7 @@
 //! - [`sources`]: the Rust source files of a folder, for tests that scan the code.
 //! - [`turn`]: rotation keys turned further, as tests edit clips.
 
+pub mod rlottie;
 pub mod rng;
 pub mod sample_data;
 pub mod skip;

@@ -14,10 +14,14 @@
 //! (a perspective camera in the file's world units, the aspect from `--size`), so renders from
 //! other viewers through the same camera can be compared. `--transparent` draws the figure alone
 //! (no backdrop, ground, grid, shadows or fog; alpha is coverage). Files are written
-//! atomically. A build without the `gui` feature has no renderer and exits with status 2.
+//! atomically. A Lottie composition seen front-on is drawn as its art on the CPU ([`art`]:
+//! shapes, solids, precompositions, masks, mattes), `--size` equal to the composition's size
+//! mapping its pixels 1:1. A build without the `gui` feature has no renderer and exits with status 2.
 
 #[cfg(feature = "gui")]
 pub mod animation;
+#[cfg(feature = "gui")]
+mod art;
 mod camera;
 mod frames;
 
@@ -250,6 +254,15 @@ pub fn draw(
     };
     if front {
         (camera.yaw, camera.pitch, camera.orthographic) = (0.0, 0.0, true);
+    }
+    if front
+        && shot.camera.is_none()
+        && let Figure::Layers(layers) = &figure
+        && layers.has_art()
+        && !shot.bones
+    {
+        let images = art::frames(layers, times, shot.size, shot.transparent)?;
+        return Ok((images, figure.name().to_string()));
     }
     let frame_of = |posed| {
         let frame = Frame::of(&figure, posed);

@@ -69,6 +69,11 @@ impl ClipscopeApp {
                     d.doc.model.as_ref(),
                 )
             }));
+        // The document's artwork (made once per file and kept by the document).
+        let artwork = self
+            .selection
+            .clip
+            .and_then(|id| self.ws.documents.get(id.doc)?.doc.artwork());
         let subject = self.selection.clip.and_then(|id| {
             let d = self.ws.documents.get(id.doc)?;
             let (clip, version, ghost) = match self.reduce.shown(id) {
@@ -92,6 +97,7 @@ impl ClipscopeApp {
                     model: d.doc.model.as_ref(),
                     skeleton: d.doc.skeleton.as_ref(),
                     file_name: Some(d.title()),
+                    artwork: artwork.as_ref(),
                     ..Default::default()
                 },
                 figure: None,

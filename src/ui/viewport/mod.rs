@@ -23,8 +23,11 @@
 //! * `ghost` — another version of the clip posed on the same figure in pale blue (the compare
 //!   view);
 //! * `overlay` — the card of figure and blend controls, the bone label and the hints;
-//! * `picture` — the renderer's target painted as an egui texture.
+//! * `picture` — the renderer's target painted as an egui texture;
+//! * `art` — a Lottie composition's art (shapes, solids, precomps, masks, mattes) rasterised
+//!   on the CPU and painted over its card in the front-on view.
 
+mod art;
 mod controls;
 mod figures;
 mod ghost;
@@ -82,6 +85,8 @@ pub struct Viewport {
     gpu: Option<picture::Gpu>,
     /// The other version of the clip posed as a ghost, while one is compared.
     pub ghost: ghost::Ghost,
+    /// A Lottie composition's art, drawn over its card.
+    art: art::Art,
 }
 
 impl Default for Viewport {
@@ -104,6 +109,7 @@ impl Default for Viewport {
             card_cover: 0.0,
             gpu: None,
             ghost: ghost::Ghost::default(),
+            art: art::Art::default(),
         }
     }
 }
@@ -134,6 +140,12 @@ impl Viewport {
             rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
             rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
         ))
+    }
+
+    /// What the Lottie art's texture shows, when the art was drawn: `(playhead bits, player
+    /// count, width, height)` (it changes when the art is drawn again).
+    pub fn art_drawn(&self) -> Option<(u64, u64, u32, u32)> {
+        self.art.drawn()
     }
 
     /// Where the picture was last drawn (screen points).
@@ -306,6 +318,14 @@ pub fn show(
             }
         })
         .unwrap_or_default();
+    // Front-on, a composition with art shows its card with the art over it (`art`), no tiles.
+    let frame = match figure {
+        Some(Figure::Layers(l)) if l.has_art() && vp.camera.orthographic => Frame {
+            boxes: &frame.boxes[..frame.boxes.len().min(1)],
+            ..frame
+        },
+        _ => frame,
+    };
     let with_ghost;
     let frame = if vp.ghost.boxes.is_empty() {
         frame
@@ -329,6 +349,9 @@ pub fn show(
         Some(rs) => picture::draw(ui, rect, &mut vp.gpu, rs, &vp.camera, &frame),
         None => picture::empty(ui, rect, "3D viewport (needs the wgpu renderer)"),
     }
+    let mut art = std::mem::take(&mut vp.art);
+    art::paint(ui, &mut art, vp, time, made);
+    vp.art = art;
     let card = overlay::card(ui, rect, vp, subject, outbox);
     vp.card_cover = overlay::cover(rect, card);
     if let (Some(name), Some(pos)) = (&vp.hovered, response.hover_pos()) {

@@ -156,6 +156,20 @@ pub(crate) trait Codec: Sync {
     fn write_played(&self, doc: &Document, opts: &WriteOptions) -> (Vec<u8>, Vec<Played>) {
         (self.write(doc, opts), self.played(doc, opts))
     }
+
+    /// What draws `doc`'s compositions (a layered 2D format's artwork), if the format has
+    /// any: by default none.
+    fn artwork(
+        &self,
+        _doc: &Document,
+    ) -> Option<std::sync::Arc<dyn crate::model::picture::Artwork>> {
+        None
+    }
+
+    /// What of `doc`'s artwork is not drawn, one `(JSON path, why)` each: by default nothing.
+    fn artwork_notes(&self, _doc: &Document) -> Vec<(String, String)> {
+        Vec::new()
+    }
 }
 
 /// The model's validation of every clip of `doc`, each problem placed in its clip.

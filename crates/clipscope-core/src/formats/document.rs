@@ -176,6 +176,20 @@ impl Document {
         self.source.get::<T>()
     }
 
+    /// What draws the document's compositions, when its format has artwork (Lottie's shapes,
+    /// solids, precompositions, masks and mattes): the viewport and `clipscope render` ask it
+    /// for a clip's [`Picture`](crate::model::picture::Picture) at a time. Made from the file
+    /// each time it is asked (callers keep it).
+    pub fn artwork(&self) -> Option<Arc<dyn crate::model::picture::Artwork>> {
+        self.format.codec().artwork(self)
+    }
+
+    /// What of the document's artwork is not drawn (text, effects, blend modes, …), one
+    /// `(JSON path, why)` each.
+    pub fn artwork_notes(&self) -> Vec<(String, String)> {
+        self.format.codec().artwork_notes(self)
+    }
+
     /// Whether the document was read from a file whose layout it keeps for writing back.
     pub(crate) fn has_source(&self) -> bool {
         self.source.0.is_some()

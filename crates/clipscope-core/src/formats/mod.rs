@@ -199,9 +199,10 @@ pub fn lint_document(doc: &Document) -> Vec<Problem> {
     problems
 }
 
-/// One `unsupported-content` warning per place of `doc.unread`.
+/// One `unsupported-content` warning per place of `doc.unread`, then one per part of the
+/// document's artwork that is not drawn ([`Document::artwork_notes`]).
 fn unsupported_content(doc: &Document) -> impl Iterator<Item = Problem> + '_ {
-    doc.unread.iter().map(|u| {
+    let unread = doc.unread.iter().map(|u| {
         let mut p = Problem::warning(
             "unsupported-content",
             format!(
@@ -211,7 +212,14 @@ fn unsupported_content(doc: &Document) -> impl Iterator<Item = Problem> + '_ {
         );
         p.clip = u.clip;
         p
-    })
+    });
+    let art = doc.artwork_notes().into_iter().map(|(path, why)| {
+        Problem::warning(
+            "unsupported-content",
+            format!("{path}: {why} (the composition's art is drawn without it)"),
+        )
+    });
+    unread.chain(art)
 }
 
 /// Runs `read` on the [`Input`] for `bytes`, with progress going to `opts.progress` (or

@@ -21,6 +21,7 @@ pub(crate) mod mesh;
 pub(crate) mod mesh_model;
 pub(crate) mod morph_mesh;
 pub mod ops;
+pub mod picture;
 pub(crate) mod problem;
 pub(crate) mod skeleton;
 pub(crate) mod skin;

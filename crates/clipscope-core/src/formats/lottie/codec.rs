@@ -51,6 +51,32 @@ impl Codec for LottieCodec {
         super::played::played(doc, opts)
     }
 
+    fn artwork(
+        &self,
+        doc: &Document,
+    ) -> Option<std::sync::Arc<dyn crate::model::picture::Artwork>> {
+        let source = doc.source::<LottieSource>()?;
+        let art = source
+            .0
+            .art
+            .get_or_init(|| super::Art::read(&source.0.bytes, &doc.clips).map(std::sync::Arc::new))
+            .clone()?;
+        Some(art)
+    }
+
+    fn artwork_notes(&self, doc: &Document) -> Vec<(String, String)> {
+        let Some(source) = doc.source::<LottieSource>() else {
+            return Vec::new();
+        };
+        source
+            .0
+            .art
+            .get_or_init(|| super::Art::read(&source.0.bytes, &doc.clips).map(std::sync::Arc::new))
+            .as_ref()
+            .map(|a| a.notes().to_vec())
+            .unwrap_or_default()
+    }
+
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
         write_back::losses_leaving(doc)
     }

@@ -25,13 +25,15 @@
 //! Layer parenting, in/out points, `st`/`sr`, time remapping and the composition size go into
 //! each clip's [`layers`](crate::model::Clip::layers) ([`layers`]), which [`matrix`] uses to evaluate a
 //! layer's world matrix. Shapes, masks, effects, text, precomp time remapping (`tm`) and every
-//! other field are not modelled and are kept byte for byte (a composition whose only motion is
+//! other field are not clip data (the artwork, [`art`], draws shapes, solids, precomps, masks
+//! and mattes from the file for the viewport and `render`) and are kept byte for byte (a composition whose only motion is
 //! there is listed as [`unread`](crate::formats::Document::unread) by [`unread`](mod@unread)): writing an imported document
 //! replaces only the properties whose tracks were edited ([`write_back`]). Any other document is
 //! written as a new composition of null layers, one per animated node ([`compose`]); [`write`](mod@write)
 //! chooses between the two. [`codec`] is the format's entry in the format registry; [`rules`] holds
 //! the registry entries of its raw-file rules ([`lint`]).
 
+pub(crate) mod art;
 pub(crate) mod codec;
 pub(crate) mod compose;
 pub(crate) mod easing;
@@ -51,6 +53,7 @@ pub(crate) mod write_back;
 use std::ops::Range;
 use std::sync::Arc;
 
+pub use art::Art;
 pub(crate) use codec::CODEC;
 pub use matrix::{LayerTable, layers, local_matrix, world_matrix};
 pub(crate) use rules::RULES;
@@ -81,6 +84,8 @@ pub(crate) struct SourceData {
     pub comps: Vec<CompBinding>,
     /// One entry per track, across all clips.
     pub props: Vec<PropBinding>,
+    /// The file's artwork, made on first request (with the clips the document had then).
+    pub art: std::sync::OnceLock<Option<Arc<Art>>>,
 }
 
 /// Where a clip came from: the composition object and what the clip was made of.

@@ -109,6 +109,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         bytes: bytes.to_vec(),
         comps,
         props,
+        art: std::sync::OnceLock::new(),
     };
     let unread = super::unread::unread(bytes, &clips);
     Ok(Document {

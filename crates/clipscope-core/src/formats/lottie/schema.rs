@@ -563,7 +563,7 @@ impl<'a> Keyframe<'a> {
 
 impl Handle {
     /// Decodes `{x, y}`, each a number or an array of numbers.
-    fn decode(node: &Node<'_>) -> Result<Handle, Located> {
+    pub(crate) fn decode(node: &Node<'_>) -> Result<Handle, Located> {
         let obj = node.object()?;
         let x = obj.require_as("x", "handle coordinate")?;
         let y = obj.require_as("y", "handle coordinate")?;

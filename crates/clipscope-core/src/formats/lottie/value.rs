@@ -311,7 +311,12 @@ impl Keys {
 /// for spatial segments (lottie-web passes the handles straight to one curve; array handles
 /// act as their first entry), one curve per dimension for array handles. Missing handles ease
 /// linearly.
-fn segment_ease(o: Option<&Handle>, i: Option<&Handle>, dims: usize, spatial: bool) -> SegmentEase {
+pub(crate) fn segment_ease(
+    o: Option<&Handle>,
+    i: Option<&Handle>,
+    dims: usize,
+    spatial: bool,
+) -> SegmentEase {
     let (Some(o), Some(i)) = (o, i) else {
         return SegmentEase::Shared(Easing::linear());
     };

@@ -1,0 +1,243 @@
+//! A Lottie file's artwork: every composition's layers as they are drawn, evaluated at any
+//! frame into a format-free [`Picture`] the way lottie-web draws them.
+//!
+//! [`Art::read`] types each layer's content ([`layer`]): shape items ([`items`], their
+//! animated properties in [`prop`] with lottie-web's keyframe and easing code), solids,
+//! precomposition references with their time (`st`, `sr`, time remap `tm`), masks and track
+//! mattes. What it does not draw (text, effects, blend modes, expressions, merge paths, image
+//! layers, …) is listed in [`Art::notes`] with its JSON path, never dropped silently.
+//! [`Art`] is the document's [`Artwork`]: the picture of a clip at a time takes the layers'
+//! matrices and opacities from that clip's tracks (so edits show at once) and the rest from the
+//! file; layers of precompositions move by the clips the file was read into.
+
+mod draw;
+mod geometry;
+mod items;
+mod layer;
+mod prop;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::matrix::LayerTable;
+use crate::model::picture::{Artwork, Picture};
+use crate::model::{Clip, Composition};
+
+pub(crate) use layer::LayerArt;
+
+/// A Lottie file's compositions, ready to draw.
+#[derive(Debug)]
+pub struct Art {
+    /// The root composition first, then each precomposition with layers, in asset order (the
+    /// order of the document's clips).
+    comps: Vec<Vec<LayerArt>>,
+    /// Precomposition asset id to its index in `comps`.
+    by_asset: HashMap<String, usize>,
+    /// The clips read from the file, one per composition, with their layer tables: what moves
+    /// the layers of compositions other than the one asked for.
+    clips: Vec<(Arc<Clip>, LayerTable)>,
+    /// The root composition's size and frame rate.
+    size: [f64; 2],
+    fr: f64,
+    /// What solid colours are divided by (255 before Bodymovin 4.1.9).
+    colour_scale: f64,
+    /// What is not drawn: JSON path and why.
+    notes: Vec<(String, String)>,
+}
+
+impl Art {
+    /// The artwork of the Lottie text `bytes`, whose compositions were read into `clips`;
+    /// `None` when it is not a Lottie composition object.
+    pub(crate) fn read(bytes: &[u8], clips: &[Clip]) -> Option<Art> {
+        let top = super::schema::parse_top(bytes).ok()?.ok()?;
+        use super::schema::Fields as _;
+        let num = |k: &str| top.number(k).ok().flatten();
+        let fr = num("fr").filter(|f| *f > 0.0)?;
+        let size = [num("w").unwrap_or(0.0), num("h").unwrap_or(0.0)];
+        let version = top.text("v").unwrap_or_default();
+        let old = {
+            let parts: Vec<u32> = version.split('.').filter_map(|p| p.parse().ok()).collect();
+            !version.is_empty() && parts < vec![4, 1, 9]
+        };
+        let mut notes = Vec::new();
+        let mut comps = Vec::new();
+        let mut by_asset = HashMap::new();
+        if let Some(layers) = top.get_some("layers") {
+            comps.push(layer::read_layers(&layers, &mut notes));
+        }
+        if let Some(assets) = top.get_some("assets")
+            && let Ok(list) = assets.array("assets")
+        {
+            for asset in list {
+                let Ok(a) = asset.object() else { continue };
+                let Some(layers) = a.get_some("layers") else {
+                    if a.get_some("p").is_some() {
+                        notes.push((asset.path.clone(), "images are not drawn".to_string()));
+                    }
+                    continue;
+                };
+                let id = match a.get_some("id") {
+                    Some(n) => n
+                        .string()
+                        .unwrap_or_else(|_| n.raw.get().trim().to_string()),
+                    None => String::new(),
+                };
+                by_asset.insert(id, comps.len());
+                comps.push(layer::read_layers(&layers, &mut notes));
+            }
+        }
+        let notes = summarise(notes);
+        let clips = clips
+            .iter()
+            .map(|c| (Arc::new(c.clone()), LayerTable::new(c)))
+            .collect();
+        Some(Art {
+            comps,
+            by_asset,
+            clips,
+            size,
+            fr,
+            colour_scale: if old { 255.0 } else { 1.0 },
+            notes,
+        })
+    }
+
+    /// What the artwork does not draw, one `(JSON path, why)` each.
+    pub fn notes(&self) -> &[(String, String)] {
+        &self.notes
+    }
+
+    /// The composition index of `clip`.
+    fn comp_of(&self, clip: &Clip) -> Option<usize> {
+        match &clip.layers.as_ref()?.composition {
+            Composition::Main { .. } => (!self.comps.is_empty()).then_some(0),
+            Composition::Precomp { asset } => self.by_asset.get(asset).copied(),
+        }
+    }
+}
+
+/// One note per reason: the first place, and how many there are when more than one.
+fn summarise(notes: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut order: Vec<String> = Vec::new();
+    let mut by_why: HashMap<String, (String, usize)> = HashMap::new();
+    for (path, why) in notes {
+        by_why
+            .entry(why.clone())
+            .and_modify(|e| e.1 += 1)
+            .or_insert_with(|| {
+                order.push(why);
+                (path, 1)
+            });
+    }
+    order
+        .into_iter()
+        .map(|why| {
+            let (path, n) = by_why.remove(&why).unwrap_or_default();
+            let why = if n > 1 {
+                format!("{why} (here and {} more place(s))", n - 1)
+            } else {
+                why
+            };
+            (path, why)
+        })
+        .collect()
+}
+
+impl Artwork for Art {
+    fn picture(&self, clip: &Clip, time: f64) -> Option<Picture> {
+        let comp = self.comp_of(clip)?;
+        let layers = clip.layers.as_ref()?;
+        let fr = if layers.fps > 0.0 {
+            layers.fps
+        } else {
+            self.fr
+        };
+        let frame = layers.start_frame() + time * fr;
+        let table = LayerTable::new(clip);
+        let mut draw = layer::Drawing {
+            art: self,
+            depth: 0,
+            budget: layer::MAX_LAYERS,
+        };
+        let view = layer::CompView {
+            comp,
+            clip,
+            table: &table,
+            start: layers.start_frame(),
+            fr,
+        };
+        let nodes = draw.comp(&view, frame, &crate::model::picture::IDENTITY);
+        let size = match layers.size() {
+            Some(s) => s,
+            None => self.size,
+        };
+        Some(Picture {
+            width: size[0],
+            height: size[1],
+            nodes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::picture::{Node, Paint};
+
+    fn art(text: &str) -> (Art, Clip) {
+        let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
+            .expect("a Lottie file");
+        let art = Art::read(text.as_bytes(), &doc.clips).expect("art");
+        (art, doc.clips[0].clone())
+    }
+
+    /// Every fill of `nodes`, groups included.
+    fn fills(nodes: &[Node], out: &mut Vec<Paint>) {
+        for n in nodes {
+            match n {
+                Node::Fill(f) => out.push(f.paint.clone()),
+                Node::Group(g) => fills(&g.nodes, out),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_are_painted_and_what_is_not_drawn_is_listed() {
+        let (art, clip) = art(
+            r#"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
+              {"ddd":0,"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{},"shapes":[
+                {"ty":"sh","ks":"not a path"},
+                {"ty":"mm","mm":1},
+                {"ty":"rc","p":{"k":[50,50]},"s":{"k":[20,20]},"r":{"k":0}},
+                {"ty":"fl","c":{"k":[1,0,0,1]},"o":{"k":100}}]},
+              {"ddd":0,"ty":5,"ind":2,"ip":0,"op":30,"st":0,"ks":{},"t":{}}]}"#,
+        );
+        let paths: Vec<&str> = art.notes().iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "layers[0].shapes[0].ks",
+                "layers[0].shapes[1].ty",
+                "layers[1].t"
+            ]
+        );
+        let picture = art.picture(&clip, 0.0).unwrap();
+        assert_eq!((picture.width, picture.height), (100.0, 100.0));
+        let mut out = Vec::new();
+        fills(&picture.nodes, &mut out);
+        assert_eq!(out, [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
+    }
+
+    #[test]
+    fn a_precomp_showing_itself_stops() {
+        let layer = r#"{"ddd":0,"ty":0,"refId":"p","ip":0,"op":30,"st":0,"ks":{}}"#;
+        let many = [layer; 10].join(",");
+        let text = format!(
+            r#"{{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":10,"h":10,"layers":[{layer}],
+               "assets":[{{"id":"p","layers":[{many}]}}]}}"#
+        );
+        let (art, clip) = art(&text);
+        assert!(art.picture(&clip, 0.0).is_some());
+    }
+}
