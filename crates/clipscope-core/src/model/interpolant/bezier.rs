@@ -53,6 +53,7 @@ fn interpolate_with_handles(
     let offset0 = offset1 - stride;
     let tangent_stride = stride * 2;
     let i0 = i1 - 1;
+    let mut solved: Option<(u64, u64, f64)> = None;
 
     for (i, r) in out.iter_mut().enumerate().take(stride) {
         let v0 = sample(offset0 + i);
@@ -66,7 +67,16 @@ fn interpolate_with_handles(
         let c1x = in_handle(in_offset);
         let c1y = in_handle(in_offset + 1);
 
-        let s = solve_parameter(t, t0, c0x, c1x, t1);
+        // Components usually share their time handles (glTF's CUBICSPLINE, fitted curves):
+        // the same solve gives the same parameter, so it is done once.
+        let s = match solved {
+            Some((x0, x1, s)) if x0 == c0x.to_bits() && x1 == c1x.to_bits() => s,
+            _ => {
+                let s = solve_parameter(t, t0, c0x, c1x, t1);
+                solved = Some((c0x.to_bits(), c1x.to_bits(), s));
+                s
+            }
+        };
         *r = cubic_bezier(s, v0, c0y, c1y, v1);
     }
 }
