@@ -11,7 +11,7 @@ use super::channel::{Channel, sample_numbers};
 use super::fit::CurveFit;
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
-use super::outcome::{Outcome, fit_channel, lossless};
+use super::outcome::{Outcome, fit_channel_sampled, lossless};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
@@ -163,12 +163,14 @@ impl WorldSearch {
             .into_par_iter()
             .map(|i| {
                 if self.fitted[i] {
-                    fit_channel(
+                    // A pilot measures the curves as fitted; a full try as played.
+                    fit_channel_sampled(
                         &channels[i],
                         &self.kept[i],
                         tolerances[i],
                         self.curves,
                         false,
+                        samples == usize::MAX,
                     )
                 } else {
                     Outcome {
@@ -310,10 +312,15 @@ impl WorldSearch {
     }
 
     /// The outcome of the try `chosen`, which is kept for [`WorldSearch::measure`].
-    fn chosen(&self, chosen: Attempt) -> (Vec<Outcome>, WorldError, PerNode) {
+    fn chosen(&self, mut chosen: Attempt) -> (Vec<Outcome>, WorldError, PerNode) {
+        // The values move to the try kept (nothing after the search reads them).
         let tried = Tried {
             tracks: chosen.outcomes.iter().map(|o| o.track.clone()).collect(),
-            sampled: chosen.outcomes.iter().map(|o| o.sampled.clone()).collect(),
+            sampled: chosen
+                .outcomes
+                .iter_mut()
+                .map(|o| o.sampled.take())
+                .collect(),
             chunks: chosen.chunks,
         };
         if let Ok(mut slot) = self.tried.lock() {
@@ -479,7 +486,9 @@ impl<'t> Played<'t> {
     fn new(search: &WorldSearch, outcomes: &[Outcome], tried: Option<&'t Tried>) -> Played<'t> {
         let reused: Vec<bool> = (0..outcomes.len())
             .map(|i| {
-                tried.is_some_and(|t| t.sampled[i].is_some() && t.tracks[i] == outcomes[i].track)
+                tried.is_some_and(|t| {
+                    t.sampled[i].is_some() && plays_alike(&t.tracks[i], &outcomes[i].track)
+                })
             })
             .collect();
         let sampled = outcomes
@@ -528,6 +537,49 @@ impl<'t> Played<'t> {
             &search.headings,
             &self.headings,
         )
+    }
+}
+
+/// Whether `a` and `b` play bit for bit the same values at every time: the same kind, key
+/// times and values, interpolation and the bezier handles that shape their segments (what a
+/// file's reader leaves aside — tangent modes, extras, the handles outside the keys — does
+/// not play).
+fn plays_alike(a: &Track, b: &Track) -> bool {
+    fn bits(x: &[f32], y: &[f32]) -> bool {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
+    }
+    let (Some(va), Some(vb)) = (a.values.as_numbers(), b.values.as_numbers()) else {
+        return false;
+    };
+    if a.kind != b.kind
+        || a.interpolation != b.interpolation
+        || !bits(&a.times, &b.times)
+        || !bits(va, vb)
+    {
+        return false;
+    }
+    if a.interpolation != Interpolation::Bezier {
+        return true;
+    }
+    match (&a.tangents, &b.tangents) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            // Segment k runs from key k's out handle to key k + 1's in handle.
+            let width = a.value_size() * 2;
+            let keys = a.times.len();
+            let outs = ..keys.saturating_sub(1) * width;
+            let ins = width.min(keys * width)..keys * width;
+            match (
+                x.out_tangents.get(outs),
+                y.out_tangents.get(outs),
+                x.in_tangents.get(ins.clone()),
+                y.in_tangents.get(ins),
+            ) {
+                (Some(xo), Some(yo), Some(xi), Some(yi)) => bits(xo, yo) && bits(xi, yi),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 

@@ -167,6 +167,20 @@ pub(crate) struct Pose {
     base: Vec<[f64; 3]>,
     /// The offsets of every node's other points from its first, nodes in order.
     offsets: Vec<[f64; 3]>,
+    /// Each node's first point, `None` at its origin (then it is the translation).
+    firsts: Vec<Option<DVec3>>,
+    /// Every node's other points as offsets from its first, nodes in order: one along an axis
+    /// (a shell point) as the axis and its length, else the offset.
+    arms: Vec<Arm>,
+}
+
+/// A point's offset from its node's first point, in the node's local space.
+#[derive(Debug, Clone, Copy)]
+enum Arm {
+    /// Along one local axis (0, 1, 2), this far: the world offset is that column scaled.
+    Axis(usize, f64),
+    /// Any other offset.
+    Any(DVec3),
 }
 
 impl Pose {
@@ -174,11 +188,27 @@ impl Pose {
     pub fn new(tree: &Tree) -> Pose {
         let n = tree.len();
         let extra = tree.points.iter().map(|p| p.len().saturating_sub(1)).sum();
+        let mut firsts = Vec::with_capacity(n);
+        let mut arms = Vec::with_capacity(extra);
+        for points in &tree.points {
+            let first = points.first().copied().unwrap_or([0.0; 3]);
+            firsts.push((first != [0.0; 3]).then(|| DVec3::from_array(first)));
+            for p in points.iter().skip(1) {
+                let d = DVec3::from_array(*p) - DVec3::from_array(first);
+                let axes: Vec<usize> = (0..3).filter(|&k| d[k] != 0.0).collect();
+                arms.push(match axes[..] {
+                    [k] => Arm::Axis(k, d[k]),
+                    _ => Arm::Any(d),
+                });
+            }
+        }
         Pose {
             world: vec![DAffine3::IDENTITY; n],
             rotation: vec![[0.0, 0.0, 0.0, 1.0]; n],
             base: vec![[0.0; 3]; n],
             offsets: vec![[0.0; 3]; extra],
+            firsts,
+            arms,
         }
     }
 
@@ -204,15 +234,21 @@ impl Pose {
         // Points, in node order (the order offsets are stored in).
         let mut o = 0;
         for (j, points) in tree.points.iter().enumerate() {
-            let Some(first) = points.first() else {
+            if points.is_empty() {
                 continue;
-            };
+            }
             let w = &self.world[j];
-            let base = w.transform_point3(DVec3::from_array(*first));
+            let base = match self.firsts[j] {
+                None => w.translation,
+                Some(first) => w.transform_point3(first),
+            };
             self.base[j] = base.to_array();
-            for p in &points[1..] {
-                let d = DVec3::from_array(*p) - DVec3::from_array(*first);
-                self.offsets[o] = (w.matrix3 * d).to_array();
+            for _ in 1..points.len() {
+                let offset = match self.arms[o] {
+                    Arm::Axis(k, length) => w.matrix3.col(k) * length,
+                    Arm::Any(d) => w.matrix3 * d,
+                };
+                self.offsets[o] = offset.to_array();
                 o += 1;
             }
         }
