@@ -388,7 +388,13 @@ fn smooth_clip(
             a.map(|x| x / n)
         };
         let waves: Vec<(f64, f64, f64)> = (0..3)
-            .map(|_| (range(0.0, 0.5), range(0.1, 1.2), range(0.0, 6.28)))
+            .map(|_| {
+                (
+                    range(0.0, 0.5),
+                    range(0.1, 1.2),
+                    range(0.0, std::f64::consts::TAU),
+                )
+            })
             .collect();
         let rest = bone.rotation.map(f64::from);
         let mut values = Vec::with_capacity(times.len() * 4);

@@ -309,7 +309,8 @@ fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
         let hi = sample_times.partition_point(|&s| s <= t);
         (lo, hi.saturating_sub(1))
     };
-    if times.windows(2).any(|w| !(w[0] <= w[1])) {
+    // Unsorted (or NaN) key times: searched one by one.
+    if !times.is_sorted_by(|a, b| a <= b) {
         return times.iter().map(|&t| search(t as f64)).collect();
     }
     let (mut lo, mut hi) = (0, 0);
