@@ -604,8 +604,9 @@ const SEARCH_ROUNDS: usize = 6;
 /// A try that saves less than this share of the best try's keys ends the search.
 const SETTLED: f64 = 0.01;
 
-/// A try within the budget whose error is at least this share of it ends the search.
-const CLOSE: f64 = 0.88;
+/// A try within the budget whose error is at least this share of it ends the search (another
+/// full try on a long take costs as much as the first and gains a few percent of keys).
+const CLOSE: f64 = 0.8;
 
 /// The share of the budget the rescaling aims at (a little under it: the largest error over
 /// many samples does not move exactly as the tolerances do).
