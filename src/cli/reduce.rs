@@ -23,7 +23,7 @@ use clipscope_core::model::ops::reduce::{
     Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
     lossless_clip,
 };
-use clipscope_core::model::{Model, Skeleton};
+use clipscope_core::model::{Model, Skeleton, shown_windows};
 use clipscope_scene::Rig;
 
 /// A length unit a file may be in.
@@ -299,10 +299,20 @@ impl Target<'_> {
         options: &ReduceOptions,
         pass: Pass,
     ) -> Result<Attempt, String> {
+        // Each clip measured where the viewer sees it (a composition between its in and out
+        // points, a precomposition where a layer shows it).
+        let windows = shown_windows(&doc.clips);
         let reducers: Vec<Reducer> = doc
             .clips
             .iter()
-            .map(|clip| Reducer::with_model(clip, self.skeleton, self.model, options))
+            .zip(windows)
+            .map(|(clip, shown)| {
+                let options = ReduceOptions {
+                    shown,
+                    ..options.clone()
+                };
+                Reducer::with_model(clip, self.skeleton, self.model, &options)
+            })
             .collect();
         let scales: &[f64] = match pass {
             Pass::Fit if self.write.packing.any() => &PACKED_SCALES,

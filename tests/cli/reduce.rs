@@ -187,11 +187,11 @@ fn bad_input_is_one_line_and_writes_nothing() {
 
 #[test]
 fn lottie_files_are_reduced_in_composition_pixels() {
-    let Some(path) = sample_data("lottie/adrock.json") else {
+    let Some(path) = sample_data("lottie/dalek.json") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("adrock.json");
+    let out = dir.path().join("dalek.json");
     let o = clipscope(&[
         "reduce",
         path.to_str().unwrap(),
@@ -235,4 +235,32 @@ fn lottie_files_are_reduced_in_composition_pixels() {
     assert!(report.contains("in composition space"), "{report}");
     assert!(report.contains("corner"), "{report}");
     assert!(!report.contains("max angle"), "{report}");
+}
+
+/// adrock.json's layers keep moving after its out point (frame 20): those keys are never seen,
+/// so they go, and within the frames it shows nothing moves.
+#[test]
+fn keys_past_a_composition_s_out_point_count_for_nothing() {
+    let Some(path) = sample_data("lottie/adrock.json") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("adrock.json");
+    let o = clipscope(&[
+        "reduce",
+        path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "0.5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let (before, after) = (
+        report["keys_before"].as_u64().unwrap(),
+        report["keys_after"].as_u64().unwrap(),
+    );
+    assert!(after * 2 < before, "{before} → {after}");
+    assert_eq!(report["max_error"].as_f64(), Some(0.0), "{report}");
 }

@@ -230,6 +230,11 @@ const SHARED: [(&str, f64); 12] = [
     ("lottie/transform.json", 0.5),
 ];
 
+/// Shared Lottie files whose worst layer is a shape bounded by the corners of its box, which
+/// lie outside the paths lottie-web measures: there the reported error is an upper bound
+/// (dalek: 0.47 px reported, 0.37 px measured at 0.5 px), not yet the player's number.
+const BOXED: [&str; 1] = ["lottie/dalek.json"];
+
 #[test]
 fn shared_files_keep_the_budget_where_the_players_look() {
     let dir = tempfile::tempdir().unwrap();
@@ -260,13 +265,20 @@ fn shared_files_keep_the_budget_where_the_players_look() {
                 (seen - reported).abs() <= 1e-3 * budget,
                 "{context}: the reported error is not the player's"
             );
-        } else {
-            // Lottie layers are bounded at their content's corners, which hold every path
-            // point the player measures: the player's error is at most the reported one (up
-            // to lottie-web's approximate bezier easing).
+        } else if BOXED.contains(&file) {
+            // Shapes bounded by their boxes: the corners hold every path point the player
+            // measures, so its error is at most the reported one (up to lottie-web's
+            // approximate bezier easing).
             assert!(
                 seen <= reported + 0.05 * budget,
                 "{context}: more than reported"
+            );
+        } else {
+            // Measured only where the composition shows each layer (in and out points,
+            // precompositions through the layers that show them): lottie-web's number.
+            assert!(
+                (seen - reported).abs() <= 0.05 * budget,
+                "{context}: the reported error is not the player's"
             );
         }
     }
@@ -317,6 +329,122 @@ fn random_hierarchies_keep_the_budget_in_three_js() {
             return;
         }
     }
+}
+
+/// Random hierarchies (5 to 20 joints, random rests and scales, static end bones on some
+/// leaves) moving smoothly (a few slow waves per joint, a drifting root), keyed every frame
+/// for 4 s: most keys go, and three.js sees every node within the budget the CLI reports.
+#[test]
+fn smooth_random_hierarchies_lose_most_keys_within_the_budget_in_three_js() {
+    use crate::test_support::Rng;
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng::new(0x5300_7411);
+    for case in 0..6 {
+        let joints = 5 + (rng.next_u64() % 16) as usize;
+        let mut skeleton = crate::reduce::random_skeleton(&mut rng, joints);
+        let moving = skeleton.bones.len();
+        // Static end bones under some of the joints, like a Mixamo export's.
+        for j in 0..moving {
+            if rng.next_u64().is_multiple_of(3) {
+                let mut end = clipscope_core::model::Bone::new(format!("b{j}_End"), Some(j));
+                end.position = [0.0, 0.05 + rng.unit_f32() * 0.2, 0.0];
+                skeleton.bones.push(end);
+            }
+        }
+        let clip = smooth_clip(&mut rng, &skeleton, moving);
+        let mut doc = Document::new(Format::Glb, vec![clip]);
+        doc.skeleton = Some(skeleton);
+        let input = write(&doc, dir.path(), &format!("smooth{case}.glb"));
+        let budget = [0.005, 0.01, 0.02][case % 3];
+        let Some((_, _, report)) =
+            reduce_and_measure(&input, dir.path(), budget, 1e-4 * budget.max(1.0), &[])
+        else {
+            return;
+        };
+        let (before, after) = (
+            report["keys_before"].as_u64().unwrap(),
+            report["keys_after"].as_u64().unwrap(),
+        );
+        assert!(after * 4 < before, "case {case}: {before} → {after} keys");
+    }
+}
+
+/// Smooth motion for the first `moving` bones of `skeleton` at 30 fps for 4 s: each turns
+/// about a random axis by a sum of three slow waves (0.1 to 1.2 Hz, up to 0.5 rad), the root
+/// and about one bone in five move along a slow wave too.
+fn smooth_clip(
+    rng: &mut crate::test_support::Rng,
+    skeleton: &clipscope_core::model::Skeleton,
+    moving: usize,
+) -> clipscope_core::model::Clip {
+    use clipscope_core::model::{Clip, Track, TrackKind};
+    let mut range = |lo: f64, hi: f64| lo + (hi - lo) * rng.unit_f32() as f64;
+    let times: Vec<f32> = (0..120).map(|k| k as f32 / 30.0).collect();
+    let mut tracks = Vec::new();
+    for bone in &skeleton.bones[..moving] {
+        let axis = {
+            let a = [range(-1.0, 1.0), range(-1.0, 1.0), range(-1.0, 1.0)];
+            let n = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt().max(1e-6);
+            a.map(|x| x / n)
+        };
+        let waves: Vec<(f64, f64, f64)> = (0..3)
+            .map(|_| {
+                (
+                    range(0.0, 0.5),
+                    range(0.1, 1.2),
+                    range(0.0, std::f64::consts::TAU),
+                )
+            })
+            .collect();
+        let rest = bone.rotation.map(f64::from);
+        let mut values = Vec::with_capacity(times.len() * 4);
+        for &t in &times {
+            let angle: f64 = waves
+                .iter()
+                .map(|(a, f, p)| a * (std::f64::consts::TAU * f * t as f64 + p).sin())
+                .sum();
+            let (s, c) = (angle / 2.0).sin_cos();
+            let swing = [axis[0] * s, axis[1] * s, axis[2] * s, c];
+            let [ax, ay, az, aw] = rest;
+            let [bx, by, bz, bw] = swing;
+            let q = [
+                ax * bw + aw * bx + ay * bz - az * by,
+                ay * bw + aw * by + az * bx - ax * bz,
+                az * bw + aw * bz + ax * by - ay * bx,
+                aw * bw - ax * bx - ay * by - az * bz,
+            ];
+            values.extend(q.map(|x| x as f32));
+        }
+        tracks.push(Track::numeric(
+            format!("{}.quaternion", bone.name),
+            TrackKind::Quaternion,
+            times.clone(),
+            values,
+        ));
+        if bone.parent.is_none() || rng_pick(&mut range) {
+            let (f, a) = (range(0.1, 0.6), range(0.02, 0.3));
+            let rest = bone.position.map(f64::from);
+            let values = times
+                .iter()
+                .flat_map(|&t| {
+                    let d = a * (std::f64::consts::TAU * f * t as f64).sin();
+                    [rest[0] + d, rest[1] + 0.5 * d, rest[2] - d].map(|x| x as f32)
+                })
+                .collect();
+            tracks.push(Track::numeric(
+                format!("{}.position", bone.name),
+                TrackKind::Vector,
+                times.clone(),
+                values,
+            ));
+        }
+    }
+    Clip::new("smooth", -1.0, tracks)
+}
+
+/// True one time in five.
+fn rng_pick(range: &mut impl FnMut(f64, f64) -> f64) -> bool {
+    range(0.0, 1.0) < 0.2
 }
 
 /// Generated compositions (parented solids and shape layers under a null, auto-oriented,

@@ -7,7 +7,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
 use clipscope_core::formats::{self, Document, LengthUnit, Packing, WriteOptions};
-use clipscope_core::model::ops::reduce::reduce_clip_on;
+use clipscope_core::model::ops::reduce::{ReduceOptions, reduce_clip_on};
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
@@ -109,7 +109,9 @@ impl ClipscopeApp {
             return;
         }
         let d = &self.ws.documents[wanted.doc];
-        let clips: Vec<(ClipId, clipscope_core::model::Clip)> = wanted
+        // Each clip measured where the viewer sees it, as `clipscope reduce` does.
+        let windows = clipscope_core::model::shown_windows(&d.doc.clips);
+        let clips: Vec<(ClipId, clipscope_core::model::Clip, _)> = wanted
             .clips
             .iter()
             .filter_map(|&c| {
@@ -117,7 +119,7 @@ impl ClipscopeApp {
                     doc: wanted.doc,
                     clip: c,
                 };
-                Some((id, d.doc.clips.get(c)?.clone()))
+                Some((id, d.doc.clips.get(c)?.clone(), windows.get(c)?.clone()))
             })
             .collect();
         let skeleton = d.doc.skeleton.clone();
@@ -129,7 +131,11 @@ impl ClipscopeApp {
         std::thread::spawn(move || {
             let reduced: Vec<PreviewClip> = clips
                 .into_iter()
-                .map(|(id, clip)| {
+                .map(|(id, clip, shown)| {
+                    let options = ReduceOptions {
+                        shown,
+                        ..options.clone()
+                    };
                     let r = reduce_clip_on(&clip, skeleton.as_ref(), model.as_deref(), &options);
                     PreviewClip {
                         id,

@@ -89,6 +89,7 @@ impl FormatSpec {
                 })
                 .collect(),
             trace: Default::default(),
+            shown: None,
         }
     }
 

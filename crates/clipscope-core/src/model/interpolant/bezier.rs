@@ -53,6 +53,7 @@ fn interpolate_with_handles(
     let offset0 = offset1 - stride;
     let tangent_stride = stride * 2;
     let i0 = i1 - 1;
+    let mut solved: Option<(u64, u64, f64)> = None;
 
     for (i, r) in out.iter_mut().enumerate().take(stride) {
         let v0 = sample(offset0 + i);
@@ -66,9 +67,90 @@ fn interpolate_with_handles(
         let c1x = in_handle(in_offset);
         let c1y = in_handle(in_offset + 1);
 
-        let s = solve_parameter(t, t0, c0x, c1x, t1);
+        // Components usually share their time handles (glTF's CUBICSPLINE, fitted curves):
+        // the same solve gives the same parameter, so it is done once.
+        let s = match solved {
+            Some((x0, x1, s)) if x0 == c0x.to_bits() && x1 == c1x.to_bits() => s,
+            _ => {
+                let s = solve_parameter(t, t0, c0x, c1x, t1);
+                solved = Some((c0x.to_bits(), c1x.to_bits(), s));
+                s
+            }
+        };
         *r = cubic_bezier(s, v0, c0y, c1y, v1);
     }
+}
+
+/// The values a bezier track takes at each of `times` (sorted), `value_size` per time, rounded
+/// to f32 like three.js's result buffer: bit for bit what a [`Sampler`](super::Sampler) gives,
+/// found in one walk along the keys instead of a seek per time. `values` are the track's,
+/// `tangents` its handles (every one there). `None` (the caller seeks) when the key times do
+/// not strictly increase, the times are not sorted or are NaN, or keys lack values.
+pub(crate) fn sample_sorted(
+    keys: &[f32],
+    values: &[f32],
+    tangents: &Tangents,
+    times: &[f64],
+    value_size: usize,
+) -> Option<Vec<f64>> {
+    let n = keys.len();
+    let vs = value_size;
+    let width = vs * 2;
+    if n == 0
+        || vs == 0
+        || values.len() < n * vs
+        || tangents.in_tangents.len() < n * width
+        || tangents.out_tangents.len() < n * width
+        || keys.windows(2).any(|w| w[0] >= w[1] || w[0].is_nan())
+        || times.windows(2).any(|w| w[0] > w[1])
+        || times.iter().any(|t| t.is_nan())
+    {
+        return None;
+    }
+    let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
+    let key = |k: usize, out: &mut [f64]| {
+        for (r, v) in out.iter_mut().zip(&values[k * vs..(k + 1) * vs]) {
+            *r = *v as f64;
+        }
+    };
+    let mut out = vec![0.0; times.len() * vs];
+    let mut i1 = 1;
+    for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
+        // Before the first key and from the last on, the player copies that key.
+        if t < first {
+            key(0, slot);
+            continue;
+        }
+        if t >= last {
+            key(n - 1, slot);
+            continue;
+        }
+        // The interval keys[i1 − 1] <= t < keys[i1], as the player's seek finds it.
+        while keys[i1] as f64 <= t {
+            i1 += 1;
+        }
+        let i0 = i1 - 1;
+        let (t0, t1) = (keys[i0] as f64, keys[i1] as f64);
+        let mut solved: Option<(u64, u64, f64)> = None;
+        for (c, r) in slot.iter_mut().enumerate() {
+            let v0 = values[i0 * vs + c] as f64;
+            let v1 = values[i1 * vs + c] as f64;
+            let c0x = tangents.out_tangents[i0 * width + c * 2] as f64;
+            let c0y = tangents.out_tangents[i0 * width + c * 2 + 1] as f64;
+            let c1x = tangents.in_tangents[i1 * width + c * 2] as f64;
+            let c1y = tangents.in_tangents[i1 * width + c * 2 + 1] as f64;
+            let s = match solved {
+                Some((x0, x1, s)) if x0 == c0x.to_bits() && x1 == c1x.to_bits() => s,
+                _ => {
+                    let s = solve_parameter(t, t0, c0x, c1x, t1);
+                    solved = Some((c0x.to_bits(), c1x.to_bits(), s));
+                    s
+                }
+            };
+            *r = cubic_bezier(s, v0, c0y, c1y, v1) as f32 as f64;
+        }
+    }
+    Some(out)
 }
 
 /// `B(s) = k³·p0 + 3k²s·p1 + 3ks²·p2 + s³·p3` with `k = 1 - s`, left to right as in three.js.
@@ -156,6 +238,85 @@ mod tests {
             out_tangents: vec![0.25, 8.0, 0.0, 0.0],
             modes: Vec::new(),
         }
+    }
+
+    /// The one walk along the keys gives bit for bit what the player's seek and interpolant
+    /// give, at key times, between keys, before the first and after the last, with handles
+    /// shared by the components (fitted curves) or not, straight and bent in time.
+    #[test]
+    fn one_walk_plays_exactly_like_the_sampler() {
+        use clipscope_test_support::rng::Rng;
+        let mut rng = Rng::new(23);
+        for case in 0..40 {
+            let vs = 1 + case % 4;
+            let n = 2 + (rng.next_u64() % 30) as usize;
+            let mut t = rng.unit_f32() - 0.5;
+            let keys: Vec<f32> = (0..n)
+                .map(|_| {
+                    let now = t;
+                    t += 0.01 + rng.unit_f32() * 0.1;
+                    now
+                })
+                .collect();
+            let values: Vec<f32> = (0..n * vs).map(|_| rng.unit_f32() * 4.0 - 2.0).collect();
+            let shared = case % 2 == 0;
+            let mut ins = vec![0.0f32; n * vs * 2];
+            let mut outs = vec![0.0f32; n * vs * 2];
+            for k in 0..n {
+                let before = if k > 0 { keys[k] - keys[k - 1] } else { 0.05 };
+                let after = if k + 1 < n {
+                    keys[k + 1] - keys[k]
+                } else {
+                    0.05
+                };
+                for c in 0..vs {
+                    let (bi, ai) = if shared {
+                        (before / 3.0, after / 3.0)
+                    } else {
+                        (before * rng.unit_f32() * 0.9, after * rng.unit_f32() * 0.9)
+                    };
+                    let v = values[k * vs + c];
+                    ins[(k * vs + c) * 2] = keys[k] - bi;
+                    ins[(k * vs + c) * 2 + 1] = v - rng.unit_f32() * bi;
+                    outs[(k * vs + c) * 2] = keys[k] + ai;
+                    outs[(k * vs + c) * 2 + 1] = v + rng.unit_f32() * ai;
+                }
+            }
+            let kind = if vs == 4 {
+                TrackKind::Quaternion
+            } else {
+                TrackKind::Vector
+            };
+            let mut track = Track::numeric("a.x", kind, keys.clone(), values.clone());
+            track.interpolation = Interpolation::Bezier;
+            let tangents = Tangents::new(ins, outs);
+            track.tangents = Some(tangents.clone());
+            let mut times: Vec<f64> = keys.iter().map(|&k| k as f64).collect();
+            for w in keys.windows(2) {
+                times.push(w[0] as f64 + (w[1] as f64 - w[0] as f64) / 2.0);
+            }
+            times.extend([keys[0] as f64 - 0.3, keys[n - 1] as f64 + 0.2]);
+            times.sort_by(f64::total_cmp);
+            let walked = sample_sorted(&keys, &values, &tangents, &times, vs).unwrap();
+            let mut sampler = Sampler::new(&track);
+            let mut out = vec![0.0; vs];
+            for (s, &t) in times.iter().enumerate() {
+                sampler.evaluate_f64(t, &mut out);
+                for c in 0..vs {
+                    let played = out[c] as f32 as f64;
+                    assert_eq!(
+                        walked[s * vs + c].to_bits(),
+                        played.to_bits(),
+                        "case {case}, t = {t}"
+                    );
+                }
+            }
+        }
+        // Unsorted times or keys that do not increase are left to the seek.
+        let keys = [0.0, 1.0];
+        let tangents = golden_tangents();
+        assert!(sample_sorted(&keys, &[0.0, 10.0], &tangents, &[0.5, 0.2], 1).is_none());
+        assert!(sample_sorted(&[1.0, 1.0], &[0.0, 10.0], &tangents, &[0.5], 1).is_none());
     }
 
     #[test]

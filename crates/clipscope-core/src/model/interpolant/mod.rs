@@ -504,6 +504,23 @@ fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
     let _ = (times, values, k, stride);
 }
 
+/// `track`'s values at each of `times` (sorted), `value_size` per time, f32-rounded, when it
+/// is a bezier track that one walk along its keys plays exactly as a [`Sampler`] does (see
+/// [`bezier::sample_sorted`]); `None` otherwise (the caller seeks).
+pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> Option<Vec<f64>> {
+    if value_size != track.value_size()
+        || Track::resolve_interpolation(track.kind, Some(track.interpolation))
+            != Interpolation::Bezier
+    {
+        return None;
+    }
+    let Values::Numbers(values) = &track.values else {
+        return None;
+    };
+    let tangents = usable_tangents(track, value_size)?;
+    bezier::sample_sorted(&track.times, values, tangents, times, value_size)
+}
+
 /// The track's Bezier handles if both arrays are long enough for every key.
 fn usable_tangents(track: &Track, value_size: usize) -> Option<&Tangents> {
     let needed = track.len() * value_size * 2;

@@ -208,16 +208,7 @@ impl Channel {
             unroll_hemispheres(&mut values);
         }
         let samples = sample_numbers(track, &sample_times, value_size);
-        let key_samples = track
-            .times
-            .iter()
-            .map(|&t| {
-                let t = t as f64;
-                let lo = sample_times.partition_point(|&s| s < t);
-                let hi = sample_times.partition_point(|&s| s <= t);
-                (lo, hi.saturating_sub(1))
-            })
-            .collect();
+        let key_samples = key_samples(&track.times, &sample_times);
         let source = track.without_keys();
         Some(Channel {
             source,
@@ -310,10 +301,42 @@ impl Channel {
     }
 }
 
+/// For each key time, the first sample at or after it and the last sample at or before it
+/// (`sample_times` sorted): one walk along both when the keys are sorted, else a search each.
+fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
+    let search = |t: f64| {
+        let lo = sample_times.partition_point(|&s| s < t);
+        let hi = sample_times.partition_point(|&s| s <= t);
+        (lo, hi.saturating_sub(1))
+    };
+    // Unsorted (or NaN) key times: searched one by one.
+    if !times.is_sorted_by(|a, b| a <= b) {
+        return times.iter().map(|&t| search(t as f64)).collect();
+    }
+    let (mut lo, mut hi) = (0, 0);
+    times
+        .iter()
+        .map(|&t| {
+            let t = t as f64;
+            while lo < sample_times.len() && sample_times[lo] < t {
+                lo += 1;
+            }
+            hi = hi.max(lo);
+            while hi < sample_times.len() && sample_times[hi] <= t {
+                hi += 1;
+            }
+            (lo, hi.saturating_sub(1))
+        })
+        .collect()
+}
+
 /// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
 /// to f32 like three.js's result buffer), `value_size` values per time; NaN for a track
 /// without numbers.
 pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f64> {
+    if let Some(walked) = crate::model::interpolant::sample_sorted(track, times, value_size) {
+        return walked;
+    }
     let mut out = vec![f64::NAN; times.len() * value_size];
     if track.values.as_numbers().is_none() || track.is_empty() || value_size > MAX_VALUES {
         return out;
@@ -422,6 +445,37 @@ mod tests {
                 max_error(Metric::Rotation, &a, &b, current),
                 current.max(Metric::Rotation.error(&a, &b))
             );
+        }
+    }
+
+    #[test]
+    fn key_samples_walk_like_the_search() {
+        let mut rng = Rng::new(5);
+        for _ in 0..200 {
+            let mut samples: Vec<f64> = (0..(rng.next_u64() % 40) as usize)
+                .map(|_| (rng.unit_f32() * 4.0) as f64)
+                .collect();
+            samples.sort_by(f64::total_cmp);
+            let mut times: Vec<f32> = (0..(rng.next_u64() % 20) as usize)
+                .map(|_| match rng.next_u64() % 3 {
+                    // On a sample, between two, or outside them all.
+                    0 if !samples.is_empty() => {
+                        samples[(rng.next_u64() as usize) % samples.len()] as f32
+                    }
+                    _ => rng.unit_f32() * 5.0 - 0.5,
+                })
+                .collect();
+            times.sort_by(f32::total_cmp);
+            let want: Vec<(usize, usize)> = times
+                .iter()
+                .map(|&t| {
+                    let t = t as f64;
+                    let lo = samples.partition_point(|&s| s < t);
+                    let hi = samples.partition_point(|&s| s <= t);
+                    (lo, hi.saturating_sub(1))
+                })
+                .collect();
+            assert_eq!(key_samples(&times, &samples), want, "{times:?} {samples:?}");
         }
     }
 

@@ -24,7 +24,7 @@
 //! The fit also hands back its curve evaluated at every sample, which the world search measures
 //! without sampling the new track again.
 
-use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error};
+use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error, sample_numbers};
 use crate::model::interpolant::slerp_flat;
 use crate::model::{Interpolation, Tangents, Track, Values};
 
@@ -64,11 +64,24 @@ type Segment = (usize, Slopes);
 /// error when `measure`; `None` when even a single interval between two neighbouring keys
 /// cannot be drawn within the tolerance with these curves (a bezier original fitted with
 /// straight lines, say): the caller keeps such a track as it was.
+#[cfg(test)]
 pub(crate) fn fit(
     channel: &Channel,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
+) -> Option<Fitted> {
+    fit_sampled(channel, tolerance, curves, measure, true)
+}
+
+/// [`fit`], the fitted curve at every sample as the player plays the track when `played`,
+/// else as the fit draws it (in f64, a little cheaper: what a pilot try measures).
+pub(crate) fn fit_sampled(
+    channel: &Channel,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+    played: bool,
 ) -> Option<Fitted> {
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
@@ -145,7 +158,7 @@ pub(crate) fn fit(
         segments.push((i + good, good_slopes));
         i += good;
     }
-    Some(build(channel, &segments, cubic.is_some(), measure))
+    Some(build(channel, &segments, cubic.is_some(), measure, played))
 }
 
 /// One key when every sample is within `tolerance` of one value: the middle of the samples'
@@ -364,8 +377,14 @@ fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool)
 }
 
 /// The track of the segments (each ending at a key, from key 0), its curve at every sample
-/// and, when `measure`, its largest error.
-fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) -> Fitted {
+/// as played and, when `measure`, its largest error there.
+fn build(
+    channel: &Channel,
+    segments: &[Segment],
+    cubic: bool,
+    measure: bool,
+    played: bool,
+) -> Fitted {
     let vs = channel.value_size;
     let mut kept = Vec::with_capacity(segments.len() + 1);
     kept.push(0);
@@ -374,30 +393,6 @@ fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) ->
     let mut values = Vec::with_capacity(kept.len() * vs);
     for &k in &kept {
         values.extend(channel.key_value(k).iter().map(|&v| v as f32));
-    }
-    // The curve at every sample: the first key's value before it, the last's after it.
-    let samples = channel.sample_times.len();
-    let mut sampled = vec![0.0; samples * vs];
-    let first = channel.sample_range(0, 0).start;
-    for s in 0..first.min(samples) {
-        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(0));
-    }
-    let mut start = 0;
-    let mut error: f64 = 0.0;
-    for (end, slopes) in segments {
-        let curve = Curve::new(channel, start, *end, cubic, slopes);
-        for s in channel.sample_range(start, *end) {
-            let out = &mut sampled[s * vs..(s + 1) * vs];
-            curve.at(channel.sample_times[s], out);
-            if measure {
-                error = max_error(channel.metric, out, channel.sample(s), error);
-            }
-        }
-        start = *end;
-    }
-    let last = channel.sample_range(start, start).end;
-    for s in last..samples {
-        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(start));
     }
     let mut track = channel.empty_track();
     if cubic && kept.len() > 1 {
@@ -422,11 +417,50 @@ fn build(channel: &Channel, segments: &[Segment], cubic: bool, measure: bool) ->
     }
     track.times = times;
     track.values = Values::Numbers(values);
+    // The curve at every sample as the player plays the track (the model's interpolant, f32
+    // results): what the world search measures, bit for bit what the written file plays
+    // where it reads back as this track.
+    let sampled = if played {
+        sample_numbers(&track, &channel.sample_times, vs)
+    } else {
+        drawn(channel, segments, cubic)
+    };
+    let error = measure.then(|| {
+        sampled
+            .chunks_exact(vs)
+            .zip(channel.samples.chunks_exact(vs))
+            .fold(0.0, |e, (v, r)| max_error(channel.metric, v, r, e))
+    });
     Fitted {
         track,
-        error: measure.then_some(error),
+        error,
         sampled,
     }
+}
+
+/// The fitted curve at every sample as the fit draws it (f64): the first key's value before
+/// it, the last's after it.
+fn drawn(channel: &Channel, segments: &[Segment], cubic: bool) -> Vec<f64> {
+    let vs = channel.value_size;
+    let samples = channel.sample_times.len();
+    let mut sampled = vec![0.0; samples * vs];
+    let first = channel.sample_range(0, 0).start;
+    for s in 0..first.min(samples) {
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(0));
+    }
+    let mut start = 0;
+    for (end, slopes) in segments {
+        let curve = Curve::new(channel, start, *end, cubic, slopes);
+        for s in channel.sample_range(start, *end) {
+            curve.at(channel.sample_times[s], &mut sampled[s * vs..(s + 1) * vs]);
+        }
+        start = *end;
+    }
+    let last = channel.sample_range(start, start).end;
+    for s in last..samples {
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(start));
+    }
+    sampled
 }
 
 #[cfg(test)]

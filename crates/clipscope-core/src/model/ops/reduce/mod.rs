@@ -89,6 +89,11 @@ pub struct ReduceOptions {
     /// keeps (a linear key every frame turns it a little at every key). What a reduction that
     /// cannot keep the headings within the budget tries before giving up.
     pub keep_headings: bool,
+    /// The clip times the viewer sees, in seconds, both ends of each window included
+    /// ([`shown_windows`](crate::model::shown_windows): a composition between its in and out
+    /// points, a precomposition where a layer shows it); `None`: all of them. Errors are
+    /// measured there only.
+    pub shown: Option<Vec<crate::model::Window>>,
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -116,6 +121,7 @@ impl Default for ReduceOptions {
             property_errors: Vec::new(),
             trace: Trace::default(),
             keep_headings: false,
+            shown: None,
         }
     }
 }

@@ -67,7 +67,20 @@ pub(crate) fn fit_channel(
     curves: CurveFit,
     measure: bool,
 ) -> Outcome {
-    match fit::fit(channel, tolerance, curves, measure) {
+    fit_channel_sampled(channel, kept, tolerance, curves, measure, true)
+}
+
+/// [`fit_channel`], the fit's curve sampled as the player plays it when `played`, else as the
+/// fit draws it (a pilot try's cheaper measure).
+pub(crate) fn fit_channel_sampled(
+    channel: &Channel,
+    kept: &Track,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+    played: bool,
+) -> Outcome {
+    match fit::fit_sampled(channel, tolerance, curves, measure, played) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Outcome {
                 track: f.track,

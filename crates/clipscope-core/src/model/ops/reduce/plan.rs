@@ -15,7 +15,7 @@ use super::tree::{Local, PointKind, Tree};
 use super::world::{PerNode, WorldError};
 use super::{Bound, NodeError, ReduceOptions, ReduceReport, TrackReduction, Worst};
 use crate::model::binding::parse_track_name;
-use crate::model::{Clip, Interpolation, Model, Skeleton, Track};
+use crate::model::{Clip, Interpolation, Model, Skeleton, Track, Window};
 
 /// How one track is treated.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -134,9 +134,13 @@ impl Plan {
                 }
             })
             .collect();
+        let times = match &options.shown {
+            Some(windows) => shown_sample_times(clip, windows),
+            None => sample_times(clip),
+        };
         Plan {
             tree,
-            sample_times: Arc::new(sample_times(clip)),
+            sample_times: Arc::new(times),
             roles,
         }
     }
@@ -277,6 +281,31 @@ pub(crate) fn sample_times(clip: &Clip) -> Vec<f64> {
     for (k, &t) in times.iter().enumerate() {
         if k > 0 {
             out.push(times[k - 1] + (t - times[k - 1]) / 2.0);
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// [`sample_times`] where the viewer sees the clip: the key times inside `windows` (clip
+/// seconds, both ends included), each window's ends, and the midpoint between every two of
+/// them in one window (as a player that shows the composition only there is sampled when keys
+/// outside are clamped to the window's ends).
+pub(crate) fn shown_sample_times(clip: &Clip, windows: &[Window]) -> Vec<f64> {
+    let inside = |t: f64| windows.iter().position(|&(a, b)| t >= a && t <= b);
+    let mut times: Vec<(f64, usize)> = sample_times(clip)
+        .into_iter()
+        .filter_map(|t| Some((t, inside(t)?)))
+        .collect();
+    for (w, &(a, b)) in windows.iter().enumerate() {
+        times.extend([a, b].into_iter().filter(|t| t.is_finite()).map(|t| (t, w)));
+    }
+    times.sort_by(|x, y| x.0.total_cmp(&y.0));
+    times.dedup_by(|x, y| x.0 == y.0);
+    let mut out = Vec::with_capacity(times.len() * 2);
+    for (k, &(t, w)) in times.iter().enumerate() {
+        if k > 0 && times[k - 1].1 == w {
+            out.push(times[k - 1].0 + (t - times[k - 1].0) / 2.0);
         }
         out.push(t);
     }

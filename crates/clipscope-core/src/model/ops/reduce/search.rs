@@ -2,7 +2,7 @@
 //! within the budget.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -11,11 +11,11 @@ use super::channel::{Channel, sample_numbers};
 use super::fit::CurveFit;
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
-use super::outcome::{Outcome, fit_channel, lossless};
+use super::outcome::{Outcome, fit_channel_sampled, lossless};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
-use super::world::{self, NodeInput, PerNode, WorldError, WorldFrames};
+use super::world::{self, CHUNK, Chunk, NodeInput, PerNode, WorldError, WorldFrames};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
 
@@ -42,6 +42,21 @@ pub(crate) struct WorldSearch {
     original: WorldFrames,
     /// The curves the format holds.
     curves: CurveFit,
+    /// The try the last search chose, with its comparison chunk by chunk: measuring a
+    /// reduction that plays exactly as tried reuses it ([`WorldSearch::measure`]).
+    tried: Mutex<Option<Arc<Tried>>>,
+}
+
+/// A try the search chose: each channel's track and values at every sample, and the
+/// comparison of the pose they drive (angles included), chunk by chunk.
+struct Tried {
+    /// Each channel's track.
+    tracks: Vec<Track>,
+    /// Each channel's values at every sample as posed: the player's (`sample_numbers`) for a
+    /// fitted track, `None` for a kept one (posed with the channel's own samples).
+    sampled: Vec<Option<Vec<f64>>>,
+    /// The comparison, chunk by chunk.
+    chunks: Vec<Chunk>,
 }
 
 /// An auto-oriented layer: its node and the channel of its position (or of its split x and
@@ -125,12 +140,14 @@ impl WorldSearch {
             headings,
             original,
             curves: options.curves,
+            tried: Mutex::new(None),
         }
     }
 
-    /// Fits every channel with its tolerance and measures the whole pose.
-    fn attempt(&self, tolerances: &[f64], angles: bool) -> Attempt {
-        self.attempt_on(&self.channels, usize::MAX, tolerances, angles)
+    /// Fits every channel with its tolerance and measures the whole pose, angles included
+    /// (what the final measure reports, which then reuses this comparison).
+    fn attempt(&self, tolerances: &[f64]) -> Attempt {
+        self.attempt_on(&self.channels, usize::MAX, tolerances, true)
     }
 
     /// Fits `channels` (the search's own, or a pilot's prefixes of them; `None` where a pilot
@@ -146,12 +163,14 @@ impl WorldSearch {
             .into_par_iter()
             .map(|i| {
                 if self.fitted[i] {
-                    fit_channel(
+                    // A pilot measures the curves as fitted; a full try as played.
+                    fit_channel_sampled(
                         &channels[i],
                         &self.kept[i],
                         tolerances[i],
                         self.curves,
                         false,
+                        samples == usize::MAX,
                     )
                 } else {
                     Outcome {
@@ -173,7 +192,7 @@ impl WorldSearch {
         let heading_samples = times.map_or_else(Vec::new, |times| {
             heading_samples(&self.tree, &self.headings, &tracks, &times)
         });
-        let (error, per_joint) = self.original.compare_first(
+        let chunks = self.original.chunks(
             samples,
             &self.tree,
             &inputs(
@@ -186,12 +205,15 @@ impl WorldSearch {
                 &heading_samples,
             ),
             angles,
+            |_| None,
         );
+        let (error, per_joint) = self.original.merge(&chunks);
         Attempt {
             tolerances: tolerances.to_vec(),
             outcomes,
             error,
             per_joint,
+            chunks,
         }
     }
 
@@ -232,7 +254,7 @@ impl WorldSearch {
         let mut best: Option<Attempt> = None;
         for _ in 0..SEARCH_ROUNDS {
             let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances, angles);
+            let attempt = self.attempt(&tolerances);
             options.trace.line(format_args!(
                 "attempt {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
@@ -262,15 +284,15 @@ impl WorldSearch {
             tolerances = next;
         }
         if let Some(b) = best {
-            return (b.outcomes, b.error, b.per_joint);
+            return self.chosen(b);
         }
         // Nothing within the budget: halve every share until something is.
         let mut scale = 0.5;
         for _ in 0..12 {
             let tolerances: Vec<f64> = self.base.iter().map(|b| b * scale).collect();
-            let attempt = self.attempt(&tolerances, angles);
+            let attempt = self.attempt(&tolerances);
             if feasible(&attempt.error) {
-                return (attempt.outcomes, attempt.error, attempt.per_joint);
+                return self.chosen(attempt);
             }
             scale /= 2.0;
         }
@@ -287,6 +309,24 @@ impl WorldSearch {
             .collect();
         let (error, per_joint) = self.measure(&kept);
         (kept, error, per_joint)
+    }
+
+    /// The outcome of the try `chosen`, which is kept for [`WorldSearch::measure`].
+    fn chosen(&self, mut chosen: Attempt) -> (Vec<Outcome>, WorldError, PerNode) {
+        // The values move to the try kept (nothing after the search reads them).
+        let tried = Tried {
+            tracks: chosen.outcomes.iter().map(|o| o.track.clone()).collect(),
+            sampled: chosen
+                .outcomes
+                .iter_mut()
+                .map(|o| o.sampled.take())
+                .collect(),
+            chunks: chosen.chunks,
+        };
+        if let Ok(mut slot) = self.tried.lock() {
+            *slot = Some(Arc::new(tried));
+        }
+        (chosen.outcomes, chosen.error, chosen.per_joint)
     }
 
     /// The channels cut to the take's first [`PILOT_SAMPLES`] samples and the samples every
@@ -357,10 +397,44 @@ impl WorldSearch {
 
     /// The world error of `outcomes` (one per channel), overall and per node, with the new
     /// tracks sampled by the model's own interpolants (what a player shows).
+    ///
+    /// Where a track is the one the last search chose, its values are that try's (the
+    /// player's, bit for bit), and every chunk of samples where all values are the try's keeps
+    /// the try's comparison: only what plays differently is posed again.
     pub fn measure(&self, outcomes: &[Outcome]) -> (WorldError, PerNode) {
-        let played = Played::new(self, outcomes);
-        self.original
-            .compare(&self.tree, &played.inputs(self), true)
+        let tried = self.tried.lock().ok().and_then(|t| t.clone());
+        // Headings follow the position tracks through times of their own: posed afresh.
+        let tried = tried.filter(|t| self.headings.is_empty() && t.tracks.len() == outcomes.len());
+        let played = Played::new(self, outcomes, tried.as_deref());
+        let inputs = played.inputs(self);
+        let Some(tried) = tried.as_deref() else {
+            return self.original.compare(&self.tree, &inputs, true);
+        };
+        let vs = |i: usize| self.channels[i].value_size;
+        let same = |chunk: usize| {
+            (0..outcomes.len()).all(|i| {
+                if played.reused[i] {
+                    return true;
+                }
+                let range = chunk * CHUNK * vs(i)..((chunk + 1) * CHUNK * vs(i));
+                let was = tried.sampled[i]
+                    .as_deref()
+                    .unwrap_or(&self.channels[i].samples);
+                let now = played.values(i, was);
+                let end = range.end.min(now.len()).min(was.len());
+                let range = range.start.min(end)..end;
+                now[range.clone()]
+                    .iter()
+                    .zip(&was[range])
+                    .all(|(a, b)| a.to_bits() == b.to_bits())
+            })
+        };
+        let chunks = self
+            .original
+            .chunks(usize::MAX, &self.tree, &inputs, true, |c| {
+                same(c).then(|| tried.chunks.get(c).cloned()).flatten()
+            });
+        self.original.merge(&chunks)
     }
 
     /// Every node origin and vertex of `probe` posed by the original and by `outcomes` (one
@@ -386,29 +460,44 @@ impl WorldSearch {
             &self.headings,
             &original_headings,
         );
-        let played = Played::new(self, outcomes);
+        let played = Played::new(self, outcomes, None);
         probe.compare(&self.tree, &a, &played.inputs(self), candidate, &times)
     }
 }
 
 /// Reduced tracks (one per channel of a search) sampled by the model's own interpolants at
 /// the channels' sample times, with the headings they give auto-oriented layers.
-struct Played {
-    /// Each track's values at every sample.
-    sampled: Vec<Vec<f64>>,
+struct Played<'t> {
+    /// Each track's values at every sample (`None`: the tried values, `reused`).
+    sampled: Vec<Option<Vec<f64>>>,
+    /// Whether each track is the tried one, whose values are reused.
+    reused: Vec<bool>,
+    /// The try reused.
+    tried: Option<&'t Tried>,
     /// The tracks.
     tracks: Vec<Track>,
     /// Each heading's angle at every sample.
     headings: Vec<Vec<f64>>,
 }
 
-impl Played {
-    /// `outcomes` (one per channel of `search`) played at its sample times.
-    fn new(search: &WorldSearch, outcomes: &[Outcome]) -> Played {
+impl<'t> Played<'t> {
+    /// `outcomes` (one per channel of `search`) played at its sample times; a track that is
+    /// `tried`'s fitted one plays the values tried.
+    fn new(search: &WorldSearch, outcomes: &[Outcome], tried: Option<&'t Tried>) -> Played<'t> {
+        let reused: Vec<bool> = (0..outcomes.len())
+            .map(|i| {
+                tried.is_some_and(|t| {
+                    t.sampled[i].is_some() && plays_alike(&t.tracks[i], &outcomes[i].track)
+                })
+            })
+            .collect();
         let sampled = outcomes
             .par_iter()
             .zip(search.channels.par_iter())
-            .map(|(o, c)| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            .zip(reused.par_iter())
+            .map(|((o, c), &reused)| {
+                (!reused).then(|| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            })
             .collect();
         let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
         let headings = match search.channels.first() {
@@ -417,14 +506,28 @@ impl Played {
         };
         Played {
             sampled,
+            reused,
+            tried,
             tracks,
             headings,
         }
     }
 
+    /// Track `i`'s values at every sample (`fallback` where neither played nor tried, which
+    /// does not happen).
+    fn values<'s>(&'s self, i: usize, fallback: &'s [f64]) -> &'s [f64] {
+        match (&self.sampled[i], self.tried) {
+            (Some(v), _) => v,
+            (None, Some(t)) => t.sampled[i].as_deref().unwrap_or(fallback),
+            (None, None) => fallback,
+        }
+    }
+
     /// What drives each node of `search`'s tree.
-    fn inputs<'s>(&'s self, search: &WorldSearch) -> Vec<NodeInput<'s>> {
-        let slices: Vec<&[f64]> = self.sampled.iter().map(Vec::as_slice).collect();
+    fn inputs<'s>(&'s self, search: &'s WorldSearch) -> Vec<NodeInput<'s>> {
+        let slices: Vec<&[f64]> = (0..self.sampled.len())
+            .map(|i| self.values(i, &search.channels[i].samples))
+            .collect();
         inputs(
             &search.tree,
             &search.targets,
@@ -434,6 +537,49 @@ impl Played {
             &search.headings,
             &self.headings,
         )
+    }
+}
+
+/// Whether `a` and `b` play bit for bit the same values at every time: the same kind, key
+/// times and values, interpolation and the bezier handles that shape their segments (what a
+/// file's reader leaves aside — tangent modes, extras, the handles outside the keys — does
+/// not play).
+fn plays_alike(a: &Track, b: &Track) -> bool {
+    fn bits(x: &[f32], y: &[f32]) -> bool {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
+    }
+    let (Some(va), Some(vb)) = (a.values.as_numbers(), b.values.as_numbers()) else {
+        return false;
+    };
+    if a.kind != b.kind
+        || a.interpolation != b.interpolation
+        || !bits(&a.times, &b.times)
+        || !bits(va, vb)
+    {
+        return false;
+    }
+    if a.interpolation != Interpolation::Bezier {
+        return true;
+    }
+    match (&a.tangents, &b.tangents) {
+        (None, None) => true,
+        (Some(x), Some(y)) => {
+            // Segment k runs from key k's out handle to key k + 1's in handle.
+            let width = a.value_size() * 2;
+            let keys = a.times.len();
+            let outs = ..keys.saturating_sub(1) * width;
+            let ins = width.min(keys * width)..keys * width;
+            match (
+                x.out_tangents.get(outs),
+                y.out_tangents.get(outs),
+                x.in_tangents.get(ins.clone()),
+                y.in_tangents.get(ins),
+            ) {
+                (Some(xo), Some(yo), Some(xi), Some(yi)) => bits(xo, yo) && bits(xi, yi),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 
@@ -458,8 +604,9 @@ const SEARCH_ROUNDS: usize = 6;
 /// A try that saves less than this share of the best try's keys ends the search.
 const SETTLED: f64 = 0.01;
 
-/// A try within the budget whose error is at least this share of it ends the search.
-const CLOSE: f64 = 0.88;
+/// A try within the budget whose error is at least this share of it ends the search (another
+/// full try on a long take costs as much as the first and gains a few percent of keys).
+const CLOSE: f64 = 0.8;
 
 /// The share of the budget the rescaling aims at (a little under it: the largest error over
 /// many samples does not move exactly as the tolerances do).
@@ -478,6 +625,8 @@ struct Attempt {
     tolerances: Vec<f64>,
     /// Each channel's fit.
     outcomes: Vec<Outcome>,
+    /// The comparison chunk by chunk (see [`WorldFrames::chunks`]).
+    chunks: Vec<Chunk>,
     /// The whole pose's error.
     error: WorldError,
     /// Each joint's (distance, angle) error.

@@ -34,6 +34,13 @@ pub(crate) struct NodeInput<'a> {
     pub unit_rotation: bool,
 }
 
+/// The input of a node nothing drives: its rest transform.
+static REST: NodeInput<'static> = NodeInput {
+    values: [None; PROPERTIES],
+    heading: None,
+    unit_rotation: false,
+};
+
 impl<'a> NodeInput<'a> {
     /// The values of `property` at sample `s`, if animated.
     #[inline]
@@ -82,6 +89,9 @@ pub struct WorldError {
 
 /// Per node: the largest distance any of its points moved and the largest angle it turned.
 pub(crate) type PerNode = Vec<(f64, f64)>;
+
+/// The comparison of one chunk of samples ([`CHUNK`]): its largest difference and each node's.
+pub(crate) type Chunk = (WorldError, PerNode);
 
 /// The world frames of `tree` driven by `inputs` (one per node) at the sample `times`.
 pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> WorldFrames {
@@ -144,8 +154,8 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
     }
 }
 
-/// Samples per piece of parallel work.
-const CHUNK: usize = 256;
+/// Samples per piece of parallel work (and per [`Chunk`] of a comparison).
+pub(crate) const CHUNK: usize = 256;
 
 /// One pose of every node: its world transform, measured points and world rotation.
 pub(crate) struct Pose {
@@ -157,6 +167,20 @@ pub(crate) struct Pose {
     base: Vec<[f64; 3]>,
     /// The offsets of every node's other points from its first, nodes in order.
     offsets: Vec<[f64; 3]>,
+    /// Each node's first point, `None` at its origin (then it is the translation).
+    firsts: Vec<Option<DVec3>>,
+    /// Every node's other points as offsets from its first, nodes in order: one along an axis
+    /// (a shell point) as the axis and its length, else the offset.
+    arms: Vec<Arm>,
+}
+
+/// A point's offset from its node's first point, in the node's local space.
+#[derive(Debug, Clone, Copy)]
+enum Arm {
+    /// Along one local axis (0, 1, 2), this far: the world offset is that column scaled.
+    Axis(usize, f64),
+    /// Any other offset.
+    Any(DVec3),
 }
 
 impl Pose {
@@ -164,19 +188,35 @@ impl Pose {
     pub fn new(tree: &Tree) -> Pose {
         let n = tree.len();
         let extra = tree.points.iter().map(|p| p.len().saturating_sub(1)).sum();
+        let mut firsts = Vec::with_capacity(n);
+        let mut arms = Vec::with_capacity(extra);
+        for points in &tree.points {
+            let first = points.first().copied().unwrap_or([0.0; 3]);
+            firsts.push((first != [0.0; 3]).then(|| DVec3::from_array(first)));
+            for p in points.iter().skip(1) {
+                let d = DVec3::from_array(*p) - DVec3::from_array(first);
+                let axes: Vec<usize> = (0..3).filter(|&k| d[k] != 0.0).collect();
+                arms.push(match axes[..] {
+                    [k] => Arm::Axis(k, d[k]),
+                    _ => Arm::Any(d),
+                });
+            }
+        }
         Pose {
             world: vec![DAffine3::IDENTITY; n],
             rotation: vec![[0.0, 0.0, 0.0, 1.0]; n],
             base: vec![[0.0; 3]; n],
             offsets: vec![[0.0; 3]; extra],
+            firsts,
+            arms,
         }
     }
 
     /// Poses every node at sample `s` (with world rotations only when `rotations`).
     pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
         for &j in &tree.order {
-            let input = inputs.get(j).copied().unwrap_or_default();
-            let (local, unit) = local_transform(tree.local[j], &input, s, rotations);
+            let input = inputs.get(j).unwrap_or(&REST);
+            let (local, unit) = local_transform(&tree.local[j], input, s, rotations);
             let w = match tree.parent[j] {
                 Some(pj) => self.world[pj] * local,
                 None => local,
@@ -194,15 +234,21 @@ impl Pose {
         // Points, in node order (the order offsets are stored in).
         let mut o = 0;
         for (j, points) in tree.points.iter().enumerate() {
-            let Some(first) = points.first() else {
+            if points.is_empty() {
                 continue;
-            };
+            }
             let w = &self.world[j];
-            let base = w.transform_point3(DVec3::from_array(*first));
+            let base = match self.firsts[j] {
+                None => w.translation,
+                Some(first) => w.transform_point3(first),
+            };
             self.base[j] = base.to_array();
-            for p in &points[1..] {
-                let d = DVec3::from_array(*p) - DVec3::from_array(*first);
-                self.offsets[o] = (w.matrix3 * d).to_array();
+            for _ in 1..points.len() {
+                let offset = match self.arms[o] {
+                    Arm::Axis(k, length) => w.matrix3.col(k) * length,
+                    Arm::Any(d) => w.matrix3 * d,
+                };
+                self.offsets[o] = offset.to_array();
                 o += 1;
             }
         }
@@ -213,7 +259,7 @@ impl Pose {
 /// `rotations`).
 #[inline]
 fn local_transform(
-    local: Local,
+    local: &Local,
     input: &NodeInput,
     s: usize,
     rotations: bool,
@@ -224,6 +270,7 @@ fn local_transform(
             rotation,
             scale,
         } => {
+            let (position, rotation, scale) = (*position, *rotation, *scale);
             let p = input
                 .at(Property::Position, s)
                 .map_or(position, |v| [v[0], v[1], v[2]]);
@@ -245,7 +292,7 @@ fn local_transform(
                 .map_or(scale, |v| [v[0], v[1], v[2]]);
             (compose(p, q, sc), rotations.then(|| normalized(q)))
         }
-        Local::Layer { ddd, auto_orient } => {
+        &Local::Layer { ddd, auto_orient } => {
             let get = |p: Property| input.at(p, s);
             let triple = |v: Option<&[f64]>, default: f64| -> [f64; 3] {
                 let mut out = [default; 3];
@@ -336,12 +383,28 @@ impl WorldFrames {
         inputs: &[NodeInput],
         angles: bool,
     ) -> (WorldError, PerNode) {
+        self.merge(&self.chunks(samples, tree, inputs, angles, |_| None))
+    }
+
+    /// The comparison of the first `samples` samples chunk by chunk ([`CHUNK`] samples each,
+    /// distances not yet raised by the rounding: see [`WorldFrames::merge`]); `known(chunk)`
+    /// gives a chunk's result when it is already known (the pose there is one measured before).
+    pub fn chunks(
+        &self,
+        samples: usize,
+        tree: &Tree,
+        inputs: &[NodeInput],
+        angles: bool,
+        known: impl Fn(usize) -> Option<Chunk> + Sync,
+    ) -> Vec<Chunk> {
         let n = self.nodes;
         let samples = self.samples().min(samples);
-        let chunks = samples.div_ceil(CHUNK);
-        let partial: Vec<(WorldError, PerNode)> = (0..chunks)
+        (0..samples.div_ceil(CHUNK))
             .into_par_iter()
             .map(|chunk| {
+                if let Some(done) = known(chunk) {
+                    return done;
+                }
                 let mut pose = Pose::new(tree);
                 let mut out = WorldError::default();
                 let mut per_node = vec![(0.0f64, 0.0f64); n];
@@ -352,10 +415,15 @@ impl WorldFrames {
                 }
                 (out, per_node)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The largest difference overall and per node over `chunks` (see
+    /// [`WorldFrames::chunks`]), every distance raised by the rounding of the stored offsets.
+    pub fn merge(&self, chunks: &[Chunk]) -> (WorldError, PerNode) {
         let mut out = WorldError::default();
-        let mut per_node = vec![(0.0f64, 0.0f64); n];
-        for (e, pn) in partial {
+        let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
+        for (e, pn) in chunks {
             if e.distance > out.distance {
                 out.distance = e.distance;
                 out.worst = e.worst;
