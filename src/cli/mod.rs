@@ -16,7 +16,6 @@ mod info;
 mod optimize;
 mod output;
 mod reduce;
-mod reduce_packing;
 
 pub mod render;
 mod sample;

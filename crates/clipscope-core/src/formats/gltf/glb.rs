@@ -8,6 +8,9 @@
 
 use std::fmt;
 
+use crate::formats::Format;
+use crate::formats::json::Located;
+
 /// The magic number at the start of a GLB file.
 pub(crate) const MAGIC: &[u8; 4] = b"glTF";
 /// The chunk type of the JSON chunk (`JSON` in ASCII).
@@ -222,6 +225,19 @@ pub(crate) fn build(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
         out.resize(out.len() + pad(bin.len()), 0);
     }
     out
+}
+
+/// A file's container, its JSON text and its BIN chunk (GLB only).
+pub(crate) type Parts<'b> = (Format, &'b [u8], Option<&'b [u8]>);
+
+/// The container of `bytes`, its JSON text and its BIN chunk (GLB only).
+pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>, Located> {
+    if bytes.starts_with(MAGIC) {
+        let glb = parse(bytes).map_err(|e| Located::syntax("", e.to_string()))?;
+        Ok((Format::Glb, glb.json, glb.bin))
+    } else {
+        Ok((Format::Gltf, bytes, None))
+    }
 }
 
 #[cfg(test)]

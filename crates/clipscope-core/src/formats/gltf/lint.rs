@@ -6,7 +6,8 @@
 //! say), is unreadable: the findings of the checks come with one `parse` error.
 
 use super::check::{Doc, check};
-use super::read::{Mode, build, folder, split};
+use super::glb::split;
+use super::read::{Mode, build, folder};
 use super::schema::{Parsed, parse_root, parse_typed};
 use crate::formats::codec::{Input, validate_clips};
 use crate::formats::json::Located;

@@ -31,8 +31,9 @@ use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
 use super::check::Checked;
+use super::glb::split;
 use super::schema::{GltfJson, Parsed, SamplerJson, parse, target_names};
-use super::{GltfSource, glb, mesh, names, pointer, skeleton};
+use super::{GltfSource, mesh, names, pointer, skeleton};
 use crate::formats::codec::{Input, Steps};
 use crate::formats::document::{Source, Unread};
 use crate::formats::json::Located;
@@ -70,19 +71,6 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         Ok(build(input, format, parsed, buffers, Mode::Strict)?.doc)
     };
     strict().map_err(|f| f.in_file(input.file))
-}
-
-/// A file's container, its JSON text and its BIN chunk (GLB only).
-pub(crate) type Parts<'b> = (Format, &'b [u8], Option<&'b [u8]>);
-
-/// The container of `bytes`, its JSON text and its BIN chunk (GLB only).
-pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>, Located> {
-    if bytes.starts_with(glb::MAGIC) {
-        let glb = glb::parse(bytes).map_err(|e| Located::syntax("", e.to_string()))?;
-        Ok((Format::Glb, glb.json, glb.bin))
-    } else {
-        Ok((Format::Gltf, bytes, None))
-    }
 }
 
 /// The folder external buffers of `file` are read from.

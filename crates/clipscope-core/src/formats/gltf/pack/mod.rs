@@ -141,18 +141,7 @@ pub(crate) fn pack(
     packing: &Packing,
 ) -> Vec<Buffer> {
     let roles = roles(root);
-    // The accessors in each view (`u64::MAX` for a sparse part).
-    let mut holders: HashMap<u64, Vec<u64>> = HashMap::new();
-    for (i, a) in list(root, "accessors").iter().enumerate() {
-        if let Some(v) = a.get("bufferView").and_then(Value::as_u64) {
-            holders.entry(v).or_default().push(i as u64);
-        }
-        for key in ["/sparse/indices/bufferView", "/sparse/values/bufferView"] {
-            if let Some(v) = a.pointer(key).and_then(Value::as_u64) {
-                holders.entry(v).or_default().push(u64::MAX);
-            }
-        }
-    }
+    let holders = holders(root);
     let old_views = list(root, "bufferViews").to_vec();
     let mut main: Vec<u8> = Vec::new();
     let mut fallback: Vec<u8> = Vec::new();
@@ -250,18 +239,7 @@ pub(crate) fn pack(
         views.push(Value::Object(view));
     }
     if packing.fallback && !fallback.is_empty() {
-        // The uncompressed data follows the compressed data in the same buffer (a GLB has one
-        // binary chunk).
-        align(&mut main);
-        let base = main.len() as u64;
-        for &v in &compressed_views {
-            if let Some(map) = views[v].as_object_mut() {
-                let offset = map.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
-                map.insert("buffer".into(), json!(0));
-                map.insert("byteOffset".into(), json!(base + offset));
-            }
-        }
-        main.append(&mut fallback);
+        append_fallback(&mut main, &mut fallback, &mut views, &compressed_views);
         declare(root, false);
     }
     let renumbered: HashMap<u64, u64> = moves.iter().map(|(&old, &(new, _))| (old, new)).collect();
@@ -297,6 +275,42 @@ pub(crate) fn pack(
     );
     out.push((fields, Vec::new()));
     out
+}
+
+/// The accessors in each buffer view of `root`, by view (`u64::MAX` for a sparse part).
+fn holders(root: &Map<String, Value>) -> HashMap<u64, Vec<u64>> {
+    let mut holders: HashMap<u64, Vec<u64>> = HashMap::new();
+    for (i, a) in list(root, "accessors").iter().enumerate() {
+        if let Some(v) = a.get("bufferView").and_then(Value::as_u64) {
+            holders.entry(v).or_default().push(i as u64);
+        }
+        for key in ["/sparse/indices/bufferView", "/sparse/values/bufferView"] {
+            if let Some(v) = a.pointer(key).and_then(Value::as_u64) {
+                holders.entry(v).or_default().push(u64::MAX);
+            }
+        }
+    }
+    holders
+}
+
+/// Moves the uncompressed `fallback` data behind the compressed data in `main` (a GLB has one
+/// binary chunk) and points the `compressed_views` of `views` at it there.
+fn append_fallback(
+    main: &mut Vec<u8>,
+    fallback: &mut Vec<u8>,
+    views: &mut [Value],
+    compressed_views: &[usize],
+) {
+    align(main);
+    let base = main.len() as u64;
+    for &v in compressed_views {
+        if let Some(map) = views[v].as_object_mut() {
+            let offset = map.get("byteOffset").and_then(Value::as_u64).unwrap_or(0);
+            map.insert("buffer".into(), json!(0));
+            map.insert("byteOffset".into(), json!(base + offset));
+        }
+    }
+    main.append(fallback);
 }
 
 /// Pads `data` to a multiple of 4 bytes.

@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use super::EXTENSION;
+use crate::formats::gltf::glb::split;
 use crate::formats::gltf::names::node_names;
-use crate::formats::gltf::read::split;
 use crate::formats::gltf::schema::parse;
 
 /// How one animation track of a glTF file is stored.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use clipscope_core::formats::{self, Document, TrackStorage, WriteOptions};
 use clipscope_core::model::ops::reduce::{CurveFit, ReduceOptions};
 
-use super::reduce::{Attempt, Pass, Target};
+use super::{Attempt, Pass, Target};
 
 /// The share of the budget a quaternion's rounding may use at a metre from its joint.
 const ROTATION_SHARE: f64 = 0.1;

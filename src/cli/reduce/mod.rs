@@ -8,6 +8,8 @@
 //! curves on the way (a glTF weights channel it had to bake, say), the reduction is redone with
 //! straight segments, and failing that the clips are only losslessly optimized.
 
+mod packing;
+
 use clipscope_core::formats::ReadOptions;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,7 +18,6 @@ use serde_json::{Value, json};
 
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
-use super::reduce_packing::{Sizes, fewer_digits, rotation_bits, smallest};
 use clipscope_core::formats::Budget;
 use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
@@ -25,6 +26,7 @@ use clipscope_core::model::ops::reduce::{
 };
 use clipscope_core::model::{Model, Skeleton, shown_windows};
 use clipscope_scene::Rig;
+use packing::{Sizes, fewer_digits, rotation_bits, smallest};
 
 /// A length unit a file may be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
