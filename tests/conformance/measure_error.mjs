@@ -1,7 +1,12 @@
 // How far a reduced (or otherwise changed) animation file strays from the original, measured
 // by the players themselves: three.js r187 for glTF/GLB, lottie-web for Lottie.
 //
-//   node measure_error.mjs ORIGINAL CHANGED [--shells SHELLS.json] [--max-vertices N]
+//   node measure_error.mjs ORIGINAL CHANGED [--shells SHELLS.json] [--max-vertices N] [--times T,…]
+//
+// --times adds moments to the ones below (seconds of each animation; for Lottie, seconds from
+// the root composition's in point): the test passes the time `clipscope reduce` reports its
+// worst error at, so the player checks the reported number where it was found even when that
+// moment lies between the original's keys (motion paths baked finer than their keyframes).
 //
 // glTF/GLB (GLTFLoader with three.js's MeshoptDecoder for EXT_meshopt_compression; buffers in
 // the GLB or in data: URIs): each animation of ORIGINAL is
@@ -39,9 +44,10 @@ const option = (name) => {
 };
 const shellsFile = option('--shells');
 const maxVertices = Number(option('--max-vertices') ?? Infinity);
+const extraTimes = (option('--times') ?? '').split(',').filter((t) => t !== '').map(Number).filter(Number.isFinite);
 const [original, changed] = args;
 if (!original || !changed) {
-  console.error('usage: node measure_error.mjs ORIGINAL CHANGED [--shells FILE] [--max-vertices N]');
+  console.error('usage: node measure_error.mjs ORIGINAL CHANGED [--shells FILE] [--max-vertices N] [--times T,…]');
   process.exit(2);
 }
 
@@ -54,6 +60,11 @@ function withMidpoints(times) {
     out.push(t);
   });
   return out;
+}
+
+/// `times` (sorted, distinct) with `extra` added, sorted and distinct.
+function withExtra(times, extra) {
+  return [...new Set([...times, ...extra])].sort((a, b) => a - b);
 }
 
 /// The larger of two {error, ...} records.
@@ -113,7 +124,8 @@ async function measureGltf() {
   const axes = [new THREE.Vector3(1, 0, 0), new THREE.Vector3(0, 1, 0), new THREE.Vector3(0, 0, 1)];
   for (const [index, clipA] of a.animations.entries()) {
     const clipB = b.animations.find((c) => c.name === clipA.name) ?? b.animations[index];
-    const times = withMidpoints(clipA.tracks.flatMap((t) => Array.from(t.times)));
+    const inClip = extraTimes.filter((t) => t >= 0 && t <= clipA.duration);
+    const times = withExtra(withMidpoints(clipA.tracks.flatMap((t) => Array.from(t.times))), inClip);
     const play = (gltf, clip) => {
       const mixer = new THREE.AnimationMixer(gltf.scene);
       const action = mixer.clipAction(clip);
@@ -230,7 +242,9 @@ function lottieFrames(json) {
   mapped(json.layers, (f) => f, 0);
   const ip = json.ip ?? 0;
   const op = json.op ?? ip;
-  return withMidpoints(frames.map((f) => Math.min(Math.max(f, ip), op)));
+  const fr = json.fr > 0 ? json.fr : 30;
+  const extra = extraTimes.map((t) => ip + t * fr).filter((f) => f >= ip && f <= op);
+  return withExtra(withMidpoints(frames.map((f) => Math.min(Math.max(f, ip), op))), extra);
 }
 
 /// `p · M` for lottie-web's row-vector 4×4 `props`, x and y as drawn.

@@ -54,7 +54,8 @@ fn shells(report: &Value) -> Value {
 }
 
 /// What the player measures between `original` and `changed` (`measure_error.mjs`'s JSON),
-/// with the shell points of `report` when given; `None` (after a SKIPPED line) without node.
+/// with the shell points of `report` and the time of its worst error when given; `None` (after
+/// a SKIPPED line) without node.
 pub fn measure(original: &Path, changed: &Path, report: Option<&Value>) -> Option<Value> {
     let conformance = node_package("three")?;
     node_package("lottie-web")?;
@@ -68,6 +69,10 @@ pub fn measure(original: &Path, changed: &Path, report: Option<&Value>) -> Optio
     if let Some(report) = report {
         std::fs::write(&shells_file, shells(report).to_string()).unwrap();
         command.arg("--shells").arg(&shells_file);
+        // The player checks the reported error where the reduction found it too.
+        if let Some(time) = report["worst"]["time"].as_f64() {
+            command.arg("--times").arg(time.to_string());
+        }
     }
     let output = command.output().unwrap();
     assert!(
@@ -230,11 +235,6 @@ const SHARED: [(&str, f64); 12] = [
     ("lottie/transform.json", 0.5),
 ];
 
-/// Shared Lottie files whose worst layer is a shape bounded by the corners of its box, which
-/// lie outside the paths lottie-web measures: there the reported error is an upper bound
-/// (dalek: 0.47 px reported, 0.37 px measured at 0.5 px), not yet the player's number.
-const BOXED: [&str; 1] = ["lottie/dalek.json"];
-
 #[test]
 fn shared_files_keep_the_budget_where_the_players_look() {
     let dir = tempfile::tempdir().unwrap();
@@ -265,17 +265,10 @@ fn shared_files_keep_the_budget_where_the_players_look() {
                 (seen - reported).abs() <= 1e-3 * budget,
                 "{context}: the reported error is not the player's"
             );
-        } else if BOXED.contains(&file) {
-            // Shapes bounded by their boxes: the corners hold every path point the player
-            // measures, so its error is at most the reported one (up to lottie-web's
-            // approximate bezier easing).
-            assert!(
-                seen <= reported + 0.05 * budget,
-                "{context}: more than reported"
-            );
         } else {
             // Measured only where the composition shows each layer (in and out points,
-            // precompositions through the layers that show them): lottie-web's number.
+            // precompositions through the layers that show them), shape layers at the hull
+            // of the path points they draw: lottie-web's number.
             assert!(
                 (seen - reported).abs() <= 0.05 * budget,
                 "{context}: the reported error is not the player's"

@@ -135,7 +135,7 @@ impl LayerFigure {
             let extent = layer
                 .size
                 .map(|[lw, lh]| [0.0, 0.0, lw, lh])
-                .or(layer.bounds);
+                .or_else(|| layer.bounds());
             let (origin, sx, sy) = match extent {
                 Some([x0, y0, x1, y1]) => {
                     let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);

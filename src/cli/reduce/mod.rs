@@ -577,8 +577,9 @@ fn to_text(
 }
 
 /// Where the largest error is, as JSON: `{"node", "time", "point", …}` (`point` is
-/// `"origin"`, `"shell"` with `axis` and `radius`, `"corner"` with `corner`, or null for a
-/// track bounded on its own).
+/// `"origin"`, `"shell"` with `axis` and `radius`, `"vertex"` with `vertex`, `"corner"` with
+/// `corner`, `"outline"` with `outline` (a shape layer's hull point), or null for a track
+/// bounded on its own).
 fn worst_json(w: &Worst) -> Value {
     let mut v = json!({ "node": w.node, "time": w.time, "place": w.place() });
     match w.point {
@@ -596,6 +597,10 @@ fn worst_json(w: &Worst) -> Value {
         Some(PointKind::Corner(k)) => {
             v["point"] = json!("corner");
             v["corner"] = json!(k);
+        }
+        Some(PointKind::Outline(k)) => {
+            v["point"] = json!("outline");
+            v["outline"] = json!(k);
         }
     }
     v

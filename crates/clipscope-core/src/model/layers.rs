@@ -88,8 +88,9 @@ pub struct Layer {
     pub size: Option<[f64; 2]>,
     /// A solid's colour, `#rrggbb`.
     pub solid_colour: Option<String>,
-    /// A shape layer's extent in layer space, `[x0, y0, x1, y1]`, if known.
-    pub bounds: Option<[f64; 4]>,
+    /// The corners of the convex hull of what a shape layer draws, in layer space (empty
+    /// where not known).
+    pub outline: Vec<[f64; 2]>,
     /// The transform properties driven by an expression (track-name suffixes: `position`,
     /// `position[x]`, …): an expression may read the keys themselves (`key(n)`,
     /// `nearestKey`, `velocityAtTime`), so their keys are kept exactly as they are.
@@ -188,6 +189,17 @@ impl Layers {
 }
 
 impl Layer {
+    /// The extent of a shape layer's outline, `[x0, y0, x1, y1]`, when it has an area.
+    pub fn bounds(&self) -> Option<[f64; 4]> {
+        let (first, rest) = self.outline.split_first()?;
+        let b = rest
+            .iter()
+            .fold([first[0], first[1], first[0], first[1]], |b, &[x, y]| {
+                [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)]
+            });
+        (b[2] > b[0] && b[3] > b[1]).then_some(b)
+    }
+
     /// The layer as the `layers` array of the `userData` entry holds it: `name`, then the fields
     /// the file has, in a fixed order.
     fn to_json(&self) -> Value {
@@ -226,8 +238,8 @@ impl Layer {
         if let Some(sc) = &self.solid_colour {
             v["sc"] = json!(sc);
         }
-        if let Some(b) = self.bounds {
-            v["bounds"] = json!(b);
+        if !self.outline.is_empty() {
+            v["outline"] = json!(self.outline);
         }
         if !self.expressions.is_empty() {
             v["expressions"] = json!(self.expressions);
@@ -260,14 +272,15 @@ impl Layer {
             time_remap: flag("tm"),
             size: (|| Some([at("size", 0)?, at("size", 1)?]))(),
             solid_colour: text("sc"),
-            bounds: (|| {
-                Some([
-                    at("bounds", 0)?,
-                    at("bounds", 1)?,
-                    at("bounds", 2)?,
-                    at("bounds", 3)?,
-                ])
-            })(),
+            outline: l
+                .get("outline")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| Some([p.get(0)?.as_f64()?, p.get(1)?.as_f64()?]))
+                        .collect()
+                })
+                .unwrap_or_default(),
             expressions: l
                 .get("expressions")
                 .and_then(Value::as_array)
@@ -337,7 +350,7 @@ mod tests {
                     sr: 0.5,
                     auto_orient: true,
                     time_remap: true,
-                    bounds: Some([-1.0, -2.0, 3.0, 4.0]),
+                    outline: vec![[-1.0, -2.0], [3.0, 4.0]],
                     expressions: vec!["position[x]".into()],
                     ..Layer::default()
                 },
@@ -351,7 +364,7 @@ mod tests {
         let json = layers.to_json();
         assert_eq!(
             serde_json::to_string(&json).unwrap(),
-            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"bounds":[-1.0,-2.0,3.0,4.0],"expressions":["position[x]"]}]}"##
+            r##"{"fr":25.0,"v":"5.7.4","ip":10.0,"op":null,"w":512.0,"h":256.0,"layers":[{"name":"box","ind":1.0,"st":0.0,"sr":1.0,"size":[20.0,10.0],"sc":"#ff0000"},{"name":"child","nm":"Child","parent":1.0,"st":2.0,"sr":0.5,"ao":1,"tm":true,"outline":[[-1.0,-2.0],[3.0,4.0]],"expressions":["position[x]"]}]}"##
         );
         assert_eq!(Layers::from_json(&json), Some(layers));
         let precomp = Layers {

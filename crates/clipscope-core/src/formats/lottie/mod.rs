@@ -40,6 +40,7 @@ pub(crate) mod easing;
 pub(crate) mod emit;
 pub(crate) mod lint;
 pub(crate) mod matrix;
+pub(crate) mod outline;
 pub(crate) mod played;
 pub(crate) mod read;
 pub(crate) mod rules;

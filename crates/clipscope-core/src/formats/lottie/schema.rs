@@ -344,10 +344,10 @@ impl<'a> Layer<'a> {
             time_remap: obj.get_some("tm").is_some(),
             size: size_of(&obj),
             solid_colour: obj.text("sc"),
-            bounds: obj
+            outline: obj
                 .get_some("shapes")
                 .and_then(|n| serde_json::from_str::<serde_json::Value>(n.raw.get()).ok())
-                .and_then(|shapes| shape_bounds(&shapes)),
+                .map_or_else(Vec::new, |shapes| super::outline::shape_outline(&shapes)),
             // Filled in by the reader, which sees each transform property.
             expressions: Vec::new(),
         };
@@ -364,116 +364,6 @@ fn size_of(obj: &Obj<'_>) -> Option<[f64; 2]> {
         (w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0).then_some([w, h])
     };
     pair("sw", "sh").or_else(|| pair("w", "h"))
-}
-
-/// The union of the extents of the static rectangles (`rc`), ellipses (`el`) and paths (`sh`)
-/// in `shapes`, groups (`gr`) included with their transforms (`tr`: position, anchor, scale,
-/// rotation; first keys where animated), as `[x0, y0, x1, y1]`.
-fn shape_bounds(shapes: &serde_json::Value) -> Option<[f64; 4]> {
-    use glam::{DAffine2, DVec2};
-    use serde_json::Value;
-    let pair = |v: &Value| -> Option<[f64; 2]> {
-        let k = v.get("k")?;
-        // Animated: the first keyframe's start value.
-        let k = match k.get(0) {
-            Some(first) if first.is_object() => first.get("s")?,
-            _ => k,
-        };
-        Some([k.get(0)?.as_f64()?, k.get(1)?.as_f64()?])
-    };
-    let mut out: Option<[f64; 4]> = None;
-    let mut add = |x0: f64, y0: f64, x1: f64, y1: f64| {
-        if [x0, y0, x1, y1].iter().all(|v| v.is_finite()) {
-            out = Some(match out {
-                Some(b) => [b[0].min(x0), b[1].min(y0), b[2].max(x1), b[3].max(y1)],
-                None => [x0, y0, x1, y1],
-            });
-        }
-    };
-    // A group's transform (its `tr` item): p + R(r)·S(s/100)·(x − a), nested groups composed.
-    let scalar = |v: &Value| -> Option<f64> {
-        let k = v.get("k")?;
-        match k.get(0) {
-            Some(first) if first.is_object() => first.get("s")?.get(0)?.as_f64(),
-            Some(x) => x.as_f64(),
-            None => k.as_f64(),
-        }
-    };
-    let group_transform = |items: &[Value]| -> DAffine2 {
-        let Some(tr) = items
-            .iter()
-            .find(|i| i.get("ty").and_then(Value::as_str) == Some("tr"))
-        else {
-            return DAffine2::IDENTITY;
-        };
-        let get = |key: &str, default: [f64; 2]| tr.get(key).and_then(pair).unwrap_or(default);
-        let (p, a, sc) = (get("p", [0.0; 2]), get("a", [0.0; 2]), get("s", [100.0; 2]));
-        let r = tr.get("r").and_then(scalar).unwrap_or(0.0);
-        let t = DAffine2::from_translation(DVec2::from(p))
-            * DAffine2::from_angle(r.to_radians())
-            * DAffine2::from_scale(DVec2::from(sc) / 100.0)
-            * DAffine2::from_translation(-DVec2::from(a));
-        if t.is_finite() { t } else { DAffine2::IDENTITY }
-    };
-    let mut stack: Vec<(&Value, DAffine2)> = shapes
-        .as_array()?
-        .iter()
-        .map(|s| (s, DAffine2::IDENTITY))
-        .collect();
-    let mut seen = 0usize;
-    while let Some((shape, at)) = stack.pop() {
-        seen += 1;
-        if seen > 10_000 {
-            break;
-        }
-        let mut point = |x: f64, y: f64| {
-            let q = at.transform_point2(DVec2::new(x, y));
-            add(q.x, q.y, q.x, q.y);
-        };
-        match shape.get("ty").and_then(Value::as_str) {
-            Some("gr") => {
-                if let Some(items) = shape.get("it").and_then(Value::as_array) {
-                    let inner = at * group_transform(items);
-                    stack.extend(items.iter().map(|i| (i, inner)));
-                }
-            }
-            Some("rc" | "el") => {
-                let (Some(p), Some(s)) =
-                    (shape.get("p").and_then(pair), shape.get("s").and_then(pair))
-                else {
-                    continue;
-                };
-                let (hx, hy) = (s[0] / 2.0, s[1] / 2.0);
-                for (dx, dy) in [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)] {
-                    point(p[0] + dx, p[1] + dy);
-                }
-            }
-            Some("sh") => {
-                let Some(k) = shape.get("ks").and_then(|ks| ks.get("k")) else {
-                    continue;
-                };
-                let path = match k.get(0) {
-                    Some(first) if first.get("s").is_some() => {
-                        first.get("s").and_then(|s| s.get(0))
-                    }
-                    _ => Some(k),
-                };
-                let Some(vertices) = path.and_then(|p| p.get("v")).and_then(Value::as_array) else {
-                    continue;
-                };
-                for v in vertices {
-                    if let (Some(x), Some(y)) = (
-                        v.get(0).and_then(Value::as_f64),
-                        v.get(1).and_then(Value::as_f64),
-                    ) {
-                        point(x, y);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out.filter(|b| b[2] > b[0] && b[3] > b[1])
 }
 
 impl<'a> Transform<'a> {
@@ -630,27 +520,6 @@ pub(crate) fn detect(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shape_bounds_apply_group_transforms() {
-        let shapes: serde_json::Value = serde_json::from_str(
-            r#"[{"ty":"gr","it":[
-                {"ty":"rc","p":{"k":[0,0]},"s":{"k":[10,10]}},
-                {"ty":"gr","it":[
-                    {"ty":"el","p":{"k":[0,0]},"s":{"k":[4,4]}},
-                    {"ty":"tr","p":{"k":[10,0]},"a":{"k":[0,0]},"s":{"k":[100,100]},"r":{"k":90}}
-                ]},
-                {"ty":"tr","p":{"k":[100,50]},"a":{"k":[0,0]},"s":{"k":[200,200]},"r":{"k":0}}
-            ]}]"#,
-        )
-        .unwrap();
-        let b = shape_bounds(&shapes).unwrap();
-        // The rect: 20 × 20 around (100, 50); the ellipse: at (120, 50), 8 across.
-        let want = [90.0, 40.0, 124.0, 60.0];
-        for (g, w) in b.iter().zip(want) {
-            assert!((g - w).abs() < 1e-9, "{b:?} != {want:?}");
-        }
-    }
 
     #[test]
     fn detects_lottie_but_not_threejs() {

@@ -255,6 +255,7 @@ impl Worst {
                 self.node,
                 ["top left", "top right", "bottom right", "bottom left"][k.min(3)]
             ),
+            Some(PointKind::Outline(k)) => format!("{}'s outline point {k}", self.node),
         }
     }
 }

@@ -10,11 +10,12 @@
 //!   farthest point that moves with the node: the farthest skinned vertex it influences
 //!   (weighted) when the file has a mesh, else its farthest child, else (a leaf) a fraction of
 //!   its own bone's length (ACL's "shell distance"), in the file's units;
-//! * a layer ([`Local::Layer`]): the corners of its content's extent in layer space (a solid's
-//!   or precomposition's size, a shape layer's bounds, the composition's box where the content
-//!   is not known; a null layer has none), while it is visible (between its in and out points).
+//! * a layer ([`Local::Layer`]): the corners of its content in layer space (a solid's or
+//!   precomposition's box, the convex hull of the path points a shape layer draws over all its
+//!   keys, the composition's box where the content is not known; a null layer has none), while
+//!   it is visible (between its in and out points).
 //!
-//! The error of a point is convex in the point, so the corners bound everything inside the box.
+//! The error of a point is convex in the point, so the corners bound everything inside them.
 
 use std::collections::HashMap;
 
@@ -58,6 +59,8 @@ pub enum PointKind {
     },
     /// A corner of a layer's content (0–3: top left, top right, bottom right, bottom left).
     Corner(usize),
+    /// A corner of the convex hull of what a shape layer draws (its index on the hull).
+    Outline(usize),
     /// A vertex of a mesh (its index in the mesh's primitive).
     Vertex(usize),
 }
@@ -187,10 +190,13 @@ impl Tree {
         let mut points = Vec::with_capacity(n);
         let mut kinds = Vec::with_capacity(n);
         for l in list {
-            let corners = content_box(l, comp).map_or_else(Vec::new, |[x0, y0, x1, y1]| {
-                vec![[x0, y0, 0.0], [x1, y0, 0.0], [x1, y1, 0.0], [x0, y1, 0.0]]
-            });
-            kinds.push((0..corners.len()).map(PointKind::Corner).collect());
+            let (corners, outlined) = content_corners(l, comp);
+            let kind = if outlined {
+                PointKind::Outline
+            } else {
+                PointKind::Corner
+            };
+            kinds.push((0..corners.len()).map(kind).collect());
             points.push(corners);
         }
         let visible = list
@@ -332,21 +338,32 @@ fn length(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
 }
 
-/// The extent of a layer's content in layer space, `[x0, y0, x1, y1]`: a solid's or
-/// precomposition's size, a shape layer's bounds, nothing for a null layer, else the
-/// composition's box (content not known: text, images without a size).
-fn content_box(layer: &Layer, comp: Option<[f64; 2]>) -> Option<[f64; 4]> {
+/// The corners of a layer's content in layer space: a solid's or precomposition's box, the
+/// hull of what a shape layer draws, nothing for a null layer, else the composition's box
+/// (content not known: text, images without a size).
+/// The second value says the corners are the shape outline's.
+fn content_corners(layer: &Layer, comp: Option<[f64; 2]>) -> (Vec<[f64; 3]>, bool) {
     const NULL: f64 = 3.0;
+    let corners = |[x0, y0, x1, y1]: [f64; 4]| {
+        vec![[x0, y0, 0.0], [x1, y0, 0.0], [x1, y1, 0.0], [x0, y1, 0.0]]
+    };
     if let Some([w, h]) = layer.size {
-        return Some([0.0, 0.0, w, h]);
+        return (corners([0.0, 0.0, w, h]), false);
     }
-    if let Some(b) = layer.bounds.filter(|b| b.iter().all(|v| v.is_finite())) {
-        return Some(b);
+    let outline: Vec<[f64; 3]> = layer
+        .outline
+        .iter()
+        .filter(|p| p.iter().all(|v| v.is_finite()))
+        .map(|&[x, y]| [x, y, 0.0])
+        .collect();
+    if !outline.is_empty() {
+        return (outline, true);
     }
     if layer.ty == Some(NULL) {
-        return None;
+        return (Vec::new(), false);
     }
-    comp.map(|[w, h]| [0.0, 0.0, w, h])
+    let box_corners = comp.map_or_else(Vec::new, |[w, h]| corners([0.0, 0.0, w, h]));
+    (box_corners, false)
 }
 
 #[cfg(test)]
