@@ -448,6 +448,45 @@ mod tests {
     }
 
     #[test]
+    fn shape_layers_measure_their_outline_points() {
+        let layers = Layers {
+            fps: 30.0,
+            composition: Composition::Main {
+                version: None,
+                start_frame: 0.0,
+                end_frame: Some(30.0),
+                width: Some(100.0),
+                height: Some(80.0),
+            },
+            layers: vec![Layer {
+                name: "shape".into(),
+                ty: Some(4.0),
+                outline: vec![
+                    [0.0, -5.0],
+                    [5.0, 0.0],
+                    [0.0, 5.0],
+                    [-5.0, 0.0],
+                    [f64::NAN, 0.0],
+                ],
+                ..Layer::default()
+            }],
+        };
+        let tree = Tree::from_layers(&layers);
+        // The hull's points, not the box around them (whose corners the player never draws).
+        assert_eq!(
+            tree.points[0],
+            [
+                [0.0, -5.0, 0.0],
+                [5.0, 0.0, 0.0],
+                [0.0, 5.0, 0.0],
+                [-5.0, 0.0, 0.0]
+            ]
+        );
+        assert_eq!(tree.kinds[0][3], PointKind::Outline(3));
+        assert_eq!(layers.layers[0].bounds(), Some([-5.0, -5.0, 5.0, 5.0]));
+    }
+
+    #[test]
     fn cycles_in_parents_are_broken() {
         let tree = Tree::from_skeleton(
             &Skeleton {
