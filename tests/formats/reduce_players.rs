@@ -220,12 +220,13 @@ fn character_within(input: &Path, dir: &Path, height: f32) {
 
 /// The shared files the players can load, reduced at a budget in their own units (glTF:
 /// metres; Lottie: composition pixels).
-const SHARED: [(&str, f64); 12] = [
+const SHARED: [(&str, f64); 13] = [
     ("gltf/AnimatedTriangle.gltf", 0.01),
     ("gltf/BoxAnimated.gltf", 0.01),
     ("gltf/SimpleMorph.gltf", 0.01),
     ("gltf/SimpleSkin.gltf", 0.01),
     ("lottie/adrock.json", 0.5),
+    ("lottie/Boat_Loader.json", 0.5),
     ("lottie/dalek.json", 0.5),
     ("lottie/starfish.json", 0.5),
     ("lottie/issue_1717.json", 0.5),

@@ -197,9 +197,15 @@ pub(crate) fn layer_matrix(v: &LayerValues, ddd: bool) -> DAffine3 {
         .affine()
 }
 
-/// lottie-web's auto-orient heading in degrees: the direction from `before` to `at`.
+/// lottie-web's auto-orient heading in degrees: the direction from `before` to `at`, taken as
+/// lottie-web takes it from its `Float32Array` values (positions rounded to `f32`): where the
+/// two are a few ulps apart (after the last key, or along a slow segment) that rounding, not
+/// the path's tangent, decides the angle the player turns the layer by.
 pub(crate) fn heading(at: [f64; 2], before: [f64; 2]) -> f64 {
-    (at[1] - before[1]).atan2(at[0] - before[0]).to_degrees()
+    let f = |v: f64| v as f32 as f64;
+    (f(at[1]) - f(before[1]))
+        .atan2(f(at[0]) - f(before[0]))
+        .to_degrees()
 }
 
 /// The times a layer's auto-orient heading at clip time `t` compares its position at, for a
@@ -268,6 +274,16 @@ mod tests {
         };
         near(layer_matrix(&v, false), [0.0, 1.0, -1.0, 0.0, 0.0, 0.0]);
         assert_eq!(heading([1.0, 1.0], [0.0, 0.0]), 45.0);
+    }
+
+    /// Positions closer than an `f32` ulp turn the layer as their `f32` values do.
+    #[test]
+    fn headings_come_from_float32_positions() {
+        // 1000.00001 rounds to 1000 in f32 (ulp 6.1e-5), so only y separates the two.
+        assert_eq!(heading([1000.00001, 501.0], [1000.0, 500.0]), 90.0);
+        let ulp = f64::from(f32::EPSILON) * 512.0;
+        let h = heading([1000.0 + ulp, 500.0 + ulp], [1000.0, 500.0]);
+        assert!((h - 45.0).abs() < 1e-9, "{h}");
     }
 
     #[test]
