@@ -57,17 +57,8 @@ impl Default for Transform2D {
     }
 }
 
-/// `p · q` for affine matrices.
-pub fn multiply(p: &Matrix, q: &Matrix) -> Matrix {
-    [
-        p[0] * q[0] + p[2] * q[1],
-        p[1] * q[0] + p[3] * q[1],
-        p[0] * q[2] + p[2] * q[3],
-        p[1] * q[2] + p[3] * q[3],
-        p[0] * q[4] + p[2] * q[5] + p[4],
-        p[1] * q[4] + p[3] * q[5] + p[5],
-    ]
-}
+/// `p · q` for affine matrices (the picture model's product: the same layout).
+pub use crate::model::picture::multiply;
 
 /// The rotation by `deg` degrees (clockwise on a y-down screen).
 fn rotation(deg: f64) -> Matrix {

@@ -153,17 +153,7 @@ pub(crate) fn decode(
             filter.name()
         ));
     }
-    let ptr = out.as_mut_ptr().cast::<c_void>();
-    // SAFETY: `out` holds `count` elements of `stride` bytes, a stride the filter allows
-    // (checked above); the filters work in place.
-    unsafe {
-        match filter {
-            Filter::None => {}
-            Filter::Octahedral => ffi::meshopt_decodeFilterOct(ptr, count, stride),
-            Filter::Quaternion => ffi::meshopt_decodeFilterQuat(ptr, count, stride),
-            Filter::Exponential => ffi::meshopt_decodeFilterExp(ptr, count, stride),
-        }
-    }
+    decode_filter(&mut out, count, stride, filter);
     Ok(out)
 }
 
@@ -233,9 +223,19 @@ pub(crate) fn filter_exponential(values: &[f32], n: usize, bits: i32) -> Vec<u8>
 pub(crate) fn unfilter(filtered: &[u8], stride: usize, filter: Filter) -> Vec<u8> {
     let mut out = filtered.to_vec();
     let count = out.len() / stride;
+    decode_filter(&mut out, count, stride, filter);
+    out
+}
+
+/// Runs the decoder's `filter` stage in place over the first `count` elements of `stride`
+/// bytes of `out`. The caller has checked that the filter allows `stride` (8 for quaternions,
+/// 4 or 8 for octahedral, a multiple of 4 for exponential) and that `out` holds `count`
+/// elements.
+fn decode_filter(out: &mut [u8], count: usize, stride: usize, filter: Filter) {
+    assert!(out.len() >= count * stride, "filter input too short");
     let ptr = out.as_mut_ptr().cast::<c_void>();
-    // SAFETY: `out` holds `count` elements of `stride` bytes, the stride the filter was
-    // encoded with (8 for quaternions, 12 for exponential vectors).
+    // SAFETY: `out` holds `count` elements of `stride` bytes (asserted above), a stride the
+    // filter allows (the callers' contract); the filters work in place.
     unsafe {
         match filter {
             Filter::None => {}
@@ -244,7 +244,6 @@ pub(crate) fn unfilter(filtered: &[u8], stride: usize, filter: Filter) -> Vec<u8
             Filter::Exponential => ffi::meshopt_decodeFilterExp(ptr, count, stride),
         }
     }
-    out
 }
 
 #[cfg(test)]
