@@ -3,7 +3,8 @@
 //! to the first, the clip running past its last key), written by clipscope in the formats it
 //! reads: three.js clip JSON, glTF (a node hierarchy with STEP, LINEAR and CUBICSPLINE samplers),
 //! a PlayCanvas anim clip (cubic and Euler curves, engine 2.x paths), PlayCanvas animation
-//! JSON, and an anim clip in the engine's `alarm-on-clip` shape (4-component Euler outputs).
+//! JSON, an anim clip in the engine's `alarm-on-clip` shape (4-component Euler outputs), a
+//! cubic Euler anim clip with fast turns, and the lenient shapes of [`super::lenient`].
 
 use std::path::{Path, PathBuf};
 
@@ -281,5 +282,34 @@ pub fn write_sources(dir: &Path, seed: u64) -> Vec<PathBuf> {
     let path = dir.join("generated.alarm-on-clip.json");
     std::fs::write(&path, serde_json::to_vec(&alarm).unwrap()).unwrap();
     out.push(path);
+    // A cubic localEulerAngles curve with fast turns (up to ~300° between keys 0.1–0.3 s
+    // apart, steep tangents): the engine evaluates the Hermite in degrees, then turns it.
+    let times = [0.0f32, 0.15, 0.45, 0.55, 0.85, 1.0];
+    let mut data = Vec::new();
+    for _ in times {
+        for _ in 0..3 {
+            data.push(range(&mut rng, -900.0, 900.0)); // in-tangent (degrees per second)
+        }
+        data.extend([range(&mut rng, -80.0, 80.0), range(&mut rng, -300.0, 300.0)]);
+        data.push(range(&mut rng, -170.0, 170.0));
+        for _ in 0..3 {
+            data.push(range(&mut rng, -900.0, 900.0)); // out-tangent
+        }
+    }
+    let cubic = serde_json::json!({
+        "name": "cubic-euler",
+        "duration": 1.0,
+        "inputs": [times],
+        "outputs": [{"components": 3, "data": data}],
+        "curves": [
+            {"path": {"entityPath": ["rig", "spinner"], "component": "entity",
+                      "propertyPath": ["localEulerAngles"]},
+             "inputIndex": 0, "outputIndex": 0, "interpolation": 2}
+        ]
+    });
+    let path = dir.join("generated.cubic-euler.anim.json");
+    std::fs::write(&path, serde_json::to_vec(&cubic).unwrap()).unwrap();
+    out.push(path);
+    super::lenient::write_sources(dir, &mut rng, &mut out);
     out
 }

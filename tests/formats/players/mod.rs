@@ -25,6 +25,7 @@
 
 mod compare;
 mod generated;
+mod lenient;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

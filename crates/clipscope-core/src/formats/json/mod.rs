@@ -13,6 +13,7 @@
 //! Nothing here knows a format: the format modules build their schemas on top of it.
 
 pub(crate) mod detect;
+mod js_number;
 mod key;
 mod kind;
 mod node;
@@ -22,6 +23,7 @@ pub mod path;
 mod raw_fields;
 mod shaped;
 
+pub(crate) use js_number::js_number;
 pub(crate) use key::Key;
 pub(crate) use kind::JsonKind;
 pub(crate) use node::{Located, Node, Obj, top_object};

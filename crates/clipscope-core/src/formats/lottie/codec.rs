@@ -27,7 +27,9 @@ impl Codec for LottieCodec {
         if doc.clips.is_empty() {
             Vec::new()
         } else {
-            lint::lint(input.bytes)
+            let mut found = lint::lint(input.bytes);
+            found.extend(lint::lenient(doc));
+            found
         }
     }
 

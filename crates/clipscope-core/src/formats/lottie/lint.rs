@@ -7,14 +7,34 @@
 //!   inside still shapes what is seen, and the first or last keyframe holds its value beyond
 //!   it, so neither is reported. Keyframe times and in/out points count the same frames
 //!   (lottie-web subtracts `st` from both); time-stretched layers are not checked;
-//! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition.
+//! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition
+//!   (compared as lottie-web compares them, loosely: `"2"` names layer 2);
+//! * `lottie-lenient-layer`: a layer field the reader accepted as lottie-web reads it (a `ty`
+//!   that is no number, an `ind` or `parent` written as text; [`Document::accepted`]).
 //!
 //! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
 //! plain JSON, so a shape this module does not expect is skipped, never an error.
 
 use serde_json::Value;
 
+use crate::formats::Document;
+use crate::formats::json::js_number;
 use crate::model::Problem;
+
+/// `lottie-lenient-layer` findings: what the reader of `doc` accepted.
+pub(crate) fn lenient(doc: &Document) -> Vec<Problem> {
+    doc.accepted
+        .iter()
+        .map(|a| Problem::warning("lottie-lenient-layer", a.describe()).in_clip(0))
+        .collect()
+}
+
+/// A layer index as lottie-web's loose `ind == parent` compares it: a number, or a decimal
+/// written as text.
+fn loose(v: &Value, k: &str) -> Option<f64> {
+    let x = v.get(k)?;
+    x.as_f64().or_else(|| x.as_str().and_then(js_number))
+}
 
 /// The raw-file findings of the Lottie text `bytes`.
 pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
@@ -41,7 +61,7 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
         let Some(layers) = layers.and_then(Value::as_array) else {
             continue;
         };
-        let indices: Vec<f64> = layers.iter().filter_map(|l| num(l, "ind")).collect();
+        let indices: Vec<f64> = layers.iter().filter_map(|l| loose(l, "ind")).collect();
         for (i, layer) in layers.iter().enumerate() {
             let at = format!("{path}[{i}]");
             let (ip, op) = (num(layer, "ip"), num(layer, "op"));
@@ -53,7 +73,7 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
                     format!("{at}: the layer's ip ({ip}) is not before its op ({op})"),
                 ));
             }
-            if let Some(parent) = num(layer, "parent")
+            if let Some(parent) = loose(layer, "parent")
                 && !indices.contains(&parent)
             {
                 out.push(Problem::warning(
@@ -190,5 +210,26 @@ mod tests {
         assert_eq!(codes(shifted), ["lottie-key-outside-layer"]);
         let stretched = shifted.replace(r#""st":96"#, r#""st":96,"sr":2"#);
         assert!(codes(&stretched).is_empty());
+    }
+
+    #[test]
+    fn lenient_layers_are_read_as_lottie_web_reads_them_and_noted() {
+        let text = r#"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
+            {"ty":"4","ind":"1","ip":0,"op":30,"st":0,"ks":{"p":{"a":0,"k":[10,20,0]}}},
+            {"ty":3,"ind":2,"parent":"1","ip":0,"op":30,"st":0,
+             "ks":{"r":{"a":1,"k":[{"t":0,"s":[0],"o":{"x":[0],"y":[0]},"i":{"x":[1],"y":[1]}},
+                                   {"t":30,"s":[90]}]}}}]}"#;
+        let doc =
+            crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("l.json")).unwrap();
+        let layers = doc.clips[0].layers.as_ref().unwrap();
+        let records = &layers.layers;
+        assert_eq!(records[0].ty, Some(3.0));
+        assert_eq!(records[0].ind, Some(1.0));
+        assert_eq!(records[1].parent, Some(1.0));
+        let paths: Vec<&str> = doc.accepted.iter().map(|a| a.path.as_str()).collect();
+        assert_eq!(paths, ["layers[0].ind", "layers[0].ty", "layers[1].parent"]);
+        // The parent written as text names layer 1: no false alarm.
+        assert!(codes(text).is_empty(), "{:?}", codes(text));
+        assert_eq!(lenient(&doc).len(), 3);
     }
 }

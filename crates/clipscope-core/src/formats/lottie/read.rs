@@ -112,6 +112,12 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         art: std::sync::OnceLock::new(),
     };
     let unread = super::unread::unread(bytes, &clips);
+    let accepted = comp
+        .layers
+        .iter()
+        .chain(comp.precomps.iter().flat_map(|p| &p.layers))
+        .flat_map(|l| l.accepted.iter().cloned())
+        .collect();
     Ok(Document {
         path: Some(file.to_path_buf()),
         format: Format::Lottie,
@@ -120,7 +126,7 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         mesh: None,
         model: None,
         unread,
-        accepted: Vec::new(),
+        accepted,
         source: Source::new(LottieSource(Arc::new(source))),
     })
 }

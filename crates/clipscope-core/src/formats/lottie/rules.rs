@@ -32,4 +32,13 @@ pub(crate) const RULES: &[Rule] = &[
         fix: "Point parent at the ind of a layer of the same composition, or remove it.",
         explanation: "Players ignore a parent that names no layer, so the layer moves on its own instead of with the parent the file meant.",
     },
+    Rule {
+        code: "lottie-lenient-layer",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "A Lottie layer's ty is no number, or its ind or parent is written as text; lottie-web reads it leniently.",
+        fix: "Nothing needed for playback in lottie-web; write the layer type and indices as numbers to make the file plain (other players may refuse it).",
+        explanation: "lottie-web's createItem switches on ty with strict cases and makes any other value a null layer (its transform plays, nothing is drawn), and its parenting compares ind == parent loosely, so \"2\" names layer 2. clipscope reads such layers the same way and says so in info.",
+    },
 ];

@@ -144,6 +144,8 @@ pub(crate) struct Layer<'a> {
     pub record: model::Layer,
     /// Its transform `ks`, when present.
     pub transform: Option<Transform<'a>>,
+    /// Fields read leniently the way lottie-web reads them (see [`Layer::decode`]).
+    pub accepted: Vec<crate::formats::Accepted>,
 }
 
 /// The transform properties of a layer (spec A3), in clipscope's order.
@@ -312,9 +314,60 @@ fn decode_layers<'a>(node: &Node<'a>) -> Result<Vec<Layer<'a>>, Located> {
         .collect()
 }
 
+/// A layer's `ind` or `parent` as lottie-web matches them (`layers[i].ind == parent`, loose
+/// equality): a number, or a decimal written as text, which is compared as the number it
+/// spells; the text noted in `accepted`.
+fn loose_number(
+    obj: &Obj<'_>,
+    name: &str,
+    accepted: &mut Vec<crate::formats::Accepted>,
+) -> Result<Option<f64>, Located> {
+    match obj.get_some(name) {
+        Some(n) if n.kind() == JsonKind::String => {
+            let Some(v) = n
+                .string()
+                .ok()
+                .as_deref()
+                .and_then(crate::formats::json::js_number)
+            else {
+                return Err(n.wrong("a number"));
+            };
+            accepted.push(crate::formats::Accepted::new(
+                &n.path,
+                "written as text; lottie-web matches layers by loose equality \
+                 (`ind == parent`), which compares it as the number it spells",
+            ));
+            Ok(Some(v))
+        }
+        _ => obj.number(name),
+    }
+}
+
+/// A layer's type `ty`: a number, or for any other JSON value 3 (null layer), as lottie-web's
+/// `createItem` switch (strict cases, default `createNull`) makes it; that is noted in
+/// `accepted`.
+fn layer_type(obj: &Obj<'_>, accepted: &mut Vec<crate::formats::Accepted>) -> Option<f64> {
+    let n = obj.get_some("ty")?;
+    if n.kind() == JsonKind::Number {
+        return n.f64().ok();
+    }
+    accepted.push(crate::formats::Accepted::new(
+        &n.path,
+        format!(
+            "the layer type {} is no number; lottie-web's createItem makes such a layer a null \
+             layer (its transform plays, it draws nothing), and so does clipscope",
+            n.raw.get().trim()
+        ),
+    ));
+    Some(3.0)
+}
+
 impl<'a> Layer<'a> {
-    /// Decodes one layer object.
+    /// Decodes one layer object. As lottie-web reads them: a `ty` that is no number makes a null
+    /// layer ([`layer_type`]); `ind` and `parent` written as text are the numbers they spell
+    /// ([`loose_number`]).
     fn decode(obj: Obj<'a>) -> Result<Layer<'a>, Located> {
+        let mut accepted = Vec::new();
         let sr = match obj.number("sr")? {
             Some(v) if v != 0.0 => v,
             _ => 1.0,
@@ -331,9 +384,9 @@ impl<'a> Layer<'a> {
         let record = model::Layer {
             name: String::new(),
             nm: obj.text("nm"),
-            ind: obj.number("ind")?,
-            ty: obj.number("ty")?,
-            parent: obj.number("parent")?,
+            ind: loose_number(&obj, "ind", &mut accepted)?,
+            ty: layer_type(&obj, &mut accepted),
+            parent: loose_number(&obj, "parent", &mut accepted)?,
             ip: obj.number("ip")?,
             op: obj.number("op")?,
             st: obj.number("st")?.unwrap_or(0.0),
@@ -351,7 +404,11 @@ impl<'a> Layer<'a> {
             // Filled in by the reader, which sees each transform property.
             expressions: Vec::new(),
         };
-        Ok(Layer { record, transform })
+        Ok(Layer {
+            record,
+            transform,
+            accepted,
+        })
     }
 }
 

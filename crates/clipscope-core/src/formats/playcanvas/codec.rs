@@ -23,8 +23,10 @@ impl Codec for PlayCanvasCodec {
         read::read(input)
     }
 
-    fn rules(&self, input: &Input<'_>, _doc: &Document) -> Vec<Problem> {
-        lint::lint(input.bytes)
+    fn rules(&self, input: &Input<'_>, doc: &Document) -> Vec<Problem> {
+        let mut found = lint::lint(input.bytes);
+        found.extend(lint::lenient(doc));
+        found
     }
 
     fn check_writable(&self, doc: &Document) -> Result<(), NotWritable> {

@@ -9,6 +9,13 @@
 //! error here, at the key's path. Rotations are Euler degrees turned into quaternions by
 //! [`quaternion_from_euler`] once, at load, like the engine.
 //!
+//! Shapes the engine's parser reads leniently are read the same way and listed in
+//! [`Document::accepted`] (`validate` notes them, `playcanvas-lenient-shape`): a `version`
+//! written as text (`"4"`: the parser is picked by `_parseAnimationV${version}`), a value with
+//! more than 3 numbers (`new Vec3(p[0], p[1], p[2])` and `setFromEulerAngles(r[0], r[1], r[2])`
+//! read the first 3), a position or scale with fewer (`Vec3`'s missing arguments are 0). A
+//! rotation with fewer than 3 angles stays an error: the engine's quaternion would be NaN.
+//!
 //! Where the engine would throw, or store `undefined`/`NaN`, the reader stops with a
 //! [`ReadError`] naming the JSON path instead. A missing `duration` (the engine would never
 //! loop) becomes the end of the last key.
@@ -22,7 +29,7 @@ use crate::formats::document::Source;
 use crate::formats::euler::quaternion_from_euler;
 use crate::formats::json::path::field;
 use crate::formats::json::top_object;
-use crate::formats::{Document, Format, ReadError};
+use crate::formats::{Accepted, Document, Format, ReadError};
 use crate::model::{BlendMode, Clip, Extras, Track, TrackKind};
 
 /// The channels of a key: version 4 field, version 3 field, track property and kind.
@@ -44,7 +51,8 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         parse_top,
     )?;
     input.check_cancelled()?;
-    let (clip, mut layout) = read_animation(&top, input).map_err(fail)?;
+    let mut accepted = Vec::new();
+    let (clip, mut layout) = read_animation(&top, input, &mut accepted).map_err(fail)?;
     let start = body
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -68,14 +76,18 @@ pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
         mesh: None,
         model: None,
         unread: Vec::new(),
-        accepted: Vec::new(),
+        accepted,
         source: Source::new(layout),
     })
 }
 
 /// The envelope and the animation object: the clip and the layout (without the text around the
-/// top-level object).
-fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayout), Located> {
+/// top-level object); lenient shapes go to `accepted`.
+fn read_animation(
+    top: &Obj,
+    input: &Input<'_>,
+    accepted: &mut Vec<Accepted>,
+) -> Result<(Clip, PlayCanvasLayout), Located> {
     let Some(animation) = top.get_some("animation") else {
         let reason = if top.get("nodes").is_some() {
             "missing \"animation\": PlayCanvas animation JSON wraps the animation as \
@@ -87,8 +99,26 @@ fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayou
     };
     let anim = animation.object_as("an animation object")?;
     let version_node = anim.require("version")?;
-    let version = match version_node.f64() {
-        Ok(v) if v == 3.0 || v == 4.0 => v as u8,
+    // `_parseAnimationV${version}`: the text "3" or "4" picks the same parser as the number.
+    let text = version_node.string().ok();
+    let version = match text.as_deref().map_or_else(
+        || version_node.f64(),
+        |t| match t {
+            "3" => Ok(3.0),
+            "4" => Ok(4.0),
+            _ => Err(version_node.wrong("version 3 or 4")),
+        },
+    ) {
+        Ok(v) if v == 3.0 || v == 4.0 => {
+            if text.is_some() {
+                accepted.push(Accepted::new(
+                    &version_node.path,
+                    "the version written as text; the engine's loader picks its parser by \
+                     `_parseAnimationV${version}`, the same as for the number",
+                ));
+            }
+            v as u8
+        }
         Ok(_) => {
             return Err(Located::new(
                 &version_node.path,
@@ -114,7 +144,7 @@ fn read_animation(top: &Obj, input: &Input<'_>) -> Result<(Clip, PlayCanvasLayou
     let mut node_layouts = Vec::with_capacity(nodes.len());
     for (i, node) in nodes.iter().enumerate() {
         input.step(i, nodes.len())?;
-        let (node_tracks, layout) = read_node(node, version)?;
+        let (node_tracks, layout) = read_node(node, version, accepted)?;
         tracks.extend(node_tracks);
         node_layouts.push(layout);
     }
@@ -186,8 +216,45 @@ fn channel_value(channel: usize, v: [f64; 3]) -> Vec<f32> {
     }
 }
 
-/// One node: its three tracks (none when it has no keys) and its layout.
-fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Located> {
+/// The three numbers the engine's parser takes from the value of channel `channel` (0
+/// position, 1 rotation, 2 scale) at `n`: the first 3, a missing position or scale component 0
+/// (`Vec3`'s default); anything but exactly 3 numbers is noted in `accepted`.
+fn engine_triple(
+    n: &Node,
+    channel: usize,
+    accepted: &mut Vec<Accepted>,
+) -> Result<[f64; 3], Located> {
+    let elems = n.array("an array of 3 numbers")?;
+    if elems.len() == 3 || (channel == 1 && elems.len() < 3) {
+        return n.triple();
+    }
+    let mut v = [0.0; 3];
+    for (x, e) in v.iter_mut().zip(&elems) {
+        *x = e.finite_f32()?;
+    }
+    let how = if elems.len() > 3 {
+        "the engine's parser reads the first 3 and ignores the rest"
+    } else {
+        "the engine's Vec3 takes each missing one as 0"
+    };
+    accepted.push(Accepted::new(
+        &n.path,
+        format!(
+            "{} number{} where 3 are expected; {how}",
+            elems.len(),
+            if elems.len() == 1 { "" } else { "s" }
+        ),
+    ));
+    Ok(v)
+}
+
+/// One node: its three tracks (none when it has no keys) and its layout; lenient shapes go to
+/// `accepted`.
+fn read_node(
+    node: &Node,
+    version: u8,
+    accepted: &mut Vec<Accepted>,
+) -> Result<(Vec<Track>, NodeLayout), Located> {
     let obj = node.object_as("a node object")?;
     let name = obj.require("name")?.string()?;
     let mut texts = HashMap::new();
@@ -207,7 +274,7 @@ fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Locat
         for (c, (key, ..)) in CHANNELS.iter().enumerate() {
             // `defPos ? defPos : k.p`: null counts as absent.
             if let Some(n) = d.get_some(key) {
-                let v = n.triple()?;
+                let v = engine_triple(&n, c, accepted)?;
                 let value = channel_value(c, v);
                 texts
                     .entry(value_key(c, None, &value))
@@ -259,7 +326,7 @@ fn read_node(node: &Node, version: u8) -> Result<(Vec<Track>, NodeLayout), Locat
                 };
                 Located::new(field(&key.path, name), why)
             })?;
-            let v = n.triple()?;
+            let v = engine_triple(&n, c, accepted)?;
             let value = channel_value(c, v);
             texts
                 .entry(value_key(c, Some(t), &value))
@@ -476,8 +543,8 @@ mod tests {
                 "t.json: animation.nodes[0].keys[0].t: missing \"t\"",
             ),
             (
-                node(r#"{"t":0,"p":[0,0],"r":[0,0,0]}"#),
-                "t.json: animation.nodes[0].keys[0].p: expected 3 numbers, found 2",
+                node(r#"{"t":0,"p":[0,0,0],"r":[0,0]}"#),
+                "t.json: animation.nodes[0].keys[0].r: expected 3 numbers, found 2",
             ),
             (
                 node(r#"{"t":0,"p":[0,null,0],"r":[0,0,0]}"#),
@@ -524,7 +591,7 @@ mod tests {
                 "t.json: animation.version: unsupported version 5 (the engine reads versions 3 and 4)",
             ),
             (
-                r#"{"animation":{"version":"4","nodes":[]}}"#.into(),
+                r#"{"animation":{"version":"4.0","nodes":[]}}"#.into(),
                 "t.json: animation.version: expected version 3 or 4, found a string",
             ),
             (

@@ -9,6 +9,14 @@
 //!   property takes (4 for `localEulerAngles`, as the engine's `alarm-on-clip`); the binder uses
 //!   the first ones, and so does clipscope's reader.
 //!
+//! * `playcanvas-number-as-string`: key times, the duration, an output's `components` or a
+//!   curve's index written as text (`"0.5"`); the engine's JavaScript reads them as numbers,
+//!   and so does clipscope's reader.
+//!
+//! * `playcanvas-missing-interpolation`: a curve without `interpolation`; the engine's
+//!   `AnimCache` evaluates nothing for it (the property is held at 0), while clipscope reads it
+//!   as linear, as the curve was surely meant.
+//!
 //! Findings belong to the clip and name the curve's JSON path.
 
 use super::path::{Locator, Transform};
@@ -29,18 +37,32 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
     ) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
+    let mut out = number_texts(&root);
     for (c, curve) in curves.iter().enumerate() {
+        if curve.get("interpolation").is_none() {
+            out.push(
+                Problem::warning(
+                    "playcanvas-missing-interpolation",
+                    format!(
+                        "curves[{c}]: no interpolation; the engine evaluates nothing for such a \
+                         curve and holds the property at 0 (clipscope reads it as linear: write \
+                         \"interpolation\": 1)"
+                    ),
+                )
+                .in_clip(0),
+            );
+        }
         let transform = curve
             .get("path")
             .and_then(|p| Locator::parse(p).ok())
             .and_then(|l| l.transform_of());
-        let components = curve
+        let output = curve
             .get("outputIndex")
-            .and_then(Value::as_u64)
-            .and_then(|o| outputs.get(o as usize))
+            .and_then(index_value)
+            .and_then(|o| outputs.get(o as usize));
+        let components = output
             .and_then(|o| o.get("components"))
-            .and_then(Value::as_u64);
+            .and_then(index_value);
         if let (Some(t), Some(n)) = (transform, components)
             && n as usize > t.components()
         {
@@ -66,13 +88,7 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
         if !rotation || interpolation == 0 {
             continue;
         }
-        let Some(data) = curve
-            .get("outputIndex")
-            .and_then(Value::as_u64)
-            .and_then(|o| outputs.get(o as usize))
-            .and_then(|o| o.get("data"))
-            .and_then(Value::as_array)
-        else {
+        let Some(data) = output.and_then(|o| o.get("data")).and_then(Value::as_array) else {
             continue;
         };
         let numbers: Vec<f64> = data.iter().filter_map(Value::as_f64).collect();
@@ -112,6 +128,62 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
     out
 }
 
+/// A count or index as the engine uses it: a JSON integer or the same written as text.
+fn index_value(v: &Value) -> Option<u64> {
+    match v {
+        Value::String(s) => s.parse().ok().filter(|n: &u64| n.to_string() == *s),
+        v => v.as_u64(),
+    }
+}
+
+/// `playcanvas-number-as-string` findings: numbers written as text where the engine reads them
+/// as numbers (key times, `duration`, `components`, `inputIndex`, `outputIndex`).
+fn number_texts(root: &Value) -> Vec<Problem> {
+    let mut paths = Vec::new();
+    if root.get("duration").is_some_and(Value::is_string) {
+        paths.push("duration".to_string());
+    }
+    let list = |key: &str| {
+        root.get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (i, input) in list("inputs").iter().enumerate() {
+        if input
+            .as_array()
+            .is_some_and(|t| t.iter().any(Value::is_string))
+        {
+            paths.push(format!("inputs[{i}]"));
+        }
+    }
+    for (o, output) in list("outputs").iter().enumerate() {
+        if output.get("components").is_some_and(Value::is_string) {
+            paths.push(format!("outputs[{o}].components"));
+        }
+    }
+    for (c, curve) in list("curves").iter().enumerate() {
+        for key in ["inputIndex", "outputIndex"] {
+            if curve.get(key).is_some_and(Value::is_string) {
+                paths.push(format!("curves[{c}].{key}"));
+            }
+        }
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            Problem::warning(
+                "playcanvas-number-as-string",
+                format!(
+                    "{path}: numbers written as text; the engine's JavaScript reads them as the \
+                     numbers they spell (write plain JSON numbers)"
+                ),
+            )
+            .in_clip(0)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,7 +208,7 @@ mod tests {
     #[test]
     fn extra_components_are_noted() {
         let text = r#"{"inputs":[[0,1]],"outputs":[{"components":4,"data":[0,0,0,0,0,90,0,0]}],
-            "curves":[{"path":{"entityPath":["a"],"component":"entity","propertyPath":["localEulerAngles"]},"inputIndex":0,"outputIndex":0}]}"#;
+            "curves":[{"path":{"entityPath":["a"],"component":"entity","propertyPath":["localEulerAngles"]},"inputIndex":0,"outputIndex":0,"interpolation":1}]}"#;
         let found = lint(text.as_bytes());
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].code, "playcanvas-extra-components");
@@ -145,5 +217,25 @@ mod tests {
             "curves[0]: the output has 4 components where localEulerAngles takes 3; the engine uses the first 3 of each key and ignores the rest"
         );
         assert!(lint(clip("0,0,0,1", 1).as_bytes()).is_empty());
+    }
+
+    #[test]
+    fn text_numbers_and_missing_interpolation_are_noted() {
+        let text = r#"{"duration":"1","inputs":[["0",1]],"outputs":[{"components":"3","data":[0,0,0,1,1,1]}],
+            "curves":[{"path":"a/entity/localPosition","inputIndex":"0","outputIndex":0}]}"#;
+        let found: Vec<String> = lint(text.as_bytes())
+            .iter()
+            .map(|p| format!("{} {}", p.code, p.message.split(':').next().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "playcanvas-number-as-string duration",
+                "playcanvas-number-as-string inputs[0]",
+                "playcanvas-number-as-string outputs[0].components",
+                "playcanvas-number-as-string curves[0].inputIndex",
+                "playcanvas-missing-interpolation curves[0]",
+            ]
+        );
     }
 }

@@ -23,4 +23,22 @@ pub(crate) const RULES: &[Rule] = &[
         fix: "Nothing needed for playback; write the output with 3 components (4 for localRotation) to make the file plain.",
         explanation: "The anim component's binder packs a localPosition, localEulerAngles or localScale value from the first 3 numbers of each key (a localRotation from the first 4) and never reads the others, so the engine plays such a curve (its own example clip alarm-on-clip stores 4 per localEulerAngles key). clipscope reads it the same way and says so in info.",
     },
+    Rule {
+        code: "playcanvas-number-as-string",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "An anim clip's key times, duration, components or curve indices are numbers written as text (\"0.5\"); the engine reads them as the numbers.",
+        fix: "Nothing needed for playback; write plain JSON numbers to make the file plain.",
+        explanation: "AnimClipParser.open keeps the JSON values as they are, and the engine's JavaScript turns such text into numbers where it compares and subtracts key times and indexes arrays, so the clip plays; clipscope reads it the same way and says so in info. Values in an output's data written as text are refused: the engine's lerp joins text instead of adding it.",
+    },
+    Rule {
+        code: "playcanvas-missing-interpolation",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "An anim clip curve has no interpolation; the engine evaluates nothing for it and holds the property at 0.",
+        fix: "Write \"interpolation\": 1 (linear), 0 (step) or 2 (cubic).",
+        explanation: "AnimCurve keeps the missing value as undefined, and AnimCache.eval has a case for 0, 1 and 2 only, so the curve's result keeps its initial zeros: a position or scale of 0, a zero rotation. clipscope reads such a curve as linear, as it was surely meant, so its preview differs from the engine until the interpolation is written.",
+    },
 ];

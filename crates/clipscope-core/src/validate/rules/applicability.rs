@@ -139,9 +139,13 @@ const PINNED: &[(&str, &str)] = &[
     ("lottie-empty-range", "lottie"),
     ("lottie-key-outside-layer", "lottie"),
     ("lottie-missing-parent", "lottie"),
+    ("lottie-lenient-layer", "lottie"),
     ("playcanvas-ignored-channel", "playcanvas"),
+    ("playcanvas-lenient-shape", "playcanvas"),
     ("playcanvas-quaternion-flip", "playcanvas-anim"),
     ("playcanvas-extra-components", "playcanvas-anim"),
+    ("playcanvas-number-as-string", "playcanvas-anim"),
+    ("playcanvas-missing-interpolation", "playcanvas-anim"),
 ];
 
 /// The rules that run on a document of each format checked in memory although they are off for

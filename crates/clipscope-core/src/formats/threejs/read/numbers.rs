@@ -14,6 +14,7 @@ use serde_json::value::RawValue;
 use super::issue::{Ctx, Issue};
 use super::leaves::{string_of, wrong};
 use crate::formats::json::JsonKind;
+pub(super) use crate::formats::json::js_number;
 use crate::formats::json::path::index;
 
 /// "number T is out of range for a N-bit float" at `path`.
@@ -207,20 +208,6 @@ pub(super) fn number_elem(
     let reason = format!("{} is not a number{note}", kind.describe());
     ctx.soft(Issue::coded(nan_code, path, reason).at_key(key))?;
     Ok(coerced)
-}
-
-/// JavaScript's `Number(text)` for a text that spells a finite decimal number (optional sign,
-/// digits with an optional point, optional exponent, white space around): `None` for anything
-/// else (empty text, `Infinity`, hex, words), which three.js would turn into 0, ±Infinity or NaN.
-pub(super) fn js_number(text: &str) -> Option<f64> {
-    let t = text.trim();
-    let plain = t
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'));
-    if t.is_empty() || !plain || !t.bytes().any(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 #[cfg(test)]
