@@ -391,3 +391,52 @@ fn numbers_written_as_text_play_as_in_three_js() {
     let text = String::from_utf8_lossy(&validate.stdout);
     assert!(text.contains("warning number-as-string"), "{text}");
 }
+
+/// A three.js file written back to its own format keeps what it had: `convert` lists nothing as
+/// not written for any shared three.js file (an object file keeps its object tree and geometries
+/// verbatim, so neither the skeleton nor the morph mesh read from them is lost), and the written
+/// object file still holds them.
+#[test]
+fn written_back_three_js_files_report_no_losses() {
+    let Some(dir) = sample_data("threejs") else {
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 9, "{files:?}");
+    for file in &files {
+        let doc = read_file(file).unwrap_or_else(|e| panic!("{e}"));
+        let lost = clipscope_core::formats::conversion_losses(&doc, doc.format);
+        assert!(lost.is_empty(), "{}: {lost:?}", file.display());
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["blend-animation.json", "scene-animation.json"] {
+        let src = sample_data_root().join("threejs").join(name);
+        let out = tmp.path().join(name);
+        let o = clipscope(&[
+            "convert",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(said.contains("wrote"), "{name}: {said}");
+        assert!(!said.contains("not written"), "{name}: {said}");
+        let (a, b) = (
+            value(&std::fs::read(&src).unwrap()),
+            value(&std::fs::read(&out).unwrap()),
+        );
+        for key in ["object", "geometries"] {
+            assert_eq!(a[key], b[key], "{name}: {key}");
+        }
+    }
+}

@@ -77,6 +77,11 @@ impl Codec for ThreeJsCodec {
     }
 
     fn losses_entering(&self, doc: &Document, _to: Format) -> Vec<String> {
+        // An object file is written back with its `object` and `geometries` verbatim: the
+        // skeleton and the morph mesh read from them stay in the file.
+        if matches!(doc.source::<Layout>(), Some(Layout::Scene { .. })) {
+            return Vec::new();
+        }
         let mut lost: Vec<String> = lost_mesh(doc).into_iter().collect();
         if let Some(skeleton) = &doc.skeleton {
             lost.push(format!(
