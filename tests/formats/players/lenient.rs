@@ -8,8 +8,9 @@
 //! * a PlayCanvas animation (version 4) with its version written as text, positions of 2
 //!   numbers (the engine's `Vec3` takes the missing one as 0) and rotations and scales of 4 (the
 //!   parser reads the first 3);
-//! * a Lottie composition with a layer whose `ty` is text (lottie-web makes it a null layer) and
-//!   `ind`/`parent` written as text (lottie-web matches them loosely).
+//! * a Lottie composition with a layer whose `ty` is text (lottie-web makes it a null layer),
+//!   `ind`/`parent` written as text (lottie-web matches them loosely), and a layer's `ip`/`op`
+//!   and a keyframe time `t` written as text (lottie-web compares and subtracts them as numbers).
 
 use std::path::{Path, PathBuf};
 
@@ -85,10 +86,11 @@ pub fn write_sources(dir: &Path, rng: &mut Rng, out: &mut Vec<PathBuf>) {
             {"ty": "4", "ind": "1", "nm": "base", "ip": 0, "op": 30, "st": 0, "ks": {
                 "p": {"a": 1, "k": [key(0.0, json!([20, 30, 0])),
                                     {"t": 30, "s": [range(rng, 60.0, 180.0), 120, 0]}]}}},
-            {"ty": 3, "ind": 2, "parent": "1", "nm": "child", "ip": 0, "op": 30, "st": 0, "ks": {
+            {"ty": 3, "ind": 2, "parent": "1", "nm": "child", "ip": "0", "op": "30", "st": 0,
+             "ks": {
                 "p": {"a": 0, "k": [10, 0, 0]},
                 "r": {"a": 1, "k": [key(0.0, json!([0])),
-                                    {"t": 30, "s": [range(rng, 30.0, 160.0)]}]}}}
+                                    {"t": "30", "s": [range(rng, 30.0, 160.0)]}]}}}
         ]
     });
     write(dir, "lenient.lottie.json", &lottie, out);

@@ -10,7 +10,11 @@
 //! * `lottie-missing-parent`: a layer's `parent` names no layer `ind` of its composition
 //!   (compared as lottie-web compares them, loosely: `"2"` names layer 2);
 //! * `lottie-lenient-layer`: a layer field the reader accepted as lottie-web reads it (a `ty`
-//!   that is no number, an `ind` or `parent` written as text; [`Document::accepted`]).
+//!   that is no number, `ind`, `parent`, `ip`, `op` or a keyframe time written as text;
+//!   [`Document::accepted`]);
+//! * `lottie-unplayable-keyframe`: a transform keyframe lottie-web cannot evaluate, which
+//!   clipscope reads as meant (an easing keyframe without `o`/`i`: linear; a bare-number `s`:
+//!   `[s]`).
 //!
 //! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
 //! plain JSON, so a shape this module does not expect is skipped, never an error.
@@ -81,6 +85,9 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
                     format!("{at}.parent: no layer has ind {parent}"),
                 ));
             }
+            if let Some(ks) = layer.get("ks").and_then(Value::as_object) {
+                out.extend(unplayable_keys(&at, ks));
+            }
             // Keyframe times and in/out points both count the composition's frames
             // (lottie-web subtracts the layer's `st` from the frame and from every keyframe
             // time alike); a time-stretched layer (`sr` ≠ 1) is not checked.
@@ -123,6 +130,49 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
     out
 }
 
+/// `lottie-unplayable-keyframe` findings for the transform `ks` of the layer at `at`: per
+/// property, the first keyframe lottie-web cannot evaluate (and how many more), a keyframe
+/// that eases towards the next one without its `o`/`i` handles (lottie-web reads
+/// `keyData.o.x` of nothing, and shows -999999 or NaN), or one whose value `s` is a bare
+/// number instead of an array (lottie-web reads `s[0]` of a number).
+fn unplayable_keys(at: &str, ks: &serde_json::Map<String, Value>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (prop, value) in ks {
+        let Some(keys) = value.get("k").and_then(Value::as_array) else {
+            continue;
+        };
+        if !keys.first().is_some_and(Value::is_object) {
+            continue;
+        }
+        let bad: Vec<(usize, &str)> = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let hold = k.get("h").and_then(Value::as_f64) == Some(1.0);
+                let eases = i + 1 < keys.len() && !hold;
+                if k.get("s").is_some_and(Value::is_number) {
+                    Some((i, "its value s is a bare number, which lottie-web reads as s[0] of a number (write [v])"))
+                } else if eases && (k.get("o").is_none() || k.get("i").is_none()) {
+                    Some((i, "it eases towards the next keyframe without its o/i handles, so lottie-web cannot evaluate the segment (write o and i, or h: 1)"))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if let Some(&(k, why)) = bad.first() {
+            let more = match bad.len() {
+                1 => String::new(),
+                n => format!(" ({} more)", n - 1),
+            };
+            out.push(Problem::warning(
+                "lottie-unplayable-keyframe",
+                format!("{at}.ks.{prop}.k[{k}]: {why}; clipscope reads it as meant{more}"),
+            ));
+        }
+    }
+    out
+}
+
 /// The first keyframe of `times` (frames) that is never seen in a layer shown over `[ip, op]`:
 /// its index, its time and the time of the neighbour on the same side.
 fn dead_key(times: &[Option<f64>], ip: f64, op: f64) -> Option<(usize, f64, f64)> {
@@ -142,8 +192,17 @@ fn dead_key(times: &[Option<f64>], ip: f64, op: f64) -> Option<(usize, f64, f64)
 mod tests {
     use super::*;
 
+    /// The findings of `text` but `lottie-unplayable-keyframe`: these fixtures leave the
+    /// easing handles out for brevity (that rule has its own test).
+    fn found(text: &str) -> Vec<Problem> {
+        lint(text.as_bytes())
+            .into_iter()
+            .filter(|p| p.code != "lottie-unplayable-keyframe")
+            .collect()
+    }
+
     fn codes(text: &str) -> Vec<String> {
-        lint(text.as_bytes()).into_iter().map(|p| p.code).collect()
+        found(text).into_iter().map(|p| p.code).collect()
     }
 
     #[test]
@@ -159,7 +218,7 @@ mod tests {
         let bad = r#"{"ip":10,"op":10,"layers":[{"ind":1,"ip":0,"op":30,
             "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":20,"s":[50]},{"t":31,"s":[90]},{"t":45,"s":[100]}]}}},
             {"ind":2,"parent":7,"ip":5,"op":5,"ks":{}}]}"#;
-        let p = lint(bad.as_bytes());
+        let p = found(bad);
         let codes: Vec<&str> = p.iter().map(|p| p.code.as_str()).collect();
         assert_eq!(
             codes,
@@ -195,11 +254,7 @@ mod tests {
         let dead = r#"{"ip":0,"op":60,"layers":[{"ind":1,"ip":10,"op":30,
             "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":5,"s":[5]},{"t":20,"s":[100]}]}}}]}"#;
         assert_eq!(codes(dead), ["lottie-key-outside-layer"]);
-        assert!(
-            lint(dead.as_bytes())[0]
-                .message
-                .starts_with("layers[0].ks.o.k[0].t")
-        );
+        assert!(found(dead)[0].message.starts_with("layers[0].ks.o.k[0].t"));
     }
 
     #[test]
@@ -216,9 +271,9 @@ mod tests {
     fn lenient_layers_are_read_as_lottie_web_reads_them_and_noted() {
         let text = r#"{"v":"5.7.0","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[
             {"ty":"4","ind":"1","ip":0,"op":30,"st":0,"ks":{"p":{"a":0,"k":[10,20,0]}}},
-            {"ty":3,"ind":2,"parent":"1","ip":0,"op":30,"st":0,
+            {"ty":3,"ind":2,"parent":"1","ip":"0","op":30,"st":0,
              "ks":{"r":{"a":1,"k":[{"t":0,"s":[0],"o":{"x":[0],"y":[0]},"i":{"x":[1],"y":[1]}},
-                                   {"t":30,"s":[90]}]}}}]}"#;
+                                   {"t":"30","s":[90]}]}}}]}"#;
         let doc =
             crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("l.json")).unwrap();
         let layers = doc.clips[0].layers.as_ref().unwrap();
@@ -227,9 +282,39 @@ mod tests {
         assert_eq!(records[0].ind, Some(1.0));
         assert_eq!(records[1].parent, Some(1.0));
         let paths: Vec<&str> = doc.accepted.iter().map(|a| a.path.as_str()).collect();
-        assert_eq!(paths, ["layers[0].ind", "layers[0].ty", "layers[1].parent"]);
+        assert_eq!(
+            paths,
+            [
+                "layers[0].ind",
+                "layers[0].ty",
+                "layers[1].parent",
+                "layers[1].ip",
+                "layers[1].ks.r.k[1].t"
+            ]
+        );
+        assert_eq!(doc.clips[0].tracks.last().unwrap().times, [0.0, 1.0]);
         // The parent written as text names layer 1: no false alarm.
         assert!(codes(text).is_empty(), "{:?}", codes(text));
-        assert_eq!(lenient(&doc).len(), 3);
+        assert_eq!(lenient(&doc).len(), 5);
+    }
+
+    #[test]
+    fn keyframes_lottie_web_cannot_evaluate_are_warned_about() {
+        let text = r#"{"ip":0,"op":30,"layers":[{"ind":1,"ip":0,"op":30,"ks":{
+            "r":{"a":1,"k":[{"t":0,"s":[0]},{"t":10,"s":[5],"h":1},{"t":30,"s":[90]}]},
+            "o":{"a":1,"k":[{"t":0,"s":0,"o":{"x":[0.3],"y":[0]},"i":{"x":[0.7],"y":[1]}},{"t":30,"s":[90]}]},
+            "s":{"a":1,"k":[{"t":0,"s":[100,100],"o":{"x":[0.3],"y":[0]},"i":{"x":[0.7],"y":[1]}},{"t":30,"s":[50,50]}]}}}]}"#;
+        let p = lint(text.as_bytes());
+        let found: Vec<String> = p
+            .iter()
+            .map(|p| format!("{} {}", p.code, p.message.split(':').next().unwrap_or("")))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "lottie-unplayable-keyframe layers[0].ks.r.k[0]",
+                "lottie-unplayable-keyframe layers[0].ks.o.k[0]",
+            ]
+        );
     }
 }

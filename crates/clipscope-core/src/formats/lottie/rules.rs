@@ -41,4 +41,13 @@ pub(crate) const RULES: &[Rule] = &[
         fix: "Nothing needed for playback in lottie-web; write the layer type and indices as numbers to make the file plain (other players may refuse it).",
         explanation: "lottie-web's createItem switches on ty with strict cases and makes any other value a null layer (its transform plays, nothing is drawn), and its parenting compares ind == parent loosely, so \"2\" names layer 2. clipscope reads such layers the same way and says so in info.",
     },
+    Rule {
+        code: "lottie-unplayable-keyframe",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "A Lottie transform keyframe lottie-web cannot evaluate: it eases without o/i handles, or its value s is a bare number.",
+        fix: "Give every keyframe but the last o and i handles (or h: 1 for a hold), and write s as an array ([v]).",
+        explanation: "lottie-web reads keyData.o.x and keyData.s[0] without checking them, so such a segment shows -999999 or NaN in lottie-web (other players may accept it). clipscope reads the keyframe as meant (linear without handles, [v] for a bare number), so its preview differs from lottie-web until the file is fixed.",
+    },
 ];

@@ -7,13 +7,17 @@
 //! which the writer uses to replace just the properties that were edited and leave every other
 //! byte of the file (shapes, masks, assets, unknown fields, formatting) as it was.
 //!
-//! Decoding follows lottie-web's tolerance where it is harmless (`[v]` for scalars, a bare number
-//! for a keyframe value, `o`/`i` handle components as numbers or arrays, missing `st`/`sr`) and
-//! stops with an error where lottie-web would throw or produce NaN.
+//! Decoding follows lottie-web's tolerance where it is harmless (`[v]` for scalars, `o`/`i`
+//! handle components as numbers or arrays, missing `st`/`sr`; a layer `ty` that is no number, and
+//! `ind`, `parent`, `ip`, `op` and keyframe times written as text, noted in the layer's
+//! `accepted`) and stops with an error where lottie-web would throw or produce NaN. A bare number
+//! for a keyframe value is read as `[v]` though lottie-web cannot evaluate it (`validate` warns,
+//! `lottie-unplayable-keyframe`).
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::formats::json::path::field;
 use crate::formats::json::{JsonKind, Key};
 use crate::model;
 
@@ -212,6 +216,9 @@ pub(crate) struct Keyframe<'a> {
     pub to: Option<Vec<f64>>,
     /// Spatial in tangent `ti` (relative).
     pub ti: Option<Vec<f64>>,
+    /// Whether `t` was written as text (`"10"`), which lottie-web's comparisons and arithmetic
+    /// read as the number it spells.
+    pub t_text: bool,
 }
 
 /// An easing handle `{x, y}`: each a number or one number per dimension.
@@ -314,12 +321,13 @@ fn decode_layers<'a>(node: &Node<'a>) -> Result<Vec<Layer<'a>>, Located> {
         .collect()
 }
 
-/// A layer's `ind` or `parent` as lottie-web matches them (`layers[i].ind == parent`, loose
-/// equality): a number, or a decimal written as text, which is compared as the number it
-/// spells; the text noted in `accepted`.
+/// A layer's number field `name` as lottie-web compares it: a number, or a decimal written as
+/// text, which is compared as the number it spells (loose equality for `ind`/`parent`, `<` for
+/// `ip`/`op`); the text noted in `accepted` with `why`.
 fn loose_number(
     obj: &Obj<'_>,
     name: &str,
+    why: &str,
     accepted: &mut Vec<crate::formats::Accepted>,
 ) -> Result<Option<f64>, Located> {
     match obj.get_some(name) {
@@ -334,14 +342,21 @@ fn loose_number(
             };
             accepted.push(crate::formats::Accepted::new(
                 &n.path,
-                "written as text; lottie-web matches layers by loose equality \
-                 (`ind == parent`), which compares it as the number it spells",
+                format!("written as text; {why}"),
             ));
             Ok(Some(v))
         }
         _ => obj.number(name),
     }
 }
+
+/// How lottie-web reads a layer's `ind` or `parent` written as text.
+const LOOSE_INDEX: &str = "lottie-web matches layers by loose equality (`ind == parent`), \
+                           which compares it as the number it spells";
+
+/// How lottie-web reads a layer's `ip` or `op` written as text.
+const LOOSE_RANGE: &str =
+    "lottie-web compares the frame with it (`ip <= frame < op`) as the number it spells";
 
 /// A layer's type `ty`: a number, or for any other JSON value 3 (null layer), as lottie-web's
 /// `createItem` switch (strict cases, default `createNull`) makes it; that is noted in
@@ -384,11 +399,11 @@ impl<'a> Layer<'a> {
         let record = model::Layer {
             name: String::new(),
             nm: obj.text("nm"),
-            ind: loose_number(&obj, "ind", &mut accepted)?,
+            ind: loose_number(&obj, "ind", LOOSE_INDEX, &mut accepted)?,
             ty: layer_type(&obj, &mut accepted),
-            parent: loose_number(&obj, "parent", &mut accepted)?,
-            ip: obj.number("ip")?,
-            op: obj.number("op")?,
+            parent: loose_number(&obj, "parent", LOOSE_INDEX, &mut accepted)?,
+            ip: loose_number(&obj, "ip", LOOSE_RANGE, &mut accepted)?,
+            op: loose_number(&obj, "op", LOOSE_RANGE, &mut accepted)?,
             st: obj.number("st")?.unwrap_or(0.0),
             sr,
             auto_orient: obj.flag("ao"),
@@ -404,6 +419,9 @@ impl<'a> Layer<'a> {
             // Filled in by the reader, which sees each transform property.
             expressions: Vec::new(),
         };
+        if let Some(t) = &transform {
+            accepted.extend(t.text_times());
+        }
         Ok(Layer {
             record,
             transform,
@@ -424,6 +442,27 @@ fn size_of(obj: &Obj<'_>) -> Option<[f64; 2]> {
 }
 
 impl<'a> Transform<'a> {
+    /// A note for each keyframe whose time `t` is written as text (read as the number).
+    fn text_times(&self) -> Vec<crate::formats::Accepted> {
+        let props = self.props.iter().flat_map(|(_, p)| match p {
+            TransformProp::Plain(p) => vec![p],
+            TransformProp::Split(parts) => parts.iter().map(|(_, p)| p).collect(),
+        });
+        props
+            .flat_map(|p| match &p.value {
+                PropValue::Keyed(keys) => keys.iter().filter(|k| k.t_text).collect(),
+                PropValue::Static { .. } => Vec::new(),
+            })
+            .map(|k| {
+                crate::formats::Accepted::new(
+                    field(&k.obj.path, "t"),
+                    "the keyframe time written as text; lottie-web's comparisons and arithmetic \
+                     read it as the number it spells",
+                )
+            })
+            .collect()
+    }
+
     /// Decodes a `ks` object: every key of [`TRANSFORM_KEYS`] that is present.
     fn decode(obj: Obj<'a>) -> Result<Transform<'a>, Located> {
         let mut props = Vec::new();
@@ -489,10 +528,24 @@ impl<'a> Property<'a> {
 impl<'a> Keyframe<'a> {
     /// Decodes one keyframe object (spec A5).
     fn decode(obj: Obj<'a>) -> Result<Keyframe<'a>, Located> {
-        let t = obj.require_as("t", "keyframe time")?.f32_safe()?;
+        let t_node = obj.require_as("t", "keyframe time")?;
+        let (t, t_text) = match t_node.kind() {
+            JsonKind::String => {
+                let v = t_node
+                    .string()
+                    .ok()
+                    .as_deref()
+                    .and_then(crate::formats::json::js_number)
+                    .filter(|v| !(*v as f32).is_infinite())
+                    .ok_or_else(|| t_node.wrong("a number"))?;
+                (v, true)
+            }
+            _ => (t_node.f32_safe()?, false),
+        };
         let vector = |name: &str| obj.get_some(name).map(|n| n.numbers()).transpose();
         Ok(Keyframe {
             t,
+            t_text,
             s: vector("s")?,
             e: vector("e")?,
             o: obj.get_some("o").map(|n| Handle::decode(&n)).transpose()?,

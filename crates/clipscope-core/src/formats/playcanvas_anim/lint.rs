@@ -17,6 +17,10 @@
 //!   `AnimCache` evaluates nothing for it (the property is held at 0), while clipscope reads it
 //!   as linear, as the curve was surely meant.
 //!
+//! * `playcanvas-string-path`: a curve whose `path` is a string (`"Root/Hips/graph/localPosition"`,
+//!   older engines' form); engine 2.x's anim component binder reads `path.entityPath` and throws
+//!   on it, while clipscope reads the path it spells.
+//!
 //! Findings belong to the clip and name the curve's JSON path.
 
 use super::path::{Locator, Transform};
@@ -39,6 +43,19 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
     };
     let mut out = number_texts(&root);
     for (c, curve) in curves.iter().enumerate() {
+        if curve.get("path").is_some_and(Value::is_string) {
+            out.push(
+                Problem::warning(
+                    "playcanvas-string-path",
+                    format!(
+                        "curves[{c}]: the path is a string; engine 2.x's anim component cannot \
+                         bind it (its binder throws) (write {{\"entityPath\", \"component\", \
+                         \"propertyPath\"}})"
+                    ),
+                )
+                .in_clip(0),
+            );
+        }
         if curve.get("interpolation").is_none() {
             out.push(
                 Problem::warning(
@@ -191,7 +208,7 @@ mod tests {
     fn clip(second: &str, interpolation: u8) -> String {
         format!(
             r#"{{"inputs":[[0,1]],"outputs":[{{"components":4,"data":[0,0,0,1,{second}]}}],
-               "curves":[{{"path":"a/entity/localRotation","inputIndex":0,"outputIndex":0,"interpolation":{interpolation}}}]}}"#
+               "curves":[{{"path":{{"entityPath":["a"],"component":"entity","propertyPath":["localRotation"]}},"inputIndex":0,"outputIndex":0,"interpolation":{interpolation}}}]}}"#
         )
     }
 
@@ -234,6 +251,7 @@ mod tests {
                 "playcanvas-number-as-string inputs[0]",
                 "playcanvas-number-as-string outputs[0].components",
                 "playcanvas-number-as-string curves[0].inputIndex",
+                "playcanvas-string-path curves[0]",
                 "playcanvas-missing-interpolation curves[0]",
             ]
         );

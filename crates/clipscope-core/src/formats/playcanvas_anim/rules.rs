@@ -41,4 +41,13 @@ pub(crate) const RULES: &[Rule] = &[
         fix: "Write \"interpolation\": 1 (linear), 0 (step) or 2 (cubic).",
         explanation: "AnimCurve keeps the missing value as undefined, and AnimCache.eval has a case for 0, 1 and 2 only, so the curve's result keeps its initial zeros: a position or scale of 0, a zero rotation. clipscope reads such a curve as linear, as it was surely meant, so its preview differs from the engine until the interpolation is written.",
     },
+    Rule {
+        code: "playcanvas-string-path",
+        severity: Warning,
+        formats: Applies::Own,
+        replaced_by: None,
+        summary: "An anim clip curve's path is a string; engine 2.x's anim component cannot bind it.",
+        fix: "Write the path as an object: {\"entityPath\": [...], \"component\", \"propertyPath\": [...]}.",
+        explanation: "AnimClipParser.open keeps the path as it is, but the anim component's binder reads path.entityPath, path.component and path.propertyPath and throws on a string (older engines split such strings). clipscope reads the path the string spells, so its preview plays a curve the engine does not.",
+    },
 ];

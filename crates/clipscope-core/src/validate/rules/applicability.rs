@@ -140,12 +140,14 @@ const PINNED: &[(&str, &str)] = &[
     ("lottie-key-outside-layer", "lottie"),
     ("lottie-missing-parent", "lottie"),
     ("lottie-lenient-layer", "lottie"),
+    ("lottie-unplayable-keyframe", "lottie"),
     ("playcanvas-ignored-channel", "playcanvas"),
     ("playcanvas-lenient-shape", "playcanvas"),
     ("playcanvas-quaternion-flip", "playcanvas-anim"),
     ("playcanvas-extra-components", "playcanvas-anim"),
     ("playcanvas-number-as-string", "playcanvas-anim"),
     ("playcanvas-missing-interpolation", "playcanvas-anim"),
+    ("playcanvas-string-path", "playcanvas-anim"),
 ];
 
 /// The rules that run on a document of each format checked in memory although they are off for
