@@ -1,7 +1,7 @@
 // lottie-web's picture of a Lottie file at some frames, for tests/gui/lottie_art.rs: the
 // reference the art is compared with where rlottie is not (the test says where and why).
 //
-//   node lottie_frame.mjs [--keys-only] [--size WxH] FILE OUTDIR FRAME...
+//   node lottie_frame.mjs [--size WxH] FILE OUTDIR FRAME...
 //
 // lottie-web (npm `lottie-web`, the format's reference player) loads FILE with its SVG renderer
 // in jsdom, as players.mjs does, and for each FRAME (counted from the composition's `ip`, as
@@ -9,9 +9,11 @@
 // built is serialised and rasterised with resvg (npm `@resvg/resvg-js`) at the composition's
 // size, one SVG unit to one pixel (or scaled to `--size`, as `clipscope render --size` scales),
 // transparent background: OUTDIR/FRAME.png, straight RGBA.
-// With `--keys-only` the file's expressions (each `x` of a property object) are removed first,
-// as players.mjs does: what its keys alone draw, which is what clipscope draws (it lists the
-// expressions as not evaluated). A precomp layer whose asset is missing is drawn empty.
+// The player is `lottie_light.js`, lottie-web's SVG player without its expressions plugin: what
+// the keys alone draw, which is what clipscope draws (it lists expressions as not evaluated).
+// (The plugin also fails on some files without any expression: its polystar interface asks
+// for a polygon's inner radius, which lottie-web never reads.) A precomp layer whose asset is
+// missing is drawn empty.
 //
 // Prints one line per frame written. Exits 2 on bad usage, 1 when lottie-web or resvg fail
 // (the message on stderr names the file and the frame).
@@ -21,17 +23,15 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const args = process.argv.slice(2);
-let keysOnly = false;
 let size = null;
 while (args[0] && args[0].startsWith('--')) {
 	const flag = args.shift();
-	if (flag === '--keys-only') keysOnly = true;
-	else if (flag === '--size' && /^\d+x\d+$/.test(args[0] || '')) size = args.shift().split('x').map(Number);
+	if (flag === '--size' && /^\d+x\d+$/.test(args[0] || '')) size = args.shift().split('x').map(Number);
 	else args.unshift('');
 }
 const [file, outDir, ...frames] = args;
 if (!file || !outDir || frames.length === 0 || frames.some((f) => !Number.isFinite(Number(f)))) {
-	console.error('usage: node lottie_frame.mjs [--keys-only] [--size WxH] FILE OUTDIR FRAME...');
+	console.error('usage: node lottie_frame.mjs [--size WxH] FILE OUTDIR FRAME...');
 	process.exit(2);
 }
 
@@ -50,16 +50,8 @@ globalThis.window = dom.window;
 globalThis.document = dom.window.document;
 globalThis.navigator = dom.window.navigator;
 const require = createRequire(import.meta.url);
-const lottie = require('lottie-web/build/player/lottie_svg.js');
+const lottie = require('lottie-web/build/player/lottie_light.js');
 const { Resvg } = require('@resvg/resvg-js');
-
-/** Removes every expression (a property object's `x`) under `o`. */
-function stripExpressions(o) {
-	if (Array.isArray(o)) return o.forEach(stripExpressions);
-	if (!o || typeof o !== 'object') return;
-	if (typeof o.x === 'string' && 'k' in o) delete o.x;
-	for (const v of Object.values(o)) stripExpressions(v);
-}
 
 /** Makes every precomp layer whose asset is missing an empty shape layer: lottie-web fails on
  * such a file, lottie-ios and rlottie draw nothing for the layer (as players.mjs plays it). */
@@ -80,10 +72,6 @@ function emptyMissingPrecomps(data) {
 
 const data = JSON.parse(fs.readFileSync(file, 'utf8'));
 emptyMissingPrecomps(data);
-if (keysOnly) {
-	stripExpressions(data.layers);
-	stripExpressions(data.assets);
-}
 const { w, h } = data;
 const stage = document.getElementById('stage');
 const anim = lottie.loadAnimation({
