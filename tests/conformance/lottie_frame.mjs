@@ -1,5 +1,6 @@
-// lottie-web's picture of a Lottie file at some frames, for tests/gui/lottie_art.rs: the
-// reference the art is compared with where rlottie is not (the test says where and why).
+// lottie-web's picture of a Lottie file at some frames, for tests/gui/lottie_art.rs: a reference
+// the art is compared with, and the only one where rlottie draws a file otherwise (the test says
+// where and why).
 //
 //   node lottie_frame.mjs [--size WxH] FILE OUTDIR FRAME...
 //
@@ -9,11 +10,12 @@
 // built is serialised and rasterised with resvg (npm `@resvg/resvg-js`) at the composition's
 // size, one SVG unit to one pixel (or scaled to `--size`, as `clipscope render --size` scales),
 // transparent background: OUTDIR/FRAME.png, straight RGBA.
+//
 // The player is `lottie_light.js`, lottie-web's SVG player without its expressions plugin: what
 // the keys alone draw, which is what clipscope draws (it lists expressions as not evaluated).
-// (The plugin also fails on some files without any expression: its polystar interface asks
-// for a polygon's inner radius, which lottie-web never reads.) A precomp layer whose asset is
-// missing is drawn empty.
+// The plugin also fails on some files without any expression (its interface for a polystar
+// throws while the layer is built, and lottie-web then leaves the layer out). A precomp layer
+// whose asset is missing is drawn empty; image files beside FILE are inlined for resvg.
 //
 // Prints one line per frame written. Exits 2 on bad usage, 1 when lottie-web or resvg fail
 // (the message on stderr names the file and the frame).
@@ -103,6 +105,19 @@ svg.setAttribute('height', String(3 * height));
 // lottie-web sets `xmlns` as a plain attribute too, which the serialiser then writes twice.
 svg.removeAttribute('xmlns');
 const serializer = new dom.window.XMLSerializer();
+const XLINK = 'http://www.w3.org/1999/xlink';
+/** Image files beside the JSON (lottie-web links them as `u` + `p`) inlined as data URLs, which
+ * resvg draws: it does not load relative links. */
+function inlineImages() {
+	for (const img of svg.querySelectorAll('image')) {
+		const href = img.getAttributeNS(XLINK, 'href') || img.getAttribute('href');
+		if (!href || href.startsWith('data:')) continue;
+		const local = path.resolve(path.dirname(file), href);
+		if (!fs.existsSync(local)) continue;
+		const mime = /\.jpe?g$/i.test(local) ? 'image/jpeg' : /\.webp$/i.test(local) ? 'image/webp' : 'image/png';
+		img.setAttributeNS(XLINK, 'href', `data:${mime};base64,${fs.readFileSync(local).toString('base64')}`);
+	}
+}
 fs.mkdirSync(outDir, { recursive: true });
 for (const frame of frames) {
 	anim.goToAndStop(Number(frame), true);
@@ -110,6 +125,7 @@ for (const frame of frames) {
 		console.error(`${file} frame ${frame}: lottie-web failed: ${failure.message || failure}`);
 		process.exit(1);
 	}
+	inlineImages();
 	const text = serializer.serializeToString(svg);
 	let png;
 	try {
