@@ -118,8 +118,8 @@ impl Reference {
     }
 }
 
-/// What comparing one file gave: a line per reference that ran (its first frame's numbers),
-/// and a line per frame out of tolerance.
+/// What comparing one file gave: a line per reference that ran (its worst frames), and a line
+/// per frame out of tolerance.
 #[derive(Default)]
 struct Outcome {
     report: Vec<String>,
@@ -141,12 +141,14 @@ fn check(file: &Path, frames: &[u32], scale: u32, references: &[Reference]) -> O
         if mine.is_empty() {
             mine = frames.iter().map(|&f| ours(file, f, fr, size)).collect();
         }
+        let (mut iou, mut rgb) = ((1.0f64, frames[0]), (0.0f64, frames[0]));
         for ((&f, px), reference_px) in frames.iter().zip(&mine).zip(&theirs) {
             let c = rlottie::compare(px, reference_px);
-            if f == frames[0] {
-                outcome
-                    .report
-                    .push(format!("{} frame {f}: {c}", reference.name()));
+            if c.iou < iou.0 {
+                iou = (c.iou, f);
+            }
+            if c.rgb > rgb.0 {
+                rgb = (c.rgb, f);
             }
             if c.iou < MIN_IOU || c.rgb > MAX_RGB {
                 let kept = keep(file, f, size, px, (reference.name(), reference_px));
@@ -157,6 +159,14 @@ fn check(file: &Path, frames: &[u32], scale: u32, references: &[Reference]) -> O
                 ));
             }
         }
+        outcome.report.push(format!(
+            "{}: lowest IoU {:.4} (frame {}), highest mean RGB difference {:.4} (frame {})",
+            reference.name(),
+            iou.0,
+            iou.1,
+            rgb.0,
+            rgb.1
+        ));
     }
     outcome
 }
@@ -469,6 +479,7 @@ const BOTH: [Reference; 2] = [Reference::Rlottie, Reference::LottieWeb];
 #[test]
 fn generated_features_match_rlottie_and_lottie_web() {
     let (_dir, files) = write_features();
+    let mut report = Vec::new();
     let mut failures = Vec::new();
     for (name, path) in &files {
         let references: &[Reference] = if RLOTTIE_DIFFERS_FEATURES.iter().any(|(n, _)| n == name) {
@@ -477,8 +488,10 @@ fn generated_features_match_rlottie_and_lottie_web() {
             &BOTH
         };
         let outcome = check(path, &[0, 15, 30, 42], 1, references);
+        report.push(format!("{name}: {}", outcome.report.join("; ")));
         failures.extend(outcome.failures.iter().map(|e| format!("{name}: {e}")));
     }
+    eprintln!("{}", report.join("\n"));
     assert!(
         failures.is_empty(),
         "out of tolerance:\n{}",
