@@ -402,3 +402,57 @@ fn split_position(node: &Node<'_>) -> Result<Prop, Located> {
     let y = Prop::field_or(&obj, "y", false, &[0.0])?;
     Ok(Prop::fixed(vec![x.scalar(0.0), y.scalar(0.0)]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::lottie::schema::parse_top;
+
+    /// The shape items of `{"shapes": [shapes]}`.
+    fn items(shapes: &str) -> Vec<Item> {
+        let text = format!(r#"{{"shapes": [{shapes}]}}"#);
+        let top = parse_top(text.as_bytes()).unwrap().unwrap();
+        decode_items(&top.get_some("shapes").unwrap())
+    }
+
+    #[test]
+    fn directions_and_polystar_kinds_are_read_as_lottie_web_reads_them() {
+        let rect = |d: &str| {
+            let i = items(&format!(
+                r#"{{"ty": "rc"{d}, "p": {{"k": [0, 0]}}, "s": {{"k": [4, 2]}}, "r": {{"k": 0}}}}"#
+            ));
+            match &i[..] {
+                [Item::Shape(Geometry::Rect(_, _, _, reversed))] => *reversed,
+                other => panic!("{other:?}"),
+            }
+        };
+        // `convertRectToPath`: clockwise for `d` 1 or 2 only.
+        assert_eq!(
+            [
+                rect(""),
+                rect(r#", "d": 1"#),
+                rect(r#", "d": 2"#),
+                rect(r#", "d": 3"#)
+            ],
+            [true, false, false, true]
+        );
+        let polygon = |sy: &str| {
+            let i = items(&format!(
+                r#"{{"ty": "sr"{sy}, "pt": {{"k": 5}}, "or": {{"k": 10}}}}"#
+            ));
+            match &i[..] {
+                [Item::Shape(Geometry::Star(s))] => s.polygon,
+                other => panic!("{other:?}"),
+            }
+        };
+        // `StarShapeProperty`: a star for `sy` 1, a polygon otherwise.
+        assert_eq!(
+            [
+                polygon(r#", "sy": 1"#),
+                polygon(r#", "sy": 2"#),
+                polygon("")
+            ],
+            [false, true, true]
+        );
+    }
+}
