@@ -305,6 +305,8 @@ fn features() -> Vec<(&'static str, Value)> {
             ]), still())]), json!([])),
         ),
         (
+            // Opacity 1 → 0.5: rlottie interpolates the colours premultiplied by it, lottie-web
+            // apart from it (0.04 mean RGB apart here; see `gradient_fading_out`).
             "gradients",
             composition(json!([shape_layer(1, json!([
                 group(vec![rect([0.0, 0.0], [120.0, 70.0], 0.0), gradient(1)], [100.0, 50.0]),
@@ -425,6 +427,17 @@ fn features() -> Vec<(&'static str, Value)> {
             ]), still())]), json!([])),
         ),
         (
+            "gradient_fading_out",
+            composition(json!([shape_layer(1, json!([
+                group(vec![rect([0.0, 0.0], [160.0, 120.0], 0.0), {
+                    // Red to blue, opacity 1 to 0.5 (every pixel compared).
+                    let mut g = gradient(1);
+                    g["g"] = json!({"p": 2, "k": {"k": [0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0.5]}});
+                    g
+                }], [100.0, 100.0])
+            ]), still())]), json!([])),
+        ),
+        (
             "trim_rounded_rect",
             composition(json!([shape_layer(1, json!([
                 group(vec![rect([0.0, 0.0], [120.0, 100.0], 0.0),
@@ -437,7 +450,7 @@ fn features() -> Vec<(&'static str, Value)> {
 }
 
 /// Generated features compared with lottie-web alone, and why: rlottie draws them otherwise.
-const RLOTTIE_DIFFERS_FEATURES: [(&str, &str); 4] = [
+const RLOTTIE_DIFFERS_FEATURES: [(&str, &str); 5] = [
     (
         "rect_without_direction_dashed",
         "rlottie runs a rectangle without `d` clockwise; lottie-web's `convertRectToPath` runs \
@@ -451,6 +464,12 @@ const RLOTTIE_DIFFERS_FEATURES: [(&str, &str); 4] = [
         "repeater_fading",
         "rlottie fades copy k of n by k / n of the way from start to end opacity; lottie-web by \
          k / (n − 1)",
+    ),
+    (
+        "gradient_fading_out",
+        "rlottie interpolates a gradient's colours premultiplied by its opacity stops; lottie-web \
+         draws the colour gradient under an opacity mask, so its colours do not darken towards \
+         the transparent end",
     ),
     (
         "trim_rounded_rect",
