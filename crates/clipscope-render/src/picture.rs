@@ -290,6 +290,9 @@ fn paint(p: &Paint, opacity: f64) -> vello_cpu::PaintType {
             .map(|(o, c)| (*o as f32, colour(c)).into())
             .collect()
     };
+    // Colours interpolated apart from their opacity, as lottie-web draws a gradient with
+    // opacity stops (a colour gradient under an opacity mask) and After Effects shows it.
+    let straight = peniko::InterpolationAlphaSpace::Unpremultiplied;
     match p {
         Paint::Solid(c) => colour(c).into(),
         Paint::Linear {
@@ -298,6 +301,7 @@ fn paint(p: &Paint, opacity: f64) -> vello_cpu::PaintType {
             stops: s,
         } => Gradient::new_linear((start[0], start[1]), (end[0], end[1]))
             .with_stops(stops(s).as_slice())
+            .with_interpolation_alpha_space(straight)
             .into(),
         Paint::Radial {
             centre,
@@ -311,6 +315,7 @@ fn paint(p: &Paint, opacity: f64) -> vello_cpu::PaintType {
             *radius as f32,
         )
         .with_stops(stops(s).as_slice())
+        .with_interpolation_alpha_space(straight)
         .into(),
     }
 }

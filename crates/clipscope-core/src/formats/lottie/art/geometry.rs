@@ -34,8 +34,9 @@ pub(crate) fn contour(geometry: &Geometry, frame: f64) -> Contour {
     }
 }
 
-/// Absolute control points to the relative `(v, in, out)` triple.
-fn triple(v: [f64; 2], i: [f64; 2], o: [f64; 2]) -> [[f64; 2]; 3] {
+/// Absolute control points, in the order of lottie-web's `setTripleAt` (vertex, out tangent,
+/// in tangent), to the relative `(v, in, out)` triple.
+fn triple(v: [f64; 2], o: [f64; 2], i: [f64; 2]) -> [[f64; 2]; 3] {
     [v, [i[0] - v[0], i[1] - v[1]], [o[0] - v[0], o[1] - v[1]]]
 }
 
@@ -341,6 +342,22 @@ mod tests {
         let t = trim(&[p], &[[0.0, 0.5]]);
         let len: f64 = t[0].segments().map(|s| s.arclen(1e-6)).sum();
         assert!((len - 20.0).abs() < 1e-6, "{len}");
+    }
+
+    #[test]
+    fn a_fully_rounded_square_is_a_circle_either_way_round() {
+        use kurbo::Shape as _;
+        for reversed in [false, true] {
+            let p = bez(&rect([3.0, -2.0], [10.0, 10.0], 7.0, reversed));
+            let area = p.area().abs();
+            let circle = std::f64::consts::PI * 25.0;
+            assert!((area / circle - 1.0).abs() < 2e-3, "{area} vs {circle}");
+            let b = p.bounding_box();
+            assert!(
+                (b.x0 + 2.0).abs() < 1e-9 && (b.y1 - 3.0).abs() < 1e-9,
+                "{b:?}"
+            );
+        }
     }
 
     #[test]

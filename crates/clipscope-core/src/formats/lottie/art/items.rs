@@ -48,7 +48,7 @@ pub(crate) struct ShapeTransform {
 pub(crate) enum Geometry {
     /// `sh`.
     Path(PathProp),
-    /// `rc`: position, size, roundness; reversed (`d` 3).
+    /// `rc`: position, size, roundness; reversed (`d` other than 1 or 2, as lottie-web).
     Rect(Prop, Prop, Prop, bool),
     /// `el`: position, size; reversed.
     Ellipse(Prop, Prop, bool),
@@ -162,7 +162,8 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
     }
     let ty = obj.text("ty").unwrap_or_default();
     // Shapes' direction (`d` 3: reversed); a stroke's `d` is its dash list.
-    let reversed = obj.get_some("d").and_then(|d| d.f64().ok()) == Some(3.0);
+    let direction = obj.get_some("d").and_then(|d| d.f64().ok());
+    let reversed = direction == Some(3.0);
     let item = match ty.as_str() {
         "gr" => {
             let items = obj.get_some("it");
@@ -200,7 +201,9 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
             Prop::field_or(&obj, "p", true, &[0.0, 0.0])?,
             Prop::field_or(&obj, "s", true, &[0.0, 0.0])?,
             Prop::field_or(&obj, "r", false, &[0.0])?,
-            reversed,
+            // lottie-web's `convertRectToPath` runs clockwise for `d` 1 or 2 only: a rectangle
+            // without `d` runs the other way (where its dashes and trims start and go).
+            !matches!(direction, Some(d) if d == 1.0 || d == 2.0),
         )),
         "el" => Item::Shape(Geometry::Ellipse(
             Prop::field_or(&obj, "p", true, &[0.0, 0.0])?,
@@ -208,7 +211,8 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
             reversed,
         )),
         "sr" => Item::Shape(Geometry::Star(Box::new(Star {
-            polygon: obj.number("sy")? == Some(2.0),
+            // lottie-web draws a star for `sy` 1 and a polygon otherwise.
+            polygon: obj.number("sy")? != Some(1.0),
             position: Prop::field_or(&obj, "p", true, &[0.0, 0.0])?,
             points: Prop::field_or(&obj, "pt", false, &[5.0])?,
             rotation: Prop::field_or(&obj, "r", false, &[0.0])?,
@@ -397,4 +401,58 @@ fn split_position(node: &Node<'_>) -> Result<Prop, Located> {
     let x = Prop::field_or(&obj, "x", false, &[0.0])?;
     let y = Prop::field_or(&obj, "y", false, &[0.0])?;
     Ok(Prop::fixed(vec![x.scalar(0.0), y.scalar(0.0)]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::lottie::schema::parse_top;
+
+    /// The shape items of `{"shapes": [shapes]}`.
+    fn items(shapes: &str) -> Vec<Item> {
+        let text = format!(r#"{{"shapes": [{shapes}]}}"#);
+        let top = parse_top(text.as_bytes()).unwrap().unwrap();
+        decode_items(&top.get_some("shapes").unwrap())
+    }
+
+    #[test]
+    fn directions_and_polystar_kinds_are_read_as_lottie_web_reads_them() {
+        let rect = |d: &str| {
+            let i = items(&format!(
+                r#"{{"ty": "rc"{d}, "p": {{"k": [0, 0]}}, "s": {{"k": [4, 2]}}, "r": {{"k": 0}}}}"#
+            ));
+            match &i[..] {
+                [Item::Shape(Geometry::Rect(_, _, _, reversed))] => *reversed,
+                other => panic!("{other:?}"),
+            }
+        };
+        // `convertRectToPath`: clockwise for `d` 1 or 2 only.
+        assert_eq!(
+            [
+                rect(""),
+                rect(r#", "d": 1"#),
+                rect(r#", "d": 2"#),
+                rect(r#", "d": 3"#)
+            ],
+            [true, false, false, true]
+        );
+        let polygon = |sy: &str| {
+            let i = items(&format!(
+                r#"{{"ty": "sr"{sy}, "pt": {{"k": 5}}, "or": {{"k": 10}}}}"#
+            ));
+            match &i[..] {
+                [Item::Shape(Geometry::Star(s))] => s.polygon,
+                other => panic!("{other:?}"),
+            }
+        };
+        // `StarShapeProperty`: a star for `sy` 1, a polygon otherwise.
+        assert_eq!(
+            [
+                polygon(r#", "sy": 1"#),
+                polygon(r#", "sy": 2"#),
+                polygon("")
+            ],
+            [false, true, true]
+        );
+    }
 }
