@@ -90,6 +90,7 @@ impl FormatSpec {
                 .collect(),
             trace: Default::default(),
             shown: None,
+            key_grid: None,
         }
     }
 

@@ -86,7 +86,7 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                 _ => TIME_ERROR,
             };
             let tolerance = (closest / 16.0).min(most);
-            exponential(values, 1, tolerance)
+            aligned_times(values).unwrap_or_else(|| exponential(values, 1, tolerance))
         }
         Role::Input | Role::Other => plain(),
         Role::Rotation { unit: true } if packing.quantize && packing.meshopt => {
@@ -159,6 +159,30 @@ fn shorts(values: &[f32], scale: f64, word: impl Fn(f64) -> u16) -> Vec<u8> {
         .iter()
         .flat_map(|&v| word((v as f64 * scale).round()).to_le_bytes())
         .collect()
+}
+
+/// Key times that sit exactly on a grid of a power of two seconds (a reduction's
+/// [`key_grid`](crate::model::ops::reduce::ReduceOptions::key_grid)) through the exponential
+/// filter with the fewest bits that keep them exact and make each time a whole number of
+/// 256 steps: the codec's lowest byte lane is then zero throughout and the next holds the
+/// grid index, whose deltas take a few bits. `None` when no such bits exist.
+fn aligned_times(values: &[f32]) -> Option<Packed> {
+    (1..=24).find_map(|bits| {
+        let filtered = filter_exponential(values, 1, bits);
+        if filtered.chunks_exact(4).any(|b| b[0] != 0) {
+            return None;
+        }
+        let bytes = unfilter(&filtered, 4, Filter::Exponential);
+        let exact = bytes
+            .chunks_exact(4)
+            .zip(values)
+            .all(|(b, v)| f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits());
+        exact.then(|| Packed {
+            bytes,
+            codec: Some((filtered, 4, Filter::Exponential)),
+            integers: None,
+        })
+    })
 }
 
 /// `values` through the exponential filter with the fewest bits that keep every value within

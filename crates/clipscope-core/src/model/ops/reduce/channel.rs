@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::model::Track;
 use crate::model::interpolant::Sampler;
+use crate::model::{Interpolation, Track};
 
 /// How the error of a channel's value is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,6 +220,61 @@ impl Channel {
             samples,
             key_samples,
         })
+    }
+
+    /// The channel a reduction within `options` fits: [`Channel::on_grid`] when it asks for a
+    /// key grid, else [`Channel::new`].
+    pub fn keys_for(
+        track: &Track,
+        metric: Metric,
+        sample_times: Arc<Vec<f64>>,
+        options: &super::ReduceOptions,
+    ) -> Option<Channel> {
+        match options.key_grid {
+            Some(step) => Channel::on_grid(track, metric, sample_times, step),
+            None => Channel::new(track, metric, sample_times),
+        }
+    }
+
+    /// The channel of `track` with its candidate keys moved onto a grid of `step` seconds
+    /// (what [`ReduceOptions::key_grid`](super::ReduceOptions::key_grid) asks): a key at every
+    /// multiple of `step` from the first key to the last (and at those two), valued as the
+    /// track plays there; the reference stays the original curve at `sample_times`, so a fit
+    /// is measured against what the file played. `None` as [`Channel::new`]; a track that is
+    /// not made of straight segments (steps, curves) keeps its own keys.
+    pub fn on_grid(
+        track: &Track,
+        metric: Metric,
+        sample_times: Arc<Vec<f64>>,
+        step: f64,
+    ) -> Option<Channel> {
+        let mut channel = Channel::new(track, metric, sample_times)?;
+        let (first, last) = (*track.times.first()?, *track.times.last()?);
+        if track.interpolation != Interpolation::Linear || !(step > 0.0) || last <= first {
+            return Some(channel);
+        }
+        let (lo, hi) = (
+            (first as f64 / step).ceil() as i64,
+            (last as f64 / step).floor() as i64,
+        );
+        let mut times: Vec<f32> = Vec::with_capacity((hi - lo + 3).max(2) as usize);
+        times.push(first);
+        for g in lo..=hi {
+            let t = (g as f64 * step) as f32;
+            if t > *times.last().unwrap_or(&first) && t < last {
+                times.push(t);
+            }
+        }
+        times.push(last);
+        let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
+        let mut values = sample_numbers(track, &grid, channel.value_size);
+        if metric == Metric::Rotation && channel.value_size == 4 {
+            unroll_hemispheres(&mut values);
+        }
+        channel.key_samples = key_samples(&times, &channel.sample_times);
+        channel.times = times;
+        channel.values = values;
+        Some(channel)
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a

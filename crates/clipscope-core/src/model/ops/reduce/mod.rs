@@ -94,6 +94,12 @@ pub struct ReduceOptions {
     /// points, a precomposition where a layer shows it); `None`: all of them. Errors are
     /// measured there only.
     pub shown: Option<Vec<crate::model::Window>>,
+    /// Put the keys of straight-segment tracks on a grid of this many seconds (a power of two,
+    /// such as 1/32) instead of at the original key times: a key codec that stores times as
+    /// integer steps (meshopt's exponential filter) then stores each in a few bits. The keys
+    /// take the values the original plays at the grid times, and the error is still measured
+    /// against the original at its own sample times. `None`: the original key times.
+    pub key_grid: Option<f64>,
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -122,6 +128,7 @@ impl Default for ReduceOptions {
             trace: Trace::default(),
             keep_headings: false,
             shown: None,
+            key_grid: None,
         }
     }
 }
@@ -372,7 +379,8 @@ impl<'c> Reducer<'c> {
                 Role::Fixed {
                     metric, tolerance, ..
                 } => Some(
-                    match Channel::new(track, metric, self.plan.sample_times.clone()) {
+                    match Channel::keys_for(track, metric, self.plan.sample_times.clone(), &options)
+                    {
                         Some(channel) => fit_channel(
                             &channel,
                             &lossless(track),

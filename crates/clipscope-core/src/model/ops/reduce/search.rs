@@ -94,7 +94,8 @@ impl WorldSearch {
                     return None;
                 };
                 let track = &clip.tracks[i];
-                let channel = Channel::new(track, property.metric(), sample_times.clone())?;
+                let channel =
+                    Channel::keys_for(track, property.metric(), sample_times.clone(), options)?;
                 let kept = if exact {
                     track.clone()
                 } else {
