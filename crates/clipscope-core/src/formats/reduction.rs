@@ -91,6 +91,7 @@ impl FormatSpec {
             trace: Default::default(),
             shown: None,
             key_grid: None,
+            stored: None,
         }
     }
 

@@ -50,9 +50,9 @@ pub(crate) struct Packed {
 const TIME_ERROR: f64 = 5e-5;
 
 /// Signed 16-bit normalized.
-const SHORT: u32 = 5122;
+pub(crate) const SHORT: u32 = 5122;
 /// Unsigned 16-bit normalized.
-const UNSIGNED_SHORT: u32 = 5123;
+pub(crate) const UNSIGNED_SHORT: u32 = 5123;
 
 /// Packs `values` (`n` per element, in `role`) as `packing` asks.
 pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> Packed {

@@ -41,6 +41,7 @@ pub(crate) mod tree;
 pub(crate) mod world;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -100,6 +101,39 @@ pub struct ReduceOptions {
     /// take the values the original plays at the grid times, and the error is still measured
     /// against the original at its own sample times. `None`: the original key times.
     pub key_grid: Option<f64>,
+    /// How the file being written stores a track (its key times and values as a reader will
+    /// read them back), when it rounds them: every fitted track is passed through it before it
+    /// is measured, so the search bounds what the file plays, rounding included.
+    pub stored: Option<Stored>,
+}
+
+/// A track as the file being written stores it: a function that rounds a track's times and
+/// values as the writer and a reader will (see [`ReduceOptions::stored`]).
+#[derive(Clone)]
+pub struct Stored(Arc<dyn Fn(&mut Track) + Send + Sync>);
+
+impl Stored {
+    /// The storage `round` describes.
+    pub fn new(round: impl Fn(&mut Track) + Send + Sync + 'static) -> Stored {
+        Stored(Arc::new(round))
+    }
+
+    /// Rounds `track` as the file stores it.
+    pub fn apply(&self, track: &mut Track) {
+        (self.0)(track)
+    }
+}
+
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stored(..)")
+    }
+}
+
+impl PartialEq for Stored {
+    fn eq(&self, other: &Stored) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -129,6 +163,7 @@ impl Default for ReduceOptions {
             keep_headings: false,
             shown: None,
             key_grid: None,
+            stored: None,
         }
     }
 }
@@ -378,19 +413,13 @@ impl<'c> Reducer<'c> {
                 Role::Exact => Some(Outcome::exact(track)),
                 Role::Fixed {
                     metric, tolerance, ..
-                } => Some(
-                    match Channel::keys_for(track, metric, self.plan.sample_times.clone(), &options)
-                    {
-                        Some(channel) => fit_channel(
-                            &channel,
-                            &lossless(track),
-                            tolerance * scale,
-                            options.curves,
-                            true,
-                        ),
-                        None => Outcome::lossless(track),
-                    },
-                ),
+                } => Some(fit_fixed(
+                    track,
+                    metric,
+                    tolerance * scale,
+                    &self.plan.sample_times,
+                    &options,
+                )),
                 Role::Joint { .. } => None,
             })
             .collect();
@@ -513,6 +542,36 @@ impl<'c> Reducer<'c> {
             .trace
             .line(format_args!("measured {:?}", t0.elapsed()));
         report
+    }
+}
+
+/// `track` fitted within `tolerance` in `metric` at `times`: on the key grid when `options`
+/// ask for one, on its own keys where the grid cannot follow it within the tolerance.
+fn fit_fixed(
+    track: &Track,
+    metric: Metric,
+    tolerance: f64,
+    times: &Arc<Vec<f64>>,
+    options: &ReduceOptions,
+) -> Outcome {
+    let fit = |c: &Channel| {
+        fit_channel(
+            c,
+            &lossless(track),
+            tolerance,
+            options.curves,
+            true,
+            options.stored.as_ref(),
+        )
+    };
+    match Channel::keys_for(track, metric, times.clone(), options) {
+        Some(channel) => match fit(&channel) {
+            o if !o.lossy && options.key_grid.is_some() => {
+                Channel::new(track, metric, times.clone()).map_or(o, |c| fit(&c))
+            }
+            o => o,
+        },
+        None => Outcome::lossless(track),
     }
 }
 
