@@ -255,6 +255,40 @@ mod tests {
     }
 
     #[test]
+    fn grid_times_are_stored_exactly_as_whole_units_of_256_steps() {
+        let packing = Packing {
+            meshopt: true,
+            ..Packing::default()
+        };
+        // Keys on a 1/32 s grid with irregular gaps, as a grid reduction keeps them.
+        let mut g = 0u32;
+        let grid: Vec<f32> = (0..2000)
+            .map(|k| {
+                g += 1 + (k * 7 % 5);
+                g as f32 / 32.0
+            })
+            .collect();
+        let p = pack(&grid, 1, Role::Input, &packing);
+        assert_eq!(f32s(&p.bytes), grid, "exact");
+        let (filtered, stride, filter) = p.codec.clone().unwrap();
+        assert_eq!((stride, filter), (4, Filter::Exponential));
+        assert!(filtered.chunks_exact(4).all(|b| b[0] == 0), "low byte zero");
+        // The same keys at 30 fps frame times are not on any grid: more bytes compressed.
+        let frames: Vec<f32> = grid.iter().map(|t| (t * 32.0) / 30.0).collect();
+        let q = pack(&frames, 1, Role::Input, &packing);
+        let size = |p: &Packed| {
+            let (bytes, stride, _) = p.codec.as_ref().unwrap();
+            super::super::codec::encode_attributes(bytes, *stride).len()
+        };
+        assert!(
+            size(&p) * 2 < size(&q),
+            "{} vs {} bytes",
+            size(&p),
+            size(&q)
+        );
+    }
+
+    #[test]
     fn rotations_and_weights_become_normalized_shorts() {
         let packing = Packing {
             quantize: true,

@@ -425,6 +425,7 @@ pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TrackKind;
     use clipscope_test_support::rng::Rng;
 
     fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
@@ -532,6 +533,33 @@ mod tests {
                 .collect();
             assert_eq!(key_samples(&times, &samples), want, "{times:?} {samples:?}");
         }
+    }
+
+    #[test]
+    fn a_grid_channel_keys_the_grid_and_keeps_the_original_reference() {
+        // 30 fps keys from 0 to 2 s, a vector bending at every key.
+        let times: Vec<f32> = (0..=60).map(|k| k as f32 / 30.0).collect();
+        let values: Vec<f32> = (0..=60)
+            .flat_map(|k| [(k as f32 * 0.7).sin(), k as f32 * 0.1, 0.0])
+            .collect();
+        let track = Track::numeric("a.position", TrackKind::Vector, times, values);
+        let samples: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
+        let own = Channel::new(&track, Metric::Translation, samples.clone()).unwrap();
+        let grid = Channel::on_grid(&track, Metric::Translation, samples, 1.0 / 32.0).unwrap();
+        assert_eq!(grid.times.len(), 65, "0, 1/32, …, 2 s");
+        assert!(grid.times.iter().all(|&t| (t * 32.0).fract() == 0.0));
+        assert_eq!(grid.samples, own.samples, "measured against the original");
+        // Each grid key is the value the original plays there.
+        let played = sample_numbers(&track, &[0.5, 1.0 / 32.0], 3);
+        assert_eq!(grid.key_value(16), &played[..3]);
+        assert_eq!(grid.key_value(1), &played[3..]);
+        // Every sample falls in the range of the keys around it.
+        assert_eq!(grid.sample_range(0, 64), 0..121);
+        // Steps keep their own keys.
+        let mut step = track.clone();
+        step.interpolation = Interpolation::Discrete;
+        let kept = Channel::on_grid(&step, Metric::Translation, own.sample_times.clone(), 0.5);
+        assert_eq!(kept.unwrap().times, step.times);
     }
 
     #[test]
