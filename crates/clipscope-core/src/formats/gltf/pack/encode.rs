@@ -167,22 +167,36 @@ fn shorts(values: &[f32], scale: f64, word: impl Fn(f64) -> u16) -> Vec<u8> {
 /// 256 steps: the codec's lowest byte lane is then zero throughout and the next holds the
 /// grid index, whose deltas take a few bits. `None` when no such bits exist.
 fn aligned_times(values: &[f32]) -> Option<Packed> {
-    (1..=24).find_map(|bits| {
-        let filtered = filter_exponential(values, 1, bits);
-        if filtered.chunks_exact(4).any(|b| b[0] != 0) {
-            return None;
-        }
-        let bytes = unfilter(&filtered, 4, Filter::Exponential);
-        let exact = bytes
-            .chunks_exact(4)
-            .zip(values)
-            .all(|(b, v)| f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits());
-        exact.then(|| Packed {
-            bytes,
-            codec: Some((filtered, 4, Filter::Exponential)),
-            integers: None,
+    // The coarsest grid of 2^-k s every time sits on, and the bits whose step is 1/256 of it:
+    // the largest time's binary exponent plus k plus 8, give or take the filter's rounding.
+    let k = (0..=16).find(|&k| {
+        let scale = f64::from(1u32 << k);
+        values.iter().all(|&t| (t as f64 * scale).fract() == 0.0)
+    })?;
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64));
+    let exponent = if largest > 0.0 {
+        largest.log2().floor() as i32 + 1
+    } else {
+        0
+    };
+    let guess = exponent + k + 9;
+    (guess - 2..=guess + 1)
+        .filter(|b| (1..=24).contains(b))
+        .find_map(|bits| {
+            let filtered = filter_exponential(values, 1, bits);
+            if filtered.chunks_exact(4).any(|b| b[0] != 0) {
+                return None;
+            }
+            let bytes = unfilter(&filtered, 4, Filter::Exponential);
+            let exact = bytes.chunks_exact(4).zip(values).all(|(b, v)| {
+                f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits()
+            });
+            exact.then(|| Packed {
+                bytes,
+                codec: Some((filtered, 4, Filter::Exponential)),
+                integers: None,
+            })
         })
-    })
 }
 
 /// `values` through the exponential filter with the fewest bits that keep every value within
