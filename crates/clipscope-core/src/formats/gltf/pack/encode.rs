@@ -191,7 +191,7 @@ fn aligned_times(values: &[f32]) -> Option<Packed> {
             let exact = bytes.chunks_exact(4).zip(values).all(|(b, v)| {
                 f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits()
             });
-            exact.then(|| Packed {
+            exact.then_some(Packed {
                 bytes,
                 codec: Some((filtered, 4, Filter::Exponential)),
                 integers: None,

@@ -250,7 +250,11 @@ impl Channel {
     ) -> Option<Channel> {
         let mut channel = Channel::new(track, metric, sample_times)?;
         let (first, last) = (*track.times.first()?, *track.times.last()?);
-        if track.interpolation != Interpolation::Linear || !(step > 0.0) || last <= first {
+        if track.interpolation != Interpolation::Linear
+            || step.is_nan()
+            || step <= 0.0
+            || last <= first
+        {
             return Some(channel);
         }
         let (lo, hi) = (

@@ -55,6 +55,18 @@ pub(crate) struct WorldSearch {
     tried: Mutex<Option<Arc<Tried>>>,
 }
 
+/// A joint track prepared for the search: its index in the clip, its joint and property, its
+/// channel (and, on a key grid, its channel on its own keys), its lossless optimize and
+/// whether it is fitted.
+type Prepared = (
+    usize,
+    usize,
+    Property,
+    (Channel, Option<Channel>),
+    Track,
+    bool,
+);
+
 /// A try the search chose: each channel's track and values at every sample, and the
 /// comparison of the pose they drive (angles included), chunk by chunk.
 struct Tried {
@@ -89,14 +101,7 @@ impl WorldSearch {
         sample_times: &Arc<Vec<f64>>,
         options: &ReduceOptions,
     ) -> WorldSearch {
-        let prepared: Vec<(
-            usize,
-            usize,
-            Property,
-            (Channel, Option<Channel>),
-            Track,
-            bool,
-        )> = tracks
+        let prepared: Vec<Prepared> = tracks
             .par_iter()
             .filter_map(|&i| {
                 let Role::Joint {
