@@ -19,10 +19,10 @@ use serde_json::{Value, json};
 use super::Outcome;
 use super::output::{self, OutputArgs, thousands};
 use clipscope_core::formats::Budget;
-use clipscope_core::formats::{self, Document, Format, LengthUnit};
+use clipscope_core::formats::{self, Document, LengthUnit};
 use clipscope_core::model::ops::reduce::{
-    Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Stored,
-    Trace, Worst, lossless_clip,
+    Bound, CurveFit, Metric, PointKind, ReduceOptions, ReduceReport, Reducer, SCALES, Trace, Worst,
+    lossless_clip,
 };
 use clipscope_core::model::{Model, Skeleton, shown_windows};
 use clipscope_scene::Rig;
@@ -175,12 +175,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         out: &args.output.output,
         write: write_options(&args),
     };
-    if target.write.packing.any() && matches!(doc.format, Format::Gltf | Format::Glb) {
-        // The search measures every fitted track as the file will store it: the packing's
-        // rounding is inside the bound it keeps, not found over it after writing.
-        let packing = target.write.packing;
-        options.stored = Some(Stored::new(move |t| formats::stored_track(t, &packing)));
-    }
+    // The search measures every fitted track as the file will store it: the packing's
+    // rounding is inside the bound it keeps, not found over it after writing.
+    options.stored = formats::packed_storage(doc.format, &target.write.packing);
     let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
     let mut note = None;
     if !attempt.within && options.curves != CurveFit::Linear {

@@ -5,10 +5,20 @@
 use gltf_json::accessor::ComponentType;
 
 use super::encode::{self, Packed, Role};
-use crate::formats::Packing;
 use crate::formats::gltf::accessor::component;
 use crate::formats::gltf::target::{Property, target};
+use crate::formats::{Format, Packing};
+use crate::model::ops::reduce::Stored;
 use crate::model::{Interpolation, Track, Values};
+
+/// How a file of `format` written with `packing` stores a track, for the reducer to fit with
+/// ([`ReduceOptions::stored`](crate::model::ops::reduce::ReduceOptions::stored)): `None` when
+/// the writer stores the tracks as they are (no packing, or a format other than glTF).
+pub fn packed_storage(format: Format, packing: &Packing) -> Option<Stored> {
+    let packing = *packing;
+    (packing.any() && matches!(format, Format::Gltf | Format::Glb))
+        .then(|| Stored::new(move |t| stored_track(t, &packing)))
+}
 
 /// `track` as a glTF file written with `packing` stores it and a reader reads it back: key
 /// times through the exponential filter (with meshopt), quantized rotations, translations and
