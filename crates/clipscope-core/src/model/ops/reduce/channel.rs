@@ -248,14 +248,21 @@ impl Channel {
         sample_times: Arc<Vec<f64>>,
         step: f64,
     ) -> Option<Channel> {
-        let mut channel = Channel::new(track, metric, sample_times)?;
-        let (first, last) = (*track.times.first()?, *track.times.last()?);
+        Some(Channel::new(track, metric, sample_times)?.regrid(track, step))
+    }
+
+    /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
+    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them.
+    pub fn regrid(mut self, track: &Track, step: f64) -> Channel {
+        let (Some(&first), Some(&last)) = (track.times.first(), track.times.last()) else {
+            return self;
+        };
         if track.interpolation != Interpolation::Linear
             || step.is_nan()
             || step <= 0.0
             || last <= first
         {
-            return Some(channel);
+            return self;
         }
         let (lo, hi) = (
             (first as f64 / step).ceil() as i64,
@@ -271,14 +278,14 @@ impl Channel {
         }
         times.push(last);
         let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
-        let mut values = sample_numbers(track, &grid, channel.value_size);
-        if metric == Metric::Rotation && channel.value_size == 4 {
+        let mut values = sample_numbers(track, &grid, self.value_size);
+        if self.metric == Metric::Rotation && self.value_size == 4 {
             unroll_hemispheres(&mut values);
         }
-        channel.key_samples = key_samples(&times, &channel.sample_times);
-        channel.times = times;
-        channel.values = values;
-        Some(channel)
+        self.key_samples = key_samples(&times, &self.sample_times);
+        self.times = times;
+        self.values = values;
+        self
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a

@@ -119,14 +119,7 @@ impl WorldSearch {
                 // On a key grid, a finer one too, for a channel the grid cannot follow.
                 let frames = options
                     .key_grid
-                    .and_then(|step| {
-                        Channel::on_grid(
-                            track,
-                            property.metric(),
-                            sample_times.clone(),
-                            step / FINE_GRID,
-                        )
-                    })
+                    .map(|step| channel.clone().regrid(track, step / FINE_GRID))
                     .filter(|f| f.times != channel.times);
                 let kept = if exact {
                     track.clone()
