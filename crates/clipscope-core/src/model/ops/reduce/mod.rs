@@ -27,6 +27,12 @@
 //!    budget wins; if none is, every share halves until one is.
 //! 4. A fitted track never keeps more keys than three.js's lossless `optimize` would; discrete,
 //!    bool and string tracks get that lossless pass only.
+//!
+//! For a packed file the caller may say how the file stores a track
+//! ([`ReduceOptions::stored`]: every fitted track is rounded so before it is measured, so the
+//! packing's error is inside the bound) and put the candidate keys on a grid of seconds
+//! ([`ReduceOptions::key_grid`], whose times a codec stores in a few bits; a joint track the grid
+//! cannot follow is fitted on a grid four times finer, or kept whole).
 
 mod channel;
 mod fit;
