@@ -164,7 +164,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if args.output.meshopt {
         // A quantized key of a straight segment takes a third of a curve's bytes (no tangents),
         // which the codec then shrinks further: packed files keep more keys, in fewer bytes.
+        // Their keys sit on a grid of 1/32 s, whose times the codec stores in a few bits each.
         options.curves = CurveFit::Linear;
+        options.key_grid = Some(KEY_GRID);
     }
 
     let target = Target {
@@ -173,6 +175,9 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         out: &args.output.output,
         write: write_options(&args),
     };
+    // The search measures every fitted track as the file will store it: the packing's
+    // rounding is inside the bound it keeps, not found over it after writing.
+    options.stored = formats::packed_storage(doc.format, &target.write.packing);
     let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
     let mut note = None;
     if !attempt.within && options.curves != CurveFit::Linear {
@@ -398,6 +403,10 @@ fn write_options(args: &Args) -> formats::WriteOptions {
 /// The budget scales a packed reduction tries: the packing adds error of its own, so a fit at
 /// the whole budget may land just over it, and a small step back keeps most of its savings.
 const PACKED_SCALES: [f64; 7] = [1.0, 0.95, 0.9, 0.8, 0.7, 0.6, 0.4];
+
+/// The key grid of a compressed reduction, in seconds: a power of two, so that meshopt's
+/// exponential filter stores key times as whole steps whose low byte is always zero.
+const KEY_GRID: f64 = 1.0 / 32.0;
 
 /// The share of the budget the exponential filter may use on a translation or scale.
 const FLOAT_SHARE: f64 = 0.05;

@@ -56,6 +56,7 @@ pub use fidelity::{
 };
 pub use file_bytes::{DEFAULT_MAX_FILE_SIZE, FileReadError, read_limited};
 pub use gltf::pack::storage::{TrackStorage, track_storage};
+pub use gltf::pack::stored::{packed_storage, stored_track};
 pub use options::{Packing, ReadOptions, WriteOptions};
 pub use progress::LoadProgress;
 pub use property::Property;

@@ -90,6 +90,8 @@ impl FormatSpec {
                 .collect(),
             trace: Default::default(),
             shown: None,
+            key_grid: None,
+            stored: None,
         }
     }
 

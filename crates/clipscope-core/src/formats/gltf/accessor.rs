@@ -68,7 +68,7 @@ fn size(c: ComponentType) -> usize {
 }
 
 /// The component at the start of `b` (which holds at least [`size`] bytes) as a number.
-fn component(b: &[u8], c: ComponentType, normalized: bool) -> f32 {
+pub(crate) fn component(b: &[u8], c: ComponentType, normalized: bool) -> f32 {
     match c {
         ComponentType::F32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
         ComponentType::I8 => {

@@ -50,9 +50,9 @@ pub(crate) struct Packed {
 const TIME_ERROR: f64 = 5e-5;
 
 /// Signed 16-bit normalized.
-const SHORT: u32 = 5122;
+pub(crate) const SHORT: u32 = 5122;
 /// Unsigned 16-bit normalized.
-const UNSIGNED_SHORT: u32 = 5123;
+pub(crate) const UNSIGNED_SHORT: u32 = 5123;
 
 /// Packs `values` (`n` per element, in `role`) as `packing` asks.
 pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> Packed {
@@ -86,7 +86,7 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                 _ => TIME_ERROR,
             };
             let tolerance = (closest / 16.0).min(most);
-            exponential(values, 1, tolerance)
+            aligned_times(values).unwrap_or_else(|| exponential(values, 1, tolerance))
         }
         Role::Input | Role::Other => plain(),
         Role::Rotation { unit: true } if packing.quantize && packing.meshopt => {
@@ -161,6 +161,44 @@ fn shorts(values: &[f32], scale: f64, word: impl Fn(f64) -> u16) -> Vec<u8> {
         .collect()
 }
 
+/// Key times that sit exactly on a grid of a power of two seconds (a reduction's
+/// [`key_grid`](crate::model::ops::reduce::ReduceOptions::key_grid)) through the exponential
+/// filter with the fewest bits that keep them exact and make each time a whole number of
+/// 256 steps: the codec's lowest byte lane is then zero throughout and the next holds the
+/// grid index, whose deltas take a few bits. `None` when no such bits exist.
+fn aligned_times(values: &[f32]) -> Option<Packed> {
+    // The coarsest grid of 2^-k s every time sits on, and the bits whose step is 1/256 of it:
+    // the largest time's binary exponent plus k plus 8, give or take the filter's rounding.
+    let k = (0..=16).find(|&k| {
+        let scale = f64::from(1u32 << k);
+        values.iter().all(|&t| (t as f64 * scale).fract() == 0.0)
+    })?;
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64));
+    let exponent = if largest > 0.0 {
+        largest.log2().floor() as i32 + 1
+    } else {
+        0
+    };
+    let guess = exponent + k + 9;
+    (guess - 2..=guess + 1)
+        .filter(|b| (1..=24).contains(b))
+        .find_map(|bits| {
+            let filtered = filter_exponential(values, 1, bits);
+            if filtered.chunks_exact(4).any(|b| b[0] != 0) {
+                return None;
+            }
+            let bytes = unfilter(&filtered, 4, Filter::Exponential);
+            let exact = bytes.chunks_exact(4).zip(values).all(|(b, v)| {
+                f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits()
+            });
+            exact.then_some(Packed {
+                bytes,
+                codec: Some((filtered, 4, Filter::Exponential)),
+                integers: None,
+            })
+        })
+}
+
 /// `values` through the exponential filter with the fewest bits that keep every value within
 /// `tolerance` (24 when it is 0).
 fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
@@ -228,6 +266,40 @@ mod tests {
         let back = f32s(&p.bytes);
         assert!(back.iter().zip(&v).all(|(a, b)| (a - b).abs() <= 0.001));
         assert_ne!(back, v, "fewer bits than a float");
+    }
+
+    #[test]
+    fn grid_times_are_stored_exactly_as_whole_units_of_256_steps() {
+        let packing = Packing {
+            meshopt: true,
+            ..Packing::default()
+        };
+        // Keys on a 1/32 s grid with irregular gaps, as a grid reduction keeps them.
+        let mut g = 0u32;
+        let grid: Vec<f32> = (0..2000)
+            .map(|k| {
+                g += 1 + (k * 7 % 5);
+                g as f32 / 32.0
+            })
+            .collect();
+        let p = pack(&grid, 1, Role::Input, &packing);
+        assert_eq!(f32s(&p.bytes), grid, "exact");
+        let (filtered, stride, filter) = p.codec.clone().unwrap();
+        assert_eq!((stride, filter), (4, Filter::Exponential));
+        assert!(filtered.chunks_exact(4).all(|b| b[0] == 0), "low byte zero");
+        // The same keys at 30 fps frame times are not on any grid: more bytes compressed.
+        let frames: Vec<f32> = grid.iter().map(|t| (t * 32.0) / 30.0).collect();
+        let q = pack(&frames, 1, Role::Input, &packing);
+        let size = |p: &Packed| {
+            let (bytes, stride, _) = p.codec.as_ref().unwrap();
+            super::super::codec::encode_attributes(bytes, *stride).len()
+        };
+        assert!(
+            size(&p) * 2 < size(&q),
+            "{} vs {} bytes",
+            size(&p),
+            size(&q)
+        );
     }
 
     #[test]

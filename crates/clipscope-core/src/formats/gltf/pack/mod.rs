@@ -5,6 +5,7 @@
 //! * [`decompress`] reads compressed buffer views back into plain ones when a file is read;
 //! * [`encode`] chooses how one animation view is stored;
 //! * [`storage`] reports how each track of a written file is stored;
+//! * [`stored`] gives a track as a packed file reads it back (what the reducer fits with);
 //! * [`pack`] lays out a file being written: every buffer view into one buffer, the animation
 //!   views packed as [`Packing`] asks, the compressed bytes in the first buffer; compressed
 //!   views point into a fallback buffer without data (marked `"fallback": true`, the extension
@@ -18,6 +19,7 @@ pub(crate) mod codec;
 pub(crate) mod decompress;
 pub(crate) mod encode;
 pub(crate) mod storage;
+pub(crate) mod stored;
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::model::Track;
 use crate::model::interpolant::Sampler;
+use crate::model::{Interpolation, Track};
 
 /// How the error of a channel's value is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,6 +222,72 @@ impl Channel {
         })
     }
 
+    /// The channel a reduction within `options` fits: [`Channel::on_grid`] when it asks for a
+    /// key grid, else [`Channel::new`].
+    pub fn keys_for(
+        track: &Track,
+        metric: Metric,
+        sample_times: Arc<Vec<f64>>,
+        options: &super::ReduceOptions,
+    ) -> Option<Channel> {
+        match options.key_grid {
+            Some(step) => Channel::on_grid(track, metric, sample_times, step),
+            None => Channel::new(track, metric, sample_times),
+        }
+    }
+
+    /// The channel of `track` with its candidate keys moved onto a grid of `step` seconds
+    /// (what [`ReduceOptions::key_grid`](super::ReduceOptions::key_grid) asks): a key at every
+    /// multiple of `step` from the first key to the last (and at those two), valued as the
+    /// track plays there; the reference stays the original curve at `sample_times`, so a fit
+    /// is measured against what the file played. `None` as [`Channel::new`]; a track that is
+    /// not made of straight segments (steps, curves) keeps its own keys.
+    pub fn on_grid(
+        track: &Track,
+        metric: Metric,
+        sample_times: Arc<Vec<f64>>,
+        step: f64,
+    ) -> Option<Channel> {
+        Some(Channel::new(track, metric, sample_times)?.regrid(track, step))
+    }
+
+    /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
+    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them.
+    pub fn regrid(mut self, track: &Track, step: f64) -> Channel {
+        let (Some(&first), Some(&last)) = (track.times.first(), track.times.last()) else {
+            return self;
+        };
+        if track.interpolation != Interpolation::Linear
+            || step.is_nan()
+            || step <= 0.0
+            || last <= first
+        {
+            return self;
+        }
+        let (lo, hi) = (
+            (first as f64 / step).ceil() as i64,
+            (last as f64 / step).floor() as i64,
+        );
+        let mut times: Vec<f32> = Vec::with_capacity((hi - lo + 3).max(2) as usize);
+        times.push(first);
+        for g in lo..=hi {
+            let t = (g as f64 * step) as f32;
+            if t > *times.last().unwrap_or(&first) && t < last {
+                times.push(t);
+            }
+        }
+        times.push(last);
+        let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
+        let mut values = sample_numbers(track, &grid, self.value_size);
+        if self.metric == Metric::Rotation && self.value_size == 4 {
+            unroll_hemispheres(&mut values);
+        }
+        self.key_samples = key_samples(&times, &self.sample_times);
+        self.times = times;
+        self.values = values;
+        self
+    }
+
     /// The channel up to its last key at or before sample `samples − 1` (which must be a
     /// sample of every key it keeps), with `sample_times` those first samples: what a pilot try
     /// fits. `None` when fewer than two keys fall in.
@@ -370,6 +436,7 @@ pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::TrackKind;
     use clipscope_test_support::rng::Rng;
 
     fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
@@ -477,6 +544,33 @@ mod tests {
                 .collect();
             assert_eq!(key_samples(&times, &samples), want, "{times:?} {samples:?}");
         }
+    }
+
+    #[test]
+    fn a_grid_channel_keys_the_grid_and_keeps_the_original_reference() {
+        // 30 fps keys from 0 to 2 s, a vector bending at every key.
+        let times: Vec<f32> = (0..=60).map(|k| k as f32 / 30.0).collect();
+        let values: Vec<f32> = (0..=60)
+            .flat_map(|k| [(k as f32 * 0.7).sin(), k as f32 * 0.1, 0.0])
+            .collect();
+        let track = Track::numeric("a.position", TrackKind::Vector, times, values);
+        let samples: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
+        let own = Channel::new(&track, Metric::Translation, samples.clone()).unwrap();
+        let grid = Channel::on_grid(&track, Metric::Translation, samples, 1.0 / 32.0).unwrap();
+        assert_eq!(grid.times.len(), 65, "0, 1/32, …, 2 s");
+        assert!(grid.times.iter().all(|&t| (t * 32.0).fract() == 0.0));
+        assert_eq!(grid.samples, own.samples, "measured against the original");
+        // Each grid key is the value the original plays there.
+        let played = sample_numbers(&track, &[0.5, 1.0 / 32.0], 3);
+        assert_eq!(grid.key_value(16), &played[..3]);
+        assert_eq!(grid.key_value(1), &played[3..]);
+        // Every sample falls in the range of the keys around it.
+        assert_eq!(grid.sample_range(0, 64), 0..121);
+        // Steps keep their own keys.
+        let mut step = track.clone();
+        step.interpolation = Interpolation::Discrete;
+        let kept = Channel::on_grid(&step, Metric::Translation, own.sample_times.clone(), 0.5);
+        assert_eq!(kept.unwrap().times, step.times);
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //! The fit also hands back its curve evaluated at every sample, which the world search measures
 //! without sampling the new track again.
 
+use super::Stored;
 use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error, sample_numbers};
 use crate::model::interpolant::slerp_flat;
 use crate::model::{Interpolation, Tangents, Track, Values};
@@ -71,23 +72,31 @@ pub(crate) fn fit(
     curves: CurveFit,
     measure: bool,
 ) -> Option<Fitted> {
-    fit_sampled(channel, tolerance, curves, measure, true)
+    fit_sampled(channel, tolerance, curves, measure, true, None)
 }
 
-/// [`fit`], the fitted curve at every sample as the player plays the track when `played`,
-/// else as the fit draws it (in f64, a little cheaper: what a pilot try measures).
+/// [`fit`], the fitted curve at every sample as the player plays the track when `played` (the
+/// track rounded as `stored` says first), else as the fit draws it (in f64, a little cheaper:
+/// what a pilot try measures).
 pub(crate) fn fit_sampled(
     channel: &Channel,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
     played: bool,
+    stored: Option<&Stored>,
 ) -> Option<Fitted> {
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
         CurveFit::Linear => None,
     };
-    if let Some(constant) = constant_fit(channel, tolerance) {
+    if let Some(mut constant) = constant_fit(channel, tolerance) {
+        if let (true, Some(stored)) = (played, stored) {
+            stored.apply(&mut constant.track);
+            let vs = channel.value_size;
+            constant.sampled = sample_numbers(&constant.track, &channel.sample_times, vs);
+            constant.error = Some(error_of_sampled(channel, &constant.sampled));
+        }
         return Some(constant);
     }
     let n = channel.times.len();
@@ -158,7 +167,22 @@ pub(crate) fn fit_sampled(
         segments.push((i + good, good_slopes));
         i += good;
     }
-    Some(build(channel, &segments, cubic.is_some(), measure, played))
+    Some(build(
+        channel,
+        &segments,
+        cubic.is_some(),
+        measure,
+        played.then_some(stored),
+    ))
+}
+
+/// The largest error of a curve sampled at every sample of `channel` against the original.
+fn error_of_sampled(channel: &Channel, sampled: &[f64]) -> f64 {
+    let vs = channel.value_size;
+    sampled
+        .chunks_exact(vs)
+        .zip(channel.samples.chunks_exact(vs))
+        .fold(0.0, |e, (v, r)| max_error(channel.metric, v, r, e))
 }
 
 /// One key when every sample is within `tolerance` of one value: the middle of the samples'
@@ -377,13 +401,14 @@ fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool)
 }
 
 /// The track of the segments (each ending at a key, from key 0), its curve at every sample
-/// as played and, when `measure`, its largest error there.
+/// as played when `played` is `Some` (the track rounded as the storage in it says first), else
+/// as drawn, and, when `measure`, its largest error there.
 fn build(
     channel: &Channel,
     segments: &[Segment],
     cubic: bool,
     measure: bool,
-    played: bool,
+    played: Option<Option<&Stored>>,
 ) -> Fitted {
     let vs = channel.value_size;
     let mut kept = Vec::with_capacity(segments.len() + 1);
@@ -420,17 +445,16 @@ fn build(
     // The curve at every sample as the player plays the track (the model's interpolant, f32
     // results): what the world search measures, bit for bit what the written file plays
     // where it reads back as this track.
-    let sampled = if played {
-        sample_numbers(&track, &channel.sample_times, vs)
-    } else {
-        drawn(channel, segments, cubic)
+    let sampled = match played {
+        Some(stored) => {
+            if let Some(stored) = stored {
+                stored.apply(&mut track);
+            }
+            sample_numbers(&track, &channel.sample_times, vs)
+        }
+        None => drawn(channel, segments, cubic),
     };
-    let error = measure.then(|| {
-        sampled
-            .chunks_exact(vs)
-            .zip(channel.samples.chunks_exact(vs))
-            .fold(0.0, |e, (v, r)| max_error(channel.metric, v, r, e))
-    });
+    let error = measure.then(|| error_of_sampled(channel, &sampled));
     Fitted {
         track,
         error,

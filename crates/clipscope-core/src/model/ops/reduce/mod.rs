@@ -27,6 +27,12 @@
 //!    budget wins; if none is, every share halves until one is.
 //! 4. A fitted track never keeps more keys than three.js's lossless `optimize` would; discrete,
 //!    bool and string tracks get that lossless pass only.
+//!
+//! For a packed file the caller may say how the file stores a track
+//! ([`ReduceOptions::stored`]: every fitted track is rounded so before it is measured, so the
+//! packing's error is inside the bound) and put the candidate keys on a grid of seconds
+//! ([`ReduceOptions::key_grid`], whose times a codec stores in a few bits; a joint track the grid
+//! cannot follow is fitted on a grid four times finer, or kept whole).
 
 mod channel;
 mod fit;
@@ -41,6 +47,7 @@ pub(crate) mod tree;
 pub(crate) mod world;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -94,6 +101,45 @@ pub struct ReduceOptions {
     /// points, a precomposition where a layer shows it); `None`: all of them. Errors are
     /// measured there only.
     pub shown: Option<Vec<crate::model::Window>>,
+    /// Put the keys of straight-segment tracks on a grid of this many seconds (a power of two,
+    /// such as 1/32) instead of at the original key times: a key codec that stores times as
+    /// integer steps (meshopt's exponential filter) then stores each in a few bits. The keys
+    /// take the values the original plays at the grid times, and the error is still measured
+    /// against the original at its own sample times. `None`: the original key times.
+    pub key_grid: Option<f64>,
+    /// How the file being written stores a track (its key times and values as a reader will
+    /// read them back), when it rounds them: every fitted track is passed through it before it
+    /// is measured, so the search bounds what the file plays, rounding included.
+    pub stored: Option<Stored>,
+}
+
+/// A track as the file being written stores it: a function that rounds a track's times and
+/// values as the writer and a reader will (see [`ReduceOptions::stored`]).
+#[derive(Clone)]
+pub struct Stored(Arc<dyn Fn(&mut Track) + Send + Sync>);
+
+impl Stored {
+    /// The storage `round` describes.
+    pub fn new(round: impl Fn(&mut Track) + Send + Sync + 'static) -> Stored {
+        Stored(Arc::new(round))
+    }
+
+    /// Rounds `track` as the file stores it.
+    pub fn apply(&self, track: &mut Track) {
+        (self.0)(track)
+    }
+}
+
+impl std::fmt::Debug for Stored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Stored(..)")
+    }
+}
+
+impl PartialEq for Stored {
+    fn eq(&self, other: &Stored) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// The tolerance of a property a format measures in units of its own.
@@ -122,6 +168,8 @@ impl Default for ReduceOptions {
             trace: Trace::default(),
             keep_headings: false,
             shown: None,
+            key_grid: None,
+            stored: None,
         }
     }
 }
@@ -371,18 +419,13 @@ impl<'c> Reducer<'c> {
                 Role::Exact => Some(Outcome::exact(track)),
                 Role::Fixed {
                     metric, tolerance, ..
-                } => Some(
-                    match Channel::new(track, metric, self.plan.sample_times.clone()) {
-                        Some(channel) => fit_channel(
-                            &channel,
-                            &lossless(track),
-                            tolerance * scale,
-                            options.curves,
-                            true,
-                        ),
-                        None => Outcome::lossless(track),
-                    },
-                ),
+                } => Some(fit_fixed(
+                    track,
+                    metric,
+                    tolerance * scale,
+                    &self.plan.sample_times,
+                    &options,
+                )),
                 Role::Joint { .. } => None,
             })
             .collect();
@@ -505,6 +548,36 @@ impl<'c> Reducer<'c> {
             .trace
             .line(format_args!("measured {:?}", t0.elapsed()));
         report
+    }
+}
+
+/// `track` fitted within `tolerance` in `metric` at `times`: on the key grid when `options`
+/// ask for one, on its own keys where the grid cannot follow it within the tolerance.
+fn fit_fixed(
+    track: &Track,
+    metric: Metric,
+    tolerance: f64,
+    times: &Arc<Vec<f64>>,
+    options: &ReduceOptions,
+) -> Outcome {
+    let fit = |c: &Channel| {
+        fit_channel(
+            c,
+            &lossless(track),
+            tolerance,
+            options.curves,
+            true,
+            options.stored.as_ref(),
+        )
+    };
+    match Channel::keys_for(track, metric, times.clone(), options) {
+        Some(channel) => match fit(&channel) {
+            o if !o.lossy && options.key_grid.is_some() => {
+                Channel::new(track, metric, times.clone()).map_or(o, |c| fit(&c))
+            }
+            o => o,
+        },
+        None => Outcome::lossless(track),
     }
 }
 

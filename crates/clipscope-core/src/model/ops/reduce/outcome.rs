@@ -1,5 +1,6 @@
 //! What a reduction made of one track.
 
+use super::Stored;
 use super::channel::Channel;
 use super::fit::{self, CurveFit};
 use crate::model::{Interpolation, Track};
@@ -59,15 +60,16 @@ impl Outcome {
 /// `channel` fitted within `tolerance`, or `kept` (its lossless optimize) when that has no more
 /// keys or the curves cannot draw the channel within the tolerance. The fit's own error is
 /// measured when `measure` (a joint's channel is measured through the world instead, and its
-/// outcome's error is 0 until then).
+/// outcome's error is 0 until then). A fitted track is rounded as `stored` says first.
 pub(crate) fn fit_channel(
     channel: &Channel,
     kept: &Track,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
+    stored: Option<&Stored>,
 ) -> Outcome {
-    fit_channel_sampled(channel, kept, tolerance, curves, measure, true)
+    fit_channel_sampled(channel, kept, tolerance, curves, measure, true, stored)
 }
 
 /// [`fit_channel`], the fit's curve sampled as the player plays it when `played`, else as the
@@ -79,8 +81,9 @@ pub(crate) fn fit_channel_sampled(
     curves: CurveFit,
     measure: bool,
     played: bool,
+    stored: Option<&Stored>,
 ) -> Outcome {
-    match fit::fit_sampled(channel, tolerance, curves, measure, played) {
+    match fit::fit_sampled(channel, tolerance, curves, measure, played, stored) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Outcome {
                 track: f.track,

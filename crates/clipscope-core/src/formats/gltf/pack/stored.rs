@@ -1,0 +1,103 @@
+//! What a track reads back as once a glTF file written with a [`Packing`] stores it
+//! ([`stored_track`]): the reducer fits with it, so that what it measures is what the file
+//! plays and the packing's rounding is part of the error it bounds, not a surprise after.
+
+use gltf_json::accessor::ComponentType;
+
+use super::encode::{self, Packed, Role};
+use crate::formats::gltf::accessor::component;
+use crate::formats::gltf::target::{Property, target};
+use crate::formats::{Format, Packing};
+use crate::model::ops::reduce::Stored;
+use crate::model::{Interpolation, Track, Values};
+
+/// How a file of `format` written with `packing` stores a track, for the reducer to fit with
+/// ([`ReduceOptions::stored`](crate::model::ops::reduce::ReduceOptions::stored)): `None` when
+/// the writer stores the tracks as they are (no packing, or a format other than glTF).
+pub fn packed_storage(format: Format, packing: &Packing) -> Option<Stored> {
+    let packing = *packing;
+    (packing.any() && matches!(format, Format::Gltf | Format::Glb))
+        .then(|| Stored::new(move |t| stored_track(t, &packing)))
+}
+
+/// `track` as a glTF file written with `packing` stores it and a reader reads it back: key
+/// times through the exponential filter (with meshopt), quantized rotations, translations and
+/// scales through the exponential filter, each exactly as the writer packs the track's own
+/// accessors. Curves (their tangents go through the bezier handles on the way), morph weights
+/// (the writer joins a node's weights into one accessor) and anything without a glTF channel
+/// are left as they are; the file as written is measured anyway.
+pub fn stored_track(track: &mut Track, packing: &Packing) {
+    if !packing.any() || track.interpolation == Interpolation::Bezier || track.times.is_empty() {
+        return;
+    }
+    let role = match target(track).map(|t| t.property) {
+        Ok(Property::Rotation) => Role::Rotation { unit: true },
+        Ok(Property::Translation) => Role::Vector { scale: false },
+        Ok(Property::Scale) => Role::Vector { scale: true },
+        _ => return,
+    };
+    let Values::Numbers(values) = &mut track.values else {
+        return;
+    };
+    let n = values.len() / track.times.len();
+    if n == 0 || values.len() != n * track.times.len() {
+        return;
+    }
+    if packing.meshopt {
+        track.times = read_back(&encode::pack(&track.times, 1, Role::Input, packing));
+    }
+    *values = read_back(&encode::pack(values, n, role, packing));
+}
+
+/// The numbers a reader decodes from a packed view.
+fn read_back(packed: &Packed) -> Vec<f32> {
+    let (ct, normalized, size) = match packed.integers {
+        Some((encode::SHORT, normalized)) => (ComponentType::I16, normalized, 2),
+        Some((encode::UNSIGNED_SHORT, normalized)) => (ComponentType::U16, normalized, 2),
+        Some((_, normalized)) => (ComponentType::I8, normalized, 1),
+        None => (ComponentType::F32, false, 4),
+    };
+    packed
+        .bytes
+        .chunks_exact(size)
+        .map(|b| component(b, ct, normalized))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TrackKind;
+
+    #[test]
+    fn rotations_and_times_read_back_as_packed() {
+        let times: Vec<f32> = (0..5).map(|k| k as f32 / 32.0).collect();
+        let q: Vec<f32> = (0..5)
+            .flat_map(|k| {
+                let a = k as f32 * 0.1;
+                [a.sin(), 0.0, 0.0, a.cos()]
+            })
+            .collect();
+        let mut track = Track::numeric("Hips.quaternion", TrackKind::Quaternion, times.clone(), q);
+        let packing = Packing {
+            quantize: true,
+            meshopt: true,
+            rotation_bits: 10,
+            ..Packing::default()
+        };
+        let before = track.clone();
+        stored_track(&mut track, &packing);
+        assert_eq!(track.times, times, "grid times are exact");
+        let (a, b) = (
+            before.values.as_numbers().unwrap(),
+            track.values.as_numbers().unwrap(),
+        );
+        assert_ne!(a, b, "rounded to 10 bits");
+        assert!(a.iter().zip(b).all(|(x, y)| (x - y).abs() < 2e-3));
+        // Each value is a normalized short, as the reader decodes it.
+        assert!(b.iter().all(|&v| {
+            let s = (v as f64 * 32767.0).round();
+            (s / 32767.0) as f32 == v
+        }));
+    }
+}
