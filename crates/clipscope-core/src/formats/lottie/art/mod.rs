@@ -4,14 +4,15 @@
 //! [`Art::read`] types each layer's content ([`layer`]): shape items ([`items`], their
 //! animated properties in [`prop`] with lottie-web's keyframe and easing code), solids,
 //! precomposition references with their time (`st`, `sr`, time remap `tm`), masks and track
-//! mattes. What it does not draw (text, effects, blend modes, expressions, merge paths, image
-//! layers, …) is listed in [`Art::notes`] with its JSON path, never dropped silently.
+//! mattes, image layers ([`image`]: embedded and beside the file). What it does not draw
+//! (text, effects, blend modes, expressions, merge paths, …) is listed in [`Art::notes`] with its JSON path, never dropped silently.
 //! [`Art`] is the document's [`Artwork`]: the picture of a clip at a time takes the layers'
 //! matrices and opacities from that clip's tracks (so edits show at once) and the rest from the
 //! file; layers of precompositions move by the clips the file was read into.
 
 mod draw;
 mod geometry;
+mod image;
 mod items;
 mod layer;
 mod prop;
@@ -41,14 +42,21 @@ pub struct Art {
     fr: f64,
     /// What solid colours are divided by (255 before Bodymovin 4.1.9).
     colour_scale: f64,
+    /// Image assets by id, decoded or why not.
+    images: image::Images,
     /// What is not drawn: JSON path and why.
     notes: Vec<(String, String)>,
 }
 
 impl Art {
-    /// The artwork of the Lottie text `bytes`, whose compositions were read into `clips`;
-    /// `None` when it is not a Lottie composition object.
-    pub(crate) fn read(bytes: &[u8], clips: &[Clip]) -> Option<Art> {
+    /// The artwork of the Lottie text `bytes`, whose compositions were read into `clips`, its
+    /// image files looked for in `folder` (the file's; `None` when it was not read from a
+    /// file); `None` when it is not a Lottie composition object.
+    pub(crate) fn read(
+        bytes: &[u8],
+        clips: &[Clip],
+        folder: Option<&std::path::Path>,
+    ) -> Option<Art> {
         let top = super::schema::parse_top(bytes).ok()?.ok()?;
         use super::schema::Fields as _;
         let num = |k: &str| top.number(k).ok().flatten();
@@ -62,6 +70,7 @@ impl Art {
         let mut notes = Vec::new();
         let mut comps = Vec::new();
         let mut by_asset = HashMap::new();
+        let mut images = image::Images::new();
         if let Some(layers) = top.get_some("layers") {
             comps.push(layer::read_layers(&layers, &mut notes));
         }
@@ -71,8 +80,10 @@ impl Art {
             for asset in list {
                 let Ok(a) = asset.object() else { continue };
                 let Some(layers) = a.get_some("layers") else {
-                    if a.get_some("p").is_some() {
-                        notes.push((asset.path.clone(), "images are not drawn".to_string()));
+                    if a.get_some("p").is_some()
+                        && let Some((id, decoded)) = image::read_asset(&asset, folder)
+                    {
+                        images.insert(id, decoded);
                     }
                     continue;
                 };
@@ -86,6 +97,7 @@ impl Art {
                 comps.push(layer::read_layers(&layers, &mut notes));
             }
         }
+        note_missing_images(&comps, &images, &mut notes);
         let notes = summarise(notes);
         let clips = clips
             .iter()
@@ -98,6 +110,7 @@ impl Art {
             size,
             fr,
             colour_scale: if old { 255.0 } else { 1.0 },
+            images,
             notes,
         })
     }
@@ -112,6 +125,24 @@ impl Art {
         match &clip.layers.as_ref()?.composition {
             Composition::Main { .. } => (!self.comps.is_empty()).then_some(0),
             Composition::Precomp { asset } => self.by_asset.get(asset).copied(),
+        }
+    }
+}
+
+/// Lists each image layer whose asset is missing or could not be read, with why.
+fn note_missing_images(
+    comps: &[Vec<LayerArt>],
+    images: &image::Images,
+    notes: &mut Vec<(String, String)>,
+) {
+    for layer in comps.iter().flatten() {
+        if let layer::Content::Image(id, path) = &layer.content {
+            let why = match images.get(id) {
+                Some(Ok(_)) => continue,
+                Some(Err(why)) => why.clone(),
+                None => "no image asset has this id".to_string(),
+            };
+            notes.push((path.clone(), format!("image layer not drawn: {why}")));
         }
     }
 }
@@ -187,7 +218,7 @@ mod tests {
     fn art(text: &str) -> (Art, Clip) {
         let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
             .expect("a Lottie file");
-        let art = Art::read(text.as_bytes(), &doc.clips).expect("art");
+        let art = Art::read(text.as_bytes(), &doc.clips, None).expect("art");
         (art, doc.clips[0].clone())
     }
 
