@@ -21,6 +21,7 @@ mod cycles;
 mod editing;
 mod editor;
 mod lottie_art;
+mod lottie_images;
 mod model_view;
 mod previews;
 mod reduce;
