@@ -26,26 +26,28 @@ use crate::model::{Clip, Composition};
 
 pub(crate) use layer::LayerArt;
 
-/// A Lottie file's compositions, ready to draw.
-#[derive(Debug)]
+/// A Lottie file's compositions, ready to draw. Cloned cheaply: what was read from the file is
+/// shared, the clips moving the compositions are the clone's ([`Artwork::with_clips`]).
+#[derive(Debug, Clone)]
 pub struct Art {
     /// The root composition first, then each precomposition with layers, in asset order (the
     /// order of the document's clips).
-    comps: Vec<Vec<LayerArt>>,
+    comps: Arc<Vec<Vec<LayerArt>>>,
     /// Precomposition asset id to its index in `comps`.
-    by_asset: HashMap<String, usize>,
-    /// The clips read from the file, one per composition, with their layer tables: what moves
-    /// the layers of compositions other than the one asked for.
-    clips: Vec<(Arc<Clip>, LayerTable)>,
+    by_asset: Arc<HashMap<String, usize>>,
+    /// One clip per composition (the clips read from the file, or the document's as edited),
+    /// with its layer table: what moves the layers of compositions other than the one asked
+    /// for.
+    clips: Vec<(Arc<Clip>, Arc<LayerTable>)>,
     /// The root composition's size and frame rate.
     size: [f64; 2],
     fr: f64,
     /// What solid colours are divided by (255 before Bodymovin 4.1.9).
     colour_scale: f64,
     /// Image assets by id, decoded or why not.
-    images: image::Images,
+    images: Arc<image::Images>,
     /// What is not drawn: JSON path and why.
-    notes: Vec<(String, String)>,
+    notes: Arc<Vec<(String, String)>>,
 }
 
 impl Art {
@@ -101,17 +103,17 @@ impl Art {
         let notes = summarise(notes);
         let clips = clips
             .iter()
-            .map(|c| (Arc::new(c.clone()), LayerTable::new(c)))
+            .map(|c| (Arc::new(c.clone()), Arc::new(LayerTable::new(c))))
             .collect();
         Some(Art {
-            comps,
-            by_asset,
+            comps: Arc::new(comps),
+            by_asset: Arc::new(by_asset),
             clips,
             size,
             fr,
             colour_scale: if old { 255.0 } else { 1.0 },
-            images,
-            notes,
+            images: Arc::new(images),
+            notes: Arc::new(notes),
         })
     }
 
@@ -175,6 +177,21 @@ fn summarise(notes: Vec<(String, String)>) -> Vec<(String, String)> {
 }
 
 impl Artwork for Art {
+    fn with_clips(&self, clips: &[Clip]) -> Option<Arc<dyn Artwork>> {
+        let mut changed: Option<Art> = None;
+        for clip in clips {
+            let Some(i) = self.comp_of(clip).filter(|&i| i < self.clips.len()) else {
+                continue;
+            };
+            if *self.clips[i].0 == *clip {
+                continue;
+            }
+            let art = changed.get_or_insert_with(|| self.clone());
+            art.clips[i] = (Arc::new(clip.clone()), Arc::new(LayerTable::new(clip)));
+        }
+        changed.map(|a| Arc::new(a) as Arc<dyn Artwork>)
+    }
+
     fn picture(&self, clip: &Clip, time: f64) -> Option<Picture> {
         let comp = self.comp_of(clip)?;
         let layers = clip.layers.as_ref()?;
@@ -252,6 +269,12 @@ mod tests {
                 "layers[0].shapes[1].ty",
                 "layers[1].t"
             ]
+        );
+        assert_eq!(
+            art.notes()[1].1,
+            "merge paths (\"mm\", mode 1) are ignored, as lottie-web and rlottie ignore them: \
+             the paths before them are filled and stroked as they are; After Effects merges them \
+             into one path"
         );
         let picture = art.picture(&clip, 0.0).unwrap();
         assert_eq!((picture.width, picture.height), (100.0, 100.0));
