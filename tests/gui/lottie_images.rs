@@ -65,8 +65,8 @@ fn composition(asset: Value) -> Value {
     ]})
 }
 
-/// clipscope's render of frame `frame` of `file` at 200 × 200, straight RGBA8.
-fn ours(file: &Path, frame: u32) -> Vec<u8> {
+/// clipscope's render of frame `frame` of `file` (200 × 200 at 30 fps), straight RGBA8.
+pub(crate) fn ours(file: &Path, frame: u32) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("frame.png");
     let o = Command::new(env!("CARGO_BIN_EXE_clipscope"))

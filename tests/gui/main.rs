@@ -22,6 +22,7 @@ mod editing;
 mod editor;
 mod lottie_art;
 mod lottie_images;
+mod lottie_merge_paths;
 mod model_view;
 mod previews;
 mod reduce;
