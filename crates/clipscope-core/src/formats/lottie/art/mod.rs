@@ -180,7 +180,11 @@ impl Artwork for Art {
     fn with_clips(&self, clips: &[Clip]) -> Option<Arc<dyn Artwork>> {
         let mut changed: Option<Art> = None;
         for clip in clips {
-            let Some(i) = self.comp_of(clip).filter(|&i| i < self.clips.len()) else {
+            // The root composition is never nested: its clip is always the one asked for.
+            let Some(i) = self
+                .comp_of(clip)
+                .filter(|&i| i > 0 && i < self.clips.len())
+            else {
                 continue;
             };
             if *self.clips[i].0 == *clip {
@@ -281,6 +285,35 @@ mod tests {
         let mut out = Vec::new();
         fills(&picture.nodes, &mut out);
         assert_eq!(out, [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
+    }
+
+    #[test]
+    fn with_clips_rebinds_only_edited_precomps() {
+        let text = r##"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,
+          "layers":[{"ddd":0,"ty":0,"ind":1,"nm":"holder","refId":"p","ip":0,"op":30,"st":0,
+            "ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0]},{"t":30,"s":[10,0]}]}}}],
+          "assets":[{"id":"p","layers":[{"ddd":0,"ty":1,"ind":1,"nm":"s","sc":"#ffffff",
+            "sw":10,"sh":10,"ip":0,"op":30,"st":0,
+            "ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0]},{"t":30,"s":[50,0]}]}}}]}]}"##;
+        let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
+            .expect("a Lottie file");
+        let art = Art::read(text.as_bytes(), &doc.clips, None).expect("art");
+        assert_eq!(doc.clips.len(), 2);
+        assert!(art.with_clips(&doc.clips).is_none(), "nothing edited");
+        let nudge = |clip: &mut Clip| {
+            let track = clip.tracks.iter().position(|t| t.len() >= 2).unwrap();
+            clip.tracks[track].values.as_numbers_mut().unwrap()[0] += 5.0;
+        };
+        // The root's own clip is the one asked for: nothing to rebind.
+        let mut edited = doc.clips.clone();
+        nudge(&mut edited[0]);
+        assert!(art.with_clips(&edited).is_none());
+        // A precomp's clip: its layers move in the root's picture.
+        let mut edited = doc.clips.clone();
+        nudge(&mut edited[1]);
+        let bound = art.with_clips(&edited).expect("rebound");
+        let before = art.picture(&doc.clips[0], 0.0).unwrap();
+        assert_ne!(bound.picture(&doc.clips[0], 0.0).unwrap(), before);
     }
 
     #[test]
