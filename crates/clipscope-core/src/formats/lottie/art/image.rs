@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 use crate::formats::json::path::field;
 use crate::formats::lottie::schema::{Fields as _, Node as JsonNode};
-use crate::model::picture::{Affine, Group, ImageNode, Mask, MaskMode, Node};
+use crate::model::picture::{
+    Affine, Group, ImageNode, Mask, MaskMode, Node, Path as Outline, Segment,
+};
 
 /// The most pixels an image asset may decode to (a 16384 × 16384 image; vello_cpu draws
 /// sides up to 65535 but the picture is held in memory once per asset).
@@ -142,7 +144,15 @@ pub(crate) fn draw(asset: &ImageAsset, world: &Affine) -> Vec<Node> {
     // Cut at the box.
     let mut group = Group::of(vec![image]);
     group.masks.push(Mask {
-        path: super::layer::rect_path(w, h),
+        path: Outline {
+            segments: vec![
+                Segment::Move([0.0, 0.0]),
+                Segment::Line([w, 0.0]),
+                Segment::Line([w, h]),
+                Segment::Line([0.0, h]),
+                Segment::Close,
+            ],
+        },
         transform: *world,
         mode: MaskMode::Add,
         opacity: 1.0,

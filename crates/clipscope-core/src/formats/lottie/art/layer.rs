@@ -424,7 +424,7 @@ fn visible(layer: &LayerArt, frame: f64) -> bool {
 }
 
 /// The rectangle `(0, 0)`–`(w, h)`.
-pub(super) fn rect_path(w: f64, h: f64) -> Path {
+fn rect_path(w: f64, h: f64) -> Path {
     Path {
         segments: vec![
             Segment::Move([0.0, 0.0]),
