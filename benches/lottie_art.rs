@@ -5,9 +5,11 @@
 //!
 //! * `lottie_art/picture` — the composition's picture at one time (layers moved by the clip);
 //! * `lottie_art/rasterise_960x540` — that picture rasterised at a typical viewport card size;
+//! * `lottie_art/rasterise_960x540_kept` — the same with the viewport's kept
+//!   [`Rasteriser`](clipscope_render::Rasteriser) (context, image and image pixels reused);
 //! * `lottie_art/drag_key_frame` — one drag step: the key moved in the clip, the artwork bound
 //!   to the document's clips, the figure made again, the picture evaluated and rasterised at
-//!   960×540 (target: the editor's 4 ms frame);
+//!   960×540 by the kept rasteriser (target: the editor's 4 ms frame);
 //! * `lottie_art/rasterise_1920x1080` — the composition 1:1 (what `render --size 1920x1080`
 //!   rasterises before converting to straight alpha).
 //!
@@ -51,6 +53,10 @@ fn lottie_art(c: &mut Criterion) {
             ))
         })
     });
+    let mut kept = clipscope_render::Rasteriser::default();
+    g.bench_function("rasterise_960x540_kept", |b| {
+        b.iter(|| black_box(kept.premultiplied(&picture, w, h, &view).len()))
+    });
     // The first keyed track with two keys or more: its second key is dragged.
     let track = clip
         .tracks
@@ -74,9 +80,7 @@ fn lottie_art(c: &mut Criterion) {
                 .unwrap()
                 .with_artwork(Some(art));
             let picture = figure.picture(time).unwrap();
-            black_box(clipscope_render::rasterise_premultiplied(
-                &picture, w, h, &view,
-            ))
+            black_box(kept.premultiplied(&picture, w, h, &view).len())
         })
     });
     let full = clipscope_render::fit_view(&picture, 1920, 1080);
