@@ -23,9 +23,9 @@ use crate::model::picture::{
     Affine, Group, ImageNode, Mask, MaskMode, Node, Path as Outline, Segment,
 };
 
-/// The most pixels an image asset may decode to (a 16384 × 16384 image; vello_cpu draws
-/// sides up to 65535 but the picture is held in memory once per asset).
-const MAX_PIXELS: u64 = 16_384 * 16_384;
+/// The most pixels an image asset may decode to (an 8192 × 8192 image, 256 MiB of RGBA): a
+/// bigger one is refused with a note before it is decoded.
+const MAX_PIXELS: u64 = 8192 * 8192;
 
 /// A decoded image asset.
 #[derive(Debug)]
