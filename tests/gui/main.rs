@@ -21,6 +21,8 @@ mod cycles;
 mod editing;
 mod editor;
 mod lottie_art;
+mod lottie_images;
+mod lottie_merge_paths;
 mod lottie_web;
 mod model_view;
 mod previews;

@@ -83,5 +83,5 @@ pub use headless::{Headless, check_adapter, find_adapter, render_rgba};
 pub use instances::InstanceBuffer;
 pub use look::Look;
 pub use pick::pick;
-pub use picture::{MAX_SIDE, fit_view, rasterise, rasterise_premultiplied};
+pub use picture::{MAX_SIDE, Rasteriser, fit_view, rasterise, rasterise_premultiplied};
 pub use renderer::Renderer;

@@ -26,12 +26,17 @@ pub const MAX_SIDE: u32 = 16_384;
 /// image's: straight (not premultiplied) RGBA8, row by row, transparent where nothing is
 /// drawn. Sizes are clamped to 1..=[`MAX_SIDE`].
 pub fn rasterise(picture: &Picture, width: u32, height: u32, view: &Affine) -> Vec<u8> {
-    let pixmap = render(picture, width, height, view);
-    pixmap
-        .take_unpremultiplied()
-        .into_iter()
-        .flat_map(|p| [p.r, p.g, p.b, p.a])
-        .collect()
+    let mut r = Rasteriser::default();
+    r.draw(picture, width, height, view);
+    r.target
+        .take()
+        .map(|t| {
+            t.take_unpremultiplied()
+                .into_iter()
+                .flat_map(|p| [p.r, p.g, p.b, p.a])
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// `picture` as premultiplied RGBA8 (what a texture upload wants), like [`rasterise`].
@@ -41,8 +46,109 @@ pub fn rasterise_premultiplied(
     height: u32,
     view: &Affine,
 ) -> Vec<u8> {
-    let pixmap = render(picture, width, height, view);
-    pixmap.data_as_u8_slice().to_vec()
+    Rasteriser::default()
+        .premultiplied(picture, width, height, view)
+        .to_vec()
+}
+
+/// A rasteriser for one picture after another (the viewport's, one per frame while a key is
+/// dragged): it keeps vello_cpu's context, the image it renders into and the premultiplied
+/// pixels of the pictures' images between calls, so a frame allocates and converts nothing
+/// that the last one already had.
+#[derive(Default)]
+pub struct Rasteriser {
+    ctx: Option<RenderContext>,
+    target: Option<Pixmap>,
+    resources: Option<Resources>,
+    images: Images,
+}
+
+impl std::fmt::Debug for Rasteriser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rasteriser")
+            .field(
+                "size",
+                &self.target.as_ref().map(|t| (t.width(), t.height())),
+            )
+            .field("images", &self.images.kept.len())
+            .finish()
+    }
+}
+
+impl Rasteriser {
+    /// `picture` drawn like [`rasterise_premultiplied`]: premultiplied RGBA8, row by row, held
+    /// by the rasteriser until the next call.
+    pub fn premultiplied(
+        &mut self,
+        picture: &Picture,
+        width: u32,
+        height: u32,
+        view: &Affine,
+    ) -> &[u8] {
+        self.draw(picture, width, height, view);
+        self.target
+            .as_ref()
+            .map_or(&[][..], |t| t.data_as_u8_slice())
+    }
+
+    /// Renders `picture` into `self.target`, reusing what it can.
+    fn draw(&mut self, picture: &Picture, width: u32, height: u32, view: &Affine) {
+        let (w, h) = (side(width), side(height));
+        let ctx = match &mut self.ctx {
+            Some(ctx) if (ctx.width(), ctx.height()) == (w, h) => {
+                ctx.reset();
+                ctx
+            }
+            slot => slot.insert(RenderContext::new(w, h)),
+        };
+        let target = match &mut self.target {
+            Some(t) if (t.width(), t.height()) == (w, h) => t,
+            slot => slot.insert(Pixmap::new(w, h)),
+        };
+        self.images.start();
+        draw_nodes(ctx, &picture.nodes, view, w, h, &mut self.images);
+        self.images.finish();
+        ctx.flush();
+        ctx.render(target, self.resources.get_or_insert_with(Resources::new));
+    }
+}
+
+/// The premultiplied pixmaps of the pictures' images, by their pixels' address and opacity
+/// (each entry holds the pixels, so the address is not reused while it is kept); what a frame
+/// did not draw goes at its end.
+#[derive(Default)]
+struct Images {
+    kept: std::collections::HashMap<(usize, u64), KeptImage>,
+}
+
+/// An image's pixels, their premultiplied pixmap, and whether this frame drew it.
+type KeptImage = (Arc<Vec<u8>>, Arc<Pixmap>, bool);
+
+impl Images {
+    /// A frame starts: nothing is used yet.
+    fn start(&mut self) {
+        for e in self.kept.values_mut() {
+            e.2 = false;
+        }
+    }
+
+    /// A frame ends: what it did not use goes.
+    fn finish(&mut self) {
+        self.kept.retain(|_, e| e.2);
+    }
+
+    /// The pixmap of `img`, made once.
+    fn pixmap(&mut self, img: &picture::ImageNode) -> Option<Arc<Pixmap>> {
+        let key = (Arc::as_ptr(&img.rgba) as usize, img.opacity.to_bits());
+        if let Some(e) = self.kept.get_mut(&key) {
+            e.2 = true;
+            return Some(e.1.clone());
+        }
+        let pixmap = Arc::new(image_pixmap(&img.rgba, img.width, img.height, img.opacity)?);
+        self.kept
+            .insert(key, (img.rgba.clone(), pixmap.clone(), true));
+        Some(pixmap)
+    }
 }
 
 /// The view that maps the picture's `width` × `height` onto an image of `w` × `h`, scaled
@@ -63,20 +169,15 @@ fn side(v: u32) -> u16 {
     v.clamp(1, MAX_SIDE) as u16
 }
 
-/// Renders into a fresh pixmap.
-fn render(picture: &Picture, width: u32, height: u32, view: &Affine) -> Pixmap {
-    let (w, h) = (side(width), side(height));
-    let mut ctx = RenderContext::new(w, h);
-    let mut resources = Resources::new();
-    draw_nodes(&mut ctx, &picture.nodes, view, w, h);
-    let mut target = Pixmap::new(w, h);
-    ctx.flush();
-    ctx.render(&mut target, &mut resources);
-    target
-}
-
 /// Paints `nodes` in order.
-fn draw_nodes(ctx: &mut RenderContext, nodes: &[Node], view: &Affine, w: u16, h: u16) {
+fn draw_nodes(
+    ctx: &mut RenderContext,
+    nodes: &[Node],
+    view: &Affine,
+    w: u16,
+    h: u16,
+    images: &mut Images,
+) {
     for node in nodes {
         match node {
             Node::Fill(f) => {
@@ -110,13 +211,12 @@ fn draw_nodes(ctx: &mut RenderContext, nodes: &[Node], view: &Affine, w: u16, h:
                 ctx.stroke_path(&bez(&s.path));
             }
             Node::Image(img) => {
-                let Some(pixmap) = image_pixmap(&img.rgba, img.width, img.height, img.opacity)
-                else {
+                let Some(pixmap) = images.pixmap(img) else {
                     continue;
                 };
                 ctx.set_transform(affine(&picture::multiply(view, &img.transform)));
                 ctx.set_paint(vello_cpu::Image {
-                    image: vello_cpu::ImageSource::Pixmap(Arc::new(pixmap)),
+                    image: vello_cpu::ImageSource::Pixmap(pixmap),
                     sampler: peniko::ImageSampler::default(),
                 });
                 ctx.fill_rect(&kurbo::Rect::new(
@@ -126,19 +226,26 @@ fn draw_nodes(ctx: &mut RenderContext, nodes: &[Node], view: &Affine, w: u16, h:
                     f64::from(img.height),
                 ));
             }
-            Node::Group(g) => draw_group(ctx, g, view, w, h),
+            Node::Group(g) => draw_group(ctx, g, view, w, h, images),
         }
     }
 }
 
 /// A group as a layer with its opacity and mask.
-fn draw_group(ctx: &mut RenderContext, g: &Group, view: &Affine, w: u16, h: u16) {
+fn draw_group(
+    ctx: &mut RenderContext,
+    g: &Group,
+    view: &Affine,
+    w: u16,
+    h: u16,
+    images: &mut Images,
+) {
     if g.opacity <= 0.0 {
         return;
     }
     // A plain group paints like its nodes: no layer needed.
     if g.opacity >= 1.0 && g.masks.is_empty() && g.matte.is_none() {
-        draw_nodes(ctx, &g.nodes, view, w, h);
+        draw_nodes(ctx, &g.nodes, view, w, h, images);
         return;
     }
     let mut alpha: Option<Vec<u8>> = None;
@@ -149,7 +256,7 @@ fn draw_group(ctx: &mut RenderContext, g: &Group, view: &Affine, w: u16, h: u16)
         alpha = Some(mask_alpha(&g.masks, view, w, h));
     }
     if let Some((matte, mode)) = &g.matte {
-        let m = matte_alpha(matte, *mode, view, w, h);
+        let m = matte_alpha(matte, *mode, view, w, h, images);
         alpha = Some(match alpha {
             Some(a) => a.iter().zip(&m).map(|(x, y)| mul(*x, *y)).collect(),
             None => m,
@@ -159,7 +266,7 @@ fn draw_group(ctx: &mut RenderContext, g: &Group, view: &Affine, w: u16, h: u16)
     let opacity = (g.opacity < 1.0).then_some(g.opacity as f32);
     ctx.set_transform(kurbo::Affine::IDENTITY);
     ctx.push_layer(clip.as_ref(), None, opacity, mask, None);
-    draw_nodes(ctx, &g.nodes, view, w, h);
+    draw_nodes(ctx, &g.nodes, view, w, h, images);
     ctx.pop_layer();
 }
 
@@ -225,9 +332,16 @@ fn coverage(path: &Path, m: &Affine, w: u16, h: u16) -> Vec<u8> {
 }
 
 /// What of a matted group shows, from its matte drawn at full size.
-fn matte_alpha(matte: &Group, mode: MatteMode, view: &Affine, w: u16, h: u16) -> Vec<u8> {
+fn matte_alpha(
+    matte: &Group,
+    mode: MatteMode,
+    view: &Affine,
+    w: u16,
+    h: u16,
+    images: &mut Images,
+) -> Vec<u8> {
     let mut ctx = RenderContext::new(w, h);
-    draw_group(&mut ctx, matte, view, w, h);
+    draw_group(&mut ctx, matte, view, w, h, images);
     let mut target = Pixmap::new(w, h);
     ctx.flush();
     ctx.render(&mut target, &mut Resources::new());
@@ -379,6 +493,49 @@ mod tests {
         assert_eq!(at(1, 1), [0, 0, 0, 0]);
         assert_eq!(at(2, 2), [255, 0, 0, 255]);
         assert_eq!(at(8, 8)[3], 0);
+    }
+
+    #[test]
+    fn a_rasteriser_reused_draws_each_picture_as_a_fresh_one() {
+        // A 2 × 1 image (red, blue) drawn 3× at (1, 1).
+        let image = Node::Image(picture::ImageNode {
+            rgba: Arc::new(vec![255, 0, 0, 255, 0, 0, 255, 255]),
+            width: 2,
+            height: 1,
+            transform: [3.0, 0.0, 0.0, 3.0, 1.0, 1.0],
+            opacity: 1.0,
+        });
+        let with_image = Picture {
+            width: 10.0,
+            height: 10.0,
+            nodes: vec![image],
+        };
+        let pictures = [
+            square(Paint::Solid([1.0, 0.0, 0.0, 1.0])),
+            with_image.clone(),
+            square(Paint::Solid([0.0, 1.0, 0.0, 0.5])),
+            with_image,
+        ];
+        let mut r = Rasteriser::default();
+        for (i, p) in pictures.iter().enumerate() {
+            let fresh = rasterise_premultiplied(p, 10, 10, &picture::IDENTITY);
+            assert_eq!(
+                r.premultiplied(p, 10, 10, &picture::IDENTITY),
+                fresh.as_slice(),
+                "picture {i}"
+            );
+        }
+        // Another size is a new image.
+        assert_eq!(
+            r.premultiplied(&pictures[0], 4, 3, &picture::IDENTITY)
+                .len(),
+            48
+        );
+        let img = rasterise(&pictures[1], 10, 10, &picture::IDENTITY);
+        let at = |x: usize, y: usize| &img[(y * 10 + x) * 4..(y * 10 + x) * 4 + 4];
+        assert_eq!(at(2, 2), [255, 0, 0, 255], "the image's left pixel");
+        assert_eq!(at(5, 2), [0, 0, 255, 255], "its right pixel");
+        assert_eq!(at(5, 6)[3], 0, "below it");
     }
 
     #[test]

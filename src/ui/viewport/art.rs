@@ -1,6 +1,6 @@
 //! A Lottie composition's art over the viewport's card, front-on: the composition's
 //! [`Picture`](clipscope_core::model::picture::Picture) at the playhead rasterised on the CPU
-//! (`clipscope_render::rasterise_premultiplied`, vello_cpu) at the card's size on screen and
+//! (a kept `clipscope_render::Rasteriser`, vello_cpu) at the card's size on screen and
 //! painted as an egui texture over it. Drawn again only when the playhead, the player (an
 //! edit makes a new one) or the card's size changes.
 
@@ -15,6 +15,8 @@ pub(super) struct Art {
     texture: Option<egui::TextureHandle>,
     /// Playhead bits, player count, width, height of what the texture holds.
     drawn: Option<(u64, u64, u32, u32)>,
+    /// Kept between frames: vello_cpu's context, its image and the images' pixels.
+    rasteriser: clipscope_render::Rasteriser,
 }
 
 impl Art {
@@ -53,8 +55,8 @@ pub(super) fn paint(
             return;
         };
         let view = clipscope_render::fit_view(&picture, w, h);
-        let rgba = clipscope_render::rasterise_premultiplied(&picture, w, h, &view);
-        let image = egui::ColorImage::from_rgba_premultiplied([w as usize, h as usize], &rgba);
+        let rgba = art.rasteriser.premultiplied(&picture, w, h, &view);
+        let image = egui::ColorImage::from_rgba_premultiplied([w as usize, h as usize], rgba);
         match &mut art.texture {
             Some(t) => t.set(image, egui::TextureOptions::LINEAR),
             None => {

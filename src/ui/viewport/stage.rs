@@ -170,9 +170,16 @@ impl Stage {
             .figures
             .companion(subject.version.0, subject.path, has_skeleton)
             .cloned();
+        // The artwork draws nested compositions (Lottie precomps) by the document's clips as
+        // they are now, so an edit of a precomp's clip shows in the compositions holding it.
+        let artwork = subject
+            .source
+            .artwork
+            .and_then(|a| a.with_clips(subject.clips));
         let source = FigureSource {
             others: self.figures.all(),
             companion: companion.as_ref(),
+            artwork: artwork.as_ref().or(subject.source.artwork),
             ..subject.source
         };
         let (figure, error) = match Figure::for_clip(subject.clip, source, choice) {
@@ -272,6 +279,71 @@ mod tests {
             gesture: None,
         })
         .unwrap();
+    }
+
+    /// The root composition's picture at `time` on the stage's player.
+    fn root_picture(stage: &Stage, time: f64) -> clipscope_core::model::picture::Picture {
+        match stage.player().unwrap().figure() {
+            Figure::Layers(l) => l.picture(time).unwrap(),
+            other => panic!("not the composition's layers: {}", other.name()),
+        }
+    }
+
+    #[test]
+    fn an_edit_of_a_precomps_clip_redraws_the_composition_holding_it() {
+        // A root composition showing precomposition "inner", whose layer moves right.
+        let text = r##"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,
+          "layers":[{"ddd":0,"ty":0,"ind":1,"nm":"holder","refId":"inner","w":100,"h":100,
+            "ip":0,"op":30,"st":0,"ks":{}}],
+          "assets":[{"id":"inner","layers":[{"ddd":0,"ty":1,"ind":1,"nm":"dot","sc":"#ff0000",
+            "sw":10,"sh":10,"ip":0,"op":30,"st":0,"ks":{"p":{"a":1,"k":[
+              {"t":0,"s":[10,50],"o":{"x":[0.5],"y":[0.5]},"i":{"x":[0.5],"y":[0.5]}},
+              {"t":30,"s":[90,50]}]}}}]}]}"##;
+        let doc = formats::read_bytes(text.as_bytes(), Path::new("precomp.json")).unwrap();
+        let mut ws = Workspace::new();
+        ws.add(doc);
+        let art = ws.documents[0].doc.artwork().unwrap();
+        fn with_art<'a>(
+            ws: &'a Workspace,
+            art: &'a Arc<dyn clipscope_core::model::picture::Artwork>,
+        ) -> Subject<'a> {
+            Subject {
+                source: FigureSource {
+                    artwork: Some(art),
+                    ..FigureSource::default()
+                },
+                ..subject(ws, 0)
+            }
+        }
+        let mut stage = Stage::default();
+        stage.show(with_art(&ws, &art));
+        let before = root_picture(&stage, 0.5);
+        // Move the inner layer's keys down by 20 px in the precomposition's own clip.
+        let inner = &ws.documents[0].doc.clips[1];
+        let track = inner.tracks.iter().position(|t| t.len() >= 2).unwrap();
+        let clip = ClipId { doc: 0, clip: 1 };
+        let keys = (0..inner.tracks[track].len())
+            .map(|key| KeyRef {
+                track,
+                key,
+                component: 1,
+            })
+            .collect();
+        ws.apply(Edit::MoveKeys {
+            clip,
+            keys,
+            dt: 0.0,
+            dv: 20.0,
+            gesture: None,
+        })
+        .unwrap();
+        stage.show(with_art(&ws, &art));
+        let after = root_picture(&stage, 0.5);
+        assert_ne!(after, before, "the root picture follows the precomp's edit");
+        // Undone, the root picture is the one before.
+        ws.undo();
+        stage.show(with_art(&ws, &art));
+        assert_eq!(root_picture(&stage, 0.5), before);
     }
 
     #[test]

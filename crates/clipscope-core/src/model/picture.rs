@@ -291,4 +291,12 @@ pub trait Artwork: std::fmt::Debug + Send + Sync {
     /// The picture of the composition `clip` animates at clip time `time`; `None` when the
     /// clip is not one of the artwork's compositions.
     fn picture(&self, clip: &Clip, time: f64) -> Option<Picture>;
+
+    /// The artwork drawing the compositions nested in the one asked for (precompositions) by
+    /// `clips`, the document's clips as they are now (edited or not), rather than by the clips
+    /// it was made with; `None` when those are the same (or the artwork nests none).
+    fn with_clips(&self, clips: &[Clip]) -> Option<std::sync::Arc<dyn Artwork>> {
+        let _ = clips;
+        None
+    }
 }

@@ -58,11 +58,7 @@ impl Codec for LottieCodec {
         doc: &Document,
     ) -> Option<std::sync::Arc<dyn crate::model::picture::Artwork>> {
         let source = doc.source::<LottieSource>()?;
-        let art = source
-            .0
-            .art
-            .get_or_init(|| super::Art::read(&source.0.bytes, &doc.clips).map(std::sync::Arc::new))
-            .clone()?;
+        let art = source.0.art.get_or_init(|| art_of(doc, source)).clone()?;
         Some(art)
     }
 
@@ -73,7 +69,7 @@ impl Codec for LottieCodec {
         source
             .0
             .art
-            .get_or_init(|| super::Art::read(&source.0.bytes, &doc.clips).map(std::sync::Arc::new))
+            .get_or_init(|| art_of(doc, source))
             .as_ref()
             .map(|a| a.notes().to_vec())
             .unwrap_or_default()
@@ -82,4 +78,22 @@ impl Codec for LottieCodec {
     fn losses_leaving(&self, doc: &Document, _to: Format) -> Vec<String> {
         write_back::losses_leaving(doc)
     }
+}
+
+/// The artwork of `doc`, read from its source bytes; image files are looked for beside the
+/// document's file.
+fn art_of(doc: &Document, source: &LottieSource) -> Option<std::sync::Arc<super::Art>> {
+    // A bare file name's folder is the current one.
+    let folder = doc
+        .path
+        .as_deref()
+        .and_then(std::path::Path::parent)
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                p
+            }
+        });
+    super::Art::read(&source.0.bytes, &doc.clips, folder).map(std::sync::Arc::new)
 }

@@ -1,7 +1,7 @@
 //! The shape items of a shape layer (`shapes`, group `it` lists), typed: groups with their
 //! transforms, the geometry (`sh`, `rc`, `el`, `sr`), the styles (`fl`, `st`, `gf`, `gs`) and
-//! the modifiers (`tm`, `rd`, `rp`). An item clipscope does not draw (merge paths, offset
-//! paths, twist, pucker…) or cannot read is kept as [`Item::Skipped`] with its JSON path and
+//! the modifiers (`tm`, `rd`, `rp`). An item clipscope does not draw (offset paths, twist,
+//! pucker…; merge paths, which lottie-web ignores too) or cannot read is kept as [`Item::Skipped`] with its JSON path and
 //! why, so the artwork lists it instead of dropping it silently.
 
 use super::prop::{PathProp, Prop};
@@ -251,9 +251,14 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
             }))
         }
         "tr" => return Ok(None),
+        "mm" => {
+            return Ok(Some(Item::Skipped(
+                field(&node.path, "ty"),
+                merge_paths_note(obj.number("mm").ok().flatten()),
+            )));
+        }
         other => {
             let what = match other {
-                "mm" => "merge paths are not drawn",
                 "op" => "offset paths are not drawn",
                 "pb" => "pucker/bloat is not drawn",
                 "tw" => "twist is not drawn",
@@ -268,6 +273,24 @@ fn decode_item(node: &Node<'_>) -> Result<Option<Item>, Located> {
         }
     };
     Ok(Some(item))
+}
+
+/// What is done with merge paths (`mm`) of mode `mode`: what lottie-web, the reference player,
+/// does (its renderers skip the item, and so does rlottie), and what After Effects would do.
+fn merge_paths_note(mode: Option<f64>) -> String {
+    let ae = match mode {
+        Some(1.0) | None => "merges them into one path".to_string(),
+        Some(2.0) => "adds them into one path (union)".to_string(),
+        Some(3.0) => "subtracts the later paths from the first".to_string(),
+        Some(4.0) => "keeps only their intersection".to_string(),
+        Some(5.0) => "keeps only where they do not overlap".to_string(),
+        Some(m) => format!("applies merge mode {m}"),
+    };
+    let mode = mode.map_or(String::new(), |m| format!(", mode {m}"));
+    format!(
+        "merge paths (\"mm\"{mode}) are ignored, as lottie-web and rlottie ignore them: the \
+         paths before them are filled and stroked as they are; After Effects {ae}"
+    )
 }
 
 /// A fill's or stroke's colour: `c`, or a gradient (`g`, `s`, `e`, `t`, `h`, `a`).

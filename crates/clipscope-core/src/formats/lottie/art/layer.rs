@@ -35,6 +35,8 @@ pub(crate) enum Content {
     /// A precomposition: asset id, its time remap, and the layer's size (`w`, `h`: what
     /// shows of it, when given).
     Precomp(String, Option<Prop>, Option<[f64; 2]>),
+    /// An image: the asset id, and the JSON path of the layer's `refId`.
+    Image(String, String),
     /// Nothing (null layers, and kinds not drawn).
     Nothing,
 }
@@ -51,7 +53,7 @@ pub(crate) struct MaskDef {
 /// One layer of a composition, ready to draw.
 #[derive(Debug, Clone)]
 pub(crate) struct LayerArt {
-    content: Content,
+    pub(super) content: Content,
     masks: Vec<MaskDef>,
     /// `tt`: matted by the layer above, or by the layer `tp` names.
     matte: Option<MatteMode>,
@@ -165,8 +167,11 @@ fn read_layer(node: &JsonNode<'_>, notes: &mut Vec<(String, String)>) -> LayerAr
             Content::Solid(colour, [num("sw").unwrap_or(0.0), num("sh").unwrap_or(0.0)])
         }
         Some(2.0) => {
-            notes.push((field(path, "refId"), "image layers are not drawn".into()));
-            Content::Nothing
+            let id = obj.get_some("refId").map(|n| {
+                n.string()
+                    .unwrap_or_else(|_| n.raw.get().trim().to_string())
+            });
+            Content::Image(id.unwrap_or_default(), field(path, "refId"))
         }
         Some(4.0) => {
             let items = obj
@@ -381,6 +386,11 @@ impl Drawing<'_> {
                         });
                         nodes.push(Node::Group(clip));
                     }
+                }
+            }
+            Content::Image(id, _) => {
+                if let Some(Ok(asset)) = self.art.images.get(id) {
+                    nodes = super::image::draw(asset, &world);
                 }
             }
             Content::Nothing => {}

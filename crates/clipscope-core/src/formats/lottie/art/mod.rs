@@ -4,14 +4,15 @@
 //! [`Art::read`] types each layer's content ([`layer`]): shape items ([`items`], their
 //! animated properties in [`prop`] with lottie-web's keyframe and easing code), solids,
 //! precomposition references with their time (`st`, `sr`, time remap `tm`), masks and track
-//! mattes. What it does not draw (text, effects, blend modes, expressions, merge paths, image
-//! layers, …) is listed in [`Art::notes`] with its JSON path, never dropped silently.
+//! mattes, image layers ([`image`]: embedded and beside the file). What it does not draw
+//! (text, effects, blend modes, expressions, merge paths, …) is listed in [`Art::notes`] with its JSON path, never dropped silently.
 //! [`Art`] is the document's [`Artwork`]: the picture of a clip at a time takes the layers'
 //! matrices and opacities from that clip's tracks (so edits show at once) and the rest from the
 //! file; layers of precompositions move by the clips the file was read into.
 
 mod draw;
 mod geometry;
+mod image;
 mod items;
 mod layer;
 mod prop;
@@ -25,30 +26,39 @@ use crate::model::{Clip, Composition};
 
 pub(crate) use layer::LayerArt;
 
-/// A Lottie file's compositions, ready to draw.
-#[derive(Debug)]
+/// A Lottie file's compositions, ready to draw. Cloned cheaply: what was read from the file is
+/// shared, the clips moving the compositions are the clone's ([`Artwork::with_clips`]).
+#[derive(Debug, Clone)]
 pub struct Art {
     /// The root composition first, then each precomposition with layers, in asset order (the
     /// order of the document's clips).
-    comps: Vec<Vec<LayerArt>>,
+    comps: Arc<Vec<Vec<LayerArt>>>,
     /// Precomposition asset id to its index in `comps`.
-    by_asset: HashMap<String, usize>,
-    /// The clips read from the file, one per composition, with their layer tables: what moves
-    /// the layers of compositions other than the one asked for.
-    clips: Vec<(Arc<Clip>, LayerTable)>,
+    by_asset: Arc<HashMap<String, usize>>,
+    /// One clip per composition (the clips read from the file, or the document's as edited),
+    /// with its layer table: what moves the layers of compositions other than the one asked
+    /// for.
+    clips: Vec<(Arc<Clip>, Arc<LayerTable>)>,
     /// The root composition's size and frame rate.
     size: [f64; 2],
     fr: f64,
     /// What solid colours are divided by (255 before Bodymovin 4.1.9).
     colour_scale: f64,
+    /// Image assets by id, decoded or why not.
+    images: Arc<image::Images>,
     /// What is not drawn: JSON path and why.
-    notes: Vec<(String, String)>,
+    notes: Arc<Vec<(String, String)>>,
 }
 
 impl Art {
-    /// The artwork of the Lottie text `bytes`, whose compositions were read into `clips`;
-    /// `None` when it is not a Lottie composition object.
-    pub(crate) fn read(bytes: &[u8], clips: &[Clip]) -> Option<Art> {
+    /// The artwork of the Lottie text `bytes`, whose compositions were read into `clips`, its
+    /// image files looked for in `folder` (the file's; `None` when it was not read from a
+    /// file); `None` when it is not a Lottie composition object.
+    pub(crate) fn read(
+        bytes: &[u8],
+        clips: &[Clip],
+        folder: Option<&std::path::Path>,
+    ) -> Option<Art> {
         let top = super::schema::parse_top(bytes).ok()?.ok()?;
         use super::schema::Fields as _;
         let num = |k: &str| top.number(k).ok().flatten();
@@ -62,6 +72,7 @@ impl Art {
         let mut notes = Vec::new();
         let mut comps = Vec::new();
         let mut by_asset = HashMap::new();
+        let mut images = image::Images::new();
         if let Some(layers) = top.get_some("layers") {
             comps.push(layer::read_layers(&layers, &mut notes));
         }
@@ -71,8 +82,10 @@ impl Art {
             for asset in list {
                 let Ok(a) = asset.object() else { continue };
                 let Some(layers) = a.get_some("layers") else {
-                    if a.get_some("p").is_some() {
-                        notes.push((asset.path.clone(), "images are not drawn".to_string()));
+                    if a.get_some("p").is_some()
+                        && let Some((id, decoded)) = image::read_asset(&asset, folder)
+                    {
+                        images.insert(id, decoded);
                     }
                     continue;
                 };
@@ -86,19 +99,21 @@ impl Art {
                 comps.push(layer::read_layers(&layers, &mut notes));
             }
         }
+        note_missing_images(&comps, &images, &mut notes);
         let notes = summarise(notes);
         let clips = clips
             .iter()
-            .map(|c| (Arc::new(c.clone()), LayerTable::new(c)))
+            .map(|c| (Arc::new(c.clone()), Arc::new(LayerTable::new(c))))
             .collect();
         Some(Art {
-            comps,
-            by_asset,
+            comps: Arc::new(comps),
+            by_asset: Arc::new(by_asset),
             clips,
             size,
             fr,
             colour_scale: if old { 255.0 } else { 1.0 },
-            notes,
+            images: Arc::new(images),
+            notes: Arc::new(notes),
         })
     }
 
@@ -112,6 +127,24 @@ impl Art {
         match &clip.layers.as_ref()?.composition {
             Composition::Main { .. } => (!self.comps.is_empty()).then_some(0),
             Composition::Precomp { asset } => self.by_asset.get(asset).copied(),
+        }
+    }
+}
+
+/// Lists each image layer whose asset is missing or could not be read, with why.
+fn note_missing_images(
+    comps: &[Vec<LayerArt>],
+    images: &image::Images,
+    notes: &mut Vec<(String, String)>,
+) {
+    for layer in comps.iter().flatten() {
+        if let layer::Content::Image(id, path) = &layer.content {
+            let why = match images.get(id) {
+                Some(Ok(_)) => continue,
+                Some(Err(why)) => why.clone(),
+                None => "no image asset has this id".to_string(),
+            };
+            notes.push((path.clone(), format!("image layer not drawn: {why}")));
         }
     }
 }
@@ -144,6 +177,25 @@ fn summarise(notes: Vec<(String, String)>) -> Vec<(String, String)> {
 }
 
 impl Artwork for Art {
+    fn with_clips(&self, clips: &[Clip]) -> Option<Arc<dyn Artwork>> {
+        let mut changed: Option<Art> = None;
+        for clip in clips {
+            // The root composition is never nested: its clip is always the one asked for.
+            let Some(i) = self
+                .comp_of(clip)
+                .filter(|&i| i > 0 && i < self.clips.len())
+            else {
+                continue;
+            };
+            if *self.clips[i].0 == *clip {
+                continue;
+            }
+            let art = changed.get_or_insert_with(|| self.clone());
+            art.clips[i] = (Arc::new(clip.clone()), Arc::new(LayerTable::new(clip)));
+        }
+        changed.map(|a| Arc::new(a) as Arc<dyn Artwork>)
+    }
+
     fn picture(&self, clip: &Clip, time: f64) -> Option<Picture> {
         let comp = self.comp_of(clip)?;
         let layers = clip.layers.as_ref()?;
@@ -187,7 +239,7 @@ mod tests {
     fn art(text: &str) -> (Art, Clip) {
         let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
             .expect("a Lottie file");
-        let art = Art::read(text.as_bytes(), &doc.clips).expect("art");
+        let art = Art::read(text.as_bytes(), &doc.clips, None).expect("art");
         (art, doc.clips[0].clone())
     }
 
@@ -222,11 +274,46 @@ mod tests {
                 "layers[1].t"
             ]
         );
+        assert_eq!(
+            art.notes()[1].1,
+            "merge paths (\"mm\", mode 1) are ignored, as lottie-web and rlottie ignore them: \
+             the paths before them are filled and stroked as they are; After Effects merges them \
+             into one path"
+        );
         let picture = art.picture(&clip, 0.0).unwrap();
         assert_eq!((picture.width, picture.height), (100.0, 100.0));
         let mut out = Vec::new();
         fills(&picture.nodes, &mut out);
         assert_eq!(out, [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
+    }
+
+    #[test]
+    fn with_clips_rebinds_only_edited_precomps() {
+        let text = r##"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,
+          "layers":[{"ddd":0,"ty":0,"ind":1,"nm":"holder","refId":"p","ip":0,"op":30,"st":0,
+            "ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0]},{"t":30,"s":[10,0]}]}}}],
+          "assets":[{"id":"p","layers":[{"ddd":0,"ty":1,"ind":1,"nm":"s","sc":"#ffffff",
+            "sw":10,"sh":10,"ip":0,"op":30,"st":0,
+            "ks":{"p":{"a":1,"k":[{"t":0,"s":[0,0]},{"t":30,"s":[50,0]}]}}}]}]}"##;
+        let doc = crate::formats::read_bytes(text.as_bytes(), std::path::Path::new("a.json"))
+            .expect("a Lottie file");
+        let art = Art::read(text.as_bytes(), &doc.clips, None).expect("art");
+        assert_eq!(doc.clips.len(), 2);
+        assert!(art.with_clips(&doc.clips).is_none(), "nothing edited");
+        let nudge = |clip: &mut Clip| {
+            let track = clip.tracks.iter().position(|t| t.len() >= 2).unwrap();
+            clip.tracks[track].values.as_numbers_mut().unwrap()[0] += 5.0;
+        };
+        // The root's own clip is the one asked for: nothing to rebind.
+        let mut edited = doc.clips.clone();
+        nudge(&mut edited[0]);
+        assert!(art.with_clips(&edited).is_none());
+        // A precomp's clip: its layers move in the root's picture.
+        let mut edited = doc.clips.clone();
+        nudge(&mut edited[1]);
+        let bound = art.with_clips(&edited).expect("rebound");
+        let before = art.picture(&doc.clips[0], 0.0).unwrap();
+        assert_ne!(bound.picture(&doc.clips[0], 0.0).unwrap(), before);
     }
 
     #[test]
