@@ -1,6 +1,7 @@
 //! Lottie lint rules that need the raw file, run by `validate` after the strict read:
 //!
-//! * `lottie-empty-range`: the composition or a layer has `ip >= op` (nothing is ever shown);
+//! * `lottie-empty-range`: the composition or a layer has `ip >= op` (nothing is ever shown), or
+//!   a layer has no `ip` or `op` (lottie-web's range check fails: it is never drawn);
 //! * `lottie-key-outside-layer`: an animated transform keyframe (`ks.*.k[i].t`) that can never be
 //!   seen: it lies before its layer's in point and so does the next keyframe (or after the out
 //!   point, and so does the one before). A keyframe outside `[ip, op]` whose neighbour lies
@@ -18,6 +19,8 @@
 //!
 //! Findings belong to clip 0 (the composition) and name the JSON path. The file is looked at as
 //! plain JSON, so a shape this module does not expect is skipped, never an error.
+
+use std::collections::HashSet;
 
 use serde_json::Value;
 
@@ -65,20 +68,30 @@ pub(crate) fn lint(bytes: &[u8]) -> Vec<Problem> {
         let Some(layers) = layers.and_then(Value::as_array) else {
             continue;
         };
-        let indices: Vec<f64> = layers.iter().filter_map(|l| loose(l, "ind")).collect();
+        let indices: HashSet<u64> = layers
+            .iter()
+            .filter_map(|l| loose(l, "ind"))
+            .map(|ind| (ind + 0.0).to_bits())
+            .collect();
         for (i, layer) in layers.iter().enumerate() {
             let at = format!("{path}[{i}]");
-            let (ip, op) = (num(layer, "ip"), num(layer, "op"));
-            if let (Some(ip), Some(op)) = (ip, op)
-                && ip >= op
-            {
-                out.push(Problem::warning(
+            let (ip, op) = (loose(layer, "ip"), loose(layer, "op"));
+            match (ip, op) {
+                (Some(ip), Some(op)) if ip >= op => out.push(Problem::warning(
                     "lottie-empty-range",
                     format!("{at}: the layer's ip ({ip}) is not before its op ({op})"),
-                ));
+                )),
+                (Some(_), Some(_)) => {}
+                (ip, _) => out.push(Problem::warning(
+                    "lottie-empty-range",
+                    format!(
+                        "{at}: the layer has no {}: lottie-web never draws it",
+                        if ip.is_none() { "ip" } else { "op" }
+                    ),
+                )),
             }
             if let Some(parent) = loose(layer, "parent")
-                && !indices.contains(&parent)
+                && !indices.contains(&(parent + 0.0).to_bits())
             {
                 out.push(Problem::warning(
                     "lottie-missing-parent",
@@ -211,6 +224,30 @@ mod tests {
             "ks":{"o":{"a":1,"k":[{"t":0,"s":[0]},{"t":60,"s":[100]}]}}},
             {"ind":2,"parent":1,"ip":0,"op":60,"ks":{}}]}"#;
         assert!(codes(good).is_empty());
+    }
+
+    #[test]
+    fn a_layer_without_in_or_out_point_warns_that_lottie_web_never_draws_it() {
+        let text = r#"{"ip":0,"op":60,"layers":[{"ind":1,"op":60,"ks":{}},
+            {"ind":2,"ip":0,"ks":{}},{"ind":3,"ip":"0","op":"60","ks":{}}]}"#;
+        let p = found(text);
+        let messages: Vec<(&str, &str)> = p
+            .iter()
+            .map(|p| (p.code.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    "lottie-empty-range",
+                    "layers[0]: the layer has no ip: lottie-web never draws it"
+                ),
+                (
+                    "lottie-empty-range",
+                    "layers[1]: the layer has no op: lottie-web never draws it"
+                ),
+            ]
+        );
     }
 
     #[test]

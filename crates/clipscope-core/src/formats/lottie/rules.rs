@@ -10,9 +10,9 @@ pub(crate) const RULES: &[Rule] = &[
         severity: Warning,
         formats: Applies::Own,
         replaced_by: None,
-        summary: "A Lottie composition or layer has ip >= op.",
-        fix: "Give the composition or layer an out point (op) after its in point (ip).",
-        explanation: "A composition or layer is shown from its in point up to its out point; with ip >= op it is never shown.",
+        summary: "A Lottie composition or layer has ip >= op, or a layer has no ip or op.",
+        fix: "Give the composition or layer an in point (ip) and an out point (op) after it.",
+        explanation: "A composition or layer is shown from its in point up to its out point; with ip >= op it is never shown, and lottie-web compares the frame with a missing ip or op as undefined, which fails, so such a layer is never drawn (its transform still parents others).",
     },
     Rule {
         code: "lottie-key-outside-layer",

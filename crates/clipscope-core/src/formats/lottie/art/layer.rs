@@ -9,6 +9,7 @@ use super::draw::Painter;
 use super::items::{Item, decode_items};
 use super::prop::{PathProp, Prop};
 use crate::formats::json::path::field;
+use crate::formats::json::{JsonKind, js_number};
 use crate::formats::lottie::matrix::LayerTable;
 use crate::formats::lottie::schema::{Fields as _, Node as JsonNode};
 use crate::model::Clip;
@@ -108,11 +109,20 @@ fn read_layer(node: &JsonNode<'_>, notes: &mut Vec<(String, String)>) -> LayerAr
     let Ok(obj) = node.object() else {
         return art;
     };
-    let num = |k: &str| obj.number(k).ok().flatten();
+    // Numbers as lottie-web reads them: a number written as text is that number (the reader
+    // lists it, `lottie-lenient-layer`).
+    let num = |k: &str| match obj.get_some(k) {
+        Some(n) if n.kind() == JsonKind::String => n.string().ok().as_deref().and_then(js_number),
+        _ => obj.number(k).ok().flatten(),
+    };
     let path = &node.path;
     art.hidden = obj.flag("hd");
-    art.ip = num("ip").unwrap_or(f64::NEG_INFINITY);
-    art.op = num("op").unwrap_or(f64::INFINITY);
+    // lottie-web's `isInRange` compares the frame with `ip` and `op`: without either the
+    // comparison is false and the layer is never drawn (its transform still parents others).
+    match (num("ip"), num("op")) {
+        (Some(ip), Some(op)) => (art.ip, art.op) = (ip, op),
+        _ => (art.ip, art.op) = (f64::INFINITY, f64::NEG_INFINITY),
+    }
     art.st = num("st").unwrap_or(0.0);
     art.sr = num("sr").filter(|s| *s != 0.0).unwrap_or(1.0);
     art.is_matte = obj.flag("td");

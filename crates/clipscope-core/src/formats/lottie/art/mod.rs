@@ -287,6 +287,35 @@ mod tests {
         assert_eq!(out, [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
     }
 
+    /// lottie-web draws a layer only where `ip <= frame < op` holds, with numbers written as
+    /// text read as numbers; a layer without `ip` or `op` fails the comparison and is never
+    /// drawn (its transform still plays).
+    #[test]
+    fn layers_show_between_in_and_out_points_as_lottie_web_compares_them() {
+        let layer = |range: &str, colour: &str| {
+            format!(
+                r#"{{"ddd":0,"ty":4,{range}"st":0,"ks":{{}},"shapes":[
+                  {{"ty":"rc","p":{{"k":[50,50]}},"s":{{"k":[20,20]}},"r":{{"k":0}}}},
+                  {{"ty":"fl","c":{{"k":{colour}}},"o":{{"k":100}}}}]}}"#
+            )
+        };
+        let text = format!(
+            r#"{{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,"layers":[{},{},{},{}]}}"#,
+            layer(r#""ip":0,"op":10,"#, "[1,0,0,1]"),
+            layer(r#""ip":"10","op":"30","#, "[0,1,0,1]"),
+            layer(r#""op":30,"#, "[0,0,1,1]"),
+            layer("", "[1,1,1,1]"),
+        );
+        let (art, clip) = art(&text);
+        let at = |frame: f64| {
+            let mut out = Vec::new();
+            fills(&art.picture(&clip, frame / 30.0).unwrap().nodes, &mut out);
+            out
+        };
+        assert_eq!(at(0.0), [Paint::Solid([1.0, 0.0, 0.0, 1.0])]);
+        assert_eq!(at(20.0), [Paint::Solid([0.0, 1.0, 0.0, 1.0])]);
+    }
+
     #[test]
     fn with_clips_rebinds_only_edited_precomps() {
         let text = r##"{"v":"5.7.4","fr":30,"ip":0,"op":30,"w":100,"h":100,
