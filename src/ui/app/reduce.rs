@@ -3,17 +3,20 @@
 //! responsive on a long take (with the file's bytes before and after, as its format writes
 //! them), and taking it in when it is ready.
 
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+use crate::cli::reduction::{Target, reduce_document};
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
-use clipscope_core::formats::{self, Document, LengthUnit, Packing, WriteOptions};
-use clipscope_core::model::ops::reduce::{ReduceOptions, reduce_clip_on};
+use clipscope_core::formats::{self, Budget, Document, Format, LengthUnit, Packing, WriteOptions};
+use clipscope_core::model::ops::reduce::{ReduceOptions, Trace, reduce_clip_on};
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
 
-/// What the worker hands back: the reduced clips and the file's bytes before and after.
-type Reduced = (Vec<PreviewClip>, Option<(usize, usize)>);
+/// What the worker hands back: the reduced clips and the file's bytes before and after, or why
+/// there is no preview.
+type Reduced = Result<(Vec<PreviewClip>, Option<(usize, usize)>), String>;
 
 /// A preview being computed.
 pub(super) struct ReduceJob {
@@ -71,7 +74,7 @@ impl ClipscopeApp {
     pub(super) fn reduce_tick(&mut self, ctx: &egui::Context) {
         if let Some(job) = &self.reduce_job {
             match job.result.try_recv() {
-                Ok((clips, bytes)) => {
+                Ok(Ok((clips, bytes))) => {
                     let job = self.reduce_job.take().expect("running job");
                     self.reduce.error = None;
                     self.reduce.preview = Some(Preview {
@@ -80,6 +83,10 @@ impl ClipscopeApp {
                         bytes,
                     });
                     self.reduce_previews += 1;
+                }
+                Ok(Err(e)) => {
+                    self.reduce_job = None;
+                    self.reduce.error = Some(e);
                 }
                 Err(TryRecvError::Disconnected) => {
                     self.reduce_job = None;
@@ -127,8 +134,18 @@ impl ClipscopeApp {
         let options = d.doc.format.spec().reduce_options(&wanted.budget);
         let doc = d.doc.clone();
         let packing = wanted.packing;
+        // A packed glTF file is reduced exactly as `clipscope reduce --quantize --meshopt`
+        // does it, so the bytes shown are the bytes the command writes.
+        let packed = packing.any() && matches!(doc.format, Format::Gltf | Format::Glb);
+        let name = PathBuf::from(&d.name);
+        let (doc_index, budget) = (wanted.doc, wanted.budget.clone());
         let (tx, rx) = channel();
         std::thread::spawn(move || {
+            if packed {
+                let ids: Vec<usize> = clips.iter().map(|c| c.0.clip).collect();
+                let _ = tx.send(packed_preview(&doc, doc_index, &name, &ids, &budget, packing));
+                return;
+            }
             let reduced: Vec<PreviewClip> = clips
                 .into_iter()
                 .map(|(id, clip, shown)| {
@@ -145,7 +162,7 @@ impl ClipscopeApp {
                 })
                 .collect();
             let bytes = file_bytes(&doc, &reduced, packing);
-            let _ = tx.send((reduced, Some(bytes)));
+            let _ = tx.send(Ok((reduced, Some(bytes))));
         });
         self.reduce_job = Some(ReduceJob {
             request: wanted,
@@ -158,17 +175,69 @@ impl ClipscopeApp {
     /// Blocks until the running preview is in (tests).
     pub fn wait_for_reduction(&mut self) {
         if let Some(job) = self.reduce_job.take() {
-            if let Ok((clips, bytes)) = job.result.recv() {
-                self.reduce.preview = Some(Preview {
-                    request: job.request,
-                    clips,
-                    bytes,
-                });
-                self.reduce_previews += 1;
+            match job.result.recv() {
+                Ok(Ok((clips, bytes))) => {
+                    self.reduce.error = None;
+                    self.reduce.preview = Some(Preview {
+                        request: job.request,
+                        clips,
+                        bytes,
+                    });
+                    self.reduce_previews += 1;
+                }
+                Ok(Err(e)) => self.reduce.error = Some(e),
+                Err(_) => self.reduce.error = Some("the reduction stopped unexpectedly".into()),
             }
             self.reduce.busy = false;
         }
     }
+}
+
+/// The preview of clips `ids` of `doc` (document `doc_index` of the workspace, named `name`)
+/// reduced within `budget` and written with `packing` by the command's own path
+/// ([`reduce_document`]): the clips, their reports measured on the file as written, and the
+/// file's bytes before (as its format writes it) and after (what the command writes).
+fn packed_preview(
+    doc: &Document,
+    doc_index: usize,
+    name: &Path,
+    ids: &[usize],
+    budget: &Budget,
+    packing: Packing,
+) -> Reduced {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let target = Target {
+        skeleton: doc.skeleton.as_ref(),
+        model: doc.model.as_deref(),
+        out: name,
+        write: WriteOptions {
+            packing,
+            ..WriteOptions::default()
+        },
+        clips: Some(&ids),
+    };
+    let (attempt, _) = reduce_document(&target, doc, budget, Trace::default())?;
+    if !attempt.within {
+        return Err("packed, the reduced clips are off by more than the budget".into());
+    }
+    let before = formats::write_bytes(doc, &WriteOptions::default()).len();
+    let clips = ids
+        .iter()
+        .zip(attempt.reports)
+        .filter_map(|(&c, (_, report))| {
+            Some(PreviewClip {
+                id: ClipId {
+                    doc: doc_index,
+                    clip: c,
+                },
+                clip: attempt.doc.clips.get(c)?.clone(),
+                report,
+            })
+        })
+        .collect();
+    Ok((clips, Some((before, attempt.bytes.len()))))
 }
 
 /// The bytes of `doc` as its format writes it, before and after its clips are replaced by
