@@ -143,7 +143,9 @@ impl ClipscopeApp {
         std::thread::spawn(move || {
             if packed {
                 let ids: Vec<usize> = clips.iter().map(|c| c.0.clip).collect();
-                let _ = tx.send(packed_preview(&doc, doc_index, &name, &ids, &budget, packing));
+                let _ = tx.send(packed_preview(
+                    &doc, doc_index, &name, &ids, &budget, packing,
+                ));
                 return;
             }
             let reduced: Vec<PreviewClip> = clips
