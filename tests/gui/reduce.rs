@@ -281,7 +281,7 @@ fn packing_a_gltf_file_shows_its_bytes() {
 fn packed_preview_bytes_equal_the_commands() {
     let dir = tempfile::tempdir().unwrap();
     let glb = dense_glb(dir.path());
-    let mut harness = editor(&[glb.clone()]);
+    let mut harness = editor(std::slice::from_ref(&glb));
     open_reduce(&mut harness);
     harness.get_by_label("quantize").click();
     harness.get_by_label("meshopt").click();

@@ -138,7 +138,7 @@ impl ClipscopeApp {
         // does it, so the bytes shown are the bytes the command writes.
         let packed = packing.any() && matches!(doc.format, Format::Gltf | Format::Glb);
         let name = PathBuf::from(&d.name);
-        let (doc_index, budget) = (wanted.doc, wanted.budget.clone());
+        let (doc_index, budget) = (wanted.doc, wanted.budget);
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             if packed {
