@@ -65,7 +65,8 @@ pub struct PreviewClip {
     pub id: ClipId,
     /// The reduced clip.
     pub clip: Clip,
-    /// What changed, measured with the model's own interpolants.
+    /// What changed, measured on the file as written and read back (as `clipscope reduce`
+    /// measures it).
     pub report: ReduceReport,
 }
 

@@ -1,15 +1,16 @@
 //! The Reduce window's work: which preview is wanted (the selected clip or its file's clips,
 //! the budget, the document's version), computing it on a worker thread so the window stays
-//! responsive on a long take (with the file's bytes before and after, as its format writes
-//! them), and taking it in when it is ready.
+//! responsive on a long take, through `clipscope reduce`'s own path
+//! ([`reduce_document`]: the same keys, and the file's bytes before and after as the command
+//! writes them, glTF's packing included), and taking it in when it is ready.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::cli::reduction::{Target, reduce_document};
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
-use clipscope_core::formats::{self, Budget, Document, Format, LengthUnit, Packing, WriteOptions};
-use clipscope_core::model::ops::reduce::{ReduceOptions, Trace, reduce_clip_on};
+use clipscope_core::formats::{self, Budget, Document, LengthUnit, Packing, WriteOptions};
+use clipscope_core::model::ops::reduce::Trace;
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
@@ -116,55 +117,20 @@ impl ClipscopeApp {
             return;
         }
         let d = &self.ws.documents[wanted.doc];
-        // Each clip measured where the viewer sees it, as `clipscope reduce` does.
-        let windows = clipscope_core::model::shown_windows(&d.doc.clips);
-        let clips: Vec<(ClipId, clipscope_core::model::Clip, _)> = wanted
-            .clips
-            .iter()
-            .filter_map(|&c| {
-                let id = ClipId {
-                    doc: wanted.doc,
-                    clip: c,
-                };
-                Some((id, d.doc.clips.get(c)?.clone(), windows.get(c)?.clone()))
-            })
-            .collect();
-        let skeleton = d.doc.skeleton.clone();
-        let model = d.doc.model.clone();
-        let options = d.doc.format.spec().reduce_options(&wanted.budget);
+        // Reduced exactly as `clipscope reduce` does it (each clip measured where the viewer
+        // sees it, the file as written read back and measured, glTF's packing), so the keys
+        // and bytes shown are the ones the command writes.
         let doc = d.doc.clone();
-        let packing = wanted.packing;
-        // A packed glTF file is reduced exactly as `clipscope reduce --quantize --meshopt`
-        // does it, so the bytes shown are the bytes the command writes.
-        let packed = packing.any() && matches!(doc.format, Format::Gltf | Format::Glb);
         let name = PathBuf::from(&d.name);
-        let (doc_index, budget) = (wanted.doc, wanted.budget);
+        let (doc_index, ids, budget, packing) = (
+            wanted.doc,
+            wanted.clips.clone(),
+            wanted.budget,
+            wanted.packing,
+        );
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            if packed {
-                let ids: Vec<usize> = clips.iter().map(|c| c.0.clip).collect();
-                let _ = tx.send(packed_preview(
-                    &doc, doc_index, &name, &ids, &budget, packing,
-                ));
-                return;
-            }
-            let reduced: Vec<PreviewClip> = clips
-                .into_iter()
-                .map(|(id, clip, shown)| {
-                    let options = ReduceOptions {
-                        shown,
-                        ..options.clone()
-                    };
-                    let r = reduce_clip_on(&clip, skeleton.as_ref(), model.as_deref(), &options);
-                    PreviewClip {
-                        id,
-                        clip: r.clip,
-                        report: r.report,
-                    }
-                })
-                .collect();
-            let bytes = file_bytes(&doc, &reduced, packing);
-            let _ = tx.send(Ok((reduced, Some(bytes))));
+            let _ = tx.send(preview(&doc, doc_index, &name, &ids, &budget, packing));
         });
         self.reduce_job = Some(ReduceJob {
             request: wanted,
@@ -196,10 +162,10 @@ impl ClipscopeApp {
 }
 
 /// The preview of clips `ids` of `doc` (document `doc_index` of the workspace, named `name`)
-/// reduced within `budget` and written with `packing` by the command's own path
+/// reduced within `budget` and written with `packing` (glTF) by the command's own path
 /// ([`reduce_document`]): the clips, their reports measured on the file as written, and the
 /// file's bytes before (as its format writes it) and after (what the command writes).
-fn packed_preview(
+fn preview(
     doc: &Document,
     doc_index: usize,
     name: &Path,
@@ -222,7 +188,7 @@ fn packed_preview(
     };
     let (attempt, _) = reduce_document(&target, doc, budget, Trace::default())?;
     if !attempt.within {
-        return Err("packed, the reduced clips are off by more than the budget".into());
+        return Err("written, the reduced clips are off by more than the budget".into());
     }
     let before = formats::write_bytes(doc, &WriteOptions::default()).len();
     let clips = ids
@@ -240,22 +206,4 @@ fn packed_preview(
         })
         .collect();
     Ok((clips, Some((before, attempt.bytes.len()))))
-}
-
-/// The bytes of `doc` as its format writes it, before and after its clips are replaced by
-/// `reduced` (written with `packing`, which only glTF uses).
-fn file_bytes(doc: &Document, reduced: &[PreviewClip], packing: Packing) -> (usize, usize) {
-    let before = formats::write_bytes(doc, &WriteOptions::default()).len();
-    let mut clips = doc.clips.clone();
-    for r in reduced {
-        if let Some(c) = clips.get_mut(r.id.clip) {
-            *c = r.clip.clone();
-        }
-    }
-    let opts = WriteOptions {
-        packing,
-        ..WriteOptions::default()
-    };
-    let after = formats::write_bytes(&doc.with_clips(clips), &opts).len();
-    (before, after)
 }
