@@ -24,6 +24,12 @@ pub mod validate;
 
 pub use implied_open::implied_open;
 
+/// `clipscope reduce`'s reduction of a document (reduce, write, read back, measure, pack),
+/// shared with the editor's Reduce… window so that both make the same file.
+pub mod reduction {
+    pub use super::reduce::{Attempt, Target, packed_write, reduce_document};
+}
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

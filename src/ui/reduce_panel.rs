@@ -10,7 +10,8 @@
 //! The window only edits its own settings; the app computes the preview in the background
 //! ([`ClipscopeApp`](crate::ui::ClipscopeApp)) and hands it in, and Apply is queued as an edit.
 
-use clipscope_core::formats::{Budget, Packing};
+use crate::cli::reduction::packed_write;
+use clipscope_core::formats::{Budget, Packing, WriteOptions};
 use clipscope_core::model::Clip;
 use clipscope_core::model::ops::reduce::{Metric, ReduceReport};
 use clipscope_core::text::thousands;
@@ -64,7 +65,8 @@ pub struct PreviewClip {
     pub id: ClipId,
     /// The reduced clip.
     pub clip: Clip,
-    /// What changed, measured with the model's own interpolants.
+    /// What changed, measured on the file as written and read back (as `clipscope reduce`
+    /// measures it).
     pub report: ReduceReport,
 }
 
@@ -132,15 +134,18 @@ impl ReducePanel {
         }
     }
 
-    /// The packing the settings ask for (glTF files).
+    /// The packing the settings ask for (glTF files): `clipscope reduce --quantize --meshopt`'s
+    /// at this budget ([`packed_write`]).
     pub fn packing(&self) -> Packing {
-        Packing {
-            quantize: self.quantize,
-            meshopt: self.meshopt,
-            float_error: self.max_error * 0.05,
-            time_error: self.max_error * 0.02,
-            ..Packing::default()
-        }
+        let write = WriteOptions {
+            packing: Packing {
+                quantize: self.quantize,
+                meshopt: self.meshopt,
+                ..Packing::default()
+            },
+            ..WriteOptions::default()
+        };
+        packed_write(write, self.max_error).packing
     }
 }
 

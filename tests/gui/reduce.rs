@@ -208,18 +208,44 @@ fn reduce_names_the_worst_vertex_of_a_skinned_mesh() {
     );
 }
 
-#[test]
-fn packing_a_gltf_file_shows_its_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dense_file(dir.path());
+/// Lets the worker finish until the preview shown is the packed one (quantize and meshopt
+/// ticked): the unpacked preview may still have been running when the boxes were ticked.
+fn settle_packed(harness: &mut Harness<'_, ClipscopeApp>) {
+    harness.run_steps(2);
+    let packed = |h: &Harness<'_, ClipscopeApp>| {
+        h.state()
+            .reduce
+            .preview
+            .as_ref()
+            .is_some_and(|p| p.request.packing.quantize && p.request.packing.meshopt)
+    };
+    for _ in 0..5 {
+        settle(harness);
+        if packed(harness) {
+            return;
+        }
+    }
+    panic!("no packed preview");
+}
+
+/// The dense take as a GLB file.
+fn dense_glb(dir: &Path) -> PathBuf {
+    let json = dense_file(dir);
     let doc = clipscope_core::formats::read_file(&json).unwrap();
-    let glb = dir.path().join("take.glb");
+    let glb = dir.join("take.glb");
     clipscope_core::formats::write_file(
         &doc.converted_to(clipscope_core::formats::Format::Glb),
         &glb,
         &Default::default(),
     )
     .unwrap();
+    glb
+}
+
+#[test]
+fn packing_a_gltf_file_shows_its_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dense_glb(dir.path());
     let mut harness = editor(&[glb]);
     open_reduce(&mut harness);
     let plain = harness
@@ -232,8 +258,7 @@ fn packing_a_gltf_file_shows_its_bytes() {
         .unwrap();
     harness.get_by_label("quantize").click();
     harness.get_by_label("meshopt").click();
-    harness.run_steps(2);
-    settle(&mut harness);
+    settle_packed(&mut harness);
     let state = harness.state();
     assert!(state.reduce.quantize && state.reduce.meshopt);
     let packed = state.reduce.preview.as_ref().unwrap().bytes.unwrap();
@@ -245,6 +270,48 @@ fn packing_a_gltf_file_shows_its_bytes() {
         "{} -> {} bytes",
         clipscope_core::text::thousands(packed.0),
         clipscope_core::text::thousands(packed.1)
+    );
+    assert!(harness.query_by_label_contains(&bytes).is_some(), "{bytes}");
+}
+
+/// The window packs a glTF file through `clipscope reduce --quantize --meshopt`'s own path
+/// (the key grid, the fit measured as stored, the quaternion bits of the budget): at the same
+/// budget the bytes it shows are the bytes the command writes, and it keeps the same keys.
+#[test]
+fn packed_preview_bytes_equal_the_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dense_glb(dir.path());
+    let mut harness = editor(std::slice::from_ref(&glb));
+    open_reduce(&mut harness);
+    harness.get_by_label("quantize").click();
+    harness.get_by_label("meshopt").click();
+    settle_packed(&mut harness);
+    let preview = harness.state().reduce.preview.clone().expect("a preview");
+    assert_eq!(preview.request.budget.max_error, 0.01);
+    let out = dir.path().join("cli.glb");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .arg("reduce")
+        .arg(&glb)
+        .arg("-o")
+        .arg(&out)
+        .args(["--max-error", "0.01", "--quantize", "--meshopt", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let written = std::fs::metadata(&out).unwrap().len() as usize;
+    let (before, after) = preview.bytes.expect("bytes");
+    assert_eq!(after, written, "the preview's bytes are the command's");
+    assert_eq!(report["bytes"].as_u64(), Some(written as u64));
+    assert_eq!(
+        report["keys_after"].as_u64(),
+        Some(preview.clips[0].report.keys_after as u64)
+    );
+    assert!(preview.clips[0].report.max_error <= 0.01);
+    let bytes = format!(
+        "{} -> {} bytes",
+        clipscope_core::text::thousands(before),
+        clipscope_core::text::thousands(after)
     );
     assert!(harness.query_by_label_contains(&bytes).is_some(), "{bytes}");
 }

@@ -150,7 +150,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         LengthUnit::Unspecified => args.unit.symbol(),
         _ => spec.length_symbol(),
     };
-    let mut options = spec.reduce_options(&Budget {
+    let budget = Budget {
         max_error: args.max_error,
         max_angle_deg: args.max_angle,
         metres_per_unit: args.unit.metres(),
@@ -159,72 +159,15 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
         degree_error: args.degree_error,
         percent_error: args.percent_error,
         linear: args.linear,
-    });
-    options.trace = trace;
-    if args.output.meshopt {
-        // A quantized key of a straight segment takes a third of a curve's bytes (no tangents),
-        // which the codec then shrinks further: packed files keep more keys, in fewer bytes.
-        // Their keys sit on a grid of 1/32 s, whose times the codec stores in a few bits each.
-        options.curves = CurveFit::Linear;
-        options.key_grid = Some(KEY_GRID);
-    }
-
+    };
     let target = Target {
         skeleton: skeleton.as_ref(),
         model: doc.model.as_deref(),
         out: &args.output.output,
-        write: write_options(&args),
+        write: packed_write(args.output.write_options(), args.max_error),
+        clips: None,
     };
-    // The search measures every fitted track as the file will store it: the packing's
-    // rounding is inside the bound it keeps, not found over it after writing.
-    options.stored = formats::packed_storage(doc.format, &target.write.packing);
-    let mut attempt = target.attempt(&doc, &options, Pass::Fit)?;
-    let mut note = None;
-    if !attempt.within && options.curves != CurveFit::Linear {
-        let linear = ReduceOptions {
-            curves: CurveFit::Linear,
-            ..options.clone()
-        };
-        attempt = target.attempt(&doc, &linear, Pass::Fit)?;
-        note = Some(format!(
-            "{} does not keep the fitted curves as they are; used straight segments",
-            doc.format.description()
-        ));
-    }
-    // Only a composition with auto-oriented layers can need it (no reducer is prepared to ask).
-    let headings = doc
-        .clips
-        .iter()
-        .flat_map(|c| c.layers.iter().flat_map(|l| &l.layers))
-        .any(|l| l.auto_orient);
-    if headings {
-        // Auto-oriented layers turn along every segment of their paths, which a fit may not
-        // keep (the search then keeps whole channels): try again with their positions kept,
-        // and take whichever keeps fewer keys.
-        let headings = ReduceOptions {
-            keep_headings: true,
-            ..options.clone()
-        };
-        let kept = target.attempt(&doc, &headings, Pass::Fit)?;
-        let keys = |a: &Attempt| a.reports.iter().map(|r| r.1.keys_after).sum::<usize>();
-        if kept.within && (!attempt.within || keys(&kept) < keys(&attempt)) {
-            attempt = kept;
-            note = None;
-        }
-    }
-    if !attempt.within {
-        attempt = target.attempt(&doc, &options, Pass::Lossless)?;
-        note = Some(format!(
-            "{} does not keep the reduced curves within the budget; only the lossless optimize \
-             was applied",
-            doc.format.description()
-        ));
-    }
-    if attempt.within && target.write.packing.any() {
-        attempt = smallest(&target, &doc, &options, attempt)?;
-    } else if attempt.within {
-        attempt = fewer_digits(&target, &doc, &options, attempt)?;
-    }
+    let (attempt, note) = reduce_document(&target, &doc, &budget, trace)?;
     if !attempt.within {
         return Err(format!(
             "{}: the reduced clips, written as {}, are off by more than the budget ({}); \
@@ -261,30 +204,110 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Reduces the clips `target` names (every clip when it names none) of `doc` within `budget`
+/// as `clipscope reduce` does, shared with the editor's Reduce… window so both make the same
+/// file: the format's curves (straight segments on the 1/32 s key grid under `--meshopt`),
+/// every fitted track measured as the packing stores it, the written file read back and
+/// measured (tighter while over the budget), straight segments when the format changed the
+/// curves, only the lossless optimize when nothing else keeps the budget, then the smallest
+/// writer choice that does. Also returns a note for people when the reduction fell back.
+/// Whether the result keeps the budget is in [`Attempt::within`].
+pub fn reduce_document(
+    target: &Target<'_>,
+    doc: &Document,
+    budget: &Budget,
+    trace: Trace,
+) -> Result<(Attempt, Option<String>), String> {
+    let mut options = doc.format.spec().reduce_options(budget);
+    options.trace = trace;
+    if target.write.packing.meshopt {
+        // A quantized key of a straight segment takes a third of a curve's bytes (no tangents),
+        // which the codec then shrinks further: packed files keep more keys, in fewer bytes.
+        // Their keys sit on a grid of 1/32 s, whose times the codec stores in a few bits each.
+        options.curves = CurveFit::Linear;
+        options.key_grid = Some(KEY_GRID);
+    }
+    // The search measures every fitted track as the file will store it: the packing's
+    // rounding is inside the bound it keeps, not found over it after writing.
+    options.stored = formats::packed_storage(doc.format, &target.write.packing);
+    let mut attempt = target.attempt(doc, &options, Pass::Fit)?;
+    let mut note = None;
+    if !attempt.within && options.curves != CurveFit::Linear {
+        let linear = ReduceOptions {
+            curves: CurveFit::Linear,
+            ..options.clone()
+        };
+        attempt = target.attempt(doc, &linear, Pass::Fit)?;
+        note = Some(format!(
+            "{} does not keep the fitted curves as they are; used straight segments",
+            doc.format.description()
+        ));
+    }
+    // Only a composition with auto-oriented layers can need it (no reducer is prepared to ask).
+    let headings = doc
+        .clips
+        .iter()
+        .flat_map(|c| c.layers.iter().flat_map(|l| &l.layers))
+        .any(|l| l.auto_orient);
+    if headings {
+        // Auto-oriented layers turn along every segment of their paths, which a fit may not
+        // keep (the search then keeps whole channels): try again with their positions kept,
+        // and take whichever keeps fewer keys.
+        let headings = ReduceOptions {
+            keep_headings: true,
+            ..options.clone()
+        };
+        let kept = target.attempt(doc, &headings, Pass::Fit)?;
+        let keys = |a: &Attempt| a.reports.iter().map(|r| r.1.keys_after).sum::<usize>();
+        if kept.within && (!attempt.within || keys(&kept) < keys(&attempt)) {
+            attempt = kept;
+            note = None;
+        }
+    }
+    if !attempt.within {
+        attempt = target.attempt(doc, &options, Pass::Lossless)?;
+        note = Some(format!(
+            "{} does not keep the reduced curves within the budget; only the lossless optimize \
+             was applied",
+            doc.format.description()
+        ));
+    }
+    if attempt.within && target.write.packing.any() {
+        attempt = smallest(target, doc, &options, attempt)?;
+    } else if attempt.within {
+        attempt = fewer_digits(target, doc, &options, attempt)?;
+    }
+    Ok((attempt, note))
+}
+
 /// One reduction of a document, as it would be written and read back.
-pub(super) struct Attempt {
+pub struct Attempt {
     /// The reduced document.
-    pub(super) doc: Document,
+    pub doc: Document,
     /// Its bytes in the output format.
-    pub(super) bytes: Vec<u8>,
-    /// Each clip's report, measured on what the bytes read back as.
-    pub(super) reports: Vec<(String, ReduceReport)>,
-    /// Whether every clip keeps the budget.
-    pub(super) within: bool,
+    pub bytes: Vec<u8>,
+    /// Each reduced clip's name and report (in the document's order), measured on what the
+    /// bytes read back as.
+    pub reports: Vec<(String, ReduceReport)>,
+    /// Whether every reduced clip keeps the budget.
+    pub within: bool,
 }
 
 /// Where a reduction goes: the hierarchy it is measured in, the output file and how it is
 /// written.
 #[derive(Clone, Copy)]
-pub(super) struct Target<'a> {
+pub struct Target<'a> {
     /// The hierarchy, if any.
-    pub(super) skeleton: Option<&'a Skeleton>,
+    pub skeleton: Option<&'a Skeleton>,
     /// The model whose meshes the clips deform, if any.
-    pub(super) model: Option<&'a Model>,
+    pub model: Option<&'a Model>,
     /// The output path (named in errors; its extension does not change the format).
-    pub(super) out: &'a Path,
+    pub out: &'a Path,
     /// How the output is written.
-    pub(super) write: formats::WriteOptions,
+    pub write: formats::WriteOptions,
+    /// The indices of the clips to reduce (`None`: every clip); the others are written as
+    /// they are and not measured.
+    pub clips: Option<&'a [usize]>,
 }
 
 /// What an attempt does to the clips.
@@ -300,7 +323,7 @@ impl Target<'_> {
     /// Reduces every clip of `doc` (or only optimizes it), serializes the result and measures
     /// what it reads back as; a reduction whose written form is over the budget (every vertex
     /// measured, the file's own curves) is redone with tighter budgets.
-    pub(super) fn attempt(
+    fn attempt(
         &self,
         doc: &Document,
         options: &ReduceOptions,
@@ -309,16 +332,23 @@ impl Target<'_> {
         // Each clip measured where the viewer sees it (a composition between its in and out
         // points, a precomposition where a layer shows it).
         let windows = shown_windows(&doc.clips);
-        let reducers: Vec<Reducer> = doc
+        let mut chosen = vec![self.clips.is_none(); doc.clips.len()];
+        for &c in self.clips.unwrap_or_default() {
+            if let Some(on) = chosen.get_mut(c) {
+                *on = true;
+            }
+        }
+        let reducers: Vec<Option<Reducer>> = doc
             .clips
             .iter()
             .zip(windows)
-            .map(|(clip, shown)| {
+            .zip(chosen)
+            .map(|((clip, shown), on)| {
                 let options = ReduceOptions {
                     shown,
                     ..options.clone()
                 };
-                Reducer::with_model(clip, self.skeleton, self.model, &options)
+                on.then(|| Reducer::with_model(clip, self.skeleton, self.model, &options))
             })
             .collect();
         let scales: &[f64] = match pass {
@@ -342,7 +372,7 @@ impl Target<'_> {
         &self,
         doc: &Document,
         options: &ReduceOptions,
-        reducers: &[Reducer],
+        reducers: &[Option<Reducer>],
         scale: f64,
     ) -> Result<Attempt, String> {
         let t0 = std::time::Instant::now();
@@ -350,12 +380,10 @@ impl Target<'_> {
             .clips
             .iter()
             .zip(reducers)
-            .map(|(clip, reducer)| {
-                if scale > 0.0 {
-                    reducer.reduce(scale).clip
-                } else {
-                    lossless_clip(clip)
-                }
+            .map(|(clip, reducer)| match reducer {
+                Some(reducer) if scale > 0.0 => reducer.reduce(scale).clip,
+                Some(_) => lossless_clip(clip),
+                None => clip.clone(),
             })
             .collect();
         let reduced = doc.with_clips(clips);
@@ -372,6 +400,9 @@ impl Target<'_> {
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
         for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(reducers) {
+            let Some(reducer) = reducer else {
+                continue;
+            };
             let report = reducer.measure(written);
             within &= report.within(options);
             reports.push((original.name.clone(), report));
@@ -386,16 +417,16 @@ impl Target<'_> {
     }
 }
 
-/// The writer options of a reduction: the output arguments', with the exponential filter of
-/// `--meshopt` allowed a twentieth of the budget on translations and key times moved by what a
-/// joint at a unit per second covers in 2% of it (the written file is measured whole, so what
-/// the packing adds counts in the budget).
-fn write_options(args: &Args) -> formats::WriteOptions {
-    let mut write = args.output.write_options();
-    write.packing.float_error = args.max_error * FLOAT_SHARE;
-    write.packing.time_error = args.max_error * TIME_SHARE;
+/// The writer options of a reduction at `max_error` from `write` (the output arguments', or the
+/// editor's packing): the exponential filter of `--meshopt` allowed a twentieth of the budget
+/// on translations, key times moved by what a joint at a unit per second covers in 2% of it,
+/// and the quaternion bits from the budget (the written file is measured whole, so what the
+/// packing adds counts in the budget).
+pub fn packed_write(mut write: formats::WriteOptions, max_error: f64) -> formats::WriteOptions {
+    write.packing.float_error = max_error * FLOAT_SHARE;
+    write.packing.time_error = max_error * TIME_SHARE;
     if write.packing.meshopt {
-        write.packing.rotation_bits = rotation_bits(args.max_error);
+        write.packing.rotation_bits = rotation_bits(max_error);
     }
     write
 }

@@ -1,19 +1,23 @@
 //! The Reduce window's work: which preview is wanted (the selected clip or its file's clips,
 //! the budget, the document's version), computing it on a worker thread so the window stays
-//! responsive on a long take (with the file's bytes before and after, as its format writes
-//! them), and taking it in when it is ready.
+//! responsive on a long take, through `clipscope reduce`'s own path
+//! ([`reduce_document`]: the same keys, and the file's bytes before and after as the command
+//! writes them, glTF's packing included), and taking it in when it is ready.
 
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+use crate::cli::reduction::{Target, reduce_document};
 use crate::ui::reduce_panel::{Preview, PreviewClip, Request};
-use clipscope_core::formats::{self, Document, LengthUnit, Packing, WriteOptions};
-use clipscope_core::model::ops::reduce::{ReduceOptions, reduce_clip_on};
+use clipscope_core::formats::{self, Budget, Document, LengthUnit, Packing, WriteOptions};
+use clipscope_core::model::ops::reduce::Trace;
 use clipscope_editor::ClipId;
 
 use super::ClipscopeApp;
 
-/// What the worker hands back: the reduced clips and the file's bytes before and after.
-type Reduced = (Vec<PreviewClip>, Option<(usize, usize)>);
+/// What the worker hands back: the reduced clips and the file's bytes before and after, or why
+/// there is no preview.
+type Reduced = Result<(Vec<PreviewClip>, Option<(usize, usize)>), String>;
 
 /// A preview being computed.
 pub(super) struct ReduceJob {
@@ -71,7 +75,7 @@ impl ClipscopeApp {
     pub(super) fn reduce_tick(&mut self, ctx: &egui::Context) {
         if let Some(job) = &self.reduce_job {
             match job.result.try_recv() {
-                Ok((clips, bytes)) => {
+                Ok(Ok((clips, bytes))) => {
                     let job = self.reduce_job.take().expect("running job");
                     self.reduce.error = None;
                     self.reduce.preview = Some(Preview {
@@ -80,6 +84,10 @@ impl ClipscopeApp {
                         bytes,
                     });
                     self.reduce_previews += 1;
+                }
+                Ok(Err(e)) => {
+                    self.reduce_job = None;
+                    self.reduce.error = Some(e);
                 }
                 Err(TryRecvError::Disconnected) => {
                     self.reduce_job = None;
@@ -109,43 +117,20 @@ impl ClipscopeApp {
             return;
         }
         let d = &self.ws.documents[wanted.doc];
-        // Each clip measured where the viewer sees it, as `clipscope reduce` does.
-        let windows = clipscope_core::model::shown_windows(&d.doc.clips);
-        let clips: Vec<(ClipId, clipscope_core::model::Clip, _)> = wanted
-            .clips
-            .iter()
-            .filter_map(|&c| {
-                let id = ClipId {
-                    doc: wanted.doc,
-                    clip: c,
-                };
-                Some((id, d.doc.clips.get(c)?.clone(), windows.get(c)?.clone()))
-            })
-            .collect();
-        let skeleton = d.doc.skeleton.clone();
-        let model = d.doc.model.clone();
-        let options = d.doc.format.spec().reduce_options(&wanted.budget);
+        // Reduced exactly as `clipscope reduce` does it (each clip measured where the viewer
+        // sees it, the file as written read back and measured, glTF's packing), so the keys
+        // and bytes shown are the ones the command writes.
         let doc = d.doc.clone();
-        let packing = wanted.packing;
+        let name = PathBuf::from(&d.name);
+        let (doc_index, ids, budget, packing) = (
+            wanted.doc,
+            wanted.clips.clone(),
+            wanted.budget,
+            wanted.packing,
+        );
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let reduced: Vec<PreviewClip> = clips
-                .into_iter()
-                .map(|(id, clip, shown)| {
-                    let options = ReduceOptions {
-                        shown,
-                        ..options.clone()
-                    };
-                    let r = reduce_clip_on(&clip, skeleton.as_ref(), model.as_deref(), &options);
-                    PreviewClip {
-                        id,
-                        clip: r.clip,
-                        report: r.report,
-                    }
-                })
-                .collect();
-            let bytes = file_bytes(&doc, &reduced, packing);
-            let _ = tx.send((reduced, Some(bytes)));
+            let _ = tx.send(preview(&doc, doc_index, &name, &ids, &budget, packing));
         });
         self.reduce_job = Some(ReduceJob {
             request: wanted,
@@ -158,33 +143,67 @@ impl ClipscopeApp {
     /// Blocks until the running preview is in (tests).
     pub fn wait_for_reduction(&mut self) {
         if let Some(job) = self.reduce_job.take() {
-            if let Ok((clips, bytes)) = job.result.recv() {
-                self.reduce.preview = Some(Preview {
-                    request: job.request,
-                    clips,
-                    bytes,
-                });
-                self.reduce_previews += 1;
+            match job.result.recv() {
+                Ok(Ok((clips, bytes))) => {
+                    self.reduce.error = None;
+                    self.reduce.preview = Some(Preview {
+                        request: job.request,
+                        clips,
+                        bytes,
+                    });
+                    self.reduce_previews += 1;
+                }
+                Ok(Err(e)) => self.reduce.error = Some(e),
+                Err(_) => self.reduce.error = Some("the reduction stopped unexpectedly".into()),
             }
             self.reduce.busy = false;
         }
     }
 }
 
-/// The bytes of `doc` as its format writes it, before and after its clips are replaced by
-/// `reduced` (written with `packing`, which only glTF uses).
-fn file_bytes(doc: &Document, reduced: &[PreviewClip], packing: Packing) -> (usize, usize) {
-    let before = formats::write_bytes(doc, &WriteOptions::default()).len();
-    let mut clips = doc.clips.clone();
-    for r in reduced {
-        if let Some(c) = clips.get_mut(r.id.clip) {
-            *c = r.clip.clone();
-        }
-    }
-    let opts = WriteOptions {
-        packing,
-        ..WriteOptions::default()
+/// The preview of clips `ids` of `doc` (document `doc_index` of the workspace, named `name`)
+/// reduced within `budget` and written with `packing` (glTF) by the command's own path
+/// ([`reduce_document`]): the clips, their reports measured on the file as written, and the
+/// file's bytes before (as its format writes it) and after (what the command writes).
+fn preview(
+    doc: &Document,
+    doc_index: usize,
+    name: &Path,
+    ids: &[usize],
+    budget: &Budget,
+    packing: Packing,
+) -> Reduced {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let target = Target {
+        skeleton: doc.skeleton.as_ref(),
+        model: doc.model.as_deref(),
+        out: name,
+        write: WriteOptions {
+            packing,
+            ..WriteOptions::default()
+        },
+        clips: Some(&ids),
     };
-    let after = formats::write_bytes(&doc.with_clips(clips), &opts).len();
-    (before, after)
+    let (attempt, _) = reduce_document(&target, doc, budget, Trace::default())?;
+    if !attempt.within {
+        return Err("written, the reduced clips are off by more than the budget".into());
+    }
+    let before = formats::write_bytes(doc, &WriteOptions::default()).len();
+    let clips = ids
+        .iter()
+        .zip(attempt.reports)
+        .filter_map(|(&c, (_, report))| {
+            Some(PreviewClip {
+                id: ClipId {
+                    doc: doc_index,
+                    clip: c,
+                },
+                clip: attempt.doc.clips.get(c)?.clone(),
+                report,
+            })
+        })
+        .collect();
+    Ok((clips, Some((before, attempt.bytes.len()))))
 }
