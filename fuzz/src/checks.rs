@@ -62,6 +62,18 @@ fn exercise(doc: &Document) {
     for &to in Format::ALL {
         let _ = formats::conversion_losses(doc, to);
     }
+    // What the viewport and `clipscope render` draw (Lottie's art): every clip's picture at its
+    // start, middle and end, and the notes on what is not drawn.
+    if let Some(art) = doc.artwork() {
+        for (_, why) in doc.artwork_notes() {
+            assert!(!why.contains('\n'), "a note is one line: {why}");
+        }
+        for clip in &doc.clips {
+            for t in [0.0, 0.5, 1.0] {
+                let _ = art.picture(clip, t * clip.duration);
+            }
+        }
+    }
 }
 
 /// three.js JSON (`AnimationClip.toJSON`, arrays of clips, objects with `animations`).

@@ -74,26 +74,14 @@ impl ClipscopeApp {
     /// the document changed since.
     pub(super) fn reduce_tick(&mut self, ctx: &egui::Context) {
         if let Some(job) = &self.reduce_job {
-            match job.result.try_recv() {
-                Ok(Ok((clips, bytes))) => {
-                    let job = self.reduce_job.take().expect("running job");
-                    self.reduce.error = None;
-                    self.reduce.preview = Some(Preview {
-                        request: job.request,
-                        clips,
-                        bytes,
-                    });
-                    self.reduce_previews += 1;
-                }
-                Ok(Err(e)) => {
-                    self.reduce_job = None;
-                    self.reduce.error = Some(e);
-                }
-                Err(TryRecvError::Disconnected) => {
-                    self.reduce_job = None;
-                    self.reduce.error = Some("the reduction stopped unexpectedly".into());
-                }
-                Err(TryRecvError::Empty) => {}
+            let outcome = match job.result.try_recv() {
+                Ok(reduced) => Some(Some(reduced)),
+                Err(TryRecvError::Disconnected) => Some(None),
+                Err(TryRecvError::Empty) => None,
+            };
+            if let Some(outcome) = outcome {
+                let job = self.reduce_job.take().expect("running job");
+                self.take_reduction(job.request, outcome);
             }
         }
         let wanted = self.reduce_request();
@@ -143,20 +131,26 @@ impl ClipscopeApp {
     /// Blocks until the running preview is in (tests).
     pub fn wait_for_reduction(&mut self) {
         if let Some(job) = self.reduce_job.take() {
-            match job.result.recv() {
-                Ok(Ok((clips, bytes))) => {
-                    self.reduce.error = None;
-                    self.reduce.preview = Some(Preview {
-                        request: job.request,
-                        clips,
-                        bytes,
-                    });
-                    self.reduce_previews += 1;
-                }
-                Ok(Err(e)) => self.reduce.error = Some(e),
-                Err(_) => self.reduce.error = Some("the reduction stopped unexpectedly".into()),
-            }
+            let outcome = job.result.recv().ok();
+            self.take_reduction(job.request, outcome);
             self.reduce.busy = false;
+        }
+    }
+
+    /// Takes in the finished preview for `request` (`None`: its worker stopped without one).
+    fn take_reduction(&mut self, request: Request, outcome: Option<Reduced>) {
+        match outcome {
+            Some(Ok((clips, bytes))) => {
+                self.reduce.error = None;
+                self.reduce.preview = Some(Preview {
+                    request,
+                    clips,
+                    bytes,
+                });
+                self.reduce_previews += 1;
+            }
+            Some(Err(e)) => self.reduce.error = Some(e),
+            None => self.reduce.error = Some("the reduction stopped unexpectedly".into()),
         }
     }
 }

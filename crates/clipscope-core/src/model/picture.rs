@@ -65,6 +65,21 @@ pub struct Path {
     pub segments: Vec<Segment>,
 }
 
+impl Path {
+    /// The closed rectangle `(0, 0)`–`(w, h)`: a solid's or an image's box.
+    pub fn rect(w: f64, h: f64) -> Path {
+        Path {
+            segments: vec![
+                Segment::Move([0.0, 0.0]),
+                Segment::Line([w, 0.0]),
+                Segment::Line([w, h]),
+                Segment::Line([0.0, h]),
+                Segment::Close,
+            ],
+        }
+    }
+}
+
 /// One path segment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Segment {

@@ -19,9 +19,7 @@ use std::sync::Arc;
 
 use crate::formats::json::path::field;
 use crate::formats::lottie::schema::{Fields as _, Node as JsonNode};
-use crate::model::picture::{
-    Affine, Group, ImageNode, Mask, MaskMode, Node, Path as Outline, Segment,
-};
+use crate::model::picture::{Affine, Group, ImageNode, Mask, MaskMode, Node, Path as Outline};
 
 /// The most pixels an image asset may decode to (an 8192 × 8192 image, 256 MiB of RGBA): a
 /// bigger one is refused with a note before it is decoded.
@@ -144,15 +142,7 @@ pub(crate) fn draw(asset: &ImageAsset, world: &Affine) -> Vec<Node> {
     // Cut at the box.
     let mut group = Group::of(vec![image]);
     group.masks.push(Mask {
-        path: Outline {
-            segments: vec![
-                Segment::Move([0.0, 0.0]),
-                Segment::Line([w, 0.0]),
-                Segment::Line([w, h]),
-                Segment::Line([0.0, h]),
-                Segment::Close,
-            ],
-        },
+        path: Outline::rect(w, h),
         transform: *world,
         mode: MaskMode::Add,
         opacity: 1.0,

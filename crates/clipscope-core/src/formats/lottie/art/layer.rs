@@ -15,7 +15,7 @@ use crate::formats::lottie::schema::{Fields as _, Node as JsonNode};
 use crate::model::Clip;
 use crate::model::interpolant::Sampler;
 use crate::model::picture::{
-    self, Affine, Fill, FillRule, Group, Mask, MaskMode, MatteMode, Node, Paint, Path, Segment,
+    self, Affine, Fill, FillRule, Group, Mask, MaskMode, MatteMode, Node, Paint, Path,
 };
 
 /// The deepest nesting of precompositions drawn (a file whose precompositions show each
@@ -356,7 +356,7 @@ impl Drawing<'_> {
             }
             .paint(items, &world, &mut nodes),
             Content::Solid(c, [w, h]) => nodes.push(Node::Fill(Fill {
-                path: rect_path(*w, *h),
+                path: Path::rect(*w, *h),
                 transform: world,
                 paint: Paint::Solid([c[0], c[1], c[2], 1.0]),
                 opacity: 1.0,
@@ -388,7 +388,7 @@ impl Drawing<'_> {
                     {
                         let mut clip = Group::of(std::mem::take(&mut nodes));
                         clip.masks.push(Mask {
-                            path: rect_path(*w, *h),
+                            path: Path::rect(*w, *h),
                             transform: world,
                             mode: MaskMode::Add,
                             opacity: 1.0,
@@ -431,19 +431,6 @@ impl Drawing<'_> {
 /// Whether `layer` shows at `frame` (`ip <= frame < op`).
 fn visible(layer: &LayerArt, frame: f64) -> bool {
     layer.ip <= frame && frame < layer.op
-}
-
-/// The rectangle `(0, 0)`–`(w, h)`.
-fn rect_path(w: f64, h: f64) -> Path {
-    Path {
-        segments: vec![
-            Segment::Move([0.0, 0.0]),
-            Segment::Line([w, 0.0]),
-            Segment::Line([w, h]),
-            Segment::Line([0.0, h]),
-            Segment::Close,
-        ],
-    }
 }
 
 /// A path property at `frame` as a picture path.
