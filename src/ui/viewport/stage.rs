@@ -261,14 +261,13 @@ mod tests {
         frame
     }
 
-    /// Moves every key of track `track` of clip 0 by `dv` in value.
-    fn move_track(ws: &mut Workspace, track: usize, dv: f64) {
-        let clip = ClipId { doc: 0, clip: 0 };
+    /// Moves component `component` of every key of track `track` of `clip` by `dv` in value.
+    fn move_track(ws: &mut Workspace, clip: ClipId, track: usize, component: usize, dv: f64) {
         let keys = (0..ws.clip(clip).unwrap().tracks[track].len())
             .map(|key| KeyRef {
                 track,
                 key,
-                component: 0,
+                component,
             })
             .collect();
         ws.apply(Edit::MoveKeys {
@@ -280,6 +279,9 @@ mod tests {
         })
         .unwrap();
     }
+
+    /// Clip 0 of document 0.
+    const FIRST: ClipId = ClipId { doc: 0, clip: 0 };
 
     /// The root composition's picture at `time` on the stage's player.
     fn root_picture(stage: &Stage, time: f64) -> clipscope_core::model::picture::Picture {
@@ -321,22 +323,7 @@ mod tests {
         // Move the inner layer's keys down by 20 px in the precomposition's own clip.
         let inner = &ws.documents[0].doc.clips[1];
         let track = inner.tracks.iter().position(|t| t.len() >= 2).unwrap();
-        let clip = ClipId { doc: 0, clip: 1 };
-        let keys = (0..inner.tracks[track].len())
-            .map(|key| KeyRef {
-                track,
-                key,
-                component: 1,
-            })
-            .collect();
-        ws.apply(Edit::MoveKeys {
-            clip,
-            keys,
-            dt: 0.0,
-            dv: 20.0,
-            gesture: None,
-        })
-        .unwrap();
+        move_track(&mut ws, ClipId { doc: 0, clip: 1 }, track, 1, 20.0);
         stage.show(with_art(&ws, &art));
         let after = root_picture(&stage, 0.5);
         assert_ne!(after, before, "the root picture follows the precomp's edit");
@@ -368,7 +355,7 @@ mod tests {
             .iter()
             .position(|t| t.name == ".bones[torso].quaternion")
             .unwrap();
-        move_track(&mut ws, torso, 0.3);
+        move_track(&mut ws, FIRST, torso, 0, 0.3);
         stage.show(subject(&ws, 0));
         assert_eq!(stage.players_made, 1, "the same player followed the edit");
         assert_ne!(
@@ -404,7 +391,7 @@ mod tests {
         let mut ws = demo();
         let mut stage = Stage::default();
         stage.show(subject(&ws, 0));
-        move_track(&mut ws, 0, 0.1);
+        move_track(&mut ws, FIRST, 0, 0, 0.1);
         // A reduction preview has no document to ask what changed.
         stage.show(Subject {
             document: None,
