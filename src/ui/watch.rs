@@ -57,20 +57,26 @@ impl FileWatcher {
         let (tx, events) = channel();
         let waker: Arc<Mutex<Option<egui::Context>>> = Arc::default();
         let wake = waker.clone();
-        let (watcher, error) = match notify::recommended_watcher(move |e| {
-            let _ = tx.send(e);
-            if let Ok(ctx) = wake.lock()
-                && let Some(ctx) = ctx.as_ref()
-            {
-                ctx.request_repaint();
-            }
-        }) {
-            Ok(w) => (Some(w), None),
-            Err(e) => (
-                None,
-                Some(format!("files are not watched for changes: {e}")),
-            ),
-        };
+        let (watcher, error) =
+            match notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
+                // Reads (the editor's own, a validator's, a viewer's) change nothing: they neither
+                // queue an event nor wake the window.
+                if matches!(&e, Ok(event) if matches!(event.kind, EventKind::Access(_))) {
+                    return;
+                }
+                let _ = tx.send(e);
+                if let Ok(ctx) = wake.lock()
+                    && let Some(ctx) = ctx.as_ref()
+                {
+                    ctx.request_repaint();
+                }
+            }) {
+                Ok(w) => (Some(w), None),
+                Err(e) => (
+                    None,
+                    Some(format!("files are not watched for changes: {e}")),
+                ),
+            };
         FileWatcher {
             watcher,
             events,
