@@ -136,9 +136,6 @@ impl FileWatcher {
             let Ok(event) = event else {
                 continue;
             };
-            if matches!(event.kind, EventKind::Access(_)) {
-                continue;
-            }
             for path in event.paths {
                 if self.files.contains(&path) {
                     let stamp = FileStamp::of(&path);
