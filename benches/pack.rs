@@ -265,6 +265,7 @@ fn bench(c: &mut Criterion) {
             fallback: false,
             float_error: 0.0005,
             rotation_bits: 12,
+            rotation_error: 0.0,
             time_error: 0.0002,
         },
         ..WriteOptions::default()

@@ -50,6 +50,7 @@ impl OutputArgs {
                 fallback: self.meshopt_fallback,
                 float_error: 0.0,
                 rotation_bits: 0,
+                rotation_error: 0.0,
                 time_error: 0.0,
             },
             ..Default::default()

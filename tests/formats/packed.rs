@@ -26,6 +26,7 @@ fn packed(quantize: bool, meshopt: bool, fallback: bool) -> WriteOptions {
             fallback,
             float_error: 0.0005,
             rotation_bits: 0,
+            rotation_error: 0.0,
             time_error: 0.0,
         },
         ..WriteOptions::default()
@@ -155,6 +156,91 @@ fn quantized_rotations_read_as_normalized_shorts() {
     // Every track has the take's key times, in one shared accessor of 61 floats.
     assert_eq!(hips.times.1, 61 * 4);
     assert!(storage.iter().all(|s| s.times == hips.times));
+}
+
+#[test]
+fn rotation_bits_follow_each_node_s_reach_and_the_reducer_sees_what_the_file_holds() {
+    let doc = mocap::document(4.0, 3, Format::Glb);
+    let mut write = packed(true, true, false);
+    write.packing.rotation_bits = 10;
+    write.packing.rotation_error = 0.003;
+    let bytes = formats::write_bytes(&doc, &write);
+    let read = clips(&bytes);
+    // What the reducer fits with: the same rounding, node by node.
+    let stored =
+        formats::packed_storage(Format::Glb, &write.packing, doc.skeleton.as_ref()).unwrap();
+    let mut steps: HashMap<String, f64> = HashMap::new();
+    for original in &doc.clips[0].tracks {
+        let mut expected = original.clone();
+        stored.apply(&mut expected);
+        let written = read[0]
+            .tracks
+            .iter()
+            .find(|t| t.name == original.name)
+            .unwrap();
+        assert_eq!(written.times, expected.times, "{}", original.name);
+        assert_eq!(written.values, expected.values, "{}", original.name);
+        if original.name.ends_with(".quaternion") {
+            // The coarsest rounding seen: the quaternion filter's step for the node's bits.
+            let (a, b) = (
+                original.values.as_numbers().unwrap(),
+                written.values.as_numbers().unwrap(),
+            );
+            let off = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs() as f64)
+                .fold(0.0, f64::max);
+            steps.insert(original.name.clone(), off);
+        }
+    }
+    // The hips carry the whole body (about a metre): 10 bits for 3 mm. A hand carries its
+    // 18 cm end bone: 7 bits, rounded about eight times coarser.
+    assert!(
+        steps["LeftHand.quaternion"] > 4.0 * steps["Hips.quaternion"],
+        "{steps:?}"
+    );
+    // Without the skeleton the reducer would assume the packing's bits for every node.
+    let flat = formats::packed_storage(Format::Glb, &write.packing, None).unwrap();
+    let hand = doc.clips[0]
+        .tracks
+        .iter()
+        .find(|t| t.name == "LeftHand.quaternion")
+        .unwrap();
+    let (mut with, mut without) = (hand.clone(), hand.clone());
+    stored.apply(&mut with);
+    flat.apply(&mut without);
+    assert_ne!(with.values, without.values);
+}
+
+#[test]
+fn packed_files_leave_out_gltf_defaults_and_long_decimals() {
+    let doc = mocap::document(2.0, 5, Format::Glb);
+    let plain = formats::write_bytes(&doc, &WriteOptions::default());
+    let bytes = formats::write_bytes(&doc, &packed(true, true, false));
+    let (json, _) = glb_parts(&bytes);
+    let samplers = json["animations"][0]["samplers"].as_array().unwrap();
+    assert!(samplers.iter().all(|s| s.get("interpolation").is_none()));
+    // The hips stand 0.95 up: written as the shortest text of that float.
+    let text = String::from_utf8_lossy(&bytes[20..]).to_string();
+    assert!(
+        text.contains("\"translation\":[0.0,0.95,0.0]"),
+        "{}",
+        &text[..400]
+    );
+    assert!(!text.contains("0.949999988079071"));
+    // The unpacked file keeps writing what it did.
+    let (plain_json, _) = glb_parts(&plain);
+    assert_eq!(
+        plain_json["animations"][0]["samplers"][0]["interpolation"],
+        "LINEAR"
+    );
+    // Both read back as the same nodes, float for float.
+    let (a, b) = (
+        formats::read_bytes(&plain, Path::new("a.glb")).unwrap(),
+        formats::read_bytes(&bytes, Path::new("b.glb")).unwrap(),
+    );
+    assert_eq!(a.skeleton, b.skeleton);
 }
 
 #[test]

@@ -81,8 +81,13 @@ pub struct Packing {
     /// file's length unit) or a scale component (relative); 0 keeps floats to 24 bits.
     pub float_error: f64,
     /// Bits per component of quaternions through meshopt's quaternion filter (4 to 16; 0 means
-    /// 16).
+    /// 16), for every rotation track unless [`rotation_error`](Packing::rotation_error) is set.
     pub rotation_bits: u8,
+    /// With [`quantize`](Packing::quantize): each rotation track gets the fewest bits whose
+    /// rounding moves the farthest point its node carries by about this much (in the file's
+    /// length unit), so a hand keeps fewer bits than the hips; 0 uses
+    /// [`rotation_bits`](Packing::rotation_bits) everywhere.
+    pub rotation_error: f64,
     /// The most the exponential filter may move a key time, in seconds (0: 50 µs).
     pub time_error: f64,
 }

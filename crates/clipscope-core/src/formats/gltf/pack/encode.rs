@@ -23,6 +23,8 @@ pub(crate) enum Role {
     Rotation {
         /// Whether the elements are unit quaternions.
         unit: bool,
+        /// Bits per quantized component for this track's node (0: the packing's).
+        bits: u8,
     },
     /// Morph target weights.
     Weights,
@@ -89,22 +91,22 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
             aligned_times(values).unwrap_or_else(|| exponential(values, 1, tolerance))
         }
         Role::Input | Role::Other => plain(),
-        Role::Rotation { unit: true } if packing.quantize && packing.meshopt => {
+        Role::Rotation { unit: true, bits } if packing.quantize && packing.meshopt => {
             let quaternions: Vec<[f32; 4]> = values
                 .chunks_exact(4)
                 .map(|q| [q[0], q[1], q[2], q[3]])
                 .collect();
-            let filtered = filter_quaternions(&quaternions, rotation_bits(packing));
+            let filtered = filter_quaternions(&quaternions, rotation_bits(packing, bits));
             Packed {
                 bytes: unfilter(&filtered, 8, Filter::Quaternion),
                 codec: Some((filtered, 8, Filter::Quaternion)),
                 integers: Some((SHORT, true)),
             }
         }
-        Role::Rotation { .. } if packing.quantize && in_unit => {
+        Role::Rotation { bits, .. } if packing.quantize && in_unit => {
             // Rounded to the quaternion filter's precision: the low bits the bits leave zero
             // cost the codec nothing.
-            let step = f64::from(1u16 << (16 - rotation_bits(packing).min(16)));
+            let step = f64::from(1u16 << (16 - rotation_bits(packing, bits).min(16)));
             let bytes = shorts(values, 32767.0 / step, |v| {
                 (v * step).clamp(-32767.0, 32767.0) as i16 as u16
             });
@@ -134,8 +136,8 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                     packing.float_error * largest.max(1.0)
                 }
                 Role::Vector { scale: false } => packing.float_error,
-                Role::Rotation { .. } if packing.rotation_bits > 0 => {
-                    1.0 / f64::from(1u32 << rotation_bits(packing))
+                Role::Rotation { bits, .. } if packing.rotation_bits > 0 || bits > 0 => {
+                    1.0 / f64::from(1u32 << rotation_bits(packing, bits))
                 }
                 _ => 0.0,
             };
@@ -145,9 +147,14 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
     }
 }
 
-/// The bits per quaternion component `packing` asks for (16 when it does not say).
-fn rotation_bits(packing: &Packing) -> i32 {
-    match packing.rotation_bits {
+/// The bits per quaternion component of a track whose node asks for `bits` (0: what `packing`
+/// asks for; 16 when neither says).
+fn rotation_bits(packing: &Packing, bits: u8) -> i32 {
+    match if bits > 0 {
+        bits
+    } else {
+        packing.rotation_bits
+    } {
         0 => 16,
         b => i32::from(b).clamp(4, 16),
     }
@@ -252,6 +259,7 @@ mod tests {
             fallback: false,
             float_error: 0.001,
             rotation_bits: 0,
+            rotation_error: 0.0,
             time_error: 0.0,
         };
         let times: Vec<f32> = (0..1800).map(|k| k as f32 / 30.0).collect();
@@ -309,7 +317,15 @@ mod tests {
             ..Packing::default()
         };
         let q = [0.0f32, 0.6, 0.0, 0.8];
-        let p = pack(&q, 4, Role::Rotation { unit: true }, &packing);
+        let p = pack(
+            &q,
+            4,
+            Role::Rotation {
+                unit: true,
+                bits: 0,
+            },
+            &packing,
+        );
         assert_eq!(p.integers, Some((SHORT, true)));
         assert_eq!(p.bytes.len(), 8);
         assert_eq!(i16::from_le_bytes([p.bytes[2], p.bytes[3]]), 19660);
@@ -320,7 +336,10 @@ mod tests {
         let t = pack(
             &[1.5, 0.0, 0.0, 0.0],
             4,
-            Role::Rotation { unit: false },
+            Role::Rotation {
+                unit: false,
+                bits: 0,
+            },
             &packing,
         );
         assert_eq!(t.integers, None);

@@ -18,6 +18,7 @@
 pub(crate) mod codec;
 pub(crate) mod decompress;
 pub(crate) mod encode;
+pub(crate) mod reach;
 pub(crate) mod storage;
 pub(crate) mod stored;
 
@@ -35,8 +36,16 @@ pub(crate) const EXTENSION: &str = "EXT_meshopt_compression";
 /// A buffer of the file being written: its JSON fields and its bytes.
 pub(crate) type Buffer = (Map<String, Value>, Vec<u8>);
 
-/// The role of every accessor the animations use (see [`Role`]).
-fn roles(root: &Map<String, Value>) -> HashMap<u64, Role> {
+/// The role of every accessor the animations use (see [`Role`]); with
+/// [`Packing::rotation_error`], each rotation's bits from its node's reach.
+fn roles(root: &Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
+    let reaches = (packing.rotation_error > 0.0).then(|| reach::reaches(&reach::json_nodes(root)));
+    let bits = |node: Option<u64>| match (&reaches, node) {
+        (Some(r), Some(n)) => r
+            .get(n as usize)
+            .map_or(0, |&r| reach::rotation_bits(r, packing.rotation_error)),
+        _ => 0,
+    };
     let mut roles: HashMap<u64, Role> = HashMap::new();
     let mut put = |accessor: Option<u64>, role: Role| {
         if let Some(a) = accessor {
@@ -65,7 +74,10 @@ fn roles(root: &Map<String, Value>) -> HashMap<u64, Role> {
             let Some(sampler) = sampler else { continue };
             let cubic = sampler.get("interpolation").and_then(Value::as_str) == Some("CUBICSPLINE");
             let role = match channel.pointer("/target/path").and_then(Value::as_str) {
-                Some("rotation") => Role::Rotation { unit: !cubic },
+                Some("rotation") => Role::Rotation {
+                    unit: !cubic,
+                    bits: bits(channel.pointer("/target/node").and_then(Value::as_u64)),
+                },
                 Some("weights") => Role::Weights,
                 Some("translation") => Role::Vector { scale: false },
                 Some("scale") => Role::Vector { scale: true },
@@ -142,7 +154,8 @@ pub(crate) fn pack(
     buffers: &[Buffer],
     packing: &Packing,
 ) -> Vec<Buffer> {
-    let roles = roles(root);
+    slim(root);
+    let roles = roles(root, packing);
     let holders = holders(root);
     let old_views = list(root, "bufferViews").to_vec();
     let mut main: Vec<u8> = Vec::new();
@@ -346,6 +359,52 @@ fn update_accessor(acc: &mut Map<String, Value>, p: &Packed) {
             acc.insert("min".into(), json(min));
             acc.insert("max".into(), json(max));
         }
+    }
+}
+
+/// Leaves out of `root` what a small file need not say: a sampler's `LINEAR` interpolation
+/// (glTF's default), and the long decimals of node transforms, which are 32-bit floats written
+/// as the shortest text that reads back as the same float (`0.95`, not `0.949999988079071`).
+fn slim(root: &mut Map<String, Value>) {
+    if let Some(Value::Array(animations)) = root.get_mut("animations") {
+        for sampler in animations
+            .iter_mut()
+            .filter_map(|a| a.get_mut("samplers")?.as_array_mut())
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
+            if sampler.get("interpolation").and_then(Value::as_str) == Some("LINEAR") {
+                sampler.shift_remove("interpolation");
+            }
+        }
+    }
+    if let Some(Value::Array(nodes)) = root.get_mut("nodes") {
+        for node in nodes.iter_mut().filter_map(Value::as_object_mut) {
+            for key in ["translation", "rotation", "scale", "matrix"] {
+                if let Some(Value::Array(numbers)) = node.get_mut(key) {
+                    numbers.iter_mut().for_each(shortest_f32);
+                }
+            }
+        }
+    }
+}
+
+/// A number that is exactly a 32-bit float, as the shortest decimal that reads back as it
+/// (anything else is left alone).
+fn shortest_f32(v: &mut Value) {
+    let Some(x) = v.as_f64() else { return };
+    let single = x as f32;
+    if f64::from(single) != x || !single.is_finite() || v.is_i64() || v.is_u64() {
+        return;
+    }
+    // Rust's `Display` for `f32` is the shortest text that parses back to the same `f32`.
+    if let Some(n) = single
+        .to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+    {
+        *v = Value::Number(n);
     }
 }
 

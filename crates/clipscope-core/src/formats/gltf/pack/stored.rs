@@ -2,22 +2,53 @@
 //! ([`stored_track`]): the reducer fits with it, so that what it measures is what the file
 //! plays and the packing's rounding is part of the error it bounds, not a surprise after.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use gltf_json::accessor::ComponentType;
 
 use super::encode::{self, Packed, Role};
+use super::reach::{rotation_bits, skeleton_reaches};
 use crate::formats::gltf::accessor::component;
-use crate::formats::gltf::target::{Property, target};
+use crate::formats::gltf::target::{NodeKey, Property, target};
 use crate::formats::{Format, Packing};
 use crate::model::ops::reduce::Stored;
-use crate::model::{Interpolation, Track, Values};
+use crate::model::{Interpolation, Skeleton, Track, Values};
 
 /// How a file of `format` written with `packing` stores a track, for the reducer to fit with
 /// ([`ReduceOptions::stored`](crate::model::ops::reduce::ReduceOptions::stored)): `None` when
-/// the writer stores the tracks as they are (no packing, or a format other than glTF).
-pub fn packed_storage(format: Format, packing: &Packing) -> Option<Stored> {
+/// the writer stores the tracks as they are (no packing, or a format other than glTF). The
+/// `skeleton` the file's nodes are written from gives each rotation its bits when
+/// [`Packing::rotation_error`] asks for them by reach.
+pub fn packed_storage(
+    format: Format,
+    packing: &Packing,
+    skeleton: Option<&Skeleton>,
+) -> Option<Stored> {
     let packing = *packing;
-    (packing.any() && matches!(format, Format::Gltf | Format::Glb))
-        .then(|| Stored::new(move |t| stored_track(t, &packing)))
+    let reaches = Arc::new(match (packing.rotation_error > 0.0, skeleton) {
+        (true, Some(s)) => skeleton_reaches(s),
+        _ => HashMap::new(),
+    });
+    (packing.any() && matches!(format, Format::Gltf | Format::Glb)).then(|| {
+        Stored::new(move |t| {
+            let bits = node_bits(t, &packing, &reaches);
+            stored_track_with(t, &packing, bits)
+        })
+    })
+}
+
+/// The quaternion bits of `track`'s node from `reaches` (0: the packing's).
+fn node_bits(track: &Track, packing: &Packing, reaches: &HashMap<String, f64>) -> u8 {
+    if packing.rotation_error <= 0.0 {
+        return 0;
+    }
+    match target(track).map(|t| t.node) {
+        Ok(NodeKey::Named(name)) => reaches
+            .get(&name)
+            .map_or(0, |&r| rotation_bits(r, packing.rotation_error)),
+        _ => 0,
+    }
 }
 
 /// `track` as a glTF file written with `packing` stores it and a reader reads it back: key
@@ -27,11 +58,16 @@ pub fn packed_storage(format: Format, packing: &Packing) -> Option<Stored> {
 /// (the writer joins a node's weights into one accessor) and anything without a glTF channel
 /// are left as they are; the file as written is measured anyway.
 pub fn stored_track(track: &mut Track, packing: &Packing) {
+    stored_track_with(track, packing, 0)
+}
+
+/// [`stored_track`] with `bits` per quaternion component (0: the packing's).
+fn stored_track_with(track: &mut Track, packing: &Packing, bits: u8) {
     if !packing.any() || track.interpolation == Interpolation::Bezier || track.times.is_empty() {
         return;
     }
     let role = match target(track).map(|t| t.property) {
-        Ok(Property::Rotation) => Role::Rotation { unit: true },
+        Ok(Property::Rotation) => Role::Rotation { unit: true, bits },
         Ok(Property::Translation) => Role::Vector { scale: false },
         Ok(Property::Scale) => Role::Vector { scale: true },
         _ => return,
@@ -83,6 +119,7 @@ mod tests {
             quantize: true,
             meshopt: true,
             rotation_bits: 10,
+            rotation_error: 0.0,
             ..Packing::default()
         };
         let before = track.clone();

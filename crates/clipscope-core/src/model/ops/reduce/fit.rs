@@ -13,7 +13,12 @@
 //! holds the same values as before.
 //!
 //! A segment is one of:
-//! * linear: the straight line between the two keys' values (slerp for rotations, like three.js);
+//! * linear: the straight line between two values (slerp for rotations, like three.js). A
+//!   segment starts where the one before it ended; it ends at the value that fits the samples
+//!   it spans best by least squares (within [`END_SHARE`] of the tolerance from the key's own
+//!   value, so the next segment can still start there), or at the key's own value where that
+//!   fits and the fitted one does not. A curve through jittery keys keeps fewer of them this
+//!   way. The first and last keys keep their own values;
 //! * cubic: a Hermite segment through the two keys' values whose end slopes are fitted by least
 //!   squares to the samples between them (with a small pull towards the straight line, so a
 //!   segment with a single sample inside is still decided). As bezier handles a third of the
@@ -26,7 +31,7 @@
 
 use super::Stored;
 use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error, sample_numbers};
-use crate::model::interpolant::slerp_flat;
+use crate::model::interpolant::SlerpPlan;
 use crate::model::{Interpolation, Tangents, Track, Values};
 
 /// The curves a fit may use.
@@ -58,8 +63,15 @@ pub(crate) struct Fitted {
 /// The end slopes of a segment, per component (unused for a straight segment).
 type Slopes = ([f64; MAX_VALUES], [f64; MAX_VALUES]);
 
-/// One segment of a fit: the key it ends at and its end slopes.
-type Segment = (usize, Slopes);
+/// A value of a channel (its first `value_size` components are used).
+type Value = [f64; MAX_VALUES];
+
+/// One segment of a fit: the key it ends at, its end slopes and the value it ends at.
+type Segment = (usize, Slopes, Value);
+
+/// How far a straight segment's end may move from its key's own value, as a share of the
+/// tolerance: the rest is the room the next segment starts with.
+const END_SHARE: f64 = 0.7;
 
 /// Fits `channel` with `tolerance` (in its metric) using `curves`, measuring the fit's largest
 /// error when `measure`; `None` when even a single interval between two neighbouring keys
@@ -100,12 +112,23 @@ pub(crate) fn fit_sampled(
         return Some(constant);
     }
     let n = channel.times.len();
+    let vs = channel.value_size;
     let limit = Limit::new(channel.metric, tolerance);
-    let fits = |i: usize, j: usize| -> Option<Slopes> { segment(channel, i, j, cubic, &limit) };
+    let mut from = [0.0; MAX_VALUES];
+    from[..vs].copy_from_slice(channel.key_value(0));
     let mut segments: Vec<Segment> = Vec::new();
     let mut i = 0;
     let mut reach = 1usize;
     while i + 1 < n {
+        let start_value = from;
+        let fits = |i: usize, j: usize| -> Option<(Slopes, Value)> {
+            let ends = Ends {
+                from: &start_value,
+                last: j + 1 == n,
+                tolerance,
+            };
+            segment(channel, i, j, &ends, cubic, &limit)
+        };
         let last = n - 1 - i;
         // Start from the previous segment's reach (most segments of a curve are alike) and
         // gallop from there, up while segments fit and down while they do not, in steps that
@@ -164,7 +187,8 @@ pub(crate) fn fit_sampled(
             }
         }
         reach = good;
-        segments.push((i + good, good_slopes));
+        from = good_slopes.1;
+        segments.push((i + good, good_slopes.0, good_slopes.1));
         i += good;
     }
     Some(build(
@@ -233,28 +257,64 @@ fn constant_fit(channel: &Channel, tolerance: f64) -> Option<Fitted> {
     })
 }
 
-/// The end slopes of the segment from key `i` to key `j` when it stays within `limit` at every
-/// sample it spans; `cubic` is `Some(flat_where_level)` for a Hermite segment (else the slopes
-/// are unused).
+/// Where a segment starts and how its end may move.
+struct Ends<'v> {
+    /// The value the segment starts at (where the one before it ended).
+    from: &'v Value,
+    /// Whether the segment ends at the channel's last key (which keeps its own value).
+    last: bool,
+    /// The channel's tolerance.
+    tolerance: f64,
+}
+
+/// The end slopes and end value of the segment from key `i` to key `j` when it stays within
+/// `limit` at every sample it spans; `cubic` is `Some(flat_where_level)` for a Hermite segment
+/// (else the slopes are unused). A straight segment tries the least-squares end first, then
+/// the key's own value.
 fn segment(
     channel: &Channel,
     i: usize,
     j: usize,
+    ends: &Ends,
     cubic: Option<bool>,
     limit: &Limit,
-) -> Option<Slopes> {
+) -> Option<(Slopes, Value)> {
     let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
     if t1 <= t0 {
         return None;
     }
-    let slopes = match cubic {
-        None => ([0.0; MAX_VALUES], [0.0; MAX_VALUES]),
-        Some(flat_where_level) => hermite_slopes(channel, i, j, flat_where_level),
+    let vs = channel.value_size;
+    let mut own = [0.0; MAX_VALUES];
+    own[..vs].copy_from_slice(channel.key_value(j));
+    let Some(flat_where_level) = cubic else {
+        let none = ([0.0; MAX_VALUES], [0.0; MAX_VALUES]);
+        if !ends.last
+            && let Some(fitted) = fitted_end(channel, i, j, ends, &own)
+            && admitted(channel, i, j, ends.from, &fitted, None, limit)
+        {
+            return Some((none, fitted));
+        }
+        return admitted(channel, i, j, ends.from, &own, None, limit).then_some((none, own));
     };
-    let curve = Curve::new(channel, i, j, cubic.is_some(), &slopes);
+    let slopes = hermite_slopes(channel, i, j, flat_where_level);
+    admitted(channel, i, j, ends.from, &own, Some(&slopes), limit).then_some((slopes, own))
+}
+
+/// Whether the segment from key `i` (at `v0`) to key `j` (at `v1`), Hermite with `slopes`
+/// or else straight, stays within `limit` at every sample it spans.
+fn admitted(
+    channel: &Channel,
+    i: usize,
+    j: usize,
+    v0: &Value,
+    v1: &Value,
+    slopes: Option<&Slopes>,
+    limit: &Limit,
+) -> bool {
+    let curve = Curve::new(channel, i, j, v0, v1, slopes);
     let mut value = [0.0; MAX_VALUES];
     let value = &mut value[..channel.value_size];
-    let admits = |s: usize, value: &mut [f64]| {
+    let mut admits = |s: usize| {
         curve.at(channel.sample_times[s], value);
         limit.admits(value, channel.sample(s))
     };
@@ -264,43 +324,122 @@ fn segment(
     let len = range.len();
     if len > 8 {
         for k in [2, 1, 3] {
-            if !admits(range.start + len * k / 4, value) {
-                return None;
+            if !admits(range.start + len * k / 4) {
+                return false;
             }
         }
     }
-    for s in range {
-        if !admits(s, value) {
-            return None;
+    range.into_iter().all(admits)
+}
+
+/// The end value of the straight segment from key `i` (at `ends.from`) to key `j` that fits
+/// the samples between them best by least squares (rotations component by component, then
+/// normalized), moved back towards the key's own value `own` until it is within
+/// [`END_SHARE`] of the tolerance from it, and rounded to `f32` as the file stores it; `None`
+/// when it is the key's own value or cannot be computed.
+fn fitted_end(channel: &Channel, i: usize, j: usize, ends: &Ends, own: &Value) -> Option<Value> {
+    let vs = channel.value_size;
+    let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
+    let dt = t1 - t0;
+    let v0 = ends.from;
+    let (mut uu, mut uy) = (0.0, [0.0; MAX_VALUES]);
+    for s in channel.sample_range(i, j) {
+        let u = (channel.sample_times[s] - t0) / dt;
+        uu += u * u;
+        let y = channel.sample(s);
+        for c in 0..vs {
+            uy[c] += u * (y[c] - v0[c]);
         }
     }
-    Some(slopes)
+    if uu <= 0.0 {
+        return None;
+    }
+    let mut end = [0.0; MAX_VALUES];
+    for c in 0..vs {
+        end[c] = v0[c] + uy[c] / uu;
+    }
+    let rotation = channel.metric == Metric::Rotation && vs == 4;
+    if rotation {
+        normalize(&mut end);
+    }
+    let room = END_SHARE * ends.tolerance;
+    let drift = channel.metric.error(&end[..vs], &own[..vs]);
+    if !drift.is_finite() {
+        return None;
+    }
+    if drift > room {
+        // Back along the line to the key's own value (nearly linear in the drift).
+        let keep = room / drift;
+        for c in 0..vs {
+            end[c] = own[c] + (end[c] - own[c]) * keep;
+        }
+        if rotation {
+            normalize(&mut end);
+        }
+    }
+    for x in &mut end[..vs] {
+        *x = *x as f32 as f64;
+    }
+    (end[..vs] != own[..vs]).then_some(end)
+}
+
+/// Scales a quaternion to unit length (left alone when it has none).
+fn normalize(q: &mut Value) {
+    let length = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if length > 0.0 && length.is_finite() {
+        for x in q.iter_mut() {
+            *x /= length;
+        }
+    }
 }
 
 /// One segment's curve, ready to evaluate.
 struct Curve<'c> {
-    metric: Metric,
     t0: f64,
     dt: f64,
     v0: &'c [f64],
     v1: &'c [f64],
-    /// Slope times interval at each end, for a Hermite segment.
-    hermite: Option<([f64; MAX_VALUES], [f64; MAX_VALUES])>,
+    /// How it is drawn.
+    shape: Shape,
+}
+
+/// How a segment's curve is drawn between its two values.
+enum Shape {
+    /// A straight line.
+    Lerp,
+    /// A rotation's slerp, planned once for the segment.
+    Slerp(SlerpPlan),
+    /// A Hermite segment: slope times interval at each end.
+    Hermite(Value, Value),
 }
 
 impl<'c> Curve<'c> {
-    /// The segment from key `i` to key `j` of `channel`.
-    fn new(channel: &'c Channel, i: usize, j: usize, cubic: bool, slopes: &Slopes) -> Curve<'c> {
+    /// The segment from key `i` (at `v0`) to key `j` (at `v1`) of `channel`, Hermite with
+    /// `slopes` or else straight.
+    fn new(
+        channel: &Channel,
+        i: usize,
+        j: usize,
+        v0: &'c Value,
+        v1: &'c Value,
+        slopes: Option<&Slopes>,
+    ) -> Curve<'c> {
+        let vs = channel.value_size;
         let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
         let dt = t1 - t0;
-        let hermite = cubic.then(|| (slopes.0.map(|m| m * dt), slopes.1.map(|m| m * dt)));
+        let shape = match slopes {
+            Some(slopes) => Shape::Hermite(slopes.0.map(|m| m * dt), slopes.1.map(|m| m * dt)),
+            None if channel.metric == Metric::Rotation && vs == 4 => {
+                Shape::Slerp(SlerpPlan::new(*v0, *v1))
+            }
+            None => Shape::Lerp,
+        };
         Curve {
-            metric: channel.metric,
             t0,
             dt,
-            v0: channel.key_value(i),
-            v1: channel.key_value(j),
-            hermite,
+            v0: &v0[..vs],
+            v1: &v1[..vs],
+            shape,
         }
     }
 
@@ -308,9 +447,14 @@ impl<'c> Curve<'c> {
     #[inline]
     fn at(&self, t: f64, out: &mut [f64]) {
         let u = (t - self.t0) / self.dt;
-        match &self.hermite {
-            None => lerp_into(self.metric, self.v0, self.v1, u, out),
-            Some((d0, d1)) => {
+        match &self.shape {
+            Shape::Lerp => {
+                for c in 0..out.len() {
+                    out[c] = self.v0[c] + (self.v1[c] - self.v0[c]) * u;
+                }
+            }
+            Shape::Slerp(plan) => out.copy_from_slice(&plan.at(u)),
+            Shape::Hermite(d0, d1) => {
                 let u2 = u * u;
                 let u3 = u2 * u;
                 let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
@@ -321,23 +465,6 @@ impl<'c> Curve<'c> {
                     out[c] = h00 * self.v0[c] + h10 * d0[c] + h01 * self.v1[c] + h11 * d1[c];
                 }
             }
-        }
-    }
-}
-
-/// The straight segment's value at `u` (0 at the first key, 1 at the second): slerp for
-/// rotations (three.js's `slerpFlat`), lerp for everything else.
-pub(crate) fn lerp_into(metric: Metric, v0: &[f64], v1: &[f64], u: f64, out: &mut [f64]) {
-    if metric == Metric::Rotation && v0.len() == 4 {
-        let q = slerp_flat(
-            [v0[0], v0[1], v0[2], v0[3]],
-            [v1[0], v1[1], v1[2], v1[3]],
-            u,
-        );
-        out.copy_from_slice(&q);
-    } else {
-        for c in 0..out.len() {
-            out[c] = v0[c] + (v1[c] - v0[c]) * u;
         }
     }
 }
@@ -416,14 +543,15 @@ fn build(
     kept.extend(segments.iter().map(|s| s.0));
     let times: Vec<f32> = kept.iter().map(|&k| channel.times[k]).collect();
     let mut values = Vec::with_capacity(kept.len() * vs);
-    for &k in &kept {
-        values.extend(channel.key_value(k).iter().map(|&v| v as f32));
+    values.extend(channel.key_value(0).iter().map(|&v| v as f32));
+    for (_, _, value) in segments {
+        values.extend(value[..vs].iter().map(|&v| v as f32));
     }
     let mut track = channel.empty_track();
     if cubic && kept.len() > 1 {
         let mut ins = vec![0.0f32; kept.len() * vs];
         let mut outs = vec![0.0f32; kept.len() * vs];
-        for (seg, (_, (m0, m1))) in segments.iter().enumerate() {
+        for (seg, (_, (m0, m1), _)) in segments.iter().enumerate() {
             for c in 0..vs {
                 outs[seg * vs + c] = m0[c] as f32;
                 ins[(seg + 1) * vs + c] = m1[c] as f32;
@@ -473,16 +601,19 @@ fn drawn(channel: &Channel, segments: &[Segment], cubic: bool) -> Vec<f64> {
         sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(0));
     }
     let mut start = 0;
-    for (end, slopes) in segments {
-        let curve = Curve::new(channel, start, *end, cubic, slopes);
+    let mut from = [0.0; MAX_VALUES];
+    from[..vs].copy_from_slice(channel.key_value(0));
+    for (end, slopes, value) in segments {
+        let curve = Curve::new(channel, start, *end, &from, value, cubic.then_some(slopes));
         for s in channel.sample_range(start, *end) {
             curve.at(channel.sample_times[s], &mut sampled[s * vs..(s + 1) * vs]);
         }
         start = *end;
+        from = *value;
     }
     let last = channel.sample_range(start, start).end;
     for s in last..samples {
-        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(start));
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(&from[..vs]);
     }
     sampled
 }
@@ -554,6 +685,63 @@ mod tests {
             assert!(c.error_of(&f.track) <= 1e-3 * (1.0 + 1e-4) + 1e-6);
             assert_eq!(f.track.times.first(), Some(&0.0));
             assert_eq!(f.track.times.last(), Some(&10.0));
+        }
+    }
+
+    #[test]
+    fn straight_segments_end_at_fitted_values_through_jitter() {
+        // A slow curve with capture-like jitter of 9 Hz at 30 fps, ±0.85 of the tolerance:
+        // segments between the keys' own values start and end on the jitter and keep 137 of
+        // the 301 keys; segments between fitted values run through it and keep 74.
+        let tolerance = 1e-3;
+        let track = vector(301, |t| {
+            let jitter = 0.85 * tolerance * (std::f64::consts::TAU * 9.0 * t + 0.3).sin();
+            [(0.5 * t).sin() + jitter, 0.0, 0.0]
+        });
+        let c = channel(&track, Metric::Translation);
+        let f = fit(&c, tolerance, CurveFit::Linear, true).unwrap();
+        assert!(f.track.len() < 100, "{} keys", f.track.len());
+        assert!(f.error.unwrap() <= tolerance);
+        assert!(c.error_of(&f.track) <= tolerance * (1.0 + 1e-4) + 1e-6);
+        // The first and last keys keep their own values.
+        let values = f.track.values.as_numbers().unwrap();
+        assert_eq!(values[0], c.key_value(0)[0] as f32);
+        assert_eq!(values[values.len() - 3], c.key_value(300)[0] as f32);
+        // Between them, the values are the fit's, not the keys'.
+        assert!((1..f.track.len() - 1).any(|k| {
+            let i = (f.track.times[k] * 30.0).round() as usize;
+            values[k * 3] != c.key_value(i)[0] as f32
+        }));
+    }
+
+    #[test]
+    fn a_straight_rotation_segment_plays_its_slerp_bit_for_bit() {
+        // A steady turn: two keys, and the fit's curve is three.js's slerp between them.
+        let times: Vec<f32> = (0..61).map(|i| i as f32 / 30.0).collect();
+        let values: Vec<f32> = times
+            .iter()
+            .flat_map(|&t| {
+                let half = t as f64 * 0.4;
+                [half.sin() as f32, 0.0, 0.0, half.cos() as f32]
+            })
+            .collect();
+        let track = Track::new(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            times,
+            Values::Numbers(values),
+        );
+        let c = channel(&track, Metric::Rotation);
+        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, false, None).unwrap();
+        assert_eq!(f.track.len(), 2);
+        let q = |k: usize| {
+            let v = f.track.values.as_numbers().unwrap();
+            [0, 1, 2, 3].map(|i| v[k * 4 + i] as f64)
+        };
+        for (s, &t) in c.sample_times.iter().enumerate() {
+            let u = t / 2.0;
+            let want = crate::model::interpolant::slerp_flat(q(0), q(1), u);
+            assert_eq!(&f.sampled[s * 4..s * 4 + 4], &want[..], "at {t}");
         }
     }
 
