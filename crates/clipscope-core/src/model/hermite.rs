@@ -23,6 +23,22 @@
 
 use crate::model::{HandleSide, Tangents};
 
+/// The four cubic Hermite basis weights at `s` (0 at the segment's first key, 1 at its
+/// second): `[h00, h10, h01, h11]`, the weights of the first value, the first key's slope
+/// times the interval, the second value and the second key's slope times the interval. The
+/// one place the curve above is evaluated (reduce's fit, the players' cubic samplers).
+#[inline]
+pub(crate) fn basis(s: f64) -> [f64; 4] {
+    let s2 = s * s;
+    let s3 = s2 * s;
+    [
+        2.0 * s3 - 3.0 * s2 + 1.0,
+        s3 - 2.0 * s2 + s,
+        -2.0 * s3 + 3.0 * s2,
+        s3 - s2,
+    ]
+}
+
 /// The CUBICSPLINE in- and out-tangents (`aₖ`, `bₖ`, each `keys × value_size`) of a bezier
 /// track, or `Err(key)` naming the first key whose handle is not at a third of its interval
 /// (or an interval that is not strictly increasing), which no Hermite segment reproduces.

@@ -134,12 +134,7 @@ impl Player {
                         .as_ref()
                         .map_or((&[][..], &[][..]), |(a, b)| (&a[..], &b[..]));
                     let len = (keys.times[i + 1] - keys.times[i]) as f64;
-                    let s = alpha;
-                    let (s2, s3) = (s * s, s * s * s);
-                    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
-                    let h10 = s3 - 2.0 * s2 + s;
-                    let h01 = -2.0 * s3 + 3.0 * s2;
-                    let h11 = s3 - s2;
+                    let [h00, h10, h01, h11] = crate::model::hermite::basis(alpha);
                     raw.iter_mut().enumerate().for_each(|(c, x)| {
                         let b0 = outs.get(i * w + c).map_or(0.0, |&v| v as f64);
                         let a1 = ins.get((i + 1) * w + c).map_or(0.0, |&v| v as f64);

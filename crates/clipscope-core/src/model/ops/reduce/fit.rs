@@ -31,6 +31,7 @@
 
 use super::Stored;
 use super::channel::{Channel, Limit, MAX_VALUES, Metric, max_error, sample_numbers};
+use crate::model::hermite::basis;
 use crate::model::interpolant::SlerpPlan;
 use crate::model::{Interpolation, Tangents, Track, Values};
 
@@ -455,12 +456,7 @@ impl<'c> Curve<'c> {
             }
             Shape::Slerp(plan) => out.copy_from_slice(&plan.at(u)),
             Shape::Hermite(d0, d1) => {
-                let u2 = u * u;
-                let u3 = u2 * u;
-                let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
-                let h10 = u3 - 2.0 * u2 + u;
-                let h01 = -2.0 * u3 + 3.0 * u2;
-                let h11 = u3 - u2;
+                let [h00, h10, h01, h11] = basis(u);
                 for c in 0..out.len() {
                     out[c] = h00 * self.v0[c] + h10 * d0[c] + h01 * self.v1[c] + h11 * d1[c];
                 }
@@ -487,12 +483,7 @@ fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool)
     let mut count: f64 = 0.0;
     for s in channel.sample_range(i, j) {
         let u = (channel.sample_times[s] - t0) / dt;
-        let u2 = u * u;
-        let u3 = u2 * u;
-        let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
-        let h01 = -2.0 * u3 + 3.0 * u2;
-        let h10 = u3 - 2.0 * u2 + u;
-        let h11 = u3 - u2;
+        let [h00, h10, h01, h11] = basis(u);
         s11 += h10 * h10;
         s12 += h10 * h11;
         s22 += h11 * h11;
