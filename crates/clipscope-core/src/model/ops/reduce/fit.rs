@@ -450,8 +450,8 @@ impl<'c> Curve<'c> {
         let u = (t - self.t0) / self.dt;
         match &self.shape {
             Shape::Lerp => {
-                for c in 0..out.len() {
-                    out[c] = self.v0[c] + (self.v1[c] - self.v0[c]) * u;
+                for ((x, a), b) in out.iter_mut().zip(self.v0).zip(self.v1) {
+                    *x = a + (b - a) * u;
                 }
             }
             Shape::Slerp(plan) => out.copy_from_slice(&plan.at(u)),
