@@ -639,6 +639,22 @@ mod tests {
         )
     }
 
+    /// A quaternion track of `n` keys at 30 fps with values `f(key, t)`.
+    fn quaternion(n: usize, f: impl Fn(usize, f64) -> [f64; 4]) -> Track {
+        let times: Vec<f32> = (0..n).map(|i| i as f32 / 30.0).collect();
+        let values = times
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &t)| f(i, t as f64).map(|v| v as f32))
+            .collect();
+        Track::new(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            times,
+            Values::Numbers(values),
+        )
+    }
+
     const CUBIC: CurveFit = CurveFit::Cubic {
         flat_where_level: false,
     };
@@ -708,20 +724,10 @@ mod tests {
     #[test]
     fn a_straight_rotation_segment_plays_its_slerp_bit_for_bit() {
         // A steady turn: two keys, and the fit's curve is three.js's slerp between them.
-        let times: Vec<f32> = (0..61).map(|i| i as f32 / 30.0).collect();
-        let values: Vec<f32> = times
-            .iter()
-            .flat_map(|&t| {
-                let half = t as f64 * 0.4;
-                [half.sin() as f32, 0.0, 0.0, half.cos() as f32]
-            })
-            .collect();
-        let track = Track::new(
-            "a.quaternion",
-            TrackKind::Quaternion,
-            times,
-            Values::Numbers(values),
-        );
+        let track = quaternion(61, |_, t| {
+            let half = t * 0.4;
+            [half.sin(), 0.0, 0.0, half.cos()]
+        });
         let c = channel(&track, Metric::Rotation);
         let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, false, None).unwrap();
         assert_eq!(f.track.len(), 2);
@@ -787,22 +793,11 @@ mod tests {
     #[test]
     fn rotations_are_fitted_as_rotations_across_sign_flips() {
         // A turn about y whose stored quaternions flip hemisphere every other key.
-        let times: Vec<f32> = (0..91).map(|i| i as f32 / 30.0).collect();
-        let values: Vec<f32> = times
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &t)| {
-                let half = t as f64 * 0.5;
-                let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
-                [0.0, sign * half.sin(), 0.0, sign * half.cos()].map(|v| v as f32)
-            })
-            .collect();
-        let track = Track::new(
-            "a.quaternion",
-            TrackKind::Quaternion,
-            times,
-            Values::Numbers(values),
-        );
+        let track = quaternion(91, |i, t| {
+            let half = t * 0.5;
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            [0.0, sign * half.sin(), 0.0, sign * half.cos()]
+        });
         let c = channel(&track, Metric::Rotation);
         let f = fit(&c, 1e-3, CurveFit::Linear, true).unwrap();
         // One steady turn: slerp between the ends draws it exactly.
