@@ -30,8 +30,7 @@ const LEAF_SHARE: f64 = 0.5;
 
 /// Each node's reach in the file's units: the farthest distance from its origin to a node
 /// below it (a leaf: half its own offset, where its shell points lie), through the scales on
-/// the way. A node on a cycle
-/// of parents gets infinity (every bit).
+/// the way. A node on a cycle of parents gets infinity (the packing's own bits).
 pub(crate) fn reaches(nodes: &[ReachNode]) -> Vec<f64> {
     let n = nodes.len();
     let length = |o: [f32; 3]| {
@@ -91,13 +90,12 @@ pub(crate) fn reaches(nodes: &[ReachNode]) -> Vec<f64> {
 /// The bits per component of a quaternion of a node of `reach` whose rounding may move a
 /// point by about `error`: a component rounded to `b` bits turns the node by about
 /// `2.4 · 2^−b` radians, so `log2(reach / error) + 1` bits keep that at about `1.2 · error`
-/// (4 to 16).
+/// (4 to 16); 0 (the packing's own bits) when the reach says nothing: a node on a cycle, or
+/// one that carries no length at all (a moving leaf at its parent's origin, whose shell a
+/// reduction measures at a fixed radius).
 pub(crate) fn rotation_bits(reach: f64, error: f64) -> u8 {
-    if !(reach.is_finite() && error > 0.0) {
-        return 16;
-    }
-    if reach <= 0.0 {
-        return 4;
+    if !(reach.is_finite() && reach > 0.0 && error > 0.0) {
+        return 0;
     }
     ((reach / error).log2().ceil() + 1.0).clamp(4.0, 16.0) as u8
 }
@@ -217,17 +215,19 @@ mod tests {
     }
 
     #[test]
-    fn bits_grow_with_the_reach_and_a_cycle_keeps_every_bit() {
+    fn bits_grow_with_the_reach_and_an_unknown_reach_keeps_the_packing_s_bits() {
         assert_eq!(rotation_bits(1.0, 0.002), 10);
         assert_eq!(rotation_bits(0.25, 0.002), 8);
-        assert_eq!(rotation_bits(0.0, 0.002), 4);
+        assert_eq!(rotation_bits(1e-9, 0.002), 4);
         assert_eq!(rotation_bits(1e9, 0.002), 16);
+        // No length, or a cycle: 0, the packing's own bits.
+        assert_eq!(rotation_bits(0.0, 0.002), 0);
         let cycle = [
             node(Some(1), [1.0, 0.0, 0.0]),
             node(Some(0), [1.0, 0.0, 0.0]),
         ];
         assert!(reaches(&cycle).iter().all(|r| r.is_infinite()));
-        assert_eq!(rotation_bits(f64::INFINITY, 0.002), 16);
+        assert_eq!(rotation_bits(f64::INFINITY, 0.002), 0);
     }
 
     #[test]
