@@ -193,16 +193,33 @@ fn a_skinned_character_keeps_the_budget_at_every_vertex_three_js_skins() {
     for (name, character) in characters {
         let input = dir.path().join(format!("{name}.gltf"));
         std::fs::write(&input, skinned_character::gltf(&character).to_string()).unwrap();
-        character_within(&input, dir.path(), character.height);
+        character_within(&input, dir.path(), character.height, &[]);
     }
 }
 
-/// Reduces the character at `input` at budgets in proportion to its `height` and checks every
-/// vertex three.js skins.
-fn character_within(input: &Path, dir: &Path, height: f32) {
+#[test]
+fn a_packed_skinned_character_keeps_the_budget_at_every_vertex_three_js_skins() {
+    let dir = tempfile::tempdir().unwrap();
+    let character = Character::default();
+    let input = dir.path().join("tall.gltf");
+    std::fs::write(&input, skinned_character::gltf(&character).to_string()).unwrap();
+    if let Ok(keep) = std::env::var("CLIPSCOPE_KEEP_CHARACTER") {
+        std::fs::copy(&input, keep).unwrap();
+    }
+    character_within(
+        &input,
+        dir.path(),
+        character.height,
+        &["--quantize", "--meshopt"],
+    );
+}
+
+/// Reduces the character at `input` at budgets in proportion to its `height` (with `extra`
+/// arguments) and checks every vertex three.js skins.
+fn character_within(input: &Path, dir: &Path, height: f32, extra: &[&str]) {
     for budget in [0.01 * height as f64, 0.002 * height as f64] {
         let Some((reported, measured, report)) =
-            reduce_and_measure(input, dir, budget, 1e-4 * budget.max(1.0), &[])
+            reduce_and_measure(input, dir, budget, 1e-4 * budget.max(1.0), extra)
         else {
             return;
         };

@@ -231,7 +231,23 @@ pub fn reduce_document(
     // rounding is inside the bound it keeps, not found over it after writing.
     options.stored =
         formats::packed_storage(doc.format, &target.write.packing, doc.skeleton.as_ref());
+    let mut target = *target;
     let mut attempt = target.attempt(doc, &options, Pass::Fit)?;
+    // Each rotation is rounded by its own node's reach, so down a long chain of joints the
+    // roundings alone can add up past the budget, which no fit then keeps: round finer (one
+    // more bit per rotation, half the filters' error) until a fit keeps the budget.
+    for _ in 0..ROUNDING_RETRIES {
+        if attempt.within || !finer_rounding(&mut target.write.packing) {
+            break;
+        }
+        options.stored =
+            formats::packed_storage(doc.format, &target.write.packing, doc.skeleton.as_ref());
+        options.trace.line(format_args!(
+            "cli: finer rounding {:?}",
+            target.write.packing
+        ));
+        attempt = target.attempt(doc, &options, Pass::Fit)?;
+    }
     let mut note = None;
     if !attempt.within && options.curves != CurveFit::Linear {
         let linear = ReduceOptions {
@@ -274,9 +290,9 @@ pub fn reduce_document(
         ));
     }
     if attempt.within && target.write.packing.any() {
-        attempt = smallest(target, doc, &options, attempt)?;
+        attempt = smallest(&target, doc, &options, attempt)?;
     } else if attempt.within {
-        attempt = fewer_digits(target, doc, &options, attempt)?;
+        attempt = fewer_digits(&target, doc, &options, attempt)?;
     }
     Ok((attempt, note))
 }
@@ -431,6 +447,25 @@ pub fn packed_write(mut write: formats::WriteOptions, max_error: f64) -> formats
         write.packing.rotation_error = max_error * ROTATION_REACH_SHARE;
     }
     write
+}
+
+/// How many times a packed reduction that no fit keeps within the budget is tried again with
+/// finer rounding ([`finer_rounding`]).
+const ROUNDING_RETRIES: usize = 4;
+
+/// Halves what `packing` may round by (quaternions by reach get one more bit, the exponential
+/// filter half the error); `false` when it already rounds nothing it could round less.
+fn finer_rounding(packing: &mut formats::Packing) -> bool {
+    if !packing.any() || packing.rotation_error <= 0.0 && packing.float_error <= 0.0 {
+        return false;
+    }
+    packing.rotation_error *= 0.5;
+    packing.float_error *= 0.5;
+    packing.time_error *= 0.5;
+    if packing.rotation_bits > 0 {
+        packing.rotation_bits = (packing.rotation_bits + 1).min(16);
+    }
+    true
 }
 
 /// The share of the budget a quaternion's rounding may move the farthest point its node

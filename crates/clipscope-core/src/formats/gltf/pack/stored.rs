@@ -11,9 +11,10 @@ use super::encode::{self, Packed, Role};
 use super::reach::{rotation_bits, skeleton_reaches};
 use crate::formats::gltf::accessor::component;
 use crate::formats::gltf::target::{NodeKey, Property, target};
+use crate::formats::sampler_keys::convert;
 use crate::formats::{Format, Packing};
 use crate::model::ops::reduce::Stored;
-use crate::model::{Interpolation, Skeleton, Track, Values};
+use crate::model::{Interpolation, Skeleton, Tangents, Track, Values};
 
 /// How a file of `format` written with `packing` stores a track, for the reducer to fit with
 /// ([`ReduceOptions::stored`](crate::model::ops::reduce::ReduceOptions::stored)): `None` when
@@ -54,24 +55,31 @@ fn node_bits(track: &Track, packing: &Packing, reaches: &HashMap<String, f64>) -
 /// `track` as a glTF file written with `packing` stores it and a reader reads it back: key
 /// times through the exponential filter (with meshopt), quantized rotations, translations and
 /// scales through the exponential filter, each exactly as the writer packs the track's own
-/// accessors. Curves (their tangents go through the bezier handles on the way), morph weights
-/// (the writer joins a node's weights into one accessor) and anything without a glTF channel
-/// are left as they are; the file as written is measured anyway.
+/// accessors. A curve is stored as the writer stores it: CUBICSPLINE keys (in-tangent, value,
+/// out-tangent, rotations' values normalized) packed as one accessor, read back as the handles
+/// a reader makes of them. Morph weights (the writer joins a node's weights into one accessor)
+/// and anything without a glTF channel are left as they are; the file as written is measured
+/// anyway.
 pub fn stored_track(track: &mut Track, packing: &Packing) {
     stored_track_with(track, packing, 0)
 }
 
 /// [`stored_track`] with `bits` per quaternion component (0: the packing's).
 fn stored_track_with(track: &mut Track, packing: &Packing, bits: u8) {
-    if !packing.any() || track.interpolation == Interpolation::Bezier || track.times.is_empty() {
+    if !packing.any() || track.times.is_empty() {
         return;
     }
+    let cubic = track.interpolation == Interpolation::Bezier;
     let role = match target(track).map(|t| t.property) {
-        Ok(Property::Rotation) => Role::Rotation { unit: true, bits },
+        Ok(Property::Rotation) => Role::Rotation { unit: !cubic, bits },
         Ok(Property::Translation) => Role::Vector { scale: false },
         Ok(Property::Scale) => Role::Vector { scale: true },
         _ => return,
     };
+    if cubic {
+        stored_curve(track, packing, role);
+        return;
+    }
     let Values::Numbers(values) = &mut track.values else {
         return;
     };
@@ -83,6 +91,39 @@ fn stored_track_with(track: &mut Track, packing: &Packing, bits: u8) {
         track.times = read_back(&encode::pack(&track.times, 1, Role::Input, packing));
     }
     *values = read_back(&encode::pack(values, n, role, packing));
+}
+
+/// [`stored_track_with`] for a bezier track: its CUBICSPLINE keys as the writer converts them
+/// (a track the writer stores otherwise, as LINEAR keys, is left as it is), their output packed
+/// in `role` as one accessor, read back as a reader makes handles of it.
+fn stored_curve(track: &mut Track, packing: &Packing, role: Role) {
+    let rotation = matches!(role, Role::Rotation { .. });
+    let (keys, _) = convert(track, rotation);
+    let Some((ins, _)) = keys.tangents.as_ref() else {
+        return;
+    };
+    let w = keys.width;
+    if w == 0 || keys.values.len() != keys.times.len() * w || ins.len() != keys.values.len() {
+        return;
+    }
+    let times = match packing.meshopt {
+        true => read_back(&encode::pack(&keys.times, 1, Role::Input, packing)),
+        false => keys.times.clone(),
+    };
+    let output = read_back(&encode::pack(&keys.output(), w, role, packing));
+    let (mut a, mut v, mut b) = (
+        Vec::with_capacity(ins.len()),
+        Vec::with_capacity(ins.len()),
+        Vec::with_capacity(ins.len()),
+    );
+    for key in output.chunks_exact(3 * w) {
+        a.extend_from_slice(&key[..w]);
+        v.extend_from_slice(&key[w..2 * w]);
+        b.extend_from_slice(&key[2 * w..]);
+    }
+    track.tangents = Some(Tangents::from_hermite(&times, &v, &a, &b, w));
+    track.times = times;
+    track.values = Values::Numbers(v);
 }
 
 /// The numbers a reader decodes from a packed view.
