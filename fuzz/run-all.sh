@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${FUZZ_SECONDS:-600}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(threejs threejs_legacy playcanvas lottie gltf glb cycle config_toml baseline round_trip)
+[ ${#targets[@]} -gt 0 ] || targets=(threejs threejs_legacy playcanvas lottie gltf glb cycle config_toml baseline round_trip packed)
 [ -d corpus ] || ./seed-corpus.sh
 mkdir -p logs
 cargo +nightly fuzz build || exit 1

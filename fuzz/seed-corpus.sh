@@ -39,6 +39,7 @@ seed config_toml seeds/config_toml/*
 seed baseline seeds/baseline/*
 seed round_trip "${threejs_files[@]}" "$data"/playcanvas/*.json "$data"/lottie/*.json \
     "$data"/gltf/*.gltf "$data"/gltf-validator/*/*.gltf "$glbs"/*.glb
+seed packed "$data"/gltf/*.gltf "$data"/gltf-validator/*/*.gltf "$glbs"/*.glb
 # Inputs that once failed stay in the corpus of their target.
 for dir in regressions/*/; do
     [ -d "$dir" ] || continue

@@ -1,6 +1,7 @@
 //! What each fuzz target checks, one function per target. Every function takes arbitrary bytes
 //! and must return without panicking, hanging or aborting; the round trip also panics when what
-//! was read does not read back equal after writing.
+//! was read does not read back equal after writing, and the packed check when a packed glTF
+//! file does not read back as the reducer's model of it says.
 //!
 //! Only clipscope's public API is used, so the same functions run the committed regression
 //! inputs under plain `cargo test` (`tests/formats/fuzz_regressions.rs` includes this file).
@@ -8,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use clipscope_core::formats::{self, Document, Format, ReadOptions, WriteOptions};
+use clipscope_core::formats::{self, Document, Format, Packing, ReadOptions, WriteOptions};
+use clipscope_core::model::{Track, TrackKind};
 use clipscope_core::validate::Baseline;
 use clipscope_core::validate::{Config, check_bytes};
 use clipscope_scene::procedural::{Cycle, Preset};
@@ -233,4 +235,109 @@ fn first_difference(a: &str, b: &str) -> (String, String) {
         s.get(from..end).unwrap_or_default().to_string()
     };
     (cut(a), cut(b))
+}
+
+/// The packings [`packed`] writes with: quantized, quantized and compressed (rotations at the
+/// filter's own bits and by their nodes' reach, translations and times rounded), and
+/// compressed with the uncompressed fallback.
+fn packings() -> [Packing; 4] {
+    let base = Packing {
+        quantize: true,
+        ..Packing::default()
+    };
+    [
+        base,
+        Packing {
+            meshopt: true,
+            rotation_bits: 9,
+            ..base
+        },
+        Packing {
+            meshopt: true,
+            rotation_bits: 10,
+            rotation_error: 1e-3,
+            float_error: 1e-3,
+            time_error: 1e-3,
+            ..base
+        },
+        Packing {
+            meshopt: true,
+            fallback: true,
+            ..base
+        },
+    ]
+}
+
+/// Packed glTF: a glTF document that reads back from its plain write is written with each of
+/// [`packings`]; what was written must read back with the same clips and tracks, each track
+/// exactly as [`formats::packed_storage`] says the file stores it (what a reduction measures is
+/// what the file plays).
+pub fn packed(data: &[u8]) {
+    let file = fake_file("glb");
+    let opts = ReadOptions::default();
+    let Ok(doc) = formats::read_bytes_with(data, &fake_file("json"), &opts) else {
+        return;
+    };
+    if !matches!(doc.format, Format::Gltf | Format::Glb) || formats::check_writable(&doc).is_err() {
+        return;
+    }
+    // Start from what the plain writer makes of it (one adaptation: a fixed point after).
+    let plain = formats::write_bytes(&doc, &WriteOptions::default());
+    let Ok(doc) = formats::read_bytes_as(doc.format, &plain, &file, &opts) else {
+        return;
+    };
+    if !formats::conversion_losses(&doc, doc.format).is_empty() {
+        return;
+    }
+    for packing in packings() {
+        let write = WriteOptions {
+            packing,
+            ..WriteOptions::default()
+        };
+        let written = formats::write_bytes(&doc, &write);
+        let back = formats::read_bytes_as(doc.format, &written, &file, &opts)
+            .unwrap_or_else(|e| panic!("a file written with {packing:?} does not read back: {e}"));
+        assert_eq!(back.clips.len(), doc.clips.len(), "{packing:?}: the clips");
+        let stored = formats::packed_storage(doc.format, &packing, doc.skeleton.as_ref())
+            .expect("glTF stores packed tracks");
+        for (clip, read) in doc.clips.iter().zip(&back.clips) {
+            assert_eq!(
+                read.tracks.len(),
+                clip.tracks.len(),
+                "{packing:?}: the tracks"
+            );
+            for (track, got) in clip.tracks.iter().zip(&read.tracks) {
+                assert_eq!(got.name, track.name, "{packing:?}: the tracks' order");
+                if !unit_rotations(track) {
+                    // Not what a reduction writes; the writer's own business.
+                    continue;
+                }
+                let mut expected = track.clone();
+                stored.apply(&mut expected);
+                let same = |a: &Track, b: &Track| {
+                    format!("{:?}{:?}{:?}", a.times, a.values, a.tangents)
+                        == format!("{:?}{:?}{:?}", b.times, b.values, b.tangents)
+                };
+                assert!(
+                    same(got, &expected),
+                    "{packing:?}: {} reads back as {}, the reducer's model says {}",
+                    track.name,
+                    first_difference(&format!("{got:?}"), &format!("{expected:?}")).0,
+                    first_difference(&format!("{got:?}"), &format!("{expected:?}")).1,
+                );
+            }
+        }
+    }
+}
+
+/// Whether `track` is not a rotation, or holds only unit quaternions (to 1e-3).
+fn unit_rotations(track: &Track) -> bool {
+    if track.kind != TrackKind::Quaternion {
+        return true;
+    }
+    let values = track.values.as_numbers().unwrap_or_default();
+    values.chunks(4).all(|q| {
+        let length = q.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>().sqrt();
+        q.len() == 4 && (length - 1.0).abs() <= 1e-3
+    })
 }

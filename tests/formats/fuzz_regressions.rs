@@ -26,6 +26,7 @@ const TARGETS: &[(&str, Check)] = &[
     ("config_toml", checks::config_toml),
     ("baseline", checks::baseline),
     ("round_trip", checks::round_trip),
+    ("packed", checks::packed),
 ];
 
 fn files_in(dir: &Path) -> Vec<PathBuf> {
@@ -109,4 +110,30 @@ fn every_sample_file_and_fixture_reads_back_equal_after_a_round_trip() {
         }
     }
     assert!(failed.is_empty(), "round trip differs for: {failed:#?}");
+}
+
+#[test]
+fn every_gltf_sample_packs_and_reads_back_as_the_reducer_models_it() {
+    let mut inputs = Vec::new();
+    for format in [
+        "gltf",
+        "gltf-validator/animation",
+        "gltf-validator/animation_data",
+        "gltf-validator/KHR_animation_pointer",
+        "gltf-validator/skin",
+    ] {
+        if let Some(dir) = sample_data(format) {
+            inputs.extend(files_in(&dir));
+        }
+    }
+    inputs.retain(|p| !p.to_string_lossy().ends_with(".report.json"));
+    let mut failed = Vec::new();
+    for input in &inputs {
+        let bytes = std::fs::read(input).unwrap();
+        if std::panic::catch_unwind(|| checks::packed(&bytes)).is_err() {
+            eprintln!("^^^ {}", input.display());
+            failed.push(input.display().to_string());
+        }
+    }
+    assert!(failed.is_empty(), "packed files differ for: {failed:#?}");
 }

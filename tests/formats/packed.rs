@@ -272,6 +272,68 @@ fn curves_read_back_from_a_packed_file_as_the_reducer_rounds_them() {
 }
 
 #[test]
+fn accessors_that_share_a_view_are_packed_each_on_its_own() {
+    // Like Khronos' AnimatedTriangle (and gltfpack's output): the key times and the rotations
+    // in one buffer view, one after the other.
+    let times = [0.0f32, 0.25, 0.5, 0.75, 1.0];
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let rotations = [
+        [0.0, 0.0, 0.0, 1.0],
+        [0.0, 0.0, half, half],
+        [0.0, 0.0, 1.0, 0.0],
+        [0.0, 0.0, half, -half],
+        [0.0, 0.0, 0.0, 1.0f32],
+    ];
+    let mut bin: Vec<u8> = times.iter().flat_map(|t| t.to_le_bytes()).collect();
+    bin.extend(rotations.iter().flatten().flat_map(|v| v.to_le_bytes()));
+    let json = serde_json::json!({
+        "asset": { "version": "2.0" },
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "name": "spinner" }],
+        "buffers": [{ "byteLength": bin.len() }],
+        "bufferViews": [{ "buffer": 0, "byteLength": bin.len() }],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 5, "type": "SCALAR",
+              "min": [0.0], "max": [1.0] },
+            { "bufferView": 0, "byteOffset": 20, "componentType": 5126, "count": 5,
+              "type": "VEC4" }
+        ],
+        "animations": [{
+            "samplers": [{ "input": 0, "output": 1 }],
+            "channels": [{ "sampler": 0, "target": { "node": 0, "path": "rotation" } }]
+        }]
+    });
+    let source = glb(&json, &bin);
+    let doc = formats::read_bytes(&source, Path::new("shared.glb")).unwrap();
+    let write = packed(true, true, false);
+    let bytes = formats::write_bytes(&doc, &write);
+    let (json, _) = glb_parts(&bytes);
+    let accessors = json["accessors"].as_array().unwrap();
+    let views = json["bufferViews"].as_array().unwrap();
+    let view = |a: &Value| &views[a["bufferView"].as_u64().unwrap() as usize];
+    // Both accessors compressed, the rotations as normalized shorts through the quaternion
+    // filter, each in a view of its own kind.
+    assert_eq!(accessors[1]["componentType"], 5122);
+    assert_ne!(accessors[0]["bufferView"], accessors[1]["bufferView"]);
+    for a in &accessors[..2] {
+        assert!(
+            view(a)["extensions"]["EXT_meshopt_compression"].is_object(),
+            "{a} in {}",
+            view(a)
+        );
+    }
+    assert_eq!(
+        view(&accessors[1])["extensions"]["EXT_meshopt_compression"]["filter"],
+        "QUATERNION"
+    );
+    // And it reads back as the reducer's model of the packing says.
+    let stored = formats::packed_storage(Format::Glb, &write.packing, None).unwrap();
+    let mut expected = doc.clips[0].tracks[0].clone();
+    stored.apply(&mut expected);
+    assert_eq!(clips(&bytes)[0].tracks[0], expected);
+}
+
+#[test]
 fn packed_files_leave_out_gltf_defaults_and_long_decimals() {
     let doc = mocap::document(2.0, 5, Format::Glb);
     let plain = formats::write_bytes(&doc, &WriteOptions::default());

@@ -12,8 +12,9 @@
 //!   required), or with [`Packing::fallback`] into the uncompressed data, which follows the
 //!   compressed data in the first buffer (the extension only used).
 //!
-//! Only views that hold exactly one animation accessor of tightly packed floats are packed;
-//! anything else (mesh data, shared or strided views) is copied as it is.
+//! Views whose every accessor is an animation accessor of tightly packed floats are packed, each
+//! accessor on its own (a view several share is split); anything else (mesh data, views shared
+//! with other data, interleaved views, views an image reads) is copied as it is.
 
 pub(crate) mod codec;
 pub(crate) mod decompress;
@@ -108,8 +109,8 @@ fn view_bytes<'b>(view: &Value, buffers: &'b [Buffer]) -> Option<&'b [u8]> {
         .get(offset..offset.checked_add(length)?)
 }
 
-/// Packs view `v` when one accessor of the animations, `(index, accessor)`, holds all of it as
-/// tightly packed floats; `None` leaves it as it is.
+/// Packs the part of view `view` (its bytes `bytes`) that animation accessor `accessor` holds
+/// as tightly packed floats, as `role` asks; `None` when it holds anything else.
 fn pack_view(
     view: &Value,
     accessor: &Value,
@@ -125,16 +126,16 @@ fn pack_view(
         _ => return None,
     };
     let count = accessor.get("count")?.as_u64()? as usize;
+    let offset = accessor.get("byteOffset").map_or(Some(0), Value::as_u64)? as usize;
     let simple = accessor.get("componentType")?.as_u64()? == 5126
-        && accessor
-            .get("byteOffset")
-            .is_none_or(|o| o.as_u64() == Some(0))
         && accessor.get("sparse").is_none()
-        && view.get("byteStride").is_none()
-        && bytes.len() == count * n * 4;
+        && view
+            .get("byteStride")
+            .is_none_or(|s| s.as_u64() == Some(n as u64 * 4));
     if !simple || count == 0 {
         return None;
     }
+    let bytes = bytes.get(offset..offset.checked_add(count.checked_mul(n * 4)?)?)?;
     let values: Vec<f32> = bytes
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -157,6 +158,12 @@ pub(crate) fn pack(
     slim(root);
     let roles = roles(root, packing);
     let holders = holders(root);
+    // Views an image reads stay whole.
+    let imaged: Vec<usize> = list(root, "images")
+        .iter()
+        .filter_map(|i| i.get("bufferView")?.as_u64())
+        .map(|v| v as usize)
+        .collect();
     let old_views = list(root, "bufferViews").to_vec();
     let mut main: Vec<u8> = Vec::new();
     let mut fallback: Vec<u8> = Vec::new();
@@ -170,27 +177,36 @@ pub(crate) fn pack(
             views.push(view.clone());
             continue;
         };
-        let packed = match holders.get(&(v as u64)).map(Vec::as_slice) {
-            Some(&[a]) if a != u64::MAX => roles.get(&a).and_then(|&role| {
-                let accessor = list(root, "accessors").get(a as usize)?;
-                pack_view(view, accessor, role, bytes, packing)
-            }),
-            _ => None,
-        }
-        .filter(|p| !p.bytes.is_empty());
+        // Every accessor of the view packed on its own: the whole view when it holds one, each
+        // its own part when several share it (hand-made files, gltfpack's output).
+        let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
+        let packed: Option<Vec<(u64, Packed)>> = (!held.is_empty() && !imaged.contains(&v))
+            .then(|| {
+                held.iter()
+                    .map(|&a| {
+                        let role = *roles.get(&a)?;
+                        let accessor = list(root, "accessors").get(a as usize)?;
+                        pack_view(view, accessor, role, bytes, packing)
+                            .filter(|p| !p.bytes.is_empty())
+                            .map(|p| (a, p))
+                    })
+                    .collect()
+            })
+            .flatten();
         match packed {
-            Some(p) => {
-                let a = holders[&(v as u64)][0];
-                let count = list(root, "accessors")[a as usize]
-                    .get("count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1)
-                    .max(1) as usize;
-                let key = (
-                    p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
-                    p.bytes.len() / count,
-                );
-                groups.entry(key).or_default().push((v as u64, a, p));
+            Some(parts) => {
+                for (a, p) in parts {
+                    let count = list(root, "accessors")[a as usize]
+                        .get("count")
+                        .and_then(Value::as_u64)
+                        .unwrap_or(1)
+                        .max(1) as usize;
+                    let key = (
+                        p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
+                        p.bytes.len() / count,
+                    );
+                    groups.entry(key).or_default().push((v as u64, a, p));
+                }
             }
             None => {
                 align(&mut main);
@@ -205,19 +221,21 @@ pub(crate) fn pack(
             }
         }
     }
-    let mut changes: Vec<(u64, u64, Packed)> = Vec::new();
+    // Each packed accessor: its new view, its offset there and how it was packed.
+    let mut changes: Vec<(u64, u64, u64, Packed)> = Vec::new();
     let mut compressed_views = Vec::new();
     for ((codec, _), members) in groups {
         let index = views.len() as u64;
         let mut data = Vec::new();
         let mut input = Vec::new();
         for (v, a, p) in members {
-            moves.insert(v, (index, data.len() as u64));
+            let offset = data.len() as u64;
+            moves.insert(v, (index, offset));
             data.extend_from_slice(&p.bytes);
             if let Some((bytes, _, _)) = &p.codec {
                 input.extend_from_slice(bytes);
             }
-            changes.push((a, moves[&v].1, p));
+            changes.push((a, index, offset, p));
         }
         let mut view = Map::new();
         view.insert("byteLength".into(), json!(data.len()));
@@ -265,12 +283,14 @@ pub(crate) fn pack(
         root.insert("bufferViews".into(), Value::Array(views));
     }
     if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
-        for (a, offset, p) in &changes {
+        for (a, view, offset, p) in &changes {
             if let Some(Value::Object(acc)) = accessors.get_mut(*a as usize) {
                 update_accessor(acc, p);
-                if *offset > 0 {
-                    acc.insert("byteOffset".into(), json!(offset));
-                }
+                acc.insert("bufferView".into(), json!(view));
+                match offset {
+                    0 => acc.shift_remove("byteOffset"),
+                    _ => acc.insert("byteOffset".into(), json!(offset)),
+                };
             }
         }
     }
