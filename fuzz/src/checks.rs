@@ -308,8 +308,9 @@ pub fn packed(data: &[u8]) {
             );
             for (track, got) in clip.tracks.iter().zip(&read.tracks) {
                 assert_eq!(got.name, track.name, "{packing:?}: the tracks' order");
-                if !unit_rotations(track) {
-                    // Not what a reduction writes; the writer's own business.
+                if !unit_rotations(track) || track.name.contains(".morphTargetInfluences") {
+                    // Not what a reduction writes, or (morph weights, which the writer joins
+                    // per node into one accessor) not what the model covers.
                     continue;
                 }
                 let mut expected = track.clone();
