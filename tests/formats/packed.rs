@@ -334,6 +334,60 @@ fn accessors_that_share_a_view_are_packed_each_on_its_own() {
 }
 
 #[test]
+fn data_a_mesh_or_skin_also_reads_is_copied_for_the_sampler_and_left_as_it_was() {
+    // The sampler's key times are also a mesh attribute, and its rotations share a view with
+    // the skin's inverse bind matrices (a fuzz regression, written by hand).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/regressions/packed/shared-with-mesh-and-skin.gltf");
+    let doc = formats::read_file(&path).unwrap();
+    let write = packed(true, true, false);
+    let mut doc = doc;
+    doc.format = Format::Glb;
+    let bytes = formats::write_bytes(&doc, &write);
+    let (json, bin) = glb_parts(&bytes);
+    let accessors = json["accessors"].as_array().unwrap();
+    let views = json["bufferViews"].as_array().unwrap();
+    let floats = |a: &Value| -> Vec<f32> {
+        let view = &views[a["bufferView"].as_u64().unwrap() as usize];
+        assert!(view.get("extensions").is_none(), "{view}");
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + a["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let n = a["count"].as_u64().unwrap() as usize
+            * match a["type"].as_str().unwrap() {
+                "SCALAR" => 1,
+                "MAT4" => 16,
+                _ => unreachable!(),
+            };
+        bin[start..start + 4 * n]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    };
+    let mesh_times = json["meshes"][0]["primitives"][0]["attributes"]["_KEY_TIMES"].clone();
+    let input = json["animations"][0]["samplers"][0]["input"].clone();
+    assert_ne!(mesh_times, input, "the sampler reads a copy");
+    // What the mesh and the skin read is as it was.
+    assert_eq!(
+        floats(&accessors[mesh_times.as_u64().unwrap() as usize]),
+        [0.0, 0.5, 1.0]
+    );
+    let ibm = &accessors[json["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize];
+    assert_eq!(floats(ibm)[13], -1.0);
+    // The sampler's own data is packed.
+    let output = &accessors[json["animations"][0]["samplers"][0]["output"]
+        .as_u64()
+        .unwrap() as usize];
+    assert_eq!(output["componentType"], 5122);
+    let view = &views[accessors[input.as_u64().unwrap() as usize]["bufferView"]
+        .as_u64()
+        .unwrap() as usize];
+    assert!(
+        view["extensions"]["EXT_meshopt_compression"].is_object(),
+        "{view}"
+    );
+}
+
+#[test]
 fn packed_files_leave_out_gltf_defaults_and_long_decimals() {
     let doc = mocap::document(2.0, 5, Format::Glb);
     let plain = formats::write_bytes(&doc, &WriteOptions::default());

@@ -23,7 +23,7 @@ pub(crate) mod reach;
 pub(crate) mod storage;
 pub(crate) mod stored;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -38,8 +38,11 @@ pub(crate) const EXTENSION: &str = "EXT_meshopt_compression";
 pub(crate) type Buffer = (Map<String, Value>, Vec<u8>);
 
 /// The role of every accessor the animations use (see [`Role`]); with
-/// [`Packing::rotation_error`], each rotation's bits from its node's reach.
-fn roles(root: &Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
+/// [`Packing::rotation_error`], each rotation's bits from its node's reach. An accessor a
+/// sampler shares with a mesh, a skin or a sampler of another role is copied for the sampler
+/// (a new accessor on the same data), so that every sampler's data is packed as its own role
+/// asks and nothing else's changes.
+fn roles(root: &mut Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
     let reaches = (packing.rotation_error > 0.0).then(|| reach::reaches(&reach::json_nodes(root)));
     let bits = |node: Option<u64>| match (&reaches, node) {
         (Some(r), Some(n)) => r
@@ -47,20 +50,9 @@ fn roles(root: &Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
             .map_or(0, |&r| reach::rotation_bits(r, packing.rotation_error)),
         _ => 0,
     };
-    let mut roles: HashMap<u64, Role> = HashMap::new();
-    let mut put = |accessor: Option<u64>, role: Role| {
-        if let Some(a) = accessor {
-            roles
-                .entry(a)
-                .and_modify(|r| {
-                    if *r != role {
-                        *r = Role::Other;
-                    }
-                })
-                .or_insert(role);
-        }
-    };
-    for animation in list(root, "animations") {
+    // Each sampler's (input, output) roles, by (animation, sampler), from its channels.
+    let mut wanted: BTreeMap<(usize, usize), (Role, Role)> = BTreeMap::new();
+    for (a, animation) in list(root, "animations").iter().enumerate() {
         let samplers = animation.get("samplers").and_then(Value::as_array);
         for channel in animation
             .get("channels")
@@ -68,11 +60,12 @@ fn roles(root: &Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
             .into_iter()
             .flatten()
         {
-            let sampler = channel
-                .get("sampler")
-                .and_then(Value::as_u64)
-                .and_then(|s| samplers?.get(s as usize));
-            let Some(sampler) = sampler else { continue };
+            let Some(s) = channel.get("sampler").and_then(Value::as_u64) else {
+                continue;
+            };
+            let Some(sampler) = samplers.and_then(|list| list.get(s as usize)) else {
+                continue;
+            };
             let cubic = sampler.get("interpolation").and_then(Value::as_str) == Some("CUBICSPLINE");
             let role = match channel.pointer("/target/path").and_then(Value::as_str) {
                 Some("rotation") => Role::Rotation {
@@ -84,11 +77,103 @@ fn roles(root: &Map<String, Value>, packing: &Packing) -> HashMap<u64, Role> {
                 Some("scale") => Role::Vector { scale: true },
                 _ => Role::Other,
             };
-            put(sampler.get("input").and_then(Value::as_u64), Role::Input);
-            put(sampler.get("output").and_then(Value::as_u64), role);
+            wanted
+                .entry((a, s as usize))
+                .and_modify(|r| {
+                    if r.1 != role {
+                        r.1 = Role::Other;
+                    }
+                })
+                .or_insert((Role::Input, role));
+        }
+    }
+    let outside = used_outside_animations(root);
+    let mut roles: HashMap<u64, Role> = HashMap::new();
+    for ((a, s), (input, output)) in wanted {
+        for (slot, role) in [("input", input), ("output", output)] {
+            let Some(accessor) = sampler_slot(root, a, s, slot).and_then(|v| v.as_u64()) else {
+                continue;
+            };
+            let shared =
+                outside.contains(&accessor) || roles.get(&accessor).is_some_and(|&r| r != role);
+            if !shared {
+                roles.insert(accessor, role);
+                continue;
+            }
+            if role == Role::Other {
+                roles.insert(accessor, Role::Other);
+                continue;
+            }
+            // A copy of the accessor for this sampler alone.
+            let Some(copy) = list(root, "accessors").get(accessor as usize).cloned() else {
+                continue;
+            };
+            let Some(Value::Array(accessors)) = root.get_mut("accessors") else {
+                continue;
+            };
+            let index = accessors.len() as u64;
+            accessors.push(copy);
+            if let Some(slot) = sampler_slot(root, a, s, slot) {
+                *slot = json!(index);
+            }
+            roles.insert(index, role);
         }
     }
     roles
+}
+
+/// The `input` or `output` (`slot`) of sampler `s` of animation `a`.
+fn sampler_slot<'r>(
+    root: &'r mut Map<String, Value>,
+    a: usize,
+    s: usize,
+    slot: &str,
+) -> Option<&'r mut Value> {
+    root.get_mut("animations")?
+        .get_mut(a)?
+        .get_mut("samplers")?
+        .get_mut(s)?
+        .get_mut(slot)
+}
+
+/// The accessors something other than an animation sampler reads: mesh attributes, indices
+/// and morph targets, skins' inverse bind matrices, GPU instancing attributes.
+fn used_outside_animations(root: &Map<String, Value>) -> HashSet<u64> {
+    let mut out = HashSet::new();
+    let values = |v: Option<&Value>, out: &mut HashSet<u64>| {
+        if let Some(Value::Object(map)) = v {
+            out.extend(map.values().filter_map(Value::as_u64));
+        }
+    };
+    for mesh in list(root, "meshes") {
+        for primitive in mesh
+            .get("primitives")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            values(primitive.get("attributes"), &mut out);
+            out.extend(primitive.get("indices").and_then(Value::as_u64));
+            for target in primitive
+                .get("targets")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                values(Some(target), &mut out);
+            }
+        }
+    }
+    for node in list(root, "nodes") {
+        values(
+            node.pointer("/extensions/EXT_mesh_gpu_instancing/attributes"),
+            &mut out,
+        );
+    }
+    for skin in list(root, "skins") {
+        out.extend(skin.get("inverseBindMatrices").and_then(Value::as_u64));
+    }
+    out
 }
 
 /// The array `key` of `root` (empty when absent).
@@ -177,48 +262,41 @@ pub(crate) fn pack(
             views.push(view.clone());
             continue;
         };
-        // Every accessor of the view packed on its own: the whole view when it holds one, each
-        // its own part when several share it (hand-made files, gltfpack's output).
+        // Every animation accessor of the view packed on its own (several share a view in
+        // hand-made files and gltfpack's output); the view is kept as it is for anything
+        // else it holds (mesh data, sparse parts, an image).
         let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
-        let packed: Option<Vec<(u64, Packed)>> = (!held.is_empty() && !imaged.contains(&v))
-            .then(|| {
-                held.iter()
-                    .map(|&a| {
-                        let role = *roles.get(&a)?;
-                        let accessor = list(root, "accessors").get(a as usize)?;
-                        pack_view(view, accessor, role, bytes, packing)
-                            .filter(|p| !p.bytes.is_empty())
-                            .map(|p| (a, p))
-                    })
-                    .collect()
-            })
-            .flatten();
-        match packed {
-            Some(parts) => {
-                for (a, p) in parts {
-                    let count = list(root, "accessors")[a as usize]
-                        .get("count")
-                        .and_then(Value::as_u64)
-                        .unwrap_or(1)
-                        .max(1) as usize;
-                    let key = (
-                        p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
-                        p.bytes.len() / count,
-                    );
-                    groups.entry(key).or_default().push((v as u64, a, p));
-                }
+        let mut rest = imaged.contains(&v) || held.is_empty();
+        for &a in held {
+            let packed = roles.get(&a).and_then(|&role| {
+                let accessor = list(root, "accessors").get(a as usize)?;
+                pack_view(view, accessor, role, bytes, packing).filter(|p| !p.bytes.is_empty())
+            });
+            let Some(p) = packed else {
+                rest = true;
+                continue;
+            };
+            let count = list(root, "accessors")[a as usize]
+                .get("count")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1) as usize;
+            let key = (
+                p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
+                p.bytes.len() / count,
+            );
+            groups.entry(key).or_default().push((v as u64, a, p));
+        }
+        if rest {
+            align(&mut main);
+            let mut view = view.clone();
+            if let Some(map) = view.as_object_mut() {
+                map.insert("buffer".into(), json!(0));
+                map.insert("byteOffset".into(), json!(main.len()));
             }
-            None => {
-                align(&mut main);
-                let mut view = view.clone();
-                if let Some(map) = view.as_object_mut() {
-                    map.insert("buffer".into(), json!(0));
-                    map.insert("byteOffset".into(), json!(main.len()));
-                }
-                main.extend_from_slice(bytes);
-                moves.insert(v as u64, (views.len() as u64, 0));
-                views.push(view);
-            }
+            main.extend_from_slice(bytes);
+            moves.insert(v as u64, (views.len() as u64, 0));
+            views.push(view);
         }
     }
     // Each packed accessor: its new view, its offset there and how it was packed.
@@ -230,7 +308,8 @@ pub(crate) fn pack(
         let mut input = Vec::new();
         for (v, a, p) in members {
             let offset = data.len() as u64;
-            moves.insert(v, (index, offset));
+            // A view kept for what else it holds stays where it was put.
+            moves.entry(v).or_insert((index, offset));
             data.extend_from_slice(&p.bytes);
             if let Some((bytes, _, _)) = &p.codec {
                 input.extend_from_slice(bytes);
