@@ -232,6 +232,21 @@ fn pack_view(
 /// the same element size.
 type GroupKey = (Option<(usize, &'static str)>, usize);
 
+/// The group accessor `a` of `root`, packed as `p`, joins: its codec stride and filter, and
+/// its element size.
+fn group_key(root: &Map<String, Value>, a: u64, p: &Packed) -> GroupKey {
+    let count = list(root, "accessors")
+        .get(a as usize)
+        .and_then(|acc| acc.get("count"))
+        .and_then(Value::as_u64)
+        .unwrap_or(1)
+        .max(1) as usize;
+    (
+        p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
+        p.bytes.len() / count,
+    )
+}
+
 /// `root` and `buffers` as written with `packing` (see the module docs): the new buffers.
 /// Packed accessors of one kind (key times, rotations, translations, …) share one buffer view,
 /// each at its byte offset, so the codec sees one long stream and the JSON lists few views.
@@ -276,16 +291,10 @@ pub(crate) fn pack(
                 rest = true;
                 continue;
             };
-            let count = list(root, "accessors")[a as usize]
-                .get("count")
-                .and_then(Value::as_u64)
-                .unwrap_or(1)
-                .max(1) as usize;
-            let key = (
-                p.codec.as_ref().map(|(_, stride, f)| (*stride, f.name())),
-                p.bytes.len() / count,
-            );
-            groups.entry(key).or_default().push((v as u64, a, p));
+            groups
+                .entry(group_key(root, a, &p))
+                .or_default()
+                .push((v as u64, a, p));
         }
         if rest {
             align(&mut main);
