@@ -87,53 +87,46 @@ fn every_sample_file_and_fixture_reads_back_equal_after_a_round_trip() {
     let mut inputs = files_in(&root.join("tests/fixtures/conformance"));
     inputs.retain(|p| p.to_string_lossy().ends_with(".input.json"));
     inputs.push(root.join("assets/demo/walk.json"));
-    for format in [
-        "threejs",
-        "playcanvas",
-        "lottie",
-        "gltf",
-        "gltf-validator/animation",
-        "gltf-validator/animation_data",
-        "gltf-validator/KHR_animation_pointer",
-        "gltf-validator/skin",
-    ] {
-        if let Some(dir) = sample_data(format) {
-            inputs.extend(files_in(&dir));
-        }
-    }
-    inputs.retain(|p| !p.to_string_lossy().ends_with(".report.json"));
-    let mut failed = Vec::new();
-    for input in &inputs {
-        let bytes = std::fs::read(input).unwrap();
-        if std::panic::catch_unwind(|| checks::round_trip(&bytes)).is_err() {
-            failed.push(input.display().to_string());
-        }
-    }
+    inputs.extend(samples(&["threejs", "playcanvas", "lottie"]));
+    inputs.extend(samples(GLTF_SAMPLES));
+    let failed = failing(&inputs, checks::round_trip);
     assert!(failed.is_empty(), "round trip differs for: {failed:#?}");
+}
+
+/// The sample folders (`../shared/data`) of glTF files and the glTF-Validator's animation cases.
+const GLTF_SAMPLES: &[&str] = &[
+    "gltf",
+    "gltf-validator/animation",
+    "gltf-validator/animation_data",
+    "gltf-validator/KHR_animation_pointer",
+    "gltf-validator/skin",
+];
+
+/// The files in the sample `folders` that are there, the validator's reports left out.
+fn samples(folders: &[&str]) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = folders
+        .iter()
+        .filter_map(|f| sample_data(f))
+        .flat_map(|dir| files_in(&dir))
+        .collect();
+    inputs.retain(|p| !p.to_string_lossy().ends_with(".report.json"));
+    inputs
+}
+
+/// The `inputs` on which `check` panics.
+fn failing(inputs: &[PathBuf], check: Check) -> Vec<String> {
+    inputs
+        .iter()
+        .filter(|input| {
+            let bytes = std::fs::read(input).unwrap();
+            std::panic::catch_unwind(|| check(&bytes)).is_err()
+        })
+        .map(|input| input.display().to_string())
+        .collect()
 }
 
 #[test]
 fn every_gltf_sample_packs_and_reads_back_as_the_reducer_models_it() {
-    let mut inputs = Vec::new();
-    for format in [
-        "gltf",
-        "gltf-validator/animation",
-        "gltf-validator/animation_data",
-        "gltf-validator/KHR_animation_pointer",
-        "gltf-validator/skin",
-    ] {
-        if let Some(dir) = sample_data(format) {
-            inputs.extend(files_in(&dir));
-        }
-    }
-    inputs.retain(|p| !p.to_string_lossy().ends_with(".report.json"));
-    let mut failed = Vec::new();
-    for input in &inputs {
-        let bytes = std::fs::read(input).unwrap();
-        if std::panic::catch_unwind(|| checks::packed(&bytes)).is_err() {
-            eprintln!("^^^ {}", input.display());
-            failed.push(input.display().to_string());
-        }
-    }
+    let failed = failing(&samples(GLTF_SAMPLES), checks::packed);
     assert!(failed.is_empty(), "packed files differ for: {failed:#?}");
 }

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clipscope_core::formats::{self, Document, Format, Packing, WriteOptions};
-use clipscope_core::model::{Clip, Interpolation, Tangents};
+use clipscope_core::model::ops::reduce::Stored;
+use clipscope_core::model::{Clip, Interpolation, Tangents, Track};
 use serde_json::Value;
 
 use crate::mocap;
@@ -63,6 +64,22 @@ fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
     out.extend_from_slice(b"BIN\0");
     out.extend_from_slice(&bin);
     out
+}
+
+/// The track of `read` named like `original`, checked to hold exactly what `stored` says the
+/// file stores for it (times, values, tangents).
+fn read_back_as_stored<'r>(read: &'r Clip, original: &Track, stored: &Stored) -> &'r Track {
+    let mut expected = original.clone();
+    stored.apply(&mut expected);
+    let written = read
+        .tracks
+        .iter()
+        .find(|t| t.name == original.name)
+        .unwrap();
+    assert_eq!(written.times, expected.times, "{}", original.name);
+    assert_eq!(written.values, expected.values, "{}", original.name);
+    assert_eq!(written.tangents, expected.tangents, "{}", original.name);
+    written
 }
 
 /// The clips of `bytes` read as a GLB file.
@@ -171,15 +188,7 @@ fn rotation_bits_follow_each_node_s_reach_and_the_reducer_sees_what_the_file_hol
         formats::packed_storage(Format::Glb, &write.packing, doc.skeleton.as_ref()).unwrap();
     let mut steps: HashMap<String, f64> = HashMap::new();
     for original in &doc.clips[0].tracks {
-        let mut expected = original.clone();
-        stored.apply(&mut expected);
-        let written = read[0]
-            .tracks
-            .iter()
-            .find(|t| t.name == original.name)
-            .unwrap();
-        assert_eq!(written.times, expected.times, "{}", original.name);
-        assert_eq!(written.values, expected.values, "{}", original.name);
+        let written = read_back_as_stored(&read[0], original, &stored);
         if original.name.ends_with(".quaternion") {
             // The coarsest rounding seen: the quaternion filter's step for the node's bits.
             let (a, b) = (
@@ -250,22 +259,13 @@ fn curves_read_back_from_a_packed_file_as_the_reducer_rounds_them() {
         formats::packed_storage(Format::Glb, &write.packing, doc.skeleton.as_ref()).unwrap();
     let mut rounded = 0;
     for original in &doc.clips[0].tracks {
-        let mut expected = original.clone();
-        stored.apply(&mut expected);
-        let written = read[0]
-            .tracks
-            .iter()
-            .find(|t| t.name == original.name)
-            .unwrap();
+        let written = read_back_as_stored(&read[0], original, &stored);
         assert_eq!(
             written.interpolation,
             Interpolation::Bezier,
             "{}",
             original.name
         );
-        assert_eq!(written.times, expected.times, "{}", original.name);
-        assert_eq!(written.values, expected.values, "{}", original.name);
-        assert_eq!(written.tangents, expected.tangents, "{}", original.name);
         rounded += usize::from(written.values != original.values);
     }
     assert!(rounded > 20, "the packing rounded {rounded} curves");

@@ -60,6 +60,24 @@ impl Keys {
         }
     }
 
+    /// The values and CUBICSPLINE (in-, out-) tangents of a sampler output that holds, key by
+    /// key, an in-tangent, the value and an out-tangent of `width` numbers each: the inverse of
+    /// [`Keys::output`].
+    pub(crate) fn split_cubic(output: &[f32], width: usize) -> (Vec<f32>, (Vec<f32>, Vec<f32>)) {
+        let n = output.len() / 3;
+        let (mut a, mut v, mut b) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for key in output.chunks_exact(3 * width.max(1)) {
+            a.extend_from_slice(&key[..width]);
+            v.extend_from_slice(&key[width..2 * width]);
+            b.extend_from_slice(&key[2 * width..]);
+        }
+        (v, (a, b))
+    }
+
     /// A model track of `kind` that evaluates like these keys (for resampling).
     pub(crate) fn as_track(&self, kind: TrackKind) -> Track {
         let mut track = Track::numeric("", kind, self.times.clone(), self.values.clone());

@@ -351,7 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn cubic_output_interleaves() {
+    fn cubic_output_interleaves_and_splits_back() {
         let keys = Keys {
             sampling: Sampling::CubicSpline,
             times: vec![0.0, 1.0],
@@ -365,5 +365,8 @@ mod tests {
                 5.0, 6.0, 1.0, 2.0, 9.0, 10.0, 7.0, 8.0, 3.0, 4.0, 11.0, 12.0
             ]
         );
+        let (values, tangents) = Keys::split_cubic(&keys.output(), 2);
+        assert_eq!(values, keys.values);
+        assert_eq!(Some(tangents), keys.tangents);
     }
 }

@@ -528,17 +528,8 @@ fn read_sampler(
     let width = want_type * elements_per_key;
     let Decoded { values, .. } = output;
     let (values, tangents) = if per_key == 3 {
-        let (mut a, mut v, mut b) = (
-            Vec::with_capacity(n * width),
-            Vec::with_capacity(n * width),
-            Vec::with_capacity(n * width),
-        );
-        for key in values.chunks_exact(3 * width) {
-            a.extend_from_slice(&key[..width]);
-            v.extend_from_slice(&key[width..2 * width]);
-            b.extend_from_slice(&key[2 * width..]);
-        }
-        (v, Some((a, b)))
+        let (v, tangents) = crate::formats::keys::Keys::split_cubic(&values, width);
+        (v, Some(tangents))
     } else {
         (values, None)
     };

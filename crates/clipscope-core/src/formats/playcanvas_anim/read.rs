@@ -336,13 +336,8 @@ fn curve_track(
 ) -> Track {
     let name = locator.track_name();
     let (values, tangents) = if interpolation == 2 {
-        let (mut a, mut v, mut b) = (Vec::new(), Vec::new(), Vec::new());
-        for key in data.chunks_exact(3 * width) {
-            a.extend_from_slice(&key[..width]);
-            v.extend_from_slice(&key[width..2 * width]);
-            b.extend_from_slice(&key[2 * width..]);
-        }
-        (v, Some((a, b)))
+        let (v, tangents) = crate::formats::keys::Keys::split_cubic(data, width);
+        (v, Some(tangents))
     } else {
         (data.to_vec(), None)
     };

@@ -12,9 +12,11 @@
 //!   required), or with [`Packing::fallback`] into the uncompressed data, which follows the
 //!   compressed data in the first buffer (the extension only used).
 //!
-//! Views whose every accessor is an animation accessor of tightly packed floats are packed, each
-//! accessor on its own (a view several share is split); anything else (mesh data, views shared
-//! with other data, interleaved views, views an image reads) is copied as it is.
+//! Every animation accessor of tightly packed floats is packed on its own, wherever its view
+//! puts it (a view several accessors share is split); a view that also holds anything else
+//! (mesh data, sparse parts, what an image reads) is copied as it is for that. A sampler's
+//! accessor that a mesh, a skin or a sampler of another role also reads is copied first, so
+//! only the sampler's data changes.
 
 pub(crate) mod codec;
 pub(crate) mod decompress;
@@ -259,7 +261,7 @@ pub(crate) fn pack(
     let roles = roles(root, packing);
     let holders = holders(root);
     // Views an image reads stay whole.
-    let imaged: Vec<usize> = list(root, "images")
+    let imaged: HashSet<usize> = list(root, "images")
         .iter()
         .filter_map(|i| i.get("bufferView")?.as_u64())
         .map(|v| v as usize)

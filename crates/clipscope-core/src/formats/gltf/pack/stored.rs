@@ -11,6 +11,7 @@ use super::encode::{self, Packed, Role};
 use super::reach::{rotation_bits, skeleton_reaches};
 use crate::formats::gltf::accessor::component;
 use crate::formats::gltf::target::{NodeKey, Property, target};
+use crate::formats::keys::Keys;
 use crate::formats::sampler_keys::convert;
 use crate::formats::{Format, Packing};
 use crate::model::ops::reduce::Stored;
@@ -111,16 +112,7 @@ fn stored_curve(track: &mut Track, packing: &Packing, role: Role) {
         false => keys.times.clone(),
     };
     let output = read_back(&encode::pack(&keys.output(), w, role, packing));
-    let (mut a, mut v, mut b) = (
-        Vec::with_capacity(ins.len()),
-        Vec::with_capacity(ins.len()),
-        Vec::with_capacity(ins.len()),
-    );
-    for key in output.chunks_exact(3 * w) {
-        a.extend_from_slice(&key[..w]);
-        v.extend_from_slice(&key[w..2 * w]);
-        b.extend_from_slice(&key[2 * w..]);
-    }
+    let (v, (a, b)) = Keys::split_cubic(&output, w);
     track.tangents = Some(Tangents::from_hermite(&times, &v, &a, &b, w));
     track.times = times;
     track.values = Values::Numbers(v);
