@@ -1,17 +1,21 @@
 //! How one animation buffer view is stored when packing: what a reader will see in it, the
 //! accessor's new component type, and what goes through the meshopt codec with which filter.
 //!
-//! Key times stay floats, exact unless compressed: through the exponential filter they move by
-//! at most [`Packing::time_error`] (50 µs by default) and a sixteenth of the closest two keys,
-//! keeping their order. Quantized rotations are normalized 16-bit integers: through
+//! Key times stay floats, exact unless compressed: through the exponential filter they stay
+//! exact when they sit on a grid of a power of two seconds, else move by at most
+//! [`Packing::time_error`] (50 µs by default) and a sixteenth of the closest two keys, keeping
+//! their order. Quantized rotations are normalized 16-bit integers: through
 //! the quaternion filter when they are unit quaternions (`LINEAR` and `STEP` samplers), rounded
 //! per component otherwise (`CUBICSPLINE` tangents, which must then lie in [-1, 1]). Quantized
 //! weights are normalized unsigned (all in [0, 1]) or signed 16-bit integers; their 2-byte
 //! elements do not meet the attribute codec's multiple-of-4 stride, so they stay uncompressed.
-//! Translations and scales go through the exponential filter with the fewest mantissa bits
-//! that keep every component within [`Packing::float_error`], checked on the decoded values.
+//! Translations and scales go through the exponential filter, each component with mantissa
+//! bits of its own that keep it within [`Packing::float_error`], checked on the decoded
+//! values. Wherever several counts of bits keep the bound, the one whose words the codec
+//! stores in the fewest bytes is taken (the codec deltas each byte of a word on its own, so a
+//! step that lines up with a byte is cheaper than fewer bits).
 
-use super::codec::{Filter, filter_exponential, filter_quaternions, unfilter};
+use super::codec::{Filter, encode_attributes, filter_exponential, filter_quaternions, unfilter};
 use crate::formats::Packing;
 
 /// What an animation accessor holds, from the samplers and channels that use it.
@@ -88,7 +92,7 @@ pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> P
                 _ => TIME_ERROR,
             };
             let tolerance = (closest / 16.0).min(most);
-            aligned_times(values).unwrap_or_else(|| exponential(values, 1, tolerance))
+            times(values, tolerance)
         }
         Role::Input | Role::Other => plain(),
         Role::Rotation { unit: true, bits } if packing.quantize && packing.meshopt => {
@@ -168,14 +172,87 @@ fn shorts(values: &[f32], scale: f64, word: impl Fn(f64) -> u16) -> Vec<u8> {
         .collect()
 }
 
-/// Key times that sit exactly on a grid of a power of two seconds (a reduction's
-/// [`key_grid`](crate::model::ops::reduce::ReduceOptions::key_grid)) through the exponential
-/// filter with the fewest bits that keep them exact and make each time a whole number of
-/// 256 steps: the codec's lowest byte lane is then zero throughout and the next holds the
-/// grid index, whose deltas take a few bits. `None` when no such bits exist.
-fn aligned_times(values: &[f32]) -> Option<Packed> {
-    // The coarsest grid of 2^-k s every time sits on, and the bits whose step is 1/256 of it:
-    // the largest time's binary exponent plus k plus 8, give or take the filter's rounding.
+/// Bit counts tried past the first that keeps a column within its bound: the codec stores
+/// each byte of a word on its own, so a few more bits can line a column's steps up with a
+/// byte and take fewer bytes compressed.
+const MORE_BITS: i32 = 3;
+
+/// Bit counts tried past the fewest that keep times on a grid exact: up to the count whose
+/// grid step is a whole byte (the word's low byte always zero), and one past it.
+const MORE_EXACT_BITS: i32 = 9;
+
+/// Key times through the exponential filter: exactly when they sit on a grid of a power of
+/// two seconds (a reduction's [`key_grid`](crate::model::ops::reduce::ReduceOptions::key_grid)),
+/// else within `tolerance` and in increasing order; either way with the bits that take the
+/// fewest bytes compressed.
+fn times(values: &[f32], tolerance: f64) -> Packed {
+    let words = exact_times(values).unwrap_or_else(|| column(values, tolerance, true));
+    exponential_words(words, 1)
+}
+
+/// `values` (`n` per element) through the exponential filter, every component within
+/// `tolerance` (exact floats when it is 0). Each component gets bits of its own (the filter
+/// decodes every word on its own): a root's small sway needs far fewer than its long walk.
+fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
+    if n == 1 {
+        return exponential_words(column(values, tolerance, false), 1);
+    }
+    let mut filtered = vec![0u8; values.len() * 4];
+    let mut component = Vec::with_capacity(values.len() / n);
+    for c in 0..n {
+        component.clear();
+        component.extend(values.iter().skip(c).step_by(n));
+        let words = column(&component, tolerance, false);
+        for (i, word) in words.chunks_exact(4).enumerate() {
+            filtered[(i * n + c) * 4..][..4].copy_from_slice(word);
+        }
+    }
+    exponential_words(filtered, n)
+}
+
+/// A view of `filtered` exponential-filter words, `n` per element.
+fn exponential_words(filtered: Vec<u8>, n: usize) -> Packed {
+    Packed {
+        bytes: unfilter(&filtered, n * 4, Filter::Exponential),
+        codec: Some((filtered, n * 4, Filter::Exponential)),
+        integers: None,
+    }
+}
+
+/// The words of one column of numbers through the exponential filter, each within
+/// `tolerance` of its number (and, when `increasing`, in increasing order): of the fewest bits
+/// that do and the [`MORE_BITS`] after, the words that take the fewest bytes compressed
+/// (24 bits, the most the filter has, when none of fewer does).
+fn column(values: &[f32], tolerance: f64, increasing: bool) -> Vec<u8> {
+    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64));
+    let first = if tolerance > 0.0 && largest > 0.0 {
+        ((largest / tolerance).log2().ceil() as i32 + 1).clamp(1, 24)
+    } else {
+        24
+    };
+    let mut best: Option<(usize, Vec<u8>)> = None;
+    let mut last = 24;
+    for bits in first..=24 {
+        if bits > last {
+            break;
+        }
+        let words = filter_exponential(values, 1, bits);
+        if bits < 24 && !keeps(values, &words, tolerance, increasing) {
+            continue;
+        }
+        last = last.min(bits + MORE_BITS);
+        smaller(&mut best, words);
+    }
+    best.map(|(_, words)| words)
+        .unwrap_or_else(|| filter_exponential(values, 1, 24))
+}
+
+/// Times that sit exactly on a grid of a power of two seconds through the exponential filter
+/// with the bits that keep every one exact and take the fewest bytes compressed; `None` when
+/// they sit on no such grid.
+fn exact_times(values: &[f32]) -> Option<Vec<u8>> {
+    // The coarsest grid of 2^-k s every time sits on; its index needs about the largest time's
+    // binary exponent plus k bits, give or take the filter's rounding.
     let k = (0..=16).find(|&k| {
         let scale = f64::from(1u32 << k);
         values.iter().all(|&t| (t as f64 * scale).fract() == 0.0)
@@ -186,57 +263,42 @@ fn aligned_times(values: &[f32]) -> Option<Packed> {
     } else {
         0
     };
-    let guess = exponent + k + 9;
-    (guess - 2..=guess + 1)
-        .filter(|b| (1..=24).contains(b))
-        .find_map(|bits| {
-            let filtered = filter_exponential(values, 1, bits);
-            if filtered.chunks_exact(4).any(|b| b[0] != 0) {
-                return None;
-            }
-            let bytes = unfilter(&filtered, 4, Filter::Exponential);
-            let exact = bytes.chunks_exact(4).zip(values).all(|(b, v)| {
-                f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_bits() == v.to_bits()
-            });
-            exact.then_some(Packed {
-                bytes,
-                codec: Some((filtered, 4, Filter::Exponential)),
-                integers: None,
-            })
-        })
+    let fewest = exponent + k;
+    let mut best = None;
+    for bits in (fewest - 1).max(1)..=(fewest + MORE_EXACT_BITS).min(24) {
+        let words = filter_exponential(values, 1, bits);
+        if keeps(values, &words, 0.0, true) {
+            smaller(&mut best, words);
+        }
+    }
+    best.map(|(_, words)| words)
 }
 
-/// `values` through the exponential filter with the fewest bits that keep every value within
-/// `tolerance` (24 when it is 0).
-fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
-    let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64));
-    let first = if tolerance > 0.0 && largest > 0.0 {
-        ((largest / tolerance).log2().ceil() as i32 + 1).clamp(1, 24)
-    } else {
-        24
-    };
-    let mut bits = first;
-    loop {
-        let filtered = filter_exponential(values, n, bits);
-        let bytes = unfilter(&filtered, n * 4, Filter::Exponential);
-        let off = bytes
-            .chunks_exact(4)
-            .zip(values)
-            .map(|(b, &v)| (f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64 - v as f64).abs())
-            .fold(0.0, f64::max);
-        let increasing = n > 1
-            || bytes
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .is_sorted_by(|a, b| a < b);
-        if bits >= 24 || (off <= tolerance && increasing) {
-            return Packed {
-                bytes,
-                codec: Some((filtered, n * 4, Filter::Exponential)),
-                integers: None,
-            };
-        }
-        bits += 1;
+/// Whether exponential-filter `words` decode to within `tolerance` of `values` (bit for bit
+/// when it is 0), and when `increasing` to increasing numbers.
+fn keeps(values: &[f32], words: &[u8], tolerance: f64, increasing: bool) -> bool {
+    let back = unfilter(words, 4, Filter::Exponential);
+    let back = back
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut previous = f32::NEG_INFINITY;
+    back.zip(values).all(|(b, &v)| {
+        let near = if tolerance > 0.0 {
+            (b as f64 - v as f64).abs() <= tolerance
+        } else {
+            b.to_bits() == v.to_bits()
+        };
+        let ordered = !increasing || b > previous;
+        previous = b;
+        near && ordered
+    })
+}
+
+/// Keeps in `best` whichever of it and `words` (one column) takes fewer bytes compressed.
+fn smaller(best: &mut Option<(usize, Vec<u8>)>, words: Vec<u8>) {
+    let size = encode_attributes(&words, 4).len();
+    if best.as_ref().is_none_or(|(s, _)| size < *s) {
+        *best = Some((size, words));
     }
 }
 
@@ -276,8 +338,14 @@ mod tests {
         assert_ne!(back, v, "fewer bits than a float");
     }
 
+    /// `p`'s compressed bytes.
+    fn size(p: &Packed) -> usize {
+        let (bytes, stride, _) = p.codec.as_ref().unwrap();
+        encode_attributes(bytes, *stride).len()
+    }
+
     #[test]
-    fn grid_times_are_stored_exactly_as_whole_units_of_256_steps() {
+    fn grid_times_are_stored_exactly_in_the_fewest_bytes() {
         let packing = Packing {
             meshopt: true,
             ..Packing::default()
@@ -292,22 +360,87 @@ mod tests {
             .collect();
         let p = pack(&grid, 1, Role::Input, &packing);
         assert_eq!(f32s(&p.bytes), grid, "exact");
-        let (filtered, stride, filter) = p.codec.clone().unwrap();
+        let (_, stride, filter) = p.codec.clone().unwrap();
         assert_eq!((stride, filter), (4, Filter::Exponential));
-        assert!(filtered.chunks_exact(4).all(|b| b[0] == 0), "low byte zero");
+        // No count of bits that keeps them exact takes fewer bytes.
+        for bits in 1..=24 {
+            let words = filter_exponential(&grid, 1, bits);
+            if keeps(&grid, &words, 0.0, true) {
+                assert!(
+                    size(&p) <= encode_attributes(&words, 4).len(),
+                    "{bits} bits"
+                );
+            }
+        }
+        // Keys mostly two grid steps apart (a root resampled at 16 Hz): half the step in the
+        // low byte's top bit, which seldom changes, and a step of one in the next byte, which
+        // the codec stores in 2 bits, rather than steps of two in 4 bits.
+        let mut g = 0u32;
+        let even: Vec<f32> = (0..2000)
+            .map(|k| {
+                g += if k % 50 == 49 { 3 } else { 2 };
+                g as f32 / 32.0
+            })
+            .collect();
+        let e = pack(&even, 1, Role::Input, &packing);
+        assert_eq!(f32s(&e.bytes), even, "exact");
+        // The largest time needs 7 bits, the grid 5, the sign 1; 8 more put every step in
+        // the second byte.
+        let whole = filter_exponential(&even, 1, 7 + 5 + 1 + 8);
+        assert!(whole.chunks_exact(4).all(|b| b[0] == 0));
+        let whole_steps = encode_attributes(&whole, 4).len();
+        assert!(
+            size(&e) * 4 < whole_steps * 3,
+            "{} vs {whole_steps} bytes",
+            size(&e)
+        );
         // The same keys at 30 fps frame times are not on any grid: more bytes compressed.
         let frames: Vec<f32> = grid.iter().map(|t| (t * 32.0) / 30.0).collect();
         let q = pack(&frames, 1, Role::Input, &packing);
-        let size = |p: &Packed| {
-            let (bytes, stride, _) = p.codec.as_ref().unwrap();
-            super::super::codec::encode_attributes(bytes, *stride).len()
-        };
         assert!(
             size(&p) * 2 < size(&q),
             "{} vs {} bytes",
             size(&p),
             size(&q)
         );
+    }
+
+    #[test]
+    fn each_component_of_a_vector_gets_bits_of_its_own() {
+        let packing = Packing {
+            meshopt: true,
+            float_error: 5e-4,
+            ..Packing::default()
+        };
+        // A root walking 78 m forward while it sways by 2 cm.
+        let v: Vec<f32> = (0..1000)
+            .flat_map(|i| {
+                let t = i as f32 / 16.0;
+                [
+                    0.02 * (t * 3.0).sin(),
+                    0.95 + 0.02 * (t * 6.0).cos(),
+                    1.3 * t,
+                ]
+            })
+            .collect();
+        let p = pack(&v, 3, Role::Vector { scale: false }, &packing);
+        let back = f32s(&p.bytes);
+        let off = back
+            .iter()
+            .zip(&v)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f32::max);
+        assert!(off <= 5e-4, "{off}");
+        // One count of bits for all three, the fewest that keep the walk within the bound.
+        let shared = (1..=24)
+            .map(|bits| filter_exponential(&v, 3, bits))
+            .find(|w| {
+                let back = f32s(&unfilter(w, 12, Filter::Exponential));
+                back.iter().zip(&v).all(|(a, b)| (a - b).abs() <= 5e-4)
+            })
+            .unwrap();
+        let shared = encode_attributes(&shared, 12).len();
+        assert!(size(&p) * 4 < shared * 3, "{} vs {shared} bytes", size(&p));
     }
 
     #[test]

@@ -35,6 +35,7 @@
 //! cannot follow is fitted on a grid four times finer, or kept whole).
 
 mod channel;
+mod cost;
 mod fit;
 mod layer;
 mod mesh;

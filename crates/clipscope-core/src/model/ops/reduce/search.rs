@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::channel::{Channel, sample_numbers};
+use super::cost::{mean_gap, packed_bits};
 use super::fit::CurveFit;
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
@@ -18,6 +19,10 @@ use super::world::{self, CHUNK, Chunk, NodeInput, PerNode, WorldError, WorldFram
 use super::{ReduceOptions, Stored};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
+
+mod played;
+
+use played::Played;
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
@@ -31,6 +36,11 @@ pub(crate) struct WorldSearch {
     /// With a key grid ([`ReduceOptions::key_grid`]), each channel on a grid [`FINE_GRID`] times
     /// finer: what a full try fits where the grid cannot follow the track within its tolerance.
     frames: Vec<Option<Channel>>,
+    /// With a key grid, each channel on a grid [`COARSE_GRID`] times coarser: what a full try
+    /// also fits where the grid's keys lie far apart, whose times then take fewer bits.
+    coarse: Vec<Option<Channel>>,
+    /// The key grid's step in seconds ([`ReduceOptions::key_grid`]).
+    key_grid: Option<f64>,
     /// Each joint track after the lossless optimize.
     kept: Vec<Track>,
     /// Each kept track as the file stores it and its values at every sample, where the
@@ -56,13 +66,13 @@ pub(crate) struct WorldSearch {
 }
 
 /// A joint track prepared for the search: its index in the clip, its joint and property, its
-/// channel (and, on a key grid, its channel on its own keys), its lossless optimize and
-/// whether it is fitted.
+/// channel (and, on a key grid, its channels on the finer and the coarser grid), its lossless
+/// optimize and whether it is fitted.
 type Prepared = (
     usize,
     usize,
     Property,
-    (Channel, Option<Channel>),
+    (Channel, Option<Channel>, Option<Channel>),
     Track,
     bool,
 );
@@ -121,12 +131,16 @@ impl WorldSearch {
                     .key_grid
                     .map(|step| channel.clone().regrid(track, step / FINE_GRID))
                     .filter(|f| f.times != channel.times);
+                let coarse = options
+                    .key_grid
+                    .map(|step| channel.clone().regrid(track, step * COARSE_GRID))
+                    .filter(|c| c.times != channel.times);
                 let kept = if exact {
                     track.clone()
                 } else {
                     lossless(track)
                 };
-                Some((i, joint, property, (channel, frames), kept, fit))
+                Some((i, joint, property, (channel, frames, coarse), kept, fit))
             })
             .collect();
         let mut used = Vec::with_capacity(prepared.len());
@@ -135,11 +149,13 @@ impl WorldSearch {
         let mut kept = Vec::with_capacity(prepared.len());
         let mut fitted = Vec::with_capacity(prepared.len());
         let mut frames = Vec::with_capacity(prepared.len());
-        for (i, joint, property, (channel, on_frames), k, fit) in prepared {
+        let mut coarse = Vec::with_capacity(prepared.len());
+        for (i, joint, property, (channel, on_frames, on_coarse), k, fit) in prepared {
             used.push(i);
             targets.push((joint, property));
             channels.push(channel);
             frames.push(on_frames);
+            coarse.push(on_coarse);
             kept.push(k);
             fitted.push(fit);
         }
@@ -174,6 +190,8 @@ impl WorldSearch {
             tracks: used,
             channels,
             frames,
+            coarse,
+            key_grid: options.key_grid,
             kept,
             fitted,
             targets,
@@ -237,10 +255,19 @@ impl WorldSearch {
                     }
                     _ => outcome,
                 };
-                if outcome.lossy {
-                    outcome
-                } else {
-                    self.kept_outcome(i)
+                if !outcome.lossy {
+                    return self.kept_outcome(i);
+                }
+                match (&self.coarse[i], self.key_grid) {
+                    // Keys far apart on the grid: their times take a byte each, which the
+                    // coarser grid may halve for a few more keys.
+                    (Some(coarse), Some(step)) if mean_gap(&outcome.track) >= SPARSE * step => {
+                        let on_coarse = fit(coarse);
+                        let cheaper =
+                            on_coarse.lossy && packed_bits(&on_coarse) < packed_bits(&outcome);
+                        if cheaper { on_coarse } else { outcome }
+                    }
+                    _ => outcome,
                 }
             })
             .collect();
@@ -295,6 +322,9 @@ impl WorldSearch {
         let feasible =
             |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
         let keys = |a: &Attempt| a.outcomes.iter().map(|o| o.track.len()).sum::<usize>();
+        // What a try costs: its keys, or on a key grid about the bits a compressed file
+        // spends on them (a fitted track's own key times included).
+        let cost = |a: &Attempt| self.cost(a);
         let mut tolerances = self.base.clone();
         if let Some((channels, samples)) = self.pilot() {
             // Tune the first shares on the take's beginning, a fraction of the cost of a try.
@@ -331,8 +361,8 @@ impl WorldSearch {
                     || angle_budget.is_some_and(|a| attempt.error.angle >= CLOSE * a);
                 match &best {
                     Some(b) => {
-                        let (k, kb) = (keys(&attempt), keys(b));
-                        settled |= (k as f64) > (kb as f64) * (1.0 - SETTLED);
+                        let (k, kb) = (cost(&attempt), cost(b));
+                        settled |= k > kb * (1.0 - SETTLED);
                         if k < kb {
                             best = Some(attempt);
                         }
@@ -345,7 +375,10 @@ impl WorldSearch {
             }
             tolerances = next;
         }
-        if let Some(b) = best {
+        if let Some(mut b) = best {
+            if self.key_grid.is_some() {
+                b = self.polish(b, options, budget, angle_budget);
+            }
             return self.chosen(b);
         }
         // Nothing within the budget: halve every share until something is.
@@ -371,6 +404,64 @@ impl WorldSearch {
             .collect();
         let (error, per_joint) = self.measure(&kept);
         (kept, error, per_joint)
+    }
+
+    /// `best` (a try within the budget) or a cheaper one within it: the room `best` leaves
+    /// taken evenly, every tolerance scaled by what is left of the budget (by less each time
+    /// that overshoots), for [`POLISH_ROUNDS`] tries at most. (Done for packed files, whose
+    /// bytes it was measured on.)
+    fn polish(
+        &self,
+        best: Attempt,
+        options: &ReduceOptions,
+        budget: f64,
+        angle_budget: Option<f64>,
+    ) -> Attempt {
+        let feasible =
+            |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
+        let mut b = best;
+        let room = |e: &WorldError| {
+            let mut r = budget / e.distance.max(f64::MIN_POSITIVE);
+            if let Some(a) = angle_budget {
+                r = r.min(a / e.angle.max(f64::MIN_POSITIVE));
+            }
+            r.min(RESCALE_MAX)
+        };
+        let mut scale = room(&b.error);
+        for _ in 0..POLISH_ROUNDS {
+            if scale < POLISH_FROM {
+                break;
+            }
+            let tolerances: Vec<f64> = b.tolerances.iter().map(|t| t * scale).collect();
+            let t0 = std::time::Instant::now();
+            let attempt = self.attempt(&tolerances);
+            options.trace.line(format_args!(
+                "polish ×{scale:.3} {:?}: error {:.5}, keys {}",
+                t0.elapsed(),
+                attempt.error.distance,
+                attempt
+                    .outcomes
+                    .iter()
+                    .map(|o| o.track.len())
+                    .sum::<usize>()
+            ));
+            if feasible(&attempt.error) && self.cost(&attempt) < self.cost(&b) {
+                scale = room(&attempt.error);
+                b = attempt;
+            } else {
+                scale = scale.sqrt();
+            }
+        }
+        b
+    }
+
+    /// What `attempt` costs: its keys, or on a key grid about the bits a compressed file
+    /// spends on them ([`packed_bits`], a fitted track's own key times included).
+    fn cost(&self, attempt: &Attempt) -> f64 {
+        match self.key_grid {
+            Some(_) => attempt.outcomes.iter().map(packed_bits).sum(),
+            None => attempt.outcomes.iter().map(|o| o.track.len() as f64).sum(),
+        }
     }
 
     /// Joint track `i` kept (its lossless optimize), as the file stores it.
@@ -545,130 +636,28 @@ impl WorldSearch {
     }
 }
 
-/// Reduced tracks (one per channel of a search) sampled by the model's own interpolants at
-/// the channels' sample times, with the headings they give auto-oriented layers.
-struct Played<'t> {
-    /// Each track's values at every sample (`None`: the tried values, `reused`).
-    sampled: Vec<Option<Vec<f64>>>,
-    /// Whether each track is the tried one, whose values are reused.
-    reused: Vec<bool>,
-    /// The try reused.
-    tried: Option<&'t Tried>,
-    /// The tracks.
-    tracks: Vec<Track>,
-    /// Each heading's angle at every sample.
-    headings: Vec<Vec<f64>>,
-}
-
-impl<'t> Played<'t> {
-    /// `outcomes` (one per channel of `search`) played at its sample times; a track that is
-    /// `tried`'s fitted one plays the values tried.
-    fn new(search: &WorldSearch, outcomes: &[Outcome], tried: Option<&'t Tried>) -> Played<'t> {
-        let reused: Vec<bool> = (0..outcomes.len())
-            .map(|i| {
-                tried.is_some_and(|t| {
-                    t.sampled[i].is_some() && plays_alike(&t.tracks[i], &outcomes[i].track)
-                })
-            })
-            .collect();
-        let sampled = outcomes
-            .par_iter()
-            .zip(search.channels.par_iter())
-            .zip(reused.par_iter())
-            .map(|((o, c), &reused)| {
-                (!reused).then(|| sample_numbers(&o.track, &c.sample_times, c.value_size))
-            })
-            .collect();
-        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
-        let headings = match search.channels.first() {
-            Some(c) => heading_samples(&search.tree, &search.headings, &tracks, &c.sample_times),
-            None => Vec::new(),
-        };
-        Played {
-            sampled,
-            reused,
-            tried,
-            tracks,
-            headings,
-        }
-    }
-
-    /// Track `i`'s values at every sample (`fallback` where neither played nor tried, which
-    /// does not happen).
-    fn values<'s>(&'s self, i: usize, fallback: &'s [f64]) -> &'s [f64] {
-        match (&self.sampled[i], self.tried) {
-            (Some(v), _) => v,
-            (None, Some(t)) => t.sampled[i].as_deref().unwrap_or(fallback),
-            (None, None) => fallback,
-        }
-    }
-
-    /// What drives each node of `search`'s tree.
-    fn inputs<'s>(&'s self, search: &'s WorldSearch) -> Vec<NodeInput<'s>> {
-        let slices: Vec<&[f64]> = (0..self.sampled.len())
-            .map(|i| self.values(i, &search.channels[i].samples))
-            .collect();
-        inputs(
-            &search.tree,
-            &search.targets,
-            &search.channels,
-            &slices,
-            &self.tracks,
-            &search.headings,
-            &self.headings,
-        )
-    }
-}
-
-/// Whether `a` and `b` play bit for bit the same values at every time: the same kind, key
-/// times and values, interpolation and the bezier handles that shape their segments (what a
-/// file's reader leaves aside — tangent modes, extras, the handles outside the keys — does
-/// not play).
-fn plays_alike(a: &Track, b: &Track) -> bool {
-    fn bits(x: &[f32], y: &[f32]) -> bool {
-        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
-    }
-    let (Some(va), Some(vb)) = (a.values.as_numbers(), b.values.as_numbers()) else {
-        return false;
-    };
-    if a.kind != b.kind
-        || a.interpolation != b.interpolation
-        || !bits(&a.times, &b.times)
-        || !bits(va, vb)
-    {
-        return false;
-    }
-    if a.interpolation != Interpolation::Bezier {
-        return true;
-    }
-    match (&a.tangents, &b.tangents) {
-        (None, None) => true,
-        (Some(x), Some(y)) => {
-            // Segment k runs from key k's out handle to key k + 1's in handle.
-            let width = a.value_size() * 2;
-            let keys = a.times.len();
-            let outs = ..keys.saturating_sub(1) * width;
-            let ins = width.min(keys * width)..keys * width;
-            match (
-                x.out_tangents.get(outs),
-                y.out_tangents.get(outs),
-                x.in_tangents.get(ins.clone()),
-                y.in_tangents.get(ins),
-            ) {
-                (Some(xo), Some(yo), Some(xi), Some(yi)) => bits(xo, yo) && bits(xi, yi),
-                _ => false,
-            }
-        }
-        _ => false,
-    }
-}
-
 /// How many samples (evenly spread) the first shares of the budget are worked out from.
 const SHARE_SAMPLES: usize = 2048;
 
 /// How much finer than the key grid the grid is that a track the key grid cannot follow is
-/// fitted on (1/128 s for 1/32 s: a quarter of a 30 fps frame off the original keys at most).
-const FINE_GRID: f64 = 4.0;
+/// fitted on (1/64 s for 1/32 s: half a 30 fps frame off the original keys at most). On the
+/// benchmark's 60 s take 1/128 s made 72.4 / 47.0 KB at 1 / 2 cm and 1/64 s 66.3 / 50.3 KB:
+/// its steps between keys mostly fit the codec's 4 bits, 1/128 s ones mostly took a byte.
+const FINE_GRID: f64 = 2.0;
+
+/// Tries after the search that scale the best try's tolerances evenly into the room it left.
+const POLISH_ROUNDS: usize = 4;
+
+/// The least room (the budget over the best try's error) worth a polishing try.
+const POLISH_FROM: f64 = 1.02;
+
+/// How much coarser than the key grid the grid is that a track whose keys lie far apart is
+/// also fitted on (1/16 s for 1/32 s).
+const COARSE_GRID: f64 = 2.0;
+
+/// The mean gap between keys, in steps of the key grid, from which a track is also fitted on
+/// the coarser grid.
+const SPARSE: f64 = 6.0;
 
 /// With a key grid, a track fitted on the finer grid keeps at most this share of its own keys,
 /// or it is kept whole: a compressed file stores a quaternion key in about 2.3 bytes and a key
