@@ -194,9 +194,6 @@ fn times(values: &[f32], tolerance: f64) -> Packed {
 /// `tolerance` (exact floats when it is 0). Each component gets bits of its own (the filter
 /// decodes every word on its own): a root's small sway needs far fewer than its long walk.
 fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
-    if n == 1 {
-        return exponential_words(column(values, tolerance, false), 1);
-    }
     let mut filtered = vec![0u8; values.len() * 4];
     let mut component = Vec::with_capacity(values.len() / n);
     for c in 0..n {

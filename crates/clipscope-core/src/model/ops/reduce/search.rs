@@ -319,12 +319,7 @@ impl WorldSearch {
         let budget = options.max_error * (1.0 - 1e-4);
         let angle_budget = options.max_angle.map(|a| a * (1.0 - 1e-4));
         let angles = angle_budget.is_some();
-        let feasible =
-            |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
-        let keys = |a: &Attempt| a.outcomes.iter().map(|o| o.track.len()).sum::<usize>();
-        // What a try costs: its keys, or on a key grid about the bits a compressed file
-        // spends on them (a fitted track's own key times included).
-        let cost = |a: &Attempt| self.cost(a);
+        let feasible = |e: &WorldError| within(e, budget, angle_budget);
         let mut tolerances = self.base.clone();
         if let Some((channels, samples)) = self.pilot() {
             // Tune the first shares on the take's beginning, a fraction of the cost of a try.
@@ -351,7 +346,7 @@ impl WorldSearch {
                 "attempt {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
                 attempt.error.distance,
-                keys(&attempt)
+                attempt.keys()
             ));
             let next = self.rescale(&attempt, budget, angle_budget);
             let mut settled = false;
@@ -361,7 +356,7 @@ impl WorldSearch {
                     || angle_budget.is_some_and(|a| attempt.error.angle >= CLOSE * a);
                 match &best {
                     Some(b) => {
-                        let (k, kb) = (cost(&attempt), cost(b));
+                        let (k, kb) = (self.cost(&attempt), self.cost(b));
                         settled |= k > kb * (1.0 - SETTLED);
                         if k < kb {
                             best = Some(attempt);
@@ -417,8 +412,6 @@ impl WorldSearch {
         budget: f64,
         angle_budget: Option<f64>,
     ) -> Attempt {
-        let feasible =
-            |e: &WorldError| e.distance <= budget && angle_budget.is_none_or(|a| e.angle <= a);
         let mut b = best;
         let room = |e: &WorldError| {
             let mut r = budget / e.distance.max(f64::MIN_POSITIVE);
@@ -439,13 +432,9 @@ impl WorldSearch {
                 "polish ×{scale:.3} {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
                 attempt.error.distance,
-                attempt
-                    .outcomes
-                    .iter()
-                    .map(|o| o.track.len())
-                    .sum::<usize>()
+                attempt.keys()
             ));
-            if feasible(&attempt.error) && self.cost(&attempt) < self.cost(&b) {
+            if within(&attempt.error, budget, angle_budget) && self.cost(&attempt) < self.cost(&b) {
                 scale = room(&attempt.error);
                 b = attempt;
             } else {
@@ -460,7 +449,7 @@ impl WorldSearch {
     fn cost(&self, attempt: &Attempt) -> f64 {
         match self.key_grid {
             Some(_) => attempt.outcomes.iter().map(packed_bits).sum(),
-            None => attempt.outcomes.iter().map(|o| o.track.len() as f64).sum(),
+            None => attempt.keys() as f64,
         }
     }
 
@@ -712,6 +701,18 @@ struct Attempt {
     error: WorldError,
     /// Each joint's (distance, angle) error.
     per_joint: Vec<(f64, f64)>,
+}
+
+impl Attempt {
+    /// The keys of every track tried.
+    fn keys(&self) -> usize {
+        self.outcomes.iter().map(|o| o.track.len()).sum()
+    }
+}
+
+/// Whether `error` keeps the distance `budget` and the `angle_budget`, if any.
+fn within(error: &WorldError, budget: f64, angle_budget: Option<f64>) -> bool {
+    error.distance <= budget && angle_budget.is_none_or(|a| error.angle <= a)
 }
 
 /// The node inputs for sampled values of the node tracks (`targets[i]` drives with
