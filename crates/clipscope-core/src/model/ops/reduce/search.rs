@@ -20,6 +20,7 @@ use super::{ReduceOptions, Stored};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
 
+mod mend;
 mod played;
 
 use played::Played;
@@ -350,7 +351,7 @@ impl WorldSearch {
             ));
             let next = self.rescale(&attempt, budget, angle_budget);
             let mut settled = false;
-            if feasible(&attempt.error) {
+            if let Some(attempt) = self.within_or_mended(attempt, budget, angle_budget, options) {
                 // Close to the budget already: little left to gain.
                 settled = attempt.error.distance >= CLOSE * budget
                     || angle_budget.is_some_and(|a| attempt.error.angle >= CLOSE * a);
@@ -371,7 +372,12 @@ impl WorldSearch {
             tolerances = next;
         }
         if let Some(mut b) = best {
-            if self.key_grid.is_some() {
+            // A long take's tries cost as much as a short take's whole search each.
+            let long = self
+                .channels
+                .first()
+                .is_some_and(|c| c.sample_times.len() >= PILOT_MIN_SAMPLES);
+            if self.key_grid.is_some() && !long {
                 b = self.polish(b, options, budget, angle_budget);
             }
             return self.chosen(b);
@@ -420,12 +426,17 @@ impl WorldSearch {
             }
             r.min(RESCALE_MAX)
         };
-        let mut scale = room(&b.error);
+        // Scales of the first best's tolerances: the largest that kept the budget (after a
+        // mend) and the smallest that did not.
+        let first = b.tolerances.clone();
+        let step = room(&b.error).max(POLISH_PUSH);
+        let (mut kept, mut failed) = (1.0, None::<f64>);
         for _ in 0..POLISH_ROUNDS {
-            if scale < POLISH_FROM {
+            let scale = failed.map_or(kept * step, |f| (kept * f).sqrt());
+            if scale < kept * POLISH_FROM {
                 break;
             }
-            let tolerances: Vec<f64> = b.tolerances.iter().map(|t| t * scale).collect();
+            let tolerances: Vec<f64> = first.iter().map(|t| t * scale).collect();
             let t0 = std::time::Instant::now();
             let attempt = self.attempt(&tolerances);
             options.trace.line(format_args!(
@@ -434,14 +445,51 @@ impl WorldSearch {
                 attempt.error.distance,
                 attempt.keys()
             ));
-            if within(&attempt.error, budget, angle_budget) && self.cost(&attempt) < self.cost(&b) {
-                scale = room(&attempt.error);
-                b = attempt;
-            } else {
-                scale = scale.sqrt();
+            match self.within_or_mended(attempt, budget, angle_budget, options) {
+                Some(a) if self.cost(&a) < self.cost(&b) => {
+                    kept = scale;
+                    b = a;
+                }
+                _ => failed = Some(scale),
             }
         }
         b
+    }
+
+    /// `attempt` when it keeps the budget, else mended ([`WorldSearch::mend`]) on a key grid
+    /// when it overshoots by [`MEND_REACH`] at most.
+    fn within_or_mended(
+        &self,
+        attempt: Attempt,
+        budget: f64,
+        angle_budget: Option<f64>,
+        options: &ReduceOptions,
+    ) -> Option<Attempt> {
+        if within(&attempt.error, budget, angle_budget) {
+            return Some(attempt);
+        }
+        let reach = |limit: f64| limit * MEND_REACH;
+        if self.key_grid.is_none()
+            || !within(&attempt.error, reach(budget), angle_budget.map(reach))
+        {
+            return None;
+        }
+        let (t0, keys) = (std::time::Instant::now(), attempt.keys());
+        let mended = self.mend(attempt, budget, angle_budget);
+        options.trace.line(format_args!(
+            "  mend {:?}: {}",
+            t0.elapsed(),
+            match &mended {
+                Some(m) => format!(
+                    "error {:.5}, keys {} (+{})",
+                    m.error.distance,
+                    m.keys(),
+                    m.keys() - keys
+                ),
+                None => "failed".to_string(),
+            }
+        ));
+        mended
     }
 
     /// What `attempt` costs: its keys, or on a key grid about the bits a compressed file
@@ -633,6 +681,12 @@ const SHARE_SAMPLES: usize = 2048;
 /// benchmark's 60 s take 1/128 s made 72.4 / 47.0 KB at 1 / 2 cm and 1/64 s 66.3 / 50.3 KB:
 /// its steps between keys mostly fit the codec's 4 bits, 1/128 s ones mostly took a byte.
 const FINE_GRID: f64 = 2.0;
+
+/// How much the polish loosens a try at the budget at least (mending where that overshoots).
+const POLISH_PUSH: f64 = 1.25;
+
+/// How far past the budget a try may stray to be mended rather than tried again.
+const MEND_REACH: f64 = 1.5;
 
 /// Tries after the search that scale the best try's tolerances evenly into the room it left.
 const POLISH_ROUNDS: usize = 4;

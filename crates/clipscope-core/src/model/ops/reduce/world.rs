@@ -442,6 +442,36 @@ impl WorldFrames {
         (out, per_node)
     }
 
+    /// Where in chunk `chunk` ([`CHUNK`] samples) the pose `inputs` drive strays past
+    /// `distance` (the rounding of the stored offsets counted, as [`WorldFrames::merge`] does)
+    /// or turns past `angle`: each sample and node that does, with its distance and angle.
+    pub fn overshoots(
+        &self,
+        tree: &Tree,
+        inputs: &[NodeInput],
+        chunk: usize,
+        distance: f64,
+        angle: Option<f64>,
+    ) -> Vec<(usize, usize, (f64, f64))> {
+        let mut pose = Pose::new(tree);
+        let mut out = Vec::new();
+        let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
+        let first = chunk * CHUNK;
+        for s in first..(first + CHUNK).min(self.samples()) {
+            pose.solve(tree, inputs, s, angle.is_some());
+            per_node.fill((0.0, 0.0));
+            let mut worst = WorldError::default();
+            self.compare_sample(tree, &pose, s, angle.is_some(), &mut worst, &mut per_node);
+            for (j, &(d, a)) in per_node.iter().enumerate() {
+                let d = if d > 0.0 { d + self.rounding } else { d };
+                if d > distance || angle.is_some_and(|limit| a > limit) {
+                    out.push((s, j, (d, a)));
+                }
+            }
+        }
+        out
+    }
+
     /// Compares sample `s` of these frames with `pose`, raising `out` and `per_node`.
     fn compare_sample(
         &self,
