@@ -22,6 +22,7 @@ use crate::model::{Clip, Interpolation, Track};
 
 mod mend;
 mod played;
+mod polish;
 
 use played::Played;
 
@@ -314,7 +315,10 @@ impl WorldSearch {
     /// added like independent ones (the budget over the square root of the chain's channels);
     /// after each try every channel's tolerance is scaled by how much room its subtree has (or
     /// by how far it overshot), so the chains that meet the budget stay and the others loosen.
-    /// The best try within the budget wins; if none is, tolerances halve until one is.
+    /// On a key grid a try a little past the budget is mended ([`WorldSearch::mend`]: keys
+    /// where it strays) and counts as within it; the best try within the budget is then
+    /// polished on a short take ([`WorldSearch::polish`]). The best try wins; if none is
+    /// within the budget, tolerances halve until one is.
     pub fn search(&self, options: &ReduceOptions) -> (Vec<Outcome>, WorldError, PerNode) {
         // A little margin, so an independent evaluation (another float path) agrees.
         let budget = options.max_error * (1.0 - 1e-4);
@@ -405,91 +409,6 @@ impl WorldSearch {
             .collect();
         let (error, per_joint) = self.measure(&kept);
         (kept, error, per_joint)
-    }
-
-    /// `best` (a try within the budget) or a cheaper one within it: the room `best` leaves
-    /// taken evenly, every tolerance scaled by what is left of the budget (by less each time
-    /// that overshoots), for [`POLISH_ROUNDS`] tries at most. (Done for packed files, whose
-    /// bytes it was measured on.)
-    fn polish(
-        &self,
-        best: Attempt,
-        options: &ReduceOptions,
-        budget: f64,
-        angle_budget: Option<f64>,
-    ) -> Attempt {
-        let mut b = best;
-        let room = |e: &WorldError| {
-            let mut r = budget / e.distance.max(f64::MIN_POSITIVE);
-            if let Some(a) = angle_budget {
-                r = r.min(a / e.angle.max(f64::MIN_POSITIVE));
-            }
-            r.min(RESCALE_MAX)
-        };
-        // Scales of the first best's tolerances: the largest that kept the budget (after a
-        // mend) and the smallest that did not.
-        let first = b.tolerances.clone();
-        let step = room(&b.error).max(POLISH_PUSH);
-        let (mut kept, mut failed) = (1.0, None::<f64>);
-        for _ in 0..POLISH_ROUNDS {
-            let scale = failed.map_or(kept * step, |f| (kept * f).sqrt());
-            if scale < kept * POLISH_FROM {
-                break;
-            }
-            let tolerances: Vec<f64> = first.iter().map(|t| t * scale).collect();
-            let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances);
-            options.trace.line(format_args!(
-                "polish ×{scale:.3} {:?}: error {:.5}, keys {}",
-                t0.elapsed(),
-                attempt.error.distance,
-                attempt.keys()
-            ));
-            match self.within_or_mended(attempt, budget, angle_budget, options) {
-                Some(a) if self.cost(&a) < self.cost(&b) => {
-                    kept = scale;
-                    b = a;
-                }
-                _ => failed = Some(scale),
-            }
-        }
-        b
-    }
-
-    /// `attempt` when it keeps the budget, else mended ([`WorldSearch::mend`]) on a key grid
-    /// when it overshoots by [`MEND_REACH`] at most.
-    fn within_or_mended(
-        &self,
-        attempt: Attempt,
-        budget: f64,
-        angle_budget: Option<f64>,
-        options: &ReduceOptions,
-    ) -> Option<Attempt> {
-        if within(&attempt.error, budget, angle_budget) {
-            return Some(attempt);
-        }
-        let reach = |limit: f64| limit * MEND_REACH;
-        if self.key_grid.is_none()
-            || !within(&attempt.error, reach(budget), angle_budget.map(reach))
-        {
-            return None;
-        }
-        let (t0, keys) = (std::time::Instant::now(), attempt.keys());
-        let mended = self.mend(attempt, budget, angle_budget);
-        options.trace.line(format_args!(
-            "  mend {:?}: {}",
-            t0.elapsed(),
-            match &mended {
-                Some(m) => format!(
-                    "error {:.5}, keys {} (+{})",
-                    m.error.distance,
-                    m.keys(),
-                    m.keys() - keys
-                ),
-                None => "failed".to_string(),
-            }
-        ));
-        mended
     }
 
     /// What `attempt` costs: its keys, or on a key grid about the bits a compressed file
@@ -681,18 +600,6 @@ const SHARE_SAMPLES: usize = 2048;
 /// benchmark's 60 s take 1/128 s made 72.4 / 47.0 KB at 1 / 2 cm and 1/64 s 66.3 / 50.3 KB:
 /// its steps between keys mostly fit the codec's 4 bits, 1/128 s ones mostly took a byte.
 const FINE_GRID: f64 = 2.0;
-
-/// How much the polish loosens a try at the budget at least (mending where that overshoots).
-const POLISH_PUSH: f64 = 1.25;
-
-/// How far past the budget a try may stray to be mended rather than tried again.
-const MEND_REACH: f64 = 1.5;
-
-/// Tries after the search that scale the best try's tolerances evenly into the room it left.
-const POLISH_ROUNDS: usize = 4;
-
-/// The least room (the budget over the best try's error) worth a polishing try.
-const POLISH_FROM: f64 = 1.02;
 
 /// How much coarser than the key grid the grid is that a track whose keys lie far apart is
 /// also fitted on (1/16 s for 1/32 s).

@@ -90,6 +90,9 @@ pub struct WorldError {
 /// Per node: the largest distance any of its points moved and the largest angle it turned.
 pub(crate) type PerNode = Vec<(f64, f64)>;
 
+/// A sample and node past a limit, with its distance and angle ([`WorldFrames::chunk_overshoots`]).
+pub(crate) type Overshoot = (usize, usize, (f64, f64));
+
 /// The comparison of one chunk of samples ([`CHUNK`]): its largest difference and each node's.
 pub(crate) type Chunk = (WorldError, PerNode);
 
@@ -442,34 +445,48 @@ impl WorldFrames {
         (out, per_node)
     }
 
-    /// Where in chunk `chunk` ([`CHUNK`] samples) the pose `inputs` drive strays past
-    /// `distance` (the rounding of the stored offsets counted, as [`WorldFrames::merge`] does)
-    /// or turns past `angle`: each sample and node that does, with its distance and angle.
-    pub fn overshoots(
+    /// The comparison of chunk `chunk` ([`CHUNK`] samples, angles included: one of
+    /// [`WorldFrames::chunks`]) of the pose `inputs` drive, and where it strays past `distance`
+    /// (the rounding of the stored offsets counted, as [`WorldFrames::merge`] does) or turns
+    /// past `angle`: each sample and node that does, with its distance and angle.
+    pub fn chunk_overshoots(
         &self,
         tree: &Tree,
         inputs: &[NodeInput],
         chunk: usize,
         distance: f64,
         angle: Option<f64>,
-    ) -> Vec<(usize, usize, (f64, f64))> {
+    ) -> (Chunk, Vec<Overshoot>) {
         let mut pose = Pose::new(tree);
-        let mut out = Vec::new();
+        let mut found = Vec::new();
+        let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
+        let mut sample = vec![(0.0f64, 0.0f64); self.nodes];
         let first = chunk * CHUNK;
         for s in first..(first + CHUNK).min(self.samples()) {
-            pose.solve(tree, inputs, s, angle.is_some());
-            per_node.fill((0.0, 0.0));
+            pose.solve(tree, inputs, s, true);
+            // Angles at or under the chunk's largest so far (or the limit, if lower) are
+            // not worked out: they change neither.
+            for (slot, &(_, a)) in sample.iter_mut().zip(&per_node) {
+                *slot = (0.0, angle.map_or(a, |limit| a.min(limit)));
+            }
             let mut worst = WorldError::default();
-            self.compare_sample(tree, &pose, s, angle.is_some(), &mut worst, &mut per_node);
-            for (j, &(d, a)) in per_node.iter().enumerate() {
+            self.compare_sample(tree, &pose, s, true, &mut worst, &mut sample);
+            if worst.distance > out.distance {
+                out.distance = worst.distance;
+                out.worst = worst.worst;
+            }
+            out.angle = out.angle.max(worst.angle);
+            for (j, (&(d, a), slot)) in sample.iter().zip(&mut per_node).enumerate() {
+                slot.0 = slot.0.max(d);
+                slot.1 = slot.1.max(a);
                 let d = if d > 0.0 { d + self.rounding } else { d };
                 if d > distance || angle.is_some_and(|limit| a > limit) {
-                    out.push((s, j, (d, a)));
+                    found.push((s, j, (d, a)));
                 }
             }
         }
-        out
+        ((out, per_node), found)
     }
 
     /// Compares sample `s` of these frames with `pose`, raising `out` and `per_node`.

@@ -10,8 +10,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::{Attempt, FINE_GRID, WorldSearch, inputs, within};
+use super::{Attempt, CHUNK, Chunk, FINE_GRID, WorldSearch, inputs, within};
 use crate::model::ops::reduce::channel::{Metric, sample_numbers};
+use crate::model::ops::reduce::world::{NodeInput, Overshoot};
 use crate::model::{Interpolation, Track, Values};
 
 /// Rounds of keys a mend adds at most before it gives up.
@@ -35,11 +36,13 @@ impl WorldSearch {
         if !self.headings.is_empty() {
             return None;
         }
+        // Each chunk's overshoots, once known.
+        let mut found: Vec<Option<Vec<Overshoot>>> = vec![None; attempt.chunks.len()];
         for _ in 0..MEND_ROUNDS {
             if within(&attempt.error, budget, angle_budget) {
                 return Some(attempt);
             }
-            let keys = self.keys_to_mend(&attempt, budget, angle_budget, step);
+            let keys = self.keys_to_mend(&attempt, &mut found, (budget, angle_budget), step);
             if keys.is_empty() {
                 return None;
             }
@@ -57,12 +60,11 @@ impl WorldSearch {
                     stored.apply(&mut track);
                 }
                 let sampled = sample_numbers(&track, &channel.sample_times, channel.value_size);
-                if let Some(old) = outcome.sampled.replace(sampled) {
-                    before.insert(i, old);
-                }
+                let old = outcome.sampled.replace(sampled);
+                before.insert(i, old.unwrap_or_else(|| channel.samples.clone()));
                 outcome.track = track;
             }
-            self.measure_again(&mut attempt, &before, angle_budget.is_some());
+            self.measure_again(&mut attempt, &before, &mut found, (budget, angle_budget));
         }
         within(&attempt.error, budget, angle_budget).then_some(attempt)
     }
@@ -73,39 +75,30 @@ impl WorldSearch {
     fn keys_to_mend(
         &self,
         attempt: &Attempt,
-        budget: f64,
-        angle_budget: Option<f64>,
+        found: &mut [Option<Vec<Overshoot>>],
+        (budget, angle_budget): (f64, Option<f64>),
         step: f64,
     ) -> Vec<NewKey> {
-        let tracks: Vec<Track> = attempt.outcomes.iter().map(|o| o.track.clone()).collect();
-        let slices: Vec<&[f64]> = attempt
-            .outcomes
-            .iter()
-            .zip(&self.channels)
-            .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
-            .collect();
-        let inputs = inputs(
-            &self.tree,
-            &self.targets,
-            &self.channels,
-            &slices,
-            &tracks,
-            &self.headings,
-            &[],
-        );
+        let slices = self.played_values(attempt);
+        let inputs = self.played_inputs(attempt);
         let rounding = self.original.rounding;
-        let mut overshoots: Vec<(usize, usize, (f64, f64))> = attempt
-            .chunks
-            .par_iter()
-            .enumerate()
-            .filter(|(_, (e, _))| {
-                e.distance + rounding > budget || angle_budget.is_some_and(|a| e.angle > a)
-            })
-            .flat_map_iter(|(c, _)| {
-                self.original
-                    .overshoots(&self.tree, &inputs, c, budget, angle_budget)
+        let past = |(e, _): &Chunk| {
+            e.distance + rounding > budget || angle_budget.is_some_and(|a| e.angle > a)
+        };
+        let scanned: Vec<(usize, Vec<Overshoot>)> = (0..attempt.chunks.len())
+            .into_par_iter()
+            .filter(|&c| found[c].is_none() && past(&attempt.chunks[c]))
+            .map(|c| {
+                let (_, over) =
+                    self.original
+                        .chunk_overshoots(&self.tree, &inputs, c, budget, angle_budget);
+                (c, over)
             })
             .collect();
+        for (c, over) in scanned {
+            found[c] = Some(over);
+        }
+        let mut overshoots: Vec<Overshoot> = found.iter().flatten().flatten().copied().collect();
         // The furthest first: it picks the stretch a key goes into.
         overshoots.sort_by(|a, b| {
             let excess =
@@ -158,37 +151,48 @@ impl WorldSearch {
         keys
     }
 
-    /// Measures `attempt` again after its channels in `before` (their values before) changed,
-    /// reusing every chunk where none of them plays differently.
-    fn measure_again(
-        &self,
-        attempt: &mut Attempt,
-        before: &HashMap<usize, Vec<f64>>,
-        angles: bool,
-    ) {
-        let tracks: Vec<Track> = attempt.outcomes.iter().map(|o| o.track.clone()).collect();
-        let slices: Vec<&[f64]> = attempt
+    /// Each channel's values at every sample as `attempt` plays them.
+    fn played_values<'a>(&'a self, attempt: &'a Attempt) -> Vec<&'a [f64]> {
+        attempt
             .outcomes
             .iter()
             .zip(&self.channels)
             .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
-            .collect();
-        let inputs = inputs(
+            .collect()
+    }
+
+    /// What drives each node as `attempt` plays.
+    fn played_inputs<'a>(&'a self, attempt: &'a Attempt) -> Vec<NodeInput<'a>> {
+        let tracks: Vec<Track> = attempt.outcomes.iter().map(|o| o.track.clone()).collect();
+        inputs(
             &self.tree,
             &self.targets,
             &self.channels,
-            &slices,
+            &self.played_values(attempt),
             &tracks,
             &self.headings,
             &[],
-        );
-        let chunk = super::CHUNK;
+        )
+    }
+
+    /// Measures `attempt` again after its channels in `before` (their values before) changed,
+    /// reusing every chunk where none of them plays differently, and finds the overshoots of
+    /// the chunks measured again.
+    fn measure_again(
+        &self,
+        attempt: &mut Attempt,
+        before: &HashMap<usize, Vec<f64>>,
+        found: &mut [Option<Vec<Overshoot>>],
+        (budget, angle_budget): (f64, Option<f64>),
+    ) {
+        let slices = self.played_values(attempt);
+        let inputs = self.played_inputs(attempt);
         let same = |c: usize| {
             before.iter().all(|(&i, was)| {
                 let vs = self.channels[i].value_size;
                 let now = slices[i];
-                let end = ((c + 1) * chunk * vs).min(now.len()).min(was.len());
-                let start = (c * chunk * vs).min(end);
+                let end = ((c + 1) * CHUNK * vs).min(now.len()).min(was.len());
+                let start = (c * CHUNK * vs).min(end);
                 now[start..end]
                     .iter()
                     .zip(&was[start..end])
@@ -196,11 +200,29 @@ impl WorldSearch {
             })
         };
         let old = &attempt.chunks;
-        let chunks = self
-            .original
-            .chunks(usize::MAX, &self.tree, &inputs, angles, |c| {
-                same(c).then(|| old.get(c).cloned()).flatten()
-            });
+        let measured: Vec<(Chunk, Option<Vec<Overshoot>>)> = (0..old.len())
+            .into_par_iter()
+            .map(|c| match same(c) {
+                true => (old[c].clone(), None),
+                false => {
+                    let (chunk, over) = self.original.chunk_overshoots(
+                        &self.tree,
+                        &inputs,
+                        c,
+                        budget,
+                        angle_budget,
+                    );
+                    (chunk, Some(over))
+                }
+            })
+            .collect();
+        let mut chunks = Vec::with_capacity(measured.len());
+        for (c, (chunk, over)) in measured.into_iter().enumerate() {
+            if over.is_some() {
+                found[c] = over;
+            }
+            chunks.push(chunk);
+        }
         let (error, per_joint) = self.original.merge(&chunks);
         attempt.chunks = chunks;
         attempt.error = error;
@@ -388,9 +410,11 @@ mod tests {
         for (m, o) in mended.outcomes.iter().zip(&search.kept) {
             assert!(m.track.len() <= o.len());
         }
-        // It measures as a fresh measure of the same tracks does.
-        let (error, _) = search.measure(&mended.outcomes);
-        assert!((error.distance - mended.error.distance).abs() < 1e-12);
+        // It measures as a fresh measure of the same tracks does, angles included.
+        let (error, per_joint) = search.measure(&mended.outcomes);
+        assert_eq!(error, mended.error);
+        assert_eq!(per_joint, mended.per_joint);
+        assert!(error.angle > 0.0);
         assert!(error.distance <= budget);
         assert_eq!(mended.tolerances, tolerances);
     }
