@@ -6,7 +6,7 @@
 //! tolerances than the budget allows usually overshoots at a handful of samples only; keying
 //! those costs a few keys where a tighter try costs hundreds.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
@@ -71,7 +71,8 @@ impl WorldSearch {
 
     /// Where `attempt` overshoots, one key per stretch of a track: for each sample and node
     /// past the budget, on the fitted track of the node or above it whose own value strays the
-    /// most there for its tolerance, at the time on that track's grid nearest the sample.
+    /// most there for its tolerance, at the time on the finest grid a search fits on
+    /// ([`FINE_GRID`]) nearest the sample.
     fn keys_to_mend(
         &self,
         attempt: &Attempt,
@@ -109,7 +110,8 @@ impl WorldSearch {
         for (i, &(joint, _)) in self.targets.iter().enumerate() {
             by_joint[joint].push(i);
         }
-        let mut taken: HashMap<(usize, usize), ()> = HashMap::new();
+        // The stretches (channel, key after) keyed this round.
+        let mut taken: HashSet<(usize, usize)> = HashSet::new();
         let mut keys = Vec::new();
         for (s, j, _) in overshoots {
             let mut candidates: Vec<(f64, usize)> = self
@@ -138,11 +140,11 @@ impl WorldSearch {
                 if k == 0 || k == times.len() {
                     continue;
                 }
-                if taken.contains_key(&(i, k)) {
+                if taken.contains(&(i, k)) {
                     break;
                 }
                 if let Some(t) = grid_time(times[k - 1], times[k], time, step / FINE_GRID) {
-                    taken.insert((i, k), ());
+                    taken.insert((i, k));
                     keys.push((i, t));
                     break;
                 }
@@ -389,7 +391,6 @@ mod tests {
         let reducer = Reducer::new(&clip, Some(&skeleton), &options);
         let search = reducer.world.as_ref().unwrap();
         let budget = options.max_error;
-        // Tolerances loose enough to stray past the budget here and there.
         // The first shares keep the budget; a tenth looser, they stray past it here and there.
         let first = search.attempt(&search.base);
         assert!(within(&first.error, budget, None), "{:?}", first.error);
