@@ -85,7 +85,20 @@ pub(crate) fn fit(
     curves: CurveFit,
     measure: bool,
 ) -> Option<Fitted> {
-    fit_sampled(channel, tolerance, curves, measure, true, None)
+    fit_sampled(channel, tolerance, curves, measure, Sampling::Played, None)
+}
+
+/// How a fit's curve is sampled at every sample time of its channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Sampling {
+    /// As the fit draws it (in f64, a little cheaper): what a pilot try measures.
+    Drawn,
+    /// As the player plays the track, rounded as the file stores it first.
+    Played,
+    /// Rounded as the file stores it, its samples left empty to be played later
+    /// ([`Outcome::played`](super::outcome::Outcome::played)): for a try that picks one of
+    /// several fits of a track first (unless the fit's error is measured, which plays it now).
+    Later,
 }
 
 /// [`fit`], the fitted curve at every sample as the player plays the track when `played` (the
@@ -96,7 +109,7 @@ pub(crate) fn fit_sampled(
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
-    played: bool,
+    sampling: Sampling,
     stored: Option<&Stored>,
 ) -> Option<Fitted> {
     let cubic = match curves {
@@ -104,11 +117,15 @@ pub(crate) fn fit_sampled(
         CurveFit::Linear => None,
     };
     if let Some(mut constant) = constant_fit(channel, tolerance) {
-        if let (true, Some(stored)) = (played, stored) {
+        if let (true, Some(stored)) = (sampling != Sampling::Drawn, stored) {
             stored.apply(&mut constant.track);
-            let vs = channel.value_size;
-            constant.sampled = sample_numbers(&constant.track, &channel.sample_times, vs);
-            constant.error = Some(error_of_sampled(channel, &constant.sampled));
+            if sampling == Sampling::Played || measure {
+                let vs = channel.value_size;
+                constant.sampled = sample_numbers(&constant.track, &channel.sample_times, vs);
+                constant.error = Some(error_of_sampled(channel, &constant.sampled));
+            } else {
+                constant.sampled = Vec::new();
+            }
         }
         return Some(constant);
     }
@@ -197,7 +214,7 @@ pub(crate) fn fit_sampled(
         &segments,
         cubic.is_some(),
         measure,
-        played.then_some(stored),
+        (sampling, stored),
     ))
 }
 
@@ -526,7 +543,7 @@ fn build(
     segments: &[Segment],
     cubic: bool,
     measure: bool,
-    played: Option<Option<&Stored>>,
+    (sampling, stored): (Sampling, Option<&Stored>),
 ) -> Fitted {
     let vs = channel.value_size;
     let mut kept = Vec::with_capacity(segments.len() + 1);
@@ -564,14 +581,17 @@ fn build(
     // The curve at every sample as the player plays the track (the model's interpolant, f32
     // results): what the world search measures, bit for bit what the written file plays
     // where it reads back as this track.
-    let sampled = match played {
-        Some(stored) => {
+    let sampled = match sampling {
+        Sampling::Drawn => drawn(channel, segments, cubic),
+        Sampling::Played | Sampling::Later => {
             if let Some(stored) = stored {
                 stored.apply(&mut track);
             }
-            sample_numbers(&track, &channel.sample_times, vs)
+            match sampling == Sampling::Later && !measure {
+                true => Vec::new(),
+                false => sample_numbers(&track, &channel.sample_times, vs),
+            }
         }
-        None => drawn(channel, segments, cubic),
     };
     let error = measure.then(|| error_of_sampled(channel, &sampled));
     Fitted {
@@ -729,7 +749,7 @@ mod tests {
             [half.sin(), 0.0, 0.0, half.cos()]
         });
         let c = channel(&track, Metric::Rotation);
-        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, false, None).unwrap();
+        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, Sampling::Drawn, None).unwrap();
         assert_eq!(f.track.len(), 2);
         let q = |k: usize| {
             let v = f.track.values.as_numbers().unwrap();

@@ -1,8 +1,8 @@
 //! What a reduction made of one track.
 
 use super::Stored;
-use super::channel::Channel;
-use super::fit::{self, CurveFit};
+use super::channel::{Channel, sample_numbers};
+use super::fit::{self, CurveFit, Sampling};
 use crate::model::{Interpolation, Track};
 
 /// The track without the keys that change nothing: three.js's optimize for linear and step
@@ -46,6 +46,18 @@ impl Outcome {
         }
     }
 
+    /// This outcome with its fitted track's values at every sample of `channel` as the player
+    /// plays them, where the fit left them for later ([`Sampling::Later`]).
+    pub fn played(mut self, channel: &Channel) -> Outcome {
+        if let Some(sampled) = &mut self.sampled
+            && sampled.is_empty()
+            && !channel.sample_times.is_empty()
+        {
+            *sampled = sample_numbers(&self.track, &channel.sample_times, channel.value_size);
+        }
+        self
+    }
+
     /// `track` after three.js's lossless optimize.
     pub fn lossless(track: &Track) -> Outcome {
         Outcome {
@@ -69,21 +81,28 @@ pub(crate) fn fit_channel(
     measure: bool,
     stored: Option<&Stored>,
 ) -> Outcome {
-    fit_channel_sampled(channel, kept, tolerance, curves, measure, true, stored)
+    fit_channel_sampled(
+        channel,
+        kept,
+        tolerance,
+        curves,
+        measure,
+        Sampling::Played,
+        stored,
+    )
 }
 
-/// [`fit_channel`], the fit's curve sampled as the player plays it when `played`, else as the
-/// fit draws it (a pilot try's cheaper measure).
+/// [`fit_channel`], the fit's curve sampled as `sampling` says.
 pub(crate) fn fit_channel_sampled(
     channel: &Channel,
     kept: &Track,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
-    played: bool,
+    sampling: Sampling,
     stored: Option<&Stored>,
 ) -> Outcome {
-    match fit::fit_sampled(channel, tolerance, curves, measure, played, stored) {
+    match fit::fit_sampled(channel, tolerance, curves, measure, sampling, stored) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Outcome {
                 track: f.track,

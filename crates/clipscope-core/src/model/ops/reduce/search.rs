@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::channel::{Channel, sample_numbers};
+use super::channel::Channel;
 use super::cost::{mean_gap, packed_bits};
-use super::fit::CurveFit;
+use super::fit::{CurveFit, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fit_channel_sampled, lossless};
@@ -23,8 +23,10 @@ use crate::model::{Clip, Interpolation, Track};
 mod mend;
 mod played;
 mod polish;
+mod variants;
 
 use played::Played;
+use variants::Variants;
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
@@ -35,19 +37,16 @@ pub(crate) struct WorldSearch {
     pub tracks: Vec<usize>,
     /// Each joint track's channel, in the order of `tracks`.
     channels: Vec<Channel>,
-    /// With a key grid ([`ReduceOptions::key_grid`]), each channel on a grid [`FINE_GRID`] times
-    /// finer: what a full try fits where the grid cannot follow the track within its tolerance.
-    frames: Vec<Option<Channel>>,
-    /// With a key grid, each channel on a grid [`COARSE_GRID`] times coarser: what a full try
-    /// also fits where the grid's keys lie far apart, whose times then take fewer bits.
-    coarse: Vec<Option<Channel>>,
+    /// Each channel's variants a full try may need, made on first use: on a key grid
+    /// ([`ReduceOptions::key_grid`]) the channel on a grid [`FINE_GRID`] times finer (where the
+    /// grid cannot follow the track within its tolerance) and on one [`COARSE_GRID`] times
+    /// coarser (where the grid's keys lie far apart, whose times then take fewer bits), and
+    /// the kept track as the file stores it.
+    variants: Vec<Variants>,
     /// The key grid's step in seconds ([`ReduceOptions::key_grid`]).
     key_grid: Option<f64>,
     /// Each joint track after the lossless optimize.
     kept: Vec<Track>,
-    /// Each kept track as the file stores it and its values at every sample, where the
-    /// storage rounds it ([`ReduceOptions::stored`]).
-    stored_kept: Vec<Option<(Track, Vec<f64>)>>,
     /// Whether each joint track is fitted (else kept as it is: steps, one key).
     fitted: Vec<bool>,
     /// Each joint track's joint and property.
@@ -68,16 +67,8 @@ pub(crate) struct WorldSearch {
 }
 
 /// A joint track prepared for the search: its index in the clip, its joint and property, its
-/// channel (and, on a key grid, its channels on the finer and the coarser grid), its lossless
-/// optimize and whether it is fitted.
-type Prepared = (
-    usize,
-    usize,
-    Property,
-    (Channel, Option<Channel>, Option<Channel>),
-    Track,
-    bool,
-);
+/// channel and variants, its lossless optimize and whether it is fitted.
+type Prepared = (usize, usize, Property, (Channel, Variants), Track, bool);
 
 /// A try the search chose: each channel's track and values at every sample, and the
 /// comparison of the pose they drive (angles included), chunk by chunk.
@@ -128,21 +119,13 @@ impl WorldSearch {
                 let track = &clip.tracks[i];
                 let channel =
                     Channel::keys_for(track, property.metric(), sample_times.clone(), options)?;
-                // On a key grid, a finer one too, for a channel the grid cannot follow.
-                let frames = options
-                    .key_grid
-                    .map(|step| channel.clone().regrid(track, step / FINE_GRID))
-                    .filter(|f| f.times != channel.times);
-                let coarse = options
-                    .key_grid
-                    .map(|step| channel.clone().regrid(track, step * COARSE_GRID))
-                    .filter(|c| c.times != channel.times);
+                let variants = Variants::new(track, options.key_grid);
                 let kept = if exact {
                     track.clone()
                 } else {
                     lossless(track)
                 };
-                Some((i, joint, property, (channel, frames, coarse), kept, fit))
+                Some((i, joint, property, (channel, variants), kept, fit))
             })
             .collect();
         let mut used = Vec::with_capacity(prepared.len());
@@ -150,14 +133,12 @@ impl WorldSearch {
         let mut channels = Vec::with_capacity(prepared.len());
         let mut kept = Vec::with_capacity(prepared.len());
         let mut fitted = Vec::with_capacity(prepared.len());
-        let mut frames = Vec::with_capacity(prepared.len());
-        let mut coarse = Vec::with_capacity(prepared.len());
-        for (i, joint, property, (channel, on_frames, on_coarse), k, fit) in prepared {
+        let mut variants = Vec::with_capacity(prepared.len());
+        for (i, joint, property, (channel, v), k, fit) in prepared {
             used.push(i);
             targets.push((joint, property));
             channels.push(channel);
-            frames.push(on_frames);
-            coarse.push(on_coarse);
+            variants.push(v);
             kept.push(k);
             fitted.push(fit);
         }
@@ -175,24 +156,11 @@ impl WorldSearch {
         );
         let original = world::evaluate(&tree, &inputs, sample_times);
         let base = shares(&tree, &targets, &inputs, sample_times.len(), options);
-        let stored_kept = kept
-            .par_iter()
-            .zip(&channels)
-            .map(|(k, c)| {
-                let stored = options.stored.as_ref()?;
-                let mut track = k.clone();
-                stored.apply(&mut track);
-                let sampled = sample_numbers(&track, &c.sample_times, c.value_size);
-                Some((track, sampled))
-            })
-            .collect();
         WorldSearch {
             tree,
-            stored_kept,
             tracks: used,
             channels,
-            frames,
-            coarse,
+            variants,
             key_grid: options.key_grid,
             kept,
             fitted,
@@ -221,56 +189,12 @@ impl WorldSearch {
         tolerances: &[f64],
         angles: bool,
     ) -> Attempt {
+        let full = samples == usize::MAX;
         let outcomes: Vec<Outcome> = (0..channels.len())
             .into_par_iter()
             .map(|i| {
-                if !self.fitted[i] {
-                    return self.kept_outcome(i);
-                }
-                // A pilot measures the curves as fitted; a full try as played.
-                let full = samples == usize::MAX;
-                let fit = |c: &Channel| {
-                    fit_channel_sampled(
-                        c,
-                        &self.kept[i],
-                        tolerances[i],
-                        self.curves,
-                        false,
-                        full,
-                        self.stored.as_ref(),
-                    )
-                };
-                let outcome = fit(&channels[i]);
-                if !full {
-                    return outcome;
-                }
-                let outcome = match &self.frames[i] {
-                    // The grid cannot follow the track: a finer grid, unless its keys cost
-                    // more than every key on the times other kept tracks share.
-                    Some(frames) if !outcome.lossy => {
-                        let on_frames = fit(frames);
-                        let most = self.kept[i].len() as f64 * KEEP_SHARE;
-                        if on_frames.track.len() as f64 > most {
-                            return self.kept_outcome(i);
-                        }
-                        on_frames
-                    }
-                    _ => outcome,
-                };
-                if !outcome.lossy {
-                    return self.kept_outcome(i);
-                }
-                match (&self.coarse[i], self.key_grid) {
-                    // Keys far apart on the grid: their times take a byte each, which the
-                    // coarser grid may halve for a few more keys.
-                    (Some(coarse), Some(step)) if mean_gap(&outcome.track) >= SPARSE * step => {
-                        let on_coarse = fit(coarse);
-                        let cheaper =
-                            on_coarse.lossy && packed_bits(&on_coarse) < packed_bits(&outcome);
-                        if cheaper { on_coarse } else { outcome }
-                    }
-                    _ => outcome,
-                }
+                self.fit_one(i, &channels[i], tolerances[i], full)
+                    .played(&channels[i])
             })
             .collect();
         let slices: Vec<&[f64]> = outcomes
@@ -305,6 +229,74 @@ impl WorldSearch {
             error,
             per_joint,
             chunks,
+        }
+    }
+
+    /// Channel `i` (`channel`: the search's own, or a pilot's prefix of it) fitted within
+    /// `tolerance` for a try: a pilot's curve as drawn; a full try's as the file stores it, on
+    /// the key grid or a finer or coarser one, whichever costs least (its values at every
+    /// sample still to be played: [`Outcome::played`]).
+    fn fit_one(&self, i: usize, channel: &Channel, tolerance: f64, full: bool) -> Outcome {
+        if !self.fitted[i] {
+            return self.kept_outcome(i);
+        }
+        // A pilot measures the curves as fitted; a full try as played.
+        let sampling = match full {
+            true => Sampling::Later,
+            false => Sampling::Drawn,
+        };
+        let fit = |c: &Channel| {
+            fit_channel_sampled(
+                c,
+                &self.kept[i],
+                tolerance,
+                self.curves,
+                false,
+                sampling,
+                self.stored.as_ref(),
+            )
+        };
+        let outcome = fit(channel);
+        if !full {
+            return outcome;
+        }
+        // The grid cannot follow the track: a finer grid, unless its keys cost more
+        // than every key on the times other kept tracks share.
+        let variants = &self.variants[i];
+        let fine = match outcome.lossy {
+            true => None,
+            false => variants.fine(&self.channels[i], self.key_grid),
+        };
+        let outcome = match fine {
+            Some(frames) => {
+                let on_frames = fit(frames);
+                let most = self.kept[i].len() as f64 * KEEP_SHARE;
+                if on_frames.track.len() as f64 > most {
+                    return self.kept_outcome(i);
+                }
+                on_frames
+            }
+            _ => outcome,
+        };
+        if !outcome.lossy {
+            return self.kept_outcome(i);
+        }
+        // Keys far apart on the grid: their times take a byte each, which the coarser
+        // grid may halve for a few more keys.
+        let sparse = self
+            .key_grid
+            .is_some_and(|step| mean_gap(&outcome.track) >= SPARSE * step);
+        let coarse = match sparse {
+            true => variants.coarse(&self.channels[i], self.key_grid),
+            false => None,
+        };
+        match coarse {
+            Some(coarse) => {
+                let on_coarse = fit(coarse);
+                let cheaper = on_coarse.lossy && packed_bits(&on_coarse) < packed_bits(&outcome);
+                if cheaper { on_coarse } else { outcome }
+            }
+            _ => outcome,
         }
     }
 
@@ -422,7 +414,8 @@ impl WorldSearch {
 
     /// Joint track `i` kept (its lossless optimize), as the file stores it.
     fn kept_outcome(&self, i: usize) -> Outcome {
-        match &self.stored_kept[i] {
+        let stored = self.stored.as_ref();
+        match self.variants[i].stored_kept(&self.kept[i], &self.channels[i], stored) {
             Some((track, sampled)) => Outcome {
                 track: track.clone(),
                 error: 0.0,

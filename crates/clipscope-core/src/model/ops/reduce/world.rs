@@ -90,7 +90,7 @@ pub struct WorldError {
 /// Per node: the largest distance any of its points moved and the largest angle it turned.
 pub(crate) type PerNode = Vec<(f64, f64)>;
 
-/// A sample and node past a limit, with its distance and angle ([`WorldFrames::chunk_overshoots`]).
+/// A sample and node past a limit, with its distance and angle ([`WorldFrames::overshoots`]).
 pub(crate) type Overshoot = (usize, usize, (f64, f64));
 
 /// The comparison of one chunk of samples ([`CHUNK`]): its largest difference and each node's.
@@ -445,15 +445,15 @@ impl WorldFrames {
         (out, per_node)
     }
 
-    /// The comparison of chunk `chunk` ([`CHUNK`] samples, angles included: one of
+    /// The comparison of the samples `samples` (angles included, like one chunk of
     /// [`WorldFrames::chunks`]) of the pose `inputs` drive, and where it strays past `distance`
     /// (the rounding of the stored offsets counted, as [`WorldFrames::merge`] does) or turns
     /// past `angle`: each sample and node that does, with its distance and angle.
-    pub fn chunk_overshoots(
+    pub fn overshoots(
         &self,
         tree: &Tree,
         inputs: &[NodeInput],
-        chunk: usize,
+        samples: std::ops::Range<usize>,
         distance: f64,
         angle: Option<f64>,
     ) -> (Chunk, Vec<Overshoot>) {
@@ -462,8 +462,7 @@ impl WorldFrames {
         let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
         let mut sample = vec![(0.0f64, 0.0f64); self.nodes];
-        let first = chunk * CHUNK;
-        for s in first..(first + CHUNK).min(self.samples()) {
+        for s in samples.start..samples.end.min(self.samples()) {
             pose.solve(tree, inputs, s, true);
             // Angles at or under the chunk's largest so far (or the limit, if lower) are
             // not worked out: they change neither.

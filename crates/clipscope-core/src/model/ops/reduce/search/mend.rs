@@ -12,14 +12,22 @@ use rayon::prelude::*;
 
 use super::{Attempt, CHUNK, Chunk, FINE_GRID, WorldSearch, inputs, within};
 use crate::model::ops::reduce::channel::{Metric, sample_numbers};
-use crate::model::ops::reduce::world::{NodeInput, Overshoot};
+use crate::model::ops::reduce::world::{NodeInput, Overshoot, WorldError};
 use crate::model::{Interpolation, Track, Values};
 
 /// Rounds of keys a mend adds at most before it gives up.
 const MEND_ROUNDS: usize = 8;
 
+/// Samples per piece a mend measures again: a new key changes the pose between the keys on
+/// either side of it only, a few dozen samples on a long take's chunk of [`CHUNK`].
+const PIECE: usize = 32;
+
 /// A key to add: the channel and the key time.
 type NewKey = (usize, f32);
+
+/// Each piece's comparison and overshoots, once measured: a chunk is either measured in
+/// pieces throughout or not at all.
+type Pieces = Vec<Option<(Chunk, Vec<Overshoot>)>>;
 
 impl WorldSearch {
     /// `attempt` with keys added where its pose overshoots `budget` (or `angle_budget`) until
@@ -36,8 +44,8 @@ impl WorldSearch {
         if !self.headings.is_empty() {
             return None;
         }
-        // Each chunk's overshoots, once known.
-        let mut found: Vec<Option<Vec<Overshoot>>> = vec![None; attempt.chunks.len()];
+        let samples = self.channels.first().map_or(0, |c| c.sample_times.len());
+        let mut found: Pieces = vec![None; samples.div_ceil(PIECE)];
         for _ in 0..MEND_ROUNDS {
             if within(&attempt.error, budget, angle_budget) {
                 return Some(attempt);
@@ -50,21 +58,43 @@ impl WorldSearch {
             for (i, t) in keys {
                 by_channel.entry(i).or_default().push(t);
             }
-            let mut before: HashMap<usize, Vec<f64>> = HashMap::new();
-            for (i, times) in by_channel {
+            // Each keyed channel's new track and values, and the pieces where it plays
+            // differently.
+            // The values move out of the try while its keys change, and back.
+            let taken: Vec<(usize, Vec<f32>, Option<Vec<f64>>)> = by_channel
+                .into_iter()
+                .map(|(i, times)| (i, times, attempt.outcomes[i].sampled.take()))
+                .collect();
+            let outcomes = &attempt.outcomes;
+            let keyed: Vec<(usize, Track, Vec<f64>, Vec<usize>)> = taken
+                .into_par_iter()
+                .map(|(i, times, sampled)| {
+                    let old = &outcomes[i].track;
+                    let channel = &self.channels[i];
+                    let mut track = old.clone();
+                    add_keys(&mut track, &self.kept[i], times, channel.metric);
+                    if let Some(stored) = &self.stored {
+                        stored.apply(&mut track);
+                    }
+                    let mut sampled = sampled.unwrap_or_else(|| channel.samples.clone());
+                    let changed = replay(
+                        old,
+                        &track,
+                        &mut sampled,
+                        &channel.sample_times,
+                        channel.value_size,
+                    );
+                    (i, track, sampled, changed)
+                })
+                .collect();
+            let mut changed = HashSet::new();
+            for (i, track, sampled, chunks) in keyed {
                 let outcome = &mut attempt.outcomes[i];
-                let channel = &self.channels[i];
-                let mut track = outcome.track.clone();
-                add_keys(&mut track, &self.kept[i], times, channel.metric);
-                if let Some(stored) = &self.stored {
-                    stored.apply(&mut track);
-                }
-                let sampled = sample_numbers(&track, &channel.sample_times, channel.value_size);
-                let old = outcome.sampled.replace(sampled);
-                before.insert(i, old.unwrap_or_else(|| channel.samples.clone()));
                 outcome.track = track;
+                outcome.sampled = Some(sampled);
+                changed.extend(chunks);
             }
-            self.measure_again(&mut attempt, &before, &mut found, (budget, angle_budget));
+            self.measure_again(&mut attempt, &changed, &mut found, (budget, angle_budget));
         }
         within(&attempt.error, budget, angle_budget).then_some(attempt)
     }
@@ -76,7 +106,7 @@ impl WorldSearch {
     fn keys_to_mend(
         &self,
         attempt: &Attempt,
-        found: &mut [Option<Vec<Overshoot>>],
+        found: &mut Pieces,
         (budget, angle_budget): (f64, Option<f64>),
         step: f64,
     ) -> Vec<NewKey> {
@@ -86,20 +116,18 @@ impl WorldSearch {
         let past = |(e, _): &Chunk| {
             e.distance + rounding > budget || angle_budget.is_some_and(|a| e.angle > a)
         };
-        let scanned: Vec<(usize, Vec<Overshoot>)> = (0..attempt.chunks.len())
-            .into_par_iter()
-            .filter(|&c| found[c].is_none() && past(&attempt.chunks[c]))
-            .map(|c| {
-                let (_, over) =
-                    self.original
-                        .chunk_overshoots(&self.tree, &inputs, c, budget, angle_budget);
-                (c, over)
-            })
+        let pieces: Vec<usize> = (0..attempt.chunks.len())
+            .filter(|&c| found.get(c * CHUNK / PIECE).is_some_and(Option::is_none))
+            .filter(|&c| past(&attempt.chunks[c]))
+            .flat_map(pieces_of)
+            .filter(|&p| p < found.len())
             .collect();
-        for (c, over) in scanned {
-            found[c] = Some(over);
-        }
-        let mut overshoots: Vec<Overshoot> = found.iter().flatten().flatten().copied().collect();
+        self.measure_pieces(&inputs, &pieces, found, (budget, angle_budget));
+        let mut overshoots: Vec<Overshoot> = found
+            .iter()
+            .flatten()
+            .flat_map(|(_, over)| over.iter().copied())
+            .collect();
         // The furthest first: it picks the stretch a key goes into.
         overshoots.sort_by(|a, b| {
             let excess =
@@ -177,59 +205,77 @@ impl WorldSearch {
         )
     }
 
-    /// Measures `attempt` again after its channels in `before` (their values before) changed,
-    /// reusing every chunk where none of them plays differently, and finds the overshoots of
-    /// the chunks measured again.
+    /// Measures the pieces `pieces` of the pose `inputs` drive into `found`.
+    fn measure_pieces(
+        &self,
+        inputs: &[NodeInput],
+        pieces: &[usize],
+        found: &mut Pieces,
+        (budget, angle_budget): (f64, Option<f64>),
+    ) {
+        let measured: Vec<(usize, (Chunk, Vec<Overshoot>))> = pieces
+            .par_iter()
+            .map(|&p| {
+                let samples = p * PIECE..(p + 1) * PIECE;
+                let over =
+                    self.original
+                        .overshoots(&self.tree, inputs, samples, budget, angle_budget);
+                (p, over)
+            })
+            .collect();
+        for (p, over) in measured {
+            found[p] = Some(over);
+        }
+    }
+
+    /// Measures `attempt` again where its pose changed (the pieces `changed`), reusing every
+    /// other piece and chunk, and finds the overshoots of the pieces measured again.
     fn measure_again(
         &self,
         attempt: &mut Attempt,
-        before: &HashMap<usize, Vec<f64>>,
-        found: &mut [Option<Vec<Overshoot>>],
-        (budget, angle_budget): (f64, Option<f64>),
+        changed: &HashSet<usize>,
+        found: &mut Pieces,
+        limits: (f64, Option<f64>),
     ) {
-        let slices = self.played_values(attempt);
         let inputs = self.played_inputs(attempt);
-        let same = |c: usize| {
-            before.iter().all(|(&i, was)| {
-                let vs = self.channels[i].value_size;
-                let now = slices[i];
-                let end = ((c + 1) * CHUNK * vs).min(now.len()).min(was.len());
-                let start = (c * CHUNK * vs).min(end);
-                now[start..end]
-                    .iter()
-                    .zip(&was[start..end])
-                    .all(|(a, b)| a.to_bits() == b.to_bits())
-            })
-        };
-        let old = &attempt.chunks;
-        let measured: Vec<(Chunk, Option<Vec<Overshoot>>)> = (0..old.len())
-            .into_par_iter()
-            .map(|c| match same(c) {
-                true => (old[c].clone(), None),
-                false => {
-                    let (chunk, over) = self.original.chunk_overshoots(
-                        &self.tree,
-                        &inputs,
-                        c,
-                        budget,
-                        angle_budget,
-                    );
-                    (chunk, Some(over))
-                }
-            })
+        let mut chunks: Vec<usize> = changed.iter().map(|&p| p * PIECE / CHUNK).collect();
+        chunks.sort_unstable();
+        chunks.dedup();
+        // A chunk first measured in pieces is measured in all of them.
+        let pieces: Vec<usize> = chunks
+            .iter()
+            .flat_map(|&c| pieces_of(c))
+            .filter(|&p| p < found.len() && (changed.contains(&p) || found[p].is_none()))
             .collect();
-        let mut chunks = Vec::with_capacity(measured.len());
-        for (c, (chunk, over)) in measured.into_iter().enumerate() {
-            if over.is_some() {
-                found[c] = over;
+        self.measure_pieces(&inputs, &pieces, found, limits);
+        for c in chunks {
+            let mut joined = (
+                WorldError::default(),
+                vec![(0.0f64, 0.0f64); self.tree.len()],
+            );
+            for (e, per_node) in pieces_of(c).filter_map(|p| found.get(p)?.as_ref().map(|f| &f.0)) {
+                let (out, nodes) = &mut joined;
+                if e.distance > out.distance {
+                    out.distance = e.distance;
+                    out.worst = e.worst;
+                }
+                out.angle = out.angle.max(e.angle);
+                for (a, b) in nodes.iter_mut().zip(per_node) {
+                    a.0 = a.0.max(b.0);
+                    a.1 = a.1.max(b.1);
+                }
             }
-            chunks.push(chunk);
+            attempt.chunks[c] = joined;
         }
-        let (error, per_joint) = self.original.merge(&chunks);
-        attempt.chunks = chunks;
+        let (error, per_joint) = self.original.merge(&attempt.chunks);
         attempt.error = error;
         attempt.per_joint = per_joint;
     }
+}
+
+/// The pieces ([`PIECE`] samples each) of chunk `c`.
+fn pieces_of(c: usize) -> std::ops::Range<usize> {
+    c * CHUNK / PIECE..(c + 1) * CHUNK / PIECE
 }
 
 /// The time on a grid of `step` seconds strictly between the keys at `from` and `to` nearest
@@ -241,6 +287,89 @@ fn grid_time(from: f32, to: f32, time: f64, step: f64) -> Option<f32> {
         .filter(|&t| (t as f32) > from && (t as f32) < to)
         .min_by(|a, b| (a - time).abs().total_cmp(&(b - time).abs()))
         .map(|t| t as f32)
+}
+
+/// Plays `new` (`old` with keys added) into `sampled` (the values `old` plays at `times`,
+/// `value_size` each) and returns the pieces of samples ([`PIECE`]) whose values changed. Only
+/// the samples between the keys on either side of a new key are played again, when every key
+/// of `old` is in `new` unchanged (the storage rounded no other key differently); otherwise
+/// every sample is.
+fn replay(
+    old: &Track,
+    new: &Track,
+    sampled: &mut [f64],
+    times: &[f64],
+    value_size: usize,
+) -> Vec<usize> {
+    let vs = value_size;
+    let mut spans: Vec<(f64, f64)> = Vec::new();
+    let kept_all = match (old.values.as_numbers(), new.values.as_numbers()) {
+        (Some(ov), Some(nv)) if vs > 0 => {
+            let mut k = 0;
+            let mut kept = true;
+            for (n, &t) in new.times.iter().enumerate() {
+                let same = k < old.times.len()
+                    && old.times[k].to_bits() == t.to_bits()
+                    && ov[k * vs..(k + 1) * vs]
+                        .iter()
+                        .zip(&nv[n * vs..(n + 1) * vs])
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                if same {
+                    k += 1;
+                    continue;
+                }
+                // A new key: what it plays reaches from the key before it to the key after.
+                let from = new.times[n.saturating_sub(1)];
+                let to = new.times[(n + 1).min(new.times.len() - 1)];
+                if n == 0 || n + 1 == new.times.len() {
+                    kept = false;
+                    break;
+                }
+                match spans.last_mut() {
+                    Some(last) if f64::from(from) <= last.1 => last.1 = f64::from(to),
+                    _ => spans.push((f64::from(from), f64::from(to))),
+                }
+            }
+            kept && k == old.times.len()
+        }
+        _ => false,
+    };
+    let ranges: Vec<std::ops::Range<usize>> = if kept_all {
+        spans
+            .iter()
+            .map(|&(from, to)| {
+                times.partition_point(|&t| t < from)..times.partition_point(|&t| t <= to)
+            })
+            .collect()
+    } else {
+        std::iter::once(0..times.len()).collect()
+    };
+    let mut changed = Vec::new();
+    for range in ranges {
+        if range.is_empty() {
+            continue;
+        }
+        let played = sample_numbers(new, &times[range.clone()], vs);
+        let slots = &mut sampled[range.start * vs..range.end * vs];
+        for (k, (slot, value)) in slots
+            .chunks_exact_mut(vs)
+            .zip(played.chunks_exact(vs))
+            .enumerate()
+        {
+            if slot
+                .iter()
+                .zip(value)
+                .any(|(a, b)| a.to_bits() != b.to_bits())
+            {
+                slot.copy_from_slice(value);
+                let piece = (range.start + k) / PIECE;
+                if changed.last() != Some(&piece) {
+                    changed.push(piece);
+                }
+            }
+        }
+    }
+    changed
 }
 
 /// `track` (straight segments) with a key at each of `times` valued as `original` plays there
@@ -338,6 +467,38 @@ mod tests {
         assert_eq!(values[12..], q(2.0));
     }
 
+    #[test]
+    fn replaying_plays_again_only_around_new_keys_and_matches_a_full_play() {
+        let q = |a: f64| [0.0, (a / 2.0).sin() as f32, 0.0, (a / 2.0).cos() as f32];
+        let keys = |times: &[f32]| {
+            Track::new(
+                "a.quaternion",
+                TrackKind::Quaternion,
+                times.to_vec(),
+                Values::Numbers(times.iter().flat_map(|&t| q(f64::from(t).sin())).collect()),
+            )
+        };
+        let old = keys(&[0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        let times: Vec<f64> = (0..=600).map(|k| f64::from(k) / 60.0).collect();
+        let full = |t: &Track| sample_numbers(t, &times, 4);
+        let was = full(&old);
+        // One key between 4 and 6 s: only the samples between 4 and 6 s play differently.
+        let new = keys(&[0.0, 2.0, 4.0, 5.0, 6.0, 8.0, 10.0]);
+        let mut sampled = was.clone();
+        let pieces = replay(&old, &new, &mut sampled, &times, 4);
+        assert_eq!(sampled, full(&new));
+        assert_eq!(pieces, (241 / PIECE..=359 / PIECE).collect::<Vec<_>>());
+        // An old key the storage rounded differently: everything plays again.
+        let mut moved = new.clone();
+        if let Values::Numbers(v) = &mut moved.values {
+            v[1] += 0.01;
+        }
+        let mut sampled = was.clone();
+        let pieces = replay(&old, &moved, &mut sampled, &times, 4);
+        assert_eq!(sampled, full(&moved));
+        assert_eq!(pieces.first(), Some(&0));
+    }
+
     /// A hip and a knee whose rotations wiggle at several rates, 30 keys a second for `seconds`.
     fn leg(seconds: f64) -> (Clip, Skeleton) {
         let hip = Bone::new("hip", None);
@@ -411,7 +572,16 @@ mod tests {
         for (m, o) in mended.outcomes.iter().zip(&search.kept) {
             assert!(m.track.len() <= o.len());
         }
-        // It measures as a fresh measure of the same tracks does, angles included.
+        // Its values are what its tracks play, and it measures as a fresh measure of the same
+        // tracks does, angles included.
+        for (o, c) in mended.outcomes.iter().zip(&search.channels) {
+            if let Some(played) = &o.sampled {
+                assert_eq!(
+                    played,
+                    &sample_numbers(&o.track, &c.sample_times, c.value_size)
+                );
+            }
+        }
         let (error, per_joint) = search.measure(&mended.outcomes);
         assert_eq!(error, mended.error);
         assert_eq!(per_joint, mended.per_joint);

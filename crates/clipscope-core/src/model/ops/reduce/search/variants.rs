@@ -1,0 +1,76 @@
+//! What a full try may need of a joint track besides its channel, made the first time a try
+//! asks for it: the channel on the finer and on the coarser key grid, and the kept track as
+//! the file stores it with its values at every sample. Most tries ask for few of them, and on
+//! a long take each costs a pass over every sample.
+
+use std::sync::OnceLock;
+
+use super::{COARSE_GRID, FINE_GRID};
+use crate::model::Track;
+use crate::model::ops::reduce::Stored;
+use crate::model::ops::reduce::channel::{Channel, sample_numbers};
+
+/// One joint track's variants, each made on first use.
+pub(super) struct Variants {
+    /// The track as the clip has it, which the other grids sample (only on a key grid).
+    source: Option<Track>,
+    /// The channel on the grid [`FINE_GRID`] times finer than the key grid.
+    fine: OnceLock<Option<Channel>>,
+    /// The channel on the grid [`COARSE_GRID`] times coarser than the key grid.
+    coarse: OnceLock<Option<Channel>>,
+    /// The kept track as the file stores it and its values at every sample.
+    stored_kept: OnceLock<Option<(Track, Vec<f64>)>>,
+}
+
+impl Variants {
+    /// The variants of `track`; the other grids only when there is a key grid.
+    pub fn new(track: &Track, key_grid: Option<f64>) -> Variants {
+        Variants {
+            source: key_grid.map(|_| track.clone()),
+            fine: OnceLock::new(),
+            coarse: OnceLock::new(),
+            stored_kept: OnceLock::new(),
+        }
+    }
+
+    /// `channel` on the grid [`FINE_GRID`] times finer than `key_grid` (what a full try fits
+    /// where the key grid cannot follow the track), when that grid has other key times.
+    pub fn fine(&self, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
+        self.fine
+            .get_or_init(|| self.regrid(channel, key_grid.map(|step| step / FINE_GRID)))
+            .as_ref()
+    }
+
+    /// `channel` on the grid [`COARSE_GRID`] times coarser than `key_grid` (what a full try
+    /// also fits where the key grid's keys lie far apart), when that grid has other key times.
+    pub fn coarse(&self, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
+        self.coarse
+            .get_or_init(|| self.regrid(channel, key_grid.map(|step| step * COARSE_GRID)))
+            .as_ref()
+    }
+
+    /// `kept` (the track's lossless optimize) as `stored` rounds it and its values at every
+    /// sample of `channel`, when the file rounds what it stores.
+    pub fn stored_kept(
+        &self,
+        kept: &Track,
+        channel: &Channel,
+        stored: Option<&Stored>,
+    ) -> Option<&(Track, Vec<f64>)> {
+        self.stored_kept
+            .get_or_init(|| {
+                let stored = stored?;
+                let mut track = kept.clone();
+                stored.apply(&mut track);
+                let sampled = sample_numbers(&track, &channel.sample_times, channel.value_size);
+                Some((track, sampled))
+            })
+            .as_ref()
+    }
+
+    /// `channel` with its keys on a grid of `step` seconds, if that changes its key times.
+    fn regrid(&self, channel: &Channel, step: Option<f64>) -> Option<Channel> {
+        let (source, step) = (self.source.as_ref()?, step?);
+        Some(channel.clone().regrid(source, step)).filter(|c| c.times != channel.times)
+    }
+}
