@@ -248,6 +248,23 @@ fn column(values: &[f32], tolerance: f64, increasing: bool) -> Vec<u8> {
 /// with the bits that keep every one exact and take the fewest bytes compressed; `None` when
 /// they sit on no such grid.
 fn exact_times(values: &[f32]) -> Option<Vec<u8>> {
+    let mut best = None;
+    for words in exact_time_words(values)? {
+        smaller(&mut best, words);
+    }
+    best.map(|(_, words)| words)
+}
+
+/// Whether key times read back exactly as they are from a file that writes them with meshopt
+/// (they sit on a grid the exponential filter keeps exact: [`exact_times`]), found without
+/// compressing them.
+pub(crate) fn times_read_back_exactly(values: &[f32]) -> bool {
+    exact_time_words(values).is_some_and(|mut words| words.next().is_some())
+}
+
+/// The exponential-filter words of each bit count [`exact_times`] tries that keep every time
+/// exact; `None` when the times sit on no grid of a power of two seconds.
+fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_> {
     // The coarsest grid of 2^-k s every time sits on; its index needs about the largest time's
     // binary exponent plus k bits, give or take the filter's rounding.
     let k = (0..=16).find(|&k| {
@@ -261,14 +278,11 @@ fn exact_times(values: &[f32]) -> Option<Vec<u8>> {
         0
     };
     let fewest = exponent + k;
-    let mut best = None;
-    for bits in (fewest - 1).max(1)..=(fewest + MORE_EXACT_BITS).min(24) {
-        let words = filter_exponential(values, 1, bits);
-        if keeps(values, &words, 0.0, true) {
-            smaller(&mut best, words);
-        }
-    }
-    best.map(|(_, words)| words)
+    Some(
+        ((fewest - 1).max(1)..=(fewest + MORE_EXACT_BITS).min(24))
+            .map(|bits| filter_exponential(values, 1, bits))
+            .filter(|words| keeps(values, words, 0.0, true)),
+    )
 }
 
 /// Whether exponential-filter `words` decode to within `tolerance` of `values` (bit for bit
@@ -308,6 +322,25 @@ mod tests {
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect()
+    }
+
+    #[test]
+    fn times_on_a_power_of_two_grid_are_known_to_read_back_exactly_without_packing() {
+        let packing = Packing {
+            quantize: true,
+            meshopt: true,
+            fallback: false,
+            float_error: 0.001,
+            rotation_bits: 0,
+            rotation_error: 0.0,
+            time_error: 0.0,
+        };
+        let grid: Vec<f32> = (0..2000).map(|k| (k * 3) as f32 / 64.0).collect();
+        assert!(times_read_back_exactly(&grid));
+        assert_eq!(f32s(&pack(&grid, 1, Role::Input, &packing).bytes), grid);
+        let frames: Vec<f32> = (0..2000).map(|k| k as f32 / 30.0).collect();
+        assert!(!times_read_back_exactly(&frames));
+        assert_ne!(f32s(&pack(&frames, 1, Role::Input, &packing).bytes), frames);
     }
 
     #[test]

@@ -88,7 +88,8 @@ fn stored_track_with(track: &mut Track, packing: &Packing, bits: u8) {
     if n == 0 || values.len() != n * track.times.len() {
         return;
     }
-    if packing.meshopt {
+    // Times on a grid the filter keeps exact read back as they are: not packed to find out.
+    if packing.meshopt && !encode::times_read_back_exactly(&track.times) {
         track.times = read_back(&encode::pack(&track.times, 1, Role::Input, packing));
     }
     *values = read_back(&encode::pack(values, n, role, packing));

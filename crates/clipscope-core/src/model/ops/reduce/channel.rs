@@ -184,8 +184,9 @@ pub(crate) struct Channel {
     pub values: Vec<f64>,
     /// The clip's sample times, shared by every channel.
     pub sample_times: Arc<Vec<f64>>,
-    /// The original curve at every sample time (`sample_times.len() × value_size`).
-    pub samples: Vec<f64>,
+    /// The original curve at every sample time (`sample_times.len() × value_size`), shared
+    /// with the channel on other key grids, which keeps this reference.
+    pub samples: Arc<Vec<f64>>,
     /// For each key, the first sample at or after it and the last sample at or before it.
     key_samples: Vec<(usize, usize)>,
 }
@@ -217,7 +218,7 @@ impl Channel {
             times: track.times.clone(),
             values,
             sample_times,
-            samples,
+            samples: Arc::new(samples),
             key_samples,
         })
     }
@@ -307,7 +308,7 @@ impl Channel {
             times: self.times[..keys].to_vec(),
             values: self.values[..keys * vs].to_vec(),
             sample_times: sample_times.clone(),
-            samples: self.samples[..samples * vs].to_vec(),
+            samples: Arc::new(self.samples[..samples * vs].to_vec()),
             key_samples: self.key_samples[..keys].to_vec(),
         })
     }

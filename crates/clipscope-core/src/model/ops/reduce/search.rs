@@ -25,7 +25,9 @@ mod played;
 mod polish;
 mod variants;
 
+use mend::{Limits, Pieces};
 use played::Played;
+use polish::MEND_REACH;
 use variants::Variants;
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
@@ -175,19 +177,22 @@ impl WorldSearch {
     }
 
     /// Fits every channel with its tolerance and measures the whole pose, angles included
-    /// (what the final measure reports, which then reuses this comparison).
-    fn attempt(&self, tolerances: &[f64]) -> Attempt {
-        self.attempt_on(&self.channels, usize::MAX, tolerances, true)
+    /// (what the final measure reports, which then reuses this comparison), and where a mend
+    /// may follow, where it strays past `limits`.
+    fn attempt(&self, tolerances: &[f64], limits: Limits) -> Attempt {
+        self.attempt_on(&self.channels, usize::MAX, tolerances, true, Some(limits))
     }
 
     /// Fits `channels` (the search's own, or a pilot's prefixes of them; `None` where a pilot
-    /// keeps the original) and measures the pose over the first `samples` samples.
+    /// keeps the original) and measures the pose over the first `samples` samples (angles
+    /// when `angles`; in pieces with `limits` for a full try: see [`WorldSearch::attempt`]).
     fn attempt_on(
         &self,
         channels: &[Channel],
         samples: usize,
         tolerances: &[f64],
         angles: bool,
+        limits: Option<Limits>,
     ) -> Attempt {
         let full = samples == usize::MAX;
         let outcomes: Vec<Outcome> = (0..channels.len())
@@ -207,28 +212,40 @@ impl WorldSearch {
         let heading_samples = times.map_or_else(Vec::new, |times| {
             heading_samples(&self.tree, &self.headings, &tracks, &times)
         });
-        let chunks = self.original.chunks(
-            samples,
+        let inputs = inputs(
             &self.tree,
-            &inputs(
-                &self.tree,
-                &self.targets,
-                channels,
-                &slices,
-                &tracks,
-                &self.headings,
-                &heading_samples,
-            ),
-            angles,
-            |_| None,
+            &self.targets,
+            channels,
+            &slices,
+            &tracks,
+            &self.headings,
+            &heading_samples,
         );
+        // A full try a mend may follow is measured in pieces, with where it strays.
+        let mendable = self.key_grid.is_some() && self.headings.is_empty();
+        let (chunks, pieces) = match limits.filter(|_| mendable && samples == usize::MAX) {
+            Some(limits) => {
+                let (chunks, pieces) = self.measure_in_pieces(&inputs, limits);
+                (chunks, Some((pieces, limits)))
+            }
+            None => {
+                let chunks = self
+                    .original
+                    .chunks(samples, &self.tree, &inputs, angles, |_| None);
+                (chunks, None)
+            }
+        };
         let (error, per_joint) = self.original.merge(&chunks);
+        // Beyond a mend's reach its overshoots are not worth keeping.
+        let reach = |limit: f64| limit * MEND_REACH;
+        let pieces = pieces.filter(|(_, (d, a))| within(&error, reach(*d), a.map(reach)));
         Attempt {
             tolerances: tolerances.to_vec(),
             outcomes,
             error,
             per_joint,
             chunks,
+            pieces,
         }
     }
 
@@ -322,7 +339,7 @@ impl WorldSearch {
             // Tune the first shares on the take's beginning, a fraction of the cost of a try.
             for _ in 0..PILOT_ROUNDS {
                 let t0 = std::time::Instant::now();
-                let pilot = self.attempt_on(&channels, samples, &tolerances, angles);
+                let pilot = self.attempt_on(&channels, samples, &tolerances, angles, None);
                 options.trace.line(format_args!(
                     "pilot {:?} over {samples} samples: error {:.5}",
                     t0.elapsed(),
@@ -338,7 +355,7 @@ impl WorldSearch {
         let mut best: Option<Attempt> = None;
         for _ in 0..SEARCH_ROUNDS {
             let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances);
+            let attempt = self.attempt(&tolerances, (budget, angle_budget));
             options.trace.line(format_args!(
                 "attempt {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
@@ -382,7 +399,7 @@ impl WorldSearch {
         let mut scale = 0.5;
         for _ in 0..12 {
             let tolerances: Vec<f64> = self.base.iter().map(|b| b * scale).collect();
-            let attempt = self.attempt(&tolerances);
+            let attempt = self.attempt(&tolerances, (budget, angle_budget));
             if feasible(&attempt.error) {
                 return self.chosen(attempt);
             }
@@ -655,6 +672,9 @@ struct Attempt {
     error: WorldError,
     /// Each joint's (distance, angle) error.
     per_joint: Vec<(f64, f64)>,
+    /// The comparison piece by piece with where it strays past the limits given, when
+    /// measured so for a mend ([`WorldSearch::measure_in_pieces`]).
+    pieces: Option<(Pieces, Limits)>,
 }
 
 impl Attempt {

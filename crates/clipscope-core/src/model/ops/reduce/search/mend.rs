@@ -27,7 +27,13 @@ type NewKey = (usize, f32);
 
 /// Each piece's comparison and overshoots, once measured: a chunk is either measured in
 /// pieces throughout or not at all.
-type Pieces = Vec<Option<(Chunk, Vec<Overshoot>)>>;
+pub(super) type Pieces = Vec<Option<Piece>>;
+
+/// One piece's comparison and overshoots.
+type Piece = (Chunk, Vec<Overshoot>);
+
+/// The distance and the angle (if any) a pose must keep.
+pub(super) type Limits = (f64, Option<f64>);
 
 impl WorldSearch {
     /// `attempt` with keys added where its pose overshoots `budget` (or `angle_budget`) until
@@ -44,8 +50,11 @@ impl WorldSearch {
         if !self.headings.is_empty() {
             return None;
         }
-        let samples = self.channels.first().map_or(0, |c| c.sample_times.len());
-        let mut found: Pieces = vec![None; samples.div_ceil(PIECE)];
+        // The try's own pieces when it was measured in them with these limits.
+        let mut found: Pieces = match attempt.pieces.take() {
+            Some((pieces, limits)) if limits == (budget, angle_budget) => pieces,
+            _ => vec![None; self.original.samples().div_ceil(PIECE)],
+        };
         for _ in 0..MEND_ROUNDS {
             if within(&attempt.error, budget, angle_budget) {
                 return Some(attempt);
@@ -76,7 +85,7 @@ impl WorldSearch {
                     if let Some(stored) = &self.stored {
                         stored.apply(&mut track);
                     }
-                    let mut sampled = sampled.unwrap_or_else(|| channel.samples.clone());
+                    let mut sampled = sampled.unwrap_or_else(|| channel.samples.to_vec());
                     let changed = replay(
                         old,
                         &track,
@@ -205,6 +214,44 @@ impl WorldSearch {
         )
     }
 
+    /// The comparison of the pose `inputs` drive, chunk by chunk as
+    /// [`WorldFrames::chunks`](crate::model::ops::reduce::world::WorldFrames::chunks) gives it
+    /// (angles included), measured in pieces with each piece's overshoots of `limits`: what a
+    /// full try that a mend may follow measures, so the mend finds where it strays without
+    /// posing it again.
+    pub(super) fn measure_in_pieces(
+        &self,
+        inputs: &[NodeInput],
+        (budget, angle_budget): Limits,
+    ) -> (Vec<Chunk>, Pieces) {
+        let samples = self.original.samples();
+        let pieces = samples.div_ceil(PIECE);
+        let measured: Vec<(Chunk, Vec<Piece>)> = (0..samples.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let measured: Vec<Piece> = pieces_of(c)
+                    .filter(|&p| p < pieces)
+                    .map(|p| {
+                        let samples = p * PIECE..(p + 1) * PIECE;
+                        self.original
+                            .overshoots(&self.tree, inputs, samples, budget, angle_budget)
+                    })
+                    .collect();
+                (
+                    join(measured.iter().map(|m| &m.0), self.tree.len()),
+                    measured,
+                )
+            })
+            .collect();
+        let mut chunks = Vec::with_capacity(measured.len());
+        let mut found = Vec::with_capacity(pieces);
+        for (chunk, measured) in measured {
+            chunks.push(chunk);
+            found.extend(measured.into_iter().map(Some));
+        }
+        (chunks, found)
+    }
+
     /// Measures the pieces `pieces` of the pose `inputs` drive into `found`.
     fn measure_pieces(
         &self,
@@ -213,7 +260,7 @@ impl WorldSearch {
         found: &mut Pieces,
         (budget, angle_budget): (f64, Option<f64>),
     ) {
-        let measured: Vec<(usize, (Chunk, Vec<Overshoot>))> = pieces
+        let measured: Vec<(usize, Piece)> = pieces
             .par_iter()
             .map(|&p| {
                 let samples = p * PIECE..(p + 1) * PIECE;
@@ -249,23 +296,8 @@ impl WorldSearch {
             .collect();
         self.measure_pieces(&inputs, &pieces, found, limits);
         for c in chunks {
-            let mut joined = (
-                WorldError::default(),
-                vec![(0.0f64, 0.0f64); self.tree.len()],
-            );
-            for (e, per_node) in pieces_of(c).filter_map(|p| found.get(p)?.as_ref().map(|f| &f.0)) {
-                let (out, nodes) = &mut joined;
-                if e.distance > out.distance {
-                    out.distance = e.distance;
-                    out.worst = e.worst;
-                }
-                out.angle = out.angle.max(e.angle);
-                for (a, b) in nodes.iter_mut().zip(per_node) {
-                    a.0 = a.0.max(b.0);
-                    a.1 = a.1.max(b.1);
-                }
-            }
-            attempt.chunks[c] = joined;
+            let pieces = pieces_of(c).filter_map(|p| found.get(p)?.as_ref().map(|f| &f.0));
+            attempt.chunks[c] = join(pieces, self.tree.len());
         }
         let (error, per_joint) = self.original.merge(&attempt.chunks);
         attempt.error = error;
@@ -276,6 +308,25 @@ impl WorldSearch {
 /// The pieces ([`PIECE`] samples each) of chunk `c`.
 fn pieces_of(c: usize) -> std::ops::Range<usize> {
     c * CHUNK / PIECE..(c + 1) * CHUNK / PIECE
+}
+
+/// The comparison of the samples of `pieces` (in order) together, of a tree of `nodes` nodes:
+/// what measuring them in one pass gives.
+fn join<'a>(pieces: impl Iterator<Item = &'a Chunk>, nodes: usize) -> Chunk {
+    let mut out = WorldError::default();
+    let mut per_node = vec![(0.0f64, 0.0f64); nodes];
+    for (e, piece) in pieces {
+        if e.distance > out.distance {
+            out.distance = e.distance;
+            out.worst = e.worst;
+        }
+        out.angle = out.angle.max(e.angle);
+        for (a, b) in per_node.iter_mut().zip(piece) {
+            a.0 = a.0.max(b.0);
+            a.1 = a.1.max(b.1);
+        }
+    }
+    (out, per_node)
 }
 
 /// The time on a grid of `step` seconds strictly between the keys at `from` and `to` nearest
@@ -499,6 +550,45 @@ mod tests {
         assert_eq!(pieces.first(), Some(&0));
     }
 
+    #[test]
+    fn a_try_measured_in_pieces_measures_as_in_chunks_and_finds_every_overshoot() {
+        let (clip, skeleton) = leg(20.0);
+        let options = ReduceOptions {
+            max_error: 0.01,
+            key_grid: Some(1.0 / 32.0),
+            ..ReduceOptions::default()
+        };
+        let reducer = Reducer::new(&clip, Some(&skeleton), &options);
+        let search = reducer.world.as_ref().unwrap();
+        // A budget the try strays past by a fifth.
+        let looser: Vec<f64> = search.base.iter().map(|t| t * 1.3).collect();
+        let budget = search.attempt(&looser, (1.0, None)).error.distance / 1.2;
+        let attempt = search.attempt(&looser, (budget, None));
+        let inputs = search.played_inputs(&attempt);
+        let chunks = search
+            .original
+            .chunks(usize::MAX, &search.tree, &inputs, true, |_| None);
+        assert_eq!(attempt.chunks, chunks);
+        let (pieces, limits) = attempt.pieces.as_ref().expect("measured in pieces");
+        assert_eq!(*limits, (budget, None));
+        assert_eq!(pieces.len(), search.original.samples().div_ceil(PIECE));
+        // Every sample and node past the budget, as far as one pass over the whole take finds
+        // them (the angles of a distance overshoot are only bounds, without an angle budget).
+        let strays = |over: &[Overshoot]| -> Vec<(usize, usize, f64)> {
+            over.iter().map(|&(s, j, (d, _))| (s, j, d)).collect()
+        };
+        let found: Vec<Overshoot> = pieces
+            .iter()
+            .flat_map(|p| p.as_ref().unwrap().1.iter().copied())
+            .collect();
+        let samples = 0..search.original.samples();
+        let (_, all) = search
+            .original
+            .overshoots(&search.tree, &inputs, samples, budget, None);
+        assert!(!all.is_empty());
+        assert_eq!(strays(&found), strays(&all));
+    }
+
     /// A hip and a knee whose rotations wiggle at several rates, 30 keys a second for `seconds`.
     fn leg(seconds: f64) -> (Clip, Skeleton) {
         let hip = Bone::new("hip", None);
@@ -553,9 +643,11 @@ mod tests {
         let search = reducer.world.as_ref().unwrap();
         let budget = options.max_error;
         // The first shares keep the budget; a tenth looser, they stray past it here and there.
-        let first = search.attempt(&search.base);
+        let limits = (budget, None);
+        let first = search.attempt(&search.base, limits);
         assert!(within(&first.error, budget, None), "{:?}", first.error);
-        let loose = search.attempt(&search.base.iter().map(|t| t * 1.1).collect::<Vec<_>>());
+        let looser: Vec<f64> = search.base.iter().map(|t| t * 1.1).collect();
+        let loose = search.attempt(&looser, limits);
         assert!(!within(&loose.error, budget, None), "{:?}", loose.error);
         let keys = loose.keys();
         let tolerances = loose.tolerances.clone();

@@ -18,7 +18,7 @@ const POLISH_PUSH: f64 = 1.25;
 /// How far past the budget a try may stray to be mended rather than tried again (a mend that
 /// fails costs about two tries' poses; on the benchmark's 60 s take 1.1 / 1.3 / 1.5 / 2.0 made
 /// 63.4 / 61.5 / 58.7 / 58.7 KB at 1 cm).
-const MEND_REACH: f64 = 1.5;
+pub(super) const MEND_REACH: f64 = 1.5;
 
 impl WorldSearch {
     /// `best` (a try within the budget) or a cheaper one within it: every tolerance scaled
@@ -53,7 +53,7 @@ impl WorldSearch {
             }
             let tolerances: Vec<f64> = first.iter().map(|t| t * scale).collect();
             let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances);
+            let attempt = self.attempt(&tolerances, (budget, angle_budget));
             options.trace.line(format_args!(
                 "polish ×{scale:.3} {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
