@@ -346,6 +346,14 @@ fn dense(
         ));
     }
     let n = element.components;
+    // Tightly packed floats (most animation data): read as one run.
+    if element.ct == ComponentType::F32 && stride == size && element.columns == 1 {
+        let run = &bytes[offset..offset + count * size];
+        return Ok(run
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect());
+    }
     let mut values = vec![0.0f32; count * n];
     for (e, out) in values.chunks_exact_mut(n).enumerate() {
         element.read(bytes, offset + e * stride, out);

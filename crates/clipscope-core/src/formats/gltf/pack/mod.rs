@@ -27,6 +27,7 @@ pub(crate) mod stored;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use self::encode::{Packed, Role};
@@ -273,23 +274,40 @@ pub(crate) fn pack(
     // Old view → new view and the byte offset of its data there.
     let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
     let mut groups: BTreeMap<GroupKey, Vec<(u64, u64, Packed)>> = BTreeMap::new();
+    // Every animation accessor of a view packed on its own (several share a view in hand-made
+    // files and gltfpack's output), all at once: packing tries several encodings of each.
+    let accessors = list(root, "accessors");
+    let jobs: Vec<(usize, u64)> = old_views
+        .iter()
+        .enumerate()
+        .flat_map(|(v, _)| {
+            let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
+            held.iter().map(move |&a| (v, a))
+        })
+        .collect();
+    let mut packed: HashMap<(usize, u64), Packed> = jobs
+        .par_iter()
+        .filter_map(|&(v, a)| {
+            let view = &old_views[v];
+            let role = *roles.get(&a)?;
+            let bytes = view_bytes(view, buffers)?;
+            let accessor = accessors.get(a as usize)?;
+            let p = pack_view(view, accessor, role, bytes, packing)?;
+            (!p.bytes.is_empty()).then_some(((v, a), p))
+        })
+        .collect();
     for (v, view) in old_views.iter().enumerate() {
         let Some(bytes) = view_bytes(view, buffers) else {
             moves.insert(v as u64, (views.len() as u64, 0));
             views.push(view.clone());
             continue;
         };
-        // Every animation accessor of the view packed on its own (several share a view in
-        // hand-made files and gltfpack's output); the view is kept as it is for anything
-        // else it holds (mesh data, sparse parts, an image).
+        // The view is kept as it is for anything else it holds (mesh data, sparse parts, an
+        // image).
         let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
         let mut rest = imaged.contains(&v) || held.is_empty();
         for &a in held {
-            let packed = roles.get(&a).and_then(|&role| {
-                let accessor = list(root, "accessors").get(a as usize)?;
-                pack_view(view, accessor, role, bytes, packing).filter(|p| !p.bytes.is_empty())
-            });
-            let Some(p) = packed else {
+            let Some(p) = packed.remove(&(v, a)) else {
                 rest = true;
                 continue;
             };
