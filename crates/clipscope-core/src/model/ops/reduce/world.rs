@@ -557,40 +557,63 @@ pub(crate) fn levers(
     most: usize,
 ) -> (Vec<f64>, Vec<f64>) {
     let n = tree.len();
-    let mut reach = vec![0.0f64; n];
-    let mut stretch = vec![0.0f64; n];
-    let mut pose = Pose::new(tree);
-    let mut world_points: Vec<Vec<DVec3>> = vec![Vec::new(); n];
-    for s in (0..samples).step_by((samples / most.max(1)).max(1)) {
-        pose.solve(tree, inputs, s, false);
-        for j in 0..n {
-            let w = &pose.world[j];
-            let m = w.matrix3;
-            stretch[j] = stretch[j]
-                .max(m.x_axis.length())
-                .max(m.y_axis.length())
-                .max(m.z_axis.length());
-            world_points[j].clear();
-            world_points[j].extend(
-                tree.points[j]
-                    .iter()
-                    .map(|p| w.transform_point3(DVec3::from_array(*p))),
-            );
+    let picked: Vec<usize> = (0..samples)
+        .step_by((samples / most.max(1)).max(1))
+        .collect();
+    // The largest of each, so the samples may be taken in any order.
+    let larger = |mut a: Vec<f64>, b: Vec<f64>| {
+        for (x, y) in a.iter_mut().zip(b) {
+            if y > *x {
+                *x = y;
+            }
         }
-        for (j, points) in world_points.iter().enumerate() {
-            for a in tree.chain(j) {
-                let origin = pose.world[a].translation;
-                for q in points {
-                    let d = q.distance(origin);
-                    if d > reach[a] {
-                        reach[a] = d;
+        a
+    };
+    picked
+        .par_chunks(LEVER_SAMPLES)
+        .map(|picked| {
+            let mut reach = vec![0.0f64; n];
+            let mut stretch = vec![0.0f64; n];
+            let mut pose = Pose::new(tree);
+            let mut world_points: Vec<Vec<DVec3>> = vec![Vec::new(); n];
+            for &s in picked {
+                pose.solve(tree, inputs, s, false);
+                for j in 0..n {
+                    let w = &pose.world[j];
+                    let m = w.matrix3;
+                    stretch[j] = stretch[j]
+                        .max(m.x_axis.length())
+                        .max(m.y_axis.length())
+                        .max(m.z_axis.length());
+                    world_points[j].clear();
+                    world_points[j].extend(
+                        tree.points[j]
+                            .iter()
+                            .map(|p| w.transform_point3(DVec3::from_array(*p))),
+                    );
+                }
+                for (j, points) in world_points.iter().enumerate() {
+                    for a in tree.chain(j) {
+                        let origin = pose.world[a].translation;
+                        for q in points {
+                            let d = q.distance(origin);
+                            if d > reach[a] {
+                                reach[a] = d;
+                            }
+                        }
                     }
                 }
             }
-        }
-    }
-    (reach, stretch)
+            (reach, stretch)
+        })
+        .reduce(
+            || (vec![0.0; n], vec![0.0; n]),
+            |(ra, sa), (rb, sb)| (larger(ra, rb), larger(sa, sb)),
+        )
 }
+
+/// Samples per piece of parallel work in [`levers`].
+const LEVER_SAMPLES: usize = 128;
 
 /// three.js's `Matrix4.compose(position, quaternion, scale)`, quaternion used as it is.
 fn compose(p: [f64; 3], q: [f64; 4], s: [f64; 3]) -> DAffine3 {
