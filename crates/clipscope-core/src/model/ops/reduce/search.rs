@@ -146,13 +146,14 @@ impl WorldSearch {
         }
         let headings = headings(&tree, &targets);
         let sampled: Vec<&[f64]> = channels.iter().map(|c| c.samples.as_slice()).collect();
-        let heading_samples = heading_samples(&tree, &headings, &kept, sample_times);
+        let kept_tracks: Vec<&Track> = kept.iter().collect();
+        let heading_samples = heading_samples(&tree, &headings, &kept_tracks, sample_times);
         let inputs = inputs(
             &tree,
             &targets,
             &channels,
             &sampled,
-            &kept,
+            &interpolations(&kept_tracks),
             &headings,
             &heading_samples,
         );
@@ -207,7 +208,7 @@ impl WorldSearch {
             .zip(channels)
             .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
             .collect();
-        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let tracks: Vec<&Track> = outcomes.iter().map(|o| &o.track).collect();
         let times = channels.first().map(|c| c.sample_times.clone());
         let heading_samples = times.map_or_else(Vec::new, |times| {
             heading_samples(&self.tree, &self.headings, &tracks, &times)
@@ -217,7 +218,7 @@ impl WorldSearch {
             &self.targets,
             channels,
             &slices,
-            &tracks,
+            &interpolations(&tracks),
             &self.headings,
             &heading_samples,
         );
@@ -587,13 +588,14 @@ impl WorldSearch {
             None => return (MeshError::default(), Vec::new()),
         };
         let original: Vec<&[f64]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
-        let original_headings = heading_samples(&self.tree, &self.headings, &self.kept, &times);
+        let kept: Vec<&Track> = self.kept.iter().collect();
+        let original_headings = heading_samples(&self.tree, &self.headings, &kept, &times);
         let a = inputs(
             &self.tree,
             &self.targets,
             &self.channels,
             &original,
-            &self.kept,
+            &interpolations(&kept),
             &self.headings,
             &original_headings,
         );
@@ -689,6 +691,11 @@ fn within(error: &WorldError, budget: f64, angle_budget: Option<f64>) -> bool {
     error.distance <= budget && angle_budget.is_none_or(|a| error.angle <= a)
 }
 
+/// How each of `tracks` interpolates.
+fn interpolations(tracks: &[&Track]) -> Vec<Interpolation> {
+    tracks.iter().map(|t| t.interpolation).collect()
+}
+
 /// The node inputs for sampled values of the node tracks (`targets[i]` drives with
 /// `sampled[i]`, `channels[i]` saying how many values each sample has) and the headings of the
 /// auto-oriented layers.
@@ -697,20 +704,23 @@ fn inputs<'s>(
     targets: &[(usize, Property)],
     channels: &[Channel],
     sampled: &[&'s [f64]],
-    tracks: &[Track],
+    interpolations: &[Interpolation],
     headings: &[Heading],
     heading_samples: &'s [Vec<f64>],
 ) -> Vec<NodeInput<'s>> {
     let mut out = vec![NodeInput::default(); tree.len()];
-    for (((&(joint, property), &values), channel), track) in
-        targets.iter().zip(sampled).zip(channels).zip(tracks)
+    for (((&(joint, property), &values), channel), &interpolation) in targets
+        .iter()
+        .zip(sampled)
+        .zip(channels)
+        .zip(interpolations)
     {
         out[joint].values[property as usize] = Some((values, channel.value_size));
         // three.js's CUBICSPLINE quaternion interpolant normalizes; slerp and steps play the
         // keys as they are, unit or not.
         if property == Property::Quaternion {
             out[joint].unit_rotation =
-                tree.unit_rotations && track.interpolation == Interpolation::Bezier;
+                tree.unit_rotations && interpolation == Interpolation::Bezier;
         }
     }
     for (h, samples) in headings.iter().zip(heading_samples) {
@@ -753,14 +763,14 @@ fn headings(tree: &Tree, targets: &[(usize, Property)]) -> Vec<Heading> {
 fn heading_samples(
     tree: &Tree,
     headings: &[Heading],
-    tracks: &[Track],
+    tracks: &[&Track],
     times: &[f64],
 ) -> Vec<Vec<f64>> {
     headings
         .iter()
         .map(|h| {
-            let x = &tracks[h.x];
-            let y = h.y.map(|y| &tracks[y]);
+            let x = tracks[h.x];
+            let y = h.y.map(|y| tracks[y]);
             let (Some(&first), Some(&last)) = (x.times.first(), x.times.last()) else {
                 return vec![0.0; times.len()];
             };

@@ -202,13 +202,17 @@ impl WorldSearch {
 
     /// What drives each node as `attempt` plays.
     fn played_inputs<'a>(&'a self, attempt: &'a Attempt) -> Vec<NodeInput<'a>> {
-        let tracks: Vec<Track> = attempt.outcomes.iter().map(|o| o.track.clone()).collect();
+        let interpolations: Vec<Interpolation> = attempt
+            .outcomes
+            .iter()
+            .map(|o| o.track.interpolation)
+            .collect();
         inputs(
             &self.tree,
             &self.targets,
             &self.channels,
             &self.played_values(attempt),
-            &tracks,
+            &interpolations,
             &self.headings,
             &[],
         )

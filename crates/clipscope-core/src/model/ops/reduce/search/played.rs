@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::{Tried, WorldSearch, heading_samples, inputs};
+use super::{Tried, WorldSearch, heading_samples, inputs, interpolations};
 use crate::model::ops::reduce::channel::sample_numbers;
 use crate::model::ops::reduce::outcome::Outcome;
 use crate::model::ops::reduce::world::NodeInput;
@@ -19,8 +19,8 @@ pub(super) struct Played<'t> {
     pub(super) reused: Vec<bool>,
     /// The try reused.
     tried: Option<&'t Tried>,
-    /// The tracks.
-    tracks: Vec<Track>,
+    /// How each track interpolates.
+    interpolations: Vec<Interpolation>,
     /// Each heading's angle at every sample.
     headings: Vec<Vec<f64>>,
 }
@@ -48,7 +48,7 @@ impl<'t> Played<'t> {
                 (!reused).then(|| sample_numbers(&o.track, &c.sample_times, c.value_size))
             })
             .collect();
-        let tracks: Vec<Track> = outcomes.iter().map(|o| o.track.clone()).collect();
+        let tracks: Vec<&Track> = outcomes.iter().map(|o| &o.track).collect();
         let headings = match search.channels.first() {
             Some(c) => heading_samples(&search.tree, &search.headings, &tracks, &c.sample_times),
             None => Vec::new(),
@@ -57,7 +57,7 @@ impl<'t> Played<'t> {
             sampled,
             reused,
             tried,
-            tracks,
+            interpolations: interpolations(&tracks),
             headings,
         }
     }
@@ -82,7 +82,7 @@ impl<'t> Played<'t> {
             &search.targets,
             &search.channels,
             &slices,
-            &self.tracks,
+            &self.interpolations,
             &search.headings,
             &self.headings,
         )
