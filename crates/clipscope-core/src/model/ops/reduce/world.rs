@@ -424,19 +424,7 @@ impl WorldFrames {
     /// The largest difference overall and per node over `chunks` (see
     /// [`WorldFrames::chunks`]), every distance raised by the rounding of the stored offsets.
     pub fn merge(&self, chunks: &[Chunk]) -> (WorldError, PerNode) {
-        let mut out = WorldError::default();
-        let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
-        for (e, pn) in chunks {
-            if e.distance > out.distance {
-                out.distance = e.distance;
-                out.worst = e.worst;
-            }
-            out.angle = out.angle.max(e.angle);
-            for (a, b) in per_node.iter_mut().zip(pn) {
-                a.0 = a.0.max(b.0);
-                a.1 = a.1.max(b.1);
-            }
-        }
+        let (mut out, mut per_node) = join(chunks.iter(), self.nodes);
         let rounding = |d: f64| if d > 0.0 { d + self.rounding } else { d };
         out.distance = rounding(out.distance);
         for j in &mut per_node {
@@ -545,6 +533,25 @@ impl WorldFrames {
             }
         }
     }
+}
+
+/// The comparison of consecutive runs of samples (`parts`, in order) together, in a tree of
+/// `nodes` nodes: what measuring them in one pass gives (distances not raised by the rounding).
+pub(crate) fn join<'a>(parts: impl Iterator<Item = &'a Chunk>, nodes: usize) -> Chunk {
+    let mut out = WorldError::default();
+    let mut per_node = vec![(0.0f64, 0.0f64); nodes];
+    for (e, part) in parts {
+        if e.distance > out.distance {
+            out.distance = e.distance;
+            out.worst = e.worst;
+        }
+        out.angle = out.angle.max(e.angle);
+        for (a, b) in per_node.iter_mut().zip(part) {
+            a.0 = a.0.max(b.0);
+            a.1 = a.1.max(b.1);
+        }
+    }
+    (out, per_node)
 }
 
 /// For each node, over up to `most` evenly spread samples: how far the measured points at and

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::{Attempt, CHUNK, Chunk, FINE_GRID, WorldSearch, inputs, within};
 use crate::model::ops::reduce::channel::{Metric, sample_numbers};
-use crate::model::ops::reduce::world::{NodeInput, Overshoot, WorldError};
+use crate::model::ops::reduce::world::{NodeInput, Overshoot, join};
 use crate::model::{Interpolation, Track, Values};
 
 /// Rounds of keys a mend adds at most before it gives up.
@@ -314,25 +314,6 @@ fn pieces_of(c: usize) -> std::ops::Range<usize> {
     c * CHUNK / PIECE..(c + 1) * CHUNK / PIECE
 }
 
-/// The comparison of the samples of `pieces` (in order) together, of a tree of `nodes` nodes:
-/// what measuring them in one pass gives.
-fn join<'a>(pieces: impl Iterator<Item = &'a Chunk>, nodes: usize) -> Chunk {
-    let mut out = WorldError::default();
-    let mut per_node = vec![(0.0f64, 0.0f64); nodes];
-    for (e, piece) in pieces {
-        if e.distance > out.distance {
-            out.distance = e.distance;
-            out.worst = e.worst;
-        }
-        out.angle = out.angle.max(e.angle);
-        for (a, b) in per_node.iter_mut().zip(piece) {
-            a.0 = a.0.max(b.0);
-            a.1 = a.1.max(b.1);
-        }
-    }
-    (out, per_node)
-}
-
 /// The time on a grid of `step` seconds strictly between the keys at `from` and `to` nearest
 /// `time`, if any.
 fn grid_time(from: f32, to: f32, time: f64, step: f64) -> Option<f32> {
@@ -556,41 +537,35 @@ mod tests {
 
     #[test]
     fn a_try_measured_in_pieces_measures_as_in_chunks_and_finds_every_overshoot() {
-        let (clip, skeleton) = leg(20.0);
-        let options = ReduceOptions {
-            max_error: 0.01,
-            key_grid: Some(1.0 / 32.0),
-            ..ReduceOptions::default()
-        };
-        let reducer = Reducer::new(&clip, Some(&skeleton), &options);
-        let search = reducer.world.as_ref().unwrap();
-        // A budget the try strays past by a fifth.
-        let looser: Vec<f64> = search.base.iter().map(|t| t * 1.3).collect();
-        let budget = search.attempt(&looser, (1.0, None)).error.distance / 1.2;
-        let attempt = search.attempt(&looser, (budget, None));
-        let inputs = search.played_inputs(&attempt);
-        let chunks = search
-            .original
-            .chunks(usize::MAX, &search.tree, &inputs, true, |_| None);
-        assert_eq!(attempt.chunks, chunks);
-        let (pieces, limits) = attempt.pieces.as_ref().expect("measured in pieces");
-        assert_eq!(*limits, (budget, None));
-        assert_eq!(pieces.len(), search.original.samples().div_ceil(PIECE));
-        // Every sample and node past the budget, as far as one pass over the whole take finds
-        // them (the angles of a distance overshoot are only bounds, without an angle budget).
-        let strays = |over: &[Overshoot]| -> Vec<(usize, usize, f64)> {
-            over.iter().map(|&(s, j, (d, _))| (s, j, d)).collect()
-        };
-        let found: Vec<Overshoot> = pieces
-            .iter()
-            .flat_map(|p| p.as_ref().unwrap().1.iter().copied())
-            .collect();
-        let samples = 0..search.original.samples();
-        let (_, all) = search
-            .original
-            .overshoots(&search.tree, &inputs, samples, budget, None);
-        assert!(!all.is_empty());
-        assert_eq!(strays(&found), strays(&all));
+        on_leg(20.0, |search| {
+            // A budget the try strays past by a fifth.
+            let looser: Vec<f64> = search.base.iter().map(|t| t * 1.3).collect();
+            let budget = search.attempt(&looser, (1.0, None)).error.distance / 1.2;
+            let attempt = search.attempt(&looser, (budget, None));
+            let inputs = search.played_inputs(&attempt);
+            let chunks = search
+                .original
+                .chunks(usize::MAX, &search.tree, &inputs, true, |_| None);
+            assert_eq!(attempt.chunks, chunks);
+            let (pieces, limits) = attempt.pieces.as_ref().expect("measured in pieces");
+            assert_eq!(*limits, (budget, None));
+            assert_eq!(pieces.len(), search.original.samples().div_ceil(PIECE));
+            // Every sample and node past the budget, as far as one pass over the whole take finds
+            // them (the angles of a distance overshoot are only bounds, without an angle budget).
+            let strays = |over: &[Overshoot]| -> Vec<(usize, usize, f64)> {
+                over.iter().map(|&(s, j, (d, _))| (s, j, d)).collect()
+            };
+            let found: Vec<Overshoot> = pieces
+                .iter()
+                .flat_map(|p| p.as_ref().unwrap().1.iter().copied())
+                .collect();
+            let samples = 0..search.original.samples();
+            let (_, all) = search
+                .original
+                .overshoots(&search.tree, &inputs, samples, budget, None);
+            assert!(!all.is_empty());
+            assert_eq!(strays(&found), strays(&all));
+        });
     }
 
     /// A hip and a knee whose rotations wiggle at several rates, 30 keys a second for `seconds`.
@@ -635,54 +610,61 @@ mod tests {
         (clip, skeleton)
     }
 
-    #[test]
-    fn a_try_past_the_budget_is_mended_with_a_few_keys_where_it_strays() {
-        let (clip, skeleton) = leg(8.0);
+    /// Runs `check` on the search of a [`leg`] take of `seconds` on a 1/32 s key grid within
+    /// 1 cm.
+    fn on_leg(seconds: f64, check: impl FnOnce(&WorldSearch)) {
+        let (clip, skeleton) = leg(seconds);
         let options = ReduceOptions {
             max_error: 0.01,
             key_grid: Some(1.0 / 32.0),
             ..ReduceOptions::default()
         };
         let reducer = Reducer::new(&clip, Some(&skeleton), &options);
-        let search = reducer.world.as_ref().unwrap();
-        let budget = options.max_error;
-        // The first shares keep the budget; a tenth looser, they stray past it here and there.
-        let limits = (budget, None);
-        let first = search.attempt(&search.base, limits);
-        assert!(within(&first.error, budget, None), "{:?}", first.error);
-        let looser: Vec<f64> = search.base.iter().map(|t| t * 1.1).collect();
-        let loose = search.attempt(&looser, limits);
-        assert!(!within(&loose.error, budget, None), "{:?}", loose.error);
-        let keys = loose.keys();
-        let tolerances = loose.tolerances.clone();
-        let mended = search.mend(loose, budget, None).expect("mended");
-        assert!(within(&mended.error, budget, None), "{:?}", mended.error);
-        // A few keys more than the loose try, far fewer than the try within the budget.
-        assert!(mended.keys() > keys, "{} keys", mended.keys());
-        assert!(
-            mended.keys() < keys + keys / 10,
-            "{keys} → {}",
-            mended.keys()
-        );
-        assert!(mended.keys() < first.keys() * 2 / 3, "{}", first.keys());
-        for (m, o) in mended.outcomes.iter().zip(&search.kept) {
-            assert!(m.track.len() <= o.len());
-        }
-        // Its values are what its tracks play, and it measures as a fresh measure of the same
-        // tracks does, angles included.
-        for (o, c) in mended.outcomes.iter().zip(&search.channels) {
-            if let Some(played) = &o.sampled {
-                assert_eq!(
-                    played,
-                    &sample_numbers(&o.track, &c.sample_times, c.value_size)
-                );
+        check(reducer.world.as_ref().unwrap());
+    }
+
+    #[test]
+    fn a_try_past_the_budget_is_mended_with_a_few_keys_where_it_strays() {
+        on_leg(8.0, |search| {
+            let budget = 0.01;
+            // The first shares keep the budget; a tenth looser, they stray past it here and there.
+            let limits = (budget, None);
+            let first = search.attempt(&search.base, limits);
+            assert!(within(&first.error, budget, None), "{:?}", first.error);
+            let looser: Vec<f64> = search.base.iter().map(|t| t * 1.1).collect();
+            let loose = search.attempt(&looser, limits);
+            assert!(!within(&loose.error, budget, None), "{:?}", loose.error);
+            let keys = loose.keys();
+            let tolerances = loose.tolerances.clone();
+            let mended = search.mend(loose, budget, None).expect("mended");
+            assert!(within(&mended.error, budget, None), "{:?}", mended.error);
+            // A few keys more than the loose try, far fewer than the try within the budget.
+            assert!(mended.keys() > keys, "{} keys", mended.keys());
+            assert!(
+                mended.keys() < keys + keys / 10,
+                "{keys} → {}",
+                mended.keys()
+            );
+            assert!(mended.keys() < first.keys() * 2 / 3, "{}", first.keys());
+            for (m, o) in mended.outcomes.iter().zip(&search.kept) {
+                assert!(m.track.len() <= o.len());
             }
-        }
-        let (error, per_joint) = search.measure(&mended.outcomes);
-        assert_eq!(error, mended.error);
-        assert_eq!(per_joint, mended.per_joint);
-        assert!(error.angle > 0.0);
-        assert!(error.distance <= budget);
-        assert_eq!(mended.tolerances, tolerances);
+            // Its values are what its tracks play, and it measures as a fresh measure of the same
+            // tracks does, angles included.
+            for (o, c) in mended.outcomes.iter().zip(&search.channels) {
+                if let Some(played) = &o.sampled {
+                    assert_eq!(
+                        played,
+                        &sample_numbers(&o.track, &c.sample_times, c.value_size)
+                    );
+                }
+            }
+            let (error, per_joint) = search.measure(&mended.outcomes);
+            assert_eq!(error, mended.error);
+            assert_eq!(per_joint, mended.per_joint);
+            assert!(error.angle > 0.0);
+            assert!(error.distance <= budget);
+            assert_eq!(mended.tolerances, tolerances);
+        });
     }
 }
