@@ -250,6 +250,36 @@ fn group_key(root: &Map<String, Value>, a: u64, p: &Packed) -> GroupKey {
     )
 }
 
+/// Every animation accessor of a view in `views` (those `holders` lists, with a role in
+/// `roles`) packed on its own, by (view, accessor): several share a view in hand-made files
+/// and gltfpack's output. All at once, since packing tries several encodings of each.
+fn pack_accessors(
+    root: &Map<String, Value>,
+    views: &[Value],
+    buffers: &[Buffer],
+    holders: &HashMap<u64, Vec<u64>>,
+    roles: &HashMap<u64, Role>,
+    packing: &Packing,
+) -> HashMap<(usize, u64), Packed> {
+    let accessors = list(root, "accessors");
+    let jobs: Vec<(usize, u64)> = (0..views.len())
+        .flat_map(|v| {
+            let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
+            held.iter().map(move |&a| (v, a))
+        })
+        .collect();
+    jobs.par_iter()
+        .filter_map(|&(v, a)| {
+            let view = &views[v];
+            let role = *roles.get(&a)?;
+            let bytes = view_bytes(view, buffers)?;
+            let accessor = accessors.get(a as usize)?;
+            let p = pack_view(view, accessor, role, bytes, packing)?;
+            (!p.bytes.is_empty()).then_some(((v, a), p))
+        })
+        .collect()
+}
+
 /// `root` and `buffers` as written with `packing` (see the module docs): the new buffers.
 /// Packed accessors of one kind (key times, rotations, translations, …) share one buffer view,
 /// each at its byte offset, so the codec sees one long stream and the JSON lists few views.
@@ -274,28 +304,7 @@ pub(crate) fn pack(
     // Old view → new view and the byte offset of its data there.
     let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
     let mut groups: BTreeMap<GroupKey, Vec<(u64, u64, Packed)>> = BTreeMap::new();
-    // Every animation accessor of a view packed on its own (several share a view in hand-made
-    // files and gltfpack's output), all at once: packing tries several encodings of each.
-    let accessors = list(root, "accessors");
-    let jobs: Vec<(usize, u64)> = old_views
-        .iter()
-        .enumerate()
-        .flat_map(|(v, _)| {
-            let held = holders.get(&(v as u64)).map_or(&[][..], Vec::as_slice);
-            held.iter().map(move |&a| (v, a))
-        })
-        .collect();
-    let mut packed: HashMap<(usize, u64), Packed> = jobs
-        .par_iter()
-        .filter_map(|&(v, a)| {
-            let view = &old_views[v];
-            let role = *roles.get(&a)?;
-            let bytes = view_bytes(view, buffers)?;
-            let accessor = accessors.get(a as usize)?;
-            let p = pack_view(view, accessor, role, bytes, packing)?;
-            (!p.bytes.is_empty()).then_some(((v, a), p))
-        })
-        .collect();
+    let mut packed = pack_accessors(root, &old_views, buffers, &holders, &roles, packing);
     for (v, view) in old_views.iter().enumerate() {
         let Some(bytes) = view_bytes(view, buffers) else {
             moves.insert(v as u64, (views.len() as u64, 0));
