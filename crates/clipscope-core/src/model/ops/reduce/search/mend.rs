@@ -68,8 +68,7 @@ impl WorldSearch {
                 by_channel.entry(i).or_default().push(t);
             }
             // Each keyed channel's new track and values, and the pieces where it plays
-            // differently.
-            // The values move out of the try while its keys change, and back.
+            // differently (its values move out of the try meanwhile, and back).
             let taken: Vec<(usize, Vec<f32>, Option<Vec<f64>>)> = by_channel
                 .into_iter()
                 .map(|(i, times)| (i, times, attempt.outcomes[i].sampled.take()))
@@ -97,11 +96,11 @@ impl WorldSearch {
                 })
                 .collect();
             let mut changed = HashSet::new();
-            for (i, track, sampled, chunks) in keyed {
+            for (i, track, sampled, pieces) in keyed {
                 let outcome = &mut attempt.outcomes[i];
                 outcome.track = track;
                 outcome.sampled = Some(sampled);
-                changed.extend(chunks);
+                changed.extend(pieces);
             }
             self.measure_again(&mut attempt, &changed, &mut found, (budget, angle_budget));
         }
@@ -116,7 +115,7 @@ impl WorldSearch {
         &self,
         attempt: &Attempt,
         found: &mut Pieces,
-        (budget, angle_budget): (f64, Option<f64>),
+        (budget, angle_budget): Limits,
         step: f64,
     ) -> Vec<NewKey> {
         let slices = self.played_values(attempt);
@@ -262,7 +261,7 @@ impl WorldSearch {
         inputs: &[NodeInput],
         pieces: &[usize],
         found: &mut Pieces,
-        (budget, angle_budget): (f64, Option<f64>),
+        (budget, angle_budget): Limits,
     ) {
         let measured: Vec<(usize, Piece)> = pieces
             .par_iter()
@@ -286,7 +285,7 @@ impl WorldSearch {
         attempt: &mut Attempt,
         changed: &HashSet<usize>,
         found: &mut Pieces,
-        limits: (f64, Option<f64>),
+        limits: Limits,
     ) {
         let inputs = self.played_inputs(attempt);
         let mut chunks: Vec<usize> = changed.iter().map(|&p| p * PIECE / CHUNK).collect();
