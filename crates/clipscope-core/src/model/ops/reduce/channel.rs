@@ -94,7 +94,7 @@ impl Limit {
                     return false;
                 }
                 let x = (tol - off) / 4.0;
-                let chord = 2.0 * x - x * x * x / 3.0;
+                let chord = 2.0 * x - x * x * x * (1.0 / 3.0);
                 let k = 1.0 - chord * chord / 2.0;
                 // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
                 k > 0.0 && vr * vr >= k * k * vv * rr
@@ -147,10 +147,14 @@ pub(crate) fn unit_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) 
         let diff = x - sign * y;
         d2 += diff * diff;
     }
-    let x = (d2.sqrt() / 2.0).min(1.0);
-    if x < 1.0 && 4.0 * x / (1.0 - x * x).sqrt() <= floor {
+    // With x = ‖a ∓ b‖ / 2 < 1, the angle 4·asin x is at most 4x/√(1 − x²), which is at
+    // most `floor` when 16x² <= floor²·(1 − x²): squared, so no root or division is needed
+    // (and a hair stricter, so rounding never skips a pair the bound does not cover).
+    let x2 = d2 / 4.0;
+    if floor >= 0.0 && x2 < 1.0 && x2 * (16.0 + floor * floor) * (1.0 + 1e-12) <= floor * floor {
         return None;
     }
+    let x = (d2.sqrt() / 2.0).min(1.0);
     Some(4.0 * x.asin())
 }
 
