@@ -332,13 +332,37 @@ fn admitted(
     limit: &Limit,
 ) -> bool {
     let curve = Curve::new(channel, i, j, v0, v1, slopes);
+    let range = channel.sample_range(i, j);
+    // One loop per shape, so the shape is not matched again at every sample.
+    match &curve.shape {
+        Shape::Lerp => stays_within(channel, range, &curve, limit, |u, out| {
+            lerp(curve.v0, curve.v1, u, out)
+        }),
+        Shape::Slerp(plan) => stays_within(channel, range, &curve, limit, |u, out| {
+            out.copy_from_slice(&plan.at(u))
+        }),
+        Shape::Hermite(d0, d1) => stays_within(channel, range, &curve, limit, |u, out| {
+            hermite(curve.v0, d0, curve.v1, d1, u, out)
+        }),
+    }
+}
+
+/// Whether `curve`, drawn at each parameter `u` by `draw`, stays within `limit` at every
+/// sample of `range`.
+#[inline(always)]
+fn stays_within(
+    channel: &Channel,
+    range: std::ops::Range<usize>,
+    curve: &Curve,
+    limit: &Limit,
+    draw: impl Fn(f64, &mut [f64]),
+) -> bool {
     let mut value = [0.0; MAX_VALUES];
     let value = &mut value[..channel.value_size];
     let mut admits = |s: usize| {
-        curve.at(channel.sample_times[s], value);
+        draw(curve.parameter(channel.sample_times[s]), value);
         limit.admits(value, channel.sample(s))
     };
-    let range = channel.sample_range(i, j);
     // A segment too long for its tolerance strays most near its middle: a few samples there
     // turn most failing probes down before the full pass.
     let len = range.len();
@@ -470,24 +494,39 @@ impl<'c> Curve<'c> {
         }
     }
 
+    /// The curve's parameter (0 at its start, 1 at its end) at time `t`.
+    #[inline]
+    fn parameter(&self, t: f64) -> f64 {
+        (t - self.t0) / self.dt
+    }
+
     /// The curve at time `t`.
     #[inline]
     fn at(&self, t: f64, out: &mut [f64]) {
-        let u = (t - self.t0) / self.dt;
+        let u = self.parameter(t);
         match &self.shape {
-            Shape::Lerp => {
-                for ((x, a), b) in out.iter_mut().zip(self.v0).zip(self.v1) {
-                    *x = a + (b - a) * u;
-                }
-            }
+            Shape::Lerp => lerp(self.v0, self.v1, u, out),
             Shape::Slerp(plan) => out.copy_from_slice(&plan.at(u)),
-            Shape::Hermite(d0, d1) => {
-                let [h00, h10, h01, h11] = basis(u);
-                for c in 0..out.len() {
-                    out[c] = h00 * self.v0[c] + h10 * d0[c] + h01 * self.v1[c] + h11 * d1[c];
-                }
-            }
+            Shape::Hermite(d0, d1) => hermite(self.v0, d0, self.v1, d1, u, out),
         }
+    }
+}
+
+/// The straight line from `v0` to `v1` at parameter `u`.
+#[inline(always)]
+fn lerp(v0: &[f64], v1: &[f64], u: f64, out: &mut [f64]) {
+    for ((x, a), b) in out.iter_mut().zip(v0).zip(v1) {
+        *x = a + (b - a) * u;
+    }
+}
+
+/// The Hermite segment from `v0` to `v1` with end slopes times interval `d0` and `d1`, at
+/// parameter `u`.
+#[inline(always)]
+fn hermite(v0: &[f64], d0: &Value, v1: &[f64], d1: &Value, u: f64, out: &mut [f64]) {
+    let [h00, h10, h01, h11] = basis(u);
+    for c in 0..out.len() {
+        out[c] = h00 * v0[c] + h10 * d0[c] + h01 * v1[c] + h11 * d1[c];
     }
 }
 
