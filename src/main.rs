@@ -6,13 +6,6 @@ use std::process::ExitCode;
 use clap::Parser;
 use clipscope::cli::{self, Cli, Subcommand};
 
-/// mimalloc rather than the system allocator: reducing a long take fills a few hundred
-/// megabytes in blocks of a few megabytes. The system allocator maps each such block afresh
-/// and the kernel faults it in 4 KiB at a time (a fifth of the run on a 10-minute take);
-/// mimalloc reuses blocks from one arena that Linux backs with 2 MiB pages.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     quiet_broken_pipe();
     let cli = Cli::parse_from(cli::implied_open(std::env::args_os().collect()));
