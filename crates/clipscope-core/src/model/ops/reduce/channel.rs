@@ -518,6 +518,26 @@ mod tests {
                 current.max(Metric::Rotation.error(&a, &b))
             );
         }
+        // Tiny turns against floors a hair either side of them: the squared bound never skips
+        // an angle over the floor, and skips most of those clearly under it.
+        let mut skipped = 0;
+        for k in 0..20_000 {
+            let a = random_quaternion(&mut rng, 2.0);
+            let mut b = a;
+            let turn = 10f64.powf(-7.0 + 6.0 * rng.unit_f32() as f64);
+            b[k % 4] += turn;
+            let exact = rotation_angle(&a, &b);
+            let floor = exact * (1.0 + (rng.unit_f32() as f64 - 0.5) * 1e-3);
+            match rotation_angle_above(&a, &b, floor) {
+                Some(angle) => assert_eq!(angle, exact),
+                None => {
+                    assert!(exact <= floor, "{exact} > {floor}");
+                    skipped += 1;
+                }
+            }
+            assert!(rotation_angle_above(&a, &b, exact * 1.01).is_none());
+        }
+        assert!(skipped > 0);
     }
 
     #[test]
