@@ -199,32 +199,47 @@ impl Channel {
     /// The channel of `track` measured with `metric`, sampled at `sample_times` (sorted), or
     /// `None` for a track without numeric keys.
     pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
-        let numbers = track.values.as_numbers()?;
-        let n = track.times.len();
-        if n == 0 || numbers.len() % n != 0 {
-            return None;
-        }
-        let value_size = numbers.len() / n;
-        if value_size == 0 || value_size > MAX_VALUES {
-            return None;
-        }
-        let mut values: Vec<f64> = numbers.iter().map(|&v| v as f64).collect();
+        let value_size = numeric_value_size(track)?;
+        let values = track
+            .values
+            .as_numbers()?
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
+        Some(Channel::with_keys(
+            track,
+            metric,
+            (value_size, sample_times, samples),
+            track.times.clone(),
+            values,
+        ))
+    }
+
+    /// The channel of `track` (the reference: `value_size`, `sample_times` and the `samples`
+    /// there) with its candidate keys at `times` valued `values` (rotations are made
+    /// hemisphere-continuous here).
+    fn with_keys(
+        track: &Track,
+        metric: Metric,
+        (value_size, sample_times, samples): (usize, Arc<Vec<f64>>, Arc<Vec<f64>>),
+        times: Vec<f32>,
+        mut values: Vec<f64>,
+    ) -> Channel {
         if metric == Metric::Rotation && value_size == 4 {
             unroll_hemispheres(&mut values);
         }
-        let samples = sample_numbers(track, &sample_times, value_size);
-        let key_samples = key_samples(&track.times, &sample_times);
-        let source = track.without_keys();
-        Some(Channel {
-            source,
+        let key_samples = key_samples(&times, &sample_times);
+        Channel {
+            source: track.without_keys(),
             metric,
             value_size,
-            times: track.times.clone(),
+            times,
             values,
             sample_times,
-            samples: Arc::new(samples),
+            samples,
             key_samples,
-        })
+        }
     }
 
     /// The channel a reduction within `options` fits: [`Channel::on_grid`] when it asks for a
@@ -253,44 +268,44 @@ impl Channel {
         sample_times: Arc<Vec<f64>>,
         step: f64,
     ) -> Option<Channel> {
-        Some(Channel::new(track, metric, sample_times)?.regrid(track, step))
+        let Some(times) = grid_times(track, step) else {
+            return Channel::new(track, metric, sample_times);
+        };
+        // Straight to the grid: the track's own keys are never made into a channel.
+        let value_size = numeric_value_size(track)?;
+        let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
+        Some(Channel::on_times(
+            track,
+            metric,
+            (value_size, sample_times, samples),
+            times,
+        ))
     }
 
     /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
-    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them.
-    pub fn regrid(mut self, track: &Track, step: f64) -> Channel {
-        let (Some(&first), Some(&last)) = (track.times.first(), track.times.last()) else {
-            return self;
-        };
-        if track.interpolation != Interpolation::Linear
-            || step.is_nan()
-            || step <= 0.0
-            || last <= first
-        {
-            return self;
-        }
-        let (lo, hi) = (
-            (first as f64 / step).ceil() as i64,
-            (last as f64 / step).floor() as i64,
+    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them; `None` where the track
+    /// keeps its own keys.
+    pub fn regrid(&self, track: &Track, step: f64) -> Option<Channel> {
+        let times = grid_times(track, step)?;
+        let reference = (
+            self.value_size,
+            self.sample_times.clone(),
+            self.samples.clone(),
         );
-        let mut times: Vec<f32> = Vec::with_capacity((hi - lo + 3).max(2) as usize);
-        times.push(first);
-        for g in lo..=hi {
-            let t = (g as f64 * step) as f32;
-            if t > *times.last().unwrap_or(&first) && t < last {
-                times.push(t);
-            }
-        }
-        times.push(last);
+        Some(Channel::on_times(track, self.metric, reference, times))
+    }
+
+    /// The channel of `track` (the reference as [`Channel::with_keys`] takes it) with its
+    /// candidate keys at `times`, valued as the track plays there.
+    fn on_times(
+        track: &Track,
+        metric: Metric,
+        reference: (usize, Arc<Vec<f64>>, Arc<Vec<f64>>),
+        times: Vec<f32>,
+    ) -> Channel {
         let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
-        let mut values = sample_numbers(track, &grid, self.value_size);
-        if self.metric == Metric::Rotation && self.value_size == 4 {
-            unroll_hemispheres(&mut values);
-        }
-        self.key_samples = key_samples(&times, &self.sample_times);
-        self.times = times;
-        self.values = values;
-        self
+        let values = sample_numbers(track, &grid, reference.0);
+        Channel::with_keys(track, metric, reference, times, values)
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a
@@ -399,6 +414,43 @@ fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
             (lo, hi.saturating_sub(1))
         })
         .collect()
+}
+
+/// Values per key of `track`, or `None` for a track without numeric keys (or with more values
+/// per key than [`MAX_VALUES`]).
+fn numeric_value_size(track: &Track) -> Option<usize> {
+    let numbers = track.values.as_numbers()?;
+    let n = track.times.len();
+    if n == 0 || numbers.len() % n != 0 {
+        return None;
+    }
+    let value_size = numbers.len() / n;
+    (1..=MAX_VALUES).contains(&value_size).then_some(value_size)
+}
+
+/// The key times on a grid of `step` seconds for `track` (see [`Channel::on_grid`]): every
+/// multiple of `step` between its first and last keys, and those two; `None` for a track that
+/// keeps its own keys (not straight segments, a single key, or no usable step).
+fn grid_times(track: &Track, step: f64) -> Option<Vec<f32>> {
+    let (&first, &last) = (track.times.first()?, track.times.last()?);
+    if track.interpolation != Interpolation::Linear || step.is_nan() || step <= 0.0 || last <= first
+    {
+        return None;
+    }
+    let (lo, hi) = (
+        (first as f64 / step).ceil() as i64,
+        (last as f64 / step).floor() as i64,
+    );
+    let mut times: Vec<f32> = Vec::with_capacity((hi - lo + 3).max(2) as usize);
+    times.push(first);
+    for g in lo..=hi {
+        let t = (g as f64 * step) as f32;
+        if t > *times.last().unwrap_or(&first) && t < last {
+            times.push(t);
+        }
+    }
+    times.push(last);
+    Some(times)
 }
 
 /// `track` at every time of `times` as a player shows it (the model's interpolant, rounded

@@ -71,6 +71,8 @@ impl Variants {
     /// `channel` with its keys on a grid of `step` seconds, if that changes its key times.
     fn regrid(&self, channel: &Channel, step: Option<f64>) -> Option<Channel> {
         let (source, step) = (self.source.as_ref()?, step?);
-        Some(channel.clone().regrid(source, step)).filter(|c| c.times != channel.times)
+        channel
+            .regrid(source, step)
+            .filter(|c| c.times != channel.times)
     }
 }
