@@ -22,6 +22,7 @@ pub(crate) mod mesh_model;
 pub(crate) mod morph_mesh;
 pub mod ops;
 pub mod picture;
+pub(crate) mod prefetch;
 pub(crate) mod problem;
 pub(crate) mod shown;
 pub(crate) mod skeleton;

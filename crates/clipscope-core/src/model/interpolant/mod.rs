@@ -33,6 +33,7 @@ mod quaternion_linear;
 
 pub use quaternion::{SlerpPlan, multiply_quaternions_flat, slerp_flat};
 
+use super::prefetch::prefetch;
 use super::{Interpolation, Tangents, Track, TrackKind, Values};
 use cubic::CubicState;
 use quaternion_linear::SlerpCache;
@@ -485,23 +486,12 @@ impl SamplerState {
 const PREFETCH_KEYS: usize = 16;
 
 /// Asks the CPU to start loading the time and the values of key `k`, so that playback finds
-/// them in cache when it gets there. The tracks of a long take played together are one time
-/// stream and one value stream each, more streams than the hardware prefetcher follows. Only a
-/// hint: nothing is read, an address past the end is harmless, and off x86-64 it does nothing.
+/// them in cache when it gets there: the tracks of a long take played together are one time
+/// stream and one value stream each (see [`prefetch`]).
 #[inline(always)]
 fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: `_mm_prefetch` only needs SSE, which every x86-64 CPU has; a prefetch never
-        // faults, whatever the address.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(times.as_ptr().wrapping_add(k).cast());
-            _mm_prefetch::<_MM_HINT_T0>(values.as_ptr().wrapping_add(k * stride).cast());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (times, values, k, stride);
+    prefetch(times, k);
+    prefetch(values, k * stride);
 }
 
 /// `track`'s values at each of `times` (sorted), `value_size` per time, f32-rounded, when it

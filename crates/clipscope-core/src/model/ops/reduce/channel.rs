@@ -158,19 +158,28 @@ pub(crate) fn unit_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) 
     Some(4.0 * x.asin())
 }
 
+/// The error of `value` against `reference` in `metric` when it may exceed `floor`, else
+/// `None`, without the exact rotation angle (an arcsine) where it clearly does not.
+#[inline]
+pub(crate) fn error_above(
+    metric: Metric,
+    value: &[f64],
+    reference: &[f64],
+    floor: f64,
+) -> Option<f64> {
+    if metric != Metric::Rotation {
+        return Some(metric.error(value, reference));
+    }
+    let length2: f64 = value.iter().map(|x| x * x).sum();
+    let off = (1.0 - length2).abs();
+    rotation_angle_above(value, reference, floor - off).map(|angle| angle + off)
+}
+
 /// The larger of `current` and the error of `value` against `reference` in `metric`, skipping
 /// the exact rotation angle when it cannot be the larger.
 #[inline]
 pub(crate) fn max_error(metric: Metric, value: &[f64], reference: &[f64], current: f64) -> f64 {
-    if metric != Metric::Rotation {
-        return current.max(metric.error(value, reference));
-    }
-    let length2: f64 = value.iter().map(|x| x * x).sum();
-    let off = (1.0 - length2).abs();
-    match rotation_angle_above(value, reference, current - off) {
-        Some(angle) => current.max(angle + off),
-        None => current,
-    }
+    error_above(metric, value, reference, current).map_or(current, |e| current.max(e))
 }
 
 /// One numeric track prepared for fitting.
@@ -199,30 +208,28 @@ impl Channel {
     /// The channel of `track` measured with `metric`, sampled at `sample_times` (sorted), or
     /// `None` for a track without numeric keys.
     pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
-        let value_size = numeric_value_size(track)?;
+        let reference = reference(track, sample_times)?;
         let values = track
             .values
             .as_numbers()?
             .iter()
             .map(|&v| v as f64)
             .collect();
-        let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
         Some(Channel::with_keys(
             track,
             metric,
-            (value_size, sample_times, samples),
+            reference,
             track.times.clone(),
             values,
         ))
     }
 
-    /// The channel of `track` (the reference: `value_size`, `sample_times` and the `samples`
-    /// there) with its candidate keys at `times` valued `values` (rotations are made
-    /// hemisphere-continuous here).
+    /// The channel of `track` (its [`Reference`]) with its candidate keys at `times` valued
+    /// `values` (rotations are made hemisphere-continuous here).
     fn with_keys(
         track: &Track,
         metric: Metric,
-        (value_size, sample_times, samples): (usize, Arc<Vec<f64>>, Arc<Vec<f64>>),
+        (value_size, sample_times, samples): Reference,
         times: Vec<f32>,
         mut values: Vec<f64>,
     ) -> Channel {
@@ -272,14 +279,8 @@ impl Channel {
             return Channel::new(track, metric, sample_times);
         };
         // Straight to the grid: the track's own keys are never made into a channel.
-        let value_size = numeric_value_size(track)?;
-        let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
-        Some(Channel::on_times(
-            track,
-            metric,
-            (value_size, sample_times, samples),
-            times,
-        ))
+        let reference = reference(track, sample_times)?;
+        Some(Channel::on_times(track, metric, reference, times))
     }
 
     /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
@@ -295,14 +296,9 @@ impl Channel {
         Some(Channel::on_times(track, self.metric, reference, times))
     }
 
-    /// The channel of `track` (the reference as [`Channel::with_keys`] takes it) with its
-    /// candidate keys at `times`, valued as the track plays there.
-    fn on_times(
-        track: &Track,
-        metric: Metric,
-        reference: (usize, Arc<Vec<f64>>, Arc<Vec<f64>>),
-        times: Vec<f32>,
-    ) -> Channel {
+    /// The channel of `track` (its [`Reference`]) with its candidate keys at `times`, valued
+    /// as the track plays there.
+    fn on_times(track: &Track, metric: Metric, reference: Reference, times: Vec<f32>) -> Channel {
         let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
         let values = sample_numbers(track, &grid, reference.0);
         Channel::with_keys(track, metric, reference, times, values)
@@ -416,16 +412,24 @@ fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Values per key of `track`, or `None` for a track without numeric keys (or with more values
-/// per key than [`MAX_VALUES`]).
-fn numeric_value_size(track: &Track) -> Option<usize> {
+/// What a channel measures its fits against, whatever its candidate keys: values per key, the
+/// sample times and the original curve there.
+type Reference = (usize, Arc<Vec<f64>>, Arc<Vec<f64>>);
+
+/// The [`Reference`] of `track` at `sample_times`, or `None` for a track without numeric keys
+/// (or with more values per key than [`MAX_VALUES`]).
+fn reference(track: &Track, sample_times: Arc<Vec<f64>>) -> Option<Reference> {
     let numbers = track.values.as_numbers()?;
     let n = track.times.len();
     if n == 0 || numbers.len() % n != 0 {
         return None;
     }
     let value_size = numbers.len() / n;
-    (1..=MAX_VALUES).contains(&value_size).then_some(value_size)
+    if !(1..=MAX_VALUES).contains(&value_size) {
+        return None;
+    }
+    let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
+    Some((value_size, sample_times, samples))
 }
 
 /// The key times on a grid of `step` seconds for `track` (see [`Channel::on_grid`]): every

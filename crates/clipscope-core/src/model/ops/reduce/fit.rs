@@ -30,9 +30,7 @@
 //! without sampling the new track again.
 
 use super::Stored;
-use super::channel::{
-    Channel, Limit, MAX_VALUES, Metric, max_error, rotation_angle_above, sample_numbers,
-};
+use super::channel::{Channel, Limit, MAX_VALUES, Metric, error_above, max_error, sample_numbers};
 use crate::model::hermite::basis;
 use crate::model::interpolant::SlerpPlan;
 use crate::model::{Interpolation, Tangents, Track, Values};
@@ -408,13 +406,7 @@ fn fitted_end(channel: &Channel, i: usize, j: usize, ends: &Ends, own: &Value) -
     }
     let room = END_SHARE * ends.tolerance;
     // Within the room the drift itself is not needed (a rotation's needs an arcsine).
-    let drift = match channel.metric {
-        Metric::Rotation => {
-            let off = (1.0 - end[..vs].iter().map(|x| x * x).sum::<f64>()).abs();
-            rotation_angle_above(&end[..vs], &own[..vs], room - off).map_or(0.0, |a| a + off)
-        }
-        metric => metric.error(&end[..vs], &own[..vs]),
-    };
+    let drift = error_above(channel.metric, &end[..vs], &own[..vs], room).unwrap_or(0.0);
     if !drift.is_finite() {
         return None;
     }

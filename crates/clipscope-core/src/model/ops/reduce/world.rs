@@ -16,6 +16,7 @@ use super::channel::unit_rotation_angle_above;
 use super::layer::{LayerValues, layer_matrix};
 use super::property::{PROPERTIES, Property};
 use super::tree::{Local, Tree};
+use crate::model::prefetch::prefetch;
 
 /// One animated property's samples and how many values each has.
 pub(crate) type Samples<'a> = Option<(&'a [f64], usize)>;
@@ -43,24 +44,12 @@ static REST: NodeInput<'static> = NodeInput {
 
 impl<'a> NodeInput<'a> {
     /// Asks the processor to start loading every property's values at sample `s`, which a
-    /// later pose reads: a pose reads one sample of many long arrays, too many streams for
-    /// the hardware to foresee.
+    /// later pose reads: a pose reads one sample of many long arrays (see [`prefetch`]).
     #[inline]
     fn prefetch(&self, s: usize) {
-        #[cfg(target_arch = "x86_64")]
         for (v, n) in self.values.iter().flatten() {
-            if let Some(x) = v.get(s * n) {
-                // SAFETY: a prefetch is only a hint; the address is inside the slice.
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch(
-                        (x as *const f64).cast::<i8>(),
-                        std::arch::x86_64::_MM_HINT_T0,
-                    )
-                };
-            }
+            prefetch(v, s * n);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = s;
     }
 
     /// The values of `property` at sample `s`, if animated.
