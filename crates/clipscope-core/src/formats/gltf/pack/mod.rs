@@ -340,8 +340,10 @@ pub(crate) fn pack(
     // Each packed accessor: its new view, its offset there and how it was packed.
     let mut changes: Vec<(u64, u64, u64, Packed)> = Vec::new();
     let mut compressed_views = Vec::new();
-    for ((codec, _), members) in groups {
-        let index = views.len() as u64;
+    // Each group's data and codec input, in order, then every stream compressed at once.
+    let mut streams = Vec::with_capacity(groups.len());
+    for (g, ((codec, _), members)) in groups.into_iter().enumerate() {
+        let index = (views.len() + g) as u64;
         let mut data = Vec::new();
         let mut input = Vec::new();
         for (v, a, p) in members {
@@ -354,11 +356,17 @@ pub(crate) fn pack(
             }
             changes.push((a, index, offset, p));
         }
+        streams.push((codec, data, input));
+    }
+    let compressed: Vec<Option<Vec<u8>>> = streams
+        .par_iter()
+        .map(|(codec, _, input)| codec.map(|(stride, _)| codec::encode_attributes(input, stride)))
+        .collect();
+    for ((codec, data, input), compressed) in streams.into_iter().zip(compressed) {
         let mut view = Map::new();
         view.insert("byteLength".into(), json!(data.len()));
-        match codec {
-            Some((stride, filter)) => {
-                let compressed = codec::encode_attributes(&input, stride);
+        match (codec, compressed) {
+            (Some((stride, filter)), Some(compressed)) => {
                 align(&mut main);
                 align(&mut fallback);
                 let mut ext = json!({
@@ -379,7 +387,7 @@ pub(crate) fn pack(
                 view.insert("extensions".into(), json!({ EXTENSION: ext }));
                 compressed_views.push(views.len());
             }
-            None => {
+            _ => {
                 align(&mut main);
                 view.insert("buffer".into(), json!(0));
                 view.insert("byteOffset".into(), json!(main.len()));
