@@ -358,10 +358,7 @@ pub(crate) fn pack(
         }
         streams.push((codec, data, input));
     }
-    let compressed: Vec<Option<Vec<u8>>> = streams
-        .par_iter()
-        .map(|(codec, _, input)| codec.map(|(stride, _)| codec::encode_attributes(input, stride)))
-        .collect();
+    let compressed = compress(&streams);
     for ((codec, data, input), compressed) in streams.into_iter().zip(compressed) {
         let mut view = Map::new();
         view.insert("byteLength".into(), json!(data.len()));
@@ -435,6 +432,18 @@ pub(crate) fn pack(
     );
     out.push((fields, Vec::new()));
     out
+}
+
+/// One new buffer view's stream: its codec's stride and filter (if compressed), its data and
+/// the codec's input.
+type Stream = (Option<(usize, &'static str)>, Vec<u8>, Vec<u8>);
+
+/// Each stream compressed with its codec, all at once; `None` where it has none.
+fn compress(streams: &[Stream]) -> Vec<Option<Vec<u8>>> {
+    streams
+        .par_iter()
+        .map(|(codec, _, input)| codec.map(|(stride, _)| codec::encode_attributes(input, stride)))
+        .collect()
 }
 
 /// The accessors in each buffer view of `root`, by view (`u64::MAX` for a sparse part).
