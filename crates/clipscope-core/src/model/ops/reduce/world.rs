@@ -232,7 +232,6 @@ impl Pose {
     pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
         for &j in &tree.order {
             let input = inputs.get(j).unwrap_or(&REST);
-            input.prefetch(s + PREFETCH_AHEAD);
             let (local, unit) = local_transform(&tree.local[j], input, s, rotations);
             let w = match tree.parent[j] {
                 Some(pj) => self.world[pj] * local,
@@ -272,8 +271,48 @@ impl Pose {
     }
 }
 
+/// A 3D node's rest position, quaternion and scale.
+type Rest<'t> = (&'t [f64; 3], &'t [f64; 4], &'t [f64; 3]);
+
+/// A 3D node's local transform at sample `s` and its unit local rotation (when `rotations`),
+/// reading only the properties a 3D node has (the hot path of every pose) and asking for their
+/// values [`PREFETCH_AHEAD`] samples ahead.
+#[inline(always)]
+fn trs_transform(
+    (position, rotation, scale): Rest,
+    input: &NodeInput,
+    s: usize,
+    rotations: bool,
+) -> (DAffine3, Option<[f64; 4]>) {
+    let values = &input.values;
+    let ahead = s + PREFETCH_AHEAD;
+    // The first `N` values of a property at sample `s`, asking for them further ahead.
+    #[inline(always)]
+    fn read<const N: usize>(samples: Samples, s: usize, ahead: usize) -> Option<[f64; N]> {
+        let (v, n) = samples?;
+        prefetch(v, ahead * n);
+        let v = &v[s * n..(s + 1) * n];
+        Some(std::array::from_fn(|k| v[k]))
+    }
+    let p = read::<3>(values[Property::Position as usize], s, ahead).unwrap_or(*position);
+    let q = match read::<4>(values[Property::Quaternion as usize], s, ahead) {
+        Some(q) => q,
+        None => match read::<3>(values[Property::Euler as usize], s, ahead) {
+            Some([x, y, z]) => euler_xyz(x, y, z),
+            None => *rotation,
+        },
+    };
+    let q = if input.unit_rotation {
+        normalized(q)
+    } else {
+        q
+    };
+    let sc = read::<3>(values[Property::Scale as usize], s, ahead).unwrap_or(*scale);
+    (compose(p, q, sc), rotations.then(|| normalized(q)))
+}
+
 /// A node's local transform at sample `s`, and its unit local rotation (3D nodes, when
-/// `rotations`).
+/// `rotations`); the properties it reads are asked for [`PREFETCH_AHEAD`] samples ahead.
 #[inline]
 fn local_transform(
     local: &Local,
@@ -286,30 +325,9 @@ fn local_transform(
             position,
             rotation,
             scale,
-        } => {
-            let (position, rotation, scale) = (*position, *rotation, *scale);
-            let p = input
-                .at(Property::Position, s)
-                .map_or(position, |v| [v[0], v[1], v[2]]);
-            let q = match (
-                input.at(Property::Quaternion, s),
-                input.at(Property::Euler, s),
-            ) {
-                (Some(v), _) => [v[0], v[1], v[2], v[3]],
-                (None, Some(e)) => euler_xyz(e[0], e[1], e[2]),
-                (None, None) => rotation,
-            };
-            let q = if input.unit_rotation {
-                normalized(q)
-            } else {
-                q
-            };
-            let sc = input
-                .at(Property::Scale, s)
-                .map_or(scale, |v| [v[0], v[1], v[2]]);
-            (compose(p, q, sc), rotations.then(|| normalized(q)))
-        }
+        } => trs_transform((position, rotation, scale), input, s, rotations),
         &Local::Layer { ddd, auto_orient } => {
+            input.prefetch(s + PREFETCH_AHEAD);
             let get = |p: Property| input.at(p, s);
             let triple = |v: Option<&[f64]>, default: f64| -> [f64; 3] {
                 let mut out = [default; 3];
@@ -744,6 +762,40 @@ mod tests {
         );
         assert!((e.angle - angle).abs() < 1e-12);
         assert_eq!(e.worst.map(|w| (w.0, w.2)), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_3d_node_composes_its_sampled_position_rotation_and_scale() {
+        let tree = chain();
+        // Two samples of each; the pose at the second must read the second.
+        let position = [9.0, 9.0, 9.0, 0.5, 1.5, -2.0];
+        let euler = [9.0, 9.0, 9.0, 0.3, -0.2, 0.1];
+        let scale = [9.0, 9.0, 9.0, 1.0, 2.0, 0.5];
+        let mut hip = NodeInput::default();
+        hip.values[Property::Position as usize] = Some((&position, 3));
+        hip.values[Property::Euler as usize] = Some((&euler, 3));
+        hip.values[Property::Scale as usize] = Some((&scale, 3));
+        // The knee's rotation is off unit length: scaled to it only where asked.
+        let q = [0.0, 0.0, 0.0, 1.0, 0.0, 0.6, 0.0, 1.0];
+        for unit in [false, true] {
+            let mut knee = quaternion(&q);
+            knee.unit_rotation = unit;
+            let mut pose = Pose::new(&tree);
+            pose.solve(&tree, &[hip, knee], 1, true);
+            let hip_local = compose([0.5, 1.5, -2.0], euler_xyz(0.3, -0.2, 0.1), [1.0, 2.0, 0.5]);
+            assert_eq!(pose.world[0], hip_local);
+            let knee_q = if unit {
+                normalized([0.0, 0.6, 0.0, 1.0])
+            } else {
+                [0.0, 0.6, 0.0, 1.0]
+            };
+            // The knee keeps its rest position and scale.
+            let knee_local = compose([0.0, -0.5, 0.0], knee_q, [1.0; 3]);
+            assert_eq!(pose.world[1], hip_local * knee_local);
+            let hip_unit = normalized(euler_xyz(0.3, -0.2, 0.1));
+            let knee_unit = normalized(knee_q);
+            assert_eq!(pose.rotation[1], multiply(hip_unit, knee_unit));
+        }
     }
 
     #[test]
