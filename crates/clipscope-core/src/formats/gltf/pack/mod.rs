@@ -359,32 +359,32 @@ pub(crate) fn pack(
         streams.push((codec, data, input));
     }
     let compressed = compress(&streams);
-    for ((codec, data, input), compressed) in streams.into_iter().zip(compressed) {
+    for ((_, data, input), compressed) in streams.into_iter().zip(compressed) {
         let mut view = Map::new();
         view.insert("byteLength".into(), json!(data.len()));
-        match (codec, compressed) {
-            (Some((stride, filter)), Some(compressed)) => {
+        match compressed {
+            Some(c) => {
                 align(&mut main);
                 align(&mut fallback);
                 let mut ext = json!({
                     "buffer": 0,
                     "byteOffset": main.len(),
-                    "byteLength": compressed.len(),
-                    "byteStride": stride,
-                    "count": input.len() / stride,
+                    "byteLength": c.bytes.len(),
+                    "byteStride": c.stride,
+                    "count": input.len() / c.stride,
                     "mode": "ATTRIBUTES",
                 });
-                if filter != codec::Filter::None.name() {
-                    ext["filter"] = json!(filter);
+                if c.filter != codec::Filter::None.name() {
+                    ext["filter"] = json!(c.filter);
                 }
-                main.extend_from_slice(&compressed);
+                main.extend_from_slice(&c.bytes);
                 view.insert("buffer".into(), json!(1));
                 view.insert("byteOffset".into(), json!(fallback.len()));
                 fallback.extend_from_slice(&data);
                 view.insert("extensions".into(), json!({ EXTENSION: ext }));
                 compressed_views.push(views.len());
             }
-            _ => {
+            None => {
                 align(&mut main);
                 view.insert("buffer".into(), json!(0));
                 view.insert("byteOffset".into(), json!(main.len()));
@@ -438,11 +438,24 @@ pub(crate) fn pack(
 /// the codec's input.
 type Stream = (Option<(usize, &'static str)>, Vec<u8>, Vec<u8>);
 
+/// A stream through the codec: its stride, its filter's name and the compressed bytes.
+struct Compressed {
+    stride: usize,
+    filter: &'static str,
+    bytes: Vec<u8>,
+}
+
 /// Each stream compressed with its codec, all at once; `None` where it has none.
-fn compress(streams: &[Stream]) -> Vec<Option<Vec<u8>>> {
+fn compress(streams: &[Stream]) -> Vec<Option<Compressed>> {
     streams
         .par_iter()
-        .map(|(codec, _, input)| codec.map(|(stride, _)| codec::encode_attributes(input, stride)))
+        .map(|(codec, _, input)| {
+            codec.map(|(stride, filter)| Compressed {
+                stride,
+                filter,
+                bytes: codec::encode_attributes(input, stride),
+            })
+        })
         .collect()
 }
 
