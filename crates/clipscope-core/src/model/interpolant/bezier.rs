@@ -92,7 +92,7 @@ pub(crate) fn sample_sorted(
     tangents: &Tangents,
     times: &[f64],
     value_size: usize,
-) -> Option<Vec<f64>> {
+) -> Option<Vec<f32>> {
     let n = keys.len();
     let vs = value_size;
     let width = vs * 2;
@@ -108,12 +108,12 @@ pub(crate) fn sample_sorted(
         return None;
     }
     let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
-    let key = |k: usize, out: &mut [f64]| {
+    let key = |k: usize, out: &mut [f32]| {
         for (r, v) in out.iter_mut().zip(&values[k * vs..(k + 1) * vs]) {
-            *r = *v as f64;
+            *r = *v;
         }
     };
-    let mut out = vec![0.0; times.len() * vs];
+    let mut out = vec![0.0f32; times.len() * vs];
     let mut i1 = 1;
     for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
         // Before the first key and from the last on, the player copies that key.
@@ -147,7 +147,7 @@ pub(crate) fn sample_sorted(
                     s
                 }
             };
-            *r = cubic_bezier(s, v0, c0y, c1y, v1) as f32 as f64;
+            *r = cubic_bezier(s, v0, c0y, c1y, v1) as f32;
         }
     }
     Some(out)
@@ -303,7 +303,7 @@ mod tests {
             for (s, &t) in times.iter().enumerate() {
                 sampler.evaluate_f64(t, &mut out);
                 for c in 0..vs {
-                    let played = out[c] as f32 as f64;
+                    let played = out[c] as f32;
                     assert_eq!(
                         walked[s * vs + c].to_bits(),
                         played.to_bits(),

@@ -497,7 +497,7 @@ fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
 /// `track`'s values at each of `times` (sorted), `value_size` per time, f32-rounded, when it
 /// is a bezier track that one walk along its keys plays exactly as a [`Sampler`] does (see
 /// [`bezier::sample_sorted`]); `None` otherwise (the caller seeks).
-pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> Option<Vec<f64>> {
+pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> Option<Vec<f32>> {
     if value_size != track.value_size()
         || Track::resolve_interpolation(track.kind, Some(track.interpolation))
             != Interpolation::Bezier

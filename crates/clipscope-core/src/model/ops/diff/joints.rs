@@ -52,7 +52,7 @@ struct Side<'a> {
     hierarchy: Tree,
     drivers: Vec<(usize, Slot, &'a Track, Sampler<'a>)>,
     /// Each joint's sampled values of the current block, per slot (empty when not driven).
-    buffers: Vec<[Vec<f64>; 4]>,
+    buffers: Vec<[Vec<f32>; 4]>,
 }
 
 impl<'a> Side<'a> {
@@ -94,7 +94,7 @@ impl<'a> Side<'a> {
             buffer.clear();
             for &t in times {
                 sampler.evaluate_f64(t, &mut value[..size]);
-                buffer.extend(value[..size].iter().map(|&v| v as f32 as f64));
+                buffer.extend(value[..size].iter().map(|&v| v as f32));
             }
         }
     }
@@ -259,7 +259,7 @@ fn joint_tree(skeleton: &crate::model::Skeleton) -> Tree {
 }
 
 /// The sampled values, or `None` when the slot is not driven.
-fn some(v: &[f64]) -> Option<&[f64]> {
+fn some(v: &[f32]) -> Option<&[f32]> {
     (!v.is_empty()).then_some(v)
 }
 

@@ -23,30 +23,36 @@ pub enum Metric {
     Absolute,
 }
 
+/// A number a metric reads: `f64`, or `f32` for the values a player plays, which the reducer
+/// keeps as the player does (a long take's samples are millions of values) and reads back
+/// exactly.
+pub trait Number: Copy + Into<f64> {}
+
+impl Number for f32 {}
+
+impl Number for f64 {}
+
+/// Component `k` of `v` as `f64`.
+#[inline(always)]
+fn at<N: Number>(v: &[N], k: usize) -> f64 {
+    v[k].into()
+}
+
 impl Metric {
     /// The error of `value` against the original `reference` (both `value_size` long).
-    pub fn error(self, value: &[f64], reference: &[f64]) -> f64 {
+    pub fn error<V: Number, R: Number>(self, value: &[V], reference: &[R]) -> f64 {
+        let n = value.len().min(reference.len());
+        let pairs = (0..n).map(|k| (at(value, k), at(reference, k)));
         match self {
-            Metric::Translation => value
-                .iter()
-                .zip(reference)
-                .map(|(a, b)| (a - b) * (a - b))
-                .sum::<f64>()
-                .sqrt(),
+            Metric::Translation => pairs.map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt(),
             Metric::Rotation => {
-                let length2: f64 = value.iter().map(|x| x * x).sum();
+                let length2: f64 = (0..value.len()).map(|k| at(value, k) * at(value, k)).sum();
                 rotation_angle(value, reference) + (1.0 - length2).abs()
             }
-            Metric::Scale => value
-                .iter()
-                .zip(reference)
+            Metric::Scale => pairs
                 .map(|(a, b)| (a - b).abs() / b.abs().max(1e-3))
                 .fold(0.0, f64::max),
-            Metric::Absolute => value
-                .iter()
-                .zip(reference)
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max),
+            Metric::Absolute => pairs.map(|(a, b)| (a - b).abs()).fold(0.0, f64::max),
         }
     }
 }
@@ -72,19 +78,21 @@ impl Limit {
 
     /// Whether `value` is within the tolerance of `reference`.
     #[inline]
-    pub fn admits(&self, value: &[f64], reference: &[f64]) -> bool {
+    pub fn admits<R: Number>(&self, value: &[f64], reference: &[R]) -> bool {
         let tol = self.tolerance;
         match self.metric {
             Metric::Translation => {
                 let mut d2 = 0.0;
-                for (a, b) in value.iter().zip(reference) {
+                for (a, &b) in value.iter().zip(reference) {
+                    let b: f64 = b.into();
                     d2 += (a - b) * (a - b);
                 }
                 d2 <= tol * tol
             }
             Metric::Rotation => {
                 let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
-                for (a, b) in value.iter().zip(reference) {
+                for (a, &b) in value.iter().zip(reference) {
+                    let b: f64 = b.into();
                     vv += a * a;
                     rr += b * b;
                     vr += a * b;
@@ -99,14 +107,14 @@ impl Limit {
                 // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
                 k > 0.0 && vr * vr >= k * k * vv * rr
             }
-            Metric::Scale => value
-                .iter()
-                .zip(reference)
-                .all(|(a, b)| (a - b).abs() <= tol * b.abs().max(1e-3)),
-            Metric::Absolute => value
-                .iter()
-                .zip(reference)
-                .all(|(a, b)| (a - b).abs() <= tol),
+            Metric::Scale => value.iter().zip(reference).all(|(a, &b)| {
+                let b: f64 = b.into();
+                (a - b).abs() <= tol * b.abs().max(1e-3)
+            }),
+            Metric::Absolute => value.iter().zip(reference).all(|(a, &b)| {
+                let b: f64 = b.into();
+                (a - b).abs() <= tol
+            }),
         }
     }
 }
@@ -114,25 +122,35 @@ impl Limit {
 /// The angle in radians between two rotations given as (not necessarily unit) quaternions,
 /// whichever hemisphere each is in: `4·asin(‖a − b‖ / 2)` for the unit quaternions on the same
 /// side, which stays exact for tiny angles where `2·acos(|a·b|)` does not.
-pub fn rotation_angle(a: &[f64], b: &[f64]) -> f64 {
+pub fn rotation_angle<A: Number, B: Number>(a: &[A], b: &[B]) -> f64 {
     rotation_angle_above(a, b, -1.0).unwrap_or(0.0)
 }
 
 /// [`rotation_angle`] when it may exceed `floor`, else `None`, without the arcsine for the
 /// many pairs that clearly do not (`asin x <= x / √(1 − x²)`): what a running maximum needs.
-pub(crate) fn rotation_angle_above(a: &[f64], b: &[f64], floor: f64) -> Option<f64> {
-    let na: f64 = a.iter().map(|x| x * x).sum::<f64>().sqrt();
-    let nb: f64 = b.iter().map(|x| x * x).sum::<f64>().sqrt();
+pub(crate) fn rotation_angle_above<A: Number, B: Number>(
+    a: &[A],
+    b: &[B],
+    floor: f64,
+) -> Option<f64> {
+    let na: f64 = (0..a.len())
+        .map(|k| at(a, k) * at(a, k))
+        .sum::<f64>()
+        .sqrt();
+    let nb: f64 = (0..b.len())
+        .map(|k| at(b, k) * at(b, k))
+        .sum::<f64>()
+        .sqrt();
     if na == 0.0 || nb == 0.0 || !(na.is_finite() && nb.is_finite()) {
         return Some(std::f64::consts::PI);
     }
     let mut ua = [0.0; 4];
     let mut ub = [0.0; 4];
-    for (u, x) in ua.iter_mut().zip(a) {
-        *u = x / na;
+    for (u, &x) in ua.iter_mut().zip(a) {
+        *u = x.into() / na;
     }
-    for (u, y) in ub.iter_mut().zip(b) {
-        *u = y / nb;
+    for (u, &y) in ub.iter_mut().zip(b) {
+        *u = y.into() / nb;
     }
     unit_rotation_angle_above(&ua, &ub, floor)
 }
@@ -161,16 +179,16 @@ pub(crate) fn unit_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) 
 /// The error of `value` against `reference` in `metric` when it may exceed `floor`, else
 /// `None`, without the exact rotation angle (an arcsine) where it clearly does not.
 #[inline]
-pub(crate) fn error_above(
+pub(crate) fn error_above<V: Number, R: Number>(
     metric: Metric,
-    value: &[f64],
-    reference: &[f64],
+    value: &[V],
+    reference: &[R],
     floor: f64,
 ) -> Option<f64> {
     if metric != Metric::Rotation {
         return Some(metric.error(value, reference));
     }
-    let length2: f64 = value.iter().map(|x| x * x).sum();
+    let length2: f64 = (0..value.len()).map(|k| at(value, k) * at(value, k)).sum();
     let off = (1.0 - length2).abs();
     rotation_angle_above(value, reference, floor - off).map(|angle| angle + off)
 }
@@ -178,7 +196,12 @@ pub(crate) fn error_above(
 /// The larger of `current` and the error of `value` against `reference` in `metric`, skipping
 /// the exact rotation angle when it cannot be the larger.
 #[inline]
-pub(crate) fn max_error(metric: Metric, value: &[f64], reference: &[f64], current: f64) -> f64 {
+pub(crate) fn max_error<V: Number, R: Number>(
+    metric: Metric,
+    value: &[V],
+    reference: &[R],
+    current: f64,
+) -> f64 {
     error_above(metric, value, reference, current).map_or(current, |e| current.max(e))
 }
 
@@ -193,15 +216,18 @@ pub(crate) struct Channel {
     pub value_size: usize,
     /// The key times.
     pub times: Vec<f32>,
-    /// The key values (`times.len() × value_size`), rotations made hemisphere-continuous.
-    pub values: Vec<f64>,
+    /// The key values (`times.len() × value_size`), rotations made hemisphere-continuous:
+    /// `f32` as a track stores them (or a player plays them, for keys moved onto a grid).
+    pub values: Vec<f32>,
     /// The clip's sample times, shared by every channel.
     pub sample_times: Arc<Vec<f64>>,
-    /// The original curve at every sample time (`sample_times.len() × value_size`), shared
-    /// with the channel on other key grids, which keeps this reference.
-    pub samples: Arc<Vec<f64>>,
-    /// For each key, the first sample at or after it and the last sample at or before it.
-    key_samples: Vec<(usize, usize)>,
+    /// The original curve at every sample time (`sample_times.len() × value_size`) as the
+    /// player plays it (`f32`), shared with the channel on other key grids, which keeps this
+    /// reference.
+    pub samples: Arc<Vec<f32>>,
+    /// For each key, the first sample at or after it and the last sample at or before it
+    /// (`u32`: half the memory of a long take's keys).
+    key_samples: Vec<(u32, u32)>,
 }
 
 impl Channel {
@@ -209,12 +235,7 @@ impl Channel {
     /// `None` for a track without numeric keys.
     pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
         let reference = reference(track, sample_times)?;
-        let values = track
-            .values
-            .as_numbers()?
-            .iter()
-            .map(|&v| v as f64)
-            .collect();
+        let values = track.values.as_numbers()?.to_vec();
         Some(Channel::with_keys(
             track,
             metric,
@@ -231,7 +252,7 @@ impl Channel {
         metric: Metric,
         (value_size, sample_times, samples): Reference,
         times: Vec<f32>,
-        mut values: Vec<f64>,
+        mut values: Vec<f32>,
     ) -> Channel {
         if metric == Metric::Rotation && value_size == 4 {
             unroll_hemispheres(&mut values);
@@ -311,7 +332,7 @@ impl Channel {
         let samples = sample_times.len();
         let keys = self
             .key_samples
-            .partition_point(|&(_, last)| last < samples);
+            .partition_point(|&(_, last)| (last as usize) < samples);
         if keys < 2 || samples == 0 {
             return None;
         }
@@ -330,23 +351,30 @@ impl Channel {
 
     /// The sample just past the channel's last key.
     pub fn end_sample(&self) -> usize {
-        self.key_samples.last().map_or(0, |&(_, last)| last + 1)
+        self.key_samples
+            .last()
+            .map_or(0, |&(_, last)| last as usize + 1)
     }
 
-    /// The value of key `k`.
-    pub fn key_value(&self, k: usize) -> &[f64] {
-        &self.values[k * self.value_size..(k + 1) * self.value_size]
+    /// The value of key `k` (its first `value_size` components; the rest are zero).
+    pub fn key_value(&self, k: usize) -> [f64; MAX_VALUES] {
+        let mut value = [0.0; MAX_VALUES];
+        let vs = self.value_size;
+        for (slot, &v) in value.iter_mut().zip(&self.values[k * vs..(k + 1) * vs]) {
+            *slot = v.into();
+        }
+        value
     }
 
     /// The original value at sample `s`.
-    pub fn sample(&self, s: usize) -> &[f64] {
+    pub fn sample(&self, s: usize) -> &[f32] {
         &self.samples[s * self.value_size..(s + 1) * self.value_size]
     }
 
     /// The samples from key `i` to key `j`, both included.
     pub fn sample_range(&self, i: usize, j: usize) -> std::ops::Range<usize> {
-        let lo = self.key_samples[i].0;
-        let hi = self.key_samples[j].1;
+        let lo = self.key_samples[i].0 as usize;
+        let hi = self.key_samples[j].1 as usize;
         lo..(hi + 1).max(lo)
     }
 
@@ -385,11 +413,17 @@ impl Channel {
 
 /// For each key time, the first sample at or after it and the last sample at or before it
 /// (`sample_times` sorted): one walk along both when the keys are sorted, else a search each.
-fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
+fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(u32, u32)> {
+    // Sample indices fit in `u32` (a clip's samples are counted in `f64` times far below
+    // 2^32); saturating keeps an absurd clip from wrapping around.
+    let pair = |lo: usize, hi: usize| -> (u32, u32) {
+        let narrow = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        (narrow(lo), narrow(hi))
+    };
     let search = |t: f64| {
         let lo = sample_times.partition_point(|&s| s < t);
         let hi = sample_times.partition_point(|&s| s <= t);
-        (lo, hi.saturating_sub(1))
+        pair(lo, hi.saturating_sub(1))
     };
     // Unsorted (or NaN) key times: searched one by one.
     if !times.is_sorted_by(|a, b| a <= b) {
@@ -407,14 +441,14 @@ fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(usize, usize)> {
             while hi < sample_times.len() && sample_times[hi] <= t {
                 hi += 1;
             }
-            (lo, hi.saturating_sub(1))
+            pair(lo, hi.saturating_sub(1))
         })
         .collect()
 }
 
 /// What a channel measures its fits against, whatever its candidate keys: values per key, the
 /// sample times and the original curve there.
-type Reference = (usize, Arc<Vec<f64>>, Arc<Vec<f64>>);
+type Reference = (usize, Arc<Vec<f64>>, Arc<Vec<f32>>);
 
 /// The [`Reference`] of `track` at `sample_times`, or `None` for a track without numeric keys
 /// (or with more values per key than [`MAX_VALUES`]).
@@ -460,19 +494,21 @@ fn grid_times(track: &Track, step: f64) -> Option<Vec<f32>> {
 /// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
 /// to f32 like three.js's result buffer), `value_size` values per time; NaN for a track
 /// without numbers.
-pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f64> {
+pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f32> {
     if let Some(walked) = crate::model::interpolant::sample_sorted(track, times, value_size) {
         return walked;
     }
-    let mut out = vec![f64::NAN; times.len() * value_size];
+    let mut out = vec![f32::NAN; times.len() * value_size];
     if track.values.as_numbers().is_none() || track.is_empty() || value_size > MAX_VALUES {
         return out;
     }
     let mut sampler = Sampler::new(track);
+    let mut value = [0.0; MAX_VALUES];
+    let value = &mut value[..value_size];
     for (slot, &t) in out.chunks_exact_mut(value_size).zip(times) {
-        sampler.evaluate_f64(t, slot);
-        for x in slot.iter_mut() {
-            *x = *x as f32 as f64;
+        sampler.evaluate_f64(t, value);
+        for (x, v) in slot.iter_mut().zip(value.iter()) {
+            *x = *v as f32;
         }
     }
     out
@@ -480,12 +516,16 @@ pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) ->
 
 /// Flips the sign of every quaternion (4 values per key) that points away from the one before
 /// it, so neighbouring keys have non-negative dot products (the same rotations).
-pub(crate) fn unroll_hemispheres(values: &mut [f64]) {
+pub(crate) fn unroll_hemispheres(values: &mut [f32]) {
     for k in 1..values.len() / 4 {
         let (before, after) = values.split_at_mut(k * 4);
         let prev = &before[(k - 1) * 4..];
         let q = &mut after[..4];
-        let dot: f64 = prev.iter().zip(q.iter()).map(|(a, b)| a * b).sum();
+        let dot: f64 = prev
+            .iter()
+            .zip(q.iter())
+            .map(|(&a, &b)| f64::from(a) * f64::from(b))
+            .sum();
         if dot < 0.0 {
             for x in q.iter_mut() {
                 *x = -*x;
@@ -614,13 +654,13 @@ mod tests {
                 })
                 .collect();
             times.sort_by(f32::total_cmp);
-            let want: Vec<(usize, usize)> = times
+            let want: Vec<(u32, u32)> = times
                 .iter()
                 .map(|&t| {
                     let t = t as f64;
                     let lo = samples.partition_point(|&s| s < t);
                     let hi = samples.partition_point(|&s| s <= t);
-                    (lo, hi.saturating_sub(1))
+                    (lo as u32, hi.saturating_sub(1) as u32)
                 })
                 .collect();
             assert_eq!(key_samples(&times, &samples), want, "{times:?} {samples:?}");
@@ -635,16 +675,17 @@ mod tests {
             .flat_map(|k| [(k as f32 * 0.7).sin(), k as f32 * 0.1, 0.0])
             .collect();
         let track = Track::numeric("a.position", TrackKind::Vector, times, values);
-        let samples: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
-        let own = Channel::new(&track, Metric::Translation, samples.clone()).unwrap();
-        let grid = Channel::on_grid(&track, Metric::Translation, samples, 1.0 / 32.0).unwrap();
+        let sample_times: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
+        let own = Channel::new(&track, Metric::Translation, sample_times.clone()).unwrap();
+        let grid = Channel::on_grid(&track, Metric::Translation, sample_times, 1.0 / 32.0).unwrap();
         assert_eq!(grid.times.len(), 65, "0, 1/32, …, 2 s");
         assert!(grid.times.iter().all(|&t| (t * 32.0).fract() == 0.0));
         assert_eq!(grid.samples, own.samples, "measured against the original");
         // Each grid key is the value the original plays there.
         let played = sample_numbers(&track, &[0.5, 1.0 / 32.0], 3);
-        assert_eq!(grid.key_value(16), &played[..3]);
-        assert_eq!(grid.key_value(1), &played[3..]);
+        let played: Vec<f64> = played.iter().map(|&v| v.into()).collect();
+        assert_eq!(grid.key_value(16)[..3], played[..3]);
+        assert_eq!(grid.key_value(1)[..3], played[3..]);
         // Every sample falls in the range of the keys around it.
         assert_eq!(grid.sample_range(0, 64), 0..121);
         // Steps keep their own keys.
@@ -656,7 +697,9 @@ mod tests {
 
     #[test]
     fn quaternions_are_unrolled_onto_one_hemisphere() {
-        let mut values = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.1, 0.0, 0.0, 0.99];
+        let mut values = vec![
+            0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0, 0.1, 0.0, 0.0, 0.99,
+        ];
         unroll_hemispheres(&mut values);
         assert_eq!(values[4..8], [0.0, 0.0, 0.0, 1.0]);
         assert_eq!(values[8..], [0.1, 0.0, 0.0, 0.99]);

@@ -57,8 +57,9 @@ pub(crate) struct Fitted {
     /// The largest error at any sample, in the channel's metric, when it was asked for (a
     /// joint's channel is measured through the world instead).
     pub error: Option<f64>,
-    /// The fitted curve at every sample time of the channel (`samples × value_size`).
-    pub sampled: Vec<f64>,
+    /// The fitted curve at every sample time of the channel (`samples × value_size`), as a
+    /// player keeps it (`f32`).
+    pub sampled: Vec<f32>,
 }
 
 /// The end slopes of a segment, per component (unused for a straight segment).
@@ -130,10 +131,8 @@ pub(crate) fn fit_sampled(
         return Some(constant);
     }
     let n = channel.times.len();
-    let vs = channel.value_size;
     let limit = Limit::new(channel.metric, tolerance);
-    let mut from = [0.0; MAX_VALUES];
-    from[..vs].copy_from_slice(channel.key_value(0));
+    let mut from = channel.key_value(0);
     let mut segments: Vec<Segment> = Vec::new();
     let mut i = 0;
     let mut reach = 1usize;
@@ -219,7 +218,7 @@ pub(crate) fn fit_sampled(
 }
 
 /// The largest error of a curve sampled at every sample of `channel` against the original.
-fn error_of_sampled(channel: &Channel, sampled: &[f64]) -> f64 {
+fn error_of_sampled(channel: &Channel, sampled: &[f32]) -> f64 {
     let vs = channel.value_size;
     sampled
         .chunks_exact(vs)
@@ -232,16 +231,17 @@ fn error_of_sampled(channel: &Channel, sampled: &[f64]) -> f64 {
 fn constant_fit(channel: &Channel, tolerance: f64) -> Option<Fitted> {
     let vs = channel.value_size;
     let value: Vec<f64> = if channel.metric == Metric::Rotation {
-        channel.key_value(0).to_vec()
+        channel.key_value(0)[..vs].to_vec()
     } else {
         (0..vs)
             .map(|c| {
-                let (lo, hi) = channel
-                    .samples
-                    .chunks_exact(vs)
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                        (lo.min(v[c]), hi.max(v[c]))
-                    });
+                let (lo, hi) = channel.samples.chunks_exact(vs).fold(
+                    (f64::INFINITY, f64::NEG_INFINITY),
+                    |(lo, hi), v| {
+                        let x = f64::from(v[c]);
+                        (lo.min(x), hi.max(x))
+                    },
+                );
                 if lo.is_finite() && hi.is_finite() {
                     lo + (hi - lo) / 2.0
                 } else {
@@ -251,23 +251,22 @@ fn constant_fit(channel: &Channel, tolerance: f64) -> Option<Fitted> {
             .collect()
     };
     let value32: Vec<f32> = value.iter().map(|&v| v as f32).collect();
-    let value: Vec<f64> = value32.iter().map(|&v| v as f64).collect();
     let mut error: f64 = 0.0;
     for s in channel.samples.chunks_exact(vs) {
-        error = error.max(channel.metric.error(&value, s));
+        error = error.max(channel.metric.error(&value32, s));
         if error > tolerance {
             return None;
         }
+    }
+    let samples = channel.samples.len() / vs.max(1);
+    let mut sampled = Vec::with_capacity(samples * vs);
+    for _ in 0..samples {
+        sampled.extend_from_slice(&value32);
     }
     let mut track = channel.empty_track();
     track.times = vec![channel.times[0]];
     track.values = Values::Numbers(value32);
     track.interpolation = Interpolation::Linear;
-    let samples = channel.samples.len() / vs.max(1);
-    let mut sampled = Vec::with_capacity(samples * vs);
-    for _ in 0..samples {
-        sampled.extend_from_slice(&value);
-    }
     Some(Fitted {
         track,
         error: Some(error),
@@ -301,9 +300,7 @@ fn segment(
     if t1 <= t0 {
         return None;
     }
-    let vs = channel.value_size;
-    let mut own = [0.0; MAX_VALUES];
-    own[..vs].copy_from_slice(channel.key_value(j));
+    let own = channel.key_value(j);
     let Some(flat_where_level) = cubic else {
         let none = ([0.0; MAX_VALUES], [0.0; MAX_VALUES]);
         if !ends.last
@@ -390,7 +387,7 @@ fn fitted_end(channel: &Channel, i: usize, j: usize, ends: &Ends, own: &Value) -
         uu += u * u;
         let y = channel.sample(s);
         for c in 0..vs {
-            uy[c] += u * (y[c] - v0[c]);
+            uy[c] += u * (f64::from(y[c]) - v0[c]);
         }
     }
     if uu <= 0.0 {
@@ -546,7 +543,7 @@ fn hermite_slopes(channel: &Channel, i: usize, j: usize, flat_where_level: bool)
         s22 += h11 * h11;
         let y = channel.sample(s);
         for c in 0..vs {
-            let r = y[c] - h00 * v0[c] - h01 * v1[c];
+            let r = f64::from(y[c]) - h00 * v0[c] - h01 * v1[c];
             r1[c] += h10 * r;
             r2[c] += h11 * r;
         }
@@ -591,7 +588,7 @@ fn build(
     kept.extend(segments.iter().map(|s| s.0));
     let times: Vec<f32> = kept.iter().map(|&k| channel.times[k]).collect();
     let mut values = Vec::with_capacity(kept.len() * vs);
-    values.extend(channel.key_value(0).iter().map(|&v| v as f32));
+    values.extend_from_slice(&channel.values[..vs]);
     for (_, _, value) in segments {
         values.extend(value[..vs].iter().map(|&v| v as f32));
     }
@@ -641,30 +638,37 @@ fn build(
     }
 }
 
-/// The fitted curve at every sample as the fit draws it (f64): the first key's value before
-/// it, the last's after it.
-fn drawn(channel: &Channel, segments: &[Segment], cubic: bool) -> Vec<f64> {
+/// The fitted curve at every sample as the fit draws it (f64, then rounded to `f32` as a player
+/// keeps it): the first key's value before it, the last's after it.
+fn drawn(channel: &Channel, segments: &[Segment], cubic: bool) -> Vec<f32> {
     let vs = channel.value_size;
     let samples = channel.sample_times.len();
-    let mut sampled = vec![0.0; samples * vs];
+    let mut sampled = vec![0.0f32; samples * vs];
+    let put = |slot: &mut [f32], value: &[f64]| {
+        for (x, &v) in slot.iter_mut().zip(value) {
+            *x = v as f32;
+        }
+    };
     let first = channel.sample_range(0, 0).start;
     for s in 0..first.min(samples) {
-        sampled[s * vs..(s + 1) * vs].copy_from_slice(channel.key_value(0));
+        sampled[s * vs..(s + 1) * vs].copy_from_slice(&channel.values[..vs]);
     }
     let mut start = 0;
-    let mut from = [0.0; MAX_VALUES];
-    from[..vs].copy_from_slice(channel.key_value(0));
-    for (end, slopes, value) in segments {
-        let curve = Curve::new(channel, start, *end, &from, value, cubic.then_some(slopes));
+    let mut from = channel.key_value(0);
+    let mut value = [0.0; MAX_VALUES];
+    let at = &mut value[..vs];
+    for (end, slopes, to) in segments {
+        let curve = Curve::new(channel, start, *end, &from, to, cubic.then_some(slopes));
         for s in channel.sample_range(start, *end) {
-            curve.at(channel.sample_times[s], &mut sampled[s * vs..(s + 1) * vs]);
+            curve.at(channel.sample_times[s], at);
+            put(&mut sampled[s * vs..(s + 1) * vs], at);
         }
         start = *end;
-        from = *value;
+        from = *to;
     }
     let last = channel.sample_range(start, start).end;
     for s in last..samples {
-        sampled[s * vs..(s + 1) * vs].copy_from_slice(&from[..vs]);
+        put(&mut sampled[s * vs..(s + 1) * vs], &from[..vs]);
     }
     sampled
 }
@@ -798,7 +802,12 @@ mod tests {
         for (s, &t) in c.sample_times.iter().enumerate() {
             let u = t / 2.0;
             let want = crate::model::interpolant::slerp_flat(q(0), q(1), u);
-            assert_eq!(&f.sampled[s * 4..s * 4 + 4], &want[..], "at {t}");
+            // Drawn in f64, kept as a player keeps it.
+            assert_eq!(
+                &f.sampled[s * 4..s * 4 + 4],
+                &want.map(|v| v as f32)[..],
+                "at {t}"
+            );
         }
     }
 

@@ -51,7 +51,7 @@ enum Weight {
     /// Never animated.
     Fixed(f64),
     /// Animated by the track of this name; the original's value at every sample.
-    Track(String, Vec<f64>),
+    Track(String, Vec<f32>),
 }
 
 /// Every vertex of a model, posed against the tree.
@@ -186,7 +186,7 @@ impl MeshProbe {
             .map(|t| (t.name.as_str(), t))
             .collect();
         // The candidate's morph weights at every sample, per part and target.
-        let weights: Vec<Vec<Option<Vec<f64>>>> = self
+        let weights: Vec<Vec<Option<Vec<f32>>>> = self
             .parts
             .iter()
             .map(|part| {
@@ -261,7 +261,7 @@ impl Part {
         a: &Pose,
         b: &Pose,
         s: usize,
-        candidate: &[Option<Vec<f64>>],
+        candidate: &[Option<Vec<f32>>],
         scratch: &mut (Vec<DAffine3>, Vec<DAffine3>),
     ) -> (f64, usize) {
         let world = |pose: &Pose, place: Place| match place {
@@ -285,13 +285,13 @@ impl Part {
             .iter()
             .map(|w| match w {
                 Weight::Fixed(v) => *v,
-                Weight::Track(_, v) => v[s],
+                Weight::Track(_, v) => f64::from(v[s]),
             })
             .collect();
         let wb: Vec<f64> = wa
             .iter()
             .zip(candidate)
-            .map(|(&o, c)| c.as_ref().map_or(o, |c| c[s]))
+            .map(|(&o, c)| c.as_ref().map_or(o, |c| f64::from(c[s])))
             .collect();
         let mut best = (0.0, 0);
         for (v, base) in self.positions.iter().enumerate() {

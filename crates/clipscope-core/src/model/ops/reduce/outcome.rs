@@ -32,7 +32,7 @@ pub(crate) struct Outcome {
     /// False when it is the lossless optimize of the original.
     pub lossy: bool,
     /// The fit's curve at every sample time (`None`: the original curve).
-    pub sampled: Option<Vec<f64>>,
+    pub sampled: Option<Vec<f32>>,
 }
 
 impl Outcome {

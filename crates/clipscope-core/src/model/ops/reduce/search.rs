@@ -79,7 +79,7 @@ struct Tried {
     tracks: Vec<Track>,
     /// Each channel's values at every sample as posed: the player's (`sample_numbers`) for a
     /// fitted track, `None` for a kept one (posed with the channel's own samples).
-    sampled: Vec<Option<Vec<f64>>>,
+    sampled: Vec<Option<Vec<f32>>>,
     /// The comparison, chunk by chunk.
     chunks: Vec<Chunk>,
 }
@@ -145,7 +145,7 @@ impl WorldSearch {
             fitted.push(fit);
         }
         let headings = headings(&tree, &targets);
-        let sampled: Vec<&[f64]> = channels.iter().map(|c| c.samples.as_slice()).collect();
+        let sampled: Vec<&[f32]> = channels.iter().map(|c| c.samples.as_slice()).collect();
         let kept_tracks: Vec<&Track> = kept.iter().collect();
         let heading_samples = heading_samples(&tree, &headings, &kept_tracks, sample_times);
         let inputs = inputs(
@@ -203,7 +203,7 @@ impl WorldSearch {
                     .played(&channels[i])
             })
             .collect();
-        let slices: Vec<&[f64]> = outcomes
+        let slices: Vec<&[f32]> = outcomes
             .iter()
             .zip(channels)
             .map(|(o, c)| o.sampled.as_deref().unwrap_or(&c.samples))
@@ -587,7 +587,7 @@ impl WorldSearch {
             Some(c) => c.sample_times.clone(),
             None => return (MeshError::default(), Vec::new()),
         };
-        let original: Vec<&[f64]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
+        let original: Vec<&[f32]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
         let kept: Vec<&Track> = self.kept.iter().collect();
         let original_headings = heading_samples(&self.tree, &self.headings, &kept, &times);
         let a = inputs(
@@ -703,7 +703,7 @@ fn inputs<'s>(
     tree: &Tree,
     targets: &[(usize, Property)],
     channels: &[Channel],
-    sampled: &[&'s [f64]],
+    sampled: &[&'s [f32]],
     interpolations: &[Interpolation],
     headings: &[Heading],
     heading_samples: &'s [Vec<f64>],

@@ -19,7 +19,7 @@ use super::tree::{Local, Tree};
 use crate::model::prefetch::prefetch;
 
 /// One animated property's samples and how many values each has.
-pub(crate) type Samples<'a> = Option<(&'a [f64], usize)>;
+pub(crate) type Samples<'a> = Option<(&'a [f32], usize)>;
 
 /// What drives one node: the sampled values of each animated property (`None` for rest), and
 /// for an auto-oriented layer its heading in degrees at each sample.
@@ -54,7 +54,7 @@ impl<'a> NodeInput<'a> {
 
     /// The values of `property` at sample `s`, if animated.
     #[inline]
-    fn at(&self, property: Property, s: usize) -> Option<&'a [f64]> {
+    fn at(&self, property: Property, s: usize) -> Option<&'a [f32]> {
         self.values[property as usize].map(|(v, n)| &v[s * n..(s + 1) * n])
     }
 }
@@ -292,7 +292,7 @@ fn trs_transform(
         let (v, n) = samples?;
         prefetch(v, ahead * n);
         let v = &v[s * n..(s + 1) * n];
-        Some(std::array::from_fn(|k| v[k]))
+        Some(std::array::from_fn(|k| f64::from(v[k])))
     }
     let p = read::<3>(values[Property::Position as usize], s, ahead).unwrap_or(*position);
     let q = match read::<4>(values[Property::Quaternion as usize], s, ahead) {
@@ -329,16 +329,16 @@ fn local_transform(
         &Local::Layer { ddd, auto_orient } => {
             input.prefetch(s + PREFETCH_AHEAD);
             let get = |p: Property| input.at(p, s);
-            let triple = |v: Option<&[f64]>, default: f64| -> [f64; 3] {
+            let triple = |v: Option<&[f32]>, default: f64| -> [f64; 3] {
                 let mut out = [default; 3];
                 if let Some(v) = v {
-                    for (o, x) in out.iter_mut().zip(v) {
-                        *o = *x;
+                    for (o, &x) in out.iter_mut().zip(v) {
+                        *o = x.into();
                     }
                 }
                 out
             };
-            let scalar = |p: Property| get(p).map_or(0.0, |v| v[0]);
+            let scalar = |p: Property| get(p).map_or(0.0, |v| f64::from(v[0]));
             let mut position = triple(get(Property::LayerPosition), 0.0);
             for (axis, p) in [
                 Property::PositionX,
@@ -349,7 +349,7 @@ fn local_transform(
             .enumerate()
             {
                 if let Some(v) = get(p) {
-                    position[axis] = v[0];
+                    position[axis] = v[0].into();
                 }
             }
             if !ddd {
@@ -732,7 +732,7 @@ mod tests {
         )
     }
 
-    fn quaternion(q: &[f64]) -> NodeInput<'_> {
+    fn quaternion(q: &[f32]) -> NodeInput<'_> {
         let mut input = NodeInput::default();
         input.values[Property::Quaternion as usize] = Some((q, 4));
         input
@@ -742,8 +742,10 @@ mod tests {
     fn a_hip_rotation_moves_the_knee_and_the_shells_by_their_levers() {
         let tree = chain();
         let rest = evaluate(&tree, &[], &[0.0]);
-        let angle: f64 = 0.01;
-        let q = [0.0, 0.0, (angle / 2.0).sin(), (angle / 2.0).cos()];
+        // The turn as sampled values hold it (f32), and its angle exactly.
+        let half: f64 = 0.005;
+        let q = [0.0, 0.0, half.sin() as f32, half.cos() as f32];
+        let angle = 2.0 * f64::from(q[2]).atan2(f64::from(q[3]));
         let inputs = [quaternion(&q)];
         let (e, per_node) = rest.compare(&tree, &inputs, true);
         let chord = 2.0 * (angle / 2.0).sin();
@@ -768,9 +770,9 @@ mod tests {
     fn a_3d_node_composes_its_sampled_position_rotation_and_scale() {
         let tree = chain();
         // Two samples of each; the pose at the second must read the second.
-        let position = [9.0, 9.0, 9.0, 0.5, 1.5, -2.0];
-        let euler = [9.0, 9.0, 9.0, 0.3, -0.2, 0.1];
-        let scale = [9.0, 9.0, 9.0, 1.0, 2.0, 0.5];
+        let position = [9.0f32, 9.0, 9.0, 0.5, 1.5, -2.0];
+        let euler = [9.0f32, 9.0, 9.0, 0.3, -0.2, 0.1];
+        let scale = [9.0f32, 9.0, 9.0, 1.0, 2.0, 0.5];
         let mut hip = NodeInput::default();
         hip.values[Property::Position as usize] = Some((&position, 3));
         hip.values[Property::Euler as usize] = Some((&euler, 3));
@@ -782,17 +784,20 @@ mod tests {
             knee.unit_rotation = unit;
             let mut pose = Pose::new(&tree);
             pose.solve(&tree, &[hip, knee], 1, true);
-            let hip_local = compose([0.5, 1.5, -2.0], euler_xyz(0.3, -0.2, 0.1), [1.0, 2.0, 0.5]);
+            // The samples are f32, read exactly.
+            let (x, y, z) = (f64::from(0.3f32), f64::from(-0.2f32), f64::from(0.1f32));
+            let hip_local = compose([0.5, 1.5, -2.0], euler_xyz(x, y, z), [1.0, 2.0, 0.5]);
             assert_eq!(pose.world[0], hip_local);
+            let knee_y = f64::from(0.6f32);
             let knee_q = if unit {
-                normalized([0.0, 0.6, 0.0, 1.0])
+                normalized([0.0, knee_y, 0.0, 1.0])
             } else {
-                [0.0, 0.6, 0.0, 1.0]
+                [0.0, knee_y, 0.0, 1.0]
             };
             // The knee keeps its rest position and scale.
             let knee_local = compose([0.0, -0.5, 0.0], knee_q, [1.0; 3]);
             assert_eq!(pose.world[1], hip_local * knee_local);
-            let hip_unit = normalized(euler_xyz(0.3, -0.2, 0.1));
+            let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);
             assert_eq!(pose.rotation[1], multiply(hip_unit, knee_unit));
         }

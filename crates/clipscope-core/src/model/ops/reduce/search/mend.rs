@@ -69,12 +69,12 @@ impl WorldSearch {
             }
             // Each keyed channel's new track and values, and the pieces where it plays
             // differently (its values move out of the try meanwhile, and back).
-            let taken: Vec<(usize, Vec<f32>, Option<Vec<f64>>)> = by_channel
+            let taken: Vec<(usize, Vec<f32>, Option<Vec<f32>>)> = by_channel
                 .into_iter()
                 .map(|(i, times)| (i, times, attempt.outcomes[i].sampled.take()))
                 .collect();
             let outcomes = &attempt.outcomes;
-            let keyed: Vec<(usize, Track, Vec<f64>, Vec<usize>)> = taken
+            let keyed: Vec<(usize, Track, Vec<f32>, Vec<usize>)> = taken
                 .into_par_iter()
                 .map(|(i, times, sampled)| {
                     let old = &outcomes[i].track;
@@ -190,7 +190,7 @@ impl WorldSearch {
     }
 
     /// Each channel's values at every sample as `attempt` plays them.
-    fn played_values<'a>(&'a self, attempt: &'a Attempt) -> Vec<&'a [f64]> {
+    fn played_values<'a>(&'a self, attempt: &'a Attempt) -> Vec<&'a [f32]> {
         attempt
             .outcomes
             .iter()
@@ -332,7 +332,7 @@ fn grid_time(from: f32, to: f32, time: f64, step: f64) -> Option<f32> {
 fn replay(
     old: &Track,
     new: &Track,
-    sampled: &mut [f64],
+    sampled: &mut [f32],
     times: &[f64],
     value_size: usize,
 ) -> Vec<usize> {
@@ -429,7 +429,7 @@ fn add_keys(track: &mut Track, original: &Track, mut times: Vec<f32>, metric: Me
             if nt >= t {
                 break;
             }
-            let mut v: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+            let mut v: Vec<f32> = v.to_vec();
             if metric == Metric::Rotation
                 && let Some(prev) = out_values.len().checked_sub(vs).map(|p| &out_values[p..])
             {
@@ -497,7 +497,10 @@ mod tests {
         let values = fitted.values.as_numbers().unwrap();
         let expected = sample_numbers(&original, &[0.5], 4);
         for (got, want) in values[4..8].iter().zip(&expected) {
-            assert!((f64::from(*got) + want).abs() < 1e-6, "{values:?}");
+            assert!(
+                (f64::from(*got) + f64::from(*want)).abs() < 1e-6,
+                "{values:?}"
+            );
         }
         assert_eq!(values[12..], q(2.0));
     }

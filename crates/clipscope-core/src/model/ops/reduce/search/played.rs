@@ -14,7 +14,7 @@ use crate::model::{Interpolation, Track};
 /// the channels' sample times, with the headings they give auto-oriented layers.
 pub(super) struct Played<'t> {
     /// Each track's values at every sample (`None`: the tried values, `reused`).
-    sampled: Vec<Option<Vec<f64>>>,
+    sampled: Vec<Option<Vec<f32>>>,
     /// Whether each track is the tried one, whose values are reused.
     pub(super) reused: Vec<bool>,
     /// The try reused.
@@ -64,7 +64,7 @@ impl<'t> Played<'t> {
 
     /// Track `i`'s values at every sample (`fallback` where neither played nor tried, which
     /// does not happen).
-    pub(super) fn values<'s>(&'s self, i: usize, fallback: &'s [f64]) -> &'s [f64] {
+    pub(super) fn values<'s>(&'s self, i: usize, fallback: &'s [f32]) -> &'s [f32] {
         match (&self.sampled[i], self.tried) {
             (Some(v), _) => v,
             (None, Some(t)) => t.sampled[i].as_deref().unwrap_or(fallback),
@@ -74,7 +74,7 @@ impl<'t> Played<'t> {
 
     /// What drives each node of `search`'s tree.
     pub(super) fn inputs<'s>(&'s self, search: &'s WorldSearch) -> Vec<NodeInput<'s>> {
-        let slices: Vec<&[f64]> = (0..self.sampled.len())
+        let slices: Vec<&[f32]> = (0..self.sampled.len())
             .map(|i| self.values(i, &search.channels[i].samples))
             .collect();
         inputs(

@@ -19,7 +19,7 @@ pub(super) struct Variants {
     /// The channel on the grid [`COARSE_GRID`] times coarser than the key grid.
     coarse: OnceLock<Option<Channel>>,
     /// The kept track as the file stores it and its values at every sample.
-    stored_kept: OnceLock<Option<(Track, Vec<f64>)>>,
+    stored_kept: OnceLock<Option<(Track, Vec<f32>)>>,
 }
 
 impl Variants {
@@ -56,7 +56,7 @@ impl Variants {
         kept: &Track,
         channel: &Channel,
         stored: Option<&Stored>,
-    ) -> Option<&(Track, Vec<f64>)> {
+    ) -> Option<&(Track, Vec<f32>)> {
         self.stored_kept
             .get_or_init(|| {
                 let stored = stored?;
