@@ -52,7 +52,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use channel::{Metric, rotation_angle};
+pub use channel::{Metric, Number, rotation_angle};
 pub use fit::CurveFit;
 pub use trace::Trace;
 pub use tree::{BONE_FRACTION, PointKind};
