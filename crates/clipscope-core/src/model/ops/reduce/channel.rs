@@ -414,12 +414,9 @@ impl Channel {
 /// For each key time, the first sample at or after it and the last sample at or before it
 /// (`sample_times` sorted): one walk along both when the keys are sorted, else a search each.
 fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(u32, u32)> {
-    // Sample indices fit in `u32` (a clip's samples are counted in `f64` times far below
-    // 2^32); saturating keeps an absurd clip from wrapping around.
-    let pair = |lo: usize, hi: usize| -> (u32, u32) {
-        let narrow = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-        (narrow(lo), narrow(hi))
-    };
+    // Sample indices fit in `u32`; saturating keeps an absurd clip from wrapping around.
+    let narrow = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+    let pair = |lo: usize, hi: usize| (narrow(lo), narrow(hi));
     let search = |t: f64| {
         let lo = sample_times.partition_point(|&s| s < t);
         let hi = sample_times.partition_point(|&s| s <= t);
