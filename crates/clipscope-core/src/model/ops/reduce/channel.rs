@@ -317,6 +317,21 @@ impl Channel {
         Some(Channel::on_times(track, self.metric, reference, times))
     }
 
+    /// [`Channel::regrid`] with only the keys over this channel's samples (a pilot's prefix
+    /// of the take: the grid's keys past its last sample are not made); `None` where fewer
+    /// than two are.
+    pub fn regrid_within(&self, track: &Track, step: f64) -> Option<Channel> {
+        let mut times = grid_times(track, step)?;
+        let end = *self.sample_times.last()?;
+        times.truncate(times.partition_point(|&t| f64::from(t) <= end));
+        let reference = (
+            self.value_size,
+            self.sample_times.clone(),
+            self.samples.clone(),
+        );
+        (times.len() >= 2).then(|| Channel::on_times(track, self.metric, reference, times))
+    }
+
     /// The channel of `track` (its [`Reference`]) with its candidate keys at `times`, valued
     /// as the track plays there.
     fn on_times(track: &Track, metric: Metric, reference: Reference, times: Vec<f32>) -> Channel {
@@ -534,7 +549,7 @@ pub(crate) fn unroll_hemispheres(values: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::TrackKind;
+    use crate::model::{TrackKind, Values};
     use clipscope_test_support::rng::Rng;
 
     fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
@@ -631,6 +646,42 @@ mod tests {
             assert!(rotation_angle_above(&a, &b, exact * 1.01).is_none());
         }
         assert!(skipped > 0);
+    }
+
+    #[test]
+    fn a_pilot_regrids_only_over_its_own_samples() {
+        // Ten seconds at 30 fps; a pilot over the first 2 s.
+        let times: Vec<f32> = (0..301).map(|i| i as f32 / 30.0).collect();
+        let values = times.iter().flat_map(|&t| [t.sin(), t, 0.5]).collect();
+        let track = Track::new(
+            "a.position",
+            TrackKind::Vector,
+            times,
+            Values::Numbers(values),
+        );
+        let clip = crate::model::Clip::new("c", -1.0, vec![track.clone()]);
+        let all = Arc::new(super::super::plan::sample_times(&clip));
+        let whole = Channel::on_grid(&track, Metric::Translation, all.clone(), 1.0 / 32.0).unwrap();
+        let head = Arc::new(all[..121].to_vec());
+        let pilot = whole.prefix(&head).unwrap();
+        let fine = pilot.regrid_within(&track, 1.0 / 64.0).unwrap();
+        let whole_fine = whole.regrid(&track, 1.0 / 64.0).unwrap();
+        // The finer grid's keys up to the pilot's last sample (2 s), valued as the whole's.
+        let keys = whole_fine
+            .times
+            .partition_point(|&t| f64::from(t) <= head[120]);
+        assert_eq!(fine.times, whole_fine.times[..keys]);
+        assert_eq!(fine.times.last(), Some(&2.0));
+        assert_eq!(fine.values, whole_fine.values[..keys * 3]);
+        assert_eq!(fine.key_samples, whole_fine.key_samples[..keys]);
+        assert_eq!(fine.samples, pilot.samples);
+        // Too short a stretch for two keys.
+        let one = Arc::new(all[..1].to_vec());
+        let tiny = Channel {
+            sample_times: one,
+            ..pilot.clone()
+        };
+        assert!(tiny.regrid_within(&track, 1.0 / 64.0).is_none());
     }
 
     #[test]

@@ -86,7 +86,14 @@ pub(crate) fn fit(
     curves: CurveFit,
     measure: bool,
 ) -> Option<Fitted> {
-    fit_sampled(channel, tolerance, curves, measure, Sampling::Played, None)
+    fit_sampled(
+        channel,
+        tolerance,
+        curves,
+        measure,
+        (Sampling::Played, None),
+        usize::MAX,
+    )
 }
 
 /// How a fit's curve is sampled at every sample time of its channel.
@@ -102,21 +109,24 @@ pub(crate) enum Sampling {
     Later,
 }
 
-/// [`fit`], the fitted curve at every sample as the player plays the track when `played` (the
-/// track rounded as `stored` says first), else as the fit draws it (in f64, a little cheaper:
-/// what a pilot try measures).
+/// [`fit`], the fitted curve at every sample as `sampling` says (the track rounded as
+/// `stored` says first, where it is played); `None` too when it would take more than
+/// `most_keys` keys (a fit with more is of no use to the caller, and stops early).
 pub(crate) fn fit_sampled(
     channel: &Channel,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
-    sampling: Sampling,
-    stored: Option<&Stored>,
+    (sampling, stored): (Sampling, Option<&Stored>),
+    most_keys: usize,
 ) -> Option<Fitted> {
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
         CurveFit::Linear => None,
     };
+    if most_keys == 0 {
+        return None;
+    }
     if let Some(mut constant) = constant_fit(channel, tolerance) {
         if let (true, Some(stored)) = (sampling != Sampling::Drawn, stored) {
             stored.apply(&mut constant.track);
@@ -206,6 +216,10 @@ pub(crate) fn fit_sampled(
         reach = good;
         from = good_slopes.1;
         segments.push((i + good, good_slopes.0, good_slopes.1));
+        // One key per segment and the first.
+        if segments.len() >= most_keys {
+            return None;
+        }
         i += good;
     }
     Some(build(
@@ -793,7 +807,8 @@ mod tests {
             [half.sin(), 0.0, 0.0, half.cos()]
         });
         let c = channel(&track, Metric::Rotation);
-        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, Sampling::Drawn, None).unwrap();
+        let drawn = (Sampling::Drawn, None);
+        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, drawn, usize::MAX).unwrap();
         assert_eq!(f.track.len(), 2);
         let q = |k: usize| {
             let v = f.track.values.as_numbers().unwrap();
@@ -809,6 +824,29 @@ mod tests {
                 "at {t}"
             );
         }
+    }
+
+    #[test]
+    fn a_fit_past_its_most_keys_stops_with_none() {
+        // A wobble that takes several keys: the same fit within its count, none below it.
+        let track = vector(121, |t| [(t * 5.0).sin(), (t * 3.0).cos(), t]);
+        let c = channel(&track, Metric::Translation);
+        let played = (Sampling::Played, None);
+        let fit = |most| fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, most);
+        let all = fit(usize::MAX).unwrap();
+        let keys = all.track.len();
+        assert!(keys > 3, "{keys} keys");
+        let capped = fit(keys).unwrap();
+        assert_eq!((capped.track, capped.sampled), (all.track, all.sampled));
+        assert!(fit(keys - 1).is_none());
+        // Not even the one key of a constant.
+        let still = vector(31, |_| [1.0, 2.0, 3.0]);
+        let c = channel(&still, Metric::Translation);
+        assert_eq!(
+            fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, 1).map(|f| f.track.len()),
+            Some(1)
+        );
+        assert!(fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, 0).is_none());
     }
 
     #[test]

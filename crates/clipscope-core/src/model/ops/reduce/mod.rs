@@ -368,6 +368,7 @@ impl<'c> Reducer<'c> {
     ) -> Reducer<'c> {
         let t0 = std::time::Instant::now();
         let plan = Plan::new(clip, skeleton, model, options);
+        options.trace.line(format_args!("  planned"));
         let probe = match (model, &plan.tree) {
             (Some(model), Some(tree)) => MeshProbe::new(model, tree, clip, &plan.sample_times),
             _ => None,

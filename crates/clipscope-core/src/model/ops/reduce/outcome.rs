@@ -87,22 +87,25 @@ pub(crate) fn fit_channel(
         tolerance,
         curves,
         measure,
-        Sampling::Played,
-        stored,
+        (Sampling::Played, stored),
+        usize::MAX,
     )
 }
 
-/// [`fit_channel`], the fit's curve sampled as `sampling` says.
+/// [`fit_channel`], the fit's curve sampled as `sampling` says, and kept whole too when the
+/// fit would take more than `most_keys` keys (it stops there).
 pub(crate) fn fit_channel_sampled(
     channel: &Channel,
     kept: &Track,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
-    sampling: Sampling,
-    stored: Option<&Stored>,
+    played: (Sampling, Option<&Stored>),
+    most_keys: usize,
 ) -> Outcome {
-    match fit::fit_sampled(channel, tolerance, curves, measure, sampling, stored) {
+    // A fit of no fewer keys than the kept track is of no use.
+    let most_keys = most_keys.min(kept.len().saturating_sub(1));
+    match fit::fit_sampled(channel, tolerance, curves, measure, played, most_keys) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Outcome {
                 track: f.track,

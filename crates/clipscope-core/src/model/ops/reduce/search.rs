@@ -1,13 +1,14 @@
 //! The world search: the loosest tolerance for each node channel that keeps the whole pose
 //! within the budget.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use super::channel::Channel;
-use super::cost::{mean_gap, packed_bits};
+use super::cost::packed_bits;
 use super::fit::{CurveFit, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
@@ -20,11 +21,13 @@ use super::{ReduceOptions, Stored};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
 
+mod grids;
 mod mend;
 mod played;
 mod polish;
 mod variants;
 
+use grids::{Fits, Grid, Grids};
 use mend::{Limits, Pieces};
 use played::Played;
 use polish::MEND_REACH;
@@ -144,6 +147,7 @@ impl WorldSearch {
             kept.push(k);
             fitted.push(fit);
         }
+        options.trace.line(format_args!("  channels sampled"));
         let headings = headings(&tree, &targets);
         let sampled: Vec<&[f32]> = channels.iter().map(|c| c.samples.as_slice()).collect();
         let kept_tracks: Vec<&Track> = kept.iter().collect();
@@ -158,6 +162,7 @@ impl WorldSearch {
             &heading_samples,
         );
         let original = world::evaluate(&tree, &inputs, sample_times);
+        options.trace.line(format_args!("  original pose"));
         let base = shares(&tree, &targets, &inputs, sample_times.len(), options);
         WorldSearch {
             tree,
@@ -181,7 +186,15 @@ impl WorldSearch {
     /// (what the final measure reports, which then reuses this comparison), and where a mend
     /// may follow, where it strays past `limits`.
     fn attempt(&self, tolerances: &[f64], limits: Limits) -> Attempt {
-        self.attempt_on(&self.channels, usize::MAX, tolerances, true, Some(limits))
+        let grids = Grids::Cheapest(&[]);
+        self.attempt_on(
+            &self.channels,
+            usize::MAX,
+            tolerances,
+            true,
+            Some(limits),
+            grids,
+        )
     }
 
     /// Fits `channels` (the search's own, or a pilot's prefixes of them; `None` where a pilot
@@ -194,15 +207,15 @@ impl WorldSearch {
         tolerances: &[f64],
         angles: bool,
         limits: Option<Limits>,
+        grids: Grids,
     ) -> Attempt {
-        let full = samples == usize::MAX;
-        let outcomes: Vec<Outcome> = (0..channels.len())
+        let (outcomes, chosen): (Vec<Outcome>, Vec<Option<Grid>>) = (0..channels.len())
             .into_par_iter()
             .map(|i| {
-                self.fit_one(i, &channels[i], tolerances[i], full)
-                    .played(&channels[i])
+                let (outcome, grid) = self.fit_one(i, &channels[i], tolerances[i], grids);
+                (outcome.played(&channels[i]), grid)
             })
-            .collect();
+            .unzip();
         let slices: Vec<&[f32]> = outcomes
             .iter()
             .zip(channels)
@@ -247,74 +260,70 @@ impl WorldSearch {
             per_joint,
             chunks,
             pieces,
+            grids: chosen,
         }
     }
 
     /// Channel `i` (`channel`: the search's own, or a pilot's prefix of it) fitted within
-    /// `tolerance` for a try: a pilot's curve as drawn; a full try's as the file stores it, on
-    /// the key grid or a finer or coarser one, whichever costs least (its values at every
-    /// sample still to be played: [`Outcome::played`]).
-    fn fit_one(&self, i: usize, channel: &Channel, tolerance: f64, full: bool) -> Outcome {
+    /// `tolerance` for a try, on the grids `grids` says ([`Grids`]): a pilot's curve as drawn;
+    /// a full try's as the file stores it (its values at every sample still to be played:
+    /// [`Outcome::played`]). With it, the grid a later try should start from, where the try
+    /// worked that out.
+    fn fit_one(
+        &self,
+        i: usize,
+        channel: &Channel,
+        tolerance: f64,
+        grids: Grids,
+    ) -> (Outcome, Option<Grid>) {
         if !self.fitted[i] {
-            return self.kept_outcome(i);
+            return (self.kept_outcome(i), None);
         }
         // A pilot measures the curves as fitted; a full try as played.
-        let sampling = match full {
-            true => Sampling::Later,
-            false => Sampling::Drawn,
+        let sampling = match grids {
+            Grids::Cheapest(_) => Sampling::Later,
+            Grids::Key | Grids::Choose => Sampling::Drawn,
         };
-        let fit = |c: &Channel| {
+        let fit = |c: &Channel, most_keys: usize| {
             fit_channel_sampled(
                 c,
                 &self.kept[i],
                 tolerance,
                 self.curves,
                 false,
-                sampling,
-                self.stored.as_ref(),
+                (sampling, self.stored.as_ref()),
+                most_keys,
             )
         };
-        let outcome = fit(channel);
-        if !full {
-            return outcome;
-        }
-        // The grid cannot follow the track: a finer grid, unless its keys cost more
-        // than every key on the times other kept tracks share.
-        let variants = &self.variants[i];
-        let fine = match outcome.lossy {
-            true => None,
-            false => variants.fine(&self.channels[i], self.key_grid),
-        };
-        let outcome = match fine {
-            Some(frames) => {
-                let on_frames = fit(frames);
-                let most = self.kept[i].len() as f64 * KEEP_SHARE;
-                if on_frames.track.len() as f64 > most {
-                    return self.kept_outcome(i);
-                }
-                on_frames
+        let (variants, whole, step) = (&self.variants[i], &self.channels[i], self.key_grid);
+        match grids {
+            Grids::Key => (fit(channel, usize::MAX), None),
+            Grids::Choose => {
+                // The other grids over the pilot's samples, and the kept keys among them.
+                let last = channel.sample_times.last().copied();
+                let kept = &self.kept[i].times;
+                let fits = Fits {
+                    channel,
+                    variant: |g| variants.over(g, channel, step).map(Cow::Owned),
+                    kept_keys: kept.partition_point(|&t| last.is_some_and(|l| f64::from(t) <= l)),
+                    step,
+                    fit,
+                };
+                let outcome = (fits.fit)(channel, usize::MAX);
+                let (_, grid) = fits.cheapest(None, Some(outcome.clone()));
+                (outcome, Some(grid))
             }
-            _ => outcome,
-        };
-        if !outcome.lossy {
-            return self.kept_outcome(i);
-        }
-        // Keys far apart on the grid: their times take a byte each, which the coarser
-        // grid may halve for a few more keys.
-        let sparse = self
-            .key_grid
-            .is_some_and(|step| mean_gap(&outcome.track) >= SPARSE * step);
-        let coarse = match sparse {
-            true => variants.coarse(&self.channels[i], self.key_grid),
-            false => None,
-        };
-        match coarse {
-            Some(coarse) => {
-                let on_coarse = fit(coarse);
-                let cheaper = on_coarse.lossy && packed_bits(&on_coarse) < packed_bits(&outcome);
-                if cheaper { on_coarse } else { outcome }
+            Grids::Cheapest(hints) => {
+                let fits = Fits {
+                    channel,
+                    variant: |g| variants.on(g, whole, step).map(Cow::Borrowed),
+                    kept_keys: self.kept[i].len(),
+                    step,
+                    fit,
+                };
+                let (outcome, grid) = fits.cheapest(hints.get(i).copied().flatten(), None);
+                (outcome.unwrap_or_else(|| self.kept_outcome(i)), Some(grid))
             }
-            _ => outcome,
         }
     }
 
@@ -336,11 +345,18 @@ impl WorldSearch {
         let angles = angle_budget.is_some();
         let feasible = |e: &WorldError| within(e, budget, angle_budget);
         let mut tolerances = self.base.clone();
+        // The grid each channel's full fit starts from, as the last pilot found.
+        let mut hints = Vec::new();
         if let Some((channels, samples)) = self.pilot() {
             // Tune the first shares on the take's beginning, a fraction of the cost of a try.
-            for _ in 0..PILOT_ROUNDS {
+            for round in 1..=PILOT_ROUNDS {
                 let t0 = std::time::Instant::now();
-                let pilot = self.attempt_on(&channels, samples, &tolerances, angles, None);
+                let grids = match round == PILOT_ROUNDS && self.key_grid.is_some() {
+                    true => Grids::Choose,
+                    false => Grids::Key,
+                };
+                let pilot = self.attempt_on(&channels, samples, &tolerances, angles, None, grids);
+                hints = pilot.grids.clone();
                 options.trace.line(format_args!(
                     "pilot {:?} over {samples} samples: error {:.5}",
                     t0.elapsed(),
@@ -356,7 +372,10 @@ impl WorldSearch {
         let mut best: Option<Attempt> = None;
         for _ in 0..SEARCH_ROUNDS {
             let t0 = std::time::Instant::now();
-            let attempt = self.attempt(&tolerances, (budget, angle_budget));
+            let limits = Some((budget, angle_budget));
+            let grids = Grids::Cheapest(&hints);
+            let attempt =
+                self.attempt_on(&self.channels, usize::MAX, &tolerances, true, limits, grids);
             options.trace.line(format_args!(
                 "attempt {:?}: error {:.5}, keys {}",
                 t0.elapsed(),
@@ -677,6 +696,9 @@ struct Attempt {
     /// The comparison piece by piece with where it strays past the limits given, when
     /// measured so for a mend ([`WorldSearch::measure_in_pieces`]).
     pieces: Option<(Pieces, Limits)>,
+    /// The grid each channel's fit sits on, or (the last pilot's) costs least on its stretch
+    /// of the take, where the try worked that out.
+    grids: Vec<Option<Grid>>,
 }
 
 impl Attempt {

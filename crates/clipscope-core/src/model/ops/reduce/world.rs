@@ -118,8 +118,9 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
     }
     let mut bases = vec![[0.0; 3]; samples * n];
     let mut offsets = vec![[0.0f32; 3]; samples * per_sample];
-    let mut rotations = vec![[0.0f32, 0.0, 0.0, 1.0]; samples * n];
-    let mut seen = vec![true; samples * n];
+    // Zeroed (fresh pages, touched first by the threads that fill them): every slot is set.
+    let mut rotations = vec![[0.0f32; 4]; samples * n];
+    let mut seen = vec![false; samples * n];
     let mut largest: f64 = 0.0;
     if n > 0 {
         largest = bases

@@ -5,6 +5,7 @@
 
 use std::sync::OnceLock;
 
+use super::grids::Grid;
 use super::{COARSE_GRID, FINE_GRID};
 use crate::model::Track;
 use crate::model::ops::reduce::Stored;
@@ -47,6 +48,29 @@ impl Variants {
         self.coarse
             .get_or_init(|| self.regrid(channel, key_grid.map(|step| step * COARSE_GRID)))
             .as_ref()
+    }
+
+    /// `channel` on `grid` when it is the finer or the coarser grid and has other key times
+    /// there ([`Variants::fine`], [`Variants::coarse`]).
+    pub fn on(&self, grid: Grid, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
+        match grid {
+            Grid::Key => None,
+            Grid::Fine => self.fine(channel, key_grid),
+            Grid::Coarse => self.coarse(channel, key_grid),
+        }
+    }
+
+    /// [`Variants::on`] over the samples of `prefix` only (a pilot's prefix of the channel),
+    /// made afresh: a pilot's one look costs a fraction of the whole take's variant.
+    pub fn over(&self, grid: Grid, prefix: &Channel, key_grid: Option<f64>) -> Option<Channel> {
+        let step = match grid {
+            Grid::Key => return None,
+            Grid::Fine => key_grid? / FINE_GRID,
+            Grid::Coarse => key_grid? * COARSE_GRID,
+        };
+        prefix
+            .regrid_within(self.source.as_ref()?, step)
+            .filter(|c| c.times != prefix.times)
     }
 
     /// `kept` (the track's lossless optimize) as `stored` rounds it and its values at every
