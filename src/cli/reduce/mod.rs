@@ -409,11 +409,10 @@ impl Target<'_> {
             .line(format_args!("cli: reduced in {:?}", t0.elapsed()));
         formats::check_writable(&reduced).map_err(|e| format!("{}: {e}", self.out.display()))?;
         let bytes = formats::write_bytes(&reduced, &self.write);
+        options.trace.line(format_args!("cli: written"));
         let back = formats::read_bytes(&bytes, self.out)
             .map_err(|e| format!("the reduced file does not read back: {e}"))?;
-        options
-            .trace
-            .line(format_args!("cli: written and read back"));
+        options.trace.line(format_args!("cli: read back"));
         let mut reports = Vec::with_capacity(doc.clips.len());
         let mut within = back.clips.len() == doc.clips.len();
         for ((original, written), reducer) in doc.clips.iter().zip(&back.clips).zip(reducers) {

@@ -68,6 +68,7 @@ fn size(c: ComponentType) -> usize {
 }
 
 /// The component at the start of `b` (which holds at least [`size`] bytes) as a number.
+#[inline]
 pub(crate) fn component(b: &[u8], c: ComponentType, normalized: bool) -> f32 {
     match c {
         ComponentType::F32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]),
@@ -346,13 +347,21 @@ fn dense(
         ));
     }
     let n = element.components;
-    // Tightly packed floats (most animation data): read as one run.
-    if element.ct == ComponentType::F32 && stride == size && element.columns == 1 {
+    // Tightly packed components (most animation data: floats, quantized rotations): read as
+    // one run.
+    if stride == size && element.columns == 1 {
         let run = &bytes[offset..offset + count * size];
-        return Ok(run
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect());
+        let (ct, normalized) = (element.ct, element.normalized);
+        return Ok(match ct {
+            ComponentType::F32 => run
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            _ => run
+                .chunks_exact(element.component_bytes)
+                .map(|b| component(b, ct, normalized))
+                .collect(),
+        });
     }
     let mut values = vec![0.0f32; count * n];
     for (e, out) in values.chunks_exact_mut(n).enumerate() {
