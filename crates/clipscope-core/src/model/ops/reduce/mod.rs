@@ -23,7 +23,8 @@
 //!    the original ([`world`]), and scale each channel's tolerance by the room its subtree had
 //!    (loosen where the joints below stayed well within the budget, tighten where they went
 //!    over), until a try lands just under the budget. On a long take the first tries run on its
-//!    beginning only (a pilot), so the full take is usually fitted once. The best try within the
+//!    beginning only (a pilot), so the full take is usually fitted once, and on the key grid
+//!    each track only on the grid the last pilot found cheapest. The best try within the
 //!    budget wins; if none is, every share halves until one is.
 //! 4. A fitted track never keeps more keys than three.js's lossless `optimize` would; discrete,
 //!    bool and string tracks get that lossless pass only.
