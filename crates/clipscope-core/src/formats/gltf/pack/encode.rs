@@ -259,7 +259,59 @@ fn exact_times(values: &[f32]) -> Option<Vec<u8>> {
 /// (they sit on a grid the exponential filter keeps exact: [`exact_times`]), found without
 /// compressing them.
 pub(crate) fn times_read_back_exactly(values: &[f32]) -> bool {
+    match worked_out(values) {
+        Some(exact) => exact,
+        None => filtered_exactly(values),
+    }
+}
+
+/// [`times_read_back_exactly`] found by filtering the times with each bit count
+/// [`exact_time_words`] tries.
+fn filtered_exactly(values: &[f32]) -> bool {
     exact_time_words(values).is_some_and(|mut words| words.next().is_some())
+}
+
+/// [`times_read_back_exactly`] worked out rather than filtered, for times that are all `+0` or
+/// normal numbers from 2⁻¹⁰⁰ on (`None` for others). The filter gives the column one exponent
+/// `E` (the largest time's binary exponent plus one) and keeps `bits − 1` bits below it, so
+/// the times read back exactly when `E − (bits − 1)` is at most the lowest bit any of them
+/// sets: when one of the bit counts [`exact_time_words`] tries is that large (any is, when
+/// every time is 0). Read back exactly, they increase when the times do.
+fn worked_out(values: &[f32]) -> Option<bool> {
+    let usual = |v: &f32| v.to_bits() == 0 || (v.is_normal() && v.abs() >= 2f32.powi(-100));
+    if !values.iter().all(usual) {
+        return None;
+    }
+    let Some(k) = coarsest_grid(values) else {
+        return Some(false);
+    };
+    let increasing = values.windows(2).all(|w| w[0] < w[1]);
+    // Each nonzero time's binary exponent plus one (the filter's `optlog2`) and lowest set bit.
+    let bits = |v: &f32| {
+        let biased = ((v.to_bits() >> 23) & 0xff) as i32;
+        let significand = (v.to_bits() & 0x7f_ffff) | 0x80_0000;
+        (
+            biased - 126,
+            significand.trailing_zeros() as i32 + biased - 150,
+        )
+    };
+    let nonzero = values.iter().filter(|v| **v != 0.0).map(bits);
+    let (exponent, lowest) = nonzero.fold((i32::MIN, i32::MAX), |(e, l), (ve, vl)| {
+        (e.max(ve), l.min(vl))
+    });
+    if lowest == i32::MAX {
+        return Some(increasing);
+    }
+    let (fewest, most) = ((exponent + k - 1).max(1), (exponent + k + 9).min(24));
+    Some(fewest.max(exponent - lowest + 1) <= most && increasing)
+}
+
+/// The coarsest grid of 2^-k s (k up to 16) every time sits on.
+fn coarsest_grid(values: &[f32]) -> Option<i32> {
+    (0..=16).find(|&k| {
+        let scale = f64::from(1u32 << k);
+        values.iter().all(|&t| (t as f64 * scale).fract() == 0.0)
+    })
 }
 
 /// The exponential-filter words of each bit count [`exact_times`] tries that keep every time
@@ -267,10 +319,7 @@ pub(crate) fn times_read_back_exactly(values: &[f32]) -> bool {
 fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_> {
     // The coarsest grid of 2^-k s every time sits on; its index needs about the largest time's
     // binary exponent plus k bits, give or take the filter's rounding.
-    let k = (0..=16).find(|&k| {
-        let scale = f64::from(1u32 << k);
-        values.iter().all(|&t| (t as f64 * scale).fract() == 0.0)
-    })?;
+    let k = coarsest_grid(values)?;
     let largest = values.iter().fold(0.0f64, |m, v| m.max(v.abs() as f64));
     let exponent = if largest > 0.0 {
         largest.log2().floor() as i32 + 1
@@ -346,6 +395,52 @@ mod tests {
         let frames: Vec<f32> = (0..2000).map(|k| k as f32 / 30.0).collect();
         assert!(!times_read_back_exactly(&frames));
         assert_ne!(f32s(&pack(&frames, 1, Role::Input, &packing).bytes), frames);
+    }
+
+    #[test]
+    fn times_worked_out_read_back_exactly_as_filtered() {
+        let mut seed = 5u64;
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % below.max(1)
+        };
+        let (mut exact, mut inexact) = (0, 0);
+        for case in 0..3000 {
+            let k = next(19) as i32;
+            let count = 1 + next(40) as usize;
+            // Steps on 2^-k s, from a start that may be negative or far out (up to 2^26 steps).
+            let spread = 1u64 << next(27);
+            let start = next(spread) as i64 - (spread / 3) as i64;
+            let mut n = start;
+            let mut times: Vec<f32> = Vec::with_capacity(count);
+            for _ in 0..count {
+                times.push((n as f64 / f64::from(1u32 << k)) as f32);
+                n += match case % 7 {
+                    0 => next(3) as i64,    // repeats now and then
+                    1 => -(next(4) as i64), // decreasing
+                    _ => 1 + next(1 + spread / 64) as i64,
+                };
+            }
+            if case % 11 == 0 {
+                times.push(1.0 / 30.0);
+            }
+            if case % 13 == 0 {
+                times = vec![0.0; count];
+            }
+            let Some(worked) = worked_out(&times) else {
+                continue;
+            };
+            assert_eq!(worked, filtered_exactly(&times), "{times:?}");
+            if worked { exact += 1 } else { inexact += 1 }
+        }
+        assert!(exact > 500 && inexact > 500, "{exact} {inexact}");
+        // Unusual times are filtered to find out.
+        assert_eq!(worked_out(&[-0.0, 1.0]), None);
+        assert_eq!(worked_out(&[1e-40, 1.0]), None);
+        assert_eq!(worked_out(&[f32::NAN]), None);
+        assert!(!times_read_back_exactly(&[-0.0, 1.0]));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use gltf_json::accessor::ComponentType;
 
 use super::encode::{self, Packed, Role};
 use super::reach::{rotation_bits, skeleton_reaches};
-use crate::formats::gltf::accessor::component;
+use crate::formats::gltf::accessor::components_of;
 use crate::formats::gltf::target::{NodeKey, Property, target};
 use crate::formats::keys::Keys;
 use crate::formats::sampler_keys::convert;
@@ -121,17 +121,13 @@ fn stored_curve(track: &mut Track, packing: &Packing, role: Role) {
 
 /// The numbers a reader decodes from a packed view.
 fn read_back(packed: &Packed) -> Vec<f32> {
-    let (ct, normalized, size) = match packed.integers {
-        Some((encode::SHORT, normalized)) => (ComponentType::I16, normalized, 2),
-        Some((encode::UNSIGNED_SHORT, normalized)) => (ComponentType::U16, normalized, 2),
-        Some((_, normalized)) => (ComponentType::I8, normalized, 1),
-        None => (ComponentType::F32, false, 4),
+    let (ct, normalized) = match packed.integers {
+        Some((encode::SHORT, normalized)) => (ComponentType::I16, normalized),
+        Some((encode::UNSIGNED_SHORT, normalized)) => (ComponentType::U16, normalized),
+        Some((_, normalized)) => (ComponentType::I8, normalized),
+        None => (ComponentType::F32, false),
     };
-    packed
-        .bytes
-        .chunks_exact(size)
-        .map(|b| component(b, ct, normalized))
-        .collect()
+    components_of(&packed.bytes, ct, normalized)
 }
 
 #[cfg(test)]
