@@ -143,7 +143,7 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
                         largest = v.iter().fold(largest, |m, x| m.max(x.abs()));
                     }
                     for j in 0..n {
-                        rotations[at + j] = pose.rotation[j].map(|v| v as f32);
+                        rotations[at + j] = normalized(pose.rotation[j]).map(|v| v as f32);
                         seen[at + j] = tree.seen(j, times[s]);
                     }
                 }
@@ -178,7 +178,9 @@ pub(crate) const CHUNK: usize = 256;
 pub(crate) struct Pose {
     /// Each node's world transform.
     pub world: Vec<DAffine3>,
-    /// Each node's unit world rotation (3D nodes; a layer keeps its parent's).
+    /// Each node's world rotation (3D nodes; a layer keeps its parent's), not yet scaled to
+    /// unit length: the product of its chain's local rotations as they are. Most are measured
+    /// without the root that scaling takes ([`scaled_rotation_angle_above`]).
     rotation: Vec<[f64; 4]>,
     /// Each node's first point.
     base: Vec<[f64; 3]>,
@@ -309,7 +311,7 @@ fn trs_transform(
         q
     };
     let sc = read::<3>(values[Property::Scale as usize], s, ahead).unwrap_or(*scale);
-    (compose(p, q, sc), rotations.then(|| normalized(q)))
+    (compose(p, q, sc), rotations.then(|| turning(q)))
 }
 
 /// A node's local transform at sample `s`, and its unit local rotation (3D nodes, when
@@ -559,7 +561,7 @@ impl WorldFrames {
             }
             if angles
                 && matches!(tree.local[j], Local::Trs { .. })
-                && let Some(angle) = unit_rotation_angle_above(
+                && let Some(angle) = scaled_rotation_angle_above(
                     &self.rotations[at].map(f64::from),
                     &pose.rotation[j],
                     slot.1,
@@ -702,6 +704,47 @@ fn normalized(q: [f64; 4]) -> [f64; 4] {
     }
 }
 
+/// `q` as a node's turn in its chain's world rotation: as it is (the chain is scaled to unit
+/// length only where it is measured), or the identity for a zero or non-finite quaternion, as
+/// [`normalized`] gives it.
+#[inline]
+fn turning(q: [f64; 4]) -> [f64; 4] {
+    let n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if n2 > 0.0 && n2.is_finite() {
+        q
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// [`unit_rotation_angle_above`] of `a` (unit length) and `b` scaled to unit length, without
+/// scaling `b` (a root and a division) where the angle clearly stays at or under `floor`.
+///
+/// With `b̂ = b / ‖b‖`, `‖a ∓ b̂‖² = ‖a‖² + 1 − 2·|a·b| / ‖b‖`, and the angle is at most
+/// `floor` when that is at most `limit = 4·floor² / (16 + floor²)` (see
+/// [`unit_rotation_angle_above`]), that is when `4·(a·b)² >= (‖a‖² + 1 − limit)²·‖b‖²`:
+/// squared, so neither a root nor a division is needed. The limit is taken a millionth and
+/// 1e-14 stricter, past this form's rounding (about 1e-15 on terms near 2), so it never skips
+/// a pair the exact test keeps.
+#[inline]
+pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) -> Option<f64> {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3];
+    let b2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
+    if !(b2 > 0.0 && b2.is_finite()) {
+        // A chain that has lost its length: as far from `a` as a turn can be.
+        return Some(std::f64::consts::PI);
+    }
+    if floor >= 0.0 {
+        let limit = 4.0 * floor * floor / (16.0 + floor * floor) * (1.0 - 1e-6) - 1e-14;
+        let r = a2 + 1.0 - limit;
+        if r <= 0.0 || 4.0 * dot * dot >= r * r * b2 {
+            return None;
+        }
+    }
+    unit_rotation_angle_above(a, &normalized(*b), floor)
+}
+
 /// The Hamilton product `a · b` of two quaternions (x, y, z, w).
 fn multiply(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
     let [ax, ay, az, aw] = a;
@@ -737,6 +780,57 @@ mod tests {
         let mut input = NodeInput::default();
         input.values[Property::Quaternion as usize] = Some((q, 4));
         input
+    }
+
+    #[test]
+    fn a_scaled_rotation_angle_skips_only_what_the_unit_one_skips() {
+        use clipscope_test_support::rng::Rng;
+        let mut rng = Rng::new(7);
+        let unit = |rng: &mut Rng| {
+            let q: [f64; 4] = std::array::from_fn(|_| rng.unit_f32() as f64 - 0.5);
+            normalized(q)
+        };
+        let (mut skipped, mut measured) = (0, 0);
+        for k in 0..50_000 {
+            let a = unit(&mut rng);
+            // b near a (by up to ~0.1 rad, or any turn now and then), of any length.
+            let spread = if k % 10 == 0 {
+                2.0
+            } else {
+                0.05 * rng.unit_f32() as f64
+            };
+            let b: [f64; 4] =
+                std::array::from_fn(|c| a[c] + (rng.unit_f32() as f64 - 0.5) * spread);
+            let b = normalized(b);
+            let length = 0.25 + 4.0 * rng.unit_f32() as f64;
+            let sign = if k % 3 == 0 { -1.0 } else { 1.0 };
+            let scaled = b.map(|v| v * length * sign);
+            let exact = unit_rotation_angle_above(&a, &b, -1.0).unwrap();
+            let floor = match k % 4 {
+                0 => 0.0,
+                1 => exact * (1.0 - 1e-9),
+                2 => exact * (1.0 + 1e-9),
+                _ => 0.2 * rng.unit_f32() as f64,
+            };
+            match scaled_rotation_angle_above(&a, &scaled, floor) {
+                None => {
+                    assert!(exact <= floor, "skipped {exact} over {floor}");
+                    skipped += 1;
+                }
+                Some(angle) => {
+                    assert!((angle - exact).abs() <= 1e-12, "{angle} against {exact}");
+                    measured += 1;
+                }
+            }
+        }
+        assert!(
+            skipped > 10_000 && measured > 10_000,
+            "{skipped} {measured}"
+        );
+        // A zero or non-finite chain is measured (as a half turn), never skipped.
+        let a = [0.0, 0.0, 0.0, 1.0];
+        assert!(scaled_rotation_angle_above(&a, &[0.0; 4], 0.5).is_some());
+        assert!(scaled_rotation_angle_above(&a, &[f64::NAN, 0.0, 0.0, 1.0], 0.5).is_some());
     }
 
     #[test]
@@ -798,9 +892,15 @@ mod tests {
             // The knee keeps its rest position and scale.
             let knee_local = compose([0.0, -0.5, 0.0], knee_q, [1.0; 3]);
             assert_eq!(pose.world[1], hip_local * knee_local);
+            // The world rotation is the chain's product, scaled to unit length where measured.
+            assert_eq!(pose.rotation[1], multiply(euler_xyz(x, y, z), knee_q));
             let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);
-            assert_eq!(pose.rotation[1], multiply(hip_unit, knee_unit));
+            let unit_chain = multiply(hip_unit, knee_unit);
+            let scaled = normalized(pose.rotation[1]);
+            for (a, b) in scaled.iter().zip(unit_chain) {
+                assert!((a - b).abs() < 1e-15, "{scaled:?} {unit_chain:?}");
+            }
         }
     }
 
