@@ -282,11 +282,9 @@ fn worked_out(values: &[f32]) -> Option<bool> {
     if !values.iter().all(usual) {
         return None;
     }
-    let Some(k) = coarsest_grid(values) else {
-        return Some(false);
-    };
     let increasing = values.windows(2).all(|w| w[0] < w[1]);
-    // Each nonzero time's binary exponent plus one (the filter's `optlog2`) and lowest set bit.
+    // Each nonzero time's binary exponent plus one (the filter's `optlog2`) and lowest set bit
+    // (a time sits on the grid of 2^-k s when that bit is at least the -k-th).
     let bits = |v: &f32| {
         let biased = ((v.to_bits() >> 23) & 0xff) as i32;
         let significand = (v.to_bits() & 0x7f_ffff) | 0x80_0000;
@@ -301,6 +299,11 @@ fn worked_out(values: &[f32]) -> Option<bool> {
     });
     if lowest == i32::MAX {
         return Some(increasing);
+    }
+    // The coarsest grid (as `coarsest_grid` finds it, without a division or rounding per time).
+    let k = (-lowest).max(0);
+    if k > 16 {
+        return Some(false);
     }
     let (fewest, most) = ((exponent + k - 1).max(1), (exponent + k + 9).min(24));
     Some(fewest.max(exponent - lowest + 1) <= most && increasing)
