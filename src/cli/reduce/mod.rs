@@ -407,8 +407,8 @@ impl Target<'_> {
         options
             .trace
             .line(format_args!("cli: reduced in {:?}", t0.elapsed()));
-        formats::check_writable(&reduced).map_err(|e| format!("{}: {e}", self.out.display()))?;
-        let bytes = formats::write_bytes(&reduced, &self.write);
+        let bytes = formats::write_bytes_checked(&reduced, &self.write)
+            .map_err(|e| format!("{}: {e}", self.out.display()))?;
         options.trace.line(format_args!("cli: written"));
         let back = formats::read_bytes(&bytes, self.out)
             .map_err(|e| format!("the reduced file does not read back: {e}"))?;

@@ -122,6 +122,13 @@ pub(crate) trait Codec: Sync {
     /// `doc` in this format, in memory.
     fn write(&self, doc: &Document, opts: &WriteOptions) -> Vec<u8>;
 
+    /// [`check_writable`](Codec::check_writable), then [`write`](Codec::write) when it passes:
+    /// a format whose check and writer plan alike overrides it to plan once.
+    fn write_checked(&self, doc: &Document, opts: &WriteOptions) -> Result<Vec<u8>, NotWritable> {
+        self.check_writable(doc)?;
+        Ok(self.write(doc, opts))
+    }
+
     /// Writes `doc` in this format to `out`. By default the file is made in memory and written
     /// in one piece; a format whose files get big streams it piece by piece instead.
     fn write_to(

@@ -312,6 +312,12 @@ pub fn write_bytes(doc: &Document, opts: &WriteOptions) -> Vec<u8> {
     doc.format.codec().write(doc, opts)
 }
 
+/// [`write_bytes`] when [`check_writable`] passes, else its error: one call that checks and
+/// writes (a glTF writer plans the file once for both).
+pub fn write_bytes_checked(doc: &Document, opts: &WriteOptions) -> Result<Vec<u8>, NotWritable> {
+    doc.format.codec().write_checked(doc, opts)
+}
+
 /// Writes `doc` to `path` atomically (temporary file in the same folder, then rename), streaming
 /// it where the format allows: the target is either untouched or completely replaced. A
 /// document [`check_writable`] refuses is a [`WriteError::NotWritable`] and leaves the target

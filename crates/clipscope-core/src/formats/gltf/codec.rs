@@ -31,6 +31,10 @@ impl Codec for GltfCodec {
         write::write(doc, opts)
     }
 
+    fn write_checked(&self, doc: &Document, opts: &WriteOptions) -> Result<Vec<u8>, NotWritable> {
+        write::write_checked(doc, opts)
+    }
+
     fn losses_entering(&self, doc: &Document, _to: Format) -> Vec<String> {
         // glTF output writes the morph mesh too (or keeps the glTF file's meshes).
         plan::losses(doc)

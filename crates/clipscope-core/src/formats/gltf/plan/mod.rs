@@ -256,12 +256,22 @@ pub(crate) fn check_writable(doc: &Document) -> Result<(), NotWritable> {
     if base(doc).is_some_and(|src| keeps_animations(doc, src)) {
         return Ok(());
     }
-    let errors = plan(doc).errors;
+    refuse(doc, &plan(doc).errors)
+}
+
+/// `Err` naming a plan's `errors` (the first few) when there are any: what
+/// [`check_writable`] says of `doc`.
+pub(crate) fn refuse(doc: &Document, errors: &[String]) -> Result<(), NotWritable> {
     if errors.is_empty() {
         return Ok(());
     }
     let count = errors.len();
-    let mut shown = errors.into_iter().take(5).collect::<Vec<_>>().join("; ");
+    let mut shown = errors
+        .iter()
+        .take(5)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
     if count > 5 {
         shown.push_str(&format!("; and {} more", count - 5));
     }
@@ -381,5 +391,13 @@ mod tests {
             "{e}"
         );
         assert!(check_writable(&doc(vec![twice("a.position")])).is_ok());
+        // Checked and written in one call: the same refusal, or the same bytes.
+        let opts = crate::formats::WriteOptions::default();
+        assert_eq!(crate::formats::write_bytes_checked(&d, &opts), Err(e));
+        let fine = doc(vec![twice("a.position")]);
+        assert_eq!(
+            crate::formats::write_bytes_checked(&fine, &opts),
+            Ok(crate::formats::write_bytes(&fine, &opts))
+        );
     }
 }
