@@ -37,7 +37,19 @@ pub fn packed_storage(
             let bits = node_bits(t, &packing, &reaches);
             stored_track_with(t, &packing, bits)
         })
+        .with_key_by_key(move |t| rounds_key_by_key(t, &packing))
     })
+}
+
+/// Whether [`stored_track`] rounds `track` key by key: a straight or stepped rotation whose
+/// quaternions go through meshopt's quaternion filter (each on its own) and whose times read
+/// back as they are.
+fn rounds_key_by_key(track: &Track, packing: &Packing) -> bool {
+    packing.quantize
+        && packing.meshopt
+        && track.interpolation != Interpolation::Bezier
+        && matches!(target(track).map(|t| t.property), Ok(Property::Rotation))
+        && encode::times_read_back_exactly(&track.times)
 }
 
 /// The quaternion bits of `track`'s node from `reaches` (0: the packing's).
@@ -134,6 +146,61 @@ fn read_back(packed: &Packed) -> Vec<f32> {
 mod tests {
     use super::*;
     use crate::model::TrackKind;
+
+    #[test]
+    fn new_rotation_keys_round_alone_as_the_whole_track_rounds_them() {
+        let packing = Packing {
+            quantize: true,
+            meshopt: true,
+            rotation_bits: 12,
+            rotation_error: 0.0,
+            ..Packing::default()
+        };
+        let stored = packed_storage(Format::Glb, &packing, None).unwrap();
+        let key = |k: usize| {
+            let a = k as f32 * 0.07;
+            [0.1 * a.cos(), a.sin(), 0.2, a.cos()]
+        };
+        let track = |name: &str, keys: &[usize], n: usize| {
+            let times = keys.iter().map(|&k| k as f32 / 64.0).collect();
+            let values = keys.iter().flat_map(|&k| key(k)[..n].to_vec()).collect();
+            let kind = if n == 4 {
+                TrackKind::Quaternion
+            } else {
+                TrackKind::Vector
+            };
+            Track::numeric(name, kind, times, values)
+        };
+        for (name, n) in [("Hips.quaternion", 4), ("Hips.position", 3)] {
+            // A stored track, then keys 3 and 6 added as they come (not yet rounded).
+            let mut old = track(name, &[0, 2, 4, 5, 8], n);
+            stored.apply(&mut old);
+            let mut added = track(name, &[0, 2, 3, 4, 5, 6, 8], n);
+            if let (Values::Numbers(v), Values::Numbers(o)) = (&mut added.values, &old.values) {
+                for (slot, from) in [(0, 0), (1, 1), (3, 2), (4, 3), (6, 4)] {
+                    v[slot * n..(slot + 1) * n].copy_from_slice(&o[from * n..(from + 1) * n]);
+                }
+            }
+            let mut whole = added.clone();
+            stored.apply(&mut whole);
+            let mut alone = added.clone();
+            stored.apply_to_new(&mut alone, &[2, 5]);
+            assert_eq!(alone, whole, "{name}");
+            assert_eq!(rounds_key_by_key(&added, &packing), n == 4, "{name}");
+        }
+        // Times the filter would move, or no meshopt: the whole track.
+        let mut off_grid = track("Hips.quaternion", &[0, 2, 4], 4);
+        off_grid.times[1] = 1.0 / 30.0;
+        assert!(!rounds_key_by_key(&off_grid, &packing));
+        let plain = Packing {
+            meshopt: false,
+            ..packing
+        };
+        assert!(!rounds_key_by_key(
+            &track("Hips.quaternion", &[0, 2], 4),
+            &plain
+        ));
+    }
 
     #[test]
     fn rotations_and_times_read_back_as_packed() {

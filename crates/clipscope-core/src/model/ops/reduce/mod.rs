@@ -44,6 +44,7 @@ mod outcome;
 mod plan;
 pub(crate) mod property;
 mod search;
+mod stored;
 mod trace;
 pub(crate) mod tree;
 pub(crate) mod world;
@@ -55,6 +56,7 @@ use rayon::prelude::*;
 
 pub use channel::{Metric, Number, rotation_angle};
 pub use fit::CurveFit;
+pub use stored::Stored;
 pub use trace::Trace;
 pub use tree::{BONE_FRACTION, PointKind};
 pub use world::WorldError;
@@ -113,35 +115,6 @@ pub struct ReduceOptions {
     /// read them back), when it rounds them: every fitted track is passed through it before it
     /// is measured, so the search bounds what the file plays, rounding included.
     pub stored: Option<Stored>,
-}
-
-/// A track as the file being written stores it: a function that rounds a track's times and
-/// values as the writer and a reader will (see [`ReduceOptions::stored`]).
-#[derive(Clone)]
-pub struct Stored(Arc<dyn Fn(&mut Track) + Send + Sync>);
-
-impl Stored {
-    /// The storage `round` describes.
-    pub fn new(round: impl Fn(&mut Track) + Send + Sync + 'static) -> Stored {
-        Stored(Arc::new(round))
-    }
-
-    /// Rounds `track` as the file stores it.
-    pub fn apply(&self, track: &mut Track) {
-        (self.0)(track)
-    }
-}
-
-impl std::fmt::Debug for Stored {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Stored(..)")
-    }
-}
-
-impl PartialEq for Stored {
-    fn eq(&self, other: &Stored) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 /// The tolerance of a property a format measures in units of its own.

@@ -80,9 +80,9 @@ impl WorldSearch {
                     let old = &outcomes[i].track;
                     let channel = &self.channels[i];
                     let mut track = old.clone();
-                    add_keys(&mut track, &self.kept[i], times, channel.metric);
+                    let new = add_keys(&mut track, &self.kept[i], times, channel.metric);
                     if let Some(stored) = &self.stored {
-                        stored.apply(&mut track);
+                        stored.apply_to_new(&mut track, &new);
                     }
                     let mut sampled = sampled.unwrap_or_else(|| channel.samples.to_vec());
                     let changed = replay(
@@ -408,17 +408,24 @@ fn replay(
 }
 
 /// `track` (straight segments) with a key at each of `times` valued as `original` plays there
-/// (a rotation on the hemisphere of the key before it, which slerps alike either way).
-fn add_keys(track: &mut Track, original: &Track, mut times: Vec<f32>, metric: Metric) {
+/// (a rotation on the hemisphere of the key before it, which slerps alike either way); returns
+/// where the new keys are, in order.
+fn add_keys(
+    track: &mut Track,
+    original: &Track,
+    mut times: Vec<f32>,
+    metric: Metric,
+) -> Vec<usize> {
     times.sort_by(f32::total_cmp);
     times.dedup();
     let vs = track.value_size();
     let Values::Numbers(values) = &mut track.values else {
-        return;
+        return Vec::new();
     };
     if vs == 0 {
-        return;
+        return Vec::new();
     }
+    let mut added = Vec::with_capacity(times.len());
     let at: Vec<f64> = times.iter().map(|&t| f64::from(t)).collect();
     let new_values = sample_numbers(original, &at, vs);
     let mut out_times = Vec::with_capacity(track.times.len() + times.len());
@@ -438,6 +445,7 @@ fn add_keys(track: &mut Track, original: &Track, mut times: Vec<f32>, metric: Me
                     v.iter_mut().for_each(|x| *x = -*x);
                 }
             }
+            added.push(out_times.len());
             out_times.push(nt);
             out_values.extend_from_slice(&v);
             next.next();
@@ -447,6 +455,7 @@ fn add_keys(track: &mut Track, original: &Track, mut times: Vec<f32>, metric: Me
     }
     track.times = out_times;
     *values = out_values;
+    added
 }
 
 #[cfg(test)]
