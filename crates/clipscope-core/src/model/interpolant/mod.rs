@@ -495,20 +495,26 @@ fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
 }
 
 /// `track`'s values at each of `times` (sorted), `value_size` per time, f32-rounded, when it
-/// is a bezier track that one walk along its keys plays exactly as a [`Sampler`] does (see
-/// [`bezier::sample_sorted`]); `None` otherwise (the caller seeks).
+/// is a bezier track or a straight quaternion track (one per key) that one walk along its keys
+/// plays exactly as a [`Sampler`] does (see [`bezier::sample_sorted`] and
+/// [`quaternion_linear::sample_sorted`]); `None` otherwise (the caller seeks).
 pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> Option<Vec<f32>> {
-    if value_size != track.value_size()
-        || Track::resolve_interpolation(track.kind, Some(track.interpolation))
-            != Interpolation::Bezier
-    {
+    if value_size != track.value_size() {
         return None;
     }
     let Values::Numbers(values) = &track.values else {
         return None;
     };
-    let tangents = usable_tangents(track, value_size)?;
-    bezier::sample_sorted(&track.times, values, tangents, times, value_size)
+    match Track::resolve_interpolation(track.kind, Some(track.interpolation)) {
+        Interpolation::Bezier => {
+            let tangents = usable_tangents(track, value_size)?;
+            bezier::sample_sorted(&track.times, values, tangents, times, value_size)
+        }
+        Interpolation::Linear if track.kind == TrackKind::Quaternion && value_size == 4 => {
+            quaternion_linear::sample_sorted(&track.times, values, times)
+        }
+        _ => None,
+    }
 }
 
 /// The track's Bezier handles if both arrays are long enough for every key.

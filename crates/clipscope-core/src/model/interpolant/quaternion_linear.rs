@@ -70,12 +70,115 @@ pub(crate) fn interpolate_cached(
     }
 }
 
+/// The values a straight quaternion track (one quaternion per key: `values` holds four per key
+/// time in `keys`) takes at each of `times` (sorted), rounded to f32 like three.js's result
+/// buffer: bit for bit what a [`Sampler`](super::Sampler) gives, found in one walk along the
+/// keys with one [`SlerpPlan`] per key interval instead of a seek and a cache check per time.
+/// `None` (the caller seeks) when the key times do not strictly increase, the times are not
+/// sorted or are NaN, or keys lack values.
+pub(crate) fn sample_sorted(keys: &[f32], values: &[f32], times: &[f64]) -> Option<Vec<f32>> {
+    let n = keys.len();
+    if n == 0
+        || values.len() < n * 4
+        || keys.windows(2).any(|w| w[0] >= w[1] || w[0].is_nan())
+        || times.windows(2).any(|w| w[0] > w[1])
+        || times.iter().any(|t| t.is_nan())
+    {
+        return None;
+    }
+    let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
+    let quat = |k: usize| std::array::from_fn(|c| f64::from(values[k * 4 + c]));
+    let mut out = vec![0.0f32; times.len() * 4];
+    // The interval keys[i1 − 1] <= t < keys[i1] and its plan, as the player's seek finds it.
+    let mut i1 = 1;
+    let mut plan: Option<SlerpPlan> = None;
+    for (slot, &t) in out.chunks_exact_mut(4).zip(times) {
+        // Before the first key and from the last on, the player copies that key.
+        if t < first || t >= last {
+            let k = if t < first { 0 } else { n - 1 };
+            slot.copy_from_slice(&values[k * 4..k * 4 + 4]);
+            continue;
+        }
+        while keys[i1] as f64 <= t {
+            i1 += 1;
+            plan = None;
+        }
+        let (t0, t1) = (keys[i1 - 1] as f64, keys[i1] as f64);
+        let plan = plan.get_or_insert_with(|| SlerpPlan::new(quat(i1 - 1), quat(i1)));
+        let alpha = (t - t0) / (t1 - t0);
+        for (r, v) in slot.iter_mut().zip(plan.at(alpha)) {
+            *r = v as f32;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::model::interpolant::{Sampler, slerp_flat};
     use crate::model::{Interpolation, Track, TrackKind, Values};
 
     const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+    #[test]
+    fn a_walk_along_the_keys_plays_as_the_sampler_bit_for_bit() {
+        let mut seed = 9u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..300 {
+            let n = 1 + (next() * 12.0) as usize;
+            let mut t = next() as f32;
+            let mut keys = Vec::with_capacity(n);
+            let mut values: Vec<f32> = Vec::with_capacity(n * 4);
+            let mut q = [0.1f64, 0.2, 0.3, 0.9];
+            for k in 0..n {
+                keys.push(t);
+                t += 1.0 / 30.0 + (next() as f32) * 0.2;
+                // Near and far steps, repeats, flips to the other hemisphere, unnormalized keys.
+                let step = [0.001, 0.02, 0.5, 0.0][(case + k) % 4];
+                for c in &mut q {
+                    *c += (next() - 0.5) * step;
+                }
+                let sign = if next() < 0.2 { -1.0 } else { 1.0 };
+                values.extend(q.iter().map(|&c| (c * sign) as f32));
+            }
+            let track = Track::numeric(".q", TrackKind::Quaternion, keys.clone(), values.clone());
+            // Sample times before, at, between and after the keys, sorted.
+            let mut times: Vec<f64> = keys.iter().map(|&k| f64::from(k)).collect();
+            times.extend(
+                keys.windows(2)
+                    .map(|w| (f64::from(w[0]) + f64::from(w[1])) / 2.0),
+            );
+            for _ in 0..20 {
+                times.push(
+                    f64::from(keys[0]) - 0.5 + next() * (f64::from(t) - f64::from(keys[0]) + 1.0),
+                );
+            }
+            times.sort_by(f64::total_cmp);
+            let walked = super::sample_sorted(&keys, &values, &times).unwrap();
+            let mut sampler = Sampler::new(&track);
+            let mut out = [0.0; 4];
+            for (k, &t) in times.iter().enumerate() {
+                sampler.evaluate_f64(t, &mut out);
+                let want = out.map(|v| (v as f32).to_bits());
+                let got: Vec<u32> = walked[k * 4..k * 4 + 4]
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect();
+                assert_eq!(got, want, "case {case} at {t}");
+            }
+        }
+        // Keys out of order or times unsorted: the caller seeks.
+        let q = [0.0, 0.0, 0.0, 1.0, 0.0, H, 0.0, H];
+        assert!(super::sample_sorted(&[1.0, 0.5], &q, &[0.7]).is_none());
+        assert!(super::sample_sorted(&[0.0, 1.0], &q, &[0.7, 0.2]).is_none());
+        assert!(super::sample_sorted(&[0.0, 1.0], &q, &[f64::NAN]).is_none());
+        assert!(super::sample_sorted(&[0.0, 1.0], &q[..4], &[0.5]).is_none());
+    }
 
     #[test]
     fn slerps_between_keys() {
