@@ -103,22 +103,33 @@ pub(crate) fn fit_channel_sampled(
     played: (Sampling, Option<&Stored>),
     most_keys: usize,
 ) -> Outcome {
+    fit_of_use(channel, kept, tolerance, curves, measure, played, most_keys)
+        .unwrap_or_else(|| Outcome::exact(kept))
+}
+
+/// [`fit_channel_sampled`] when its fit is of use (fewer keys than `kept`, within the
+/// tolerance), else `None`, without copying `kept`: what a caller that tries several grids
+/// and keeps the track whole only when none fits needs.
+pub(crate) fn fit_of_use(
+    channel: &Channel,
+    kept: &Track,
+    tolerance: f64,
+    curves: CurveFit,
+    measure: bool,
+    played: (Sampling, Option<&Stored>),
+    most_keys: usize,
+) -> Option<Outcome> {
     // A fit of no fewer keys than the kept track is of no use.
     let most_keys = most_keys.min(kept.len().saturating_sub(1));
     match fit::fit_sampled(channel, tolerance, curves, measure, played, most_keys) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
-            Outcome {
+            Some(Outcome {
                 track: f.track,
                 error: f.error.unwrap_or(0.0),
                 lossy: true,
                 sampled: Some(f.sampled),
-            }
+            })
         }
-        _ => Outcome {
-            track: kept.clone(),
-            error: 0.0,
-            lossy: false,
-            sampled: None,
-        },
+        _ => None,
     }
 }

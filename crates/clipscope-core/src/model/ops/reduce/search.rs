@@ -12,7 +12,7 @@ use super::cost::packed_bits;
 use super::fit::{CurveFit, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
-use super::outcome::{Outcome, fit_channel_sampled, lossless};
+use super::outcome::{Outcome, fit_of_use, lossless};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
@@ -284,8 +284,9 @@ impl WorldSearch {
             Grids::Cheapest(_) => Sampling::Later,
             Grids::Key | Grids::Choose => Sampling::Drawn,
         };
+        // A fit of use, or none (the track kept whole only where no grid fits).
         let fit = |c: &Channel, most_keys: usize| {
-            fit_channel_sampled(
+            fit_of_use(
                 c,
                 &self.kept[i],
                 tolerance,
@@ -295,9 +296,10 @@ impl WorldSearch {
                 most_keys,
             )
         };
+        let whole_track = || Outcome::exact(&self.kept[i]);
         let (variants, whole, step) = (&self.variants[i], &self.channels[i], self.key_grid);
         match grids {
-            Grids::Key => (fit(channel, usize::MAX), None),
+            Grids::Key => (fit(channel, usize::MAX).unwrap_or_else(whole_track), None),
             Grids::Choose => {
                 // The other grids over the pilot's samples, and the kept keys among them.
                 let last = channel.sample_times.last().copied();
@@ -311,7 +313,7 @@ impl WorldSearch {
                 };
                 let outcome = (fits.fit)(channel, usize::MAX);
                 let (_, grid) = fits.cheapest(None, Some(outcome.clone()));
-                (outcome, Some(grid))
+                (outcome.unwrap_or_else(whole_track), Some(grid))
             }
             Grids::Cheapest(hints) => {
                 let fits = Fits {

@@ -48,21 +48,26 @@ pub(super) struct Fits<'c, V, F> {
     pub kept_keys: usize,
     /// The key grid's step in seconds.
     pub step: Option<f64>,
-    /// The fit of a channel within the track's tolerance, kept whole when it would take more
-    /// keys than the number given.
+    /// The fit of a channel within the track's tolerance, `None` when it is of no use (it
+    /// would take more keys than the number given, or than the track kept whole).
     pub fit: F,
 }
 
 impl<'c, V, F> Fits<'c, V, F>
 where
     V: Fn(Grid) -> Option<Cow<'c, Channel>>,
-    F: Fn(&Channel, usize) -> Outcome,
+    F: Fn(&Channel, usize) -> Option<Outcome>,
 {
     /// The fit on whichever grid costs least, starting from the grid `hint` names, and the
     /// grid a later try should start from; `None` for the fit when the track is best kept
     /// whole (no grid follows it, or the finer grid keeps more than [`KEEP_SHARE`] of its
-    /// keys). `key` is the fit on the key grid, when already made.
-    pub fn cheapest(&self, hint: Option<Grid>, key: Option<Outcome>) -> (Option<Outcome>, Grid) {
+    /// keys). `key` is the fit on the key grid, when already made (`Some(None)`: made, of no
+    /// use).
+    pub fn cheapest(
+        &self,
+        hint: Option<Grid>,
+        key: Option<Option<Outcome>>,
+    ) -> (Option<Outcome>, Grid) {
         match hint {
             Some(Grid::Fine) => {
                 if let Some(fine) = self.fine() {
@@ -70,7 +75,7 @@ where
                 }
             }
             Some(Grid::Coarse) => {
-                if let Some(coarse) = self.variant(Grid::Coarse, usize::MAX).filter(|o| o.lossy) {
+                if let Some(coarse) = self.variant(Grid::Coarse, usize::MAX) {
                     return (Some(coarse), Grid::Coarse);
                 }
             }
@@ -79,11 +84,11 @@ where
         let outcome = key.unwrap_or_else(|| (self.fit)(self.channel, usize::MAX));
         // The grid cannot follow the track: a finer grid, unless its keys cost more than
         // every key on the times other kept tracks share.
-        let (outcome, grid) = match outcome.lossy {
-            true => (outcome, Grid::Key),
+        let (outcome, grid) = match outcome {
+            Some(outcome) => (outcome, Grid::Key),
             // The hinted finer grid failed already.
-            false if hint == Some(Grid::Fine) => return (None, Grid::Fine),
-            false => match self.fine() {
+            None if hint == Some(Grid::Fine) => return (None, Grid::Fine),
+            None => match self.fine() {
                 Some(fine) => (fine, Grid::Fine),
                 None => return (None, Grid::Fine),
             },
@@ -100,7 +105,7 @@ where
             .then(|| self.variant(Grid::Coarse, usize::MAX))
             .flatten()
         {
-            Some(coarse) if coarse.lossy && packed_bits(&coarse) < packed_bits(&outcome) => {
+            Some(coarse) if packed_bits(&coarse) < packed_bits(&outcome) => {
                 (Some(coarse), Grid::Coarse)
             }
             _ => (Some(outcome), grid),
@@ -111,13 +116,13 @@ where
     /// keys kept whole.
     fn fine(&self) -> Option<Outcome> {
         let most = (self.kept_keys as f64 * KEEP_SHARE).floor() as usize;
-        self.variant(Grid::Fine, most).filter(|o| o.lossy)
+        self.variant(Grid::Fine, most)
     }
 
     /// The fit on `grid` with at most `most_keys` keys, when the channel has keys of its own
     /// there.
     fn variant(&self, grid: Grid, most_keys: usize) -> Option<Outcome> {
-        (self.variant)(grid).map(|c| (self.fit)(&c, most_keys))
+        (self.variant)(grid).and_then(|c| (self.fit)(&c, most_keys))
     }
 }
 
@@ -173,12 +178,12 @@ mod tests {
             let lossy = keys.is_some_and(|k| k <= most);
             let times: Vec<f32> = (0..keys.unwrap_or(301)).map(|k| k as f32 / 4.0).collect();
             let values = Values::Numbers(vec![0.0; times.len()]);
-            Outcome {
+            lossy.then(|| Outcome {
                 track: Track::new("a.x", TrackKind::Number, times, values),
                 error: 0.0,
                 lossy,
                 sampled: None,
-            }
+            })
         };
         let fits = Fits {
             channel: &key,
