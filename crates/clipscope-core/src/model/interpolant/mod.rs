@@ -495,9 +495,10 @@ fn prefetch_keys(times: &[f32], values: &[f32], k: usize, stride: usize) {
 }
 
 /// `track`'s values at each of `times` (sorted), `value_size` per time, f32-rounded, when it
-/// is a bezier track or a straight quaternion track (one per key) that one walk along its keys
-/// plays exactly as a [`Sampler`] does (see [`bezier::sample_sorted`] and
-/// [`quaternion_linear::sample_sorted`]); `None` otherwise (the caller seeks).
+/// is a bezier or straight track (a quaternion track with one quaternion per key) that one
+/// walk along its keys plays exactly as a [`Sampler`] does (see [`bezier::sample_sorted`],
+/// [`linear::sample_sorted`] and [`quaternion_linear::sample_sorted`]); `None` otherwise (the
+/// caller seeks).
 pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> Option<Vec<f32>> {
     if value_size != track.value_size() {
         return None;
@@ -510,9 +511,11 @@ pub(crate) fn sample_sorted(track: &Track, times: &[f64], value_size: usize) -> 
             let tangents = usable_tangents(track, value_size)?;
             bezier::sample_sorted(&track.times, values, tangents, times, value_size)
         }
-        Interpolation::Linear if track.kind == TrackKind::Quaternion && value_size == 4 => {
-            quaternion_linear::sample_sorted(&track.times, values, times)
-        }
+        Interpolation::Linear if track.kind == TrackKind::Quaternion => match value_size {
+            4 => quaternion_linear::sample_sorted(&track.times, values, times),
+            _ => None,
+        },
+        Interpolation::Linear => linear::sample_sorted(&track.times, values, times, value_size),
         _ => None,
     }
 }
