@@ -118,6 +118,27 @@ impl SlerpPlan {
     }
 }
 
+impl SlerpPlan {
+    /// Whether the ends are nearly parallel, so that [`at`](SlerpPlan::at) lerps and scales
+    /// the result to unit length.
+    pub fn is_near(&self) -> bool {
+        matches!(self.arc, Span::Near)
+    }
+
+    /// [`at`](SlerpPlan::at) for nearly parallel ends ([`is_near`](SlerpPlan::is_near)) before
+    /// its scaling to unit length: the same direction, for a test that does not depend on the
+    /// length. Other ends finish as `at` does.
+    #[inline]
+    pub fn at_unscaled(&self, t: f64) -> [f64; 4] {
+        if !self.is_near() {
+            return self.at(t);
+        }
+        let (a, b) = (self.a, self.b);
+        let s = 1.0 - t;
+        std::array::from_fn(|c| a[c] * s + b[c] * t)
+    }
+}
+
 /// The Hamilton product `a ⊗ b`, exactly like three.js's `Quaternion.multiplyQuaternionsFlat`
 /// (no normalization).
 pub fn multiply_quaternions_flat(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {

@@ -66,7 +66,9 @@ pub(crate) const MAX_VALUES: usize = 4;
 /// test accepts only what the exact metric accepts (and very nearly all of it).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limit {
-    metric: Metric,
+    /// How a value's error is measured.
+    pub metric: Metric,
+    /// The largest error admitted.
     tolerance: f64,
 }
 
@@ -89,24 +91,7 @@ impl Limit {
                 }
                 d2 <= tol * tol
             }
-            Metric::Rotation => {
-                let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
-                for (a, &b) in value.iter().zip(reference) {
-                    let b: f64 = b.into();
-                    vv += a * a;
-                    rr += b * b;
-                    vr += a * b;
-                }
-                let off = (1.0 - vv).abs();
-                if off >= tol || off.is_nan() {
-                    return false;
-                }
-                let x = (tol - off) / 4.0;
-                let chord = 2.0 * x - x * x * x * (1.0 / 3.0);
-                let k = 1.0 - chord * chord / 2.0;
-                // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
-                k > 0.0 && vr * vr >= k * k * vv * rr
-            }
+            Metric::Rotation => self.admits_rotation(value, reference, None),
             Metric::Scale => value.iter().zip(reference).all(|(a, &b)| {
                 let b: f64 = b.into();
                 (a - b).abs() <= tol * b.abs().max(1e-3)
@@ -118,6 +103,42 @@ impl Limit {
         }
     }
 }
+
+impl Limit {
+    /// [`Limit::admits`] for a rotation; with `unit_off`, `value` stands for the quaternion
+    /// it scales to, whose length is off unit by at most that much (a lerp scaled to unit
+    /// length is off by a few units in the last place): the test looks at `value`'s
+    /// direction only, so it needs no scaling.
+    #[inline]
+    pub fn admits_rotation<R: Number>(
+        &self,
+        value: &[f64],
+        reference: &[R],
+        unit_off: Option<f64>,
+    ) -> bool {
+        let tol = self.tolerance;
+        let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
+        for (a, &b) in value.iter().zip(reference) {
+            let b: f64 = b.into();
+            vv += a * a;
+            rr += b * b;
+            vr += a * b;
+        }
+        let off = unit_off.unwrap_or_else(|| (1.0 - vv).abs());
+        if off >= tol || off.is_nan() {
+            return false;
+        }
+        let x = (tol - off) / 4.0;
+        let chord = 2.0 * x - x * x * x * (1.0 / 3.0);
+        let k = 1.0 - chord * chord / 2.0;
+        // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
+        k > 0.0 && vr * vr >= k * k * vv * rr
+    }
+}
+
+/// How far off unit length a lerp of two quaternions scaled to unit length (as three.js's
+/// slerp does for nearly parallel ends) may be: a few units in the last place, with room.
+pub(crate) const SCALED_OFF: f64 = 1e-15;
 
 /// The angle in radians between two rotations given as (not necessarily unit) quaternions,
 /// whichever hemisphere each is in: `4·asin(‖a − b‖ / 2)` for the unit quaternions on the same
@@ -592,6 +613,48 @@ mod tests {
             }
         }
         assert!(admitted > 10_000, "{admitted}");
+    }
+
+    #[test]
+    fn a_lerp_tested_by_its_direction_is_admitted_as_when_scaled_to_unit_length() {
+        use crate::model::interpolant::SlerpPlan;
+        let mut rng = Rng::new(12);
+        let (mut admitted, mut differ) = (0, 0);
+        for _ in 0..20_000 {
+            let tolerance = 10f64.powf(-5.0 + 3.0 * rng.unit_f32() as f64);
+            let unit = |q: [f64; 4]| {
+                let n = q.iter().map(|v| v * v).sum::<f64>().sqrt();
+                q.map(|v| v / n)
+            };
+            let a = unit(random_quaternion(&mut rng, 2.0));
+            // Ends nearly parallel (the plan lerps), the reference near the curve.
+            let b = unit(std::array::from_fn(|c| {
+                a[c] + (rng.unit_f32() as f64 - 0.5) * 0.02
+            }));
+            let plan = SlerpPlan::new(a, b);
+            if !plan.is_near() {
+                continue;
+            }
+            let t = rng.unit_f32() as f64;
+            let (scaled, unscaled) = (plan.at(t), plan.at_unscaled(t));
+            let reference = std::array::from_fn::<f64, 4, _>(|c| {
+                scaled[c] + (rng.unit_f32() as f64 - 0.5) * tolerance
+            });
+            let limit = Limit::new(Metric::Rotation, tolerance);
+            let by_direction = limit.admits_rotation(&unscaled, &reference, Some(SCALED_OFF));
+            if by_direction {
+                admitted += 1;
+                // Only what the exact metric admits of the played (scaled) quaternion.
+                let exact = Metric::Rotation.error(&scaled, &reference);
+                assert!(exact <= tolerance, "{exact} > {tolerance}");
+            }
+            if by_direction != limit.admits(&scaled, &reference) {
+                differ += 1;
+            }
+        }
+        assert!(admitted > 5_000, "{admitted}");
+        // The two tests part only at the very edge of the tolerance.
+        assert!(differ <= 2, "{differ}");
     }
 
     #[test]

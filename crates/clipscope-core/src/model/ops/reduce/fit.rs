@@ -30,7 +30,9 @@
 //! without sampling the new track again.
 
 use super::Stored;
-use super::channel::{Channel, Limit, MAX_VALUES, Metric, error_above, max_error, sample_numbers};
+use super::channel::{
+    Channel, Limit, MAX_VALUES, Metric, SCALED_OFF, error_above, max_error, sample_numbers,
+};
 use crate::model::hermite::basis;
 use crate::model::interpolant::SlerpPlan;
 use crate::model::{Interpolation, Tangents, Track, Values};
@@ -347,6 +349,17 @@ fn admitted(
         Shape::Lerp => stays_within(channel, range, &curve, limit, |u, out| {
             lerp(curve.v0, curve.v1, u, out)
         }),
+        // Nearly parallel ends: the lerp's direction, tested as the unit quaternion the
+        // player scales it to (no root or division per sample).
+        Shape::Slerp(plan) if plan.is_near() && limit.metric == Metric::Rotation => {
+            stays_within_by(
+                channel,
+                range,
+                &curve,
+                |u, out| out.copy_from_slice(&plan.at_unscaled(u)),
+                |v, r| limit.admits_rotation(v, r, Some(SCALED_OFF)),
+            )
+        }
         Shape::Slerp(plan) => stays_within(channel, range, &curve, limit, |u, out| {
             out.copy_from_slice(&plan.at(u))
         }),
@@ -366,11 +379,23 @@ fn stays_within(
     limit: &Limit,
     draw: impl Fn(f64, &mut [f64]),
 ) -> bool {
+    stays_within_by(channel, range, curve, draw, |v, r| limit.admits(v, r))
+}
+
+/// [`stays_within`] with the test `admits(value, sample)`.
+#[inline(always)]
+fn stays_within_by(
+    channel: &Channel,
+    range: std::ops::Range<usize>,
+    curve: &Curve,
+    draw: impl Fn(f64, &mut [f64]),
+    admits: impl Fn(&[f64], &[f32]) -> bool,
+) -> bool {
     let mut value = [0.0; MAX_VALUES];
     let value = &mut value[..channel.value_size];
     let mut admits = |s: usize| {
         draw(curve.parameter(channel.sample_times[s]), value);
-        limit.admits(value, channel.sample(s))
+        admits(value, channel.sample(s))
     };
     // A segment too long for its tolerance strays most near its middle: a few samples there
     // turn most failing probes down before the full pass.
