@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::super::target::Property;
@@ -226,7 +227,19 @@ pub(super) fn plan_animation(
         seen: HashSet::new(),
         pointers: HashSet::new(),
     };
-    for (track, resolved) in clip.tracks.iter().zip(targets) {
+    // The node channels' keys converted on the worker threads (a pass over every value).
+    let converted: Vec<Option<(Keys, Vec<String>)>> = clip
+        .tracks
+        .par_iter()
+        .zip(targets)
+        .map(|(track, resolved)| match resolved {
+            Some((Some(_), property)) if !matches!(property, Property::Pointer(_)) => {
+                Some(convert(track, *property == Property::Rotation))
+            }
+            _ => None,
+        })
+        .collect();
+    for ((track, resolved), converted) in clip.tracks.iter().zip(targets).zip(converted) {
         let Some((node, property)) = resolved else {
             continue;
         };
@@ -234,10 +247,9 @@ pub(super) fn plan_animation(
             channels.pointer(track, p, write_back, out);
             continue;
         }
-        let Some(node) = *node else {
+        let (Some(node), Some((keys, notes))) = (*node, converted) else {
             continue;
         };
-        let (keys, notes) = convert(track, *property == Property::Rotation);
         for n in notes {
             out.notes.push(track_note(clip, track, &n));
         }

@@ -10,7 +10,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::super::GltfSource;
 use super::super::names::unique;
-use super::super::target::{NodeKey, Target, check, target};
+use rayon::prelude::*;
+
+use super::super::target::{BadKeys, NodeKey, Target, check, target};
 use super::{MorphPlan, MorphSource, NodePlan, Plan, Resolved, track_note};
 use crate::formats::Document;
 use crate::model::binding::sanitize_node_name;
@@ -142,7 +144,16 @@ pub(super) fn resolve_targets(
     let mut per_clip = Vec::with_capacity(doc.clips.len());
     for clip in &doc.clips {
         let mut targets = Vec::with_capacity(clip.tracks.len());
-        for track in &clip.tracks {
+        // Each track's keys checked on the worker threads (a pass over every value).
+        let checked: Vec<Option<Result<(), BadKeys>>> = clip
+            .tracks
+            .par_iter()
+            .map(|track| match target(track) {
+                Ok(t) if !track.is_empty() => Some(check(track, &t.property)),
+                _ => None,
+            })
+            .collect();
+        for (track, checked) in clip.tracks.iter().zip(checked) {
             let t = match target(track) {
                 Ok(t) => t,
                 Err(why) => {
@@ -158,7 +169,7 @@ pub(super) fn resolve_targets(
                 targets.push(None);
                 continue;
             }
-            if let Err(why) = check(track, &t.property) {
+            if let Some(Err(why)) = checked {
                 out.errors.push(track_note(clip, track, &why.to_string()));
                 targets.push(None);
                 continue;
