@@ -15,6 +15,7 @@
 //! truthiness of that number (non-zero and not NaN, which is what a bound `visible` flag would
 //! act on), and a string result holds the key at or before `t`, as in discrete mode.
 
+use super::walk::walk_sorted;
 use super::{Segment, linear};
 use crate::model::Tangents;
 
@@ -93,44 +94,13 @@ pub(crate) fn sample_sorted(
     times: &[f64],
     value_size: usize,
 ) -> Option<Vec<f32>> {
-    let n = keys.len();
-    let vs = value_size;
+    let (n, vs) = (keys.len(), value_size);
     let width = vs * 2;
-    if n == 0
-        || vs == 0
-        || values.len() < n * vs
-        || tangents.in_tangents.len() < n * width
-        || tangents.out_tangents.len() < n * width
-        || keys.windows(2).any(|w| w[0] >= w[1] || w[0].is_nan())
-        || times.windows(2).any(|w| w[0] > w[1])
-        || times.iter().any(|t| t.is_nan())
-    {
+    if tangents.in_tangents.len() < n * width || tangents.out_tangents.len() < n * width {
         return None;
     }
-    let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
-    let key = |k: usize, out: &mut [f32]| {
-        for (r, v) in out.iter_mut().zip(&values[k * vs..(k + 1) * vs]) {
-            *r = *v;
-        }
-    };
-    let mut out = vec![0.0f32; times.len() * vs];
-    let mut i1 = 1;
-    for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
-        // Before the first key and from the last on, the player copies that key.
-        if t < first {
-            key(0, slot);
-            continue;
-        }
-        if t >= last {
-            key(n - 1, slot);
-            continue;
-        }
-        // The interval keys[i1 − 1] <= t < keys[i1], as the player's seek finds it.
-        while keys[i1] as f64 <= t {
-            i1 += 1;
-        }
+    walk_sorted(keys, values, times, vs, |i1, t0, t1, t, slot| {
         let i0 = i1 - 1;
-        let (t0, t1) = (keys[i0] as f64, keys[i1] as f64);
         let mut solved: Option<(u64, u64, f64)> = None;
         for (c, r) in slot.iter_mut().enumerate() {
             let v0 = values[i0 * vs + c] as f64;
@@ -149,8 +119,7 @@ pub(crate) fn sample_sorted(
             };
             *r = cubic_bezier(s, v0, c0y, c1y, v1) as f32;
         }
-    }
-    Some(out)
+    })
 }
 
 /// `B(s) = k³·p0 + 3k²s·p1 + 3ks²·p2 + s³·p3` with `k = 1 - s`, left to right as in three.js.

@@ -1,6 +1,7 @@
 //! Straight-line interpolation (three.js `LinearInterpolant`).
 
 use super::Segment;
+use super::walk::walk_sorted;
 
 /// Writes `v0 * w0 + v1 * w1` per component, with `w1 = (t - t0) / (t1 - t0)` and `w0 = 1 - w1`,
 /// for the keys `i1 - 1` and `i1` of `seg`.
@@ -50,40 +51,16 @@ pub(crate) fn interpolate_slices(
 
 /// The values a straight track (`value_size` numbers per key time in `keys`) takes at each
 /// of `times` (sorted), rounded to f32 like three.js's result buffer: bit for bit what a
-/// [`Sampler`](super::Sampler) gives, found in one walk along the keys instead of a seek per
-/// time. `None` (the caller seeks) when the key times do not strictly increase, the times are
-/// not sorted or are NaN, or keys lack values.
+/// [`Sampler`](super::Sampler) gives, found in one walk along the keys
+/// ([`walk_sorted`](super::walk::walk_sorted), which says when it is `None`).
 pub(crate) fn sample_sorted(
     keys: &[f32],
     values: &[f32],
     times: &[f64],
     value_size: usize,
 ) -> Option<Vec<f32>> {
-    let (n, vs) = (keys.len(), value_size);
-    if n == 0
-        || vs == 0
-        || values.len() < n * vs
-        || keys.windows(2).any(|w| w[0] >= w[1] || w[0].is_nan())
-        || times.windows(2).any(|w| w[0] > w[1])
-        || times.iter().any(|t| t.is_nan())
-    {
-        return None;
-    }
-    let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
-    let mut out = vec![0.0f32; times.len() * vs];
-    // The interval keys[i1 − 1] <= t < keys[i1], as the player's seek finds it.
-    let mut i1 = 1;
-    for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
-        // Before the first key and from the last on, the player copies that key.
-        if t < first || t >= last {
-            let k = if t < first { 0 } else { n - 1 };
-            slot.copy_from_slice(&values[k * vs..(k + 1) * vs]);
-            continue;
-        }
-        while keys[i1] as f64 <= t {
-            i1 += 1;
-        }
-        let (t0, t1) = (keys[i1 - 1] as f64, keys[i1] as f64);
+    let vs = value_size;
+    walk_sorted(keys, values, times, vs, |i1, t0, t1, t, slot| {
         let weight1 = (t - t0) / (t1 - t0);
         let weight0 = 1.0 - weight1;
         let (v0, v1) = (
@@ -93,8 +70,7 @@ pub(crate) fn sample_sorted(
         for ((r, &a), &b) in slot.iter_mut().zip(v0).zip(v1) {
             *r = (a as f64 * weight0 + b as f64 * weight1) as f32;
         }
-    }
-    Some(out)
+    })
 }
 
 #[cfg(test)]
@@ -108,13 +84,8 @@ mod tests {
 
     #[test]
     fn a_walk_along_the_keys_plays_as_the_sampler_bit_for_bit() {
-        let mut seed = 3u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = clipscope_test_support::rng::Rng::new(3);
+        let mut next = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         for case in 0..300 {
             let (n, vs) = (1 + (next() * 12.0) as usize, 1 + case % 4);
             let mut t = (next() - 0.3) as f32;

@@ -30,6 +30,7 @@ mod discrete;
 mod linear;
 pub mod quaternion;
 mod quaternion_linear;
+mod walk;
 
 pub use quaternion::{SlerpPlan, multiply_quaternions_flat, slerp_flat};
 

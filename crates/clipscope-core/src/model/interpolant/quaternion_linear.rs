@@ -8,6 +8,7 @@
 
 use super::Segment;
 use super::quaternion::{SlerpPlan, slerp_flat};
+use super::walk::walk_sorted;
 
 /// The [`SlerpPlan`] of the key interval last evaluated (value size 4 only), so that evaluating
 /// the same interval again (a track played at a higher rate than its keys) skips the `acos` and
@@ -73,44 +74,21 @@ pub(crate) fn interpolate_cached(
 /// The values a straight quaternion track (one quaternion per key: `values` holds four per key
 /// time in `keys`) takes at each of `times` (sorted), rounded to f32 like three.js's result
 /// buffer: bit for bit what a [`Sampler`](super::Sampler) gives, found in one walk along the
-/// keys with one [`SlerpPlan`] per key interval instead of a seek and a cache check per time.
-/// `None` (the caller seeks) when the key times do not strictly increase, the times are not
-/// sorted or are NaN, or keys lack values.
+/// keys ([`walk_sorted`], which says when it is `None`) with one [`SlerpPlan`] per key
+/// interval instead of a seek and a cache check per time.
 pub(crate) fn sample_sorted(keys: &[f32], values: &[f32], times: &[f64]) -> Option<Vec<f32>> {
-    let n = keys.len();
-    if n == 0
-        || values.len() < n * 4
-        || keys.windows(2).any(|w| w[0] >= w[1] || w[0].is_nan())
-        || times.windows(2).any(|w| w[0] > w[1])
-        || times.iter().any(|t| t.is_nan())
-    {
-        return None;
-    }
-    let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
     let quat = |k: usize| std::array::from_fn(|c| f64::from(values[k * 4 + c]));
-    let mut out = vec![0.0f32; times.len() * 4];
-    // The interval keys[i1 − 1] <= t < keys[i1] and its plan, as the player's seek finds it.
-    let mut i1 = 1;
-    let mut plan: Option<SlerpPlan> = None;
-    for (slot, &t) in out.chunks_exact_mut(4).zip(times) {
-        // Before the first key and from the last on, the player copies that key.
-        if t < first || t >= last {
-            let k = if t < first { 0 } else { n - 1 };
-            slot.copy_from_slice(&values[k * 4..k * 4 + 4]);
-            continue;
-        }
-        while keys[i1] as f64 <= t {
-            i1 += 1;
-            plan = None;
-        }
-        let (t0, t1) = (keys[i1 - 1] as f64, keys[i1] as f64);
-        let plan = plan.get_or_insert_with(|| SlerpPlan::new(quat(i1 - 1), quat(i1)));
+    let mut plan: Option<(usize, SlerpPlan)> = None;
+    walk_sorted(keys, values, times, 4, |i1, t0, t1, t, slot| {
+        let plan = match plan {
+            Some((at, plan)) if at == i1 => plan,
+            _ => plan.insert((i1, SlerpPlan::new(quat(i1 - 1), quat(i1)))).1,
+        };
         let alpha = (t - t0) / (t1 - t0);
         for (r, v) in slot.iter_mut().zip(plan.at(alpha)) {
             *r = v as f32;
         }
-    }
-    Some(out)
+    })
 }
 
 #[cfg(test)]
@@ -122,13 +100,8 @@ mod tests {
 
     #[test]
     fn a_walk_along_the_keys_plays_as_the_sampler_bit_for_bit() {
-        let mut seed = 9u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = clipscope_test_support::rng::Rng::new(9);
+        let mut next = || (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         for case in 0..300 {
             let n = 1 + (next() * 12.0) as usize;
             let mut t = next() as f32;

@@ -402,13 +402,8 @@ mod tests {
 
     #[test]
     fn times_worked_out_read_back_exactly_as_filtered() {
-        let mut seed = 5u64;
-        let mut next = |below: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % below.max(1)
-        };
+        let mut rng = clipscope_test_support::rng::Rng::new(5);
+        let mut next = |below: u64| rng.next_u64() % below.max(1);
         let (mut exact, mut inexact) = (0, 0);
         for case in 0..3000 {
             let k = next(19) as i32;

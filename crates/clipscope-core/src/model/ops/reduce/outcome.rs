@@ -81,35 +81,23 @@ pub(crate) fn fit_channel(
     measure: bool,
     stored: Option<&Stored>,
 ) -> Outcome {
-    fit_channel_sampled(
+    let played = (Sampling::Played, stored);
+    fit_of_use(
         channel,
         kept,
         tolerance,
         curves,
         measure,
-        (Sampling::Played, stored),
+        played,
         usize::MAX,
     )
+    .unwrap_or_else(|| Outcome::exact(kept))
 }
 
-/// [`fit_channel`], the fit's curve sampled as `sampling` says, and kept whole too when the
-/// fit would take more than `most_keys` keys (it stops there).
-pub(crate) fn fit_channel_sampled(
-    channel: &Channel,
-    kept: &Track,
-    tolerance: f64,
-    curves: CurveFit,
-    measure: bool,
-    played: (Sampling, Option<&Stored>),
-    most_keys: usize,
-) -> Outcome {
-    fit_of_use(channel, kept, tolerance, curves, measure, played, most_keys)
-        .unwrap_or_else(|| Outcome::exact(kept))
-}
-
-/// [`fit_channel_sampled`] when its fit is of use (fewer keys than `kept`, within the
-/// tolerance), else `None`, without copying `kept`: what a caller that tries several grids
-/// and keeps the track whole only when none fits needs.
+/// The fit [`fit_channel`] makes, its curve sampled as `sampling` says, when it is of use
+/// (fewer keys than `kept` and than `most_keys`, where it stops; within the tolerance), else
+/// `None`, without copying `kept`: what a caller that tries several grids and keeps the track
+/// whole only when none fits needs.
 pub(crate) fn fit_of_use(
     channel: &Channel,
     kept: &Track,
