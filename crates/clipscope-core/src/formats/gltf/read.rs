@@ -27,6 +27,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
@@ -135,7 +136,7 @@ pub(crate) fn build(
         json: typed,
         buffers,
         node_names,
-        clips: clips.clone(),
+        clips: copy_clips(&clips),
         skipped_channels: found.skipped,
     };
     Ok(Built {
@@ -152,6 +153,15 @@ pub(crate) fn build(
         },
         unstored: found.unstored,
     })
+}
+
+/// A copy of `clips` for the source to compare against, each clip's tracks copied on the
+/// worker threads: a long take's keys are megabytes, and copying them was a quarter of its read.
+fn copy_clips(clips: &[Clip]) -> Vec<Clip> {
+    clips
+        .iter()
+        .map(|c| c.with_tracks(c.tracks.par_iter().cloned().collect()))
+        .collect()
 }
 
 /// What a channel animates.
@@ -297,77 +307,53 @@ impl AnimationCtx<'_> {
         }
     }
 
-    /// The clip of this animation.
+    /// The clip of this animation. Which channels give tracks is worked out in order, their
+    /// samplers are decoded on the worker threads (a long take's keys are megabytes), and the
+    /// tracks are put together in order again, so the first problem in channel order is the
+    /// one reported, as when read one channel after another.
     fn read(&self, found: &mut Found, steps: &mut Steps) -> Result<Clip, Located> {
         let (json, a) = (self.json, self.a);
         let animation = &json.animations[a];
         let apath = format!("animations[{a}]");
-        let mut tracks = Vec::new();
-        for (c, channel) in animation.channels.iter().enumerate() {
+        let mut reads = Vec::with_capacity(animation.channels.len());
+        // The problem that stopped the plan, reported after any in the channels before it.
+        let mut stopped = None;
+        for c in 0..animation.channels.len() {
             steps.next()?;
-            let cpath = format!("{apath}.channels[{c}]");
-            if let Mode::Lenient(checked) = self.mode
-                && checked.skip_channels.contains(&(a, c))
-            {
-                // Broken: reported by the checks, whose message says what is wrong. A channel
-                // glTF says to ignore (no node, no pointer) is listed as not read.
-                let ignored = channel.node().is_none()
-                    && channel.path().and_then(Channel::from_path).is_some();
-                if ignored && let Ok(Err(phrase)) = self.what(c, &cpath) {
-                    found
-                        .unread
-                        .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
+            match self.plan_channel(c, &apath, found) {
+                Ok(Some(read)) => reads.push(read),
+                Ok(None) => {}
+                Err(e) => {
+                    stopped = Some(e);
+                    break;
                 }
-                found.skipped.push(cpath);
-                continue;
             }
-            let (node, kind, pointer) = match self.what(c, &cpath)? {
-                Ok(what) => what,
-                Err(phrase) => {
-                    found
-                        .unread
-                        .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
-                    found.skipped.push(cpath);
-                    continue;
-                }
-            };
-            let node_name = match node {
-                Some(node) => Some(self.node_names.get(node).ok_or_else(|| {
-                    Located::new(
-                        format!("{cpath}.target.node"),
-                        format!(
-                            "node {node} does not exist (the file has {})",
-                            self.node_names.len()
-                        ),
-                    )
-                })?),
-                None => None,
-            };
-            let Some(s) = channel.sampler else {
-                return Err(Located::new(cpath, "missing field `sampler`"));
-            };
-            let s = s as usize;
-            let sampler = animation.samplers.get(s).ok_or_else(|| {
-                Located::new(
-                    format!("{cpath}.sampler"),
-                    format!(
-                        "sampler {s} does not exist (the animation has {})",
-                        animation.samplers.len()
-                    ),
-                )
-            })?;
-            let spath = format!("{apath}.samplers[{s}]");
-            let keys = read_sampler(json, self.buffers, sampler, &spath, kind, node, &cpath)?;
+        }
+        let decoded: Vec<Result<Vec<Track>, Located>> = reads
+            .par_iter()
+            .map(|r| {
+                let keys = read_sampler(
+                    json,
+                    self.buffers,
+                    r.sampler,
+                    &r.spath,
+                    r.kind,
+                    r.node,
+                    &r.cpath,
+                )?;
+                Ok(match (r.node_name, &r.pointer) {
+                    (Some(name), _) => tracks_of(keys, r.kind, name, json, r.node.unwrap_or(0)),
+                    (None, Some(p)) => vec![pointer_track(keys, p.clone())],
+                    (None, None) => Vec::new(),
+                })
+            })
+            .collect();
+        let mut tracks = Vec::new();
+        for (r, read) in reads.iter().zip(decoded) {
             let before = tracks.len();
-            match (node_name, pointer) {
-                (Some(name), _) => {
-                    tracks.extend(tracks_of(keys, kind, name, json, node.unwrap_or(0)))
-                }
-                (None, Some(p)) => tracks.push(pointer_track(keys, p)),
-                (None, None) => {}
-            }
+            tracks.extend(read?);
             if let Mode::Lenient(checked) = self.mode
-                && [sampler.input, sampler.output]
+                && [r.sampler.input, r.sampler.output]
                     .iter()
                     .flatten()
                     .any(|&i| checked.unstored.contains(&(i as usize)))
@@ -376,6 +362,9 @@ impl AnimationCtx<'_> {
                     .unstored
                     .extend((before..tracks.len()).map(|t| (a, t)));
             }
+        }
+        if let Some(e) = stopped {
+            return Err(e);
         }
         let name = animation
             .name
@@ -396,6 +385,97 @@ impl AnimationCtx<'_> {
         }
         Ok(clip)
     }
+
+    /// What channel `c` reads, or `None` when it gives no track (listed in `found` as skipped
+    /// or not read).
+    fn plan_channel<'s>(
+        &'s self,
+        c: usize,
+        apath: &str,
+        found: &mut Found,
+    ) -> Result<Option<ChannelRead<'s>>, Located> {
+        let (json, a) = (self.json, self.a);
+        let animation = &json.animations[a];
+        let channel = &animation.channels[c];
+        let cpath = format!("{apath}.channels[{c}]");
+        if let Mode::Lenient(checked) = self.mode
+            && checked.skip_channels.contains(&(a, c))
+        {
+            // Broken: reported by the checks, whose message says what is wrong. A channel
+            // glTF says to ignore (no node, no pointer) is listed as not read.
+            let ignored =
+                channel.node().is_none() && channel.path().and_then(Channel::from_path).is_some();
+            if ignored && let Ok(Err(phrase)) = self.what(c, &cpath) {
+                found
+                    .unread
+                    .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
+            }
+            found.skipped.push(cpath);
+            return Ok(None);
+        }
+        let (node, kind, pointer) = match self.what(c, &cpath)? {
+            Ok(what) => what,
+            Err(phrase) => {
+                found
+                    .unread
+                    .push(Unread::new(cpath.clone(), phrase.to_string()).in_clip(a));
+                found.skipped.push(cpath);
+                return Ok(None);
+            }
+        };
+        let node_name = match node {
+            Some(node) => Some(self.node_names.get(node).ok_or_else(|| {
+                Located::new(
+                    format!("{cpath}.target.node"),
+                    format!(
+                        "node {node} does not exist (the file has {})",
+                        self.node_names.len()
+                    ),
+                )
+            })?),
+            None => None,
+        };
+        let Some(s) = channel.sampler else {
+            return Err(Located::new(cpath, "missing field `sampler`"));
+        };
+        let s = s as usize;
+        let sampler = animation.samplers.get(s).ok_or_else(|| {
+            Located::new(
+                format!("{cpath}.sampler"),
+                format!(
+                    "sampler {s} does not exist (the animation has {})",
+                    animation.samplers.len()
+                ),
+            )
+        })?;
+        Ok(Some(ChannelRead {
+            node,
+            node_name: node_name.map(String::as_str),
+            kind,
+            pointer,
+            sampler,
+            spath: format!("{apath}.samplers[{s}]"),
+            cpath,
+        }))
+    }
+}
+
+/// A channel that gives tracks, as [`AnimationCtx::read`] plans it before decoding.
+struct ChannelRead<'a> {
+    /// The node it animates (none for a pointer track).
+    node: Option<usize>,
+    /// That node's track name.
+    node_name: Option<&'a str>,
+    /// What it animates.
+    kind: Channel,
+    /// A pointer track's pointer.
+    pointer: Option<String>,
+    /// Its sampler.
+    sampler: &'a SamplerJson,
+    /// The sampler's JSON path.
+    spath: String,
+    /// The channel's JSON path.
+    cpath: String,
 }
 
 /// The track of a pointer channel: named by the pointer, a number track for one value per key

@@ -440,12 +440,18 @@ impl<'c> Reducer<'c> {
             .iter()
             .map(|t| (t.name.as_str(), t))
             .collect();
+        let lossless_keys = self
+            .world
+            .as_ref()
+            .map(WorldSearch::lossless_keys)
+            .unwrap_or_default();
         let outcomes: Vec<Outcome> = self
             .clip
             .tracks
             .par_iter()
             .zip(self.plan.roles.par_iter())
-            .map(|(track, role)| {
+            .enumerate()
+            .map(|(i, (track, role))| {
                 let Some(found) = by_name.get(track.name.as_str()) else {
                     let missing = track.kind.is_numeric() && !track.is_empty();
                     return Outcome {
@@ -474,7 +480,12 @@ impl<'c> Reducer<'c> {
                     // Joint tracks are measured through the world below.
                     Role::Joint { .. } => 0.0,
                 };
-                let lossy = error > 0.0 || found.len() != lossless(track).len();
+                // A joint track's lossless optimize is the search's kept track.
+                let lossless_len = match (role, lossless_keys.get(&i)) {
+                    (Role::Joint { exact: false, .. }, Some(&keys)) => keys,
+                    _ => lossless(track).len(),
+                };
+                let lossy = error > 0.0 || found.len() != lossless_len;
                 Outcome {
                     track: (*found).clone(),
                     error,

@@ -442,6 +442,17 @@ impl WorldSearch {
         (kept, error, per_joint)
     }
 
+    /// The keys of each joint track's kept track by its index in the clip: its lossless
+    /// optimize (the track itself where it is kept exactly), so a measure need not optimize it
+    /// again.
+    pub fn lossless_keys(&self) -> HashMap<usize, usize> {
+        self.tracks
+            .iter()
+            .zip(&self.kept)
+            .map(|(&i, kept)| (i, kept.len()))
+            .collect()
+    }
+
     /// What `attempt` costs: its keys, or on a key grid about the bits a compressed file
     /// spends on them ([`packed_bits`], a fitted track's own key times included).
     fn cost(&self, attempt: &Attempt) -> f64 {
