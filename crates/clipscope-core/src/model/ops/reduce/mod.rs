@@ -494,21 +494,20 @@ impl<'c> Reducer<'c> {
                 }
             })
             .collect();
-        let world_error = self.world.as_ref().map(|world| {
-            let mapped: Vec<Outcome> = world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
-            world.measure(&mapped)
-        });
+        let joint_tracks = |world: &WorldSearch| -> Vec<&Track> {
+            world.tracks.iter().map(|&i| &outcomes[i].track).collect()
+        };
+        let world_error = self
+            .world
+            .as_ref()
+            .map(|world| world.measure(&joint_tracks(world)));
         let mut report =
             self.plan
                 .report(self.clip, &outcomes, world_error.as_ref(), &self.options);
         if let (Some(probe), Some(tree)) = (&self.probe, &self.plan.tree) {
             // Where the viewer looks: every node's origin and every vertex, posed.
             let (mesh, per_node) = match &self.world {
-                Some(world) => {
-                    let mapped: Vec<Outcome> =
-                        world.tracks.iter().map(|&i| outcomes[i].clone()).collect();
-                    world.compare_mesh(probe, &mapped, candidate)
-                }
+                Some(world) => world.compare_mesh(probe, &joint_tracks(world), candidate),
                 None => probe.compare(tree, &[], &[], candidate, &self.plan.sample_times),
             };
             let time = |s: usize| self.plan.sample_times.get(s).copied();

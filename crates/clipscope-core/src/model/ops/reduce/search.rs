@@ -438,7 +438,7 @@ impl WorldSearch {
                 sampled: None,
             })
             .collect();
-        let (error, per_joint) = self.measure(&kept);
+        let (error, per_joint) = self.measure(&kept.iter().map(|o| &o.track).collect::<Vec<_>>());
         (kept, error, per_joint)
     }
 
@@ -485,7 +485,11 @@ impl WorldSearch {
     fn chosen(&self, mut chosen: Attempt) -> (Vec<Outcome>, WorldError, PerNode) {
         // The values move to the try kept (nothing after the search reads them).
         let tried = Tried {
-            tracks: chosen.outcomes.iter().map(|o| o.track.clone()).collect(),
+            tracks: chosen
+                .outcomes
+                .par_iter()
+                .map(|o| o.track.clone())
+                .collect(),
             sampled: chosen
                 .outcomes
                 .iter_mut()
@@ -565,24 +569,24 @@ impl WorldSearch {
         out
     }
 
-    /// The world error of `outcomes` (one per channel), overall and per node, with the new
-    /// tracks sampled by the model's own interpolants (what a player shows).
+    /// The world error of `tracks` (one per channel), overall and per node, sampled by the
+    /// model's own interpolants (what a player shows).
     ///
     /// Where a track is the one the last search chose, its values are that try's (the
     /// player's, bit for bit), and every chunk of samples where all values are the try's keeps
     /// the try's comparison: only what plays differently is posed again.
-    pub fn measure(&self, outcomes: &[Outcome]) -> (WorldError, PerNode) {
+    pub fn measure(&self, tracks: &[&Track]) -> (WorldError, PerNode) {
         let tried = self.tried.lock().ok().and_then(|t| t.clone());
         // Headings follow the position tracks through times of their own: posed afresh.
-        let tried = tried.filter(|t| self.headings.is_empty() && t.tracks.len() == outcomes.len());
-        let played = Played::new(self, outcomes, tried.as_deref());
+        let tried = tried.filter(|t| self.headings.is_empty() && t.tracks.len() == tracks.len());
+        let played = Played::new(self, tracks, tried.as_deref());
         let inputs = played.inputs(self);
         let Some(tried) = tried.as_deref() else {
             return self.original.compare(&self.tree, &inputs, true);
         };
         let vs = |i: usize| self.channels[i].value_size;
         let same = |chunk: usize| {
-            (0..outcomes.len()).all(|i| {
+            (0..tracks.len()).all(|i| {
                 if played.reused[i] {
                     return true;
                 }
@@ -607,12 +611,12 @@ impl WorldSearch {
         self.original.merge(&chunks)
     }
 
-    /// Every node origin and vertex of `probe` posed by the original and by `outcomes` (one
-    /// per channel) with the morph weights of `candidate`.
+    /// Every node origin and vertex of `probe` posed by the original and by `tracks` (one per
+    /// channel) with the morph weights of `candidate`.
     pub fn compare_mesh(
         &self,
         probe: &MeshProbe,
-        outcomes: &[Outcome],
+        tracks: &[&Track],
         candidate: &Clip,
     ) -> (MeshError, PerNode) {
         let times = match self.channels.first() {
@@ -631,7 +635,7 @@ impl WorldSearch {
             &self.headings,
             &original_headings,
         );
-        let played = Played::new(self, outcomes, None);
+        let played = Played::new(self, tracks, None);
         probe.compare(&self.tree, &a, &played.inputs(self), candidate, &times)
     }
 }

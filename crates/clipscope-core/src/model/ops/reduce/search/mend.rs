@@ -670,7 +670,8 @@ mod tests {
                     );
                 }
             }
-            let (error, per_joint) = search.measure(&mended.outcomes);
+            let tracks: Vec<&Track> = mended.outcomes.iter().map(|o| &o.track).collect();
+            let (error, per_joint) = search.measure(&tracks);
             assert_eq!(error, mended.error);
             assert_eq!(per_joint, mended.per_joint);
             assert!(error.angle > 0.0);

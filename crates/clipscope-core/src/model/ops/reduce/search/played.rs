@@ -6,7 +6,6 @@ use rayon::prelude::*;
 
 use super::{Tried, WorldSearch, heading_samples, inputs, interpolations};
 use crate::model::ops::reduce::channel::sample_numbers;
-use crate::model::ops::reduce::outcome::Outcome;
 use crate::model::ops::reduce::world::NodeInput;
 use crate::model::{Interpolation, Track};
 
@@ -26,38 +25,36 @@ pub(super) struct Played<'t> {
 }
 
 impl<'t> Played<'t> {
-    /// `outcomes` (one per channel of `search`) played at its sample times; a track that is
+    /// `tracks` (one per channel of `search`) played at its sample times; a track that is
     /// `tried`'s fitted one plays the values tried.
     pub(super) fn new(
         search: &WorldSearch,
-        outcomes: &[Outcome],
+        tracks: &[&Track],
         tried: Option<&'t Tried>,
     ) -> Played<'t> {
-        let reused: Vec<bool> = (0..outcomes.len())
+        let reused: Vec<bool> = (0..tracks.len())
             .map(|i| {
-                tried.is_some_and(|t| {
-                    t.sampled[i].is_some() && plays_alike(&t.tracks[i], &outcomes[i].track)
-                })
+                tried
+                    .is_some_and(|t| t.sampled[i].is_some() && plays_alike(&t.tracks[i], tracks[i]))
             })
             .collect();
-        let sampled = outcomes
+        let sampled = tracks
             .par_iter()
             .zip(search.channels.par_iter())
             .zip(reused.par_iter())
-            .map(|((o, c), &reused)| {
-                (!reused).then(|| sample_numbers(&o.track, &c.sample_times, c.value_size))
+            .map(|((track, c), &reused)| {
+                (!reused).then(|| sample_numbers(track, &c.sample_times, c.value_size))
             })
             .collect();
-        let tracks: Vec<&Track> = outcomes.iter().map(|o| &o.track).collect();
         let headings = match search.channels.first() {
-            Some(c) => heading_samples(&search.tree, &search.headings, &tracks, &c.sample_times),
+            Some(c) => heading_samples(&search.tree, &search.headings, tracks, &c.sample_times),
             None => Vec::new(),
         };
         Played {
             sampled,
             reused,
             tried,
-            interpolations: interpolations(&tracks),
+            interpolations: interpolations(tracks),
             headings,
         }
     }
