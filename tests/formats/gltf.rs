@@ -575,6 +575,30 @@ fn bad_indices_and_counts_are_located() {
         let e = read_err(&doc_text(acc, channel, sampler, nodes));
         assert!(e.contains(want), "want {want}\n got {e}");
     }
+    // Samplers are decoded together, after every channel is looked at: the problem reported is
+    // still the first in channel order, whether found in a channel or in its sampler.
+    let bad_node = r#"{"sampler":1,"target":{"node":5,"path":"translation"}}"#;
+    let bad_output = r#"{"input":0,"output":9}"#;
+    let e = read_err(&doc_text(
+        acc,
+        &format!("{ok_channel},{bad_node}"),
+        &format!("{bad_output},{ok_sampler}"),
+        nodes,
+    ));
+    assert!(
+        e.contains("animations[0].samplers[0].output: accessor 9 does not exist"),
+        "{e}"
+    );
+    let e = read_err(&doc_text(
+        acc,
+        &format!(r#"{bad_node},{{"sampler":0,"target":{{"node":0,"path":"translation"}}}}"#),
+        &format!("{bad_output},{ok_sampler}"),
+        nodes,
+    ));
+    assert!(
+        e.contains("animations[0].channels[0].target.node: node 5 does not exist"),
+        "{e}"
+    );
     let e = read_err(&doc_text(
         acc,
         ok_channel,
