@@ -140,7 +140,12 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
                     let o = k * per_sample;
                     for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(&pose.offsets) {
                         *slot = v.map(|x| x as f32);
-                        largest = v.iter().fold(largest, |m, x| m.max(x.abs()));
+                        // `f64::max` without its NaN handling (a NaN never raises it either).
+                        for x in v {
+                            if x.abs() > largest {
+                                largest = x.abs();
+                            }
+                        }
                     }
                     for j in 0..n {
                         rotations[at + j] = normalized(pose.rotation[j]).map(|v| v as f32);
