@@ -116,24 +116,50 @@ impl Limit {
         reference: &[R],
         unit_off: Option<f64>,
     ) -> bool {
-        let tol = self.tolerance;
-        let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
-        for (a, &b) in value.iter().zip(reference) {
-            let b: f64 = b.into();
-            vv += a * a;
-            rr += b * b;
-            vr += a * b;
-        }
+        let (vv, rr, vr) = rotation_products(value, reference);
         let off = unit_off.unwrap_or_else(|| (1.0 - vv).abs());
+        self.rotation_bound(off)
+            .is_some_and(|kk| vr * vr >= kk * vv * rr)
+    }
+
+    /// [`Limit::admits_rotation`] with `unit_off` given, its bound worked out once for many
+    /// values (a fit's probe tests every sample it spans against one).
+    #[inline]
+    pub fn rotation_test(&self, unit_off: f64) -> impl Fn(&[f64], &[f32]) -> bool + use<> {
+        let bound = self.rotation_bound(unit_off);
+        move |value, reference| {
+            let (vv, rr, vr) = rotation_products(value, reference);
+            bound.is_some_and(|kk| vr * vr >= kk * vv * rr)
+        }
+    }
+
+    /// The `k²` of the test `(v·r)² >= k²·|v|²·|r|²` for a quaternion whose length is `off`
+    /// off unit; `None` when nothing is admitted.
+    #[inline]
+    fn rotation_bound(&self, off: f64) -> Option<f64> {
+        let tol = self.tolerance;
         if off >= tol || off.is_nan() {
-            return false;
+            return None;
         }
         let x = (tol - off) / 4.0;
         let chord = 2.0 * x - x * x * x * (1.0 / 3.0);
         let k = 1.0 - chord * chord / 2.0;
         // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
-        k > 0.0 && vr * vr >= k * k * vv * rr
+        (k > 0.0).then_some(k * k)
     }
+}
+
+/// `|v|²`, `|r|²` and `v·r` of a value and a reference.
+#[inline(always)]
+fn rotation_products<R: Number>(value: &[f64], reference: &[R]) -> (f64, f64, f64) {
+    let (mut vv, mut rr, mut vr) = (0.0, 0.0, 0.0);
+    for (a, &b) in value.iter().zip(reference) {
+        let b: f64 = b.into();
+        vv += a * a;
+        rr += b * b;
+        vr += a * b;
+    }
+    (vv, rr, vr)
 }
 
 /// How far off unit length a lerp of two quaternions scaled to unit length (as three.js's

@@ -357,7 +357,7 @@ fn admitted(
                 range,
                 &curve,
                 |u, out| out.copy_from_slice(&plan.at_unscaled(u)),
-                |v, r| limit.admits_rotation(v, r, Some(SCALED_OFF)),
+                limit.rotation_test(SCALED_OFF),
             )
         }
         Shape::Slerp(plan) => stays_within(channel, range, &curve, limit, |u, out| {
