@@ -138,9 +138,11 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
                     for (lane, &s) in group[..count].iter().enumerate() {
                         let k = s - first;
                         let at = k * n;
-                        bases[at..at + n].copy_from_slice(pose.bases(lane));
+                        for (slot, b) in bases[at..at + n].iter_mut().zip(&pose.base) {
+                            *slot = b[lane];
+                        }
                         let o = k * per_sample;
-                        let posed = pose.offsets(lane);
+                        let posed = pose.offsets.iter().map(|v| v[lane]);
                         for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(posed) {
                             *slot = v.map(|x| x as f32);
                             largest = v.iter().fold(largest, |m, x| m.max(x.abs()));
@@ -321,10 +323,10 @@ pub(crate) struct Pose {
     /// unit length: the product of its chain's local rotations as they are. Most are measured
     /// without the root that scaling takes ([`scaled_rotation_angle_above`]).
     rotation: Vec<Quats>,
-    /// Each node's first point, lane by lane (as [`WorldFrames`] and its comparisons read them).
-    base: [Vec<[f64; 3]>; LANES],
-    /// The offsets of every node's other points from its first, nodes in order, lane by lane.
-    offsets: [Vec<[f64; 3]>; LANES],
+    /// Each node's first point in each lane.
+    base: Vec<[[f64; 3]; LANES]>,
+    /// The offsets of every node's other points from its first, nodes in order, in each lane.
+    offsets: Vec<[[f64; 3]; LANES]>,
     /// Each node's first point, `None` at its origin (then it is the translation).
     firsts: Vec<Option<Vec3s>>,
     /// Every node's other points as offsets from its first, nodes in order: one along an axis
@@ -384,8 +386,8 @@ impl Pose {
         Pose {
             world: vec![Affines::splat(&DAffine3::IDENTITY); n],
             rotation: vec![IDENTITY; n],
-            base: std::array::from_fn(|_| vec![[0.0; 3]; n]),
-            offsets: std::array::from_fn(|_| vec![[0.0; 3]; extra]),
+            base: vec![[[0.0; 3]; LANES]; n],
+            offsets: vec![[[0.0; 3]; LANES]; extra],
             firsts,
             arms,
         }
@@ -400,17 +402,6 @@ impl Pose {
     /// length.
     fn rotation(&self, lane: usize, j: usize) -> [f64; 4] {
         self.rotation[j].map(|v| v.0[lane])
-    }
-
-    /// Each node's first point in lane `lane`.
-    fn bases(&self, lane: usize) -> &[[f64; 3]] {
-        &self.base[lane]
-    }
-
-    /// The offsets of every node's other points from its first (nodes in order) in lane
-    /// `lane`.
-    fn offsets(&self, lane: usize) -> &[[f64; 3]] {
-        &self.offsets[lane]
     }
 
     /// Poses every node at sample `s` (with world rotations only when `rotations`), in every
@@ -446,15 +437,13 @@ impl Pose {
                 };
             }
         }
-        // Each lane's value of `v` into slot `i` of its vector.
+        // Each lane's vector.
         #[inline(always)]
-        fn store(to: &mut [Vec<[f64; 3]>; LANES], i: usize, v: &Vec3s) {
-            for (l, to) in to.iter_mut().enumerate() {
-                to[i] = v.map(|v| v.0[l]);
-            }
+        fn by_lane(v: &Vec3s) -> [[f64; 3]; LANES] {
+            std::array::from_fn(|l| v.map(|v| v.0[l]))
         }
         // Points, in node order (the order offsets are stored in).
-        let mut arms = self.arms.iter().enumerate();
+        let mut arms = self.arms.iter().zip(&mut self.offsets);
         for (j, points) in tree.points.iter().enumerate() {
             if points.is_empty() {
                 continue;
@@ -467,13 +456,13 @@ impl Pose {
                     std::array::from_fn(|r| v[r] + w.translation[r])
                 }
             };
-            store(&mut self.base, j, &base);
-            for (o, arm) in arms.by_ref().take(points.len() - 1) {
+            self.base[j] = by_lane(&base);
+            for (arm, slot) in arms.by_ref().take(points.len() - 1) {
                 let offset = match arm {
                     Arm::Axis(k, length) => w.axes[*k].map(|v| v * *length),
                     Arm::Any(d) => w.transform_vector(d),
                 };
-                store(&mut self.offsets, o, &offset);
+                *slot = by_lane(&offset);
             }
         }
     }
@@ -759,20 +748,21 @@ impl WorldFrames {
         out: &mut WorldError,
         per_node: &mut [(f64, f64)],
     ) {
+        // Checked once here, not at every point read below.
+        assert!(lane < LANES, "lane {lane} of {LANES}");
         let n = self.nodes;
-        let (bases, offsets) = (pose.bases(lane), pose.offsets(lane));
         for (j, slot) in per_node.iter_mut().enumerate() {
             let at = s * n + j;
             let count = tree.points[j].len();
             if count > 0 && self.seen[at] {
-                let (oa, ob) = (self.bases[at], bases[j]);
+                let (oa, ob) = (self.bases[at], pose.base[j][lane]);
                 let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
                 let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
                 let mut point = 0;
                 let first = self.first_offset[j];
                 let stored = s * self.offsets_per_sample + first;
                 for k in 0..count - 1 {
-                    let (aa, ab) = (&self.offsets[stored + k], &offsets[first + k]);
+                    let (aa, ab) = (&self.offsets[stored + k], &pose.offsets[first + k][lane]);
                     let mut e = 0.0;
                     for c in 0..3 {
                         // Both offsets rounded alike, so an unchanged pose measures exactly 0.
@@ -1218,7 +1208,7 @@ mod tests {
             for j in 0..2 {
                 assert_eq!(lanes.world(1, j), first.world(0, j));
                 assert_eq!(lanes.rotation(1, j), first.rotation(0, j));
-                assert_eq!(lanes.bases(1)[j], first.bases(0)[j]);
+                assert_eq!(lanes.base[j][1], first.base[j][0]);
             }
             let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);
