@@ -7,7 +7,8 @@
 //! slightly off unit length skews the matrix as it would in three.js — and a layer's like
 //! lottie-web ([`layer`](super::layer)); both are multiplied down the hierarchy. Each node's
 //! measured points ([`Tree::points`]) are carried into the world; 3D nodes also keep their
-//! world rotation, for the angle budget.
+//! world rotation, for the angle budget. Samples are posed [`LANES`] at a time
+//! ([`Pose::solve_lanes`]), each lane bit for bit what posing its sample alone gives.
 
 use glam::{DAffine3, DMat3, DVec3};
 use rayon::prelude::*;
