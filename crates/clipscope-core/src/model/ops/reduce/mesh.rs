@@ -220,7 +220,10 @@ impl MeshProbe {
                         if !tree.seen(j, time) {
                             continue;
                         }
-                        let d = a.world[j].translation.distance(b.world[j].translation);
+                        let d = a
+                            .world(0, j)
+                            .translation
+                            .distance(b.world(0, j).translation);
                         slot.0 = f64::max(slot.0, d);
                         if d > out.node.0 {
                             out.node = (d, Some((j, s)));
@@ -265,7 +268,7 @@ impl Part {
         scratch: &mut (Vec<DAffine3>, Vec<DAffine3>),
     ) -> (f64, usize) {
         let world = |pose: &Pose, place: Place| match place {
-            Place::Tree(j) => pose.world[j],
+            Place::Tree(j) => pose.world(0, j),
             Place::Fixed(m) => m,
         };
         let (ka, kb) = scratch;

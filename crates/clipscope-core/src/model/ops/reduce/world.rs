@@ -7,7 +7,8 @@
 //! slightly off unit length skews the matrix as it would in three.js — and a layer's like
 //! lottie-web ([`layer`](super::layer)); both are multiplied down the hierarchy. Each node's
 //! measured points ([`Tree::points`]) are carried into the world; 3D nodes also keep their
-//! world rotation, for the angle budget.
+//! world rotation, for the angle budget. Samples are posed [`LANES`] at a time
+//! ([`Pose::solve_lanes`]), each lane bit for bit what posing its sample alone gives.
 
 use glam::{DAffine3, DMat3, DVec3};
 use rayon::prelude::*;
@@ -133,23 +134,31 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
                 let mut pose = Pose::new(tree);
                 let first = chunk * CHUNK;
                 let mut largest: f64 = 0.0;
-                for (k, s) in (first..(first + CHUNK).min(samples)).enumerate() {
-                    pose.solve(tree, inputs, s, true);
-                    let at = k * n;
-                    bases[at..at + n].copy_from_slice(&pose.base);
-                    let o = k * per_sample;
-                    for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(&pose.offsets) {
-                        *slot = v.map(|x| x as f32);
-                        // `f64::max` without its NaN handling (a NaN never raises it either).
-                        for x in v {
-                            if x.abs() > largest {
-                                largest = x.abs();
+                for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
+                    pose.solve_lanes(tree, inputs, group, true);
+                    for (lane, &s) in group[..count].iter().enumerate() {
+                        let k = s - first;
+                        let at = k * n;
+                        for (slot, b) in bases[at..at + n].iter_mut().zip(&pose.base) {
+                            *slot = b[lane];
+                        }
+                        let o = k * per_sample;
+                        let posed = pose.offsets.iter().map(|v| v[lane]);
+                        for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(posed) {
+                            *slot = v.map(|x| x as f32);
+                            // `f64::max` without its NaN handling (a NaN never raises it
+                            // either).
+                            for x in v {
+                                if x.abs() > largest {
+                                    largest = x.abs();
+                                }
                             }
                         }
-                    }
-                    for j in 0..n {
-                        rotations[at + j] = normalized(pose.rotation[j]).map(|v| v as f32);
-                        seen[at + j] = tree.seen(j, times[s]);
+                        for j in 0..n {
+                            rotations[at + j] =
+                                normalized(pose.rotation(lane, j)).map(|v| v as f32);
+                            seen[at + j] = tree.seen(j, times[s]);
+                        }
                     }
                 }
                 largest
@@ -179,20 +188,154 @@ const PREFETCH_AHEAD: usize = 8;
 /// Samples per piece of parallel work (and per [`Chunk`] of a comparison).
 pub(crate) const CHUNK: usize = 256;
 
-/// One pose of every node: its world transform, measured points and world rotation.
+/// How many samples one pose computes at once ([`Pose::solve_lanes`]): two `f64` lanes fill an
+/// SSE2 register, so each node's arithmetic runs on both samples at once and its bookkeeping
+/// (which properties are animated, its parent, its points) is paid once for both.
+pub(crate) const LANES: usize = 2;
+
+/// One value at each of [`LANES`] samples. Every operation works lane by lane, each lane exactly
+/// like the `f64` operation it stands for (no fused or reordered arithmetic), so a lane holds
+/// bit for bit what posing its sample alone gives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(align(16))]
+struct Lanes([f64; LANES]);
+
+impl Lanes {
+    /// `x` in every lane.
+    #[inline(always)]
+    fn splat(x: f64) -> Lanes {
+        Lanes([x; LANES])
+    }
+
+    /// `f` of each lane.
+    #[inline(always)]
+    fn map(self, f: impl Fn(f64) -> f64) -> Lanes {
+        Lanes(self.0.map(f))
+    }
+
+    /// Whether every lane is positive and finite (not zero, not infinite, not NaN).
+    #[inline(always)]
+    fn all_positive_finite(self) -> bool {
+        // Two SSE2 comparisons and a mask per pair of lanes: written lane by lane, the test
+        // is turned into integer tests of each lane's bits, several times longer.
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_and_pd, _mm_cmpgt_pd, _mm_cmplt_pd, _mm_movemask_pd};
+            use std::arch::x86_64::{_mm_set_pd, _mm_set1_pd, _mm_setzero_pd};
+            self.0.chunks_exact(2).all(|pair| {
+                // SAFETY: these only need SSE2, which every x86-64 CPU has.
+                unsafe {
+                    let v = _mm_set_pd(pair[1], pair[0]);
+                    let positive = _mm_cmpgt_pd(v, _mm_setzero_pd());
+                    let finite = _mm_cmplt_pd(v, _mm_set1_pd(f64::INFINITY));
+                    _mm_movemask_pd(_mm_and_pd(positive, finite)) == 0b11
+                }
+            })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.0.iter().all(|&x| x > 0.0 && x.is_finite())
+    }
+}
+
+macro_rules! lanewise {
+    ($($op:ident $method:ident),*) => {$(
+        impl std::ops::$op for Lanes {
+            type Output = Lanes;
+            #[inline(always)]
+            fn $method(self, rhs: Lanes) -> Lanes {
+                Lanes(std::array::from_fn(|l| self.0[l].$method(rhs.0[l])))
+            }
+        }
+    )*};
+}
+lanewise!(Add add, Sub sub, Mul mul, Div div);
+
+/// A vector (x, y, z) in lanes.
+type Vec3s = [Lanes; 3];
+
+/// A quaternion (x, y, z, w) in lanes.
+type Quats = [Lanes; 4];
+
+/// A [`DAffine3`] in lanes: the matrix's columns and the translation.
+#[derive(Debug, Clone, Copy)]
+struct Affines {
+    /// The x, y and z axes (the matrix's columns).
+    axes: [Vec3s; 3],
+    /// The translation.
+    translation: Vec3s,
+}
+
+impl Affines {
+    /// `a` in every lane.
+    fn splat(a: &DAffine3) -> Affines {
+        let v = |v: DVec3| v.to_array().map(Lanes::splat);
+        Affines {
+            axes: [
+                v(a.matrix3.x_axis),
+                v(a.matrix3.y_axis),
+                v(a.matrix3.z_axis),
+            ],
+            translation: v(a.translation),
+        }
+    }
+
+    /// Lane `lane` as a [`DAffine3`].
+    fn lane(&self, lane: usize) -> DAffine3 {
+        let v = |v: &Vec3s| DVec3::new(v[0].0[lane], v[1].0[lane], v[2].0[lane]);
+        DAffine3 {
+            matrix3: DMat3::from_cols(v(&self.axes[0]), v(&self.axes[1]), v(&self.axes[2])),
+            translation: v(&self.translation),
+        }
+    }
+
+    /// Sets lane `lane` to `a`.
+    fn set_lane(&mut self, lane: usize, a: &DAffine3) {
+        let set = |to: &mut Vec3s, v: DVec3| {
+            for (t, x) in to.iter_mut().zip(v.to_array()) {
+                t.0[lane] = x;
+            }
+        };
+        set(&mut self.axes[0], a.matrix3.x_axis);
+        set(&mut self.axes[1], a.matrix3.y_axis);
+        set(&mut self.axes[2], a.matrix3.z_axis);
+        set(&mut self.translation, a.translation);
+    }
+
+    /// The matrix times `v`, as glam's `DMat3 * DVec3`: `x·v.x + y·v.y + z·v.z`, summed left
+    /// to right.
+    #[inline(always)]
+    fn transform_vector(&self, v: &Vec3s) -> Vec3s {
+        let [x, y, z] = &self.axes;
+        std::array::from_fn(|r| x[r] * v[0] + y[r] * v[1] + z[r] * v[2])
+    }
+
+    /// `self * rhs`, as glam's `DAffine3 * DAffine3`: each column of `rhs` and its translation
+    /// through the matrix, then the translation added.
+    #[inline(always)]
+    fn mul(&self, rhs: &Affines) -> Affines {
+        let moved = self.transform_vector(&rhs.translation);
+        Affines {
+            axes: rhs.axes.map(|c| self.transform_vector(&c)),
+            translation: std::array::from_fn(|r| moved[r] + self.translation[r]),
+        }
+    }
+}
+
+/// One pose of every node at [`LANES`] samples at once ([`Pose::solve_lanes`]), or at one sample
+/// ([`Pose::solve`], read as lane 0): world transforms, measured points and world rotations.
 pub(crate) struct Pose {
     /// Each node's world transform.
-    pub world: Vec<DAffine3>,
+    world: Vec<Affines>,
     /// Each node's world rotation (3D nodes; a layer keeps its parent's), not yet scaled to
     /// unit length: the product of its chain's local rotations as they are. Most are measured
     /// without the root that scaling takes ([`scaled_rotation_angle_above`]).
-    rotation: Vec<[f64; 4]>,
-    /// Each node's first point.
-    base: Vec<[f64; 3]>,
-    /// The offsets of every node's other points from its first, nodes in order.
-    offsets: Vec<[f64; 3]>,
+    rotation: Vec<Quats>,
+    /// Each node's first point in each lane.
+    base: Vec<[[f64; 3]; LANES]>,
+    /// The offsets of every node's other points from its first, nodes in order, in each lane.
+    offsets: Vec<[[f64; 3]; LANES]>,
     /// Each node's first point, `None` at its origin (then it is the translation).
-    firsts: Vec<Option<DVec3>>,
+    firsts: Vec<Option<Vec3s>>,
     /// Every node's other points as offsets from its first, nodes in order: one along an axis
     /// (a shell point) as the axis and its length, else the offset.
     arms: Vec<Arm>,
@@ -202,9 +345,29 @@ pub(crate) struct Pose {
 #[derive(Debug, Clone, Copy)]
 enum Arm {
     /// Along one local axis (0, 1, 2), this far: the world offset is that column scaled.
-    Axis(usize, f64),
+    Axis(usize, Lanes),
     /// Any other offset.
-    Any(DVec3),
+    Any(Vec3s),
+}
+
+/// The identity rotation in every lane.
+const IDENTITY: Quats = [
+    Lanes([0.0; LANES]),
+    Lanes([0.0; LANES]),
+    Lanes([0.0; LANES]),
+    Lanes([1.0; LANES]),
+];
+
+/// The samples of `samples` in groups of [`LANES`] (for [`Pose::solve_lanes`]), each with how
+/// many of its lanes count: a last group short of samples repeats its last one.
+pub(crate) fn lane_groups(
+    samples: std::ops::Range<usize>,
+) -> impl Iterator<Item = ([usize; LANES], usize)> {
+    let end = samples.end;
+    samples.step_by(LANES).map(move |first| {
+        let count = (end - first).min(LANES);
+        (std::array::from_fn(|l| first + l.min(count - 1)), count)
+    })
 }
 
 impl Pose {
@@ -214,66 +377,99 @@ impl Pose {
         let extra = tree.points.iter().map(|p| p.len().saturating_sub(1)).sum();
         let mut firsts = Vec::with_capacity(n);
         let mut arms = Vec::with_capacity(extra);
+        let splat = |v: DVec3| v.to_array().map(Lanes::splat);
         for points in &tree.points {
             let first = points.first().copied().unwrap_or([0.0; 3]);
-            firsts.push((first != [0.0; 3]).then(|| DVec3::from_array(first)));
+            firsts.push((first != [0.0; 3]).then(|| first.map(Lanes::splat)));
             for p in points.iter().skip(1) {
                 let d = DVec3::from_array(*p) - DVec3::from_array(first);
                 let axes: Vec<usize> = (0..3).filter(|&k| d[k] != 0.0).collect();
                 arms.push(match axes[..] {
-                    [k] => Arm::Axis(k, d[k]),
-                    _ => Arm::Any(d),
+                    [k] => Arm::Axis(k, Lanes::splat(d[k])),
+                    _ => Arm::Any(splat(d)),
                 });
             }
         }
         Pose {
-            world: vec![DAffine3::IDENTITY; n],
-            rotation: vec![[0.0, 0.0, 0.0, 1.0]; n],
-            base: vec![[0.0; 3]; n],
-            offsets: vec![[0.0; 3]; extra],
+            world: vec![Affines::splat(&DAffine3::IDENTITY); n],
+            rotation: vec![IDENTITY; n],
+            base: vec![[[0.0; 3]; LANES]; n],
+            offsets: vec![[[0.0; 3]; LANES]; extra],
             firsts,
             arms,
         }
     }
 
-    /// Poses every node at sample `s` (with world rotations only when `rotations`).
+    /// Node `j`'s world transform in lane `lane`.
+    pub fn world(&self, lane: usize, j: usize) -> DAffine3 {
+        self.world[j].lane(lane)
+    }
+
+    /// Node `j`'s world rotation in lane `lane`: its chain's product, not yet scaled to unit
+    /// length.
+    fn rotation(&self, lane: usize, j: usize) -> [f64; 4] {
+        self.rotation[j].map(|v| v.0[lane])
+    }
+
+    /// Poses every node at sample `s` (with world rotations only when `rotations`), in every
+    /// lane: read it as lane 0.
     pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
+        self.solve_lanes(tree, inputs, [s; LANES], rotations);
+    }
+
+    /// Poses every node at each of `samples`, one per lane (with world rotations only when
+    /// `rotations`).
+    pub fn solve_lanes(
+        &mut self,
+        tree: &Tree,
+        inputs: &[NodeInput],
+        samples: [usize; LANES],
+        rotations: bool,
+    ) {
         for &j in &tree.order {
             let input = inputs.get(j).unwrap_or(&REST);
-            let (local, unit) = local_transform(&tree.local[j], input, s, rotations);
-            let w = match tree.parent[j] {
-                Some(pj) => self.world[pj] * local,
+            let (local, unit) = local_transforms(&tree.local[j], input, samples, rotations);
+            let parent = tree.parent[j];
+            let w = match parent {
+                Some(pj) => self.world[pj].mul(&local),
                 None => local,
             };
             self.world[j] = w;
             if rotations {
-                self.rotation[j] = match (tree.parent[j], unit) {
-                    (Some(pj), Some(u)) => multiply(self.rotation[pj], u),
+                self.rotation[j] = match (parent, unit) {
+                    (Some(pj), Some(u)) => multiply(&self.rotation[pj], &u),
                     (Some(pj), None) => self.rotation[pj],
                     (None, Some(u)) => u,
-                    (None, None) => [0.0, 0.0, 0.0, 1.0],
+                    (None, None) => IDENTITY,
                 };
             }
         }
+        // Each lane's vector.
+        #[inline(always)]
+        fn by_lane(v: &Vec3s) -> [[f64; 3]; LANES] {
+            std::array::from_fn(|l| v.map(|v| v.0[l]))
+        }
         // Points, in node order (the order offsets are stored in).
-        let mut o = 0;
+        let mut arms = self.arms.iter().zip(&mut self.offsets);
         for (j, points) in tree.points.iter().enumerate() {
             if points.is_empty() {
                 continue;
             }
             let w = &self.world[j];
-            let base = match self.firsts[j] {
+            let base = match &self.firsts[j] {
                 None => w.translation,
-                Some(first) => w.transform_point3(first),
+                Some(first) => {
+                    let v = w.transform_vector(first);
+                    std::array::from_fn(|r| v[r] + w.translation[r])
+                }
             };
-            self.base[j] = base.to_array();
-            for _ in 1..points.len() {
-                let offset = match self.arms[o] {
-                    Arm::Axis(k, length) => w.matrix3.col(k) * length,
-                    Arm::Any(d) => w.matrix3 * d,
+            self.base[j] = by_lane(&base);
+            for (arm, slot) in arms.by_ref().take(points.len() - 1) {
+                let offset = match arm {
+                    Arm::Axis(k, length) => w.axes[*k].map(|v| v * *length),
+                    Arm::Any(d) => w.transform_vector(d),
                 };
-                self.offsets[o] = offset.to_array();
-                o += 1;
+                *slot = by_lane(&offset);
             }
         }
     }
@@ -282,112 +478,139 @@ impl Pose {
 /// A 3D node's rest position, quaternion and scale.
 type Rest<'t> = (&'t [f64; 3], &'t [f64; 4], &'t [f64; 3]);
 
-/// A 3D node's local transform at sample `s` and its unit local rotation (when `rotations`),
-/// reading only the properties a 3D node has (the hot path of every pose) and asking for their
-/// values [`PREFETCH_AHEAD`] samples ahead.
+/// A 3D node's local transforms at `samples` (one per lane) and its unit local rotations (when
+/// `rotations`), reading only the properties a 3D node has (the hot path of every pose) and
+/// asking for their values [`PREFETCH_AHEAD`] samples ahead.
 #[inline(always)]
-fn trs_transform(
+fn trs_transforms(
     (position, rotation, scale): Rest,
     input: &NodeInput,
-    s: usize,
+    samples: [usize; LANES],
     rotations: bool,
-) -> (DAffine3, Option<[f64; 4]>) {
+) -> (Affines, Option<Quats>) {
     let values = &input.values;
-    let ahead = s + PREFETCH_AHEAD;
-    // The first `N` values of a property at sample `s`, asking for them further ahead.
+    let ahead = samples[0] + PREFETCH_AHEAD;
+    // The first `N` values of a property at each sample, asking for them further ahead.
     #[inline(always)]
-    fn read<const N: usize>(samples: Samples, s: usize, ahead: usize) -> Option<[f64; N]> {
+    fn read<const N: usize>(
+        samples: Samples,
+        at: [usize; LANES],
+        ahead: usize,
+    ) -> Option<[Lanes; N]> {
         let (v, n) = samples?;
         prefetch(v, ahead * n);
-        let v = &v[s * n..(s + 1) * n];
-        Some(std::array::from_fn(|k| f64::from(v[k])))
+        let lanes: [&[f32]; LANES] = at.map(|s| &v[s * n..(s + 1) * n]);
+        Some(std::array::from_fn(|k| {
+            Lanes(std::array::from_fn(|l| f64::from(lanes[l][k])))
+        }))
     }
-    let p = read::<3>(values[Property::Position as usize], s, ahead).unwrap_or(*position);
-    let q = match read::<4>(values[Property::Quaternion as usize], s, ahead) {
+    let splat = |v: &[f64; 3]| v.map(Lanes::splat);
+    let p = read::<3>(values[Property::Position as usize], samples, ahead)
+        .unwrap_or_else(|| splat(position));
+    let q = match read::<4>(values[Property::Quaternion as usize], samples, ahead) {
         Some(q) => q,
-        None => match read::<3>(values[Property::Euler as usize], s, ahead) {
-            Some([x, y, z]) => euler_xyz(x, y, z),
-            None => *rotation,
+        None => match read::<3>(values[Property::Euler as usize], samples, ahead) {
+            Some([x, y, z]) => {
+                let q: [[f64; 4]; LANES] =
+                    std::array::from_fn(|l| euler_xyz(x.0[l], y.0[l], z.0[l]));
+                std::array::from_fn(|k| Lanes(q.map(|q| q[k])))
+            }
+            None => rotation.map(Lanes::splat),
         },
     };
     let q = if input.unit_rotation {
-        normalized(q)
+        normalized_lanes(q)
     } else {
         q
     };
-    let sc = read::<3>(values[Property::Scale as usize], s, ahead).unwrap_or(*scale);
+    let sc =
+        read::<3>(values[Property::Scale as usize], samples, ahead).unwrap_or_else(|| splat(scale));
     (compose(p, q, sc), rotations.then(|| turning(q)))
 }
 
-/// A node's local transform at sample `s`, and its unit local rotation (3D nodes, when
-/// `rotations`); the properties it reads are asked for [`PREFETCH_AHEAD`] samples ahead.
+/// A node's local transforms at `samples` (one per lane), and its unit local rotations (3D
+/// nodes, when `rotations`); the properties it reads are asked for [`PREFETCH_AHEAD`] samples
+/// ahead.
 #[inline]
-fn local_transform(
+fn local_transforms(
     local: &Local,
     input: &NodeInput,
-    s: usize,
+    samples: [usize; LANES],
     rotations: bool,
-) -> (DAffine3, Option<[f64; 4]>) {
+) -> (Affines, Option<Quats>) {
     match local {
         Local::Trs {
             position,
             rotation,
             scale,
-        } => trs_transform((position, rotation, scale), input, s, rotations),
+        } => trs_transforms((position, rotation, scale), input, samples, rotations),
         &Local::Layer { ddd, auto_orient } => {
-            input.prefetch(s + PREFETCH_AHEAD);
-            let get = |p: Property| input.at(p, s);
-            let triple = |v: Option<&[f32]>, default: f64| -> [f64; 3] {
-                let mut out = [default; 3];
-                if let Some(v) = v {
-                    for (o, &x) in out.iter_mut().zip(v) {
-                        *o = x.into();
-                    }
-                }
-                out
-            };
-            let scalar = |p: Property| get(p).map_or(0.0, |v| f64::from(v[0]));
-            let mut position = triple(get(Property::LayerPosition), 0.0);
-            for (axis, p) in [
-                Property::PositionX,
-                Property::PositionY,
-                Property::PositionZ,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                if let Some(v) = get(p) {
-                    position[axis] = v[0].into();
+            let first = layer_transform(ddd, auto_orient, input, samples[0]);
+            let mut out = Affines::splat(&first);
+            for (lane, &s) in samples.iter().enumerate().skip(1) {
+                if s != samples[0] {
+                    out.set_lane(lane, &layer_transform(ddd, auto_orient, input, s));
                 }
             }
-            if !ddd {
-                position[2] = 0.0;
-            }
-            let mut anchor = triple(get(Property::Anchor), 0.0);
-            let mut scale = triple(get(Property::LayerScale), 100.0);
-            if !ddd {
-                anchor[2] = 0.0;
-                scale[2] = 100.0;
-            }
-            let values = LayerValues {
-                anchor,
-                position,
-                scale,
-                rotation: scalar(Property::Rotation),
-                rotation_x: scalar(Property::RotationX),
-                rotation_y: scalar(Property::RotationY),
-                orientation: triple(get(Property::Orientation), 0.0),
-                skew: scalar(Property::Skew),
-                skew_axis: scalar(Property::SkewAxis),
-                heading: if auto_orient {
-                    input.heading.map(|h| h[s])
-                } else {
-                    None
-                },
-            };
-            (layer_matrix(&values, ddd), None)
+            (out, None)
         }
     }
+}
+
+/// A layer's local transform at sample `s`; the properties it reads are asked for
+/// [`PREFETCH_AHEAD`] samples ahead.
+fn layer_transform(ddd: bool, auto_orient: bool, input: &NodeInput, s: usize) -> DAffine3 {
+    input.prefetch(s + PREFETCH_AHEAD);
+    let get = |p: Property| input.at(p, s);
+    let triple = |v: Option<&[f32]>, default: f64| -> [f64; 3] {
+        let mut out = [default; 3];
+        if let Some(v) = v {
+            for (o, &x) in out.iter_mut().zip(v) {
+                *o = x.into();
+            }
+        }
+        out
+    };
+    let scalar = |p: Property| get(p).map_or(0.0, |v| f64::from(v[0]));
+    let mut position = triple(get(Property::LayerPosition), 0.0);
+    for (axis, p) in [
+        Property::PositionX,
+        Property::PositionY,
+        Property::PositionZ,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if let Some(v) = get(p) {
+            position[axis] = v[0].into();
+        }
+    }
+    if !ddd {
+        position[2] = 0.0;
+    }
+    let mut anchor = triple(get(Property::Anchor), 0.0);
+    let mut scale = triple(get(Property::LayerScale), 100.0);
+    if !ddd {
+        anchor[2] = 0.0;
+        scale[2] = 100.0;
+    }
+    let values = LayerValues {
+        anchor,
+        position,
+        scale,
+        rotation: scalar(Property::Rotation),
+        rotation_x: scalar(Property::RotationX),
+        rotation_y: scalar(Property::RotationY),
+        orientation: triple(get(Property::Orientation), 0.0),
+        skew: scalar(Property::Skew),
+        skew_axis: scalar(Property::SkewAxis),
+        heading: if auto_orient {
+            input.heading.map(|h| h[s])
+        } else {
+            None
+        },
+    };
+    layer_matrix(&values, ddd)
 }
 
 impl WorldFrames {
@@ -452,9 +675,12 @@ impl WorldFrames {
                 let mut out = WorldError::default();
                 let mut per_node = vec![(0.0f64, 0.0f64); n];
                 let first = chunk * CHUNK;
-                for s in first..(first + CHUNK).min(samples) {
-                    pose.solve(tree, inputs, s, angles);
-                    self.compare_sample(tree, &pose, s, angles, &mut out, &mut per_node);
+                for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
+                    pose.solve_lanes(tree, inputs, group, angles);
+                    for (lane, &s) in group[..count].iter().enumerate() {
+                        let pose = (&pose, lane);
+                        self.compare_sample(tree, pose, s, angles, &mut out, &mut per_node);
+                    }
                 }
                 (out, per_node)
             })
@@ -490,55 +716,60 @@ impl WorldFrames {
         let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
         let mut sample = vec![(0.0f64, 0.0f64); self.nodes];
-        for s in samples.start..samples.end.min(self.samples()) {
-            pose.solve(tree, inputs, s, true);
-            // Angles at or under the chunk's largest so far (or the limit, if lower) are
-            // not worked out: they change neither.
-            for (slot, &(_, a)) in sample.iter_mut().zip(&per_node) {
-                *slot = (0.0, angle.map_or(a, |limit| a.min(limit)));
-            }
-            let mut worst = WorldError::default();
-            self.compare_sample(tree, &pose, s, true, &mut worst, &mut sample);
-            if worst.distance > out.distance {
-                out.distance = worst.distance;
-                out.worst = worst.worst;
-            }
-            out.angle = out.angle.max(worst.angle);
-            for (j, (&(d, a), slot)) in sample.iter().zip(&mut per_node).enumerate() {
-                slot.0 = slot.0.max(d);
-                slot.1 = slot.1.max(a);
-                let d = if d > 0.0 { d + self.rounding } else { d };
-                if d > distance || angle.is_some_and(|limit| a > limit) {
-                    found.push((s, j, (d, a)));
+        for (group, count) in lane_groups(samples.start..samples.end.min(self.samples())) {
+            pose.solve_lanes(tree, inputs, group, true);
+            for (lane, &s) in group[..count].iter().enumerate() {
+                // Angles at or under the chunk's largest so far (or the limit, if lower) are
+                // not worked out: they change neither.
+                for (slot, &(_, a)) in sample.iter_mut().zip(&per_node) {
+                    *slot = (0.0, angle.map_or(a, |limit| a.min(limit)));
+                }
+                let mut worst = WorldError::default();
+                self.compare_sample(tree, (&pose, lane), s, true, &mut worst, &mut sample);
+                if worst.distance > out.distance {
+                    out.distance = worst.distance;
+                    out.worst = worst.worst;
+                }
+                out.angle = out.angle.max(worst.angle);
+                for (j, (&(d, a), slot)) in sample.iter().zip(&mut per_node).enumerate() {
+                    slot.0 = slot.0.max(d);
+                    slot.1 = slot.1.max(a);
+                    let d = if d > 0.0 { d + self.rounding } else { d };
+                    if d > distance || angle.is_some_and(|limit| a > limit) {
+                        found.push((s, j, (d, a)));
+                    }
                 }
             }
         }
         ((out, per_node), found)
     }
 
-    /// Compares sample `s` of these frames with `pose`, raising `out` and `per_node`.
+    /// Compares sample `s` of these frames with lane `lane` of `pose`, raising `out` and
+    /// `per_node`.
     fn compare_sample(
         &self,
         tree: &Tree,
-        pose: &Pose,
+        (pose, lane): (&Pose, usize),
         s: usize,
         angles: bool,
         out: &mut WorldError,
         per_node: &mut [(f64, f64)],
     ) {
+        // Checked once here, not at every point read below.
+        assert!(lane < LANES, "lane {lane} of {LANES}");
         let n = self.nodes;
         for (j, slot) in per_node.iter_mut().enumerate() {
             let at = s * n + j;
             let count = tree.points[j].len();
             if count > 0 && self.seen[at] {
-                let (oa, ob) = (self.bases[at], pose.base[j]);
+                let (oa, ob) = (self.bases[at], pose.base[j][lane]);
                 let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
                 let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
                 let mut point = 0;
                 let first = self.first_offset[j];
                 let stored = s * self.offsets_per_sample + first;
                 for k in 0..count - 1 {
-                    let (aa, ab) = (&self.offsets[stored + k], &pose.offsets[first + k]);
+                    let (aa, ab) = (&self.offsets[stored + k], &pose.offsets[first + k][lane]);
                     let mut e = 0.0;
                     for c in 0..3 {
                         // Both offsets rounded alike, so an unchanged pose measures exactly 0.
@@ -568,7 +799,7 @@ impl WorldFrames {
                 && matches!(tree.local[j], Local::Trs { .. })
                 && let Some(angle) = scaled_rotation_angle_above(
                     &self.rotations[at].map(f64::from),
-                    &pose.rotation[j],
+                    &pose.rotation(lane, j),
                     slot.1,
                 )
             {
@@ -627,29 +858,32 @@ pub(crate) fn levers(
             let mut stretch = vec![0.0f64; n];
             let mut pose = Pose::new(tree);
             let mut world_points: Vec<Vec<DVec3>> = vec![Vec::new(); n];
-            for &s in picked {
-                pose.solve(tree, inputs, s, false);
-                for j in 0..n {
-                    let w = &pose.world[j];
-                    let m = w.matrix3;
-                    stretch[j] = stretch[j]
-                        .max(m.x_axis.length())
-                        .max(m.y_axis.length())
-                        .max(m.z_axis.length());
-                    world_points[j].clear();
-                    world_points[j].extend(
-                        tree.points[j]
-                            .iter()
-                            .map(|p| w.transform_point3(DVec3::from_array(*p))),
-                    );
-                }
-                for (j, points) in world_points.iter().enumerate() {
-                    for a in tree.chain(j) {
-                        let origin = pose.world[a].translation;
-                        for q in points {
-                            let d = q.distance(origin);
-                            if d > reach[a] {
-                                reach[a] = d;
+            for group in picked.chunks(LANES) {
+                let samples = std::array::from_fn(|l| group[l.min(group.len() - 1)]);
+                pose.solve_lanes(tree, inputs, samples, false);
+                for lane in 0..group.len() {
+                    for j in 0..n {
+                        let w = &pose.world(lane, j);
+                        let m = w.matrix3;
+                        stretch[j] = stretch[j]
+                            .max(m.x_axis.length())
+                            .max(m.y_axis.length())
+                            .max(m.z_axis.length());
+                        world_points[j].clear();
+                        world_points[j].extend(
+                            tree.points[j]
+                                .iter()
+                                .map(|p| w.transform_point3(DVec3::from_array(*p))),
+                        );
+                    }
+                    for (j, points) in world_points.iter().enumerate() {
+                        for a in tree.chain(j) {
+                            let origin = pose.world(lane, a).translation;
+                            for q in points {
+                                let d = q.distance(origin);
+                                if d > reach[a] {
+                                    reach[a] = d;
+                                }
                             }
                         }
                     }
@@ -666,21 +900,24 @@ pub(crate) fn levers(
 /// Samples per piece of parallel work in [`levers`].
 const LEVER_SAMPLES: usize = 128;
 
-/// three.js's `Matrix4.compose(position, quaternion, scale)`, quaternion used as it is.
-fn compose(p: [f64; 3], q: [f64; 4], s: [f64; 3]) -> DAffine3 {
+/// three.js's `Matrix4.compose(position, quaternion, scale)` in each lane, quaternion used as
+/// it is.
+#[inline(always)]
+fn compose(p: Vec3s, q: Quats, s: Vec3s) -> Affines {
     let [x, y, z, w] = q;
     let (x2, y2, z2) = (x + x, y + y, z + z);
     let (xx, xy, xz) = (x * x2, x * y2, x * z2);
     let (yy, yz, zz) = (y * y2, y * z2, z * z2);
     let (wx, wy, wz) = (w * x2, w * y2, w * z2);
     let [sx, sy, sz] = s;
-    DAffine3 {
-        matrix3: DMat3::from_cols(
-            DVec3::new((1.0 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx),
-            DVec3::new((xy - wz) * sy, (1.0 - (xx + zz)) * sy, (yz + wx) * sy),
-            DVec3::new((xz + wy) * sz, (yz - wx) * sz, (1.0 - (xx + yy)) * sz),
-        ),
-        translation: DVec3::from_array(p),
+    let one = Lanes::splat(1.0);
+    Affines {
+        axes: [
+            [(one - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx],
+            [(xy - wz) * sy, (one - (xx + zz)) * sy, (yz + wx) * sy],
+            [(xz + wy) * sz, (yz - wx) * sz, (one - (xx + yy)) * sz],
+        ],
+        translation: p,
     }
 }
 
@@ -709,17 +946,46 @@ fn normalized(q: [f64; 4]) -> [f64; 4] {
     }
 }
 
-/// `q` as a node's turn in its chain's world rotation: as it is (the chain is scaled to unit
-/// length only where it is measured), or the identity for a zero or non-finite quaternion, as
-/// [`normalized`] gives it.
+/// [`normalized`] in each lane.
 #[inline]
-fn turning(q: [f64; 4]) -> [f64; 4] {
-    let n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-    if n2 > 0.0 && n2.is_finite() {
-        q
-    } else {
-        [0.0, 0.0, 0.0, 1.0]
+fn normalized_lanes(q: Quats) -> Quats {
+    let [x, y, z, w] = q;
+    let n = (x * x + y * y + z * z + w * w).map(f64::sqrt);
+    // Times the reciprocal, like three.js's `Quaternion.normalize`.
+    let f = Lanes::splat(1.0) / n;
+    let mut out = q.map(|v| v * f);
+    if n.all_positive_finite() {
+        return out;
     }
+    for (l, n) in n.0.into_iter().enumerate() {
+        if !(n > 0.0 && n.is_finite()) {
+            for (o, i) in out.iter_mut().zip(IDENTITY) {
+                o.0[l] = i.0[l];
+            }
+        }
+    }
+    out
+}
+
+/// `q` as a node's turn in its chain's world rotation, in each lane: as it is (the chain is
+/// scaled to unit length only where it is measured), or the identity for a zero or non-finite
+/// quaternion, as [`normalized`] gives it.
+#[inline(always)]
+fn turning(q: Quats) -> Quats {
+    let [x, y, z, w] = q;
+    let n2 = x * x + y * y + z * z + w * w;
+    if n2.all_positive_finite() {
+        return q;
+    }
+    let mut out = q;
+    for (l, n2) in n2.0.into_iter().enumerate() {
+        if !(n2 > 0.0 && n2.is_finite()) {
+            for (o, i) in out.iter_mut().zip(IDENTITY) {
+                o.0[l] = i.0[l];
+            }
+        }
+    }
+    out
 }
 
 /// [`unit_rotation_angle_above`] of `a` (unit length) and `b` scaled to unit length, without
@@ -750,10 +1016,11 @@ pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64
     unit_rotation_angle_above(a, &normalized(*b), floor)
 }
 
-/// The Hamilton product `a · b` of two quaternions (x, y, z, w).
-fn multiply(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-    let [ax, ay, az, aw] = a;
-    let [bx, by, bz, bw] = b;
+/// The Hamilton product `a · b` of two quaternions (x, y, z, w), in each lane.
+#[inline(always)]
+fn multiply(a: &Quats, b: &Quats) -> Quats {
+    let [ax, ay, az, aw] = *a;
+    let [bx, by, bz, bw] = *b;
     [
         ax * bw + aw * bx + ay * bz - az * by,
         ay * bw + aw * by + az * bx - ax * bz,
@@ -779,6 +1046,37 @@ mod tests {
             |_| true,
             0.03,
         )
+    }
+
+    /// three.js's `Matrix4.compose` on one sample, with glam's types: what each lane of
+    /// [`compose`] must give.
+    fn compose_one(p: [f64; 3], q: [f64; 4], s: [f64; 3]) -> DAffine3 {
+        let [x, y, z, w] = q;
+        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+        let [sx, sy, sz] = s;
+        DAffine3 {
+            matrix3: DMat3::from_cols(
+                DVec3::new((1.0 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx),
+                DVec3::new((xy - wz) * sy, (1.0 - (xx + zz)) * sy, (yz + wx) * sy),
+                DVec3::new((xz + wy) * sz, (yz - wx) * sz, (1.0 - (xx + yy)) * sz),
+            ),
+            translation: DVec3::from_array(p),
+        }
+    }
+
+    /// The Hamilton product on one sample: what each lane of [`multiply`] must give.
+    fn multiply_one(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+        let [ax, ay, az, aw] = a;
+        let [bx, by, bz, bw] = b;
+        [
+            ax * bw + aw * bx + ay * bz - az * by,
+            ay * bw + aw * by + az * bx - ax * bz,
+            az * bw + aw * bz + ax * by - ay * bx,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ]
     }
 
     fn quaternion(q: &[f32]) -> NodeInput<'_> {
@@ -884,10 +1182,19 @@ mod tests {
             knee.unit_rotation = unit;
             let mut pose = Pose::new(&tree);
             pose.solve(&tree, &[hip, knee], 1, true);
+            // Posed in a lane next to another sample, the same bits.
+            let mut lanes = Pose::new(&tree);
+            lanes.solve_lanes(
+                &tree,
+                &[hip, knee],
+                std::array::from_fn(|l| 1 - l % 2),
+                true,
+            );
             // The samples are f32, read exactly.
             let (x, y, z) = (f64::from(0.3f32), f64::from(-0.2f32), f64::from(0.1f32));
-            let hip_local = compose([0.5, 1.5, -2.0], euler_xyz(x, y, z), [1.0, 2.0, 0.5]);
-            assert_eq!(pose.world[0], hip_local);
+            let hip_local = compose_one([0.5, 1.5, -2.0], euler_xyz(x, y, z), [1.0, 2.0, 0.5]);
+            assert_eq!(pose.world(0, 0), hip_local);
+            assert_eq!(lanes.world(0, 0), hip_local);
             let knee_y = f64::from(0.6f32);
             let knee_q = if unit {
                 normalized([0.0, knee_y, 0.0, 1.0])
@@ -895,14 +1202,25 @@ mod tests {
                 [0.0, knee_y, 0.0, 1.0]
             };
             // The knee keeps its rest position and scale.
-            let knee_local = compose([0.0, -0.5, 0.0], knee_q, [1.0; 3]);
-            assert_eq!(pose.world[1], hip_local * knee_local);
+            let knee_local = compose_one([0.0, -0.5, 0.0], knee_q, [1.0; 3]);
+            assert_eq!(pose.world(0, 1), hip_local * knee_local);
+            assert_eq!(lanes.world(0, 1), hip_local * knee_local);
             // The world rotation is the chain's product, scaled to unit length where measured.
-            assert_eq!(pose.rotation[1], multiply(euler_xyz(x, y, z), knee_q));
+            let chain = multiply_one(euler_xyz(x, y, z), knee_q);
+            assert_eq!(pose.rotation(0, 1), chain);
+            assert_eq!(lanes.rotation(0, 1), chain);
+            // The other lane holds the first sample's pose.
+            let mut first = Pose::new(&tree);
+            first.solve(&tree, &[hip, knee], 0, true);
+            for j in 0..2 {
+                assert_eq!(lanes.world(1, j), first.world(0, j));
+                assert_eq!(lanes.rotation(1, j), first.rotation(0, j));
+                assert_eq!(lanes.base[j][1], first.base[j][0]);
+            }
             let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);
-            let unit_chain = multiply(hip_unit, knee_unit);
-            let scaled = normalized(pose.rotation[1]);
+            let unit_chain = multiply_one(hip_unit, knee_unit);
+            let scaled = normalized(pose.rotation(0, 1));
             for (a, b) in scaled.iter().zip(unit_chain) {
                 assert!((a - b).abs() < 1e-15, "{scaled:?} {unit_chain:?}");
             }
