@@ -10,7 +10,7 @@
 //! world rotation, for the angle budget. Samples are posed [`LANES`] at a time
 //! ([`Pose::solve_lanes`]), each lane bit for bit what posing its sample alone gives.
 
-use glam::{DAffine3, DMat3, DVec3};
+use glam::{DAffine3, DVec3};
 use rayon::prelude::*;
 
 use super::channel::unit_rotation_angle_above;
@@ -18,6 +18,11 @@ use super::layer::{LayerValues, layer_matrix};
 use super::property::{PROPERTIES, Property};
 use super::tree::{Local, Tree};
 use crate::model::prefetch::prefetch;
+
+mod lanes;
+
+pub(crate) use lanes::LANES;
+use lanes::{Affines, IDENTITY, Lanes, Quats, Vec3s, compose, multiply, normalized_lanes, turning};
 
 /// One animated property's samples and how many values each has.
 pub(crate) type Samples<'a> = Option<(&'a [f32], usize)>;
@@ -188,139 +193,6 @@ const PREFETCH_AHEAD: usize = 8;
 /// Samples per piece of parallel work (and per [`Chunk`] of a comparison).
 pub(crate) const CHUNK: usize = 256;
 
-/// How many samples one pose computes at once ([`Pose::solve_lanes`]): two `f64` lanes fill an
-/// SSE2 register, so each node's arithmetic runs on both samples at once and its bookkeeping
-/// (which properties are animated, its parent, its points) is paid once for both.
-pub(crate) const LANES: usize = 2;
-
-/// One value at each of [`LANES`] samples. Every operation works lane by lane, each lane exactly
-/// like the `f64` operation it stands for (no fused or reordered arithmetic), so a lane holds
-/// bit for bit what posing its sample alone gives.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(align(16))]
-struct Lanes([f64; LANES]);
-
-impl Lanes {
-    /// `x` in every lane.
-    #[inline(always)]
-    fn splat(x: f64) -> Lanes {
-        Lanes([x; LANES])
-    }
-
-    /// `f` of each lane.
-    #[inline(always)]
-    fn map(self, f: impl Fn(f64) -> f64) -> Lanes {
-        Lanes(self.0.map(f))
-    }
-
-    /// Whether every lane is positive and finite (not zero, not infinite, not NaN).
-    #[inline(always)]
-    fn all_positive_finite(self) -> bool {
-        // Two SSE2 comparisons and a mask per pair of lanes: written lane by lane, the test
-        // is turned into integer tests of each lane's bits, several times longer.
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_and_pd, _mm_cmpgt_pd, _mm_cmplt_pd, _mm_movemask_pd};
-            use std::arch::x86_64::{_mm_set_pd, _mm_set1_pd, _mm_setzero_pd};
-            self.0.chunks_exact(2).all(|pair| {
-                // SAFETY: these only need SSE2, which every x86-64 CPU has.
-                unsafe {
-                    let v = _mm_set_pd(pair[1], pair[0]);
-                    let positive = _mm_cmpgt_pd(v, _mm_setzero_pd());
-                    let finite = _mm_cmplt_pd(v, _mm_set1_pd(f64::INFINITY));
-                    _mm_movemask_pd(_mm_and_pd(positive, finite)) == 0b11
-                }
-            })
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        self.0.iter().all(|&x| x > 0.0 && x.is_finite())
-    }
-}
-
-macro_rules! lanewise {
-    ($($op:ident $method:ident),*) => {$(
-        impl std::ops::$op for Lanes {
-            type Output = Lanes;
-            #[inline(always)]
-            fn $method(self, rhs: Lanes) -> Lanes {
-                Lanes(std::array::from_fn(|l| self.0[l].$method(rhs.0[l])))
-            }
-        }
-    )*};
-}
-lanewise!(Add add, Sub sub, Mul mul, Div div);
-
-/// A vector (x, y, z) in lanes.
-type Vec3s = [Lanes; 3];
-
-/// A quaternion (x, y, z, w) in lanes.
-type Quats = [Lanes; 4];
-
-/// A [`DAffine3`] in lanes: the matrix's columns and the translation.
-#[derive(Debug, Clone, Copy)]
-struct Affines {
-    /// The x, y and z axes (the matrix's columns).
-    axes: [Vec3s; 3],
-    /// The translation.
-    translation: Vec3s,
-}
-
-impl Affines {
-    /// `a` in every lane.
-    fn splat(a: &DAffine3) -> Affines {
-        let v = |v: DVec3| v.to_array().map(Lanes::splat);
-        Affines {
-            axes: [
-                v(a.matrix3.x_axis),
-                v(a.matrix3.y_axis),
-                v(a.matrix3.z_axis),
-            ],
-            translation: v(a.translation),
-        }
-    }
-
-    /// Lane `lane` as a [`DAffine3`].
-    fn lane(&self, lane: usize) -> DAffine3 {
-        let v = |v: &Vec3s| DVec3::new(v[0].0[lane], v[1].0[lane], v[2].0[lane]);
-        DAffine3 {
-            matrix3: DMat3::from_cols(v(&self.axes[0]), v(&self.axes[1]), v(&self.axes[2])),
-            translation: v(&self.translation),
-        }
-    }
-
-    /// Sets lane `lane` to `a`.
-    fn set_lane(&mut self, lane: usize, a: &DAffine3) {
-        let set = |to: &mut Vec3s, v: DVec3| {
-            for (t, x) in to.iter_mut().zip(v.to_array()) {
-                t.0[lane] = x;
-            }
-        };
-        set(&mut self.axes[0], a.matrix3.x_axis);
-        set(&mut self.axes[1], a.matrix3.y_axis);
-        set(&mut self.axes[2], a.matrix3.z_axis);
-        set(&mut self.translation, a.translation);
-    }
-
-    /// The matrix times `v`, as glam's `DMat3 * DVec3`: `x·v.x + y·v.y + z·v.z`, summed left
-    /// to right.
-    #[inline(always)]
-    fn transform_vector(&self, v: &Vec3s) -> Vec3s {
-        let [x, y, z] = &self.axes;
-        std::array::from_fn(|r| x[r] * v[0] + y[r] * v[1] + z[r] * v[2])
-    }
-
-    /// `self * rhs`, as glam's `DAffine3 * DAffine3`: each column of `rhs` and its translation
-    /// through the matrix, then the translation added.
-    #[inline(always)]
-    fn mul(&self, rhs: &Affines) -> Affines {
-        let moved = self.transform_vector(&rhs.translation);
-        Affines {
-            axes: rhs.axes.map(|c| self.transform_vector(&c)),
-            translation: std::array::from_fn(|r| moved[r] + self.translation[r]),
-        }
-    }
-}
-
 /// One pose of every node at [`LANES`] samples at once ([`Pose::solve_lanes`]), or at one sample
 /// ([`Pose::solve`], read as lane 0): world transforms, measured points and world rotations.
 pub(crate) struct Pose {
@@ -349,14 +221,6 @@ enum Arm {
     /// Any other offset.
     Any(Vec3s),
 }
-
-/// The identity rotation in every lane.
-const IDENTITY: Quats = [
-    Lanes([0.0; LANES]),
-    Lanes([0.0; LANES]),
-    Lanes([0.0; LANES]),
-    Lanes([1.0; LANES]),
-];
 
 /// The samples of `samples` in groups of [`LANES`] (for [`Pose::solve_lanes`]), each with how
 /// many of its lanes count: a last group short of samples repeats its last one.
@@ -900,27 +764,6 @@ pub(crate) fn levers(
 /// Samples per piece of parallel work in [`levers`].
 const LEVER_SAMPLES: usize = 128;
 
-/// three.js's `Matrix4.compose(position, quaternion, scale)` in each lane, quaternion used as
-/// it is.
-#[inline(always)]
-fn compose(p: Vec3s, q: Quats, s: Vec3s) -> Affines {
-    let [x, y, z, w] = q;
-    let (x2, y2, z2) = (x + x, y + y, z + z);
-    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-    let [sx, sy, sz] = s;
-    let one = Lanes::splat(1.0);
-    Affines {
-        axes: [
-            [(one - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx],
-            [(xy - wz) * sy, (one - (xx + zz)) * sy, (yz + wx) * sy],
-            [(xz + wy) * sz, (yz - wx) * sz, (one - (xx + yy)) * sz],
-        ],
-        translation: p,
-    }
-}
-
 /// three.js's `Quaternion.setFromEuler` for the XYZ order.
 fn euler_xyz(x: f64, y: f64, z: f64) -> [f64; 4] {
     let (s1, c1) = (x / 2.0).sin_cos();
@@ -944,48 +787,6 @@ fn normalized(q: [f64; 4]) -> [f64; 4] {
     } else {
         [0.0, 0.0, 0.0, 1.0]
     }
-}
-
-/// [`normalized`] in each lane.
-#[inline]
-fn normalized_lanes(q: Quats) -> Quats {
-    let [x, y, z, w] = q;
-    let n = (x * x + y * y + z * z + w * w).map(f64::sqrt);
-    // Times the reciprocal, like three.js's `Quaternion.normalize`.
-    let f = Lanes::splat(1.0) / n;
-    let mut out = q.map(|v| v * f);
-    if n.all_positive_finite() {
-        return out;
-    }
-    for (l, n) in n.0.into_iter().enumerate() {
-        if !(n > 0.0 && n.is_finite()) {
-            for (o, i) in out.iter_mut().zip(IDENTITY) {
-                o.0[l] = i.0[l];
-            }
-        }
-    }
-    out
-}
-
-/// `q` as a node's turn in its chain's world rotation, in each lane: as it is (the chain is
-/// scaled to unit length only where it is measured), or the identity for a zero or non-finite
-/// quaternion, as [`normalized`] gives it.
-#[inline(always)]
-fn turning(q: Quats) -> Quats {
-    let [x, y, z, w] = q;
-    let n2 = x * x + y * y + z * z + w * w;
-    if n2.all_positive_finite() {
-        return q;
-    }
-    let mut out = q;
-    for (l, n2) in n2.0.into_iter().enumerate() {
-        if !(n2 > 0.0 && n2.is_finite()) {
-            for (o, i) in out.iter_mut().zip(IDENTITY) {
-                o.0[l] = i.0[l];
-            }
-        }
-    }
-    out
 }
 
 /// [`unit_rotation_angle_above`] of `a` (unit length) and `b` scaled to unit length, without
@@ -1016,23 +817,11 @@ pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64
     unit_rotation_angle_above(a, &normalized(*b), floor)
 }
 
-/// The Hamilton product `a · b` of two quaternions (x, y, z, w), in each lane.
-#[inline(always)]
-fn multiply(a: &Quats, b: &Quats) -> Quats {
-    let [ax, ay, az, aw] = *a;
-    let [bx, by, bz, bw] = *b;
-    [
-        ax * bw + aw * bx + ay * bz - az * by,
-        ay * bw + aw * by + az * bx - ax * bz,
-        az * bw + aw * bz + ax * by - ay * bx,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Bone, Skeleton};
+    use glam::DMat3;
 
     fn chain() -> Tree {
         let mut hip = Bone::new("hip", None);
