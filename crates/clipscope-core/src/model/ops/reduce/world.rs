@@ -820,6 +820,7 @@ pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::interpolant::multiply_quaternions_flat;
     use crate::model::{Bone, Skeleton};
     use glam::DMat3;
 
@@ -854,18 +855,6 @@ mod tests {
             ),
             translation: DVec3::from_array(p),
         }
-    }
-
-    /// The Hamilton product on one sample: what each lane of [`multiply`] must give.
-    fn multiply_one(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
-        let [ax, ay, az, aw] = a;
-        let [bx, by, bz, bw] = b;
-        [
-            ax * bw + aw * bx + ay * bz - az * by,
-            ay * bw + aw * by + az * bx - ax * bz,
-            az * bw + aw * bz + ax * by - ay * bx,
-            aw * bw - ax * bx - ay * by - az * bz,
-        ]
     }
 
     fn quaternion(q: &[f32]) -> NodeInput<'_> {
@@ -995,7 +984,7 @@ mod tests {
             assert_eq!(pose.world(0, 1), hip_local * knee_local);
             assert_eq!(lanes.world(0, 1), hip_local * knee_local);
             // The world rotation is the chain's product, scaled to unit length where measured.
-            let chain = multiply_one(euler_xyz(x, y, z), knee_q);
+            let chain = multiply_quaternions_flat(euler_xyz(x, y, z), knee_q);
             assert_eq!(pose.rotation(0, 1), chain);
             assert_eq!(lanes.rotation(0, 1), chain);
             // The other lane holds the first sample's pose.
@@ -1008,7 +997,7 @@ mod tests {
             }
             let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);
-            let unit_chain = multiply_one(hip_unit, knee_unit);
+            let unit_chain = multiply_quaternions_flat(hip_unit, knee_unit);
             let scaled = normalized(pose.rotation(0, 1));
             for (a, b) in scaled.iter().zip(unit_chain) {
                 assert!((a - b).abs() < 1e-15, "{scaled:?} {unit_chain:?}");

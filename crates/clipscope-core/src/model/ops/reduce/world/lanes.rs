@@ -175,18 +175,11 @@ pub(crate) fn normalized_lanes(q: Quats) -> Quats {
     let n = (x * x + y * y + z * z + w * w).map(f64::sqrt);
     // Times the reciprocal, like three.js's `Quaternion.normalize`.
     let f = Lanes::splat(1.0) / n;
-    let mut out = q.map(|v| v * f);
+    let out = q.map(|v| v * f);
     if n.all_positive_finite() {
         return out;
     }
-    for (l, n) in n.0.into_iter().enumerate() {
-        if !(n > 0.0 && n.is_finite()) {
-            for (o, i) in out.iter_mut().zip(IDENTITY) {
-                o.0[l] = i.0[l];
-            }
-        }
-    }
-    out
+    identity_where_not_positive_finite(out, n)
 }
 
 /// `q` as a node's turn in its chain's world rotation, in each lane: as it is (the chain is
@@ -199,15 +192,20 @@ pub(crate) fn turning(q: Quats) -> Quats {
     if n2.all_positive_finite() {
         return q;
     }
-    let mut out = q;
-    for (l, n2) in n2.0.into_iter().enumerate() {
-        if !(n2 > 0.0 && n2.is_finite()) {
-            for (o, i) in out.iter_mut().zip(IDENTITY) {
+    identity_where_not_positive_finite(q, n2)
+}
+
+/// `q` with the identity in each lane where `n` is zero, negative, infinite or NaN.
+#[cold]
+fn identity_where_not_positive_finite(mut q: Quats, n: Lanes) -> Quats {
+    for (l, n) in n.0.into_iter().enumerate() {
+        if !(n > 0.0 && n.is_finite()) {
+            for (o, i) in q.iter_mut().zip(IDENTITY) {
                 o.0[l] = i.0[l];
             }
         }
     }
-    out
+    q
 }
 
 /// The Hamilton product `a · b` of two quaternions (x, y, z, w), in each lane.
