@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::channel::sample_numbers;
 use super::tree::Tree;
-use super::world::{NodeInput, PerNode, Pose};
+use super::world::{NodeInput, PerNode, Pose, lane_groups};
 use crate::model::{Clip, MAX_INFLUENCES, Model, Track};
 
 /// One primitive of one mesh instance, ready to pose.
@@ -213,26 +213,30 @@ impl MeshProbe {
                 let mut per_node = vec![(0.0, 0.0); n];
                 let mut scratch = (Vec::new(), Vec::new());
                 let end = ((chunk + 1) * CHUNK).min(times.len());
-                for (s, &time) in times.iter().enumerate().take(end).skip(chunk * CHUNK) {
-                    a.solve(tree, original, s, false);
-                    b.solve(tree, inputs, s, false);
-                    for (j, slot) in per_node.iter_mut().enumerate() {
-                        if !tree.seen(j, time) {
-                            continue;
+                for (group, count) in lane_groups(chunk * CHUNK..end) {
+                    a.solve_lanes(tree, original, group, false);
+                    b.solve_lanes(tree, inputs, group, false);
+                    for (lane, &s) in group[..count].iter().enumerate() {
+                        let time = times[s];
+                        for (j, slot) in per_node.iter_mut().enumerate() {
+                            if !tree.seen(j, time) {
+                                continue;
+                            }
+                            let d = a
+                                .world(lane, j)
+                                .translation
+                                .distance(b.world(lane, j).translation);
+                            slot.0 = f64::max(slot.0, d);
+                            if d > out.node.0 {
+                                out.node = (d, Some((j, s)));
+                            }
                         }
-                        let d = a
-                            .world(0, j)
-                            .translation
-                            .distance(b.world(0, j).translation);
-                        slot.0 = f64::max(slot.0, d);
-                        if d > out.node.0 {
-                            out.node = (d, Some((j, s)));
-                        }
-                    }
-                    for (p, part) in self.parts.iter().enumerate() {
-                        let (d, v) = part.largest(&a, &b, s, &weights[p], &mut scratch);
-                        if d > out.vertex.0 {
-                            out.vertex = (d, Some((p, v, s)));
+                        for (p, part) in self.parts.iter().enumerate() {
+                            let posed = (&a, &b, lane, s);
+                            let (d, v) = part.largest(posed, &weights[p], &mut scratch);
+                            if d > out.vertex.0 {
+                                out.vertex = (d, Some((p, v, s)));
+                            }
                         }
                     }
                 }
@@ -258,17 +262,16 @@ impl MeshProbe {
 
 impl Part {
     /// The largest distance between this part's vertices posed by `a` (original weights) and
-    /// by `b` (`candidate` weights where animated) at sample `s`, and its vertex.
+    /// by `b` (`candidate` weights where animated) in lane `lane`, at sample `s`, and its
+    /// vertex.
     fn largest(
         &self,
-        a: &Pose,
-        b: &Pose,
-        s: usize,
+        (a, b, lane, s): (&Pose, &Pose, usize, usize),
         candidate: &[Option<Vec<f32>>],
         scratch: &mut (Vec<DAffine3>, Vec<DAffine3>),
     ) -> (f64, usize) {
         let world = |pose: &Pose, place: Place| match place {
-            Place::Tree(j) => pose.world(0, j),
+            Place::Tree(j) => pose.world(lane, j),
             Place::Fixed(m) => m,
         };
         let (ka, kb) = scratch;

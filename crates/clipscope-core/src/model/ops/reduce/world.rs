@@ -193,8 +193,8 @@ const PREFETCH_AHEAD: usize = 8;
 /// Samples per piece of parallel work (and per [`Chunk`] of a comparison).
 pub(crate) const CHUNK: usize = 256;
 
-/// One pose of every node at [`LANES`] samples at once ([`Pose::solve_lanes`]), or at one sample
-/// ([`Pose::solve`], read as lane 0): world transforms, measured points and world rotations.
+/// One pose of every node at [`LANES`] samples at once ([`Pose::solve_lanes`]): world
+/// transforms, measured points and world rotations.
 pub(crate) struct Pose {
     /// Each node's world transform.
     world: Vec<Affines>,
@@ -276,7 +276,8 @@ impl Pose {
     }
 
     /// Poses every node at sample `s` (with world rotations only when `rotations`), in every
-    /// lane: read it as lane 0.
+    /// lane: read it as lane 0 (the tests' one-sample pose).
+    #[cfg(test)]
     pub fn solve(&mut self, tree: &Tree, inputs: &[NodeInput], s: usize, rotations: bool) {
         self.solve_lanes(tree, inputs, [s; LANES], rotations);
     }
