@@ -94,7 +94,7 @@ pub(crate) fn fit(
         curves,
         measure,
         (Sampling::Played, None),
-        usize::MAX,
+        KeyCap::most(usize::MAX),
     )
 }
 
@@ -111,17 +111,37 @@ pub(crate) enum Sampling {
     Later,
 }
 
+/// The most keys a fit may take and still be of use to its caller: past them it stops early
+/// with `None`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct KeyCap {
+    /// The most keys in all.
+    pub most: usize,
+    /// The most keys up to a time, checked once, where the fit first reaches that time: a fit
+    /// already past them there is taken to stay past `most` to the end (what a pilot found
+    /// on the take's beginning), and stops without fitting the rest.
+    pub by: Option<(f32, usize)>,
+}
+
+impl KeyCap {
+    /// At most `most` keys in all.
+    pub fn most(most: usize) -> KeyCap {
+        KeyCap { most, by: None }
+    }
+}
+
 /// [`fit`], the fitted curve at every sample as `sampling` says (the track rounded as
-/// `stored` says first, where it is played); `None` too when it would take more than
-/// `most_keys` keys (a fit with more is of no use to the caller, and stops early).
+/// `stored` says first, where it is played); `None` too when it would take more keys than
+/// `cap` allows (a fit with more is of no use to the caller, and stops early).
 pub(crate) fn fit_sampled(
     channel: &Channel,
     tolerance: f64,
     curves: CurveFit,
     measure: bool,
     (sampling, stored): (Sampling, Option<&Stored>),
-    most_keys: usize,
+    cap: KeyCap,
 ) -> Option<Fitted> {
+    let (most_keys, mut by) = (cap.most, cap.by);
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
         CurveFit::Linear => None,
@@ -223,6 +243,12 @@ pub(crate) fn fit_sampled(
             return None;
         }
         i += good;
+        if let Some((_, keys)) = by.filter(|&(time, _)| channel.times[i] >= time) {
+            if segments.len() >= keys {
+                return None;
+            }
+            by = None;
+        }
     }
     Some(build(
         channel,
@@ -840,7 +866,15 @@ mod tests {
         });
         let c = channel(&track, Metric::Rotation);
         let drawn = (Sampling::Drawn, None);
-        let f = fit_sampled(&c, 1e-4, CurveFit::Linear, true, drawn, usize::MAX).unwrap();
+        let f = fit_sampled(
+            &c,
+            1e-4,
+            CurveFit::Linear,
+            true,
+            drawn,
+            KeyCap::most(usize::MAX),
+        )
+        .unwrap();
         assert_eq!(f.track.len(), 2);
         let q = |k: usize| {
             let v = f.track.values.as_numbers().unwrap();
@@ -864,7 +898,7 @@ mod tests {
         let track = vector(121, |t| [(t * 5.0).sin(), (t * 3.0).cos(), t]);
         let c = channel(&track, Metric::Translation);
         let played = (Sampling::Played, None);
-        let fit = |most| fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, most);
+        let fit = |most| fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, KeyCap::most(most));
         let all = fit(usize::MAX).unwrap();
         let keys = all.track.len();
         assert!(keys > 3, "{keys} keys");
@@ -875,10 +909,36 @@ mod tests {
         let still = vector(31, |_| [1.0, 2.0, 3.0]);
         let c = channel(&still, Metric::Translation);
         assert_eq!(
-            fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, 1).map(|f| f.track.len()),
+            fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, KeyCap::most(1))
+                .map(|f| f.track.len()),
             Some(1)
         );
-        assert!(fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, 0).is_none());
+        assert!(fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, KeyCap::most(0)).is_none());
+    }
+
+    #[test]
+    fn a_fit_past_its_keys_by_a_time_stops_there_and_one_within_them_goes_on() {
+        let track = vector(121, |t| [(t * 5.0).sin(), (t * 3.0).cos(), t]);
+        let c = channel(&track, Metric::Translation);
+        let played = (Sampling::Played, None);
+        let fit = |cap| fit_sampled(&c, 1e-3, CurveFit::Linear, true, played, cap);
+        let all = fit(KeyCap::most(usize::MAX)).unwrap();
+        // The segments that end by the middle of the take, the first key aside.
+        let middle = c.times[c.times.len() / 2];
+        let by_middle = all.track.times.iter().filter(|&&t| t <= middle).count() - 1;
+        let cap = |keys| KeyCap {
+            most: usize::MAX,
+            by: Some((middle, keys)),
+        };
+        // On pace there: the same fit to the end, even past that pace afterwards.
+        let on_pace = fit(cap(by_middle + 2)).unwrap();
+        assert_eq!(on_pace.track, all.track);
+        assert!(
+            all.track.len() > by_middle + 3,
+            "more keys after the middle"
+        );
+        // Past it: none, without fitting the rest.
+        assert!(fit(cap(by_middle.saturating_sub(1))).is_none());
     }
 
     #[test]

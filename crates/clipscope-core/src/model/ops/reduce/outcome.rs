@@ -2,7 +2,7 @@
 
 use super::Stored;
 use super::channel::{Channel, sample_numbers};
-use super::fit::{self, CurveFit, Sampling};
+use super::fit::{self, CurveFit, KeyCap, Sampling};
 use crate::model::{Interpolation, Track};
 
 /// The track without the keys that change nothing: three.js's optimize for linear and step
@@ -89,13 +89,13 @@ pub(crate) fn fit_channel(
         curves,
         measure,
         played,
-        usize::MAX,
+        KeyCap::most(usize::MAX),
     )
     .unwrap_or_else(|| Outcome::exact(kept))
 }
 
 /// The fit [`fit_channel`] makes, its curve sampled as `sampling` says, when it is of use
-/// (fewer keys than `kept` and than `most_keys`, where it stops; within the tolerance), else
+/// (fewer keys than `kept` and than `cap` allows, where it stops; within the tolerance), else
 /// `None`, without copying `kept`: what a caller that tries several grids and keeps the track
 /// whole only when none fits needs.
 pub(crate) fn fit_of_use(
@@ -105,11 +105,14 @@ pub(crate) fn fit_of_use(
     curves: CurveFit,
     measure: bool,
     played: (Sampling, Option<&Stored>),
-    most_keys: usize,
+    cap: KeyCap,
 ) -> Option<Outcome> {
     // A fit of no fewer keys than the kept track is of no use.
-    let most_keys = most_keys.min(kept.len().saturating_sub(1));
-    match fit::fit_sampled(channel, tolerance, curves, measure, played, most_keys) {
+    let cap = KeyCap {
+        most: cap.most.min(kept.len().saturating_sub(1)),
+        ..cap
+    };
+    match fit::fit_sampled(channel, tolerance, curves, measure, played, cap) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Some(Outcome {
                 track: f.track,

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::channel::Channel;
 use super::cost::packed_bits;
-use super::fit::{CurveFit, Sampling};
+use super::fit::{CurveFit, KeyCap, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fit_of_use, lossless};
@@ -28,7 +28,7 @@ mod polish;
 mod shares;
 mod variants;
 
-use grids::{Fits, Grid, Grids};
+use grids::{Fits, Grids, Hint};
 use mend::{Limits, Pieces};
 use played::Played;
 use polish::MEND_REACH;
@@ -211,7 +211,7 @@ impl WorldSearch {
         limits: Option<Limits>,
         grids: Grids,
     ) -> Attempt {
-        let (outcomes, chosen): (Vec<Outcome>, Vec<Option<Grid>>) = (0..channels.len())
+        let (outcomes, chosen): (Vec<Outcome>, Vec<Option<Hint>>) = (0..channels.len())
             .into_par_iter()
             .map(|i| {
                 let (outcome, grid) = self.fit_one(i, &channels[i], tolerances[i], grids);
@@ -269,7 +269,7 @@ impl WorldSearch {
     /// Channel `i` (`channel`: the search's own, or a pilot's prefix of it) fitted within
     /// `tolerance` for a try, on the grids `grids` says ([`Grids`]): a pilot's curve as drawn;
     /// a full try's as the file stores it (its values at every sample still to be played:
-    /// [`Outcome::played`]). With it, the grid a later try should start from, where the try
+    /// [`Outcome::played`]). With it, what a later try should start from, where the try
     /// worked that out.
     fn fit_one(
         &self,
@@ -277,7 +277,7 @@ impl WorldSearch {
         channel: &Channel,
         tolerance: f64,
         grids: Grids,
-    ) -> (Outcome, Option<Grid>) {
+    ) -> (Outcome, Option<Hint>) {
         if !self.fitted[i] {
             return (self.kept_outcome(i), None);
         }
@@ -287,7 +287,7 @@ impl WorldSearch {
             Grids::Key | Grids::Choose => Sampling::Drawn,
         };
         // A fit of use, or none (the track kept whole only where no grid fits).
-        let fit = |c: &Channel, most_keys: usize| {
+        let fit = |c: &Channel, cap: KeyCap| {
             fit_of_use(
                 c,
                 &self.kept[i],
@@ -295,13 +295,16 @@ impl WorldSearch {
                 self.curves,
                 false,
                 (sampling, self.stored.as_ref()),
-                most_keys,
+                cap,
             )
         };
         let whole_track = || Outcome::exact(&self.kept[i]);
         let (variants, whole, step) = (&self.variants[i], &self.channels[i], self.key_grid);
         match grids {
-            Grids::Key => (fit(channel, usize::MAX).unwrap_or_else(whole_track), None),
+            Grids::Key => (
+                fit(channel, KeyCap::most(usize::MAX)).unwrap_or_else(whole_track),
+                None,
+            ),
             Grids::Choose => {
                 // The other grids over the pilot's samples, and the kept keys among them.
                 let last = channel.sample_times.last().copied();
@@ -313,9 +316,15 @@ impl WorldSearch {
                     step,
                     fit,
                 };
-                let outcome = (fits.fit)(channel, usize::MAX);
-                let (_, grid) = fits.cheapest(None, Some(outcome.clone()));
-                (outcome.unwrap_or_else(whole_track), Some(grid))
+                let outcome = (fits.fit)(channel, KeyCap::most(usize::MAX));
+                let (cheapest, grid) = fits.cheapest(None, Some(outcome.clone()));
+                // Kept whole on this stretch: by its end, as many keys as it kept whole.
+                let whole_by = cheapest
+                    .is_none()
+                    .then(|| last.map(|l| (l as f32, fits.kept_keys)))
+                    .flatten();
+                let hint = Hint { grid, whole_by };
+                (outcome.unwrap_or_else(whole_track), Some(hint))
             }
             Grids::Cheapest(hints) => {
                 let fits = Fits {
@@ -326,7 +335,8 @@ impl WorldSearch {
                     fit,
                 };
                 let (outcome, grid) = fits.cheapest(hints.get(i).copied().flatten(), None);
-                (outcome.unwrap_or_else(|| self.kept_outcome(i)), Some(grid))
+                let hint = Hint::grid(grid);
+                (outcome.unwrap_or_else(|| self.kept_outcome(i)), Some(hint))
             }
         }
     }
@@ -712,9 +722,9 @@ struct Attempt {
     /// The comparison piece by piece with where it strays past the limits given, when
     /// measured so for a mend ([`WorldSearch::measure_in_pieces`]).
     pieces: Option<(Pieces, Limits)>,
-    /// The grid each channel's fit sits on, or (the last pilot's) costs least on its stretch
-    /// of the take, where the try worked that out.
-    grids: Vec<Option<Grid>>,
+    /// The grid each channel's fit sits on, or (the last pilot's) what it found on its
+    /// stretch of the take ([`Hint`]), where the try worked that out.
+    grids: Vec<Option<Hint>>,
 }
 
 impl Attempt {

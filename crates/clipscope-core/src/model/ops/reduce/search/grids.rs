@@ -5,12 +5,15 @@
 //! Finding out costs a second fit of the track on a long take (a third of a full try's fits on
 //! the benchmark's 10-minute take). So the last pilot try also works out each track's grid on
 //! the take's beginning, and the full try fits that grid first: when it holds, the others are
-//! not fitted. A track whose hinted grid fails is fitted as without a hint.
+//! not fitted. A track whose hinted grid fails is fitted as without a hint. A track no grid
+//! drew on the pilot's stretch with few enough keys is most likely kept whole: its full fit
+//! stops where that stretch ends unless it is on pace to be of use there ([`KeyCap::by`]).
 
 use std::borrow::Cow;
 
 use super::super::channel::Channel;
 use super::super::cost::{mean_gap, packed_bits};
+use super::super::fit::KeyCap;
 use super::super::outcome::Outcome;
 use super::{KEEP_SHARE, SPARSE};
 
@@ -25,6 +28,26 @@ pub(super) enum Grid {
     Coarse,
 }
 
+/// What the last pilot try found for a joint track, for the full try to start from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Hint {
+    /// The grid that cost least on the pilot's stretch of the take.
+    pub grid: Grid,
+    /// Where no grid was of use there (the track best kept whole): the time the stretch ends
+    /// and the keys kept whole up to it.
+    pub whole_by: Option<(f32, usize)>,
+}
+
+impl Hint {
+    /// The hint to start from `grid`.
+    pub fn grid(grid: Grid) -> Hint {
+        Hint {
+            grid,
+            whole_by: None,
+        }
+    }
+}
+
 /// What a try fits each joint track on.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Grids<'h> {
@@ -35,7 +58,7 @@ pub(super) enum Grids<'h> {
     Choose,
     /// Whichever grid costs least, each track starting from the grid it is hinted (a full try;
     /// a track past the end of the hints, or hinted `None`, starts from the key grid).
-    Cheapest(&'h [Option<Grid>]),
+    Cheapest(&'h [Option<Hint>]),
 }
 
 /// One joint track's fits on the grids, and how it is kept whole.
@@ -49,14 +72,14 @@ pub(super) struct Fits<'c, V, F> {
     /// The key grid's step in seconds.
     pub step: Option<f64>,
     /// The fit of a channel within the track's tolerance, `None` when it is of no use (it
-    /// would take more keys than the number given, or than the track kept whole).
+    /// would take more keys than the cap given, or than the track kept whole).
     pub fit: F,
 }
 
 impl<'c, V, F> Fits<'c, V, F>
 where
     V: Fn(Grid) -> Option<Cow<'c, Channel>>,
-    F: Fn(&Channel, usize) -> Option<Outcome>,
+    F: Fn(&Channel, KeyCap) -> Option<Outcome>,
 {
     /// The fit on whichever grid costs least, starting from the grid `hint` names, and the
     /// grid a later try should start from; `None` for the fit when the track is best kept
@@ -65,30 +88,32 @@ where
     /// use).
     pub fn cheapest(
         &self,
-        hint: Option<Grid>,
+        hint: Option<Hint>,
         key: Option<Option<Outcome>>,
     ) -> (Option<Outcome>, Grid) {
+        let whole_by = hint.and_then(|h| h.whole_by);
+        let hint = hint.map(|h| h.grid);
         match hint {
             Some(Grid::Fine) => {
-                if let Some(fine) = self.fine() {
+                if let Some(fine) = self.fine(whole_by) {
                     return (Some(fine), Grid::Fine);
                 }
             }
             Some(Grid::Coarse) => {
-                if let Some(coarse) = self.variant(Grid::Coarse, usize::MAX) {
+                if let Some(coarse) = self.variant(Grid::Coarse, KeyCap::most(usize::MAX)) {
                     return (Some(coarse), Grid::Coarse);
                 }
             }
             _ => {}
         }
-        let outcome = key.unwrap_or_else(|| (self.fit)(self.channel, usize::MAX));
+        let outcome = key.unwrap_or_else(|| (self.fit)(self.channel, KeyCap::most(usize::MAX)));
         // The grid cannot follow the track: a finer grid, unless its keys cost more than
         // every key on the times other kept tracks share.
         let (outcome, grid) = match outcome {
             Some(outcome) => (outcome, Grid::Key),
             // The hinted finer grid failed already.
             None if hint == Some(Grid::Fine) => return (None, Grid::Fine),
-            None => match self.fine() {
+            None => match self.fine(None) {
                 Some(fine) => (fine, Grid::Fine),
                 None => return (None, Grid::Fine),
             },
@@ -102,7 +127,7 @@ where
             .step
             .is_some_and(|step| mean_gap(&outcome.track) >= SPARSE * step);
         match sparse
-            .then(|| self.variant(Grid::Coarse, usize::MAX))
+            .then(|| self.variant(Grid::Coarse, KeyCap::most(usize::MAX)))
             .flatten()
         {
             Some(coarse) if packed_bits(&coarse) < packed_bits(&outcome) => {
@@ -113,16 +138,20 @@ where
     }
 
     /// The fit on the finer grid, when it draws the track with at most [`KEEP_SHARE`] of the
-    /// keys kept whole.
-    fn fine(&self) -> Option<Outcome> {
-        let most = (self.kept_keys as f64 * KEEP_SHARE).floor() as usize;
-        self.variant(Grid::Fine, most)
+    /// keys kept whole, and with `whole_by` (a time, and the keys kept whole up to it) at most
+    /// that share of those up to that time.
+    fn fine(&self, whole_by: Option<(f32, usize)>) -> Option<Outcome> {
+        let share = |keys: usize| (keys as f64 * KEEP_SHARE).floor() as usize;
+        let cap = KeyCap {
+            most: share(self.kept_keys),
+            by: whole_by.map(|(time, keys)| (time, share(keys))),
+        };
+        self.variant(Grid::Fine, cap)
     }
 
-    /// The fit on `grid` with at most `most_keys` keys, when the channel has keys of its own
-    /// there.
-    fn variant(&self, grid: Grid, most_keys: usize) -> Option<Outcome> {
-        (self.variant)(grid).and_then(|c| (self.fit)(&c, most_keys))
+    /// The fit on `grid` within `cap`, when the channel has keys of its own there.
+    fn variant(&self, grid: Grid, cap: KeyCap) -> Option<Outcome> {
+        (self.variant)(grid).and_then(|c| (self.fit)(&c, cap))
     }
 }
 
@@ -148,6 +177,16 @@ mod tests {
     /// The grids `hint` leads [`Fits::cheapest`] to fit, in order, and what it chose, for a
     /// ten-second track on a 1/32 s key grid whose fits make what `plan` says.
     fn run(plan: Plan, hint: Option<Grid>, key_given: bool) -> (Vec<Grid>, Option<usize>, Grid) {
+        let (grids, keys, grid, _) = run_hinted(plan, hint.map(Hint::grid), key_given);
+        (grids, keys, grid)
+    }
+
+    /// [`run`] with a whole hint, and the caps the fits were given too.
+    fn run_hinted(
+        plan: Plan,
+        hint: Option<Hint>,
+        key_given: bool,
+    ) -> (Vec<Grid>, Option<usize>, Grid, Vec<KeyCap>) {
         let times: Vec<f32> = (0..301).map(|i| i as f32 / 30.0).collect();
         let values = times.iter().flat_map(|&t| [t.sin(), t, 0.0]).collect();
         let track = Track::new(
@@ -163,19 +202,19 @@ mod tests {
         let fine = key.regrid(&track, step / 2.0).unwrap();
         let coarse = key.regrid(&track, step * 2.0).unwrap();
         let calls = RefCell::new(Vec::new());
-        let fit = |c: &Channel, most: usize| {
+        let fit = |c: &Channel, cap: KeyCap| {
             let grid = match c.times.len() {
                 n if n == key.times.len() => Grid::Key,
                 n if n == fine.times.len() => Grid::Fine,
                 _ => Grid::Coarse,
             };
-            calls.borrow_mut().push(grid);
+            calls.borrow_mut().push((grid, cap));
             let keys = match grid {
                 Grid::Key => plan.key,
                 Grid::Fine => plan.fine,
                 Grid::Coarse => plan.coarse,
             };
-            let lossy = keys.is_some_and(|k| k <= most);
+            let lossy = keys.is_some_and(|k| k <= cap.most);
             let times: Vec<f32> = (0..keys.unwrap_or(301)).map(|k| k as f32 / 4.0).collect();
             let values = Values::Numbers(vec![0.0; times.len()]);
             lossy.then(|| Outcome {
@@ -196,11 +235,12 @@ mod tests {
             step: Some(step),
             fit,
         };
-        let given = key_given.then(|| (fits.fit)(&key, usize::MAX));
+        let given = key_given.then(|| (fits.fit)(&key, KeyCap::most(usize::MAX)));
         calls.borrow_mut().clear();
         let (outcome, grid) = fits.cheapest(hint, given);
         let keys = outcome.map(|o| o.track.len());
-        (calls.into_inner(), keys, grid)
+        let (grids, caps) = calls.into_inner().into_iter().unzip();
+        (grids, keys, grid, caps)
     }
 
     const KEY: Grid = Grid::Key;
@@ -257,6 +297,31 @@ mod tests {
         );
         // The key grid hinted: the coarser one is not tried, however sparse the keys.
         assert_eq!(run(plan, Some(KEY), false), (vec![KEY], Some(40), KEY));
+    }
+
+    #[test]
+    fn a_track_kept_whole_on_the_pilots_stretch_is_capped_there_too() {
+        let plan = Plan {
+            key: None,
+            fine: Some(60),
+            coarse: None,
+        };
+        // 100 of the 301 keys kept whole fall within the pilot's first 3.3 s.
+        let whole = Hint {
+            grid: FINE,
+            whole_by: Some((3.3, 100)),
+        };
+        let (grids, keys, grid, caps) = run_hinted(plan, Some(whole), false);
+        assert_eq!((grids, keys, grid), (vec![FINE], Some(60), FINE));
+        // The share of the keys kept whole, in all and by the stretch's end.
+        let by = Some((3.3, (100.0 * KEEP_SHARE) as usize));
+        let most = (301.0 * KEEP_SHARE) as usize;
+        assert_eq!(caps, vec![KeyCap { most, by }]);
+        // Without a whole hint, and on the key grid, only the cap in all.
+        let (_, _, _, caps) = run_hinted(plan, Some(Hint::grid(FINE)), false);
+        assert_eq!(caps, vec![KeyCap { most, by: None }]);
+        let (_, _, _, caps) = run_hinted(plan, None, false);
+        assert_eq!(caps[0], KeyCap::most(usize::MAX));
     }
 
     #[test]
