@@ -67,11 +67,21 @@ impl Bin {
     /// Appends an accessor of `values` (`f32`, `type_` elements) with min and max; returns its
     /// index. `target` is the view's target (vertex attributes).
     pub(crate) fn floats(&mut self, values: &[f32], type_: Type, target: Option<Target>) -> u32 {
-        let n = type_.multiplicity();
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.append(Floats::new(values, type_), target)
+    }
+
+    /// Appends an accessor of `floats`, made ready already ([`Floats::new`]); returns its
+    /// index. `target` is the view's target (vertex attributes).
+    pub(crate) fn append(&mut self, floats: Floats, target: Option<Target>) -> u32 {
+        let Floats {
+            bytes,
+            count,
+            type_,
+            min,
+            max,
+        } = floats;
         let view = self.view(&bytes, target);
-        let (min, max) = min_max(values, n);
-        self.accessor(view, values.len() / n, ComponentType::F32, type_, min, max)
+        self.accessor(view, count, ComponentType::F32, type_, min, max)
     }
 
     /// Appends triangle indices (`UNSIGNED_SHORT` when they fit, else `UNSIGNED_INT`); returns
@@ -131,6 +141,39 @@ impl Bin {
         self.accessors
             .push(serde_json::to_value(accessor).unwrap_or(Value::Null));
         (self.accessor_base + self.accessors.len() - 1) as u32
+    }
+}
+
+/// An accessor of `f32` values made ready to append ([`Bin::append`]): its bytes, element
+/// count, type and extremes, which a writer can work out for many accessors at once on the
+/// worker threads and append in order after.
+#[derive(Debug)]
+pub(crate) struct Floats {
+    /// The values as little-endian bytes.
+    bytes: Vec<u8>,
+    /// The number of elements.
+    count: usize,
+    /// The element type.
+    type_: Type,
+    /// Per-component minimum, as JSON.
+    min: Value,
+    /// Per-component maximum, as JSON.
+    max: Value,
+}
+
+impl Floats {
+    /// `values` as `type_` elements, ready to append.
+    pub(crate) fn new(values: &[f32], type_: Type) -> Floats {
+        let n = type_.multiplicity();
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let (min, max) = min_max(values, n);
+        Floats {
+            bytes,
+            count: values.len() / n,
+            type_,
+            min,
+            max,
+        }
     }
 }
 

@@ -10,10 +10,11 @@ use gltf_json::buffer::Target as ViewTarget;
 use gltf_json::mesh::{Mode, MorphTarget, Primitive, Semantic};
 use gltf_json::validation::Checked;
 use gltf_json::{Animation, Index, Mesh};
+use rayon::prelude::*;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
-use super::bin::Bin;
+use super::bin::{Bin, Floats};
 use super::pack::decompress::is_fallback;
 use super::plan::{MorphPlan, Plan};
 use super::pointer::EXTENSION;
@@ -86,21 +87,21 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
         // Channels with the same key times share one input accessor (looked up by the times'
         // bits, with -0 as 0 so that equal times match as `==` would).
         let mut inputs: HashMap<Vec<u32>, u32> = HashMap::new();
-        for c in &a.channels {
-            let key: Vec<u32> = c.keys.times.iter().map(|t| (t + 0.0).to_bits()).collect();
-            let input = *inputs
-                .entry(key)
-                .or_insert_with(|| bin.floats(&c.keys.times, Type::Scalar, None));
-            let type_ = match (c.path, c.keys.width) {
-                ("translation" | "scale", _) => Type::Vec3,
-                ("rotation", _) => Type::Vec4,
-                ("pointer", 2) => Type::Vec2,
-                ("pointer", 3) => Type::Vec3,
-                ("pointer", 4) => Type::Vec4,
-                ("pointer", 16) => Type::Mat4,
-                _ => Type::Scalar,
-            };
-            let output = bin.floats(&c.keys.output(), type_, None);
+        // Each channel's times as that key and its accessors' data, made on the worker
+        // threads (a pass over every value) and appended in channel order.
+        let ready: Vec<(Vec<u32>, Floats, Floats)> = a
+            .channels
+            .par_iter()
+            .map(|c| {
+                let key: Vec<u32> = c.keys.times.iter().map(|t| (t + 0.0).to_bits()).collect();
+                let input = Floats::new(&c.keys.times, Type::Scalar);
+                let output = Floats::new(&c.keys.output(), output_type(c.path, c.keys.width));
+                (key, input, output)
+            })
+            .collect();
+        for (c, (key, input, output)) in a.channels.iter().zip(ready) {
+            let input = *inputs.entry(key).or_insert_with(|| bin.append(input, None));
+            let output = bin.append(output, None);
             samplers.push(Sampler {
                 extensions: None,
                 extras: None,
@@ -163,6 +164,19 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
         out.push(value);
     }
     out
+}
+
+/// The accessor type of a channel's output: its `path`'s, or for a pointer its `width`'s.
+fn output_type(path: &str, width: usize) -> Type {
+    match (path, width) {
+        ("translation" | "scale", _) => Type::Vec3,
+        ("rotation", _) => Type::Vec4,
+        ("pointer", 2) => Type::Vec2,
+        ("pointer", 3) => Type::Vec3,
+        ("pointer", 4) => Type::Vec4,
+        ("pointer", 16) => Type::Mat4,
+        _ => Type::Scalar,
+    }
 }
 
 /// `extras.targetNames` for a mesh with targets `names`.
