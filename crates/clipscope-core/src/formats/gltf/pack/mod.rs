@@ -235,6 +235,9 @@ fn pack_view(
 /// the same element size.
 type GroupKey = (Option<(usize, &'static str)>, usize);
 
+/// A packed accessor in a group: the view it was in, its index and how it was packed.
+type Member = (u64, u64, Packed);
+
 /// The group accessor `a` of `root`, packed as `p`, joins: its codec stride and filter, and
 /// its element size.
 fn group_key(root: &Map<String, Value>, a: u64, p: &Packed) -> GroupKey {
@@ -303,7 +306,7 @@ pub(crate) fn pack(
     let mut views: Vec<Value> = Vec::with_capacity(old_views.len());
     // Old view → new view and the byte offset of its data there.
     let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
-    let mut groups: BTreeMap<GroupKey, Vec<(u64, u64, Packed)>> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<Member>> = BTreeMap::new();
     let mut packed = pack_accessors(root, &old_views, buffers, &holders, &roles, packing);
     for (v, view) in old_views.iter().enumerate() {
         let Some(bytes) = view_bytes(view, buffers) else {
@@ -340,26 +343,26 @@ pub(crate) fn pack(
     // Each packed accessor: its new view, its offset there and how it was packed.
     let mut changes: Vec<(u64, u64, u64, Packed)> = Vec::new();
     let mut compressed_views = Vec::new();
-    // Each group's data and codec input, in order, then every stream compressed at once.
-    let mut streams = Vec::with_capacity(groups.len());
-    for (g, ((codec, _), members)) in groups.into_iter().enumerate() {
-        let index = (views.len() + g) as u64;
-        let mut data = Vec::new();
-        let mut input = Vec::new();
-        for (v, a, p) in members {
-            let offset = data.len() as u64;
+    // Each group's stream, laid out and compressed on the worker threads.
+    let groups: Vec<(GroupKey, Vec<Member>)> = groups.into_iter().collect();
+    let streams: Vec<Stream> = groups
+        .par_iter()
+        .map(|((codec, _), members)| stream(*codec, members))
+        .collect();
+    let first = views.len();
+    for (g, ((_, members), stream)) in groups.into_iter().zip(streams).enumerate() {
+        let index = (first + g) as u64;
+        for ((v, a, p), &offset) in members.into_iter().zip(&stream.offsets) {
             // A view kept for what else it holds stays where it was put.
             moves.entry(v).or_insert((index, offset));
-            data.extend_from_slice(&p.bytes);
-            if let Some((bytes, _, _)) = &p.codec {
-                input.extend_from_slice(bytes);
-            }
             changes.push((a, index, offset, p));
         }
-        streams.push((codec, data, input));
-    }
-    let compressed = compress(&streams);
-    for ((_, data, input), compressed) in streams.into_iter().zip(compressed) {
+        let Stream {
+            data,
+            elements,
+            compressed,
+            ..
+        } = stream;
         let mut view = Map::new();
         view.insert("byteLength".into(), json!(data.len()));
         match compressed {
@@ -371,7 +374,7 @@ pub(crate) fn pack(
                     "byteOffset": main.len(),
                     "byteLength": c.bytes.len(),
                     "byteStride": c.stride,
-                    "count": input.len() / c.stride,
+                    "count": elements,
                     "mode": "ATTRIBUTES",
                 });
                 if c.filter != codec::Filter::None.name() {
@@ -434,9 +437,18 @@ pub(crate) fn pack(
     out
 }
 
-/// One new buffer view's stream: its codec's stride and filter (if compressed), its data and
-/// the codec's input.
-type Stream = (Option<(usize, &'static str)>, Vec<u8>, Vec<u8>);
+/// One new buffer view's stream: the group's data, each member's offset in it, and the
+/// codec's elements and compressed bytes where the group goes through the codec.
+struct Stream {
+    /// The members' bytes, one after another (what a reader sees).
+    data: Vec<u8>,
+    /// Each member's byte offset in `data`.
+    offsets: Vec<u64>,
+    /// The codec's elements (its input over its stride).
+    elements: usize,
+    /// The codec's output, when the group has a codec.
+    compressed: Option<Compressed>,
+}
 
 /// A stream through the codec: its stride, its filter's name and the compressed bytes.
 struct Compressed {
@@ -445,18 +457,43 @@ struct Compressed {
     bytes: Vec<u8>,
 }
 
-/// Each stream compressed with its codec, all at once; `None` where it has none.
-fn compress(streams: &[Stream]) -> Vec<Option<Compressed>> {
-    streams
-        .par_iter()
-        .map(|(codec, _, input)| {
-            codec.map(|(stride, filter)| Compressed {
-                stride,
-                filter,
-                bytes: codec::encode_attributes(input, stride),
-            })
-        })
-        .collect()
+/// What accessor `p` gives the codec, when it goes through it.
+fn codec_input(p: &Packed) -> Option<&[u8]> {
+    p.codec.as_ref().map(|(bytes, _, _)| bytes.as_slice())
+}
+
+/// The stream of a group of packed accessors (`members`, in order) whose codec stride and
+/// filter are `codec`: their data laid out one after another and, with a codec, their codec
+/// input compressed as one.
+fn stream(codec: Option<(usize, &'static str)>, members: &[Member]) -> Stream {
+    let mut data = Vec::with_capacity(members.iter().map(|m| m.2.bytes.len()).sum());
+    let mut input = Vec::with_capacity(
+        members
+            .iter()
+            .filter_map(|m| codec_input(&m.2))
+            .map(<[u8]>::len)
+            .sum(),
+    );
+    let mut offsets = Vec::with_capacity(members.len());
+    for (_, _, p) in members {
+        offsets.push(data.len() as u64);
+        data.extend_from_slice(&p.bytes);
+        if let Some(bytes) = codec_input(p) {
+            input.extend_from_slice(bytes);
+        }
+    }
+    let elements = codec.map_or(0, |(stride, _)| input.len() / stride);
+    let compressed = codec.map(|(stride, filter)| Compressed {
+        stride,
+        filter,
+        bytes: codec::encode_attributes(&input, stride),
+    });
+    Stream {
+        data,
+        offsets,
+        elements,
+        compressed,
+    }
 }
 
 /// The accessors in each buffer view of `root`, by view (`u64::MAX` for a sparse part).
