@@ -358,6 +358,21 @@ pub(crate) fn node_keys(
     });
     let mut added = 0;
     let mut notes = Vec::new();
+    // Keys listed out of time order (a file may list them so) play in time order; keys a file
+    // read lists at one time become one (a conversion fits its jumps below).
+    for &(c, t) in &present {
+        let channel = PROPERTIES[c].0;
+        if !t.times.is_sorted_by(|a, b| a <= b) {
+            notes.push(format!(
+                "its {channel} keys are out of time order, written in time order"
+            ));
+        } else if !fitting.conversion && !t.times.is_sorted_by(|a, b| a < b) {
+            notes.push(format!(
+                "its {channel} keys at repeated times are written as one key each (the later \
+                 value)"
+            ));
+        }
+    }
     if fitting.conversion || curved {
         let before = times.len();
         let channels: Vec<Channel> = present
@@ -484,6 +499,50 @@ mod tests {
                 "clip 'c' node 'n': no scale track(s); PlayCanvas keys set every channel, so they are written as constant defaults from the identity"
             ]
         );
+    }
+
+    #[test]
+    fn keys_out_of_time_order_are_written_in_order_and_said_so() {
+        let pos = vector(
+            "n.position",
+            vec![0.0, 1.0, 0.5],
+            vec![0.0, 0.0, 0.0, 2.0, 4.0, 6.0, 1.0, 2.0, 3.0],
+        );
+        let clip = Clip::new("c", -1.0, vec![pos]);
+        let (nodes, notes) = prepare(&clip, None, &Tolerance::default(), false);
+        assert_eq!(nodes[0].times, [0.0, 0.5, 1.0]);
+        assert_eq!(
+            notes[0],
+            "clip 'c' node 'n': its position keys are out of time order, written in time order"
+        );
+        // Two keys at one time: one key, the later value, and said so.
+        let pos = vector(
+            "n.position",
+            vec![0.0, 0.5, 0.5, 1.0],
+            vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0],
+        );
+        let (nodes, notes) = prepare(
+            &Clip::new("c", -1.0, vec![pos]),
+            None,
+            &Tolerance::default(),
+            false,
+        );
+        assert_eq!(nodes[0].times, [0.0, 0.5, 1.0]);
+        assert_eq!(nodes[0].values[0][3..6], [2.0, 2.0, 2.0]);
+        assert_eq!(
+            notes[0],
+            "clip 'c' node 'n': its position keys at repeated times are written as one key each \
+             (the later value)"
+        );
+        // In order: nothing said.
+        let pos = vector("n.position", vec![0.0, 1.0], vec![0.0; 6]);
+        let (_, notes) = prepare(
+            &Clip::new("c", -1.0, vec![pos]),
+            None,
+            &Tolerance::default(),
+            false,
+        );
+        assert!(notes.iter().all(|n| !n.contains("time order")), "{notes:?}");
     }
 
     #[test]
