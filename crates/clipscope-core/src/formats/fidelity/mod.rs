@@ -492,7 +492,7 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            let half = (degrees as f64).to_radians() / 2.0;
+            let half = f64::to_radians(degrees) / 2.0;
             let axis = [0.6, 0.0, 0.8];
             let a = [0.1, 0.7, -0.1, 0.7];
             let b = [
