@@ -61,6 +61,41 @@ impl Track {
         }
         self
     }
+
+    /// Whether [`Track::optimize`] would remove any key: a look that copies nothing, for
+    /// callers that need the optimized track only when it differs.
+    pub fn optimize_removes_keys(&self) -> bool {
+        let n = self.times.len();
+        if n < 3 || !self.values.len().is_multiple_of(n) {
+            return false;
+        }
+        let stride = self.values.len() / n;
+        let smooth = self.interpolation == Interpolation::Smooth;
+        let t = &self.times;
+        (1..n - 1).any(|i| match &self.values {
+            Values::Numbers(v) => !keeps(t, v, stride, smooth, i),
+            Values::Bools(v) => !keeps(t, v, stride, smooth, i),
+            Values::Strings(v) => !keeps(t, v, stride, smooth, i),
+        })
+    }
+}
+
+/// Whether `optimize` keeps key `i` (neither the first nor the last) of `times` and `values`
+/// (`stride` values per key), all original keys.
+fn keeps<T: PartialEq>(times: &[f32], values: &[T], stride: usize, smooth: bool, i: usize) -> bool {
+    let time = times[i];
+    if time == times[i + 1] || (i == 1 && time == times[0]) {
+        return false;
+    }
+    smooth || {
+        let key = &values[i * stride..(i + 1) * stride];
+        let prev = &values[(i - 1) * stride..i * stride];
+        let next = &values[(i + 1) * stride..(i + 2) * stride];
+        key.iter()
+            .zip(prev)
+            .zip(next)
+            .any(|((v, p), n)| v != p || v != n)
+    }
 }
 
 /// Copies key `from` over key `to` (`to < from`).
@@ -88,20 +123,7 @@ fn compact<T: PartialEq + Clone>(
     let last = n - 1;
     let mut write = 1usize;
     for i in 1..last {
-        let mut keep = false;
-        let time = times[i];
-        if time != times[i + 1] && (i != 1 || time != times[0]) {
-            keep = smooth || {
-                let key = &values[i * stride..(i + 1) * stride];
-                let prev = &values[(i - 1) * stride..i * stride];
-                let next = &values[(i + 1) * stride..(i + 2) * stride];
-                key.iter()
-                    .zip(prev)
-                    .zip(next)
-                    .any(|((v, p), n)| v != p || v != n)
-            };
-        }
-        if keep {
+        if keeps(times, values, stride, smooth, i) {
             if i != write {
                 times[write] = times[i];
                 copy_key(values, i, write, stride);
@@ -148,6 +170,47 @@ mod tests {
         let mut t = Track::numeric(".x", TrackKind::Number, times.to_vec(), values.to_vec());
         t.optimize();
         (t.times.clone(), t.values.as_numbers().unwrap().to_vec())
+    }
+
+    #[test]
+    fn removes_keys_says_whether_optimize_would() {
+        let cases: [(&[f32], &[f32], Interpolation); 7] = [
+            (
+                &[0.0, 1.0, 2.0, 3.0],
+                &[0.0, 1.0, 0.0, 1.0],
+                Interpolation::Linear,
+            ),
+            (
+                &[0.0, 1.0, 2.0, 3.0],
+                &[0.0, 0.0, 0.0, 1.0],
+                Interpolation::Linear,
+            ),
+            (
+                &[0.0, 1.0, 1.0, 3.0],
+                &[0.0, 1.0, 2.0, 3.0],
+                Interpolation::Linear,
+            ),
+            (&[0.0, 0.0, 2.0], &[0.0, 1.0, 2.0], Interpolation::Linear),
+            (&[0.0, 1.0, 2.0], &[0.0, 0.0, 0.0], Interpolation::Smooth),
+            (&[0.0, 1.0], &[0.0, 0.0], Interpolation::Linear),
+            (
+                &[0.0, 1.0, 2.0],
+                &[f32::NAN, f32::NAN, f32::NAN],
+                Interpolation::Linear,
+            ),
+        ];
+        let removes = [false, true, true, true, false, false, false];
+        for ((times, values, interpolation), removes) in cases.into_iter().zip(removes) {
+            let mut t = Track::numeric(".x", TrackKind::Number, times.to_vec(), values.to_vec());
+            t.interpolation = interpolation;
+            assert_eq!(t.optimize_removes_keys(), removes, "{times:?} {values:?}");
+            let before = t.times.len();
+            assert_eq!(
+                t.optimize().times.len() < before,
+                removes,
+                "{times:?} {values:?}"
+            );
+        }
     }
 
     #[test]

@@ -309,7 +309,7 @@ pub struct Reducer<'c> {
     /// Roles and sample times.
     plan: Plan,
     /// The skeleton channels' search, when the clip has any.
-    world: Option<WorldSearch>,
+    world: Option<WorldSearch<'c>>,
     /// Every vertex of the model the clip plays on, when it has a mesh.
     probe: Option<MeshProbe>,
 }

@@ -1,5 +1,7 @@
 //! What a reduction made of one track.
 
+use std::borrow::Cow;
+
 use super::Stored;
 use super::channel::{Channel, sample_numbers};
 use super::fit::{self, CurveFit, KeyCap, Sampling};
@@ -11,15 +13,27 @@ use crate::model::{Interpolation, Track};
 /// so is a track with two keys at one time (a jump, as Lottie's hold keys become): optimize
 /// drops the first of the two, which turns the hold before it into a ramp.
 pub(crate) fn lossless(track: &Track) -> Track {
-    let mut t = track.clone();
-    if matches!(
+    lossless_of(track).into_owned()
+}
+
+/// [`lossless`], borrowing `track` where the optimize would leave it as it is (a long take's
+/// keys are megabytes, which a copy would touch for nothing).
+pub(crate) fn lossless_of(track: &Track) -> Cow<'_, Track> {
+    let optimized = matches!(
         track.interpolation,
         Interpolation::Linear | Interpolation::Discrete
-    ) && track.times.windows(2).all(|w| w[0] != w[1])
-    {
-        t.optimize();
+    ) && track.times.windows(2).all(|w| w[0] != w[1]);
+    // The optimize also gives every key a handle mode where some have one.
+    let modes_whole = track
+        .tangents
+        .as_ref()
+        .is_none_or(|t| t.modes.is_empty() || t.modes.len() == track.times.len());
+    if !optimized || (modes_whole && !track.optimize_removes_keys()) {
+        return Cow::Borrowed(track);
     }
-    t
+    let mut t = track.clone();
+    t.optimize();
+    Cow::Owned(t)
 }
 
 /// A track's reduction: the new track, its error and whether it is lossy.
@@ -122,5 +136,32 @@ pub(crate) fn fit_of_use(
             })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TrackKind;
+
+    #[test]
+    fn a_track_the_optimize_leaves_alone_is_borrowed_not_copied() {
+        let track = |values: Vec<f32>| {
+            let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0, 2.0, 3.0], values);
+            t.interpolation = Interpolation::Linear;
+            t
+        };
+        let moving = track(vec![0.0, 1.0, 0.0, 1.0]);
+        assert!(matches!(lossless_of(&moving), Cow::Borrowed(_)));
+        let resting = track(vec![0.0, 0.0, 0.0, 1.0]);
+        let Cow::Owned(optimized) = lossless_of(&resting) else {
+            panic!("a key to remove: a new track");
+        };
+        assert_eq!(optimized.times, vec![0.0, 2.0, 3.0]);
+        assert_eq!(lossless(&resting).times, optimized.times);
+        // Smooth tracks are never optimized.
+        let mut smooth = resting.clone();
+        smooth.interpolation = Interpolation::Smooth;
+        assert!(matches!(lossless_of(&smooth), Cow::Borrowed(_)));
     }
 }

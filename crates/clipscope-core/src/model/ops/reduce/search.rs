@@ -12,7 +12,7 @@ use super::cost::packed_bits;
 use super::fit::{CurveFit, KeyCap, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
-use super::outcome::{Outcome, fit_of_use, lossless};
+use super::outcome::{Outcome, fit_of_use, lossless_of};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
@@ -37,7 +37,7 @@ use variants::Variants;
 
 /// The search for the loosest tolerance of each skeleton channel that keeps the whole pose
 /// within the budget.
-pub(crate) struct WorldSearch {
+pub(crate) struct WorldSearch<'c> {
     /// The nodes.
     pub tree: Tree,
     /// The clip's track index of each joint channel.
@@ -49,11 +49,11 @@ pub(crate) struct WorldSearch {
     /// grid cannot follow the track within its tolerance) and on one [`COARSE_GRID`] times
     /// coarser (where the grid's keys lie far apart, whose times then take fewer bits), and
     /// the kept track as the file stores it.
-    variants: Vec<Variants>,
+    variants: Vec<Variants<'c>>,
     /// The key grid's step in seconds ([`ReduceOptions::key_grid`]).
     key_grid: Option<f64>,
     /// Each joint track after the lossless optimize.
-    kept: Vec<Track>,
+    kept: Vec<Cow<'c, Track>>,
     /// Whether each joint track is fitted (else kept as it is: steps, one key).
     fitted: Vec<bool>,
     /// Each joint track's joint and property.
@@ -75,7 +75,14 @@ pub(crate) struct WorldSearch {
 
 /// A joint track prepared for the search: its index in the clip, its joint and property, its
 /// channel and variants, its lossless optimize and whether it is fitted.
-type Prepared = (usize, usize, Property, (Channel, Variants), Track, bool);
+type Prepared<'c> = (
+    usize,
+    usize,
+    Property,
+    (Channel, Variants<'c>),
+    Cow<'c, Track>,
+    bool,
+);
 
 /// A try the search chose: each channel's track and values at every sample, and the
 /// comparison of the pose they drive (angles included), chunk by chunk.
@@ -101,16 +108,16 @@ struct Heading {
     y: Option<usize>,
 }
 
-impl WorldSearch {
+impl<'c> WorldSearch<'c> {
     /// Prepares the search for the joint tracks `tracks` of `clip`.
     pub fn new(
-        clip: &Clip,
+        clip: &'c Clip,
         tree: Tree,
         roles: &[Role],
         tracks: &[usize],
         sample_times: &Arc<Vec<f64>>,
         options: &ReduceOptions,
-    ) -> WorldSearch {
+    ) -> WorldSearch<'c> {
         let prepared: Vec<Prepared> = tracks
             .par_iter()
             .filter_map(|&i| {
@@ -128,9 +135,9 @@ impl WorldSearch {
                     Channel::keys_for(track, property.metric(), sample_times.clone(), options)?;
                 let variants = Variants::new(track, options.key_grid);
                 let kept = if exact {
-                    track.clone()
+                    Cow::Borrowed(track)
                 } else {
-                    lossless(track)
+                    lossless_of(track)
                 };
                 Some((i, joint, property, (channel, variants), kept, fit))
             })
@@ -152,7 +159,7 @@ impl WorldSearch {
         options.trace.line(format_args!("  channels sampled"));
         let headings = headings(&tree, &targets);
         let sampled: Vec<&[f32]> = channels.iter().map(|c| c.samples.as_slice()).collect();
-        let kept_tracks: Vec<&Track> = kept.iter().collect();
+        let kept_tracks: Vec<&Track> = kept.iter().map(|k| &**k).collect();
         let heading_samples = heading_samples(&tree, &headings, &kept_tracks, sample_times);
         let inputs = inputs(
             &tree,
@@ -444,7 +451,7 @@ impl WorldSearch {
             .kept
             .iter()
             .map(|t| Outcome {
-                track: t.clone(),
+                track: Track::clone(t),
                 error: 0.0,
                 lossy: false,
                 sampled: None,
@@ -485,7 +492,7 @@ impl WorldSearch {
                 sampled: Some(sampled.clone()),
             },
             None => Outcome {
-                track: self.kept[i].clone(),
+                track: Track::clone(&self.kept[i]),
                 error: 0.0,
                 lossy: false,
                 sampled: None,
@@ -636,7 +643,7 @@ impl WorldSearch {
             None => return (MeshError::default(), Vec::new()),
         };
         let original: Vec<&[f32]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
-        let kept: Vec<&Track> = self.kept.iter().collect();
+        let kept: Vec<&Track> = self.kept.iter().map(|k| &**k).collect();
         let original_headings = heading_samples(&self.tree, &self.headings, &kept, &times);
         let a = inputs(
             &self.tree,

@@ -35,7 +35,7 @@ type Piece = (Chunk, Vec<Overshoot>);
 /// The distance and the angle (if any) a pose must keep.
 pub(super) type Limits = (f64, Option<f64>);
 
-impl WorldSearch {
+impl WorldSearch<'_> {
     /// `attempt` with keys added where its pose overshoots `budget` (or `angle_budget`) until
     /// it does not, for [`MEND_ROUNDS`] rounds at most; `None` when it still overshoots then,
     /// or where no key can be added. Only straight (slerped) tracks on a key grid are mended,

@@ -20,7 +20,7 @@ const POLISH_PUSH: f64 = 1.25;
 /// 63.4 / 61.5 / 58.7 / 58.7 KB at 1 cm).
 pub(super) const MEND_REACH: f64 = 1.5;
 
-impl WorldSearch {
+impl WorldSearch<'_> {
     /// `best` (a try within the budget) or a cheaper one within it: every tolerance scaled
     /// evenly by the room `best` leaves, or by [`POLISH_PUSH`] at least, mended where that
     /// overshoots; then further while tries keep the budget, halfway back (geometrically)

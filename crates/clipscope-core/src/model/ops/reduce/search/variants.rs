@@ -12,9 +12,9 @@ use crate::model::ops::reduce::Stored;
 use crate::model::ops::reduce::channel::{Channel, sample_numbers};
 
 /// One joint track's variants, each made on first use.
-pub(super) struct Variants {
+pub(super) struct Variants<'c> {
     /// The track as the clip has it, which the other grids sample (only on a key grid).
-    source: Option<Track>,
+    source: Option<&'c Track>,
     /// The channel on the grid [`FINE_GRID`] times finer than the key grid.
     fine: OnceLock<Option<Channel>>,
     /// The channel on the grid [`COARSE_GRID`] times coarser than the key grid.
@@ -23,11 +23,11 @@ pub(super) struct Variants {
     stored_kept: OnceLock<Option<(Track, Vec<f32>)>>,
 }
 
-impl Variants {
+impl<'c> Variants<'c> {
     /// The variants of `track`; the other grids only when there is a key grid.
-    pub fn new(track: &Track, key_grid: Option<f64>) -> Variants {
+    pub fn new(track: &'c Track, key_grid: Option<f64>) -> Variants<'c> {
         Variants {
-            source: key_grid.map(|_| track.clone()),
+            source: key_grid.map(|_| track),
             fine: OnceLock::new(),
             coarse: OnceLock::new(),
             stored_kept: OnceLock::new(),
@@ -53,7 +53,7 @@ impl Variants {
     pub fn over(&self, grid: Grid, prefix: &Channel, key_grid: Option<f64>) -> Option<Channel> {
         let step = grid_step(grid, key_grid)?;
         prefix
-            .regrid_within(self.source.as_ref()?, step)
+            .regrid_within(self.source?, step)
             .filter(|c| c.times != prefix.times)
     }
 
@@ -78,7 +78,7 @@ impl Variants {
 
     /// `channel` with its keys on a grid of `step` seconds, if that changes its key times.
     fn regrid(&self, channel: &Channel, step: Option<f64>) -> Option<Channel> {
-        let (source, step) = (self.source.as_ref()?, step?);
+        let (source, step) = (self.source?, step?);
         channel
             .regrid(source, step)
             .filter(|c| c.times != channel.times)
