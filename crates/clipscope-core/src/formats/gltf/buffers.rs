@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use serde_json::{Map, Value};
 
 use super::pack::decompress::{MAX_FALLBACK, is_fallback};
@@ -80,7 +82,7 @@ fn load_one(
         (Some(u), _) => {
             uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e.to_string()))?
         }
-        (None, Some(bin)) if i == 0 => bin.to_vec(),
+        (None, Some(bin)) if i == 0 => copy_in_parallel(bin),
         (None, None) if i == 0 => {
             return Err(Located::new(
                 format!("{path}.uri"),
@@ -106,4 +108,16 @@ fn load_one(
     }
     data.truncate(length as usize);
     Ok(data)
+}
+
+/// A copy of `bytes` made on the worker threads, a megabyte a task: a long take's buffer is
+/// megabytes of fresh pages, each faulted in by the thread that fills it.
+fn copy_in_parallel(bytes: &[u8]) -> Vec<u8> {
+    const PIECE: usize = 1 << 20;
+    // Zeroed pages are only mapped, not touched, until a task copies into them.
+    let mut out = vec![0u8; bytes.len()];
+    out.par_chunks_mut(PIECE)
+        .zip(bytes.par_chunks(PIECE))
+        .for_each(|(o, b)| o.copy_from_slice(b));
+    out
 }
