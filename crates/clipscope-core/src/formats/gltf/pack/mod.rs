@@ -302,7 +302,10 @@ pub(crate) fn pack(
         .collect();
     let old_views = list(root, "bufferViews").to_vec();
     let mut main: Vec<u8> = Vec::new();
+    // The uncompressed data of the compressed views: its bytes only where the file carries
+    // them (`fallback`), else its length alone, which the declared fallback buffer states.
     let mut fallback: Vec<u8> = Vec::new();
+    let mut fallback_len = 0usize;
     let mut views: Vec<Value> = Vec::with_capacity(old_views.len());
     // Old view → new view and the byte offset of its data there.
     let mut moves: HashMap<u64, (u64, u64)> = HashMap::new();
@@ -347,7 +350,7 @@ pub(crate) fn pack(
     let groups: Vec<(GroupKey, Vec<Member>)> = groups.into_iter().collect();
     let streams: Vec<Stream> = groups
         .par_iter()
-        .map(|((codec, _), members)| stream(*codec, members))
+        .map(|((codec, _), members)| stream(*codec, members, packing.fallback))
         .collect();
     let first = views.len();
     for (g, ((_, members), stream)) in groups.into_iter().zip(streams).enumerate() {
@@ -359,16 +362,18 @@ pub(crate) fn pack(
         }
         let Stream {
             data,
+            len,
             elements,
             compressed,
             ..
         } = stream;
         let mut view = Map::new();
-        view.insert("byteLength".into(), json!(data.len()));
+        view.insert("byteLength".into(), json!(len));
         match compressed {
             Some(c) => {
                 align(&mut main);
                 align(&mut fallback);
+                fallback_len = fallback_len.div_ceil(4) * 4;
                 let mut ext = json!({
                     "buffer": 0,
                     "byteOffset": main.len(),
@@ -382,8 +387,9 @@ pub(crate) fn pack(
                 }
                 main.extend_from_slice(&c.bytes);
                 view.insert("buffer".into(), json!(1));
-                view.insert("byteOffset".into(), json!(fallback.len()));
+                view.insert("byteOffset".into(), json!(fallback_len));
                 fallback.extend_from_slice(&data);
+                fallback_len += len;
                 view.insert("extensions".into(), json!({ EXTENSION: ext }));
                 compressed_views.push(views.len());
             }
@@ -396,9 +402,10 @@ pub(crate) fn pack(
         }
         views.push(Value::Object(view));
     }
-    if packing.fallback && !fallback.is_empty() {
+    if packing.fallback && fallback_len > 0 {
         append_fallback(&mut main, &mut fallback, &mut views, &compressed_views);
         declare(root, false);
+        fallback_len = 0;
     }
     let renumbered: HashMap<u64, u64> = moves.iter().map(|(&old, &(new, _))| (old, new)).collect();
     view_slots(root, |slot| remap(slot, &renumbered));
@@ -423,12 +430,12 @@ pub(crate) fn pack(
         buffers.first().map(|b| b.0.clone()).unwrap_or_default(),
         main,
     )];
-    if fallback.is_empty() {
+    if fallback_len == 0 {
         return out;
     }
     declare(root, true);
     let mut fields = Map::new();
-    fields.insert("byteLength".into(), json!(fallback.len()));
+    fields.insert("byteLength".into(), json!(fallback_len));
     fields.insert(
         "extensions".into(),
         json!({ EXTENSION: { "fallback": true } }),
@@ -440,8 +447,11 @@ pub(crate) fn pack(
 /// One new buffer view's stream: the group's data, each member's offset in it, and the
 /// codec's elements and compressed bytes where the group goes through the codec.
 struct Stream {
-    /// The members' bytes, one after another (what a reader sees).
+    /// The members' bytes, one after another (what a reader sees); empty for a compressed
+    /// stream whose uncompressed bytes the file does not carry.
     data: Vec<u8>,
+    /// The length of the members' bytes.
+    len: usize,
     /// Each member's byte offset in `data`.
     offsets: Vec<u64>,
     /// The codec's elements (its input over its stride).
@@ -464,9 +474,12 @@ fn codec_input(p: &Packed) -> Option<&[u8]> {
 
 /// The stream of a group of packed accessors (`members`, in order) whose codec stride and
 /// filter are `codec`: their data laid out one after another and, with a codec, their codec
-/// input compressed as one.
-fn stream(codec: Option<(usize, &'static str)>, members: &[Member]) -> Stream {
-    let mut data = Vec::with_capacity(members.iter().map(|m| m.2.bytes.len()).sum());
+/// input compressed as one. A compressed stream's own bytes are laid out only when
+/// `keep_data` (a fallback carries them).
+fn stream(codec: Option<(usize, &'static str)>, members: &[Member], keep_data: bool) -> Stream {
+    let len: usize = members.iter().map(|m| m.2.bytes.len()).sum();
+    let lay_out = codec.is_none() || keep_data;
+    let mut data = Vec::with_capacity(if lay_out { len } else { 0 });
     let mut input = Vec::with_capacity(
         members
             .iter()
@@ -475,9 +488,13 @@ fn stream(codec: Option<(usize, &'static str)>, members: &[Member]) -> Stream {
             .sum(),
     );
     let mut offsets = Vec::with_capacity(members.len());
+    let mut offset = 0;
     for (_, _, p) in members {
-        offsets.push(data.len() as u64);
-        data.extend_from_slice(&p.bytes);
+        offsets.push(offset as u64);
+        offset += p.bytes.len();
+        if lay_out {
+            data.extend_from_slice(&p.bytes);
+        }
         if let Some(bytes) = codec_input(p) {
             input.extend_from_slice(bytes);
         }
@@ -490,6 +507,7 @@ fn stream(codec: Option<(usize, &'static str)>, members: &[Member]) -> Stream {
     });
     Stream {
         data,
+        len,
         offsets,
         elements,
         compressed,
