@@ -5,7 +5,8 @@
 //! exporter truncates or rewrites in place while clipscope parses it faults (SIGBUS) and takes
 //! the whole process down, where a read simply sees a shorter (or different) file and the
 //! reader reports it like any other broken file. Reading costs one copy (a few milliseconds for
-//! a 13 MB take), which is small next to parsing it.
+//! a 13 MB take), which is small next to parsing it; a large regular file is read in one piece
+//! per worker thread, so that copy and the fresh buffer's page faults are shared out.
 //!
 //! Parsing needs about three times a file's size in memory, so files larger than the limit
 //! ([`ReadOptions::max_file_size`](super::ReadOptions::max_file_size),

@@ -414,18 +414,7 @@ pub(crate) fn pack(
     } else {
         root.insert("bufferViews".into(), Value::Array(views));
     }
-    if let Some(Value::Array(accessors)) = root.get_mut("accessors") {
-        for (a, view, offset, p) in &changes {
-            if let Some(Value::Object(acc)) = accessors.get_mut(*a as usize) {
-                update_accessor(acc, p);
-                acc.insert("bufferView".into(), json!(view));
-                match offset {
-                    0 => acc.shift_remove("byteOffset"),
-                    _ => acc.insert("byteOffset".into(), json!(offset)),
-                };
-            }
-        }
-    }
+    point_accessors(root, &changes);
     let mut out = vec![(
         buffers.first().map(|b| b.0.clone()).unwrap_or_default(),
         main,
@@ -442,6 +431,24 @@ pub(crate) fn pack(
     );
     out.push((fields, Vec::new()));
     out
+}
+
+/// Points each packed accessor of `changes` (accessor, new view, byte offset there, how it
+/// was packed) at its new view and gives it its packed type and bounds.
+fn point_accessors(root: &mut Map<String, Value>, changes: &[(u64, u64, u64, Packed)]) {
+    let Some(Value::Array(accessors)) = root.get_mut("accessors") else {
+        return;
+    };
+    for (a, view, offset, p) in changes {
+        if let Some(Value::Object(acc)) = accessors.get_mut(*a as usize) {
+            update_accessor(acc, p);
+            acc.insert("bufferView".into(), json!(view));
+            match offset {
+                0 => acc.shift_remove("byteOffset"),
+                _ => acc.insert("byteOffset".into(), json!(offset)),
+            };
+        }
+    }
 }
 
 /// One new buffer view's stream: the group's data, each member's offset in it, and the
