@@ -62,11 +62,19 @@ impl Track {
         self
     }
 
-    /// Whether [`Track::optimize`] would remove any key: a look that copies nothing, for
-    /// callers that need the optimized track only when it differs.
-    pub fn optimize_removes_keys(&self) -> bool {
+    /// Whether [`Track::optimize`] would change the track (remove a key, or give every key a
+    /// handle mode where only some have one): a look that copies nothing, for callers that
+    /// need the optimized track only when it differs.
+    pub fn optimize_changes(&self) -> bool {
         let n = self.times.len();
-        if n < 3 || !self.values.len().is_multiple_of(n) {
+        if n == 0 || !self.values.len().is_multiple_of(n) {
+            return false;
+        }
+        let modes = self.tangents.as_ref().map_or(0, |t| t.modes.len());
+        if modes != 0 && modes != n {
+            return true;
+        }
+        if n < 3 {
             return false;
         }
         let stride = self.values.len() / n;
@@ -173,7 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn removes_keys_says_whether_optimize_would() {
+    fn changes_says_whether_optimize_would() {
         let cases: [(&[f32], &[f32], Interpolation); 7] = [
             (
                 &[0.0, 1.0, 2.0, 3.0],
@@ -203,7 +211,7 @@ mod tests {
         for ((times, values, interpolation), removes) in cases.into_iter().zip(removes) {
             let mut t = Track::numeric(".x", TrackKind::Number, times.to_vec(), values.to_vec());
             t.interpolation = interpolation;
-            assert_eq!(t.optimize_removes_keys(), removes, "{times:?} {values:?}");
+            assert_eq!(t.optimize_changes(), removes, "{times:?} {values:?}");
             let before = t.times.len();
             assert_eq!(
                 t.optimize().times.len() < before,
@@ -331,10 +339,20 @@ mod tests {
         let mut tangents = Tangents::new(vec![0.0; 10], vec![0.0; 10]);
         tangents.modes = vec![Auto, Vector, Aligned, AutoClamped];
         t.tangents = Some(tangents);
+        assert!(t.optimize_changes());
         t.optimize();
         assert_eq!(t.times, vec![0.0, 2.0, 3.0, 4.0]);
         let tangents = t.tangents.as_ref().unwrap();
         assert_eq!(tangents.modes, [Auto, Aligned, AutoClamped, Free]);
+        // Modes for only some keys: every key gets one, though none is removed.
+        let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0], vec![0.0, 1.0]);
+        let mut tangents = Tangents::new(vec![0.0; 4], vec![0.0; 4]);
+        tangents.modes = vec![Vector];
+        t.tangents = Some(tangents);
+        assert!(t.optimize_changes());
+        t.optimize();
+        assert_eq!(t.tangents.as_ref().unwrap().modes, [Vector, Free]);
+        assert!(!t.optimize_changes());
         // Without modes nothing is allocated.
         let mut t = Track::numeric(".x", TrackKind::Number, vec![0.0, 1.0, 2.0], vec![0.0; 3]);
         t.tangents = Some(Tangents::new(vec![0.0; 6], vec![0.0; 6]));

@@ -402,11 +402,17 @@ pub(crate) fn pack(
         }
         views.push(Value::Object(view));
     }
-    if packing.fallback && fallback_len > 0 {
-        append_fallback(&mut main, &mut fallback, &mut views, &compressed_views);
-        declare(root, false);
-        fallback_len = 0;
-    }
+    // Carried, the uncompressed data moves behind the compressed data; else the fallback
+    // buffer is declared, empty, with its length.
+    let declared = if packing.fallback {
+        if fallback_len > 0 {
+            append_fallback(&mut main, &mut fallback, &mut views, &compressed_views);
+            declare(root, false);
+        }
+        0
+    } else {
+        fallback_len
+    };
     let renumbered: HashMap<u64, u64> = moves.iter().map(|(&old, &(new, _))| (old, new)).collect();
     view_slots(root, |slot| remap(slot, &renumbered));
     if views.is_empty() {
@@ -419,12 +425,12 @@ pub(crate) fn pack(
         buffers.first().map(|b| b.0.clone()).unwrap_or_default(),
         main,
     )];
-    if fallback_len == 0 {
+    if declared == 0 {
         return out;
     }
     declare(root, true);
     let mut fields = Map::new();
-    fields.insert("byteLength".into(), json!(fallback_len));
+    fields.insert("byteLength".into(), json!(declared));
     fields.insert(
         "extensions".into(),
         json!({ EXTENSION: { "fallback": true } }),
@@ -459,7 +465,7 @@ struct Stream {
     data: Vec<u8>,
     /// The length of the members' bytes.
     len: usize,
-    /// Each member's byte offset in `data`.
+    /// Each member's byte offset in the stream.
     offsets: Vec<u64>,
     /// The codec's elements (its input over its stride).
     elements: usize,

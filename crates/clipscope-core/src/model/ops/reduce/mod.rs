@@ -63,7 +63,7 @@ pub use world::WorldError;
 
 use channel::Channel;
 use mesh::MeshProbe;
-use outcome::{Outcome, fit_channel, lossless};
+use outcome::{Outcome, fit_channel, lossless, lossless_of};
 use plan::{Plan, Role};
 use search::WorldSearch;
 
@@ -483,7 +483,7 @@ impl<'c> Reducer<'c> {
                 // A joint track's lossless optimize is the search's kept track.
                 let lossless_len = match (role, lossless_keys.get(&i)) {
                     (Role::Joint { exact: false, .. }, Some(&keys)) => keys,
-                    _ => lossless(track).len(),
+                    _ => lossless_of(track).len(),
                 };
                 let lossy = error > 0.0 || found.len() != lossless_len;
                 Outcome {
@@ -546,10 +546,11 @@ fn fit_fixed(
     times: &Arc<Vec<f64>>,
     options: &ReduceOptions,
 ) -> Outcome {
+    let kept = lossless_of(track);
     let fit = |c: &Channel| {
         fit_channel(
             c,
-            &lossless(track),
+            &kept,
             tolerance,
             options.curves,
             true,

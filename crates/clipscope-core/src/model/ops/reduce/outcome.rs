@@ -23,12 +23,7 @@ pub(crate) fn lossless_of(track: &Track) -> Cow<'_, Track> {
         track.interpolation,
         Interpolation::Linear | Interpolation::Discrete
     ) && track.times.windows(2).all(|w| w[0] != w[1]);
-    // The optimize also gives every key a handle mode where some have one.
-    let modes_whole = track
-        .tangents
-        .as_ref()
-        .is_none_or(|t| t.modes.is_empty() || t.modes.len() == track.times.len());
-    if !optimized || (modes_whole && !track.optimize_removes_keys()) {
+    if !optimized || !track.optimize_changes() {
         return Cow::Borrowed(track);
     }
     let mut t = track.clone();
