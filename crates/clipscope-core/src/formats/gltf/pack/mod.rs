@@ -421,22 +421,25 @@ pub(crate) fn pack(
         root.insert("bufferViews".into(), Value::Array(views));
     }
     point_accessors(root, &changes);
-    let mut out = vec![(
-        buffers.first().map(|b| b.0.clone()).unwrap_or_default(),
-        main,
-    )];
-    if declared == 0 {
-        return out;
+    let fields = buffers.first().map(|b| b.0.clone()).unwrap_or_default();
+    let mut out = vec![(fields, main)];
+    if declared > 0 {
+        out.push(empty_fallback(root, declared));
     }
+    out
+}
+
+/// The fallback buffer the extension asks for, declared with its length `len` and no data
+/// (the file does not carry the uncompressed data), with the extension marked required.
+fn empty_fallback(root: &mut Map<String, Value>, len: usize) -> Buffer {
     declare(root, true);
     let mut fields = Map::new();
-    fields.insert("byteLength".into(), json!(declared));
+    fields.insert("byteLength".into(), json!(len));
     fields.insert(
         "extensions".into(),
         json!({ EXTENSION: { "fallback": true } }),
     );
-    out.push((fields, Vec::new()));
-    out
+    (fields, Vec::new())
 }
 
 /// Points each packed accessor of `changes` (accessor, new view, byte offset there, how it
