@@ -362,8 +362,13 @@ impl Channel {
     /// of the take: the grid's keys past its last sample are not made); `None` where fewer
     /// than two are.
     pub fn regrid_within(&self, track: &Track, step: f64) -> Option<Channel> {
+        self.regrid_until(track, step, *self.sample_times.last()?)
+    }
+
+    /// [`Channel::regrid`] with only the grid's keys up to `end` seconds (its samples all
+    /// kept); `None` where fewer than two are.
+    pub fn regrid_until(&self, track: &Track, step: f64, end: f64) -> Option<Channel> {
         let mut times = grid_times(track, step)?;
-        let end = *self.sample_times.last()?;
         times.truncate(times.partition_point(|&t| f64::from(t) <= end));
         (times.len() >= 2).then(|| self.rekeyed(track, times))
     }

@@ -141,12 +141,11 @@ pub(crate) fn fit_sampled(
     (sampling, stored): (Sampling, Option<&Stored>),
     cap: KeyCap,
 ) -> Option<Fitted> {
-    let (most_keys, mut by) = (cap.most, cap.by);
     let cubic = match curves {
         CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
         CurveFit::Linear => None,
     };
-    if most_keys == 0 {
+    if cap.most == 0 {
         return None;
     }
     if let Some(mut constant) = constant_fit(channel, tolerance) {
@@ -162,94 +161,7 @@ pub(crate) fn fit_sampled(
         }
         return Some(constant);
     }
-    let n = channel.times.len();
-    let limit = Limit::new(channel.metric, tolerance);
-    let mut from = channel.key_value(0);
-    let mut segments: Vec<Segment> = Vec::new();
-    let mut i = 0;
-    let mut reach = 1usize;
-    while i + 1 < n {
-        let start_value = from;
-        let fits = |i: usize, j: usize| -> Option<(Slopes, Value)> {
-            let ends = Ends {
-                from: &start_value,
-                last: j + 1 == n,
-                tolerance,
-            };
-            segment(channel, i, j, &ends, cubic, &limit)
-        };
-        let last = n - 1 - i;
-        // Start from the previous segment's reach (most segments of a curve are alike) and
-        // gallop from there, up while segments fit and down while they do not, in steps that
-        // double; then bisect between the longest that fit and the shortest that did not.
-        let start = reach.clamp(1, last);
-        let mut good;
-        let mut good_slopes;
-        let mut bad = None;
-        if let Some(s) = fits(i, i + start) {
-            good = start;
-            good_slopes = s;
-            let mut step = 1;
-            while good < last {
-                let probe = (good + step).min(last);
-                match fits(i, i + probe) {
-                    Some(s) => {
-                        good = probe;
-                        good_slopes = s;
-                        step *= 2;
-                    }
-                    None => {
-                        bad = Some(probe);
-                        break;
-                    }
-                }
-            }
-        } else {
-            let mut hi = start;
-            let mut step = 1;
-            loop {
-                // Not even one interval fits.
-                if hi == 1 {
-                    return None;
-                }
-                let probe = hi.saturating_sub(step).max(1);
-                if let Some(s) = fits(i, i + probe) {
-                    good = probe;
-                    good_slopes = s;
-                    break;
-                }
-                hi = probe;
-                step *= 2;
-            }
-            bad = Some(hi);
-        }
-        if let Some(mut hi) = bad.filter(|&b| b > good) {
-            while hi - good > 1 {
-                let mid = good + (hi - good) / 2;
-                match fits(i, i + mid) {
-                    Some(s) => {
-                        good = mid;
-                        good_slopes = s;
-                    }
-                    None => hi = mid,
-                }
-            }
-        }
-        reach = good;
-        from = good_slopes.1;
-        segments.push((i + good, good_slopes.0, good_slopes.1));
-        // One key per segment and the first.
-        if segments.len() >= most_keys {
-            return None;
-        }
-        i += good;
-        if let Some((_, keys)) = by.filter(|&(time, _)| channel.times[i] >= time) {
-            if segments.len() >= keys {
-                return None;
-            }
-            by = None;
-        }
-    }
+    let segments = segments(channel, tolerance, cubic, cap, false).ok()?;
     Some(build(
         channel,
         &segments,
@@ -324,6 +236,162 @@ struct Ends<'v> {
     last: bool,
     /// The channel's tolerance.
     tolerance: f64,
+}
+
+/// Why [`segments`] stopped without a fit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// Past the cap's keys.
+    Capped,
+    /// Not even one interval between two neighbouring keys can be drawn.
+    Unfittable,
+    /// On a prefix ([`fails_on_prefix`]): a probe reached its open end, so the whole track's
+    /// fit may go otherwise.
+    Undecided,
+}
+
+/// The segments of `channel` fitted within `tolerance` (curves when `cubic`), each as long as
+/// it can be, or why there are none within `cap`. With `open_end` the channel's keys stop
+/// before the track's: a probe reaching its last key makes every stop after it
+/// [`Stop::Undecided`] (and a fit that reaches the end is undecided too).
+fn segments(
+    channel: &Channel,
+    tolerance: f64,
+    cubic: Option<bool>,
+    cap: KeyCap,
+    open_end: bool,
+) -> Result<Vec<Segment>, Stop> {
+    let n = channel.times.len();
+    let limit = Limit::new(channel.metric, tolerance);
+    let mut from = channel.key_value(0);
+    let mut by = cap.by;
+    let reached_end = std::cell::Cell::new(false);
+    // A stop after a probe reached an open end might have gone otherwise on the whole track.
+    let stop = |why: Stop| match reached_end.get() {
+        true => Stop::Undecided,
+        false => why,
+    };
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut i = 0;
+    let mut reach = 1usize;
+    while i + 1 < n {
+        let start_value = from;
+        let fits = |i: usize, j: usize| -> Option<(Slopes, Value)> {
+            let ends = Ends {
+                from: &start_value,
+                last: j + 1 == n,
+                tolerance,
+            };
+            // A prefix's last key is not the track's: what a segment there does is unknown.
+            if open_end && j + 1 == n {
+                reached_end.set(true);
+                return None;
+            }
+            segment(channel, i, j, &ends, cubic, &limit)
+        };
+        let last = n - 1 - i;
+        // Start from the previous segment's reach (most segments of a curve are alike) and
+        // gallop from there, up while segments fit and down while they do not, in steps that
+        // double; then bisect between the longest that fit and the shortest that did not.
+        let start = reach.clamp(1, last);
+        let mut good;
+        let mut good_slopes;
+        let mut bad = None;
+        if let Some(s) = fits(i, i + start) {
+            good = start;
+            good_slopes = s;
+            let mut step = 1;
+            while good < last {
+                let probe = (good + step).min(last);
+                match fits(i, i + probe) {
+                    Some(s) => {
+                        good = probe;
+                        good_slopes = s;
+                        step *= 2;
+                    }
+                    None => {
+                        bad = Some(probe);
+                        break;
+                    }
+                }
+            }
+        } else {
+            let mut hi = start;
+            let mut step = 1;
+            loop {
+                // Not even one interval fits.
+                if hi == 1 {
+                    return Err(stop(Stop::Unfittable));
+                }
+                let probe = hi.saturating_sub(step).max(1);
+                if let Some(s) = fits(i, i + probe) {
+                    good = probe;
+                    good_slopes = s;
+                    break;
+                }
+                hi = probe;
+                step *= 2;
+            }
+            bad = Some(hi);
+        }
+        if let Some(mut hi) = bad.filter(|&b| b > good) {
+            while hi - good > 1 {
+                let mid = good + (hi - good) / 2;
+                match fits(i, i + mid) {
+                    Some(s) => {
+                        good = mid;
+                        good_slopes = s;
+                    }
+                    None => hi = mid,
+                }
+            }
+        }
+        reach = good;
+        from = good_slopes.1;
+        segments.push((i + good, good_slopes.0, good_slopes.1));
+        // One key per segment and the first.
+        if segments.len() >= cap.most {
+            return Err(stop(Stop::Capped));
+        }
+        i += good;
+        if let Some((_, keys)) = by.filter(|&(time, _)| channel.times[i] >= time) {
+            if segments.len() >= keys {
+                return Err(stop(Stop::Capped));
+            }
+            by = None;
+        }
+    }
+    match open_end {
+        true => Err(Stop::Undecided),
+        false => Ok(segments),
+    }
+}
+
+/// Whether [`fit_sampled`] of the whole track gives `None` within `cap`, decided on `prefix`:
+/// the track's channel with only its first keys (and the whole track's samples). Its fit
+/// makes the same choices as the whole channel's until a probe reaches the prefix's last key,
+/// so a fit that stops before any does stops on the whole channel too. `false` when that is
+/// not known.
+pub(crate) fn fails_on_prefix(
+    prefix: &Channel,
+    tolerance: f64,
+    curves: CurveFit,
+    cap: KeyCap,
+) -> bool {
+    let cubic = match curves {
+        CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
+        CurveFit::Linear => None,
+    };
+    if cap.most == 0 {
+        return true;
+    }
+    if constant_fit(prefix, tolerance).is_some() {
+        return false;
+    }
+    matches!(
+        segments(prefix, tolerance, cubic, cap, true),
+        Err(Stop::Capped | Stop::Unfittable)
+    )
 }
 
 /// The end slopes and end value of the segment from key `i` to key `j` when it stays within
@@ -939,6 +1007,72 @@ mod tests {
         );
         // Past it: none, without fitting the rest.
         assert!(fit(cap(by_middle.saturating_sub(1))).is_none());
+    }
+
+    #[test]
+    fn a_fit_that_fails_on_a_prefix_fails_on_the_whole_channel() {
+        let step = 1.0 / 32.0;
+        let (mut decided, mut undecided) = (0, 0);
+        let mut rng = Rng::new(28);
+        for round in 0..24 {
+            // Smooth stretches and jittery ones of every size, so fits stop anywhere.
+            let jitter = 10f64.powf(-4.0 + round as f64 / 8.0);
+            let noise: Vec<f64> = (0..3 * 400)
+                .map(|_| f64::from(rng.unit_f32()) - 0.5)
+                .collect();
+            let track = vector(400, |t| {
+                let k = (t * 30.0).round() as usize;
+                let wobble = |c: usize| jitter * noise[3 * k + c] * (t * 0.7).sin().abs();
+                [(t * 2.0).sin() + wobble(0), t + wobble(1), wobble(2)]
+            });
+            let clip = Clip::new("c", -1.0, vec![track.clone()]);
+            let all = Arc::new(sample_times(&clip));
+            let whole = Channel::on_grid(&track, Metric::Translation, all, step).unwrap();
+            for (by_time, end, most, by_keys) in [
+                (2.0, 4.0, 200, 20),
+                (2.0, 4.0, 200, 40),
+                (3.0, 3.2, 300, 60),
+                (1.0, 2.0, 50, 10),
+                (6.0, 12.0, 150, 100),
+                (2.0, 4.0, 400, 70),
+                (3.0, 6.0, 400, 100),
+            ] {
+                let cap = KeyCap {
+                    most,
+                    by: Some((by_time, by_keys)),
+                };
+                let prefix = whole.regrid_until(&track, step, end).unwrap();
+                assert!(prefix.times.len() < whole.times.len());
+                let played = (Sampling::Drawn, None);
+                let full = fit_sampled(&whole, 1e-3, CurveFit::Linear, false, played, cap);
+                if fails_on_prefix(&prefix, 1e-3, CurveFit::Linear, cap) {
+                    assert!(full.is_none(), "round {round}, cap {cap:?}");
+                    decided += 1;
+                } else {
+                    undecided += 1;
+                }
+            }
+        }
+        // The prefix settles most fits that stop, and leaves the others to the whole channel.
+        assert!(decided > 20 && undecided > 20, "{decided} / {undecided}");
+        // A fit that reaches the prefix's end is not known to fail there.
+        let line = vector(400, |t| [t, 2.0 * t, 0.0]);
+        let clip = Clip::new("c", -1.0, vec![line.clone()]);
+        let whole = Channel::on_grid(
+            &line,
+            Metric::Translation,
+            Arc::new(sample_times(&clip)),
+            step,
+        )
+        .unwrap();
+        let prefix = whole.regrid_until(&line, step, 4.0).unwrap();
+        let cap = KeyCap {
+            most: 10,
+            by: Some((2.0, 2)),
+        };
+        let played = (Sampling::Drawn, None);
+        assert!(fit_sampled(&whole, 1e-3, CurveFit::Linear, false, played, cap).is_some());
+        assert!(!fails_on_prefix(&prefix, 1e-3, CurveFit::Linear, cap));
     }
 
     #[test]

@@ -116,12 +116,14 @@ pub(crate) fn fit_of_use(
     played: (Sampling, Option<&Stored>),
     cap: KeyCap,
 ) -> Option<Outcome> {
-    // A fit of no fewer keys than the kept track is of no use.
-    let cap = KeyCap {
-        most: cap.most.min(kept.len().saturating_sub(1)),
-        ..cap
-    };
-    match fit::fit_sampled(channel, tolerance, curves, measure, played, cap) {
+    match fit::fit_sampled(
+        channel,
+        tolerance,
+        curves,
+        measure,
+        played,
+        of_use(cap, kept),
+    ) {
         Some(f) if f.track.len() < kept.len() && f.error.is_none_or(|e| e <= tolerance) => {
             Some(Outcome {
                 track: f.track,
@@ -131,6 +133,27 @@ pub(crate) fn fit_of_use(
             })
         }
         _ => None,
+    }
+}
+
+/// Whether [`fit_of_use`] of the whole channel within `cap` is `None`, decided on `prefix`
+/// (the channel with only its first keys): `false` when the prefix does not settle it
+/// ([`fit::fails_on_prefix`]).
+pub(crate) fn fails_of_use_on_prefix(
+    prefix: &Channel,
+    kept: &Track,
+    tolerance: f64,
+    curves: CurveFit,
+    cap: KeyCap,
+) -> bool {
+    fit::fails_on_prefix(prefix, tolerance, curves, of_use(cap, kept))
+}
+
+/// `cap` lowered to fewer keys than `kept` has: a fit with as many is of no use.
+fn of_use(cap: KeyCap, kept: &Track) -> KeyCap {
+    KeyCap {
+        most: cap.most.min(kept.len().saturating_sub(1)),
+        ..cap
     }
 }
 

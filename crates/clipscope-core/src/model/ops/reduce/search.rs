@@ -12,7 +12,7 @@ use super::cost::packed_bits;
 use super::fit::{CurveFit, KeyCap, Sampling};
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
-use super::outcome::{Outcome, fit_of_use, lossless_of};
+use super::outcome::{Outcome, fails_of_use_on_prefix, fit_of_use, lossless_of};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
@@ -28,7 +28,7 @@ mod polish;
 mod shares;
 mod variants;
 
-use grids::{Fits, Grids, Hint};
+use grids::{Fits, Grid, Grids, Hint};
 use mend::{Limits, Pieces};
 use played::Played;
 use polish::MEND_REACH;
@@ -322,6 +322,7 @@ impl<'c> WorldSearch<'c> {
                     kept_keys: kept.partition_point(|&t| last.is_some_and(|l| f64::from(t) <= l)),
                     step,
                     fit,
+                    fine_fails: |_| false,
                 };
                 let outcome = (fits.fit)(channel, KeyCap::most(usize::MAX));
                 let (cheapest, grid) = fits.cheapest(None, Some(outcome.clone()));
@@ -340,6 +341,7 @@ impl<'c> WorldSearch<'c> {
                     kept_keys: self.kept[i].len(),
                     step,
                     fit,
+                    fine_fails: |cap| self.fine_fails_early(i, tolerance, cap),
                 };
                 let (outcome, grid) = fits.cheapest(hints.get(i).copied().flatten(), None);
                 let hint = Hint::grid(grid);
@@ -479,6 +481,23 @@ impl<'c> WorldSearch<'c> {
             Some(_) => attempt.outcomes.iter().map(packed_bits).sum(),
             None => attempt.keys() as f64,
         }
+    }
+
+    /// Whether joint track `i`'s fit on the finer grid within `cap`, which stops at a time
+    /// (a track the last pilot kept whole), is known to be of no use from the take's
+    /// beginning: decided on the finer grid's keys up to twice that time (room for the segment
+    /// that crosses it), so the whole take's finer channel is made only where that does not
+    /// settle it.
+    fn fine_fails_early(&self, i: usize, tolerance: f64, cap: KeyCap) -> bool {
+        let Some((time, _)) = cap.by else {
+            return false;
+        };
+        let end = 2.0 * f64::from(time);
+        self.variants[i]
+            .until(Grid::Fine, &self.channels[i], self.key_grid, end)
+            .is_some_and(|prefix| {
+                fails_of_use_on_prefix(&prefix, &self.kept[i], tolerance, self.curves, cap)
+            })
     }
 
     /// Joint track `i` kept (its lossless optimize), as the file stores it.

@@ -62,7 +62,7 @@ pub(super) enum Grids<'h> {
 }
 
 /// One joint track's fits on the grids, and how it is kept whole.
-pub(super) struct Fits<'c, V, F> {
+pub(super) struct Fits<'c, V, F, P> {
     /// The track's channel on the key grid.
     pub channel: &'c Channel,
     /// The channel on another grid, when that grid has other key times.
@@ -74,12 +74,16 @@ pub(super) struct Fits<'c, V, F> {
     /// The fit of a channel within the track's tolerance, `None` when it is of no use (it
     /// would take more keys than the cap given, or than the track kept whole).
     pub fit: F,
+    /// Whether the fit on the finer grid within a cap that stops at a time is already known
+    /// to be of no use from the take's beginning (its whole channel then need not be made).
+    pub fine_fails: P,
 }
 
-impl<'c, V, F> Fits<'c, V, F>
+impl<'c, V, F, P> Fits<'c, V, F, P>
 where
     V: Fn(Grid) -> Option<Cow<'c, Channel>>,
     F: Fn(&Channel, KeyCap) -> Option<Outcome>,
+    P: Fn(KeyCap) -> bool,
 {
     /// The fit on whichever grid costs least, starting from the grid `hint` names, and the
     /// grid a later try should start from; `None` for the fit when the track is best kept
@@ -146,6 +150,9 @@ where
             most: share(self.kept_keys),
             by: whole_by.map(|(time, keys)| (time, share(keys))),
         };
+        if cap.by.is_some() && (self.fine_fails)(cap) {
+            return None;
+        }
         self.variant(Grid::Fine, cap)
     }
 
@@ -177,15 +184,17 @@ mod tests {
     /// The grids `hint` leads [`Fits::cheapest`] to fit, in order, and what it chose, for a
     /// ten-second track on a 1/32 s key grid whose fits make what `plan` says.
     fn run(plan: Plan, hint: Option<Grid>, key_given: bool) -> (Vec<Grid>, Option<usize>, Grid) {
-        let (grids, keys, grid, _) = run_hinted(plan, hint.map(Hint::grid), key_given);
+        let (grids, keys, grid, _) = run_hinted(plan, hint.map(Hint::grid), key_given, false);
         (grids, keys, grid)
     }
 
-    /// [`run`] with a whole hint, and the caps the fits were given too.
+    /// [`run`] with a whole hint, and the caps the fits were given too; `fine_fails`: the
+    /// finer grid's fit is known to fail from the take's beginning.
     fn run_hinted(
         plan: Plan,
         hint: Option<Hint>,
         key_given: bool,
+        fine_fails: bool,
     ) -> (Vec<Grid>, Option<usize>, Grid, Vec<KeyCap>) {
         let times: Vec<f32> = (0..301).map(|i| i as f32 / 30.0).collect();
         let values = times.iter().flat_map(|&t| [t.sin(), t, 0.0]).collect();
@@ -234,6 +243,7 @@ mod tests {
             kept_keys: 301,
             step: Some(step),
             fit,
+            fine_fails: |_| fine_fails,
         };
         let given = key_given.then(|| (fits.fit)(&key, KeyCap::most(usize::MAX)));
         calls.borrow_mut().clear();
@@ -311,17 +321,36 @@ mod tests {
             grid: FINE,
             whole_by: Some((3.3, 100)),
         };
-        let (grids, keys, grid, caps) = run_hinted(plan, Some(whole), false);
+        let (grids, keys, grid, caps) = run_hinted(plan, Some(whole), false, false);
         assert_eq!((grids, keys, grid), (vec![FINE], Some(60), FINE));
         // The share of the keys kept whole, in all and by the stretch's end.
         let by = Some((3.3, (100.0 * KEEP_SHARE) as usize));
         let most = (301.0 * KEEP_SHARE) as usize;
         assert_eq!(caps, vec![KeyCap { most, by }]);
         // Without a whole hint, and on the key grid, only the cap in all.
-        let (_, _, _, caps) = run_hinted(plan, Some(Hint::grid(FINE)), false);
+        let (_, _, _, caps) = run_hinted(plan, Some(Hint::grid(FINE)), false, false);
         assert_eq!(caps, vec![KeyCap { most, by: None }]);
-        let (_, _, _, caps) = run_hinted(plan, None, false);
+        let (_, _, _, caps) = run_hinted(plan, None, false, false);
         assert_eq!(caps[0], KeyCap::most(usize::MAX));
+    }
+
+    #[test]
+    fn a_finer_grid_known_to_fail_on_the_pilots_stretch_is_not_fitted() {
+        let plan = Plan {
+            key: None,
+            fine: Some(60),
+            coarse: None,
+        };
+        let whole = Hint {
+            grid: FINE,
+            whole_by: Some((3.3, 100)),
+        };
+        // Known to fail: only the key grid is fitted, and the track is kept whole.
+        let (grids, keys, grid, _) = run_hinted(plan, Some(whole), false, true);
+        assert_eq!((grids, keys, grid), (vec![KEY], None, FINE));
+        // Without a time to stop at, nothing is known early: the finer grid is fitted.
+        let (grids, keys, grid, _) = run_hinted(plan, Some(Hint::grid(FINE)), false, true);
+        assert_eq!((grids, keys, grid), (vec![FINE], Some(60), FINE));
     }
 
     #[test]

@@ -57,6 +57,20 @@ impl<'c> Variants<'c> {
             .filter(|c| c.times != prefix.times)
     }
 
+    /// [`Variants::on`] with only the grid's keys up to `end` seconds (and all of
+    /// `channel`'s samples), made afresh: enough to show on the take's beginning that a fit
+    /// fails ([`fails_of_use_on_prefix`](super::super::outcome::fails_of_use_on_prefix)).
+    pub fn until(
+        &self,
+        grid: Grid,
+        channel: &Channel,
+        key_grid: Option<f64>,
+        end: f64,
+    ) -> Option<Channel> {
+        let step = grid_step(grid, key_grid)?;
+        channel.regrid_until(self.source?, step, end)
+    }
+
     /// `kept` (the track's lossless optimize) as `stored` rounds it and its values at every
     /// sample of `channel`, when the file rounds what it stores.
     pub fn stored_kept(
