@@ -500,22 +500,26 @@ impl<'c> WorldSearch<'c> {
             })
     }
 
-    /// Joint track `i` kept (its lossless optimize), as the file stores it.
+    /// Joint track `i` kept (its lossless optimize), as the file stores it. A track that is
+    /// not fitted is kept in every try, made once; a fitted one only where no fit is of use
+    /// (once a full try), made afresh rather than copied from a kept one.
     fn kept_outcome(&self, i: usize) -> Outcome {
-        let stored = self.stored.as_ref();
-        match self.variants[i].stored_kept(&self.kept[i], &self.channels[i], stored) {
-            Some((track, sampled)) => Outcome {
-                track: track.clone(),
-                error: 0.0,
-                lossy: false,
-                sampled: Some(sampled.clone()),
-            },
-            None => Outcome {
-                track: Track::clone(&self.kept[i]),
-                error: 0.0,
-                lossy: false,
-                sampled: None,
-            },
+        let (kept, channel, stored) = (&self.kept[i], &self.channels[i], self.stored.as_ref());
+        let made = match self.fitted[i] {
+            true => variants::stored_kept(kept, channel, stored),
+            false => self.variants[i]
+                .stored_kept(kept, channel, stored)
+                .map(|(track, sampled)| (track.clone(), sampled.clone())),
+        };
+        let (track, sampled) = match made {
+            Some((track, sampled)) => (track, Some(sampled)),
+            None => (Track::clone(kept), None),
+        };
+        Outcome {
+            track,
+            error: 0.0,
+            lossy: false,
+            sampled,
         }
     }
 

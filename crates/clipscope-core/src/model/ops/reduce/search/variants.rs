@@ -80,13 +80,7 @@ impl<'c> Variants<'c> {
         stored: Option<&Stored>,
     ) -> Option<&(Track, Vec<f32>)> {
         self.stored_kept
-            .get_or_init(|| {
-                let stored = stored?;
-                let mut track = kept.clone();
-                stored.apply(&mut track);
-                let sampled = sample_numbers(&track, &channel.sample_times, channel.value_size);
-                Some((track, sampled))
-            })
+            .get_or_init(|| stored_kept(kept, channel, stored))
             .as_ref()
     }
 
@@ -97,6 +91,20 @@ impl<'c> Variants<'c> {
             .regrid(source, step)
             .filter(|c| c.times != channel.times)
     }
+}
+
+/// `kept` as `stored` rounds it and its values at every sample of `channel`, when the file
+/// rounds what it stores (see [`Variants::stored_kept`], which keeps it).
+pub(super) fn stored_kept(
+    kept: &Track,
+    channel: &Channel,
+    stored: Option<&Stored>,
+) -> Option<(Track, Vec<f32>)> {
+    let stored = stored?;
+    let mut track = kept.clone();
+    stored.apply(&mut track);
+    let sampled = sample_numbers(&track, &channel.sample_times, channel.value_size);
+    Some((track, sampled))
 }
 
 /// The step in seconds of `grid`, given the key grid's; `None` for the key grid itself (and
