@@ -1657,3 +1657,50 @@ fn structural_animation_errors_are_not_carried_forward() {
     let e = check_writable(&doc).unwrap_err().to_string();
     assert!(e.contains("a second track for the scale of node"), "{e}");
 }
+
+#[test]
+fn an_animated_node_s_matrix_is_written_as_finite_parts_or_refused() {
+    let Some(root) = sample_data("gltf-validator/animation") else {
+        return;
+    };
+    let file = root.join("channel_node_matrix.gltf");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let with_matrix = |matrix: Value| {
+        let mut json: Value = serde_json::from_str(&text).unwrap();
+        json["nodes"][0]["matrix"] = matrix;
+        let bytes = serde_json::to_vec(&json).unwrap();
+        read_bytes(&bytes, &file).unwrap()
+    };
+    // Axes longer than f32 can square: decomposed in f64, every part finite and valid.
+    let doc = with_matrix(json!([
+        2e19, 2e19, 0, 0, -1e19, 1e19, 0, 0, 0, 0, 3, 0, 1, 2, 3, 1
+    ]));
+    let (bytes, _) = through(&doc, Format::Gltf);
+    let node = &json_of(&bytes)["nodes"][0];
+    assert!(node.get("matrix").is_none(), "{node}");
+    for part in ["translation", "rotation", "scale"] {
+        let finite = |v: &Value| v.as_f64().is_some_and(f64::is_finite);
+        let values = node[part].as_array();
+        assert!(
+            values.is_some_and(|v| v.iter().all(finite)),
+            "{part}: {node}"
+        );
+    }
+    let scale = node["scale"][0].as_f64().unwrap();
+    assert!((scale / (2e19 * 2f64.sqrt()) - 1.0).abs() < 1e-6, "{node}");
+    let linted = formats::lint_bytes(&bytes, Path::new("x.gltf"), &Default::default());
+    assert!(
+        linted.doc.is_some() && linted.problems.is_empty(),
+        "{:?}",
+        linted.problems
+    );
+    // A scale past f32 (√2 × 3e38): refused in one line, no file with non-finite numbers.
+    let doc = with_matrix(json!([
+        3e38, 3e38, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1
+    ]));
+    let e = check_writable(&doc).unwrap_err().to_string();
+    assert!(
+        e.contains("node 0") && e.contains("does not decompose") && !e.contains('\n'),
+        "{e}"
+    );
+}

@@ -59,6 +59,7 @@ pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod skeleton;
 pub(crate) mod target;
+pub(crate) mod trs;
 pub(crate) mod uri;
 pub(crate) mod weights;
 pub(crate) mod write;

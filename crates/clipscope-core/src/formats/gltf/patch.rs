@@ -32,6 +32,7 @@ use super::emit::declare_pointer;
 use super::emit::{animations_json, finish, placeholder_mesh};
 use super::indices::{remap, view_slots};
 use super::plan::{MorphSource, Plan, keeps_animations};
+use super::trs::decompose;
 use crate::formats::{Document, Format, WriteOptions};
 
 /// Extensions (or prefixes ending in `_`) that reference no accessor, buffer view or buffer
@@ -187,50 +188,18 @@ fn matrices_to_trs(root: &mut Map<String, Value>, plan: &Plan, node_index: &[u32
             .filter_map(|v| v.as_f64())
             .map(|v| v as f32)
             .collect();
-        let Ok(m) = <[f32; 16]>::try_from(m) else {
+        // A matrix that does not decompose in f32 is refused before writing (see
+        // `plan::matrix_errors`).
+        let Some((scale, rotation, translation)) =
+            <[f32; 16]>::try_from(m).ok().and_then(|m| decompose(&m))
+        else {
             continue;
         };
-        let (scale, rotation, translation) = decompose(glam::Mat4::from_cols_array(&m));
         node.shift_remove("matrix");
         node.insert("translation".into(), json!(translation.to_array()));
         node.insert("rotation".into(), json!(rotation.to_array()));
         node.insert("scale".into(), json!(scale.to_array()));
     }
-}
-
-/// `m` as scale, unit rotation and translation (glam's decomposition). An axis scaled to
-/// nothing (a node flattened or hidden by a zero scale) has no direction of its own: the
-/// rotation then completes the other axes to a right-handed frame (any frame where none is
-/// left), which the zero scale multiplies away again.
-fn decompose(m: glam::Mat4) -> (glam::Vec3, glam::Quat, glam::Vec3) {
-    use glam::{Mat3, Quat, Vec3};
-    let (scale, rotation, translation) = m.to_scale_rotation_translation();
-    if rotation.is_finite() {
-        return (scale, rotation.normalize(), translation);
-    }
-    let axes = [m.x_axis, m.y_axis, m.z_axis].map(|a| a.truncate());
-    let [x, y, z] = axes.map(Vec3::try_normalize);
-    let frame = match (x, y, z) {
-        (Some(x), Some(y), _) => [x, y, x.cross(y)],
-        (None, Some(y), Some(z)) => [y.cross(z), y, z],
-        (Some(x), None, Some(z)) => [x, z.cross(x), z],
-        (Some(x), None, None) => {
-            let y = x.any_orthonormal_vector();
-            [x, y, x.cross(y)]
-        }
-        (None, Some(y), None) => {
-            let z = y.any_orthonormal_vector();
-            [y.cross(z), y, z]
-        }
-        (None, None, Some(z)) => {
-            let x = z.any_orthonormal_vector();
-            [x, z.cross(x), z]
-        }
-        (None, None, None) => [Vec3::X, Vec3::Y, Vec3::Z],
-    };
-    let rotation = Quat::from_mat3(&Mat3::from_cols(frame[0], frame[1], frame[2])).normalize();
-    let scale = Vec3::from_array(axes.map(Vec3::length));
-    (scale, rotation, translation)
 }
 
 /// The length of the root's array at `key` (0 when missing).
@@ -465,37 +434,6 @@ fn renumber(keep: &[bool]) -> HashMap<u64, u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_matrix_with_an_axis_scaled_to_nothing_decomposes_to_a_unit_rotation() {
-        use glam::{Mat4, Quat, Vec3};
-        let turn = Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 0.7);
-        let at = Vec3::new(1.0, -2.0, 0.5);
-        for scale in [
-            Vec3::new(0.0, 2.0, 3.0),
-            Vec3::new(1.5, 0.0, 3.0),
-            Vec3::new(1.5, 2.0, 0.0),
-            Vec3::new(0.0, 0.0, 3.0),
-            Vec3::new(1.5, 0.0, 0.0),
-            Vec3::new(0.0, 2.0, 0.0),
-            Vec3::ZERO,
-        ] {
-            let m = Mat4::from_scale_rotation_translation(scale, turn, at);
-            let (s, r, t) = decompose(m);
-            assert!(
-                r.is_finite() && (r.length() - 1.0).abs() < 1e-6,
-                "{scale}: {r}"
-            );
-            assert!(s.abs_diff_eq(scale, 1e-5) && t == at, "{scale}: {s} {t}");
-            let back = Mat4::from_scale_rotation_translation(s, r, t);
-            assert!(back.abs_diff_eq(m, 1e-5), "{scale}: {back} against {m}");
-        }
-        // An ordinary matrix decomposes as glam does.
-        let m = Mat4::from_scale_rotation_translation(Vec3::new(1.0, 2.0, 3.0), turn, at);
-        let (s, r, t) = decompose(m);
-        let (gs, gr, gt) = m.to_scale_rotation_translation();
-        assert_eq!((s, r, t), (gs, gr.normalize(), gt));
-    }
 
     fn root(extensions: &str) -> Map<String, Value> {
         let text = format!(

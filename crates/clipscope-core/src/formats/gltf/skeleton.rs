@@ -9,9 +9,8 @@
 
 use std::collections::HashSet;
 
-use glam::Mat4;
-
 use super::schema::GltfJson;
+use super::trs::decomposed;
 use crate::formats::json::Located;
 use crate::model::{Bone, Skeleton};
 
@@ -139,7 +138,7 @@ pub(crate) fn skeleton(
             let node = &json.nodes[i];
             let mut bone = Bone::new(names[i].clone(), parent[i].and_then(|p| index[p]));
             if let Some(m) = node.matrix {
-                let (s, r, t) = Mat4::from_cols_array(&m).to_scale_rotation_translation();
+                let (s, r, t) = decomposed(&m);
                 bone.position = t.to_array();
                 bone.rotation = r.to_array();
                 bone.scale = s.to_array();

@@ -24,11 +24,11 @@ mod skin;
 
 use std::path::Path;
 
-use glam::Mat4;
 use serde_json::{Map, Value};
 
 use super::schema::{GltfJson, target_labels};
 use super::skeleton::parents;
+use super::trs::decomposed;
 use crate::formats::json::Located;
 use crate::model::{Mesh, Model, ModelNode};
 
@@ -98,7 +98,7 @@ fn model_node(
 ) -> ModelNode {
     let mut out = ModelNode::new(name, parent);
     if let Some(m) = node.matrix {
-        let (s, r, t) = Mat4::from_cols_array(&m).to_scale_rotation_translation();
+        let (s, r, t) = decomposed(&m);
         out.translation = t.to_array();
         out.rotation = r.to_array();
         out.scale = s.to_array();

@@ -31,6 +31,7 @@
 
 mod animation;
 mod carry;
+mod matrices;
 mod morphs;
 mod nodes;
 
@@ -38,6 +39,7 @@ use serde_json::Value;
 
 use self::animation::plan_animation;
 use self::carry::adapt_clips;
+use self::matrices::matrix_errors;
 use self::morphs::plan_morphs;
 use self::nodes::{Nodes, naming_notes, resolve_targets};
 use super::GltfSource;
@@ -242,6 +244,10 @@ fn plan_adapted(doc: &Document) -> Plan {
     }
     naming_notes(&nodes.list, &targets, &mut out);
     out.nodes = nodes.list;
+    if let Some(base) = base {
+        let errors = matrix_errors(&out, base);
+        out.errors.extend(errors);
+    }
     out
 }
 
