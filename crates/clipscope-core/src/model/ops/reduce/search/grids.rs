@@ -310,7 +310,7 @@ mod tests {
     }
 
     #[test]
-    fn a_track_kept_whole_on_the_pilots_stretch_is_capped_there_too() {
+    fn a_track_kept_whole_on_the_pilots_stretch_is_capped_there_or_known_to_fail() {
         let plan = Plan {
             key: None,
             fine: Some(60),
@@ -332,20 +332,8 @@ mod tests {
         assert_eq!(caps, vec![KeyCap { most, by: None }]);
         let (_, _, _, caps) = run_hinted(plan, None, false, false);
         assert_eq!(caps[0], KeyCap::most(usize::MAX));
-    }
-
-    #[test]
-    fn a_finer_grid_known_to_fail_on_the_pilots_stretch_is_not_fitted() {
-        let plan = Plan {
-            key: None,
-            fine: Some(60),
-            coarse: None,
-        };
-        let whole = Hint {
-            grid: FINE,
-            whole_by: Some((3.3, 100)),
-        };
-        // Known to fail: only the key grid is fitted, and the track is kept whole.
+        // The finer grid known to fail on the stretch: only the key grid is fitted, and the
+        // track is kept whole.
         let (grids, keys, grid, _) = run_hinted(plan, Some(whole), false, true);
         assert_eq!((grids, keys, grid), (vec![KEY], None, FINE));
         // Without a time to stop at, nothing is known early: the finer grid is fitted.
