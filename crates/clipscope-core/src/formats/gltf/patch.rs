@@ -31,7 +31,7 @@ use super::bin::Bin;
 use super::emit::declare_pointer;
 use super::emit::{animations_json, finish, placeholder_mesh};
 use super::indices::{remap, view_slots};
-use super::plan::{MorphSource, Plan, keeps_animations};
+use super::plan::{MorphSource, Plan, animated_by_trs, keeps_animations};
 use super::trs::decompose;
 use crate::formats::{Document, Format, WriteOptions};
 
@@ -135,7 +135,7 @@ pub(crate) fn write_back(
     }
     let animations = animations_json(plan, &mut bin, &node_index);
     declare_pointer(&mut root, plan);
-    matrices_to_trs(&mut root, plan, &node_index);
+    matrices_to_trs(&mut root, plan);
     if animations.is_empty() {
         root.shift_remove("animations");
     } else {
@@ -164,15 +164,8 @@ pub(crate) fn write_back(
 /// Replaces the `matrix` of every node a translation, rotation or scale channel animates by the
 /// translation, rotation and scale it decomposes into: glTF does not allow animating a node
 /// with a matrix, and the rebuilt animations must not carry that error forward.
-fn matrices_to_trs(root: &mut Map<String, Value>, plan: &Plan, node_index: &[u32]) {
-    let animated: BTreeSet<usize> = plan
-        .animations
-        .iter()
-        .flat_map(|a| &a.channels)
-        .filter(|c| matches!(c.path, "translation" | "rotation" | "scale"))
-        .filter_map(|c| c.node.and_then(|n| node_index.get(n)))
-        .map(|&i| i as usize)
-        .collect();
+fn matrices_to_trs(root: &mut Map<String, Value>, plan: &Plan) {
+    let animated = animated_by_trs(plan);
     let Some(Value::Array(nodes)) = root.get_mut("nodes") else {
         return;
     };

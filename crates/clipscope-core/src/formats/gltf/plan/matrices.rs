@@ -12,14 +12,7 @@ use crate::formats::gltf::trs;
 /// One line for each node of `base` that `plan` animates by translation, rotation or scale and
 /// whose matrix has no decomposition glTF can store.
 pub(super) fn matrix_errors(plan: &Plan, base: &GltfSource) -> Vec<String> {
-    let animated: BTreeSet<usize> = plan
-        .animations
-        .iter()
-        .flat_map(|a| &a.channels)
-        .filter(|c| matches!(c.path, "translation" | "rotation" | "scale"))
-        .filter_map(|c| plan.nodes.get(c.node?)?.existing)
-        .collect();
-    animated
+    animated_by_trs(plan)
         .into_iter()
         .filter_map(|i| {
             let matrix = base.json.nodes.get(i)?.matrix?;
@@ -31,5 +24,16 @@ pub(super) fn matrix_errors(plan: &Plan, base: &GltfSource) -> Vec<String> {
                 )
             })
         })
+        .collect()
+}
+
+/// The nodes of the original file (their indices there) that `plan` animates by translation,
+/// rotation or scale: those that may not keep a matrix.
+pub(crate) fn animated_by_trs(plan: &Plan) -> BTreeSet<usize> {
+    plan.animations
+        .iter()
+        .flat_map(|a| &a.channels)
+        .filter(|c| matches!(c.path, "translation" | "rotation" | "scale"))
+        .filter_map(|c| plan.nodes.get(c.node?)?.existing)
         .collect()
 }

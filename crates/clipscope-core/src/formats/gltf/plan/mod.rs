@@ -39,6 +39,7 @@ use serde_json::Value;
 
 use self::animation::plan_animation;
 use self::carry::adapt_clips;
+pub(crate) use self::matrices::animated_by_trs;
 use self::matrices::matrix_errors;
 use self::morphs::plan_morphs;
 use self::nodes::{Nodes, naming_notes, resolve_targets};

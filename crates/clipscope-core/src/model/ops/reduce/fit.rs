@@ -51,6 +51,16 @@ pub enum CurveFit {
     },
 }
 
+impl CurveFit {
+    /// `Some(flat_where_level)` for Hermite segments, `None` for straight ones.
+    fn cubic(self) -> Option<bool> {
+        match self {
+            CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
+            CurveFit::Linear => None,
+        }
+    }
+}
+
 /// The result of fitting one channel: the new keys, how far they stray and the curve they draw.
 #[derive(Debug, Clone)]
 pub(crate) struct Fitted {
@@ -141,10 +151,7 @@ pub(crate) fn fit_sampled(
     (sampling, stored): (Sampling, Option<&Stored>),
     cap: KeyCap,
 ) -> Option<Fitted> {
-    let cubic = match curves {
-        CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
-        CurveFit::Linear => None,
-    };
+    let cubic = curves.cubic();
     if cap.most == 0 {
         return None;
     }
@@ -378,10 +385,7 @@ pub(crate) fn fails_on_prefix(
     curves: CurveFit,
     cap: KeyCap,
 ) -> bool {
-    let cubic = match curves {
-        CurveFit::Cubic { flat_where_level } => Some(flat_where_level),
-        CurveFit::Linear => None,
-    };
+    let cubic = curves.cubic();
     if cap.most == 0 {
         return true;
     }
