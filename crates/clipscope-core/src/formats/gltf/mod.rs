@@ -88,6 +88,9 @@ pub(crate) struct GltfSource {
     /// the lenient read's checks), as `animations[a].channels[c]` paths: lost if the
     /// animations are rewritten.
     pub skipped_channels: Vec<String>,
+    /// The codes of glTF's rules the file's animation data breaks, once checked
+    /// ([`plan::broken_animation_data`]).
+    pub broken: std::sync::OnceLock<Vec<String>>,
 }
 
 /// The glTF format `bytes` are in, by content: the GLB magic `glTF`, or a JSON object whose

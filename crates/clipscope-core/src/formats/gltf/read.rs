@@ -138,6 +138,7 @@ pub(crate) fn build(
         node_names,
         clips: copy_clips(&clips),
         skipped_channels: found.skipped,
+        broken: Default::default(),
     };
     Ok(Built {
         doc: Document {

@@ -184,8 +184,14 @@ const RE_ENCODING_FIXES: [&str; 12] = [
 /// animations can be written back as they are. A file whose samplers break glTF's rules
 /// (strided or ill-formatted accessors, missing bounds, bad times, non-unit rotations) is
 /// written with its animations re-encoded, even when nothing was edited, so no such error is
-/// carried forward.
-pub(crate) fn broken_animation_data(src: &GltfSource) -> Vec<String> {
+/// carried forward. Checked once per file read (every element of every sampler's accessors:
+/// milliseconds on a long take), however often a conversion asks.
+pub(crate) fn broken_animation_data(src: &GltfSource) -> &[String] {
+    src.broken.get_or_init(|| check_animation_data(src))
+}
+
+/// [`broken_animation_data`] worked out: glTF's rules run over the file.
+fn check_animation_data(src: &GltfSource) -> Vec<String> {
     let missing = vec![None; src.buffers.len()];
     let checked = rules::check(&Doc {
         root: &src.root,
@@ -333,6 +339,42 @@ mod tests {
     use super::*;
     use crate::formats::Format;
     use crate::model::TrackKind;
+
+    #[test]
+    fn a_file_s_broken_animation_data_is_found_once() {
+        // One rotation key of length 2: glTF's non-unit-quaternion rule.
+        let gltf = r#"{
+            "asset": {"version": "2.0"},
+            "nodes": [{"name": "a"}],
+            "scenes": [{"nodes": [0]}],
+            "buffers": [{"byteLength": 40, "uri": "data:application/octet-stream;base64,AAAAAAAAgD8AAAAAAAAAAAAAAAAAAABAAAAAAAAAAAAAAAAAAACAPw=="}],
+            "bufferViews": [
+                {"buffer": 0, "byteOffset": 0, "byteLength": 8},
+                {"buffer": 0, "byteOffset": 8, "byteLength": 32}
+            ],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC4"}
+            ],
+            "animations": [{
+                "samplers": [{"input": 0, "output": 1}],
+                "channels": [{"sampler": 0, "target": {"node": 0, "path": "rotation"}}]
+            }]
+        }"#;
+        let doc = crate::formats::read_bytes(gltf.as_bytes(), std::path::Path::new("a.gltf"))
+            .expect("reads");
+        let src = base(&doc).expect("a glTF source");
+        let first = broken_animation_data(src);
+        assert_eq!(first, ["gltf-non-unit-quaternion"]);
+        // Asked again (a conversion asks four times), the same answer, not checked again.
+        assert!(std::ptr::eq(first, broken_animation_data(src)));
+        assert!(!keeps_animations(&doc, src));
+        let notes = losses(&doc);
+        assert!(
+            notes.iter().any(|n| n.contains("gltf-non-unit-quaternion")),
+            "{notes:?}"
+        );
+    }
 
     fn doc(tracks: Vec<Track>) -> Document {
         Document::new(Format::Gltf, vec![Clip::new("c", 1.0, tracks)])
