@@ -246,6 +246,28 @@ fn compare_speed(c: &Path) {
             ours.as_secs_f64() / theirs.as_secs_f64()
         );
     }
+    // Encoding alone, every key kept: gltfpack -c against a packed conversion (which also
+    // reads the file back and measures how it plays).
+    let theirs = best(&|| {
+        gltfpack(c, &input, &["-c"], "gp-speed-c.glb");
+    });
+    let ours = best(&|| {
+        let out = dir().join("cs-speed-convert.glb");
+        let args = [
+            "convert".to_string(),
+            input.display().to_string(),
+            "-o".into(),
+            out.display().to_string(),
+            "--quantize".into(),
+            "--meshopt".into(),
+        ];
+        run(env!("CARGO_BIN_EXE_clipscope"), &args, &dir());
+    });
+    println!(
+        "gltfpack -c (node process): {theirs:.2?}; clipscope convert --quantize --meshopt \
+         (process): {ours:.2?} ({:.2}× gltfpack's time)",
+        ours.as_secs_f64() / theirs.as_secs_f64()
+    );
 }
 
 fn bench(c: &mut Criterion) {
