@@ -190,7 +190,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if ops.is_empty() {
         return Err("edit: no operation given (see clipscope edit --help)".into());
     }
-    let doc = output::read(&a.file, read)?;
+    let doc = a.output.read_for_output(&a.file, read)?;
     let mut ws = Workspace::new();
     ws.add(doc);
     let picked = pick(&ws, &a.clips, &a.file)?;

@@ -18,7 +18,7 @@ pub struct Args {
 
 /// Optimizes every clip and writes the result, printing `keys before → after`.
 pub fn run(args: Args, read: &ReadOptions) -> Outcome {
-    let mut doc = output::read(&args.file, read)?;
+    let mut doc = args.output.read_for_output(&args.file, read)?;
     let (mut before, mut after) = (0, 0);
     for clip in &mut doc.clips {
         let report = clip.optimize();

@@ -57,6 +57,18 @@ impl OutputArgs {
         }
     }
 
+    /// Reads `path` (like [`read`]) for a command that writes the file's own format back:
+    /// in the container the output's extension names (a `.gltf` file written to `.glb` is
+    /// written as GLB, and the other way round). An extension that names another format is an
+    /// error, not a file whose contents contradict its name (`convert` changes formats).
+    pub fn read_for_output(
+        &self,
+        path: &Path,
+        opts: &formats::ReadOptions,
+    ) -> Result<Document, String> {
+        in_container(read(path, opts)?, &self.output)
+    }
+
     /// Writes `doc` to the output path atomically and returns the number of bytes written. A
     /// document its format cannot hold (see [`formats::check_writable`]) is an error.
     pub fn write(&self, doc: &Document) -> Result<u64, String> {
@@ -71,6 +83,29 @@ impl OutputArgs {
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         Ok(std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
     }
+}
+
+/// `doc` in the container `out`'s extension names ([`OutputArgs::read_for_output`]). An
+/// extension no format uses (or none) keeps the input's format.
+fn in_container(doc: Document, out: &Path) -> Result<Document, String> {
+    let ext = out.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    let fits = match super::convert::format_for_extension(out) {
+        Some(to) if to == doc.format => return Ok(doc),
+        Some(to) if to.same_family(doc.format) => return Ok(doc.converted_to(to)),
+        Some(_) => false,
+        // `.json` is several formats' extension, none of them glTF's.
+        None => !ext.eq_ignore_ascii_case("json") || doc.format.extension() == "json",
+    };
+    if fits {
+        return Ok(doc);
+    }
+    Err(format!(
+        "{}: a .{ext} file is not {}, the input's format, which this command writes: name the \
+         output .{}, or change the format with clipscope convert",
+        out.display(),
+        doc.format.description(),
+        doc.format.extension()
+    ))
 }
 
 /// Reads a file with the command line's read options (`--morph-fps`, `--max-file-size`),

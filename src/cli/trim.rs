@@ -18,7 +18,7 @@ pub struct Args {
 
 /// Trims every clip to its duration and writes the result.
 pub fn run(args: Args, read: &ReadOptions) -> Outcome {
-    let mut doc = output::read(&args.file, read)?;
+    let mut doc = args.output.read_for_output(&args.file, read)?;
     let before: usize = doc.clips.iter().map(|c| c.key_count()).sum();
     for clip in &mut doc.clips {
         clip.trim();

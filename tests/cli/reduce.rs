@@ -276,3 +276,65 @@ fn keys_past_a_composition_s_out_point_count_for_nothing() {
     assert!(after * 2 < before, "{before} → {after}");
     assert_eq!(report["max_error"].as_f64(), Some(0.0), "{report}");
 }
+
+#[test]
+fn the_output_s_extension_picks_the_gltf_container_and_refuses_another_format() {
+    let Some(gltf) = sample_data("gltf/BoxAnimated.gltf") else {
+        return;
+    };
+    let gltf = gltf.to_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let ok = |args: &[&str]| {
+        let o = clipscope(args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    };
+    let budget = ["--max-error", "0.01"];
+    // .gltf to .glb: binary glTF, whichever command writes it.
+    ok(&[&["reduce", &gltf, "-o", &at("box.glb")][..], &budget].concat());
+    ok(&["optimize", &gltf, "-o", &at("box-optimized.glb")]);
+    ok(&["trim", &gltf, "-o", &at("box-trimmed.glb")]);
+    ok(&["edit", &gltf, "-o", &at("box-edited.glb"), "--shift", "0.5"]);
+    for name in [
+        "box.glb",
+        "box-optimized.glb",
+        "box-trimmed.glb",
+        "box-edited.glb",
+    ] {
+        let bytes = std::fs::read(at(name)).unwrap();
+        assert_eq!(&bytes[..4], b"glTF", "{name} is not GLB");
+    }
+    // .glb to .gltf: JSON again, its buffers embedded.
+    ok(&[
+        &["reduce", &at("box.glb"), "-o", &at("back.gltf")][..],
+        &budget,
+    ]
+    .concat());
+    let json: Value = serde_json::from_slice(&std::fs::read(at("back.gltf")).unwrap()).unwrap();
+    let uri = json["buffers"][0]["uri"].as_str().unwrap();
+    assert!(uri.starts_with("data:"), "{uri}");
+    // Another format's extension: one line, nothing written.
+    for (args, says) in [
+        (
+            [&["reduce", &demo(), "-o", &at("walk.glb")][..], &budget].concat(),
+            "a .glb file is not three.js AnimationClip JSON",
+        ),
+        (
+            vec!["optimize", &at("box.glb"), "-o", &at("box.json")],
+            "a .json file is not binary glTF 2.0 (.glb)",
+        ),
+    ] {
+        let o = clipscope(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(says) && err.contains("clipscope convert"),
+            "{err}"
+        );
+        assert!(
+            !std::path::Path::new(args[3]).exists(),
+            "{args:?} wrote a file"
+        );
+    }
+}

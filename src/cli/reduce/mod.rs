@@ -139,7 +139,7 @@ fn parse_positive(text: &str) -> Result<f64, String> {
 pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     let trace = stderr_trace();
     trace.line(format_args!("cli: start"));
-    let doc = output::read(&args.file, read)?;
+    let doc = args.output.read_for_output(&args.file, read)?;
     trace.line(format_args!("cli: read"));
     let skeleton = match &args.skeleton {
         Some(path) => Some(read_skeleton(path, read)?),
