@@ -338,3 +338,36 @@ fn the_output_s_extension_picks_the_gltf_container_and_refuses_another_format() 
         );
     }
 }
+
+#[test]
+fn a_source_the_format_cannot_hold_as_it_is_is_named_as_the_reason() {
+    // The validator's case: rotation keys of length 0.55, which glTF stores normalized, and
+    // three.js plays as they are (scaling the node's shell by 2.8 cm).
+    let Some(path) = sample_data("gltf-validator/animation_data/quaternion_non_unit_values.gltf")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.glb");
+    let o = clipscope(&[
+        "reduce",
+        path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        "0.01",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    for part in [
+        "off by more than the budget",
+        "writing glb changes the source itself",
+        "node_0.quaternion': its quaternions' lengths (up to 0.452 off 1; normalized)",
+        "convert the file first",
+    ] {
+        assert!(err.contains(part), "{part:?} not in {err}");
+    }
+    assert!(!err.contains("--precision"), "{err}");
+    assert!(!out.exists());
+}

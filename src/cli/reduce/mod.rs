@@ -170,11 +170,11 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     let (attempt, note) = reduce_document(&target, &doc, &budget, trace)?;
     if !attempt.within {
         return Err(format!(
-            "{}: the reduced clips, written as {}, are off by more than the budget ({}); \
-             a coarser --precision may be rounding them",
+            "{}: the reduced clips, written as {}, are off by more than the budget ({}){}",
             args.output.output.display(),
             doc.format.name(),
-            describe_error(&attempt.reports, unit_name)
+            describe_error(&attempt.reports, unit_name),
+            why_off(&doc, &args)
         ));
     }
     let written = write_bytes(&attempt.bytes, &args.output.output)?;
@@ -202,6 +202,28 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     }
     output::release(doc);
     Ok(ExitCode::SUCCESS)
+}
+
+/// What may keep a reduction of `doc` off the budget once written, for its error line: the
+/// rounding `--precision` asks for, else what the format changes in the tracks whatever their
+/// keys (quaternions normalized, say), else nothing known.
+fn why_off(doc: &Document, args: &Args) -> String {
+    if let Some(n) = args.output.precision {
+        return format!("; --precision {n} may be rounding them");
+    }
+    let changed: Vec<String> = formats::conversion_losses(doc, doc.format)
+        .into_iter()
+        .filter(|line| line.starts_with("clip '"))
+        .collect();
+    match changed.first() {
+        Some(first) => format!(
+            "; writing {} changes the source itself ({first}{}): convert the file first, and \
+             reduce what it writes",
+            doc.format.name(),
+            if changed.len() > 1 { "; …" } else { "" }
+        ),
+        None => String::new(),
+    }
 }
 
 /// Reduces the clips `target` names (every clip when it names none) of `doc` within `budget`

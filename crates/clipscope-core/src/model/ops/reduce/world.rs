@@ -129,9 +129,15 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
     let mut seen = vec![false; samples * n];
     let mut largest: f64 = 0.0;
     if n > 0 {
+        // Each chunk's offsets; a tree whose nodes have one point each has none, and every
+        // chunk is still posed.
+        let offset_chunks: Vec<&mut [[f32; 3]]> = match per_sample {
+            0 => (0..samples.div_ceil(CHUNK)).map(|_| &mut [][..]).collect(),
+            _ => offsets.chunks_mut(per_sample * CHUNK).collect(),
+        };
         largest = bases
             .par_chunks_mut(n * CHUNK)
-            .zip(offsets.par_chunks_mut((per_sample * CHUNK).max(1)))
+            .zip(offset_chunks)
             .zip(rotations.par_chunks_mut(n * CHUNK))
             .zip(seen.par_chunks_mut(n * CHUNK))
             .enumerate()
@@ -913,6 +919,34 @@ mod tests {
         let a = [0.0, 0.0, 0.0, 1.0];
         assert!(scaled_rotation_angle_above(&a, &[0.0; 4], 0.5).is_some());
         assert!(scaled_rotation_angle_above(&a, &[f64::NAN, 0.0, 0.0, 1.0], 0.5).is_some());
+    }
+
+    #[test]
+    fn a_tree_of_single_points_is_posed_at_every_sample() {
+        // One static leaf: one point and no offsets (as in a single pose's clip, where no
+        // bone moves).
+        let mut lone = Bone::new("lone", None);
+        lone.position = [1.0, 2.0, 3.0];
+        let tree = Tree::from_skeleton(&Skeleton { bones: vec![lone] }, |_| false, 0.0);
+        assert_eq!(tree.points[0].len(), 1);
+        // More than one chunk of samples.
+        let times: Vec<f64> = (0..CHUNK + 3).map(|k| k as f64 / 30.0).collect();
+        let frames = evaluate(&tree, &[], &times);
+        let (same, _) = frames.compare(&tree, &[], true);
+        assert_eq!((same.distance, same.angle), (0.0, 0.0));
+        // Moved half a unit and turned, at every sample: measured as such (no sample was
+        // posed before, so nothing was: 0 m and a third of a turn from a zero rotation).
+        let half: f64 = 0.1;
+        let position: Vec<f32> = times.iter().flat_map(|_| [1.5, 2.0, 3.0]).collect();
+        let turn = [0.0, 0.0, half.sin() as f32, half.cos() as f32];
+        let rotation: Vec<f32> = times.iter().flat_map(|_| turn).collect();
+        let mut moved = NodeInput::default();
+        moved.values[Property::Position as usize] = Some((&position, 3));
+        moved.values[Property::Quaternion as usize] = Some((&rotation, 4));
+        let (e, _) = frames.compare(&tree, &[moved], true);
+        assert!((e.distance - 0.5).abs() <= 1e-9 + frames.rounding, "{e:?}");
+        let angle = 2.0 * f64::from(turn[2]).atan2(f64::from(turn[3]));
+        assert!((e.angle - angle).abs() < 1e-9, "{e:?}");
     }
 
     #[test]
