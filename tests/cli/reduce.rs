@@ -22,6 +22,29 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// `clipscope reduce INPUT -o DIR/NAME --max-error BUDGET EXTRA…`: the output's path and the
+/// run.
+fn reduce_into(
+    dir: &tempfile::TempDir,
+    input: &std::path::Path,
+    name: &str,
+    budget: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, Output) {
+    let out = dir.path().join(name);
+    let mut args = vec![
+        "reduce",
+        input.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-error",
+        budget,
+    ];
+    args.extend_from_slice(extra);
+    let o = clipscope(&args);
+    (out, o)
+}
+
 #[test]
 fn help_names_the_units_and_the_options() {
     let o = clipscope(&["reduce", "--help"]);
@@ -191,16 +214,7 @@ fn lottie_files_are_reduced_in_composition_pixels() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("dalek.json");
-    let o = clipscope(&[
-        "reduce",
-        path.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--max-error",
-        "0.5",
-        "--json",
-    ]);
+    let (out, o) = reduce_into(&dir, &path, "dalek.json", "0.5", &["--json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["unit"], "px");
@@ -255,18 +269,13 @@ fn keys_past_a_composition_s_out_point_count_for_nothing() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("adrock.json");
-    let o = clipscope(&[
-        "reduce",
-        path.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--max-error",
+    let (_, o) = reduce_into(
+        &dir,
+        &path,
+        "adrock.json",
         "0.5",
-        "--precision",
-        "9",
-        "--json",
-    ]);
+        &["--precision", "9", "--json"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
     let (before, after) = (
@@ -348,15 +357,7 @@ fn a_source_the_format_cannot_hold_as_it_is_is_named_as_the_reason() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.glb");
-    let o = clipscope(&[
-        "reduce",
-        path.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--max-error",
-        "0.01",
-    ]);
+    let (out, o) = reduce_into(&dir, &path, "out.glb", "0.01", &[]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
