@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::Outcome;
-use super::convert::{format_for_extension, parse_format};
-use super::output::{self, OutputArgs, thousands};
+use super::convert::parse_format;
+use super::output::{self, OutputArgs, format_for_extension, thousands};
 use clipscope_core::formats::{self, Document, Format};
 use clipscope_scene::procedural::{self, BakeOptions, Cycle, Preset};
 

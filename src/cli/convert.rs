@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 
 use super::Outcome;
-use super::output::{self, OutputArgs, thousands};
+use super::output::{self, OutputArgs, format_for_extension, thousands};
 use clipscope_core::formats::{
     self, Document, Fidelity, Format, Limits, Quantity, Tolerance, WriteOptions,
 };
@@ -73,12 +73,6 @@ pub(super) fn parse_format(name: &str) -> Result<Format, String> {
         let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
         format!("unknown format '{name}' (expected {})", names.join(" or "))
     })
-}
-
-/// The format an output path's extension names, when only one format has it (`.gltf`, `.glb`,
-/// any case; `.json` is shared, so it names none).
-pub(super) fn format_for_extension(path: &Path) -> Option<Format> {
-    Format::from_extension(path.extension()?.to_str()?)
 }
 
 /// `out` with `_` and `clip`'s name (letters, digits, `-` and `_` kept, anything else `_`)

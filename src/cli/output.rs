@@ -85,11 +85,17 @@ impl OutputArgs {
     }
 }
 
+/// The format an output path's extension names, when only one format has it (`.gltf`, `.glb`,
+/// any case; `.json` is shared, so it names none).
+pub fn format_for_extension(path: &Path) -> Option<formats::Format> {
+    formats::Format::from_extension(path.extension()?.to_str()?)
+}
+
 /// `doc` in the container `out`'s extension names ([`OutputArgs::read_for_output`]). An
 /// extension no format uses (or none) keeps the input's format.
 fn in_container(doc: Document, out: &Path) -> Result<Document, String> {
     let ext = out.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    let fits = match super::convert::format_for_extension(out) {
+    let fits = match format_for_extension(out) {
         Some(to) if to == doc.format => return Ok(doc),
         Some(to) if to.same_family(doc.format) => return Ok(doc.converted_to(to)),
         Some(_) => false,
