@@ -95,15 +95,14 @@ pub fn format_for_extension(path: &Path) -> Option<formats::Format> {
 /// extension no format uses (or none) keeps the input's format.
 fn in_container(doc: Document, out: &Path) -> Result<Document, String> {
     let ext = out.extension().and_then(|e| e.to_str()).unwrap_or_default();
-    let fits = match format_for_extension(out) {
+    match format_for_extension(out) {
         Some(to) if to == doc.format => return Ok(doc),
         Some(to) if to.same_family(doc.format) => return Ok(doc.converted_to(to)),
-        Some(_) => false,
         // `.json` is several formats' extension, none of them glTF's.
-        None => !ext.eq_ignore_ascii_case("json") || doc.format.extension() == "json",
-    };
-    if fits {
-        return Ok(doc);
+        None if !ext.eq_ignore_ascii_case("json") || doc.format.extension() == "json" => {
+            return Ok(doc);
+        }
+        _ => {}
     }
     Err(format!(
         "{}: a .{ext} file is not {}, the input's format, which this command writes: name the \

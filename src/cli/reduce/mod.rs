@@ -211,6 +211,8 @@ fn why_off(doc: &Document, args: &Args) -> String {
     if let Some(n) = args.output.precision {
         return format!("; --precision {n} may be rounding them");
     }
+    // A track's own line reads "clip 'NAME' track 'NAME': what changes" (the file-wide ones,
+    // such as re-encoded samplers, say nothing of a track's values).
     let changed: Vec<String> = formats::conversion_losses(doc, doc.format)
         .into_iter()
         .filter(|line| line.starts_with("clip '"))
