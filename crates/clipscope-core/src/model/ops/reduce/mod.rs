@@ -298,9 +298,10 @@ pub struct Reduced {
     pub report: ReduceReport,
 }
 
-/// A clip prepared for reduction: its tracks sorted into roles, its channels sampled and its
-/// original pose worked out once, so that it can be reduced and any candidate (the reduction
-/// as written and read back, say) measured against it without doing that again.
+/// A clip prepared for reduction: its tracks sorted into roles and its channels sampled once
+/// (the original pose is posed from them beside each candidate), so that it can be reduced and
+/// any candidate (the reduction as written and read back, say) measured against it without
+/// doing that again.
 pub struct Reducer<'c> {
     /// The original clip.
     clip: &'c Clip,

@@ -16,7 +16,7 @@ use super::outcome::{Outcome, fails_of_use_on_prefix, fit_of_use, lossless_of};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
-use super::world::{self, CHUNK, Chunk, NodeInput, PerNode, WorldError, WorldFrames};
+use super::world::{CHUNK, Chunk, NodeInput, PerNode, Reference, WorldError};
 use super::{ReduceOptions, Stored};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
@@ -62,8 +62,10 @@ pub(crate) struct WorldSearch<'c> {
     base: Vec<f64>,
     /// The auto-oriented layers and the channels their heading follows.
     headings: Vec<Heading>,
-    /// The original clip's world frames.
-    original: WorldFrames,
+    /// The sample times every pose is measured at.
+    times: Arc<Vec<f64>>,
+    /// The original's heading of each auto-oriented layer at every sample.
+    original_headings: Vec<Vec<f64>>,
     /// The curves the format holds.
     curves: CurveFit,
     /// How the file stores a fitted track ([`ReduceOptions::stored`]).
@@ -170,8 +172,6 @@ impl<'c> WorldSearch<'c> {
             &headings,
             &heading_samples,
         );
-        let original = world::evaluate(&tree, &inputs, sample_times);
-        options.trace.line(format_args!("  original pose"));
         let base = shares(&tree, &targets, &inputs, sample_times.len(), options);
         WorldSearch {
             tree,
@@ -184,7 +184,8 @@ impl<'c> WorldSearch<'c> {
             targets,
             base,
             headings,
-            original,
+            times: sample_times.clone(),
+            original_headings: heading_samples,
             curves: options.curves,
             stored: options.stored.clone(),
             tried: Mutex::new(None),
@@ -246,19 +247,19 @@ impl<'c> WorldSearch<'c> {
         );
         // A full try a mend may follow is measured in pieces, with where it strays.
         let mendable = self.key_grid.is_some() && self.headings.is_empty();
+        let original = self.original_inputs();
+        let reference = self.reference(&original);
         let (chunks, pieces) = match limits.filter(|_| mendable && samples == usize::MAX) {
             Some(limits) => {
                 let (chunks, pieces) = self.measure_in_pieces(&inputs, limits);
                 (chunks, Some((pieces, limits)))
             }
             None => {
-                let chunks = self
-                    .original
-                    .chunks(samples, &self.tree, &inputs, angles, |_| None);
+                let chunks = reference.chunks(samples, &inputs, angles, |_| None);
                 (chunks, None)
             }
         };
-        let (error, per_joint) = self.original.merge(&chunks);
+        let (error, per_joint) = reference.merge(&chunks);
         // Beyond a mend's reach its overshoots are not worth keeping.
         let reach = |limit: f64| limit * MEND_REACH;
         let pieces = pieces.filter(|(_, (d, a))| within(&error, reach(*d), a.map(reach)));
@@ -623,8 +624,10 @@ impl<'c> WorldSearch<'c> {
         let tried = tried.filter(|t| self.headings.is_empty() && t.tracks.len() == tracks.len());
         let played = Played::new(self, tracks, tried.as_deref());
         let inputs = played.inputs(self);
+        let original = self.original_inputs();
+        let reference = self.reference(&original);
         let Some(tried) = tried.as_deref() else {
-            return self.original.compare(&self.tree, &inputs, true);
+            return reference.compare(&inputs, true);
         };
         let vs = |i: usize| self.channels[i].value_size;
         let same = |chunk: usize| {
@@ -645,12 +648,36 @@ impl<'c> WorldSearch<'c> {
                     .all(|(a, b)| a.to_bits() == b.to_bits())
             })
         };
-        let chunks = self
-            .original
-            .chunks(usize::MAX, &self.tree, &inputs, true, |c| {
-                same(c).then(|| tried.chunks.get(c).cloned()).flatten()
-            });
-        self.original.merge(&chunks)
+        let chunks = reference.chunks(usize::MAX, &inputs, true, |c| {
+            same(c).then(|| tried.chunks.get(c).cloned()).flatten()
+        });
+        reference.merge(&chunks)
+    }
+
+    /// What drives each node in the original: its channels' samples and its layers'
+    /// headings.
+    fn original_inputs(&self) -> Vec<NodeInput<'_>> {
+        let sampled: Vec<&[f32]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
+        let kept: Vec<&Track> = self.kept.iter().map(|k| &**k).collect();
+        inputs(
+            &self.tree,
+            &self.targets,
+            &self.channels,
+            &sampled,
+            &interpolations(&kept),
+            &self.headings,
+            &self.original_headings,
+        )
+    }
+
+    /// The original pose `original` drives ([`WorldSearch::original_inputs`]), to measure a
+    /// candidate against.
+    fn reference<'r>(&'r self, original: &'r [NodeInput<'r>]) -> Reference<'r> {
+        Reference {
+            tree: &self.tree,
+            inputs: original,
+            times: &self.times,
+        }
     }
 
     /// Every node origin and vertex of `probe` posed by the original and by `tracks` (one per
@@ -661,24 +688,18 @@ impl<'c> WorldSearch<'c> {
         tracks: &[&Track],
         candidate: &Clip,
     ) -> (MeshError, PerNode) {
-        let times = match self.channels.first() {
-            Some(c) => c.sample_times.clone(),
-            None => return (MeshError::default(), Vec::new()),
-        };
-        let original: Vec<&[f32]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
-        let kept: Vec<&Track> = self.kept.iter().map(|k| &**k).collect();
-        let original_headings = heading_samples(&self.tree, &self.headings, &kept, &times);
-        let a = inputs(
-            &self.tree,
-            &self.targets,
-            &self.channels,
-            &original,
-            &interpolations(&kept),
-            &self.headings,
-            &original_headings,
-        );
+        if self.channels.is_empty() {
+            return (MeshError::default(), Vec::new());
+        }
+        let original = self.original_inputs();
         let played = Played::new(self, tracks, None);
-        probe.compare(&self.tree, &a, &played.inputs(self), candidate, &times)
+        probe.compare(
+            &self.tree,
+            &original,
+            &played.inputs(self),
+            candidate,
+            &self.times,
+        )
     }
 }
 
@@ -743,7 +764,7 @@ struct Attempt {
     tolerances: Vec<f64>,
     /// Each channel's fit.
     outcomes: Vec<Outcome>,
-    /// The comparison chunk by chunk (see [`WorldFrames::chunks`]).
+    /// The comparison chunk by chunk (see [`Reference::chunks`]).
     chunks: Vec<Chunk>,
     /// The whole pose's error.
     error: WorldError,

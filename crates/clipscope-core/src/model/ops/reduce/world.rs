@@ -20,9 +20,11 @@ use super::tree::{Local, Tree};
 use crate::model::prefetch::prefetch;
 
 mod lanes;
+mod reference;
 
 pub(crate) use lanes::LANES;
 use lanes::{Affines, IDENTITY, Lanes, Quats, Vec3s, compose, multiply, normalized_lanes, turning};
+pub(crate) use reference::Reference;
 
 /// One animated property's samples and how many values each has.
 pub(crate) type Samples<'a> = Option<(&'a [f32], usize)>;
@@ -65,31 +67,17 @@ impl<'a> NodeInput<'a> {
     }
 }
 
-/// Every node's measured points and world rotation at every sample. A long take has millions of
-/// frames, so the parts that need no more are kept in `f32`: each node's points but the first
-/// as offsets from the first (a node's extent, so `f32` is exact to a tiny fraction of it) and
-/// the rotations.
+/// Every node's origin and world rotation at every sample (what a diff of two clips' joints
+/// reads; a reduction compares poses as they are posed: [`Reference`]).
 #[derive(Debug, Clone)]
 pub(crate) struct WorldFrames {
     /// The number of nodes.
     nodes: usize,
-    /// Where each node's offsets start in one sample's offsets.
-    first_offset: Vec<usize>,
-    /// Offsets per sample.
-    offsets_per_sample: usize,
     /// Each node's first point at each sample (`samples × nodes`; unused for nodes without
     /// points).
     bases: Vec<[f64; 3]>,
-    /// The other points as offsets from the first (`samples × offsets_per_sample`).
-    offsets: Vec<[f32; 3]>,
     /// The unit world rotation of each node at each sample.
     rotations: Vec<[f32; 4]>,
-    /// Whether each node is seen at each sample.
-    seen: Vec<bool>,
-    /// How far a point may be off for keeping the offsets in `f32` (half a unit in the last
-    /// place of the largest offset, over three components, and twice over); every distance
-    /// [`WorldFrames::compare`] measures is raised by it, so it stays an upper bound.
-    pub rounding: f64,
 }
 
 /// The largest difference between two clips' world frames.
@@ -106,7 +94,7 @@ pub struct WorldError {
 /// Per node: the largest distance any of its points moved and the largest angle it turned.
 pub(crate) type PerNode = Vec<(f64, f64)>;
 
-/// A sample and node past a limit, with its distance and angle ([`WorldFrames::overshoots`]).
+/// A sample and node past a limit, with its distance and angle ([`Reference::overshoots`]).
 pub(crate) type Overshoot = (usize, usize, (f64, f64));
 
 /// The comparison of one chunk of samples ([`CHUNK`]): its largest difference and each node's.
@@ -116,80 +104,34 @@ pub(crate) type Chunk = (WorldError, PerNode);
 pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> WorldFrames {
     let n = tree.len();
     let samples = times.len();
-    let mut first_offset = Vec::with_capacity(n);
-    let mut per_sample = 0;
-    for p in &tree.points {
-        first_offset.push(per_sample);
-        per_sample += p.len().saturating_sub(1);
-    }
     let mut bases = vec![[0.0; 3]; samples * n];
-    let mut offsets = vec![[0.0f32; 3]; samples * per_sample];
     // Zeroed (fresh pages, touched first by the threads that fill them): every slot is set.
     let mut rotations = vec![[0.0f32; 4]; samples * n];
-    let mut seen = vec![false; samples * n];
-    let mut largest: f64 = 0.0;
     if n > 0 {
-        // Each chunk's offsets; a tree whose nodes have one point each has none, and every
-        // chunk is still posed.
-        let offset_chunks: Vec<&mut [[f32; 3]]> = match per_sample {
-            0 => (0..samples.div_ceil(CHUNK)).map(|_| &mut [][..]).collect(),
-            _ => offsets.chunks_mut(per_sample * CHUNK).collect(),
-        };
-        largest = bases
+        bases
             .par_chunks_mut(n * CHUNK)
-            .zip(offset_chunks)
             .zip(rotations.par_chunks_mut(n * CHUNK))
-            .zip(seen.par_chunks_mut(n * CHUNK))
             .enumerate()
-            .map(|(chunk, (((bases, offsets), rotations), seen))| {
+            .for_each(|(chunk, (bases, rotations))| {
                 let mut pose = Pose::new(tree);
                 let first = chunk * CHUNK;
-                let mut largest: f64 = 0.0;
                 for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
                     pose.solve_lanes(tree, inputs, group, true);
                     for (lane, &s) in group[..count].iter().enumerate() {
-                        let k = s - first;
-                        let at = k * n;
-                        for (slot, b) in bases[at..at + n].iter_mut().zip(&pose.base) {
-                            *slot = b[lane];
-                        }
-                        let o = k * per_sample;
-                        let posed = pose.offsets.iter().map(|v| v[lane]);
-                        for (slot, v) in offsets[o..o + per_sample].iter_mut().zip(posed) {
-                            *slot = v.map(|x| x as f32);
-                            // `f64::max` without its NaN handling (a NaN never raises it
-                            // either).
-                            for x in v {
-                                if x.abs() > largest {
-                                    largest = x.abs();
-                                }
-                            }
-                        }
+                        let at = (s - first) * n;
                         for j in 0..n {
+                            bases[at + j] = pose.base[j][lane];
                             rotations[at + j] =
                                 normalized(pose.rotation(lane, j)).map(|v| v as f32);
-                            seen[at + j] = tree.seen(j, times[s]);
                         }
                     }
                 }
-                largest
-            })
-            .reduce(|| 0.0, f64::max);
+            });
     }
     WorldFrames {
         nodes: n,
-        first_offset,
-        offsets_per_sample: per_sample,
         bases,
-        offsets,
         rotations,
-        seen,
-        // Half an ulp is at most 2^-24 of the value; √3 components; doubled for safety.
-        rounding: if largest.is_finite() {
-            largest * 2f64.powi(-24) * 3f64.sqrt() * 2.0
-        } else {
-            0.0
-        },
     }
 }
 
@@ -485,11 +427,6 @@ fn layer_transform(ddd: bool, auto_orient: bool, input: &NodeInput, s: usize) ->
 }
 
 impl WorldFrames {
-    /// The number of samples.
-    pub fn samples(&self) -> usize {
-        self.bases.len().checked_div(self.nodes).unwrap_or(0)
-    }
-
     /// Where node `j`'s origin (its first measured point) is at sample `s`.
     pub fn origin(&self, s: usize, j: usize) -> [f64; 3] {
         self.bases[s * self.nodes + j]
@@ -499,190 +436,10 @@ impl WorldFrames {
     pub fn rotation(&self, s: usize, j: usize) -> [f32; 4] {
         self.rotations[s * self.nodes + j]
     }
-
-    /// The largest difference from these frames of the pose `inputs` drive (same nodes and
-    /// samples), overall and per node (distance, angle: angles only when `angles`), computed
-    /// without keeping the other frames.
-    pub fn compare(
-        &self,
-        tree: &Tree,
-        inputs: &[NodeInput],
-        angles: bool,
-    ) -> (WorldError, PerNode) {
-        self.compare_first(usize::MAX, tree, inputs, angles)
-    }
-
-    /// [`WorldFrames::compare`] over the first `samples` samples only (a pilot try).
-    pub fn compare_first(
-        &self,
-        samples: usize,
-        tree: &Tree,
-        inputs: &[NodeInput],
-        angles: bool,
-    ) -> (WorldError, PerNode) {
-        self.merge(&self.chunks(samples, tree, inputs, angles, |_| None))
-    }
-
-    /// The comparison of the first `samples` samples chunk by chunk ([`CHUNK`] samples each,
-    /// distances not yet raised by the rounding: see [`WorldFrames::merge`]); `known(chunk)`
-    /// gives a chunk's result when it is already known (the pose there is one measured before).
-    pub fn chunks(
-        &self,
-        samples: usize,
-        tree: &Tree,
-        inputs: &[NodeInput],
-        angles: bool,
-        known: impl Fn(usize) -> Option<Chunk> + Sync,
-    ) -> Vec<Chunk> {
-        let n = self.nodes;
-        let samples = self.samples().min(samples);
-        (0..samples.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|chunk| {
-                if let Some(done) = known(chunk) {
-                    return done;
-                }
-                let mut pose = Pose::new(tree);
-                let mut out = WorldError::default();
-                let mut per_node = vec![(0.0f64, 0.0f64); n];
-                let first = chunk * CHUNK;
-                for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
-                    pose.solve_lanes(tree, inputs, group, angles);
-                    for (lane, &s) in group[..count].iter().enumerate() {
-                        let pose = (&pose, lane);
-                        self.compare_sample(tree, pose, s, angles, &mut out, &mut per_node);
-                    }
-                }
-                (out, per_node)
-            })
-            .collect()
-    }
-
-    /// The largest difference overall and per node over `chunks` (see
-    /// [`WorldFrames::chunks`]), every distance raised by the rounding of the stored offsets.
-    pub fn merge(&self, chunks: &[Chunk]) -> (WorldError, PerNode) {
-        let (mut out, mut per_node) = join(chunks.iter(), self.nodes);
-        let rounding = |d: f64| if d > 0.0 { d + self.rounding } else { d };
-        out.distance = rounding(out.distance);
-        for j in &mut per_node {
-            j.0 = rounding(j.0);
-        }
-        (out, per_node)
-    }
-
-    /// The comparison of the samples `samples` (angles included, like one chunk of
-    /// [`WorldFrames::chunks`]) of the pose `inputs` drive, and where it strays past `distance`
-    /// (the rounding of the stored offsets counted, as [`WorldFrames::merge`] does) or turns
-    /// past `angle`: each sample and node that does, with its distance and angle.
-    pub fn overshoots(
-        &self,
-        tree: &Tree,
-        inputs: &[NodeInput],
-        samples: std::ops::Range<usize>,
-        distance: f64,
-        angle: Option<f64>,
-    ) -> (Chunk, Vec<Overshoot>) {
-        let mut pose = Pose::new(tree);
-        let mut found = Vec::new();
-        let mut out = WorldError::default();
-        let mut per_node = vec![(0.0f64, 0.0f64); self.nodes];
-        let mut sample = vec![(0.0f64, 0.0f64); self.nodes];
-        for (group, count) in lane_groups(samples.start..samples.end.min(self.samples())) {
-            pose.solve_lanes(tree, inputs, group, true);
-            for (lane, &s) in group[..count].iter().enumerate() {
-                // Angles at or under the chunk's largest so far (or the limit, if lower) are
-                // not worked out: they change neither.
-                for (slot, &(_, a)) in sample.iter_mut().zip(&per_node) {
-                    *slot = (0.0, angle.map_or(a, |limit| a.min(limit)));
-                }
-                let mut worst = WorldError::default();
-                self.compare_sample(tree, (&pose, lane), s, true, &mut worst, &mut sample);
-                if worst.distance > out.distance {
-                    out.distance = worst.distance;
-                    out.worst = worst.worst;
-                }
-                out.angle = out.angle.max(worst.angle);
-                for (j, (&(d, a), slot)) in sample.iter().zip(&mut per_node).enumerate() {
-                    slot.0 = slot.0.max(d);
-                    slot.1 = slot.1.max(a);
-                    let d = if d > 0.0 { d + self.rounding } else { d };
-                    if d > distance || angle.is_some_and(|limit| a > limit) {
-                        found.push((s, j, (d, a)));
-                    }
-                }
-            }
-        }
-        ((out, per_node), found)
-    }
-
-    /// Compares sample `s` of these frames with lane `lane` of `pose`, raising `out` and
-    /// `per_node`.
-    fn compare_sample(
-        &self,
-        tree: &Tree,
-        (pose, lane): (&Pose, usize),
-        s: usize,
-        angles: bool,
-        out: &mut WorldError,
-        per_node: &mut [(f64, f64)],
-    ) {
-        // Checked once here, not at every point read below.
-        assert!(lane < LANES, "lane {lane} of {LANES}");
-        let n = self.nodes;
-        for (j, slot) in per_node.iter_mut().enumerate() {
-            let at = s * n + j;
-            let count = tree.points[j].len();
-            if count > 0 && self.seen[at] {
-                let (oa, ob) = (self.bases[at], pose.base[j][lane]);
-                let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
-                let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
-                let mut point = 0;
-                let first = self.first_offset[j];
-                let stored = s * self.offsets_per_sample + first;
-                for k in 0..count - 1 {
-                    let (aa, ab) = (&self.offsets[stored + k], &pose.offsets[first + k][lane]);
-                    let mut e = 0.0;
-                    for c in 0..3 {
-                        // Both offsets rounded alike, so an unchanged pose measures exactly 0.
-                        let diff = o[c] + (ab[c] as f32 as f64 - aa[c] as f64);
-                        e += diff * diff;
-                    }
-                    if e > d2 {
-                        d2 = e;
-                        point = k + 1;
-                    }
-                }
-                if d2.is_nan() {
-                    d2 = f64::INFINITY;
-                }
-                // Most points move less than the node's largest so far (which the clip's
-                // largest is at least): those need no root.
-                if d2 >= slot.0 * slot.0 * (1.0 - 1e-12) {
-                    let d = d2.sqrt();
-                    if d > out.distance {
-                        out.distance = d;
-                        out.worst = Some((j, s, point));
-                    }
-                    slot.0 = slot.0.max(d);
-                }
-            }
-            if angles
-                && matches!(tree.local[j], Local::Trs { .. })
-                && let Some(angle) = scaled_rotation_angle_above(
-                    &self.rotations[at].map(f64::from),
-                    &pose.rotation(lane, j),
-                    slot.1,
-                )
-            {
-                out.angle = out.angle.max(angle);
-                slot.1 = slot.1.max(angle);
-            }
-        }
-    }
 }
 
 /// The comparison of consecutive runs of samples (`parts`, in order) together, in a tree of
-/// `nodes` nodes: what measuring them in one pass gives (distances not raised by the rounding).
+/// `nodes` nodes: what measuring them in one pass gives.
 pub(crate) fn join<'a>(parts: impl Iterator<Item = &'a Chunk>, nodes: usize) -> Chunk {
     let mut out = WorldError::default();
     let mut per_node = vec![(0.0f64, 0.0f64); nodes];
@@ -931,8 +688,12 @@ mod tests {
         assert_eq!(tree.points[0].len(), 1);
         // More than one chunk of samples.
         let times: Vec<f64> = (0..CHUNK + 3).map(|k| k as f64 / 30.0).collect();
-        let frames = evaluate(&tree, &[], &times);
-        let (same, _) = frames.compare(&tree, &[], true);
+        let reference = Reference {
+            tree: &tree,
+            inputs: &[],
+            times: &times,
+        };
+        let (same, _) = reference.compare(&[], true);
         assert_eq!((same.distance, same.angle), (0.0, 0.0));
         // Moved half a unit and turned, at every sample: measured as such (no sample was
         // posed before, so nothing was: 0 m and a third of a turn from a zero rotation).
@@ -943,8 +704,8 @@ mod tests {
         let mut moved = NodeInput::default();
         moved.values[Property::Position as usize] = Some((&position, 3));
         moved.values[Property::Quaternion as usize] = Some((&rotation, 4));
-        let (e, _) = frames.compare(&tree, &[moved], true);
-        assert!((e.distance - 0.5).abs() <= 1e-9 + frames.rounding, "{e:?}");
+        let (e, _) = reference.compare(&[moved], true);
+        assert!((e.distance - 0.5).abs() <= 1e-9, "{e:?}");
         let angle = 2.0 * f64::from(turn[2]).atan2(f64::from(turn[3]));
         assert!((e.angle - angle).abs() < 1e-9, "{e:?}");
     }
@@ -952,27 +713,29 @@ mod tests {
     #[test]
     fn a_hip_rotation_moves_the_knee_and_the_shells_by_their_levers() {
         let tree = chain();
-        let rest = evaluate(&tree, &[], &[0.0]);
+        let rest = Reference {
+            tree: &tree,
+            inputs: &[],
+            times: &[0.0],
+        };
         // The turn as sampled values hold it (f32), and its angle exactly.
         let half: f64 = 0.005;
         let q = [0.0, 0.0, half.sin() as f32, half.cos() as f32];
         let angle = 2.0 * f64::from(q[2]).atan2(f64::from(q[3]));
         let inputs = [quaternion(&q)];
-        let (e, per_node) = rest.compare(&tree, &inputs, true);
+        let (e, per_node) = rest.compare(&inputs, true);
         let chord = 2.0 * (angle / 2.0).sin();
         // The hip's shell: its farthest child, 0.5 away.
         let hip = 0.5 * chord;
-        assert!(per_node[0].0 >= hip && per_node[0].0 - hip <= 2.0 * rest.rounding);
-        let (same, _) = rest.compare(&tree, &[], true);
+        // The f32 quaternion is a hair off unit length, which three.js's compose keeps.
+        assert!((per_node[0].0 - hip).abs() <= 1e-9, "{per_node:?} {hip}");
+        let (same, _) = rest.compare(&[], true);
         assert_eq!(same.distance, 0.0, "an unchanged pose measures exactly 0");
         // The knee is a leaf: its shell is half its 0.5 bone, its x point 0.5 below the hip
         // and 0.25 out: lever √(0.25 + 0.0625).
         let lever = (0.25f64 + 0.0625).sqrt();
         let knee = lever * chord;
-        assert!(
-            e.distance >= knee && e.distance - knee <= 2.0 * rest.rounding,
-            "{e:?} {knee}"
-        );
+        assert!((e.distance - knee).abs() <= 1e-9, "{e:?} {knee}");
         assert!((e.angle - angle).abs() < 1e-12);
         assert_eq!(e.worst.map(|w| (w.0, w.2)), Some((1, 1)));
     }
@@ -1062,12 +825,16 @@ mod tests {
         };
         let tree = Tree::from_layers(&layers);
         let times = [0.0, 1.0, 2.0];
-        let rest = evaluate(&tree, &[], &times);
+        let rest = Reference {
+            tree: &tree,
+            inputs: &[],
+            times: &times,
+        };
         let moved = [5.0, 0.0, 7.0, 0.0, 9.0, 0.0];
         let mut input = NodeInput::default();
         input.values[Property::LayerPosition as usize] = Some((&moved, 2));
-        let (e, _) = rest.compare(&tree, &[input], false);
-        assert!((e.distance - 7.0).abs() <= 2.0 * rest.rounding, "{e:?}");
+        let (e, _) = rest.compare(&[input], false);
+        assert_eq!(e.distance, 7.0, "{e:?}");
         assert_eq!(e.worst.map(|w| w.1), Some(1));
     }
 }

@@ -53,7 +53,7 @@ impl WorldSearch<'_> {
         // The try's own pieces when it was measured in them with these limits.
         let mut found: Pieces = match attempt.pieces.take() {
             Some((pieces, limits)) if limits == (budget, angle_budget) => pieces,
-            _ => vec![None; self.original.samples().div_ceil(PIECE)],
+            _ => vec![None; self.times.len().div_ceil(PIECE)],
         };
         for _ in 0..MEND_ROUNDS {
             if within(&attempt.error, budget, angle_budget) {
@@ -120,10 +120,8 @@ impl WorldSearch<'_> {
     ) -> Vec<NewKey> {
         let slices = self.played_values(attempt);
         let inputs = self.played_inputs(attempt);
-        let rounding = self.original.rounding;
-        let past = |(e, _): &Chunk| {
-            e.distance + rounding > budget || angle_budget.is_some_and(|a| e.angle > a)
-        };
+        let past =
+            |(e, _): &Chunk| e.distance > budget || angle_budget.is_some_and(|a| e.angle > a);
         let pieces: Vec<usize> = (0..attempt.chunks.len())
             .filter(|&c| found.get(c * CHUNK / PIECE).is_some_and(Option::is_none))
             .filter(|&c| past(&attempt.chunks[c]))
@@ -218,7 +216,7 @@ impl WorldSearch<'_> {
     }
 
     /// The comparison of the pose `inputs` drive, chunk by chunk as
-    /// [`WorldFrames::chunks`](crate::model::ops::reduce::world::WorldFrames::chunks) gives it
+    /// [`Reference::chunks`](crate::model::ops::reduce::world::Reference::chunks) gives it
     /// (angles included), measured in pieces with each piece's overshoots of `limits`: what a
     /// full try that a mend may follow measures, so the mend finds where it strays without
     /// posing it again.
@@ -227,8 +225,10 @@ impl WorldSearch<'_> {
         inputs: &[NodeInput],
         (budget, angle_budget): Limits,
     ) -> (Vec<Chunk>, Pieces) {
-        let samples = self.original.samples();
+        let samples = self.times.len();
         let pieces = samples.div_ceil(PIECE);
+        let original = self.original_inputs();
+        let reference = self.reference(&original);
         let measured: Vec<(Chunk, Vec<Piece>)> = (0..samples.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
@@ -236,8 +236,7 @@ impl WorldSearch<'_> {
                     .filter(|&p| p < pieces)
                     .map(|p| {
                         let samples = p * PIECE..(p + 1) * PIECE;
-                        self.original
-                            .overshoots(&self.tree, inputs, samples, budget, angle_budget)
+                        reference.overshoots(inputs, samples, budget, angle_budget)
                     })
                     .collect();
                 (
@@ -263,14 +262,16 @@ impl WorldSearch<'_> {
         found: &mut Pieces,
         (budget, angle_budget): Limits,
     ) {
+        let original = self.original_inputs();
+        let reference = self.reference(&original);
         let measured: Vec<(usize, Piece)> = pieces
             .par_iter()
             .map(|&p| {
                 let samples = p * PIECE..(p + 1) * PIECE;
-                let over =
-                    self.original
-                        .overshoots(&self.tree, inputs, samples, budget, angle_budget);
-                (p, over)
+                (
+                    p,
+                    reference.overshoots(inputs, samples, budget, angle_budget),
+                )
             })
             .collect();
         for (p, over) in measured {
@@ -302,7 +303,7 @@ impl WorldSearch<'_> {
             let pieces = pieces_of(c).filter_map(|p| found.get(p)?.as_ref().map(|f| &f.0));
             attempt.chunks[c] = join(pieces, self.tree.len());
         }
-        let (error, per_joint) = self.original.merge(&attempt.chunks);
+        let (error, per_joint) = join(attempt.chunks.iter(), self.tree.len());
         attempt.error = error;
         attempt.per_joint = per_joint;
     }
@@ -554,13 +555,13 @@ mod tests {
             let budget = search.attempt(&looser, (1.0, None)).error.distance / 1.2;
             let attempt = search.attempt(&looser, (budget, None));
             let inputs = search.played_inputs(&attempt);
-            let chunks = search
-                .original
-                .chunks(usize::MAX, &search.tree, &inputs, true, |_| None);
+            let original = search.original_inputs();
+            let reference = search.reference(&original);
+            let chunks = reference.chunks(usize::MAX, &inputs, true, |_| None);
             assert_eq!(attempt.chunks, chunks);
             let (pieces, limits) = attempt.pieces.as_ref().expect("measured in pieces");
             assert_eq!(*limits, (budget, None));
-            assert_eq!(pieces.len(), search.original.samples().div_ceil(PIECE));
+            assert_eq!(pieces.len(), reference.samples().div_ceil(PIECE));
             // Every sample and node past the budget, as far as one pass over the whole take finds
             // them (the angles of a distance overshoot are only bounds, without an angle budget).
             let strays = |over: &[Overshoot]| -> Vec<(usize, usize, f64)> {
@@ -570,10 +571,8 @@ mod tests {
                 .iter()
                 .flat_map(|p| p.as_ref().unwrap().1.iter().copied())
                 .collect();
-            let samples = 0..search.original.samples();
-            let (_, all) = search
-                .original
-                .overshoots(&search.tree, &inputs, samples, budget, None);
+            let samples = 0..reference.samples();
+            let (_, all) = reference.overshoots(&inputs, samples, budget, None);
             assert!(!all.is_empty());
             assert_eq!(strays(&found), strays(&all));
         });
