@@ -555,6 +555,50 @@ mod tests {
     }
 
     #[test]
+    fn a_long_column_is_compared_on_windows_spread_over_it() {
+        let words = |n: usize| -> Vec<u8> {
+            (0..n as u32)
+                .flat_map(|k| (k * 3 + k % 7).to_le_bytes())
+                .collect()
+        };
+        // A short column is compressed whole.
+        let short = words(SAMPLED_FROM);
+        assert_eq!(sampled_size(&short), encode_attributes(&short, 4).len());
+        // A long one on its windows: the first at its start, the last ending at its end, each
+        // starting on a block of 256 words.
+        let n = 10_000;
+        let long = words(n);
+        let mut sample = Vec::new();
+        for start in [0, 2_816, 5_888, 8_960] {
+            assert_eq!(start % 256, 0);
+            sample.extend_from_slice(&long[start * 4..(start + SAMPLE_WINDOW) * 4]);
+        }
+        assert_eq!(sampled_size(&long), encode_attributes(&sample, 4).len());
+        assert!(8_960 + SAMPLE_WINDOW <= n && n - (8_960 + SAMPLE_WINDOW) < 256);
+        // Long grid times still get the bits that compress them best on the whole column
+        // here (every window alike).
+        let packing = Packing {
+            meshopt: true,
+            ..Packing::default()
+        };
+        let mut g = 0u32;
+        let grid: Vec<f32> = (0..12_000)
+            .map(|k| {
+                g += 1 + (k * 7 % 5);
+                g as f32 / 32.0
+            })
+            .collect();
+        let p = pack(&grid, 1, Role::Input, &packing);
+        assert_eq!(f32s(&p.bytes), grid, "exact");
+        for bits in 1..=24 {
+            let words = filter_exponential(&grid, 1, bits);
+            if keeps(&grid, &words, 0.0, true) {
+                assert!(size(&p) <= encode_attributes(&words, 4).len(), "{bits} bits");
+            }
+        }
+    }
+
+    #[test]
     fn each_component_of_a_vector_gets_bits_of_its_own() {
         let packing = Packing {
             meshopt: true,
