@@ -593,7 +593,10 @@ mod tests {
         for bits in 1..=24 {
             let words = filter_exponential(&grid, 1, bits);
             if keeps(&grid, &words, 0.0, true) {
-                assert!(size(&p) <= encode_attributes(&words, 4).len(), "{bits} bits");
+                assert!(
+                    size(&p) <= encode_attributes(&words, 4).len(),
+                    "{bits} bits"
+                );
             }
         }
     }

@@ -16,13 +16,14 @@ use super::outcome::{Outcome, fails_of_use_on_prefix, fit_of_use, lossless_of};
 use super::plan::Role;
 use super::property::Property;
 use super::tree::{Local, Tree};
-use super::world::{CHUNK, Chunk, NodeInput, PerNode, Reference, WorldError};
+use super::world::{CHUNK, Chunk, NodeInput, PerNode, WorldError};
 use super::{ReduceOptions, Stored};
 use crate::model::interpolant::Sampler;
 use crate::model::{Clip, Interpolation, Track};
 
 mod grids;
 mod mend;
+mod original;
 mod played;
 mod polish;
 mod shares;
@@ -652,32 +653,6 @@ impl<'c> WorldSearch<'c> {
             same(c).then(|| tried.chunks.get(c).cloned()).flatten()
         });
         reference.merge(&chunks)
-    }
-
-    /// What drives each node in the original: its channels' samples and its layers'
-    /// headings.
-    fn original_inputs(&self) -> Vec<NodeInput<'_>> {
-        let sampled: Vec<&[f32]> = self.channels.iter().map(|c| c.samples.as_slice()).collect();
-        let kept: Vec<&Track> = self.kept.iter().map(|k| &**k).collect();
-        inputs(
-            &self.tree,
-            &self.targets,
-            &self.channels,
-            &sampled,
-            &interpolations(&kept),
-            &self.headings,
-            &self.original_headings,
-        )
-    }
-
-    /// The original pose `original` drives ([`WorldSearch::original_inputs`]), to measure a
-    /// candidate against.
-    fn reference<'r>(&'r self, original: &'r [NodeInput<'r>]) -> Reference<'r> {
-        Reference {
-            tree: &self.tree,
-            inputs: original,
-            times: &self.times,
-        }
     }
 
     /// Every node origin and vertex of `probe` posed by the original and by `tracks` (one per
