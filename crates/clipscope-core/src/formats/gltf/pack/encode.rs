@@ -493,15 +493,16 @@ mod tests {
         encode_attributes(bytes, *stride).len()
     }
 
-    #[test]
-    fn grid_times_are_stored_exactly_in_the_fewest_bytes() {
+    /// `n` keys on a 1/32 s grid with irregular gaps, as a grid reduction keeps them, packed
+    /// with meshopt: exact, through the exponential filter, and in no more bytes than any
+    /// count of bits that keeps them exact takes.
+    fn grid_times_take_the_fewest_bytes(n: u32) -> (Vec<f32>, Packed) {
         let packing = Packing {
             meshopt: true,
             ..Packing::default()
         };
-        // Keys on a 1/32 s grid with irregular gaps, as a grid reduction keeps them.
         let mut g = 0u32;
-        let grid: Vec<f32> = (0..2000)
+        let grid: Vec<f32> = (0..n)
             .map(|k| {
                 g += 1 + (k * 7 % 5);
                 g as f32 / 32.0
@@ -511,16 +512,23 @@ mod tests {
         assert_eq!(f32s(&p.bytes), grid, "exact");
         let (_, stride, filter) = p.codec.clone().unwrap();
         assert_eq!((stride, filter), (4, Filter::Exponential));
-        // No count of bits that keeps them exact takes fewer bytes.
         for bits in 1..=24 {
             let words = filter_exponential(&grid, 1, bits);
             if keeps(&grid, &words, 0.0, true) {
-                assert!(
-                    size(&p) <= encode_attributes(&words, 4).len(),
-                    "{bits} bits"
-                );
+                let fewest = encode_attributes(&words, 4).len();
+                assert!(size(&p) <= fewest, "{bits} bits");
             }
         }
+        (grid, p)
+    }
+
+    #[test]
+    fn grid_times_are_stored_exactly_in_the_fewest_bytes() {
+        let packing = Packing {
+            meshopt: true,
+            ..Packing::default()
+        };
+        let (grid, p) = grid_times_take_the_fewest_bytes(2000);
         // Keys mostly two grid steps apart (a root resampled at 16 Hz): half the step in the
         // low byte's top bit, which seldom changes, and a step of one in the next byte, which
         // the codec stores in 2 bits, rather than steps of two in 4 bits.
@@ -577,28 +585,7 @@ mod tests {
         assert!(8_960 + SAMPLE_WINDOW <= n && n - (8_960 + SAMPLE_WINDOW) < 256);
         // Long grid times still get the bits that compress them best on the whole column
         // here (every window alike).
-        let packing = Packing {
-            meshopt: true,
-            ..Packing::default()
-        };
-        let mut g = 0u32;
-        let grid: Vec<f32> = (0..12_000)
-            .map(|k| {
-                g += 1 + (k * 7 % 5);
-                g as f32 / 32.0
-            })
-            .collect();
-        let p = pack(&grid, 1, Role::Input, &packing);
-        assert_eq!(f32s(&p.bytes), grid, "exact");
-        for bits in 1..=24 {
-            let words = filter_exponential(&grid, 1, bits);
-            if keeps(&grid, &words, 0.0, true) {
-                assert!(
-                    size(&p) <= encode_attributes(&words, 4).len(),
-                    "{bits} bits"
-                );
-            }
-        }
+        grid_times_take_the_fewest_bytes(12_000);
     }
 
     #[test]
