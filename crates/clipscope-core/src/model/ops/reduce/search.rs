@@ -252,7 +252,7 @@ impl<'c> WorldSearch<'c> {
         let reference = self.reference(&original);
         let (chunks, pieces) = match limits.filter(|_| mendable && samples == usize::MAX) {
             Some(limits) => {
-                let (chunks, pieces) = self.measure_in_pieces(&inputs, limits);
+                let (chunks, pieces) = self.measure_in_pieces(&reference, &inputs, limits);
                 (chunks, Some((pieces, limits)))
             }
             None => {
@@ -742,7 +742,7 @@ struct Attempt {
     tolerances: Vec<f64>,
     /// Each channel's fit.
     outcomes: Vec<Outcome>,
-    /// The comparison chunk by chunk (see [`Reference::chunks`]).
+    /// The comparison chunk by chunk (see [`Reference::chunks`](super::world::Reference::chunks)).
     chunks: Vec<Chunk>,
     /// The whole pose's error.
     error: WorldError,

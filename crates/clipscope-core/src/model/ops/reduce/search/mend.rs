@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::{Attempt, CHUNK, Chunk, FINE_GRID, WorldSearch, inputs, within};
 use crate::model::ops::reduce::channel::{Metric, sample_numbers};
-use crate::model::ops::reduce::world::{NodeInput, Overshoot, join};
+use crate::model::ops::reduce::world::{NodeInput, Overshoot, Reference, join};
 use crate::model::{Interpolation, Track, Values};
 
 /// Rounds of keys a mend adds at most before it gives up.
@@ -215,20 +215,19 @@ impl WorldSearch<'_> {
         )
     }
 
-    /// The comparison of the pose `inputs` drive, chunk by chunk as
-    /// [`Reference::chunks`](crate::model::ops::reduce::world::Reference::chunks) gives it
+    /// The comparison against `reference` of the pose `inputs` drive, chunk by chunk as
+    /// [`Reference::chunks`] gives it
     /// (angles included), measured in pieces with each piece's overshoots of `limits`: what a
     /// full try that a mend may follow measures, so the mend finds where it strays without
     /// posing it again.
     pub(super) fn measure_in_pieces(
         &self,
+        reference: &Reference,
         inputs: &[NodeInput],
         (budget, angle_budget): Limits,
     ) -> (Vec<Chunk>, Pieces) {
-        let samples = self.times.len();
+        let samples = reference.samples();
         let pieces = samples.div_ceil(PIECE);
-        let original = self.original_inputs();
-        let reference = self.reference(&original);
         let measured: Vec<(Chunk, Vec<Piece>)> = (0..samples.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
