@@ -157,11 +157,12 @@ pub fn parse_fps(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Lets go of a document the command has finished with, without freeing it piece by piece: the
-/// process exits right after, and the operating system reclaims a big document's memory at once
-/// far faster than the allocator returns it track by track (a few milliseconds on large takes).
-pub fn release(doc: Document) {
-    std::mem::forget(doc);
+/// Lets go of what a command has finished with (its documents, a reduction's attempt), without
+/// freeing it piece by piece: the process exits right after, and the operating system reclaims
+/// a big document's memory at once far faster than the allocator returns it track by track and
+/// trims its heap (a few milliseconds on large takes).
+pub fn release<T>(finished: T) {
+    std::mem::forget(finished);
 }
 
 pub use clipscope_core::text::thousands;

@@ -200,7 +200,7 @@ pub fn run(args: Args, read: &ReadOptions) -> Outcome {
     if let Some(note) = note {
         eprintln!("clipscope: reduce: {note}");
     }
-    output::release(doc);
+    output::release((doc, attempt));
     Ok(ExitCode::SUCCESS)
 }
 
