@@ -48,17 +48,18 @@ pub(crate) fn convert_with(
     let vs = track.value_size();
     let values = track.values.as_numbers().unwrap_or_default().to_vec();
     let mut notes = Vec::new();
-    let plain = |sampling| Keys {
+    // The keys as they are, taking `values` (each path below makes its keys once).
+    let plain = |sampling, values| Keys {
         sampling,
         times: track.times.clone(),
-        values: values.clone(),
+        values,
         tangents: None,
         width: vs,
     };
     let mut keys = match Track::resolve_interpolation(track.kind, Some(track.interpolation)) {
-        Interpolation::Discrete => plain(Sampling::Step),
-        Interpolation::Linear => plain(Sampling::Linear),
-        _ if track.len() < 2 => plain(Sampling::Linear),
+        Interpolation::Discrete => plain(Sampling::Step, values),
+        Interpolation::Linear => plain(Sampling::Linear, values),
+        _ if track.len() < 2 => plain(Sampling::Linear, values),
         Interpolation::Smooth => {
             let tangents = track.fitted_tangents();
             match from_tangents(&track.times, &values, &tangents, vs) {
@@ -70,7 +71,7 @@ pub(crate) fn convert_with(
                     );
                     Keys {
                         tangents: Some(t),
-                        ..plain(Sampling::CubicSpline)
+                        ..plain(Sampling::CubicSpline, values)
                     }
                 }
                 Err(_) => baked(track, &mut notes, "smooth interpolation"),
@@ -83,7 +84,7 @@ pub(crate) fn convert_with(
                     match from_tangents(&track.times, &values, t, vs) {
                         Ok(t) => Keys {
                             tangents: Some(t),
-                            ..plain(Sampling::CubicSpline)
+                            ..plain(Sampling::CubicSpline, values)
                         },
                         Err(k) => {
                             let why = format!(
@@ -100,7 +101,7 @@ pub(crate) fn convert_with(
                     }
                 }
                 // three.js draws a bezier track without (enough) handles linearly.
-                _ => plain(Sampling::Linear),
+                _ => plain(Sampling::Linear, values),
             }
         }
     };

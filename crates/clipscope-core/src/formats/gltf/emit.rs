@@ -99,6 +99,9 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
                 (key, input, output)
             })
             .collect();
+        // Room for every view at once: appended one by one, a long take's megabytes would be
+        // copied again each time the buffer grows.
+        bin.reserve(ready.iter().map(|(_, i, o)| i.len() + o.len()).sum());
         for (c, (key, input, output)) in a.channels.iter().zip(ready) {
             let input = *inputs.entry(key).or_insert_with(|| bin.append(input, None));
             let output = bin.append(output, None);

@@ -17,6 +17,7 @@
 
 use super::codec::{Filter, encode_attributes, filter_exponential, filter_quaternions, unfilter};
 use crate::formats::Packing;
+use crate::formats::gltf::bin::le_bytes;
 
 /// What an animation accessor holds, from the samplers and channels that use it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +63,7 @@ pub(crate) const UNSIGNED_SHORT: u32 = 5123;
 
 /// Packs `values` (`n` per element, in `role`) as `packing` asks.
 pub(crate) fn pack(values: &[f32], n: usize, role: Role, packing: &Packing) -> Packed {
-    let floats = || {
-        values
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect::<Vec<u8>>()
-    };
+    let floats = || le_bytes(values);
     let plain = || {
         let bytes = floats();
         let codec = (packing.meshopt && n * 4 <= 256).then(|| (bytes.clone(), n * 4, Filter::None));
