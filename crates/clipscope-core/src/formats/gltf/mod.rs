@@ -55,6 +55,7 @@ pub(crate) mod patch;
 pub(crate) mod plan;
 pub(crate) mod pointer;
 pub(crate) mod read;
+pub(crate) mod read_clips;
 pub(crate) mod rules;
 pub(crate) mod schema;
 pub(crate) mod skeleton;
@@ -81,9 +82,9 @@ pub(crate) struct GltfSource {
     pub buffers: Vec<Vec<u8>>,
     /// The track name of every node (see [`names`]).
     pub node_names: Vec<String>,
-    /// The clips as read: when the document's clips still equal them, the animations are
-    /// written back verbatim.
-    pub clips: Vec<Clip>,
+    /// The clips as read: when the document's clips still equal them
+    /// ([`GltfSource::holds`]), the animations are written back verbatim.
+    pub clips: read_clips::ReadClips,
     /// Channels that gave no track (paths glTF does not define, no target, or found broken by
     /// the lenient read's checks), as `animations[a].channels[c]` paths: lost if the
     /// animations are rewritten.
@@ -91,6 +92,14 @@ pub(crate) struct GltfSource {
     /// The codes of glTF's rules the file's animation data breaks, once checked
     /// ([`plan::broken_animation_data`]).
     pub broken: std::sync::OnceLock<Vec<String>>,
+}
+
+impl GltfSource {
+    /// Whether `clips` are the clips the file was read as (so its animations can be written
+    /// back verbatim).
+    pub(crate) fn holds(&self, clips: &[Clip]) -> bool {
+        self.clips.equal(clips, || read::decode_clips(self))
+    }
 }
 
 /// The glTF format `bytes` are in, by content: the GLB magic `glTF`, or a JSON object whose

@@ -33,12 +33,13 @@ use serde_json::{Map, Value};
 use super::accessor::{Decoded, decode};
 use super::check::Checked;
 use super::glb::split;
+use super::read_clips::ReadClips;
 use super::schema::{GltfJson, Parsed, SamplerJson, parse, target_names};
 use super::{GltfSource, mesh, names, pointer, skeleton};
 use crate::formats::codec::{Input, Steps};
 use crate::formats::document::{Source, Unread};
 use crate::formats::json::Located;
-use crate::formats::{Document, Format, ReadError};
+use crate::formats::{Document, Format, LoadProgress, ReadError, ReadOptions};
 use crate::model::{Clip, Extras, Interpolation, Track, TrackKind};
 
 /// Strict (the first problem stops the read) or lenient (for `validate`).
@@ -93,25 +94,13 @@ pub(crate) fn build(
     let Parsed { json: typed, root } = parsed;
     let json = &typed;
     let node_names = names::node_names(&json.nodes);
-    let channels = json.animations.iter().map(|a| a.channels.len()).sum();
-    let mut steps = input.steps(channels);
-    let mut clips = Vec::with_capacity(json.animations.len());
     let mut found = Found::default();
-    let raw_animations = root.get("animations").and_then(Value::as_array);
-    for a in 0..json.animations.len() {
-        let raw = raw_animations
-            .and_then(|arr| arr.get(a))
-            .and_then(Value::as_object);
-        let ctx = AnimationCtx {
-            json,
-            buffers: &buffers,
-            node_names: &node_names,
-            a,
-            raw,
-            mode,
-        };
-        clips.push(ctx.read(&mut found, &mut steps)?);
-    }
+    let clips = read_clips(
+        input,
+        (json, &root, &buffers, &node_names),
+        mode,
+        &mut found,
+    )?;
     let (skeleton, mesh) = match mode {
         Mode::Strict => (
             skeleton::skeleton(json, &node_names, &HashSet::new())?,
@@ -136,7 +125,11 @@ pub(crate) fn build(
         json: typed,
         buffers,
         node_names,
-        clips: copy_clips(&clips),
+        clips: match mode {
+            Mode::Strict => ReadClips::later(&clips),
+            // The lenient read's checks are not kept to repeat: the clips are copied.
+            Mode::Lenient(_) => ReadClips::copied(copy_clips(&clips)),
+        },
         skipped_channels: found.skipped,
         broken: Default::default(),
     };
@@ -154,6 +147,57 @@ pub(crate) fn build(
         },
         unstored: found.unstored,
     })
+}
+
+/// The parts of a glTF file its clips are read from: the typed JSON, the JSON as written, the
+/// buffers' bytes and every node's track name.
+type ClipSources<'a> = (
+    &'a GltfJson,
+    &'a Map<String, Value>,
+    &'a [Vec<u8>],
+    &'a [String],
+);
+
+/// Every animation of the file as a clip, in order; progress advances channel by channel.
+fn read_clips(
+    input: &Input<'_>,
+    (json, root, buffers, node_names): ClipSources<'_>,
+    mode: Mode<'_>,
+    found: &mut Found,
+) -> Result<Vec<Clip>, Located> {
+    let channels = json.animations.iter().map(|a| a.channels.len()).sum();
+    let mut steps = input.steps(channels);
+    let mut clips = Vec::with_capacity(json.animations.len());
+    let raw_animations = root.get("animations").and_then(Value::as_array);
+    for a in 0..json.animations.len() {
+        let raw = raw_animations
+            .and_then(|arr| arr.get(a))
+            .and_then(Value::as_object);
+        let ctx = AnimationCtx {
+            json,
+            buffers,
+            node_names,
+            a,
+            raw,
+            mode,
+        };
+        clips.push(ctx.read(found, &mut steps)?);
+    }
+    Ok(clips)
+}
+
+/// The clips a strict read of `src`'s file made, decoded again from what the source keeps
+/// (see [`ReadClips`]); empty if they no longer decode, which no document then equals.
+pub(crate) fn decode_clips(src: &GltfSource) -> Vec<Clip> {
+    let (options, progress) = (ReadOptions::default(), LoadProgress::new());
+    let input = Input {
+        bytes: &[],
+        file: Path::new(""),
+        options: &options,
+        progress: &progress,
+    };
+    let sources = (&src.json, &src.root, &src.buffers[..], &src.node_names[..]);
+    read_clips(&input, sources, Mode::Strict, &mut Found::default()).unwrap_or_default()
 }
 
 /// A copy of `clips` for the source to compare against, each clip's tracks copied on the

@@ -213,7 +213,7 @@ fn check_animation_data(src: &GltfSource) -> Vec<String> {
 /// Whether writing `doc` back into its glTF file `src` keeps the file's animations as they
 /// are: its clips are unchanged and the file's animation data breaks none of glTF's rules.
 pub(crate) fn keeps_animations(doc: &Document, src: &GltfSource) -> bool {
-    doc.clips == src.clips && broken_animation_data(src).is_empty()
+    src.holds(&doc.clips) && broken_animation_data(src).is_empty()
 }
 
 /// Plans writing `doc` as glTF (see the module docs), after [`adapt_clips`].
@@ -299,7 +299,7 @@ pub(crate) fn refuse(doc: &Document, errors: &[String]) -> Result<(), NotWritabl
 pub(crate) fn losses(doc: &Document) -> Vec<String> {
     if let Some(src) = base(doc) {
         let broken = broken_animation_data(src);
-        if src.clips == doc.clips && broken.is_empty() {
+        if src.holds(&doc.clips) && broken.is_empty() {
             return Vec::new();
         }
         let mut notes = plan(doc).notes;
