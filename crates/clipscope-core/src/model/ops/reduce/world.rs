@@ -120,7 +120,7 @@ pub(crate) fn evaluate(tree: &Tree, inputs: &[NodeInput], times: &[f64]) -> Worl
                     for (lane, &s) in group[..count].iter().enumerate() {
                         let at = (s - first) * n;
                         for j in 0..n {
-                            bases[at + j] = pose.base[j][lane];
+                            bases[at + j] = pose.base(lane, j);
                             rotations[at + j] =
                                 normalized(pose.rotation(lane, j)).map(|v| v as f32);
                         }
@@ -148,12 +148,12 @@ pub(crate) struct Pose {
     world: Vec<Affines>,
     /// Each node's world rotation (3D nodes; a layer keeps its parent's), not yet scaled to
     /// unit length: the product of its chain's local rotations as they are. Most are measured
-    /// without the root that scaling takes ([`scaled_rotation_angle_above`]).
+    /// without the root that scaling takes ([`scaled_rotation_angle_above_by`]).
     rotation: Vec<Quats>,
-    /// Each node's first point in each lane.
-    base: Vec<[[f64; 3]; LANES]>,
-    /// The offsets of every node's other points from its first, nodes in order, in each lane.
-    offsets: Vec<[[f64; 3]; LANES]>,
+    /// Each node's first point, in lanes.
+    base: Vec<Vec3s>,
+    /// The offsets of every node's other points from its first, nodes in order, in lanes.
+    offsets: Vec<Vec3s>,
     /// Each node's first point, `None` at its origin (then it is the translation).
     firsts: Vec<Option<Vec3s>>,
     /// Every node's other points as offsets from its first, nodes in order: one along an axis
@@ -205,8 +205,8 @@ impl Pose {
         Pose {
             world: vec![Affines::splat(&DAffine3::IDENTITY); n],
             rotation: vec![IDENTITY; n],
-            base: vec![[[0.0; 3]; LANES]; n],
-            offsets: vec![[[0.0; 3]; LANES]; extra],
+            base: vec![[Lanes::splat(0.0); 3]; n],
+            offsets: vec![[Lanes::splat(0.0); 3]; extra],
             firsts,
             arms,
         }
@@ -215,6 +215,11 @@ impl Pose {
     /// Node `j`'s world transform in lane `lane`.
     pub fn world(&self, lane: usize, j: usize) -> DAffine3 {
         self.world[j].lane(lane)
+    }
+
+    /// Node `j`'s first point in lane `lane`.
+    fn base(&self, lane: usize, j: usize) -> [f64; 3] {
+        self.base[j].map(|v| v.0[lane])
     }
 
     /// Node `j`'s world rotation in lane `lane`: its chain's product, not yet scaled to unit
@@ -257,11 +262,6 @@ impl Pose {
                 };
             }
         }
-        // Each lane's vector.
-        #[inline(always)]
-        fn by_lane(v: &Vec3s) -> [[f64; 3]; LANES] {
-            std::array::from_fn(|l| v.map(|v| v.0[l]))
-        }
         // Points, in node order (the order offsets are stored in).
         let mut arms = self.arms.iter().zip(&mut self.offsets);
         for (j, points) in tree.points.iter().enumerate() {
@@ -276,13 +276,13 @@ impl Pose {
                     std::array::from_fn(|r| v[r] + w.translation[r])
                 }
             };
-            self.base[j] = by_lane(&base);
+            self.base[j] = base;
             for (arm, slot) in arms.by_ref().take(points.len() - 1) {
                 let offset = match arm {
                     Arm::Axis(k, length) => w.axes[*k].map(|v| v * *length),
                     Arm::Any(d) => w.transform_vector(d),
                 };
-                *slot = by_lane(&offset);
+                *slot = offset;
             }
         }
     }
@@ -553,6 +553,15 @@ fn normalized(q: [f64; 4]) -> [f64; 4] {
     }
 }
 
+/// [`scaled_rotation_angle_above_by`] of `a` and `b`.
+#[cfg(test)]
+pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) -> Option<f64> {
+    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3];
+    let b2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
+    scaled_rotation_angle_above_by((dot, a2, b2), || (*a, *b), floor)
+}
+
 /// [`unit_rotation_angle_above`] of `a` (unit length) and `b` scaled to unit length, without
 /// scaling `b` (a root and a division) where the angle clearly stays at or under `floor`.
 ///
@@ -562,11 +571,15 @@ fn normalized(q: [f64; 4]) -> [f64; 4] {
 /// squared, so neither a root nor a division is needed. The limit is taken a millionth and
 /// 1e-14 stricter, past this form's rounding (about 1e-15 on terms near 2), so it never skips
 /// a pair the exact test keeps.
+///
+/// Given `a·b`, `‖a‖²` and `‖b‖²` (worked out for several samples at once), and `a` and `b`
+/// themselves, asked for only when the angle must be worked out.
 #[inline]
-pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64) -> Option<f64> {
-    let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    let a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3];
-    let b2 = b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3];
+pub(crate) fn scaled_rotation_angle_above_by(
+    (dot, a2, b2): (f64, f64, f64),
+    ends: impl FnOnce() -> ([f64; 4], [f64; 4]),
+    floor: f64,
+) -> Option<f64> {
     if !(b2 > 0.0 && b2.is_finite()) {
         // A chain that has lost its length: as far from `a` as a turn can be.
         return Some(std::f64::consts::PI);
@@ -578,7 +591,8 @@ pub(crate) fn scaled_rotation_angle_above(a: &[f64; 4], b: &[f64; 4], floor: f64
             return None;
         }
     }
-    unit_rotation_angle_above(a, &normalized(*b), floor)
+    let (a, b) = ends();
+    unit_rotation_angle_above(&a, &normalized(b), floor)
 }
 
 #[cfg(test)]
@@ -791,7 +805,7 @@ mod tests {
             for j in 0..2 {
                 assert_eq!(lanes.world(1, j), first.world(0, j));
                 assert_eq!(lanes.rotation(1, j), first.rotation(0, j));
-                assert_eq!(lanes.base[j][1], first.base[j][0]);
+                assert_eq!(lanes.base(1, j), first.base(0, j));
             }
             let hip_unit = normalized(euler_xyz(x, y, z));
             let knee_unit = normalized(knee_q);

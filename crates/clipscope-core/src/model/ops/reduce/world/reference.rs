@@ -8,9 +8,9 @@
 
 use rayon::prelude::*;
 
-use super::lanes::{LANES, normalized_lanes};
+use super::lanes::{LANES, Lanes, Quats, normalized_lanes};
 use super::{CHUNK, Chunk, NodeInput, Overshoot, PerNode, Pose, WorldError, join, lane_groups};
-use super::{Local, Tree, scaled_rotation_angle_above};
+use super::{Local, Tree, scaled_rotation_angle_above_by};
 
 /// The original pose of `tree`, driven by `inputs` at the sample `times`, to compare
 /// candidates with.
@@ -22,6 +22,30 @@ pub(crate) struct Reference<'r> {
     pub inputs: &'r [NodeInput<'r>],
     /// The sample times.
     pub times: &'r [f64],
+}
+
+/// How far apart a node is in the original and the candidate, in each lane: the largest
+/// squared distance of its points and which point it is at (0 the first), and what the angle
+/// between its world rotations is worked out from (the original's rotation `a`, unit length,
+/// and the candidate's `b`: `a·b`, `‖a‖²` and `‖b‖²`).
+#[derive(Debug, Clone, Copy)]
+struct Apart {
+    /// The largest squared distance.
+    d2: Lanes,
+    /// The point it is at.
+    point: [usize; LANES],
+    /// `a·b`, `‖a‖²` and `‖b‖²` of the rotations.
+    turn: [Lanes; 3],
+}
+
+impl Default for Apart {
+    fn default() -> Apart {
+        Apart {
+            d2: Lanes::splat(0.0),
+            point: [0; LANES],
+            turn: [Lanes::splat(0.0); 3],
+        }
+    }
 }
 
 /// The original and a candidate posed at the same samples.
@@ -65,11 +89,14 @@ impl Reference<'_> {
                 let mut poses = self.poses();
                 let mut out = WorldError::default();
                 let mut per_node = vec![(0.0f64, 0.0f64); n];
+                let mut apart = vec![Apart::default(); n];
                 let first = chunk * CHUNK;
                 for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
                     self.solve(&mut poses, inputs, group, angles);
+                    self.apart(&poses, &mut apart, angles);
                     for (lane, &s) in group[..count].iter().enumerate() {
-                        self.compare_sample(&poses, lane, s, angles, &mut out, &mut per_node);
+                        let at = (lane, s, &apart[..]);
+                        self.compare_sample(&poses, at, angles, &mut out, &mut per_node);
                     }
                 }
                 (out, per_node)
@@ -101,8 +128,10 @@ impl Reference<'_> {
         let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); n];
         let mut sample = vec![(0.0f64, 0.0f64); n];
+        let mut apart = vec![Apart::default(); n];
         for (group, count) in lane_groups(samples.start..samples.end.min(self.samples())) {
             self.solve(&mut poses, inputs, group, true);
+            self.apart(&poses, &mut apart, true);
             for (lane, &s) in group[..count].iter().enumerate() {
                 // Distances and angles at or under the node's largest so far (or the limit,
                 // if lower) are not worked out: they change neither, and stand at that floor.
@@ -110,7 +139,8 @@ impl Reference<'_> {
                     *slot = (d.min(distance), angle.map_or(a, |limit| a.min(limit)));
                 }
                 let mut worst = WorldError::default();
-                self.compare_sample(&poses, lane, s, true, &mut worst, &mut sample);
+                let at = (lane, s, &apart[..]);
+                self.compare_sample(&poses, at, true, &mut worst, &mut sample);
                 if worst.distance > out.distance {
                     out.distance = worst.distance;
                     out.worst = worst.worst;
@@ -152,49 +182,70 @@ impl Reference<'_> {
         }
     }
 
-    /// Compares the candidate with the original at sample `s` (lane `lane` of `poses`),
-    /// raising `out` and `per_node`.
+    /// How far apart the candidate's points are from the original's at every node, in every
+    /// lane of `poses` ([`Apart`]): worked out for all lanes at once, the arithmetic of each
+    /// lane exactly as for its sample alone.
+    fn apart(&self, poses: &Poses, apart: &mut [Apart], angles: bool) {
+        let (a, b) = (&poses.original, &poses.candidate);
+        // Where the node's offsets start among every node's.
+        let mut first = 0;
+        for (j, slot) in apart.iter_mut().enumerate() {
+            if angles {
+                let (qa, qb) = (&a.rotation[j], &b.rotation[j]);
+                let dot =
+                    |x: &Quats, y: &Quats| x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3];
+                slot.turn = [dot(qa, qb), dot(qa, qa), dot(qb, qb)];
+            }
+            let count = self.tree.points[j].len();
+            let offsets = first..first + count.saturating_sub(1);
+            first = offsets.end;
+            if count == 0 {
+                continue;
+            }
+            let (oa, ob) = (&a.base[j], &b.base[j]);
+            let o: [Lanes; 3] = std::array::from_fn(|c| ob[c] - oa[c]);
+            let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
+            let mut point = [0; LANES];
+            for (k, (aa, ab)) in a.offsets[offsets.clone()]
+                .iter()
+                .zip(&b.offsets[offsets])
+                .enumerate()
+            {
+                let mut e = Lanes::splat(0.0);
+                for c in 0..3 {
+                    let diff = o[c] + (ab[c] - aa[c]);
+                    e = e + diff * diff;
+                }
+                for l in 0..LANES {
+                    if e.0[l] > d2.0[l] {
+                        d2.0[l] = e.0[l];
+                        point[l] = k + 1;
+                    }
+                }
+            }
+            slot.d2 = d2;
+            slot.point = point;
+        }
+    }
+
+    /// Compares the candidate with the original at sample `s` (lane `lane` of `poses`, whose
+    /// points are `apart`), raising `out` and `per_node`.
     fn compare_sample(
         &self,
         poses: &Poses,
-        lane: usize,
-        s: usize,
+        (lane, s, apart): (usize, usize, &[Apart]),
         angles: bool,
         out: &mut WorldError,
         per_node: &mut [(f64, f64)],
     ) {
-        // Checked once here, not at every point read below.
+        // Checked once here, not at every node read below.
         assert!(lane < LANES, "lane {lane} of {LANES}");
         let (a, b) = (&poses.original, &poses.candidate);
         let tree = self.tree;
         let time = self.times[s];
-        // Where the node's offsets start among every node's.
-        let mut first = 0;
-        for (j, slot) in per_node.iter_mut().enumerate() {
-            let count = tree.points[j].len();
-            let offsets = first..first + count.saturating_sub(1);
-            first = offsets.end;
-            if count > 0 && tree.seen(j, time) {
-                let (oa, ob) = (a.base[j][lane], b.base[j][lane]);
-                let o = [ob[0] - oa[0], ob[1] - oa[1], ob[2] - oa[2]];
-                let mut d2 = o[0] * o[0] + o[1] * o[1] + o[2] * o[2];
-                let mut point = 0;
-                for (k, (aa, ab)) in a.offsets[offsets.clone()]
-                    .iter()
-                    .zip(&b.offsets[offsets])
-                    .enumerate()
-                {
-                    let (aa, ab) = (&aa[lane], &ab[lane]);
-                    let mut e = 0.0;
-                    for c in 0..3 {
-                        let diff = o[c] + (ab[c] - aa[c]);
-                        e += diff * diff;
-                    }
-                    if e > d2 {
-                        d2 = e;
-                        point = k + 1;
-                    }
-                }
+        for (j, (slot, apart)) in per_node.iter_mut().zip(apart).enumerate() {
+            if !tree.points[j].is_empty() && tree.seen(j, time) {
+                let (mut d2, point) = (apart.d2.0[lane], apart.point[lane]);
                 if d2.is_nan() {
                     d2 = f64::INFINITY;
                 }
@@ -211,8 +262,11 @@ impl Reference<'_> {
             }
             if angles
                 && matches!(tree.local[j], Local::Trs { .. })
-                && let Some(angle) =
-                    scaled_rotation_angle_above(&a.rotation(lane, j), &b.rotation(lane, j), slot.1)
+                && let Some(angle) = scaled_rotation_angle_above_by(
+                    apart.turn.map(|v| v.0[lane]).into(),
+                    || (a.rotation(lane, j), b.rotation(lane, j)),
+                    slot.1,
+                )
             {
                 out.angle = out.angle.max(angle);
                 slot.1 = slot.1.max(angle);
