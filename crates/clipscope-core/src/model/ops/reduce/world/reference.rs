@@ -216,10 +216,10 @@ impl Reference<'_> {
                     let diff = o[c] + (ab[c] - aa[c]);
                     e = e + diff * diff;
                 }
-                for l in 0..LANES {
-                    if e.0[l] > d2.0[l] {
-                        d2.0[l] = e.0[l];
-                        point[l] = k + 1;
+                for ((e, d2), point) in e.0.iter().zip(&mut d2.0).zip(&mut point) {
+                    if *e > *d2 {
+                        *d2 = *e;
+                        *point = k + 1;
                     }
                 }
             }
