@@ -431,6 +431,33 @@ mod tests {
     }
 
     #[test]
+    fn exact_times_skip_only_bit_counts_that_take_more_bytes() {
+        // Reductions' key times on the 1/32 s grid: every key, or gaps of a few steps, over a
+        // minute and over ten; the counts skipped never take fewer bytes than the choice.
+        let mut rng = clipscope_test_support::rng::Rng::new(3);
+        for (keys, most_gap) in [(1920, 1), (2000, 4), (19_200, 1), (8000, 3), (3000, 12)] {
+            let mut step = 0u32;
+            let times: Vec<f32> = (0..keys)
+                .map(|_| {
+                    step += 1 + (rng.next_u64() % most_gap) as u32;
+                    step as f32 / 32.0
+                })
+                .collect();
+            let chosen = exact_times(&times).unwrap();
+            let every = (1..=24)
+                .map(|bits| filter_exponential(&times, 1, bits))
+                .filter(|words| keeps(&times, words, 0.0, true))
+                .min_by_key(|words| sampled_size(words))
+                .unwrap();
+            assert_eq!(
+                sampled_size(&chosen),
+                sampled_size(&every),
+                "{keys} keys, gaps up to {most_gap}"
+            );
+        }
+    }
+
+    #[test]
     fn times_on_a_power_of_two_grid_are_known_to_read_back_exactly_without_packing() {
         let packing = quantized();
         let grid: Vec<f32> = (0..2000).map(|k| (k * 3) as f32 / 64.0).collect();
