@@ -26,6 +26,7 @@ mod mend;
 mod original;
 mod played;
 mod polish;
+mod schedule;
 mod shares;
 mod variants;
 
@@ -33,6 +34,7 @@ use grids::{Fits, Grid, Grids, Hint};
 use mend::{Limits, Pieces};
 use played::Played;
 use polish::MEND_REACH;
+use schedule::Costs;
 use shares::shares;
 use variants::Variants;
 
@@ -74,6 +76,8 @@ pub(crate) struct WorldSearch<'c> {
     /// The try the last search chose, with its comparison chunk by chunk: measuring a
     /// reduction that plays exactly as tried reuses it ([`WorldSearch::measure`]).
     tried: Mutex<Option<Arc<Tried>>>,
+    /// What each channel's fit took in the last try, to fit the longest first in the next.
+    costs: Costs,
 }
 
 /// A joint track prepared for the search: its index in the clip, its joint and property, its
@@ -190,6 +194,7 @@ impl<'c> WorldSearch<'c> {
             curves: options.curves,
             stored: options.stored.clone(),
             tried: Mutex::new(None),
+            costs: Costs::default(),
         }
     }
 
@@ -220,12 +225,13 @@ impl<'c> WorldSearch<'c> {
         limits: Option<Limits>,
         grids: Grids,
     ) -> Attempt {
-        let (outcomes, chosen): (Vec<Outcome>, Vec<Option<Hint>>) = (0..channels.len())
-            .into_par_iter()
-            .map(|i| {
+        let (outcomes, chosen): (Vec<Outcome>, Vec<Option<Hint>>) = self
+            .costs
+            .run(channels.len(), |i| {
                 let (outcome, grid) = self.fit_one(i, &channels[i], tolerances[i], grids);
                 (outcome.played(&channels[i]), grid)
             })
+            .into_iter()
             .unzip();
         let slices: Vec<&[f32]> = outcomes
             .iter()
