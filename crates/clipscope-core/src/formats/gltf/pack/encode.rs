@@ -335,11 +335,10 @@ fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_
     // those counts are not tried when the fewest (or one less) keeps the times exact.
     let low = *counts.start()..=fewest.min(*counts.end());
     let first: Vec<Vec<u8>> = low.clone().filter_map(exact).collect();
-    let skipped = match first.is_empty() {
-        true => 1..=0,
-        false => low.end() + 1..=fewest + BYTE_STEP_BITS - 1,
-    };
-    let rest = counts.filter(move |b| !low.contains(b) && !skipped.contains(b));
+    let skipped = (!first.is_empty()).then(|| low.end() + 1..=fewest + BYTE_STEP_BITS - 1);
+    let rest = counts.filter(move |b| {
+        !low.contains(b) && !skipped.as_ref().is_some_and(|skipped| skipped.contains(b))
+    });
     Some(first.into_iter().chain(rest.filter_map(exact)))
 }
 
