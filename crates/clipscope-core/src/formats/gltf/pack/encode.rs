@@ -331,22 +331,25 @@ fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_
         let words = filter_exponential(values, 1, bits);
         keeps(values, &words, 0.0, true).then_some(words)
     };
-    // Past the fewest, a bit only moves the grid step along the low byte until it fills it:
-    // those counts are not tried when the fewest (or one less) keeps the times exact.
-    let low = *counts.start()..=fewest.min(*counts.end());
-    let first: Vec<Vec<u8>> = low.clone().filter_map(exact).collect();
-    let skipped = (!first.is_empty()).then(|| low.end() + 1..=fewest + BYTE_STEP_BITS - 1);
-    let rest = counts.filter(move |b| {
-        !low.contains(b) && !skipped.as_ref().is_some_and(|skipped| skipped.contains(b))
-    });
-    Some(first.into_iter().chain(rest.filter_map(exact)))
+    // Past the first count that keeps the times exact, a bit only moves the grid step along
+    // the low byte until it fills it: the counts that straddle it are not tried.
+    let last = *counts.end();
+    let first = counts
+        .clone()
+        .find_map(|bits| exact(bits).map(|words| (bits, words)));
+    let from = first
+        .as_ref()
+        .map_or(last + 1, |(bits, _)| bits + BYTE_STEP_BITS);
+    let first = first.map(|(_, words)| words);
+    Some(first.into_iter().chain((from..=last).filter_map(exact)))
 }
 
-/// Bits past the fewest at which the first of the counts that line the grid step up with
-/// the word's low byte is tried ([`MORE_EXACT_BITS`] the last): the counts between, whose
-/// step straddles that byte, took more bytes on every column measured (the benchmark's takes
-/// and the shared files' reductions).
-const BYTE_STEP_BITS: i32 = 6;
+/// Bits past the first count that keeps times exact at which the counts that line the grid
+/// step up with the word's low byte start (up to [`MORE_EXACT_BITS`] past the fewest): the
+/// counts between, whose step straddles that byte, took more bytes on every column measured
+/// (the benchmark's takes, the shared files' reductions, random grids). From 6 on, a short
+/// column of the 60 s take at 5 cm lost 16 bytes.
+const BYTE_STEP_BITS: i32 = 5;
 
 /// Whether exponential-filter `words` decode to within `tolerance` of `values` (bit for bit
 /// when it is 0), and when `increasing` to increasing numbers.
@@ -434,7 +437,15 @@ mod tests {
         // Reductions' key times on the 1/32 s grid: every key, or gaps of a few steps, over a
         // minute and over ten; the counts skipped never take fewer bytes than the choice.
         let mut rng = clipscope_test_support::rng::Rng::new(3);
-        for (keys, most_gap) in [(1920, 1), (2000, 4), (19_200, 1), (8000, 3), (3000, 12)] {
+        let cases = [
+            (1920, 1),
+            (2000, 4),
+            (19_200, 1),
+            (8000, 3),
+            (3000, 12),
+            (111, 16),
+        ];
+        for (keys, most_gap) in cases {
             let mut step = 0u32;
             let times: Vec<f32> = (0..keys)
                 .map(|_| {
