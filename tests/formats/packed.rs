@@ -136,6 +136,40 @@ fn compressed_files_read_exactly_what_their_fallback_holds() {
 }
 
 #[test]
+fn a_long_stream_is_compressed_in_two_views_that_read_back_as_one() {
+    // 110 s of 22 joints: over half a megabyte of quaternion words, compressed as two views
+    // (on two threads) that a reader decodes as it decodes one.
+    let doc = mocap::document(110.0, 5, Format::Glb);
+    let bytes = formats::write_bytes(&doc, &packed(true, true, true));
+    let (json, bin) = glb_parts(&bytes);
+    let quaternion_views = json["bufferViews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["extensions"]["EXT_meshopt_compression"]["filter"] == "QUATERNION")
+        .count();
+    assert_eq!(quaternion_views, 2);
+    let mut fallback = json.clone();
+    for view in fallback["bufferViews"].as_array_mut().unwrap() {
+        if let Some(map) = view.as_object_mut() {
+            map.remove("extensions");
+        }
+    }
+    fallback.as_object_mut().unwrap().remove("extensionsUsed");
+    assert_eq!(clips(&bytes), clips(&glb(&fallback, &bin)));
+    // A short take's quaternions stay in one view.
+    let short = formats::write_bytes(
+        &mocap::document(4.0, 5, Format::Glb),
+        &packed(true, true, true),
+    );
+    let (json, _) = glb_parts(&short);
+    let views = json["bufferViews"].as_array().unwrap();
+    let quaternion =
+        |v: &&Value| v["extensions"]["EXT_meshopt_compression"]["filter"] == "QUATERNION";
+    assert_eq!(views.iter().filter(quaternion).count(), 1);
+}
+
+#[test]
 fn quantized_rotations_read_as_normalized_shorts() {
     let doc = mocap::document(2.0, 5, Format::Glb);
     let bytes = formats::write_bytes(&doc, &packed(true, false, false));

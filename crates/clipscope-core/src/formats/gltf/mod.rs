@@ -13,9 +13,10 @@
 //! * the model's [`hermite`](crate::model::hermite) converts CUBICSPLINE in/out tangents
 //!   (derivatives) to the model's bezier handles and back;
 //! * [`names`] gives every node the unique, track-safe name its tracks use;
-//! * [`read`] turns animations into clips, [`skeleton`] and [`mesh`] the node hierarchy and the
-//!   morph mesh into the document's skeleton and mesh, [`model`] the nodes, meshes, skins,
-//!   materials and images into the document's model;
+//! * [`read`] turns animations into clips (and [`read_clips`] keeps what a write-back compares
+//!   a document's clips with), [`skeleton`] and [`mesh`] the node hierarchy and the morph mesh
+//!   into the document's skeleton and mesh, [`model`] the nodes, meshes, skins, materials and
+//!   images into the document's model;
 //! * [`target`] says which node property a track animates, the shared
 //!   [`sampler_keys`](crate::formats::sampler_keys) how its keys become a sampler, [`weights`]
 //!   how one-target morph tracks join into one `weights` channel, and the model's
