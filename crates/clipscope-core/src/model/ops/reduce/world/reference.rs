@@ -54,6 +54,8 @@ struct Poses {
     original: Pose,
     /// The candidate's pose.
     candidate: Pose,
+    /// How far apart they are at each node ([`Reference::apart`]).
+    apart: Vec<Apart>,
 }
 
 impl Reference<'_> {
@@ -89,14 +91,11 @@ impl Reference<'_> {
                 let mut poses = self.poses();
                 let mut out = WorldError::default();
                 let mut per_node = vec![(0.0f64, 0.0f64); n];
-                let mut apart = vec![Apart::default(); n];
                 let first = chunk * CHUNK;
                 for (group, count) in lane_groups(first..(first + CHUNK).min(samples)) {
                     self.solve(&mut poses, inputs, group, angles);
-                    self.apart(&poses, &mut apart, angles);
                     for (lane, &s) in group[..count].iter().enumerate() {
-                        let at = (lane, s, &apart[..]);
-                        self.compare_sample(&poses, at, angles, &mut out, &mut per_node);
+                        self.compare_sample(&poses, lane, s, angles, &mut out, &mut per_node);
                     }
                 }
                 (out, per_node)
@@ -128,10 +127,8 @@ impl Reference<'_> {
         let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); n];
         let mut sample = vec![(0.0f64, 0.0f64); n];
-        let mut apart = vec![Apart::default(); n];
         for (group, count) in lane_groups(samples.start..samples.end.min(self.samples())) {
             self.solve(&mut poses, inputs, group, true);
-            self.apart(&poses, &mut apart, true);
             for (lane, &s) in group[..count].iter().enumerate() {
                 // Distances and angles at or under the node's largest so far (or the limit,
                 // if lower) are not worked out: they change neither, and stand at that floor.
@@ -139,8 +136,7 @@ impl Reference<'_> {
                     *slot = (d.min(distance), angle.map_or(a, |limit| a.min(limit)));
                 }
                 let mut worst = WorldError::default();
-                let at = (lane, s, &apart[..]);
-                self.compare_sample(&poses, at, true, &mut worst, &mut sample);
+                self.compare_sample(&poses, lane, s, true, &mut worst, &mut sample);
                 if worst.distance > out.distance {
                     out.distance = worst.distance;
                     out.worst = worst.worst;
@@ -163,11 +159,12 @@ impl Reference<'_> {
         Poses {
             original: Pose::new(self.tree),
             candidate: Pose::new(self.tree),
+            apart: vec![Apart::default(); self.tree.len()],
         }
     }
 
     /// Poses the original and the candidate `inputs` drive at `group` (world rotations when
-    /// `angles`, the original's scaled to unit length).
+    /// `angles`, the original's scaled to unit length), and how far apart they are.
     fn solve(&self, poses: &mut Poses, inputs: &[NodeInput], group: [usize; LANES], angles: bool) {
         poses
             .original
@@ -180,16 +177,17 @@ impl Reference<'_> {
                 *q = normalized_lanes(*q);
             }
         }
+        self.apart(poses, angles);
     }
 
     /// How far apart the candidate's points are from the original's at every node, in every
     /// lane of `poses` ([`Apart`]): worked out for all lanes at once, the arithmetic of each
     /// lane exactly as for its sample alone.
-    fn apart(&self, poses: &Poses, apart: &mut [Apart], angles: bool) {
+    fn apart(&self, poses: &mut Poses, angles: bool) {
         let (a, b) = (&poses.original, &poses.candidate);
         // Where the node's offsets start among every node's.
         let mut first = 0;
-        for (j, slot) in apart.iter_mut().enumerate() {
+        for (j, slot) in poses.apart.iter_mut().enumerate() {
             if angles {
                 let (qa, qb) = (&a.rotation[j], &b.rotation[j]);
                 let dot =
@@ -228,12 +226,13 @@ impl Reference<'_> {
         }
     }
 
-    /// Compares the candidate with the original at sample `s` (lane `lane` of `poses`, whose
-    /// points are `apart`), raising `out` and `per_node`.
+    /// Compares the candidate with the original at sample `s` (lane `lane` of `poses`),
+    /// raising `out` and `per_node`.
     fn compare_sample(
         &self,
         poses: &Poses,
-        (lane, s, apart): (usize, usize, &[Apart]),
+        lane: usize,
+        s: usize,
         angles: bool,
         out: &mut WorldError,
         per_node: &mut [(f64, f64)],
@@ -243,7 +242,7 @@ impl Reference<'_> {
         let (a, b) = (&poses.original, &poses.candidate);
         let tree = self.tree;
         let time = self.times[s];
-        for (j, (slot, apart)) in per_node.iter_mut().zip(apart).enumerate() {
+        for (j, (slot, apart)) in per_node.iter_mut().zip(&poses.apart).enumerate() {
             if !tree.points[j].is_empty() && tree.seen(j, time) {
                 let (mut d2, point) = (apart.d2.0[lane], apart.point[lane]);
                 if d2.is_nan() {
