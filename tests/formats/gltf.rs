@@ -262,6 +262,26 @@ fn unchanged_round_trips_keep_the_file() {
 }
 
 #[test]
+fn an_edited_value_with_the_same_keys_is_written_not_the_file_s() {
+    if sample_data("gltf").is_none() {
+        return;
+    }
+    // Same clips, tracks and key counts as read: only the comparison with the file's decoded
+    // animations tells the edit apart.
+    let doc = read("BoxAnimated.gltf");
+    let mut edited = doc.clone();
+    // A translation (a rotation's value would be scaled back to unit length).
+    edited.clips[1].tracks[0].values.as_numbers_mut().unwrap()[4] = 3.0;
+    for format in [Format::Gltf, Format::Glb] {
+        let (_, back) = through(&edited, format);
+        assert_eq!(back.clips, edited.clips, "{format}");
+        assert_ne!(back.clips, doc.clips, "{format}");
+        let (_, unchanged) = through(&doc, format);
+        assert_eq!(unchanged.clips, doc.clips, "{format}");
+    }
+}
+
+#[test]
 fn edited_clips_replace_only_the_animations() {
     if sample_data("gltf").is_none() {
         return;
