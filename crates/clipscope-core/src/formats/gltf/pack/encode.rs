@@ -242,13 +242,21 @@ fn column(values: &[f32], tolerance: f64, increasing: bool) -> Vec<u8> {
 
 /// Times that sit exactly on a grid of a power of two seconds through the exponential filter
 /// with the bits that keep every one exact and take the fewest bytes compressed; `None` when
-/// they sit on no such grid.
+/// they sit on no such grid. Which counts keep them exact is worked out where the times allow
+/// ([`TimeBits`]), and the counts are compared on only the words [`sampled_size`] looks at, so
+/// a long column is filtered whole once, with the chosen count.
 fn exact_times(values: &[f32]) -> Option<Vec<u8>> {
-    let mut best = None;
-    for words in exact_time_words(values)? {
-        smaller(&mut best, words);
-    }
-    best.map(|(_, words)| words)
+    let counts: Vec<i32> = exact_time_counts(values, TimeBits::of(values))?.collect();
+    let bits = match counts[..] {
+        [] => return None,
+        [only] => only,
+        _ => {
+            let compared = Compared::of(values);
+            // The first of the smallest, as `smaller` keeps it.
+            *counts.iter().min_by_key(|&&bits| compared.size(bits))?
+        }
+    };
+    Some(filter_exponential(values, 1, bits))
 }
 
 /// Whether key times read back exactly as they are from a file that writes them with meshopt
@@ -262,47 +270,81 @@ pub(crate) fn times_read_back_exactly(values: &[f32]) -> bool {
 }
 
 /// [`times_read_back_exactly`] found by filtering the times with each bit count
-/// [`exact_time_words`] tries.
+/// [`exact_time_counts`] tries.
 fn filtered_exactly(values: &[f32]) -> bool {
-    exact_time_words(values).is_some_and(|mut words| words.next().is_some())
+    exact_time_counts(values, None).is_some_and(|mut counts| counts.next().is_some())
 }
 
 /// [`times_read_back_exactly`] worked out rather than filtered, for times that are all `+0` or
-/// normal numbers from 2⁻¹⁰⁰ on (`None` for others). The filter gives the column one exponent
-/// `E` (the largest time's binary exponent plus one) and keeps `bits − 1` bits below it, so
-/// the times read back exactly when `E − (bits − 1)` is at most the lowest bit any of them
-/// sets: when one of the bit counts [`exact_time_words`] tries is that large (any is, when
-/// every time is 0). Read back exactly, they increase when the times do.
+/// normal numbers from 2⁻¹⁰⁰ on (`None` for others): whether one of the bit counts
+/// [`exact_time_counts`] tries keeps them exact ([`TimeBits::exact_with`]), found without a
+/// division or rounding per time.
 fn worked_out(values: &[f32]) -> Option<bool> {
-    let usual = |v: &f32| v.to_bits() == 0 || (v.is_normal() && v.abs() >= 2f32.powi(-100));
-    if !values.iter().all(usual) {
-        return None;
-    }
-    let increasing = values.windows(2).all(|w| w[0] < w[1]);
-    // Each nonzero time's binary exponent plus one (the filter's `optlog2`) and lowest set bit
-    // (a time sits on the grid of 2^-k s when that bit is at least the -k-th).
-    let bits = |v: &f32| {
-        let biased = ((v.to_bits() >> 23) & 0xff) as i32;
-        let significand = (v.to_bits() & 0x7f_ffff) | 0x80_0000;
-        (
-            biased - 126,
-            significand.trailing_zeros() as i32 + biased - 150,
-        )
+    let known = TimeBits::of(values)?;
+    let Some(lowest) = known.lowest else {
+        return Some(known.increasing);
     };
-    let nonzero = values.iter().filter(|v| **v != 0.0).map(bits);
-    let (exponent, lowest) = nonzero.fold((i32::MIN, i32::MAX), |(e, l), (ve, vl)| {
-        (e.max(ve), l.min(vl))
-    });
-    if lowest == i32::MAX {
-        return Some(increasing);
-    }
-    // The coarsest grid (as `coarsest_grid` finds it, without a division or rounding per time).
+    // The coarsest grid (as `coarsest_grid` finds it).
     let k = (-lowest).max(0);
     if k > 16 {
         return Some(false);
     }
+    let exponent = known.exponent;
     let (fewest, most) = ((exponent + k - 1).max(1), (exponent + k + 9).min(24));
-    Some(fewest.max(exponent - lowest + 1) <= most && increasing)
+    Some(fewest.max(exponent - lowest + 1) <= most && known.increasing)
+}
+
+/// What decides which bit counts of the exponential filter keep a column of times exact, read
+/// off their floats. The filter gives the column one exponent `E` (the largest time's binary
+/// exponent plus one) and keeps `bits − 1` bits below it, so the times read back exactly when
+/// `E − (bits − 1)` is at most the lowest bit any of them sets; read back exactly, they
+/// increase when the times do.
+#[derive(Debug, Clone, Copy)]
+struct TimeBits {
+    /// The filter's shared exponent `E` (`i32::MIN` when every time is 0).
+    exponent: i32,
+    /// The lowest bit any nonzero time sets (`None` when every time is 0).
+    lowest: Option<i32>,
+    /// Whether the times increase.
+    increasing: bool,
+}
+
+impl TimeBits {
+    /// The column's bits, for times that are all `+0` or normal numbers from 2⁻¹⁰⁰ on (the
+    /// filter's exponent floor); `None` for others, which are filtered to find out.
+    fn of(values: &[f32]) -> Option<TimeBits> {
+        let usual = |v: &f32| v.to_bits() == 0 || (v.is_normal() && v.abs() >= 2f32.powi(-100));
+        if !values.iter().all(usual) {
+            return None;
+        }
+        // Each nonzero time's binary exponent plus one (the filter's `optlog2`) and lowest set
+        // bit (a time sits on the grid of 2^-k s when that bit is at least the -k-th).
+        let bits = |v: &f32| {
+            let biased = ((v.to_bits() >> 23) & 0xff) as i32;
+            let significand = (v.to_bits() & 0x7f_ffff) | 0x80_0000;
+            (
+                biased - 126,
+                significand.trailing_zeros() as i32 + biased - 150,
+            )
+        };
+        let nonzero = values.iter().filter(|v| **v != 0.0).map(bits);
+        let (exponent, lowest) = nonzero.fold((i32::MIN, i32::MAX), |(e, l), (ve, vl)| {
+            (e.max(ve), l.min(vl))
+        });
+        Some(TimeBits {
+            exponent,
+            lowest: (lowest != i32::MAX).then_some(lowest),
+            increasing: values.windows(2).all(|w| w[0] < w[1]),
+        })
+    }
+
+    /// Whether the filter with `bits` (1 to 24) keeps every time exact and in order.
+    fn exact_with(&self, bits: i32) -> bool {
+        self.increasing
+            && self
+                .lowest
+                .is_none_or(|lowest| self.exponent - (bits - 1) <= lowest)
+    }
 }
 
 /// The coarsest grid of 2^-k s (k up to 16) every time sits on.
@@ -313,9 +355,13 @@ fn coarsest_grid(values: &[f32]) -> Option<i32> {
     })
 }
 
-/// The exponential-filter words of each bit count [`exact_times`] tries that keep every time
-/// exact; `None` when the times sit on no grid of a power of two seconds.
-fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_> {
+/// The bit counts [`exact_times`] tries that keep every time exact, fewest first: worked out
+/// from `known` (the column's [`TimeBits`]) when given, else by filtering the times with each;
+/// `None` when the times sit on no grid of a power of two seconds.
+fn exact_time_counts(
+    values: &[f32],
+    known: Option<TimeBits>,
+) -> Option<impl Iterator<Item = i32> + '_> {
     // The coarsest grid of 2^-k s every time sits on; its index needs about the largest time's
     // binary exponent plus k bits, give or take the filter's rounding.
     let k = coarsest_grid(values)?;
@@ -327,21 +373,57 @@ fn exact_time_words(values: &[f32]) -> Option<impl Iterator<Item = Vec<u8>> + '_
     };
     let fewest = exponent + k;
     let counts = (fewest - 1).max(1)..=(fewest + MORE_EXACT_BITS).min(24);
-    let exact = move |bits: i32| {
-        let words = filter_exponential(values, 1, bits);
-        keeps(values, &words, 0.0, true).then_some(words)
+    let exact = move |bits: &i32| match known {
+        Some(known) => known.exact_with(*bits),
+        None => keeps(values, &filter_exponential(values, 1, *bits), 0.0, true),
     };
     // Past the first count that keeps the times exact, a bit only moves the grid step along
     // the low byte until it fills it: the counts that straddle it are not tried.
     let last = *counts.end();
-    let first = counts
-        .clone()
-        .find_map(|bits| exact(bits).map(|words| (bits, words)));
-    let from = first
-        .as_ref()
-        .map_or(last + 1, |(bits, _)| bits + BYTE_STEP_BITS);
-    let first = first.map(|(_, words)| words);
-    Some(first.into_iter().chain((from..=last).filter_map(exact)))
+    let first = counts.clone().find(exact);
+    let from = first.map_or(last + 1, |bits| bits + BYTE_STEP_BITS);
+    Some(first.into_iter().chain((from..=last).filter(exact)))
+}
+
+/// The numbers of one column [`sampled_size`] compares its candidate words on, ready to be
+/// filtered with each count: the whole column when it is short, else its windows with the
+/// column's widest number after them, so that the filter gives them the column's exponent.
+struct Compared<'v> {
+    /// What is filtered.
+    values: std::borrow::Cow<'v, [f32]>,
+    /// How many of the filtered words are compared (the rest only set the exponent).
+    words: usize,
+}
+
+impl<'v> Compared<'v> {
+    /// What [`sampled_size`] compares of the column `values`.
+    fn of(values: &'v [f32]) -> Compared<'v> {
+        let n = values.len();
+        if n <= SAMPLED_FROM {
+            return Compared {
+                values: values.into(),
+                words: n,
+            };
+        }
+        let mut sample = Vec::with_capacity(SAMPLE_WINDOWS * SAMPLE_WINDOW + 1);
+        for start in window_starts(n) {
+            sample.extend_from_slice(&values[start..start + SAMPLE_WINDOW]);
+        }
+        // The filter's shared exponent is the largest of the numbers' float exponents.
+        let exponent = |v: &&f32| (v.to_bits() >> 23) & 0xff;
+        sample.extend(values.iter().max_by_key(exponent));
+        Compared {
+            values: sample.into(),
+            words: SAMPLE_WINDOWS * SAMPLE_WINDOW,
+        }
+    }
+
+    /// [`sampled_size`] of the column's words through the exponential filter with `bits`.
+    fn size(&self, bits: i32) -> usize {
+        let mut words = filter_exponential(&self.values, 1, bits);
+        words.truncate(self.words * 4);
+        encode_attributes(&words, 4).len()
+    }
 }
 
 /// Bits past the first count that keeps times exact at which the counts that line the grid
@@ -401,11 +483,16 @@ fn sampled_size(words: &[u8]) -> usize {
         return encode_attributes(words, 4).len();
     }
     let mut sample = Vec::with_capacity(SAMPLE_WINDOWS * SAMPLE_WINDOW * 4);
-    for w in 0..SAMPLE_WINDOWS {
-        let start = (n - SAMPLE_WINDOW) * w / (SAMPLE_WINDOWS - 1) / 256 * 256;
+    for start in window_starts(n) {
         sample.extend_from_slice(&words[start * 4..(start + SAMPLE_WINDOW) * 4]);
     }
     encode_attributes(&sample, 4).len()
+}
+
+/// Where each of the [`SAMPLE_WINDOWS`] windows of a column of `n` words (more than
+/// [`SAMPLED_FROM`]) starts: spread evenly over it, each on a multiple of 256 words.
+fn window_starts(n: usize) -> impl Iterator<Item = usize> {
+    (0..SAMPLE_WINDOWS).map(move |w| (n - SAMPLE_WINDOW) * w / (SAMPLE_WINDOWS - 1) / 256 * 256)
 }
 
 #[cfg(test)]
@@ -509,6 +596,12 @@ mod tests {
                 continue;
             };
             assert_eq!(worked, filtered_exactly(&times), "{times:?}");
+            // Each count on its own, as the writer picks among them.
+            let known = TimeBits::of(&times).unwrap();
+            for bits in 1..=24 {
+                let filtered = keeps(&times, &filter_exponential(&times, 1, bits), 0.0, true);
+                assert_eq!(known.exact_with(bits), filtered, "{bits} bits: {times:?}");
+            }
             if worked { exact += 1 } else { inexact += 1 }
         }
         assert!(exact > 500 && inexact > 500, "{exact} {inexact}");
@@ -609,6 +702,33 @@ mod tests {
             size(&p),
             size(&q)
         );
+    }
+
+    #[test]
+    fn a_column_s_counts_are_compared_on_the_words_the_whole_filtered_column_has() {
+        // Long and short columns whose widest time sits anywhere (a window or not), signed.
+        let mut rng = clipscope_test_support::rng::Rng::new(8);
+        for (n, widest_at) in [
+            (100, 7),
+            (4096, 4000),
+            (5000, 2500),
+            (19_201, 19_200),
+            (9000, 3),
+        ] {
+            let mut times: Vec<f32> = (0..n)
+                .map(|_| (rng.next_u64() % 4096) as f32 / 64.0 - 20.0)
+                .collect();
+            times[widest_at] = -300.5;
+            let compared = Compared::of(&times);
+            for bits in [1, 9, 16, 20, 24] {
+                let whole = filter_exponential(&times, 1, bits);
+                assert_eq!(
+                    compared.size(bits),
+                    sampled_size(&whole),
+                    "{n} times, {bits} bits"
+                );
+            }
+        }
     }
 
     #[test]
