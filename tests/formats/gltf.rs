@@ -1724,3 +1724,44 @@ fn an_animated_node_s_matrix_is_written_as_finite_parts_or_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_long_glb_read_from_its_file_is_the_glb_read_from_its_bytes() {
+    // Megabytes of keys, so the file is read with its BIN chunk apart (files of 4 MB on).
+    let n = 300_000;
+    let times: Vec<f32> = (0..n).map(|k| k as f32 / 30.0).collect();
+    let values: Vec<f32> = (0..n)
+        .flat_map(|k| {
+            let a = k as f32 * 0.001;
+            [0.0, a.sin(), 0.0, a.cos()]
+        })
+        .collect();
+    let track = Track::numeric("hips.quaternion", TrackKind::Quaternion, times, values);
+    let clip = Clip::new("take", -1.0, vec![track]);
+    let doc = Document::new(Format::Glb, vec![clip]);
+    let bytes = write_bytes(&doc, &compact());
+    assert!(bytes.len() > 4 << 20, "{} bytes", bytes.len());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("take.glb");
+    std::fs::write(&path, &bytes).unwrap();
+    let from_file = read_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let from_bytes = read_bytes(&bytes, &path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(from_file.format, Format::Glb);
+    assert_eq!(from_file.clips, from_bytes.clips);
+    // (glTF keeps no clip uuid.)
+    assert_eq!(from_file.clips[0].tracks, doc.clips[0].tracks);
+    // The buffer kept from the file writes back as the one copied from the bytes does.
+    assert_eq!(
+        write_bytes(&from_file, &compact()),
+        write_bytes(&from_bytes, &compact())
+    );
+    // A BIN chunk that is not the file's last is read from the whole file, the same.
+    let mut extra = bytes.clone();
+    extra.extend_from_slice(&4u32.to_le_bytes());
+    extra.extend_from_slice(b"XTRA");
+    extra.extend_from_slice(&[0; 4]);
+    let total = extra.len() as u32;
+    extra[8..12].copy_from_slice(&total.to_le_bytes());
+    std::fs::write(&path, &extra).unwrap();
+    assert_eq!(read_file(&path).unwrap().clips, from_bytes.clips);
+}

@@ -24,6 +24,34 @@ pub(crate) struct Input<'a> {
     pub options: &'a ReadOptions,
     /// Where the read reports how far it got, and whether it should stop.
     pub progress: &'a LoadProgress,
+    /// For a GLB file read in two parts, its BIN chunk's data (then `bytes` holds the file up
+    /// to it): the glTF reader takes it as the first buffer instead of copying it.
+    pub detached_bin: Option<&'a DetachedBin>,
+}
+
+/// A GLB file's BIN chunk data, read into a buffer of its own
+/// ([`read_file_with`](super::read_file_with)): on a long take that is megabytes the reader
+/// need not copy out of the file's bytes.
+pub(crate) struct DetachedBin {
+    /// The data, until the reader takes it.
+    data: std::sync::Mutex<Option<Vec<u8>>>,
+    /// Its length in bytes (part of the file's size, for progress).
+    len: usize,
+}
+
+impl DetachedBin {
+    /// Holds `data` until the reader takes it.
+    pub(crate) fn new(data: Vec<u8>) -> DetachedBin {
+        DetachedBin {
+            len: data.len(),
+            data: std::sync::Mutex::new(Some(data)),
+        }
+    }
+
+    /// The data, the first time it is asked for.
+    pub(crate) fn take(&self) -> Option<Vec<u8>> {
+        self.data.lock().ok()?.take()
+    }
 }
 
 impl Input<'_> {
@@ -42,7 +70,8 @@ impl Input<'_> {
     /// placed in the file with [`Located::in_file`]).
     pub(crate) fn step(&self, done: usize, total: usize) -> Result<(), Located> {
         if total > 0 {
-            let share = (done.min(total) as f64 / total as f64 * self.bytes.len() as f64) as usize;
+            let size = self.bytes.len() + self.detached_bin.map_or(0, |bin| bin.len);
+            let share = (done.min(total) as f64 / total as f64 * size as f64) as usize;
             self.progress.advance_to(share);
         }
         if self.progress.is_cancelled() {
@@ -238,5 +267,6 @@ pub(crate) fn read_as(codec: &dyn Codec, bytes: &[u8], file: &Path) -> Result<Do
         file,
         options: &ReadOptions::default(),
         progress: &progress,
+        detached_bin: None,
     })
 }

@@ -6,7 +6,9 @@
 //! the whole process down, where a read simply sees a shorter (or different) file and the
 //! reader reports it like any other broken file. Reading costs one copy (a few milliseconds for
 //! a 13 MB take), which is small next to parsing it; a large regular file is read in one piece
-//! per worker thread, so that copy and the fresh buffer's page faults are shared out.
+//! per worker thread, so that copy and the fresh buffer's page faults are shared out. A large
+//! GLB file can have its BIN chunk's data read into a buffer of its own
+//! ([`read_limited_detaching`]), which the glTF reader keeps instead of copying it again.
 //!
 //! Parsing needs about three times a file's size in memory, so files larger than the limit
 //! ([`ReadOptions::max_file_size`](super::ReadOptions::max_file_size),
@@ -85,7 +87,7 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileReadError> {
     let hint = if meta.is_file() { meta.len() } else { 0 };
     #[cfg(unix)]
     if hint >= PARALLEL_READ
-        && let Some(bytes) = read_in_pieces(&file, hint)?
+        && let Some(bytes) = read_in_pieces(&file, 0, hint)?
     {
         return Ok(bytes);
     }
@@ -100,17 +102,87 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileReadError> {
     Ok(bytes)
 }
 
+/// A file's bytes as [`read_limited_detaching`] reads them.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum FileBytes {
+    /// The whole file in one buffer.
+    Whole(Vec<u8>),
+    /// The file up to where the caller asked (`head`), and the rest in a buffer of its own.
+    Detached {
+        /// The file's first bytes.
+        head: Vec<u8>,
+        /// The rest, to the end of the file.
+        tail: Vec<u8>,
+    },
+}
+
+/// [`read_limited`], but for a large regular file where `detach(first 20 bytes, size)` gives
+/// an offset, the bytes from there on are read into a buffer of their own (a GLB file's BIN
+/// chunk data, which its reader then keeps without copying it). The caller checks the head
+/// again: the file may have been rewritten between the two reads.
+pub(crate) fn read_limited_detaching(
+    path: &Path,
+    limit: u64,
+    detach: impl Fn(&[u8], u64) -> Option<usize>,
+) -> Result<FileBytes, FileReadError> {
+    #[cfg(unix)]
+    {
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        let len = meta.len();
+        if meta.is_file()
+            && (PARALLEL_READ..=limit).contains(&len)
+            && let Some((head, tail)) = read_detached(&file, len, detach)?
+        {
+            return Ok(FileBytes::Detached { head, tail });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = detach;
+    read_limited(path, limit).map(FileBytes::Whole)
+}
+
+/// The `len` bytes of `file` (a regular file) in two buffers, split where `detach` says from
+/// the first 20 bytes; the tail is read in pieces on the worker threads. `None` when `detach`
+/// gives no offset or the file is no longer `len` bytes long.
+#[cfg(unix)]
+fn read_detached(
+    file: &File,
+    len: u64,
+    detach: impl Fn(&[u8], u64) -> Option<usize>,
+) -> std::io::Result<Option<(Vec<u8>, Vec<u8>)>> {
+    use std::os::unix::fs::FileExt;
+    let exact = |buf: &mut [u8], at: u64| match file.read_exact_at(buf, at) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(e) => Err(e),
+    };
+    let mut first = [0u8; 20];
+    if !exact(&mut first, 0)? {
+        return Ok(None);
+    }
+    let Some(at) = detach(&first, len).filter(|&at| at as u64 <= len) else {
+        return Ok(None);
+    };
+    let mut head = vec![0u8; at];
+    if !exact(&mut head, 0)? {
+        return Ok(None);
+    }
+    Ok(read_in_pieces(file, at as u64, len - at as u64)?.map(|tail| (head, tail)))
+}
+
 /// Files at least this large are read in pieces on the worker threads ([`read_in_pieces`]).
 #[cfg(unix)]
 const PARALLEL_READ: u64 = 4 << 20;
 
-/// The `len` bytes of `file` (a regular file), read in one piece per worker thread: each
+/// The `len` bytes of `file` (a regular file `offset + len` bytes long) from `offset` on, read
+/// in one piece per worker thread: each
 /// thread's share of the kernel's copy, and of the faults of the fresh buffer, runs at once
 /// with the others (a 7 MB take reads in half the time on two cores). `None` when the file
 /// is no longer `len` bytes long (it shrank or grew since it was opened): the caller then
 /// reads it as a stream.
 #[cfg(unix)]
-fn read_in_pieces(file: &File, len: u64) -> std::io::Result<Option<Vec<u8>>> {
+fn read_in_pieces(file: &File, offset: u64, len: u64) -> std::io::Result<Option<Vec<u8>>> {
     use rayon::prelude::*;
     use std::os::unix::fs::FileExt;
     let Ok(n) = usize::try_from(len) else {
@@ -122,14 +194,14 @@ fn read_in_pieces(file: &File, len: u64) -> std::io::Result<Option<Vec<u8>>> {
     let read = bytes
         .par_chunks_mut(piece)
         .enumerate()
-        .try_for_each(|(i, chunk)| file.read_exact_at(chunk, (i * piece) as u64));
+        .try_for_each(|(i, chunk)| file.read_exact_at(chunk, offset + (i * piece) as u64));
     match read {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
         Err(e) => return Err(e),
     }
     // Grown since it was opened: a byte past the end.
-    let grown = file.read_at(&mut [0u8], len)? > 0;
+    let grown = file.read_at(&mut [0u8], offset + len)? > 0;
     Ok((!grown).then_some(bytes))
 }
 
@@ -184,6 +256,50 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_large_file_s_tail_is_read_apart_where_the_caller_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.glb");
+        let data: Vec<u8> = (0..PARALLEL_READ as usize + 4321)
+            .map(|i| (i * 13 % 251) as u8)
+            .collect();
+        std::fs::write(&path, &data).unwrap();
+        let at_100 = |first: &[u8], len: u64| {
+            assert_eq!((first, len), (&data[..20], data.len() as u64));
+            Some(100)
+        };
+        assert_eq!(
+            read_limited_detaching(&path, u64::MAX, at_100).unwrap(),
+            FileBytes::Detached {
+                head: data[..100].to_vec(),
+                tail: data[100..].to_vec()
+            }
+        );
+        // No offset, one past the end, or a small file: read whole.
+        let whole = FileBytes::Whole(data.clone());
+        assert_eq!(
+            read_limited_detaching(&path, u64::MAX, |_, _| None).unwrap(),
+            whole
+        );
+        let past = |_: &[u8], len: u64| Some(len as usize + 1);
+        assert_eq!(
+            read_limited_detaching(&path, u64::MAX, past).unwrap(),
+            whole
+        );
+        let small = dir.path().join("small.glb");
+        std::fs::write(&small, &data[..1000]).unwrap();
+        assert_eq!(
+            read_limited_detaching(&small, u64::MAX, |_, _| Some(10)).unwrap(),
+            FileBytes::Whole(data[..1000].to_vec())
+        );
+        // The limit holds as for a whole read.
+        assert!(matches!(
+            read_limited_detaching(&path, 1000, |_, _| Some(10)),
+            Err(FileReadError::TooLarge { .. })
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_large_file_is_read_in_pieces_and_one_that_changed_size_as_a_stream() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("large.glb");
@@ -195,12 +311,12 @@ mod tests {
         let file = File::open(&path).unwrap();
         let len = data.len() as u64;
         assert_eq!(
-            read_in_pieces(&file, len).unwrap().as_deref(),
+            read_in_pieces(&file, 0, len).unwrap().as_deref(),
             Some(&data[..])
         );
         // Shorter or longer than when it was opened: no pieces, the caller streams it.
-        assert_eq!(read_in_pieces(&file, len + 1).unwrap(), None);
-        assert_eq!(read_in_pieces(&file, len - 1).unwrap(), None);
+        assert_eq!(read_in_pieces(&file, 0, len + 1).unwrap(), None);
+        assert_eq!(read_in_pieces(&file, 0, len - 1).unwrap(), None);
         assert!(matches!(
             read_limited(&path, len - 1),
             Err(FileReadError::TooLarge { .. })

@@ -70,6 +70,7 @@ pub use stamp::FileStamp;
 
 use crate::model::Problem;
 use codec::Input;
+use file_bytes::FileBytes;
 
 /// The frame rate the file of `clip` states: its `fps` field (three.js, legacy three.js,
 /// PlayCanvas) or the Lottie composition's frame rate; `None` when it states none.
@@ -83,10 +84,34 @@ pub fn read_file(path: &Path) -> Result<Document, ReadError> {
 }
 
 /// Reads and parses the file at `path`, detecting the format by content, with `opts` (the
-/// frame rate of morph-target clips, progress and cancel).
+/// frame rate of morph-target clips, progress and cancel). A large GLB file laid out as
+/// writers lay it out has its BIN chunk's data read into a buffer of its own, which the reader
+/// keeps as the file's first buffer instead of copying it.
 pub fn read_file_with(path: &Path, opts: &ReadOptions) -> Result<Document, ReadError> {
-    let bytes = read_limited(path, opts.max_file_size).map_err(|e| ReadError::file(path, e))?;
-    read_bytes_with(&bytes, path, opts)
+    let read = file_bytes::read_limited_detaching(path, opts.max_file_size, |first, len| {
+        gltf::glb::bin_data_start(first, len)
+    })
+    .map_err(|e| ReadError::file(path, e))?;
+    match read {
+        FileBytes::Whole(bytes) => read_bytes_with(&bytes, path, opts),
+        // Laid out as the file's first bytes said when they were read again (not rewritten
+        // meanwhile): the glTF reader takes the data.
+        FileBytes::Detached { head, tail }
+            if gltf::glb::detached_json(&head, tail.len()).is_some() =>
+        {
+            let total = head.len() + tail.len();
+            let bin = codec::DetachedBin::new(tail);
+            with_input_of(&head, total, Some(&bin), path, opts, |input| {
+                let (_, codec) = registry::detect(&head);
+                input.check_cancelled()?;
+                codec.read(input)
+            })
+        }
+        FileBytes::Detached { mut head, tail } => {
+            head.extend_from_slice(&tail);
+            read_bytes_with(&head, path, opts)
+        }
+    }
 }
 
 /// Parses `bytes` (the contents of `file`, named in errors) with the default options.
@@ -231,17 +256,31 @@ fn with_input<T>(
     opts: &ReadOptions,
     read: impl FnOnce(&Input<'_>) -> Result<T, ReadError>,
 ) -> Result<T, ReadError> {
+    with_input_of(bytes, bytes.len(), None, file, opts, read)
+}
+
+/// [`with_input`] for a file of `total` bytes, of which `bytes` are the first when a GLB's
+/// BIN chunk data was read apart (`detached_bin`).
+fn with_input_of<T>(
+    bytes: &[u8],
+    total: usize,
+    detached_bin: Option<&codec::DetachedBin>,
+    file: &Path,
+    opts: &ReadOptions,
+    read: impl FnOnce(&Input<'_>) -> Result<T, ReadError>,
+) -> Result<T, ReadError> {
     let unwatched = LoadProgress::new();
     let progress = opts.progress.as_deref().unwrap_or(&unwatched);
-    progress.set_total(bytes.len());
+    progress.set_total(total);
     let input = Input {
         bytes,
         file,
         options: opts,
         progress,
+        detached_bin,
     };
     let result = read(&input)?;
-    progress.advance_to(bytes.len());
+    progress.advance_to(total);
     Ok(result)
 }
 

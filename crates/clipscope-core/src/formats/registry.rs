@@ -590,6 +590,7 @@ mod tests {
                 file,
                 options: &opts,
                 progress: &cancelled,
+                detached_bin: None,
             };
             let e = f.codec().read(&input).expect_err("a cancelled read fails");
             assert!(e.is_cancelled(), "{f}: {e}");

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use serde_json::{Map, Value};
 
+use super::glb::BinChunk;
 use super::pack::decompress::{MAX_FALLBACK, is_fallback};
 use super::schema::GltfJson;
 use super::uri;
@@ -18,12 +19,12 @@ use crate::formats::json::Located;
 pub(crate) fn load(
     json: &GltfJson,
     root: &Map<String, Value>,
-    bin: Option<&[u8]>,
+    mut bin: BinChunk<'_>,
     folder: &Path,
 ) -> Result<Vec<Vec<u8>>, Located> {
     let mut out = Vec::with_capacity(json.buffers.len());
     for i in 0..json.buffers.len() {
-        out.push(load_one(json, root, i, bin, folder)?);
+        out.push(load_one(json, root, i, &mut bin, folder)?);
     }
     Ok(out)
 }
@@ -34,13 +35,13 @@ pub(crate) fn load(
 pub(crate) fn load_available(
     json: &GltfJson,
     root: &Map<String, Value>,
-    bin: Option<&[u8]>,
+    mut bin: BinChunk<'_>,
     folder: &Path,
 ) -> (Vec<Vec<u8>>, Vec<Option<Located>>) {
     let mut bytes = Vec::with_capacity(json.buffers.len());
     let mut missing = Vec::with_capacity(json.buffers.len());
     for i in 0..json.buffers.len() {
-        match load_one(json, root, i, bin, folder) {
+        match load_one(json, root, i, &mut bin, folder) {
             Ok(data) => {
                 bytes.push(data);
                 missing.push(None);
@@ -59,7 +60,7 @@ fn load_one(
     json: &GltfJson,
     root: &Map<String, Value>,
     i: usize,
-    bin: Option<&[u8]>,
+    bin: &mut BinChunk<'_>,
     folder: &Path,
 ) -> Result<Vec<u8>, Located> {
     let buffer = &json.buffers[i];
@@ -68,8 +69,8 @@ fn load_one(
         .get("buffers")
         .and_then(|b| b.get(i))
         .is_some_and(is_fallback);
-    let mut data = match (&buffer.uri, bin) {
-        (None, _) if fallback && (i > 0 || bin.is_none()) => {
+    let mut data = match (&buffer.uri, bin.is_present()) {
+        (None, _) if fallback && (i > 0 || !bin.is_present()) => {
             let length = buffer.byte_length.0;
             if length > MAX_FALLBACK {
                 return Err(Located::new(
@@ -82,8 +83,8 @@ fn load_one(
         (Some(u), _) => {
             uri::read(u, folder).map_err(|e| Located::new(format!("{path}.uri"), e.to_string()))?
         }
-        (None, Some(bin)) if i == 0 => copy_in_parallel(bin),
-        (None, None) if i == 0 => {
+        (None, true) if i == 0 => take_bytes(bin),
+        (None, false) if i == 0 => {
             return Err(Located::new(
                 format!("{path}.uri"),
                 "the buffer has no uri and there is no GLB BIN chunk to take its bytes from",
@@ -108,6 +109,16 @@ fn load_one(
     }
     data.truncate(length as usize);
     Ok(data)
+}
+
+/// The BIN chunk's bytes as a buffer of their own (copied from the file, or taken), the first
+/// time; empty after.
+fn take_bytes(bin: &mut BinChunk<'_>) -> Vec<u8> {
+    match std::mem::replace(bin, BinChunk::Absent) {
+        BinChunk::Absent => Vec::new(),
+        BinChunk::InFile(bytes) => copy_in_parallel(bytes),
+        BinChunk::Detached(bytes) => bytes,
+    }
 }
 
 /// A copy of `bytes` made on the worker threads, a megabyte a task: a long take's buffer is

@@ -5,10 +5,16 @@
 //! from the declared length without a check (a length under 12 panics in debug builds) and
 //! refuses the unknown chunk types the spec says to skip. Every bound here is checked and
 //! every error says which part of the container is wrong.
+//!
+//! A file laid out as writers lay it out (the header, the JSON chunk, then a BIN chunk running
+//! to the end) can be read in two parts: [`bin_data_start`] says where the BIN chunk's data
+//! starts, and [`split_input`] hands that data to the buffers as it was read, where a whole
+//! file's BIN chunk is copied out of its bytes.
 
 use std::fmt;
 
 use crate::formats::Format;
+use crate::formats::codec::{DetachedBin, Input};
 use crate::formats::json::Located;
 
 /// The magic number at the start of a GLB file.
@@ -240,6 +246,76 @@ pub(crate) fn split(bytes: &[u8]) -> Result<Parts<'_>, Located> {
     }
 }
 
+/// A GLB file's BIN chunk as the buffers get it.
+pub(crate) enum BinChunk<'b> {
+    /// There is none (a `.gltf` file, or a GLB without one).
+    Absent,
+    /// A slice of the file's bytes, copied into the first buffer.
+    InFile(&'b [u8]),
+    /// Read apart from the file's bytes: the first buffer takes it as it is.
+    Detached(Vec<u8>),
+}
+
+impl BinChunk<'_> {
+    /// Whether the file has a BIN chunk.
+    pub(crate) fn is_present(&self) -> bool {
+        !matches!(self, BinChunk::Absent)
+    }
+}
+
+/// [`split`] of what is being read, with the BIN chunk as the buffers take it: the data read
+/// apart from the file's bytes ([`Input::detached_bin`]), owned, else a slice of the file.
+pub(crate) fn split_input<'i>(
+    input: &Input<'i>,
+) -> Result<(Format, &'i [u8], BinChunk<'i>), Located> {
+    if let Some(bin) = input.detached_bin.and_then(DetachedBin::take) {
+        // The file's reader checked the layout before it read the data apart.
+        let json = detached_json(input.bytes, bin.len()).ok_or_else(|| {
+            Located::syntax(
+                "",
+                "corrupt GLB: the BIN chunk read apart does not fit the header",
+            )
+        })?;
+        return Ok((Format::Glb, json, BinChunk::Detached(bin)));
+    }
+    let (format, text, bin) = split(input.bytes)?;
+    Ok((format, text, bin.map_or(BinChunk::Absent, BinChunk::InFile)))
+}
+
+/// Where the BIN chunk's data starts in a GLB file of `len` bytes laid out as writers lay it
+/// out: the header, a JSON chunk, and a BIN chunk running to the end of the file. Found from
+/// the file's first 20 bytes `first`; `None` for any other file. The data there can then be
+/// read into a buffer of its own ([`read_file_with`](crate::formats::read_file_with)).
+pub(crate) fn bin_data_start(first: &[u8], len: u64) -> Option<usize> {
+    if first.len() < HEADER + CHUNK_HEADER
+        || &first[..4] != MAGIC
+        || u32_at(first, 4) != 2
+        || u64::from(u32_at(first, 8)) != len
+        || u32_at(first, 16) != JSON
+    {
+        return None;
+    }
+    let json_end = (HEADER + CHUNK_HEADER).checked_add(u32_at(first, 12) as usize)?;
+    let start = (json_end.checked_add(3)? & !3).checked_add(CHUNK_HEADER)?;
+    (start as u64 <= len).then_some(start)
+}
+
+/// The JSON chunk of a GLB file read in two parts, `head` (up to the BIN chunk's data) and
+/// that data (`bin_len` bytes, to the end of the file), when it is laid out as
+/// [`bin_data_start`] says: what [`parse`] finds in the whole file. `None` otherwise.
+pub(crate) fn detached_json(head: &[u8], bin_len: usize) -> Option<&[u8]> {
+    let len = head.len().checked_add(bin_len)?;
+    if bin_data_start(head, len as u64)? != head.len() {
+        return None;
+    }
+    let at = head.len() - CHUNK_HEADER;
+    if u32_at(head, at + 4) != BIN || u32_at(head, at) as usize != bin_len {
+        return None;
+    }
+    let json = HEADER + CHUNK_HEADER;
+    Some(&head[json..json + u32_at(head, 12) as usize])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +330,55 @@ mod tests {
         assert_eq!(glb.bin, Some(&[1, 2, 3, 4, 5, 0, 0, 0][..]));
         let file = build(b"{}", None);
         assert_eq!(parse(&file).unwrap().bin, None);
+    }
+
+    #[test]
+    fn a_file_laid_out_as_writers_do_reads_the_same_with_its_bin_chunk_apart() {
+        for (json, bin) in [
+            (&b"{\"asset\":{}}"[..], &[1u8, 2, 3, 4, 5][..]),
+            (b"{}", &[7; 64]),
+            (b"{ }", &[]),
+        ] {
+            let file = build(json, Some(bin));
+            let start = bin_data_start(&file[..20], file.len() as u64).unwrap();
+            let (head, data) = file.split_at(start);
+            let whole = parse(&file).unwrap();
+            assert_eq!(whole.bin, Some(data));
+            assert_eq!(detached_json(head, data.len()), Some(whole.json));
+            // A head that does not match the data read apart is not taken.
+            assert_eq!(detached_json(head, data.len() + 4), None);
+            assert_eq!(detached_json(&head[..head.len() - 1], data.len()), None);
+        }
+    }
+
+    #[test]
+    fn other_layouts_are_read_whole() {
+        let file = build(b"{}", Some(&[9; 8]));
+        let len = file.len() as u64;
+        // Not a GLB, another version, a length that is not the file's, no BIN chunk.
+        assert_eq!(
+            bin_data_start(b"{\"asset\":{\"version\":\"2.0\"}}", 30),
+            None
+        );
+        let mut v1 = file.clone();
+        v1[4] = 1;
+        assert_eq!(bin_data_start(&v1[..20], len), None);
+        assert_eq!(bin_data_start(&file[..20], len + 4), None);
+        assert_eq!(bin_data_start(&file[..19], len), None);
+        let json_only = build(b"{}", None);
+        assert_eq!(
+            bin_data_start(&json_only[..20], json_only.len() as u64),
+            None
+        );
+        // A chunk after the BIN chunk: the data does not run to the end.
+        let mut extra = file.clone();
+        extra.extend_from_slice(&4u32.to_le_bytes());
+        extra.extend_from_slice(b"XTRA");
+        extra.extend_from_slice(&[0; 4]);
+        let total = extra.len() as u32;
+        extra[8..12].copy_from_slice(&total.to_le_bytes());
+        let start = bin_data_start(&extra[..20], extra.len() as u64).unwrap();
+        assert_eq!(detached_json(&extra[..start], extra.len() - start), None);
     }
 
     #[test]

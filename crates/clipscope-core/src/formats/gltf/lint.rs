@@ -6,7 +6,7 @@
 //! say), is unreadable: the findings of the checks come with one `parse` error.
 
 use super::check::{Doc, check};
-use super::glb::split;
+use super::glb::split_input;
 use super::read::{Mode, build, folder};
 use super::schema::{Parsed, parse_root, parse_typed};
 use crate::formats::codec::{Input, validate_clips};
@@ -18,7 +18,7 @@ use crate::model::Problem;
 pub(crate) fn lint(input: &Input<'_>) -> Result<Linted, ReadError> {
     let file = input.file;
     let in_file = |l: Located| l.in_file(file);
-    let (format, text, bin) = split(input.bytes).map_err(in_file)?;
+    let (format, text, bin) = split_input(input).map_err(in_file)?;
     let mut root = parse_root(text).map_err(in_file)?;
     let typed = parse_typed(text);
     let (mut buffers, missing) = match &typed {

@@ -32,7 +32,7 @@ use serde_json::{Map, Value};
 
 use super::accessor::{Decoded, decode};
 use super::check::Checked;
-use super::glb::split;
+use super::glb::split_input;
 use super::read_clips::ReadClips;
 use super::schema::{GltfJson, Parsed, SamplerJson, parse, target_names};
 use super::{GltfSource, mesh, names, pointer, skeleton};
@@ -64,7 +64,7 @@ pub(crate) struct Built {
 /// read from); progress advances channel by channel.
 pub(crate) fn read(input: &Input<'_>) -> Result<Document, ReadError> {
     let strict = || -> Result<Document, Located> {
-        let (format, text, bin) = split(input.bytes)?;
+        let (format, text, bin) = split_input(input)?;
         let mut parsed = parse(text)?;
         input.step(0, 1)?;
         let mut buffers =
@@ -195,6 +195,7 @@ pub(crate) fn decode_clips(src: &GltfSource) -> Vec<Clip> {
         file: Path::new(""),
         options: &options,
         progress: &progress,
+        detached_bin: None,
     };
     let sources = (&src.json, &src.root, &src.buffers[..], &src.node_names[..]);
     read_clips(&input, sources, Mode::Strict, &mut Found::default()).unwrap_or_default()
