@@ -42,11 +42,11 @@ pub(crate) struct Keys {
 }
 
 impl Keys {
-    /// The sampler output: the values, or for CUBICSPLINE in-tangents, value and out-tangents
-    /// key by key.
-    pub(crate) fn output(&self) -> Vec<f32> {
+    /// The sampler output: the values (borrowed), or for CUBICSPLINE in-tangents, value and
+    /// out-tangents key by key.
+    pub(crate) fn output(&self) -> std::borrow::Cow<'_, [f32]> {
         match &self.tangents {
-            None => self.values.clone(),
+            None => self.values.as_slice().into(),
             Some((a, b)) => {
                 let w = self.width;
                 let mut out = Vec::with_capacity(self.values.len() * 3);
@@ -55,7 +55,7 @@ impl Keys {
                     out.extend_from_slice(&self.values[k * w..(k + 1) * w]);
                     out.extend_from_slice(&b[k * w..(k + 1) * w]);
                 }
-                out
+                out.into()
             }
         }
     }

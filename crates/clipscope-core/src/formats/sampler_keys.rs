@@ -361,7 +361,7 @@ mod tests {
             width: 2,
         };
         assert_eq!(
-            keys.output(),
+            *keys.output(),
             [
                 5.0, 6.0, 1.0, 2.0, 9.0, 10.0, 7.0, 8.0, 3.0, 4.0, 11.0, 12.0
             ]

@@ -11,6 +11,9 @@ use gltf_json::accessor::{ComponentType, GenericComponentType, Type};
 use gltf_json::buffer::{Target, View};
 use gltf_json::validation::{Checked, USize64};
 use gltf_json::{Accessor, Index};
+use std::borrow::Cow;
+
+use rayon::prelude::*;
 use serde_json::Value;
 
 /// Accessors and views appended to a document, their bytes going into one buffer.
@@ -43,28 +46,28 @@ impl Bin {
         }
     }
 
-    /// Makes room for `bytes` more bytes of views (each aligned to 4 bytes, which `Floats`
-    /// already are), so that appending them does not grow the buffer piece by piece.
-    pub(crate) fn reserve(&mut self, bytes: usize) {
-        self.data.reserve(bytes + 3);
-    }
-
     /// Appends `bytes` as a new view (aligned to 4 bytes) and returns its index.
     fn view(&mut self, bytes: &[u8], target: Option<Target>) -> usize {
         while !self.data.len().is_multiple_of(4) {
             self.data.push(0);
         }
+        let view = self.record_view(self.data.len(), bytes.len(), target);
+        self.data.extend_from_slice(bytes);
+        view
+    }
+
+    /// Records a view of the `length` bytes at `offset` of the buffer and returns its index.
+    fn record_view(&mut self, offset: usize, length: usize, target: Option<Target>) -> usize {
         let view = View {
             buffer: Index::new(self.buffer),
-            byte_length: USize64(bytes.len() as u64),
-            byte_offset: Some(USize64(self.data.len() as u64)),
+            byte_length: USize64(length as u64),
+            byte_offset: Some(USize64(offset as u64)),
             byte_stride: None,
             name: None,
             target: target.map(Checked::Valid),
             extensions: None,
             extras: Default::default(),
         };
-        self.data.extend_from_slice(bytes);
         self.views
             .push(serde_json::to_value(view).unwrap_or(Value::Null));
         self.view_base + self.views.len() - 1
@@ -78,16 +81,61 @@ impl Bin {
 
     /// Appends an accessor of `floats`, made ready already ([`Floats::new`]); returns its
     /// index. `target` is the view's target (vertex attributes).
-    pub(crate) fn append(&mut self, floats: Floats, target: Option<Target>) -> u32 {
+    pub(crate) fn append(&mut self, floats: Floats<'_>, target: Option<Target>) -> u32 {
+        let bytes = le_bytes(&floats.values);
+        let view = self.view(&bytes, target);
         let Floats {
-            bytes,
             count,
             type_,
             min,
             max,
+            ..
         } = floats;
-        let view = self.view(&bytes, target);
         self.accessor(view, count, ComponentType::F32, type_, min, max)
+    }
+
+    /// Appends an accessor of each of `all` in order, as [`Bin::append`] does one by one
+    /// (views without a target), and returns their indices. The bytes go straight from the
+    /// values into room made for all of them at once, written on the worker threads: a long
+    /// take's megabytes are neither copied twice nor faulted in on one thread.
+    pub(crate) fn append_all(&mut self, all: Vec<Floats<'_>>) -> Vec<u32> {
+        while !self.data.len().is_multiple_of(4) {
+            self.data.push(0);
+        }
+        let start = self.data.len();
+        let total: usize = all.iter().map(Floats::len).sum();
+        self.data.reserve(total);
+        // Each accessor's room, one after another (`f32` views stay 4-byte aligned).
+        let mut rooms = Vec::with_capacity(all.len());
+        let mut rest = &mut self.data.spare_capacity_mut()[..total];
+        for floats in &all {
+            let (room, after) = rest.split_at_mut(floats.len());
+            rooms.push(room);
+            rest = after;
+        }
+        rooms.into_par_iter().zip(&all).for_each(|(room, floats)| {
+            for (out, v) in room.chunks_exact_mut(4).zip(floats.values.iter()) {
+                out.write_copy_of_slice(&v.to_le_bytes());
+            }
+        });
+        // SAFETY: the `total` bytes after `start` were reserved above and each was written
+        // (every room holds its values' bytes, and the rooms cover them all).
+        unsafe { self.data.set_len(start + total) };
+        let mut offset = start;
+        all.into_iter()
+            .map(|floats| {
+                let view = self.record_view(offset, floats.len(), None);
+                offset += floats.len();
+                let Floats {
+                    count,
+                    type_,
+                    min,
+                    max,
+                    ..
+                } = floats;
+                self.accessor(view, count, ComponentType::F32, type_, min, max)
+            })
+            .collect()
     }
 
     /// Appends triangle indices (`UNSIGNED_SHORT` when they fit, else `UNSIGNED_INT`); returns
@@ -150,13 +198,13 @@ impl Bin {
     }
 }
 
-/// An accessor of `f32` values made ready to append ([`Bin::append`]): its bytes, element
-/// count, type and extremes, which a writer can work out for many accessors at once on the
-/// worker threads and append in order after.
+/// An accessor of `f32` values made ready to append ([`Bin::append`], [`Bin::append_all`]):
+/// its values, element count, type and extremes, which a writer can work out for many
+/// accessors at once on the worker threads and append in order after.
 #[derive(Debug)]
-pub(crate) struct Floats {
-    /// The values as little-endian bytes.
-    bytes: Vec<u8>,
+pub(crate) struct Floats<'v> {
+    /// The values (borrowed where the writer has them already).
+    values: Cow<'v, [f32]>,
     /// The number of elements.
     count: usize,
     /// The element type.
@@ -167,20 +215,20 @@ pub(crate) struct Floats {
     max: Value,
 }
 
-impl Floats {
+impl<'v> Floats<'v> {
     /// The number of bytes the values take.
     pub(crate) fn len(&self) -> usize {
-        self.bytes.len()
+        self.values.len() * 4
     }
 
     /// `values` as `type_` elements, ready to append.
-    pub(crate) fn new(values: &[f32], type_: Type) -> Floats {
+    pub(crate) fn new(values: impl Into<Cow<'v, [f32]>>, type_: Type) -> Floats<'v> {
+        let values = values.into();
         let n = type_.multiplicity();
-        let bytes = le_bytes(values);
-        let (min, max) = min_max(values, n);
+        let (min, max) = min_max(&values, n);
         Floats {
-            bytes,
             count: values.len() / n,
+            values,
             type_,
             min,
             max,
@@ -238,5 +286,36 @@ mod tests {
         assert_eq!(bin.accessors[1]["componentType"], 5123);
         assert_eq!(bin.views[1]["target"], 34963);
         assert_eq!(bin.data.len(), 26);
+    }
+
+    #[test]
+    fn appended_all_at_once_as_one_by_one() {
+        let lists: Vec<(Vec<f32>, Type)> = vec![
+            ((0..1000).map(|k| k as f32 / 30.0).collect(), Type::Scalar),
+            (
+                (0..4000).map(|k| (k as f32 * 0.01).sin()).collect(),
+                Type::Vec4,
+            ),
+            (vec![], Type::Scalar),
+            (vec![1.5, -0.0, f32::MAX], Type::Vec3),
+        ];
+        // After a buffer whose bytes end off the 4-byte grid.
+        let mut one = Bin::new(vec![7; 6], 0, 2, 1);
+        let mut all = Bin::new(vec![7; 6], 0, 2, 1);
+        let singly: Vec<u32> = lists
+            .iter()
+            .map(|(v, t)| one.append(Floats::new(v.as_slice(), *t), None))
+            .collect();
+        let at_once = all.append_all(
+            lists
+                .iter()
+                .map(|(v, t)| Floats::new(v.as_slice(), *t))
+                .collect(),
+        );
+        assert_eq!(at_once, singly);
+        assert_eq!(all.data, one.data);
+        assert_eq!(all.views, one.views);
+        assert_eq!(all.accessors, one.accessors);
+        assert_eq!(&all.data[12..16], &(1.0f32 / 30.0).to_le_bytes());
     }
 }

@@ -86,25 +86,33 @@ pub(crate) fn animations_json(plan: &Plan, bin: &mut Bin, node_index: &[u32]) ->
         let mut channels = Vec::with_capacity(a.channels.len());
         // Channels with the same key times share one input accessor (looked up by the times'
         // bits, with -0 as 0 so that equal times match as `==` would).
-        let mut inputs: HashMap<Vec<u32>, u32> = HashMap::new();
-        // Each channel's times as that key and its accessors' data, made on the worker
-        // threads (a pass over every value) and appended in channel order.
+        let mut inputs: HashMap<Vec<u32>, usize> = HashMap::new();
+        // Each channel's times as that key and its accessors' extremes, made on the worker
+        // threads (a pass over every value), then appended in channel order all at once.
         let ready: Vec<(Vec<u32>, Floats, Floats)> = a
             .channels
             .par_iter()
             .map(|c| {
                 let key: Vec<u32> = c.keys.times.iter().map(|t| (t + 0.0).to_bits()).collect();
-                let input = Floats::new(&c.keys.times, Type::Scalar);
-                let output = Floats::new(&c.keys.output(), output_type(c.path, c.keys.width));
+                let input = Floats::new(c.keys.times.as_slice(), Type::Scalar);
+                let output = Floats::new(c.keys.output(), output_type(c.path, c.keys.width));
                 (key, input, output)
             })
             .collect();
-        // Room for every view at once: appended one by one, a long take's megabytes would be
-        // copied again each time the buffer grows.
-        bin.reserve(ready.iter().map(|(_, i, o)| i.len() + o.len()).sum());
-        for (c, (key, input, output)) in a.channels.iter().zip(ready) {
-            let input = *inputs.entry(key).or_insert_with(|| bin.append(input, None));
-            let output = bin.append(output, None);
+        // Which of the appended accessors each channel's input and output are.
+        let mut appended = Vec::with_capacity(2 * ready.len());
+        let mut slots = Vec::with_capacity(ready.len());
+        for (key, input, output) in ready {
+            let input = *inputs.entry(key).or_insert_with(|| {
+                appended.push(input);
+                appended.len() - 1
+            });
+            appended.push(output);
+            slots.push((input, appended.len() - 1));
+        }
+        let accessors = bin.append_all(appended);
+        for (c, (input, output)) in a.channels.iter().zip(slots) {
+            let (input, output) = (accessors[input], accessors[output]);
             samplers.push(Sampler {
                 extensions: None,
                 extras: None,
