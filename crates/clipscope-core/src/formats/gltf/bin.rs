@@ -84,6 +84,11 @@ impl Bin {
     pub(crate) fn append(&mut self, floats: Floats<'_>, target: Option<Target>) -> u32 {
         let bytes = le_bytes(&floats.values);
         let view = self.view(&bytes, target);
+        self.float_accessor(view, floats)
+    }
+
+    /// Records the accessor of `floats` over the whole of `view`.
+    fn float_accessor(&mut self, view: usize, floats: Floats<'_>) -> u32 {
         let Floats {
             count,
             type_,
@@ -126,14 +131,7 @@ impl Bin {
             .map(|floats| {
                 let view = self.record_view(offset, floats.len(), None);
                 offset += floats.len();
-                let Floats {
-                    count,
-                    type_,
-                    min,
-                    max,
-                    ..
-                } = floats;
-                self.accessor(view, count, ComponentType::F32, type_, min, max)
+                self.float_accessor(view, floats)
             })
             .collect()
     }
