@@ -72,34 +72,14 @@ impl From<std::io::Error> for FileReadError {
 /// The bytes of the file at `path`, read into memory, or an error when it cannot be read or
 /// holds more than `limit` bytes. A folder is an error, not an empty file.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileReadError> {
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_dir() {
-        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder").into());
+    match read_limited_detaching(path, limit, |_, _| None)? {
+        FileBytes::Whole(bytes) => Ok(bytes),
+        // Not asked for: nothing is read apart.
+        FileBytes::Detached { mut head, tail } => {
+            head.extend_from_slice(&tail);
+            Ok(head)
+        }
     }
-    if meta.is_file() && meta.len() > limit {
-        return Err(FileReadError::TooLarge {
-            size: meta.len(),
-            limit,
-        });
-    }
-    // The size when opened is a hint only: the file may shrink or grow while it is read.
-    let hint = if meta.is_file() { meta.len() } else { 0 };
-    #[cfg(unix)]
-    if hint >= PARALLEL_READ
-        && let Some(bytes) = read_in_pieces(&file, 0, hint)?
-    {
-        return Ok(bytes);
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(FileReadError::TooLarge {
-            size: bytes.len() as u64,
-            limit,
-        });
-    }
-    Ok(bytes)
 }
 
 /// A file's bytes as [`read_limited_detaching`] reads them.
@@ -125,21 +105,39 @@ pub(crate) fn read_limited_detaching(
     limit: u64,
     detach: impl Fn(&[u8], u64) -> Option<usize>,
 ) -> Result<FileBytes, FileReadError> {
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder").into());
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(FileReadError::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    // The size when opened is a hint only: the file may shrink or grow while it is read.
+    let hint = if meta.is_file() { meta.len() } else { 0 };
     #[cfg(unix)]
-    {
-        let file = File::open(path)?;
-        let meta = file.metadata()?;
-        let len = meta.len();
-        if meta.is_file()
-            && (PARALLEL_READ..=limit).contains(&len)
-            && let Some((head, tail)) = read_detached(&file, len, detach)?
-        {
+    if hint >= PARALLEL_READ {
+        if let Some((head, tail)) = read_detached(&file, hint, detach)? {
             return Ok(FileBytes::Detached { head, tail });
+        }
+        if let Some(bytes) = read_in_pieces(&file, 0, hint)? {
+            return Ok(FileBytes::Whole(bytes));
         }
     }
     #[cfg(not(unix))]
     let _ = detach;
-    read_limited(path, limit).map(FileBytes::Whole)
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileReadError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(FileBytes::Whole(bytes))
 }
 
 /// The `len` bytes of `file` (a regular file) in two buffers, split where `detach` says from
@@ -176,9 +174,8 @@ fn read_detached(
 const PARALLEL_READ: u64 = 4 << 20;
 
 /// The `len` bytes of `file` (a regular file `offset + len` bytes long) from `offset` on, read
-/// in one piece per worker thread: each
-/// thread's share of the kernel's copy, and of the faults of the fresh buffer, runs at once
-/// with the others (a 7 MB take reads in half the time on two cores). `None` when the file
+/// in one piece per worker thread: each thread's share of the kernel's copy, and of the faults
+/// of the fresh buffer, runs at once with the others (a 7 MB take reads in half the time on two cores). `None` when the file
 /// is no longer `len` bytes long (it shrank or grew since it was opened): the caller then
 /// reads it as a stream.
 #[cfg(unix)]
