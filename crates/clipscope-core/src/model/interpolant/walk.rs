@@ -26,18 +26,37 @@ pub(crate) fn walk_sorted(
         return None;
     }
     let (first, last) = (keys[0] as f64, keys[n - 1] as f64);
-    let mut out = vec![0.0f32; times.len() * vs];
     let mut i1 = 1;
-    for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
+    let mut at = |t: f64, slot: &mut [f32]| {
         if t < first || t >= last {
             let k = if t < first { 0 } else { n - 1 };
             slot.copy_from_slice(&values[k * vs..(k + 1) * vs]);
-            continue;
+            return;
         }
         while keys[i1] as f64 <= t {
             i1 += 1;
         }
         inside(i1, keys[i1 - 1] as f64, keys[i1] as f64, t, slot);
+    };
+    if vs > SMALL {
+        let mut out = vec![0.0f32; times.len() * vs];
+        for (slot, &t) in out.chunks_exact_mut(vs).zip(times) {
+            at(t, slot);
+        }
+        return Some(out);
+    }
+    // Values a few at a time through a slot of their own, so the output is written once
+    // rather than first filled with zeros (a long take's tracks are megabytes of it).
+    let mut out = Vec::with_capacity(times.len() * vs);
+    let mut slot = [0.0f32; SMALL];
+    let slot = &mut slot[..vs];
+    for &t in times {
+        at(t, slot);
+        out.extend_from_slice(slot);
     }
     Some(out)
 }
+
+/// The most values per time written through a slot of their own ([`walk_sorted`]); wider
+/// values (many morph targets) are written in place.
+const SMALL: usize = 4;

@@ -278,7 +278,9 @@ fn segments(
         true => Stop::Undecided,
         false => why,
     };
-    let mut segments: Vec<Segment> = Vec::new();
+    // Room for a segment per interval: only what is used is ever touched, and the list never
+    // moves as it grows (a long take's fits are megabytes of segments).
+    let mut segments: Vec<Segment> = Vec::with_capacity(n.saturating_sub(1).min(cap.most));
     let mut i = 0;
     let mut reach = 1usize;
     while i + 1 < n {

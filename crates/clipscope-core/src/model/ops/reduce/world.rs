@@ -195,9 +195,9 @@ impl Pose {
             firsts.push((first != [0.0; 3]).then(|| first.map(Lanes::splat)));
             for p in points.iter().skip(1) {
                 let d = DVec3::from_array(*p) - DVec3::from_array(first);
-                let axes: Vec<usize> = (0..3).filter(|&k| d[k] != 0.0).collect();
-                arms.push(match axes[..] {
-                    [k] => Arm::Axis(k, Lanes::splat(d[k])),
+                let mut axes = (0..3).filter(|&k| d[k] != 0.0);
+                arms.push(match (axes.next(), axes.next()) {
+                    (Some(k), None) => Arm::Axis(k, Lanes::splat(d[k])),
                     _ => Arm::Any(splat(d)),
                 });
             }
