@@ -247,21 +247,65 @@ pub(crate) fn le_bytes(values: &[f32]) -> Vec<u8> {
 
 /// Per-component minimum and maximum of `values` (`n` per element) as JSON arrays.
 fn min_max(values: &[f32], n: usize) -> (Value, Value) {
-    let mut min = vec![f32::INFINITY; n];
-    let mut max = vec![f32::NEG_INFINITY; n];
-    for element in values.chunks_exact(n) {
-        for (c, &v) in element.iter().enumerate() {
-            min[c] = min[c].min(v);
-            max[c] = max[c].max(v);
+    let (min, max) = match n {
+        1 => fixed::<1>(values),
+        3 => fixed::<3>(values),
+        4 => fixed::<4>(values),
+        _ => {
+            let mut min = vec![f32::INFINITY; n];
+            let mut max = vec![f32::NEG_INFINITY; n];
+            for element in values.chunks_exact(n) {
+                for (c, &v) in element.iter().enumerate() {
+                    min[c] = min[c].min(v);
+                    max[c] = max[c].max(v);
+                }
+            }
+            (min, max)
         }
-    }
+    };
     let json = |v: Vec<f32>| Value::from(v.into_iter().map(|x| x as f64).collect::<Vec<f64>>());
     (json(min), json(max))
+}
+
+/// [`min_max`] of `N` components per element, in arrays the compiler keeps in registers
+/// (the common widths: times, vectors, quaternions).
+fn fixed<const N: usize>(values: &[f32]) -> (Vec<f32>, Vec<f32>) {
+    let mut min = [f32::INFINITY; N];
+    let mut max = [f32::NEG_INFINITY; N];
+    for element in values.chunks_exact(N) {
+        for c in 0..N {
+            min[c] = min[c].min(element[c]);
+            max[c] = max[c].max(element[c]);
+        }
+    }
+    (min.to_vec(), max.to_vec())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn min_max_of_every_width_is_the_plain_fold() {
+        let values: Vec<f32> = (0..60)
+            .map(|k| match k % 11 {
+                3 => f32::NAN,
+                5 => -0.0,
+                _ => (k as f32 * 0.37).sin() * 10.0,
+            })
+            .collect();
+        for n in 1..=6 {
+            let mut want = (vec![f32::INFINITY; n], vec![f32::NEG_INFINITY; n]);
+            for element in values.chunks_exact(n) {
+                for (c, &v) in element.iter().enumerate() {
+                    want.0[c] = want.0[c].min(v);
+                    want.1[c] = want.1[c].max(v);
+                }
+            }
+            let json = |v: &[f32]| Value::from(v.iter().map(|&x| x as f64).collect::<Vec<_>>());
+            assert_eq!(min_max(&values, n), (json(&want.0), json(&want.1)), "{n}");
+        }
+    }
 
     #[test]
     fn aligned_views_and_exact_min_max() {
