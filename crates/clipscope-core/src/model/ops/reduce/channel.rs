@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
+use super::grid_keys::{GridKeys, Keys, grid_times, keys_at};
 use crate::model::interpolant::Sampler;
-use crate::model::{Interpolation, Track};
+use crate::model::Track;
 
 /// How the error of a channel's value is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,8 +262,8 @@ pub(crate) struct Channel {
     pub metric: Metric,
     /// Values per key.
     pub value_size: usize,
-    /// The key times.
-    pub times: Vec<f32>,
+    /// The key times (shared by the channels keyed on one grid, see [`GridKeys`]).
+    pub times: Arc<Vec<f32>>,
     /// The key values (`times.len() × value_size`), rotations made hemisphere-continuous:
     /// `f32` as a track stores them (or a player plays them, for keys moved onto a grid).
     pub values: Vec<f32>,
@@ -273,38 +274,32 @@ pub(crate) struct Channel {
     /// reference.
     pub samples: Arc<Vec<f32>>,
     /// For each key, the first sample at or after it and the last sample at or before it
-    /// (`u32`: half the memory of a long take's keys).
-    key_samples: Vec<(u32, u32)>,
+    /// (`u32`: half the memory of a long take's keys; shared like `times`).
+    key_samples: Arc<Vec<(u32, u32)>>,
 }
 
 impl Channel {
     /// The channel of `track` measured with `metric`, sampled at `sample_times` (sorted), or
     /// `None` for a track without numeric keys.
     pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
+        let keys = keys_at(track.times.clone(), &sample_times);
         let reference = reference(track, sample_times)?;
         let values = track.values.as_numbers()?.to_vec();
-        Some(Channel::with_keys(
-            track,
-            metric,
-            reference,
-            track.times.clone(),
-            values,
-        ))
+        Some(Channel::with_keys(track, metric, reference, keys, values))
     }
 
-    /// The channel of `track` (its [`Reference`]) with its candidate keys at `times` valued
+    /// The channel of `track` (its [`Reference`]) with its candidate keys `keys` valued
     /// `values` (rotations are made hemisphere-continuous here).
     fn with_keys(
         track: &Track,
         metric: Metric,
         (value_size, sample_times, samples): Reference,
-        times: Vec<f32>,
+        (times, key_samples): Keys,
         mut values: Vec<f32>,
     ) -> Channel {
         if metric == Metric::Rotation && value_size == 4 {
             unroll_hemispheres(&mut values);
         }
-        let key_samples = key_samples(&times, &sample_times);
         Channel {
             source: track.without_keys(),
             metric,
@@ -317,16 +312,17 @@ impl Channel {
         }
     }
 
-    /// The channel a reduction within `options` fits: [`Channel::on_grid`] when it asks for a
-    /// key grid, else [`Channel::new`].
+    /// The channel a reduction within `options` fits: [`Channel::on_grid`] (its grid from
+    /// `grids`) when it asks for a key grid, else [`Channel::new`].
     pub fn keys_for(
         track: &Track,
         metric: Metric,
         sample_times: Arc<Vec<f64>>,
         options: &super::ReduceOptions,
+        grids: &GridKeys,
     ) -> Option<Channel> {
         match options.key_grid {
-            Some(step) => Channel::on_grid(track, metric, sample_times, step),
+            Some(step) => Channel::on_grid(track, metric, sample_times, step, grids),
             None => Channel::new(track, metric, sample_times),
         }
     }
@@ -336,26 +332,28 @@ impl Channel {
     /// multiple of `step` from the first key to the last (and at those two), valued as the
     /// track plays there; the reference stays the original curve at `sample_times`, so a fit
     /// is measured against what the file played. `None` as [`Channel::new`]; a track that is
-    /// not made of straight segments (steps, curves) keeps its own keys.
+    /// not made of straight segments (steps, curves) keeps its own keys. The grid's keys come
+    /// from `grids`, shared with every track over the same ones.
     pub fn on_grid(
         track: &Track,
         metric: Metric,
         sample_times: Arc<Vec<f64>>,
         step: f64,
+        grids: &GridKeys,
     ) -> Option<Channel> {
-        let Some(times) = grid_times(track, step) else {
+        let Some(keys) = grids.keys(track, step, &sample_times) else {
             return Channel::new(track, metric, sample_times);
         };
         // Straight to the grid: the track's own keys are never made into a channel.
         let reference = reference(track, sample_times)?;
-        Some(Channel::on_times(track, metric, reference, times))
+        Some(Channel::on_times(track, metric, reference, keys))
     }
 
     /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
-    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them; `None` where the track
-    /// keeps its own keys.
-    pub fn regrid(&self, track: &Track, step: f64) -> Option<Channel> {
-        Some(self.rekeyed(track, grid_times(track, step)?))
+    /// on a grid of `step` seconds, as [`Channel::on_grid`] makes them (the grid's keys from
+    /// `grids`); `None` where the track keeps its own keys.
+    pub fn regrid(&self, track: &Track, step: f64, grids: &GridKeys) -> Option<Channel> {
+        Some(self.rekeyed(track, grids.keys(track, step, &self.sample_times)?))
     }
 
     /// [`Channel::regrid`] with only the keys over this channel's samples (a pilot's prefix
@@ -370,25 +368,25 @@ impl Channel {
     pub fn regrid_until(&self, track: &Track, step: f64, end: f64) -> Option<Channel> {
         let mut times = grid_times(track, step)?;
         times.truncate(times.partition_point(|&t| f64::from(t) <= end));
-        (times.len() >= 2).then(|| self.rekeyed(track, times))
+        (times.len() >= 2).then(|| self.rekeyed(track, keys_at(times, &self.sample_times)))
     }
 
-    /// This channel of `track` (its reference kept) with its candidate keys at `times`.
-    fn rekeyed(&self, track: &Track, times: Vec<f32>) -> Channel {
+    /// This channel of `track` (its reference kept) with its candidate keys `keys`.
+    fn rekeyed(&self, track: &Track, keys: Keys) -> Channel {
         let reference = (
             self.value_size,
             self.sample_times.clone(),
             self.samples.clone(),
         );
-        Channel::on_times(track, self.metric, reference, times)
+        Channel::on_times(track, self.metric, reference, keys)
     }
 
-    /// The channel of `track` (its [`Reference`]) with its candidate keys at `times`, valued
-    /// as the track plays there.
-    fn on_times(track: &Track, metric: Metric, reference: Reference, times: Vec<f32>) -> Channel {
-        let grid: Vec<f64> = times.iter().map(|&t| t as f64).collect();
+    /// The channel of `track` (its [`Reference`]) with its candidate keys `keys`, valued as
+    /// the track plays there.
+    fn on_times(track: &Track, metric: Metric, reference: Reference, keys: Keys) -> Channel {
+        let grid: Vec<f64> = keys.0.iter().map(|&t| t as f64).collect();
         let values = sample_numbers(track, &grid, reference.0);
-        Channel::with_keys(track, metric, reference, times, values)
+        Channel::with_keys(track, metric, reference, keys, values)
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a
@@ -407,11 +405,11 @@ impl Channel {
             source: self.source.clone(),
             metric: self.metric,
             value_size: vs,
-            times: self.times[..keys].to_vec(),
+            times: Arc::new(self.times[..keys].to_vec()),
             values: self.values[..keys * vs].to_vec(),
             sample_times: sample_times.clone(),
             samples: Arc::new(self.samples[..samples * vs].to_vec()),
-            key_samples: self.key_samples[..keys].to_vec(),
+            key_samples: Arc::new(self.key_samples[..keys].to_vec()),
         })
     }
 
@@ -477,38 +475,6 @@ impl Channel {
     }
 }
 
-/// For each key time, the first sample at or after it and the last sample at or before it
-/// (`sample_times` sorted): one walk along both when the keys are sorted, else a search each.
-fn key_samples(times: &[f32], sample_times: &[f64]) -> Vec<(u32, u32)> {
-    // Sample indices fit in `u32`; saturating keeps an absurd clip from wrapping around.
-    let narrow = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-    let pair = |lo: usize, hi: usize| (narrow(lo), narrow(hi));
-    let search = |t: f64| {
-        let lo = sample_times.partition_point(|&s| s < t);
-        let hi = sample_times.partition_point(|&s| s <= t);
-        pair(lo, hi.saturating_sub(1))
-    };
-    // Unsorted (or NaN) key times: searched one by one.
-    if !times.is_sorted_by(|a, b| a <= b) {
-        return times.iter().map(|&t| search(t as f64)).collect();
-    }
-    let (mut lo, mut hi) = (0, 0);
-    times
-        .iter()
-        .map(|&t| {
-            let t = t as f64;
-            while lo < sample_times.len() && sample_times[lo] < t {
-                lo += 1;
-            }
-            hi = hi.max(lo);
-            while hi < sample_times.len() && sample_times[hi] <= t {
-                hi += 1;
-            }
-            pair(lo, hi.saturating_sub(1))
-        })
-        .collect()
-}
-
 /// What a channel measures its fits against, whatever its candidate keys: values per key, the
 /// sample times and the original curve there.
 type Reference = (usize, Arc<Vec<f64>>, Arc<Vec<f32>>);
@@ -527,31 +493,6 @@ fn reference(track: &Track, sample_times: Arc<Vec<f64>>) -> Option<Reference> {
     }
     let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
     Some((value_size, sample_times, samples))
-}
-
-/// The key times on a grid of `step` seconds for `track` (see [`Channel::on_grid`]): every
-/// multiple of `step` between its first and last keys, and those two; `None` for a track that
-/// keeps its own keys (not straight segments, a single key, or no usable step).
-fn grid_times(track: &Track, step: f64) -> Option<Vec<f32>> {
-    let (&first, &last) = (track.times.first()?, track.times.last()?);
-    if track.interpolation != Interpolation::Linear || step.is_nan() || step <= 0.0 || last <= first
-    {
-        return None;
-    }
-    let (lo, hi) = (
-        (first as f64 / step).ceil() as i64,
-        (last as f64 / step).floor() as i64,
-    );
-    let mut times: Vec<f32> = Vec::with_capacity((hi - lo + 3).max(2) as usize);
-    times.push(first);
-    for g in lo..=hi {
-        let t = (g as f64 * step) as f32;
-        if t > *times.last().unwrap_or(&first) && t < last {
-            times.push(t);
-        }
-    }
-    times.push(last);
-    Some(times)
 }
 
 /// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
@@ -600,7 +541,7 @@ pub(crate) fn unroll_hemispheres(values: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{TrackKind, Values};
+    use crate::model::{Interpolation, TrackKind, Values};
     use clipscope_test_support::rng::Rng;
 
     fn random_quaternion(rng: &mut Rng, scale: f64) -> [f64; 4] {
@@ -754,19 +695,21 @@ mod tests {
         );
         let clip = crate::model::Clip::new("c", -1.0, vec![track.clone()]);
         let all = Arc::new(super::super::plan::sample_times(&clip));
-        let whole = Channel::on_grid(&track, Metric::Translation, all.clone(), 1.0 / 32.0).unwrap();
+        let grids = GridKeys::default();
+        let whole =
+            Channel::on_grid(&track, Metric::Translation, all.clone(), 1.0 / 32.0, &grids).unwrap();
         let head = Arc::new(all[..121].to_vec());
         let pilot = whole.prefix(&head).unwrap();
         let fine = pilot.regrid_within(&track, 1.0 / 64.0).unwrap();
-        let whole_fine = whole.regrid(&track, 1.0 / 64.0).unwrap();
+        let whole_fine = whole.regrid(&track, 1.0 / 64.0, &grids).unwrap();
         // The finer grid's keys up to the pilot's last sample (2 s), valued as the whole's.
         let keys = whole_fine
             .times
             .partition_point(|&t| f64::from(t) <= head[120]);
-        assert_eq!(fine.times, whole_fine.times[..keys]);
+        assert_eq!(*fine.times, whole_fine.times[..keys]);
         assert_eq!(fine.times.last(), Some(&2.0));
         assert_eq!(fine.values, whole_fine.values[..keys * 3]);
-        assert_eq!(fine.key_samples, whole_fine.key_samples[..keys]);
+        assert_eq!(*fine.key_samples, whole_fine.key_samples[..keys]);
         assert_eq!(fine.samples, pilot.samples);
         // Too short a stretch for two keys.
         let one = Arc::new(all[..1].to_vec());
@@ -775,37 +718,6 @@ mod tests {
             ..pilot.clone()
         };
         assert!(tiny.regrid_within(&track, 1.0 / 64.0).is_none());
-    }
-
-    #[test]
-    fn key_samples_walk_like_the_search() {
-        let mut rng = Rng::new(5);
-        for _ in 0..200 {
-            let mut samples: Vec<f64> = (0..(rng.next_u64() % 40) as usize)
-                .map(|_| (rng.unit_f32() * 4.0) as f64)
-                .collect();
-            samples.sort_by(f64::total_cmp);
-            let mut times: Vec<f32> = (0..(rng.next_u64() % 20) as usize)
-                .map(|_| match rng.next_u64() % 3 {
-                    // On a sample, between two, or outside them all.
-                    0 if !samples.is_empty() => {
-                        samples[(rng.next_u64() as usize) % samples.len()] as f32
-                    }
-                    _ => rng.unit_f32() * 5.0 - 0.5,
-                })
-                .collect();
-            times.sort_by(f32::total_cmp);
-            let want: Vec<(u32, u32)> = times
-                .iter()
-                .map(|&t| {
-                    let t = t as f64;
-                    let lo = samples.partition_point(|&s| s < t);
-                    let hi = samples.partition_point(|&s| s <= t);
-                    (lo as u32, hi.saturating_sub(1) as u32)
-                })
-                .collect();
-            assert_eq!(key_samples(&times, &samples), want, "{times:?} {samples:?}");
-        }
     }
 
     #[test]
@@ -818,7 +730,15 @@ mod tests {
         let track = Track::numeric("a.position", TrackKind::Vector, times, values);
         let sample_times: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
         let own = Channel::new(&track, Metric::Translation, sample_times.clone()).unwrap();
-        let grid = Channel::on_grid(&track, Metric::Translation, sample_times, 1.0 / 32.0).unwrap();
+        let grids = GridKeys::default();
+        let grid = Channel::on_grid(
+            &track,
+            Metric::Translation,
+            sample_times,
+            1.0 / 32.0,
+            &grids,
+        )
+        .unwrap();
         assert_eq!(grid.times.len(), 65, "0, 1/32, …, 2 s");
         assert!(grid.times.iter().all(|&t| (t * 32.0).fract() == 0.0));
         assert_eq!(grid.samples, own.samples, "measured against the original");
@@ -832,8 +752,14 @@ mod tests {
         // Steps keep their own keys.
         let mut step = track.clone();
         step.interpolation = Interpolation::Discrete;
-        let kept = Channel::on_grid(&step, Metric::Translation, own.sample_times.clone(), 0.5);
-        assert_eq!(kept.unwrap().times, step.times);
+        let kept = Channel::on_grid(
+            &step,
+            Metric::Translation,
+            own.sample_times.clone(),
+            0.5,
+            &GridKeys::default(),
+        );
+        assert_eq!(*kept.unwrap().times, step.times);
     }
 
     #[test]

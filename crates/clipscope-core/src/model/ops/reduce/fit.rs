@@ -824,6 +824,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::model::ops::reduce::grid_keys::GridKeys;
     use crate::model::ops::reduce::plan::sample_times;
     use crate::model::{Clip, TrackKind};
     use clipscope_test_support::rng::Rng;
@@ -1033,7 +1034,9 @@ mod tests {
             });
             let clip = Clip::new("c", -1.0, vec![track.clone()]);
             let all = Arc::new(sample_times(&clip));
-            let whole = Channel::on_grid(&track, Metric::Translation, all, step).unwrap();
+            let whole =
+                Channel::on_grid(&track, Metric::Translation, all, step, &GridKeys::default())
+                    .unwrap();
             for (by_time, end, most, by_keys) in [
                 (2.0, 4.0, 200, 20),
                 (2.0, 4.0, 200, 40),
@@ -1069,6 +1072,7 @@ mod tests {
             Metric::Translation,
             Arc::new(sample_times(&clip)),
             step,
+            &GridKeys::default(),
         )
         .unwrap();
         let prefix = whole.regrid_until(&line, step, 4.0).unwrap();

@@ -38,6 +38,7 @@
 mod channel;
 mod cost;
 mod fit;
+mod grid_keys;
 mod layer;
 mod mesh;
 mod outcome;
@@ -62,6 +63,7 @@ pub use tree::{BONE_FRACTION, PointKind};
 pub use world::WorldError;
 
 use channel::Channel;
+use grid_keys::GridKeys;
 use mesh::MeshProbe;
 use outcome::{Outcome, fit_channel, lossless, lossless_of};
 use plan::{Plan, Role};
@@ -558,7 +560,7 @@ fn fit_fixed(
             options.stored.as_ref(),
         )
     };
-    match Channel::keys_for(track, metric, times.clone(), options) {
+    match Channel::keys_for(track, metric, times.clone(), options, &GridKeys::default()) {
         Some(channel) => match fit(&channel) {
             o if !o.lossy && options.key_grid.is_some() => {
                 Channel::new(track, metric, times.clone()).map_or(o, |c| fit(&c))

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::channel::Channel;
 use super::cost::packed_bits;
 use super::fit::{CurveFit, KeyCap, Sampling};
+use super::grid_keys::GridKeys;
 use super::layer::{heading, heading_times};
 use super::mesh::{MeshError, MeshProbe};
 use super::outcome::{Outcome, fails_of_use_on_prefix, fit_of_use, lossless_of};
@@ -125,6 +126,9 @@ impl<'c> WorldSearch<'c> {
         sample_times: &Arc<Vec<f64>>,
         options: &ReduceOptions,
     ) -> WorldSearch<'c> {
+        // Every joint track over the same keys shares its grid's (the full take's and its
+        // finer and coarser variants').
+        let grids = Arc::new(GridKeys::default());
         let prepared: Vec<Prepared> = tracks
             .par_iter()
             .filter_map(|&i| {
@@ -138,9 +142,10 @@ impl<'c> WorldSearch<'c> {
                     return None;
                 };
                 let track = &clip.tracks[i];
+                let metric = property.metric();
                 let channel =
-                    Channel::keys_for(track, property.metric(), sample_times.clone(), options)?;
-                let variants = Variants::new(track, options.key_grid);
+                    Channel::keys_for(track, metric, sample_times.clone(), options, &grids)?;
+                let variants = Variants::new(track, options.key_grid, grids.clone());
                 let kept = if exact {
                     Cow::Borrowed(track)
                 } else {

@@ -169,6 +169,7 @@ mod tests {
 
     use super::*;
     use crate::model::ops::reduce::channel::Metric;
+    use crate::model::ops::reduce::grid_keys::GridKeys;
     use crate::model::ops::reduce::plan::sample_times;
     use crate::model::{Clip, Track, TrackKind, Values};
 
@@ -207,9 +208,14 @@ mod tests {
         let clip = Clip::new("c", -1.0, vec![track.clone()]);
         let all = Arc::new(sample_times(&clip));
         let step = 1.0 / 32.0;
-        let key = Channel::on_grid(&track, Metric::Translation, all, step).unwrap();
-        let fine = key.regrid(&track, step / 2.0).unwrap();
-        let coarse = key.regrid(&track, step * 2.0).unwrap();
+        let key =
+            Channel::on_grid(&track, Metric::Translation, all, step, &GridKeys::default()).unwrap();
+        let fine = key
+            .regrid(&track, step / 2.0, &GridKeys::default())
+            .unwrap();
+        let coarse = key
+            .regrid(&track, step * 2.0, &GridKeys::default())
+            .unwrap();
         let calls = RefCell::new(Vec::new());
         let fit = |c: &Channel, cap: KeyCap| {
             let grid = match c.times.len() {

@@ -3,13 +3,14 @@
 //! the file stores it with its values at every sample. Most tries ask for few of them, and on
 //! a long take each costs a pass over every sample.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::grids::Grid;
 use super::{COARSE_GRID, FINE_GRID};
 use crate::model::Track;
 use crate::model::ops::reduce::Stored;
 use crate::model::ops::reduce::channel::{Channel, sample_numbers};
+use crate::model::ops::reduce::grid_keys::GridKeys;
 
 /// One joint track's variants, each made on first use.
 pub(super) struct Variants<'c> {
@@ -21,16 +22,20 @@ pub(super) struct Variants<'c> {
     coarse: OnceLock<Option<Channel>>,
     /// The kept track as the file stores it and its values at every sample.
     stored_kept: OnceLock<Option<(Track, Vec<f32>)>>,
+    /// The grids' keys, shared with the other tracks of the search.
+    grids: Arc<GridKeys>,
 }
 
 impl<'c> Variants<'c> {
-    /// The variants of `track`; the other grids only when there is a key grid.
-    pub fn new(track: &'c Track, key_grid: Option<f64>) -> Variants<'c> {
+    /// The variants of `track`; the other grids only when there is a key grid, their keys
+    /// from `grids`.
+    pub fn new(track: &'c Track, key_grid: Option<f64>, grids: Arc<GridKeys>) -> Variants<'c> {
         Variants {
             source: key_grid.map(|_| track),
             fine: OnceLock::new(),
             coarse: OnceLock::new(),
             stored_kept: OnceLock::new(),
+            grids,
         }
     }
 
@@ -88,7 +93,7 @@ impl<'c> Variants<'c> {
     fn regrid(&self, channel: &Channel, step: Option<f64>) -> Option<Channel> {
         let (source, step) = (self.source?, step?);
         channel
-            .regrid(source, step)
+            .regrid(source, step, &self.grids)
             .filter(|c| c.times != channel.times)
     }
 }
