@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::grid_keys::{GridKeys, Keys, grid_times, keys_at};
-use crate::model::interpolant::Sampler;
 use crate::model::Track;
+use crate::model::interpolant::Sampler;
 
 /// How the error of a channel's value is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
