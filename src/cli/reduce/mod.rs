@@ -379,7 +379,7 @@ impl Target<'_> {
                 *on = true;
             }
         }
-        let reducers: Vec<Option<Reducer>> = doc
+        let mut reducers: Vec<Option<Reducer>> = doc
             .clips
             .iter()
             .zip(windows)
@@ -399,7 +399,7 @@ impl Target<'_> {
         };
         let mut last = None;
         for &scale in scales {
-            let attempt = self.attempt_at(doc, options, &reducers, scale)?;
+            let attempt = self.attempt_at(doc, options, &mut reducers, scale)?;
             if attempt.within {
                 return Ok(attempt);
             }
@@ -413,16 +413,22 @@ impl Target<'_> {
         &self,
         doc: &Document,
         options: &ReduceOptions,
-        reducers: &[Option<Reducer>],
+        reducers: &mut [Option<Reducer>],
         scale: f64,
     ) -> Result<Attempt, String> {
         let t0 = std::time::Instant::now();
         let clips = doc
             .clips
             .iter()
-            .zip(reducers)
+            .zip(reducers.iter_mut())
             .map(|(clip, reducer)| match reducer {
-                Some(reducer) if scale > 0.0 => reducer.reduce(scale).clip,
+                Some(reducer) if scale > 0.0 => {
+                    let reduced = reducer.reduce(scale).clip;
+                    // The file is written next: what only fitting reads makes room for it
+                    // (a try at a smaller budget makes it again).
+                    reducer.release_fits();
+                    reduced
+                }
                 Some(_) => lossless_clip(clip),
                 None => clip.clone(),
             })

@@ -276,6 +276,9 @@ pub(crate) struct Channel {
     /// For each key, the first sample at or after it and the last sample at or before it
     /// (`u32`: half the memory of a long take's keys; shared like `times`).
     key_samples: Arc<Vec<(u32, u32)>>,
+    /// Whether the key values were played from the track at the keys (keys on a grid) rather
+    /// than taken from it (its own keys): how [`Channel::restore_values`] makes them again.
+    played_keys: bool,
 }
 
 impl Channel {
@@ -285,17 +288,24 @@ impl Channel {
         let keys = keys_at(track.times.clone(), &sample_times);
         let reference = reference(track, sample_times)?;
         let values = track.values.as_numbers()?.to_vec();
-        Some(Channel::with_keys(track, metric, reference, keys, values))
+        Some(Channel::with_keys(
+            track,
+            metric,
+            reference,
+            keys,
+            (values, false),
+        ))
     }
 
     /// The channel of `track` (its [`Reference`]) with its candidate keys `keys` valued
-    /// `values` (rotations are made hemisphere-continuous here).
+    /// `values` (rotations are made hemisphere-continuous here), played from the track at the
+    /// keys or not (`played_keys`).
     fn with_keys(
         track: &Track,
         metric: Metric,
         (value_size, sample_times, samples): Reference,
         (times, key_samples): Keys,
-        mut values: Vec<f32>,
+        (mut values, played_keys): (Vec<f32>, bool),
     ) -> Channel {
         if metric == Metric::Rotation && value_size == 4 {
             unroll_hemispheres(&mut values);
@@ -309,7 +319,34 @@ impl Channel {
             sample_times,
             samples,
             key_samples,
+            played_keys,
         }
+    }
+
+    /// Lets go of the key values, which only fitting reads (megabytes on a long take);
+    /// measuring against the reference does not need them. [`Channel::restore_values`]
+    /// makes them again before the next fit.
+    pub fn release_values(&mut self) {
+        self.values = Vec::new();
+    }
+
+    /// The key values as the channel made them from `track` (the track it was made of),
+    /// where [`Channel::release_values`] let them go; nothing otherwise.
+    pub fn restore_values(&mut self, track: &Track) {
+        if !self.values.is_empty() || self.times.is_empty() {
+            return;
+        }
+        let mut values = match self.played_keys {
+            true => {
+                let keys: Vec<f64> = self.times.iter().map(|&t| t as f64).collect();
+                sample_numbers(track, &keys, self.value_size)
+            }
+            false => track.values.as_numbers().unwrap_or_default().to_vec(),
+        };
+        if self.metric == Metric::Rotation && self.value_size == 4 {
+            unroll_hemispheres(&mut values);
+        }
+        self.values = values;
     }
 
     /// The channel a reduction within `options` fits: [`Channel::on_grid`] (its grid from
@@ -386,7 +423,7 @@ impl Channel {
     fn on_times(track: &Track, metric: Metric, reference: Reference, keys: Keys) -> Channel {
         let grid: Vec<f64> = keys.0.iter().map(|&t| t as f64).collect();
         let values = sample_numbers(track, &grid, reference.0);
-        Channel::with_keys(track, metric, reference, keys, values)
+        Channel::with_keys(track, metric, reference, keys, (values, true))
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a
@@ -410,6 +447,7 @@ impl Channel {
             sample_times: sample_times.clone(),
             samples: Arc::new(self.samples[..samples * vs].to_vec()),
             key_samples: Arc::new(self.key_samples[..keys].to_vec()),
+            played_keys: self.played_keys,
         })
     }
 
@@ -718,6 +756,46 @@ mod tests {
             ..pilot.clone()
         };
         assert!(tiny.regrid_within(&track, 1.0 / 64.0).is_none());
+    }
+
+    #[test]
+    fn key_values_let_go_of_are_made_again_bit_for_bit() {
+        let times: Vec<f32> = (0..=60).map(|k| k as f32 / 30.0).collect();
+        let quaternions: Vec<f32> = (0..=60)
+            .flat_map(|k| {
+                let a = k as f32 * 0.3;
+                // Every other key on the far hemisphere, which the channel flips back.
+                let s = if k % 2 == 0 { 1.0 } else { -1.0 };
+                [s * a.sin() * 0.6, 0.0, s * a.cos() * 0.6, s * 0.529_150_3]
+            })
+            .collect();
+        let vectors: Vec<f32> = (0..=60).flat_map(|k| [k as f32 * 0.1, -0.0, 1.0]).collect();
+        let rotation = Track::numeric(
+            "a.quaternion",
+            TrackKind::Quaternion,
+            times.clone(),
+            quaternions,
+        );
+        let position = Track::numeric("a.position", TrackKind::Vector, times, vectors);
+        let samples: Arc<Vec<f64>> = Arc::new((0..=120).map(|s| s as f64 / 60.0).collect());
+        let grids = GridKeys::default();
+        for (track, metric) in [
+            (&rotation, Metric::Rotation),
+            (&position, Metric::Translation),
+        ] {
+            let made = [
+                Channel::on_grid(track, metric, samples.clone(), 1.0 / 32.0, &grids).unwrap(),
+                Channel::new(track, metric, samples.clone()).unwrap(),
+            ];
+            for made in made {
+                let mut c = made.clone();
+                c.release_values();
+                assert!(c.values.is_empty());
+                c.restore_values(track);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&c.values), bits(&made.values), "{}", track.name);
+            }
+        }
     }
 
     #[test]

@@ -577,6 +577,37 @@ mod tests {
         });
     }
 
+    #[test]
+    fn a_reducer_that_let_go_of_its_fits_measures_and_reduces_as_before() {
+        let (clip, skeleton) = leg(4.0);
+        let options = ReduceOptions {
+            max_error: 0.01,
+            key_grid: Some(1.0 / 32.0),
+            ..ReduceOptions::default()
+        };
+        let mut reducer = Reducer::new(&clip, Some(&skeleton), &options);
+        let first = reducer.reduce(1.0);
+        let measured = reducer.measure(&first.clip);
+        reducer.release_fits();
+        let world = reducer.world.as_ref().unwrap();
+        assert!(world.channels.iter().all(|c| c.values.is_empty()));
+        assert_eq!(reducer.measure(&first.clip), measured);
+        // A try at a smaller budget after letting go is the fresh reducer's, key for key.
+        let again = reducer.reduce(0.9);
+        let fresh = Reducer::new(&clip, Some(&skeleton), &options).reduce(0.9);
+        assert_eq!(again.clip, fresh.clip);
+        assert_ne!(again.clip, first.clip);
+        let world = reducer.world.as_ref().unwrap();
+        let made = Reducer::new(&clip, Some(&skeleton), &options);
+        for (c, m) in world
+            .channels
+            .iter()
+            .zip(&made.world.as_ref().unwrap().channels)
+        {
+            assert_eq!(c.values, m.values);
+        }
+    }
+
     /// A hip and a knee whose rotations wiggle at several rates, 30 keys a second for `seconds`.
     fn leg(seconds: f64) -> (Clip, Skeleton) {
         let hip = Bone::new("hip", None);

@@ -39,6 +39,12 @@ impl<'c> Variants<'c> {
         }
     }
 
+    /// Lets go of the channels on the finer and coarser grids (made again on first use).
+    pub fn release_grids(&mut self) {
+        self.fine = OnceLock::new();
+        self.coarse = OnceLock::new();
+    }
+
     /// `channel` on `grid` when it is the finer grid ([`FINE_GRID`] times finer than
     /// `key_grid`: what a full try fits where the key grid cannot follow the track) or the
     /// coarser one ([`COARSE_GRID`] times coarser: also fitted where the key grid's keys lie
