@@ -27,6 +27,7 @@ mod mend;
 mod original;
 mod played;
 mod polish;
+mod release;
 mod schedule;
 mod shares;
 mod variants;
@@ -556,27 +557,6 @@ impl<'c> WorldSearch<'c> {
             *slot = Some(Arc::new(tried));
         }
         (chosen.outcomes, chosen.error, chosen.per_joint)
-    }
-
-    /// Lets go of what only fitting reads: each channel's key values and its variants on the
-    /// other grids (on the 10-minute take 11 MB, which the file's writing can then reuse).
-    /// Measuring needs neither; [`WorldSearch::restore`] makes them again for a search.
-    pub fn release_fits(&mut self) {
-        for c in &mut self.channels {
-            c.release_values();
-        }
-        for v in &mut self.variants {
-            v.release_grids();
-        }
-    }
-
-    /// Each channel's key values again where [`WorldSearch::release_fits`] let them go
-    /// (`clip`: the clip the search was made of).
-    pub fn restore(&mut self, clip: &Clip) {
-        self.channels
-            .par_iter_mut()
-            .zip(&self.tracks)
-            .for_each(|(c, &i)| c.restore_values(&clip.tracks[i]));
     }
 
     /// The channels cut to the take's first [`PILOT_SAMPLES`] samples and the samples every
