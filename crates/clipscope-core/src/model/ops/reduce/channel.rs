@@ -287,29 +287,19 @@ impl Channel {
     pub fn new(track: &Track, metric: Metric, sample_times: Arc<Vec<f64>>) -> Option<Channel> {
         let keys = keys_at(track.times.clone(), &sample_times);
         let reference = reference(track, sample_times)?;
-        let values = track.values.as_numbers()?.to_vec();
-        Some(Channel::with_keys(
-            track,
-            metric,
-            reference,
-            keys,
-            (values, false),
-        ))
+        Some(Channel::with_keys(track, metric, reference, keys, false))
     }
 
-    /// The channel of `track` (its [`Reference`]) with its candidate keys `keys` valued
-    /// `values` (rotations are made hemisphere-continuous here), played from the track at the
-    /// keys or not (`played_keys`).
+    /// The channel of `track` (its [`Reference`]) with its candidate keys `keys`, valued as
+    /// the track plays there (`played_keys`: keys on a grid) or with its own values.
     fn with_keys(
         track: &Track,
         metric: Metric,
         (value_size, sample_times, samples): Reference,
         (times, key_samples): Keys,
-        (mut values, played_keys): (Vec<f32>, bool),
+        played_keys: bool,
     ) -> Channel {
-        if metric == Metric::Rotation && value_size == 4 {
-            unroll_hemispheres(&mut values);
-        }
+        let values = key_values(track, metric, value_size, &times, played_keys);
         Channel {
             source: track.without_keys(),
             metric,
@@ -336,17 +326,8 @@ impl Channel {
         if !self.values.is_empty() || self.times.is_empty() {
             return;
         }
-        let mut values = match self.played_keys {
-            true => {
-                let keys: Vec<f64> = self.times.iter().map(|&t| t as f64).collect();
-                sample_numbers(track, &keys, self.value_size)
-            }
-            false => track.values.as_numbers().unwrap_or_default().to_vec(),
-        };
-        if self.metric == Metric::Rotation && self.value_size == 4 {
-            unroll_hemispheres(&mut values);
-        }
-        self.values = values;
+        let (metric, vs) = (self.metric, self.value_size);
+        self.values = key_values(track, metric, vs, &self.times, self.played_keys);
     }
 
     /// The channel a reduction within `options` fits: [`Channel::on_grid`] (its grid from
@@ -383,7 +364,7 @@ impl Channel {
         };
         // Straight to the grid: the track's own keys are never made into a channel.
         let reference = reference(track, sample_times)?;
-        Some(Channel::on_times(track, metric, reference, keys))
+        Some(Channel::with_keys(track, metric, reference, keys, true))
     }
 
     /// This channel of `track` (its reference kept, not sampled again) with its candidate keys
@@ -415,15 +396,7 @@ impl Channel {
             self.sample_times.clone(),
             self.samples.clone(),
         );
-        Channel::on_times(track, self.metric, reference, keys)
-    }
-
-    /// The channel of `track` (its [`Reference`]) with its candidate keys `keys`, valued as
-    /// the track plays there.
-    fn on_times(track: &Track, metric: Metric, reference: Reference, keys: Keys) -> Channel {
-        let grid: Vec<f64> = keys.0.iter().map(|&t| t as f64).collect();
-        let values = sample_numbers(track, &grid, reference.0);
-        Channel::with_keys(track, metric, reference, keys, (values, true))
+        Channel::with_keys(track, self.metric, reference, keys, true)
     }
 
     /// The channel up to its last key at or before sample `samples − 1` (which must be a
@@ -531,6 +504,28 @@ fn reference(track: &Track, sample_times: Arc<Vec<f64>>) -> Option<Reference> {
     }
     let samples = Arc::new(sample_numbers(track, &sample_times, value_size));
     Some((value_size, sample_times, samples))
+}
+
+/// A channel's key values for `track` at its key `times`: played from the track there
+/// (`played`: keys on a grid) or the track's own values, rotations made hemisphere-continuous.
+fn key_values(
+    track: &Track,
+    metric: Metric,
+    value_size: usize,
+    times: &[f32],
+    played: bool,
+) -> Vec<f32> {
+    let mut values = match played {
+        true => {
+            let keys: Vec<f64> = times.iter().map(|&t| t as f64).collect();
+            sample_numbers(track, &keys, value_size)
+        }
+        false => track.values.as_numbers().unwrap_or_default().to_vec(),
+    };
+    if metric == Metric::Rotation && value_size == 4 {
+        unroll_hemispheres(&mut values);
+    }
+    values
 }
 
 /// `track` at every time of `times` as a player shows it (the model's interpolant, rounded
