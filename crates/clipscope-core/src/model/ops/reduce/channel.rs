@@ -80,7 +80,7 @@ impl Limit {
     }
 
     /// Whether `value` is within the tolerance of `reference`.
-    #[inline]
+    #[inline(always)]
     pub fn admits<R: Number>(&self, value: &[f64], reference: &[R]) -> bool {
         let tol = self.tolerance;
         match self.metric {
@@ -126,12 +126,8 @@ impl Limit {
     /// [`Limit::admits_rotation`] with `unit_off` given, its bound worked out once for many
     /// values (a fit's probe tests every sample it spans against one).
     #[inline]
-    pub fn rotation_test(&self, unit_off: f64) -> impl Fn(&[f64], &[f32]) -> bool + use<> {
-        let bound = self.rotation_bound(unit_off);
-        move |value, reference| {
-            let (vv, rr, vr) = rotation_products(value, reference);
-            bound.is_some_and(|kk| vr * vr >= kk * vv * rr)
-        }
+    pub fn rotation_test(&self, unit_off: f64) -> RotationTest {
+        RotationTest(self.rotation_bound(unit_off))
     }
 
     /// The `k²` of the test `(v·r)² >= k²·|v|²·|r|²` for a quaternion whose length is `off`
@@ -147,6 +143,20 @@ impl Limit {
         let k = 1.0 - chord * chord / 2.0;
         // |v̂ ∓ r̂|² = 2 − 2|v·r|/(|v||r|) <= chord² ⟺ (v·r)² >= k²·|v|²·|r|².
         (k > 0.0).then_some(k * k)
+    }
+}
+
+/// [`Limit::admits_rotation`] for values a known amount off unit length, its bound worked out
+/// once ([`Limit::rotation_test`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RotationTest(Option<f64>);
+
+impl RotationTest {
+    /// Whether `value` is within the tolerance of `reference`.
+    #[inline(always)]
+    pub fn admits(&self, value: &[f64], reference: &[f32]) -> bool {
+        let (vv, rr, vr) = rotation_products(value, reference);
+        self.0.is_some_and(|kk| vr * vr >= kk * vv * rr)
     }
 }
 

@@ -31,7 +31,8 @@
 
 use super::Stored;
 use super::channel::{
-    Channel, Limit, MAX_VALUES, Metric, SCALED_OFF, error_above, max_error, sample_numbers,
+    Channel, Limit, MAX_VALUES, Metric, RotationTest, SCALED_OFF, error_above, max_error,
+    sample_numbers,
 };
 use crate::model::hermite::basis;
 use crate::model::interpolant::SlerpPlan;
@@ -457,7 +458,7 @@ fn admitted(
                 range,
                 &curve,
                 |u, out| out.copy_from_slice(&plan.at_unscaled(u)),
-                limit.rotation_test(SCALED_OFF),
+                &limit.rotation_test(SCALED_OFF),
             )
         }
         Shape::Slerp(plan) => stays_within(channel, range, &curve, limit, |u, out| {
@@ -479,7 +480,7 @@ fn stays_within(
     limit: &Limit,
     draw: impl Fn(f64, &mut [f64]),
 ) -> bool {
-    stays_within_by(channel, range, curve, draw, |v, r| limit.admits(v, r))
+    stays_within_by(channel, range, curve, draw, limit)
 }
 
 /// [`stays_within`] with the test `admits(value, sample)`.
@@ -489,32 +490,89 @@ fn stays_within_by(
     range: std::ops::Range<usize>,
     curve: &Curve,
     draw: impl Fn(f64, &mut [f64]),
-    admits: impl Fn(&[f64], &[f32]) -> bool,
+    admits: &impl SampleTest,
+) -> bool {
+    // The common widths (numbers, vectors, quaternions) get a copy of the loop each with the
+    // width fixed, so the compiler unrolls their per-value steps: the same steps either way.
+    match channel.value_size {
+        1 => stays_within_width(channel, range, curve, &draw, admits, 1),
+        3 => stays_within_width(channel, range, curve, &draw, admits, 3),
+        4 => stays_within_width(channel, range, curve, &draw, admits, 4),
+        vs => stays_within_width(channel, range, curve, &draw, admits, vs),
+    }
+}
+
+/// [`stays_within_by`] for values of `vs` components.
+#[inline(always)]
+fn stays_within_width(
+    channel: &Channel,
+    range: std::ops::Range<usize>,
+    curve: &Curve,
+    draw: &impl Fn(f64, &mut [f64]),
+    admits: &impl SampleTest,
+    vs: usize,
 ) -> bool {
     let mut value = [0.0; MAX_VALUES];
-    let value = &mut value[..channel.value_size];
-    let mut admits = |s: usize| {
-        draw(curve.parameter(channel.sample_times[s]), value);
-        admits(value, channel.sample(s))
-    };
+    let value = &mut value[..vs];
+    let samples = (&channel.sample_times[..], &channel.samples[..]);
     // A segment too long for its tolerance strays most near its middle: a few samples there
     // turn most failing probes down before the full pass.
     let len = range.len();
-    if len <= 8 {
-        return range.into_iter().all(admits);
-    }
     let quarter = |k: usize| range.start + len * k / 4;
-    for k in [2, 1, 3] {
-        if !admits(quarter(k)) {
+    let middle = match len > 8 {
+        true => [quarter(2), quarter(1), quarter(3)],
+        false => [usize::MAX; 3],
+    };
+    for s in middle.into_iter().filter(|&s| s != usize::MAX) {
+        if !sample_admitted(s, samples, vs, curve, draw, admits, value) {
             return false;
         }
     }
-    // The rest, around the three already admitted (distinct, as the range has more than 8).
-    (range.start..quarter(1))
-        .chain(quarter(1) + 1..quarter(2))
-        .chain(quarter(2) + 1..quarter(3))
-        .chain(quarter(3) + 1..range.end)
-        .all(admits)
+    // The rest, around the three already admitted.
+    for s in range {
+        if !middle.contains(&s) && !sample_admitted(s, samples, vs, curve, draw, admits, value) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether `curve`, drawn by `draw` into `value`, is within the test `admits` of the channel's
+/// value at sample `s` (of its sample times and values, `vs` per sample).
+#[inline(always)]
+fn sample_admitted(
+    s: usize,
+    (times, values): (&[f64], &[f32]),
+    vs: usize,
+    curve: &Curve,
+    draw: &impl Fn(f64, &mut [f64]),
+    admits: &impl SampleTest,
+    value: &mut [f64],
+) -> bool {
+    draw(curve.parameter(times[s]), value);
+    admits.admits(value, &values[s * vs..(s + 1) * vs])
+}
+
+/// What a probe tests each sample by: a [`Limit`], or a [`RotationTest`] with its bound
+/// worked out once. A trait rather than a closure, so that the test is written out in the
+/// probe's loop instead of called per sample.
+trait SampleTest {
+    /// Whether `value` is within the tolerance of `reference`.
+    fn admits(&self, value: &[f64], reference: &[f32]) -> bool;
+}
+
+impl SampleTest for Limit {
+    #[inline(always)]
+    fn admits(&self, value: &[f64], reference: &[f32]) -> bool {
+        Limit::admits(self, value, reference)
+    }
+}
+
+impl SampleTest for RotationTest {
+    #[inline(always)]
+    fn admits(&self, value: &[f64], reference: &[f32]) -> bool {
+        RotationTest::admits(self, value, reference)
+    }
 }
 
 /// The end value of the straight segment from key `i` (at `ends.from`) to key `j` that fits
@@ -527,15 +585,14 @@ fn fitted_end(channel: &Channel, i: usize, j: usize, ends: &Ends, own: &Value) -
     let (t0, t1) = (channel.times[i] as f64, channel.times[j] as f64);
     let dt = t1 - t0;
     let v0 = ends.from;
-    let (mut uu, mut uy) = (0.0, [0.0; MAX_VALUES]);
-    for s in channel.sample_range(i, j) {
-        let u = (channel.sample_times[s] - t0) / dt;
-        uu += u * u;
-        let y = channel.sample(s);
-        for c in 0..vs {
-            uy[c] += u * (f64::from(y[c]) - v0[c]);
-        }
-    }
+    let range = channel.sample_range(i, j);
+    // A copy of the loop per common width, whose per-value steps the compiler unrolls.
+    let (uu, uy) = match vs {
+        1 => end_sums(channel, range, (t0, dt), v0, 1),
+        3 => end_sums(channel, range, (t0, dt), v0, 3),
+        4 => end_sums(channel, range, (t0, dt), v0, 4),
+        vs => end_sums(channel, range, (t0, dt), v0, vs),
+    };
     if uu <= 0.0 {
         return None;
     }
@@ -567,6 +624,29 @@ fn fitted_end(channel: &Channel, i: usize, j: usize, ends: &Ends, own: &Value) -
         *x = *x as f32 as f64;
     }
     (end[..vs] != own[..vs]).then_some(end)
+}
+
+/// The sums [`fitted_end`] solves for the end of a straight segment starting at `v0` at
+/// `t0` and lasting `dt` seconds, over the samples `range` (`vs` values each): Σu² and
+/// Σu·(y − v0) per value, where `u` is a sample's parameter along the segment.
+#[inline(always)]
+fn end_sums(
+    channel: &Channel,
+    range: std::ops::Range<usize>,
+    (t0, dt): (f64, f64),
+    v0: &Value,
+    vs: usize,
+) -> (f64, Value) {
+    let (mut uu, mut uy) = (0.0, [0.0; MAX_VALUES]);
+    for s in range {
+        let u = (channel.sample_times[s] - t0) / dt;
+        uu += u * u;
+        let y = &channel.samples[s * vs..(s + 1) * vs];
+        for c in 0..vs {
+            uy[c] += u * (f64::from(y[c]) - v0[c]);
+        }
+    }
+    (uu, uy)
 }
 
 /// Scales a quaternion to unit length (left alone when it has none).
