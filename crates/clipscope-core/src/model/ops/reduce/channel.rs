@@ -542,7 +542,11 @@ fn key_values(
 /// to f32 like three.js's result buffer), `value_size` values per time; NaN for a track
 /// without numbers.
 pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) -> Vec<f32> {
-    if let Some(walked) = crate::model::interpolant::sample_sorted(track, times, value_size) {
+    // A few times on a long track (a mend's new keys) are found by a seek each, a binary
+    // search, rather than a walk along every key: the same values either way.
+    let few = times.len().saturating_mul(FEW_TIMES) < track.times.len();
+    if !few && let Some(walked) = crate::model::interpolant::sample_sorted(track, times, value_size)
+    {
         return walked;
     }
     let mut out = vec![f32::NAN; times.len() * value_size];
@@ -560,6 +564,9 @@ pub(crate) fn sample_numbers(track: &Track, times: &[f64], value_size: usize) ->
     }
     out
 }
+
+/// Keys per time past which [`sample_numbers`] seeks each time rather than walking the keys.
+const FEW_TIMES: usize = 32;
 
 /// Flips the sign of every quaternion (4 values per key) that points away from the one before
 /// it, so neighbouring keys have non-negative dot products (the same rotations).
@@ -853,5 +860,51 @@ mod tests {
         unroll_hemispheres(&mut values);
         assert_eq!(values[4..8], [0.0, 0.0, 0.0, 1.0]);
         assert_eq!(values[8..], [0.1, 0.0, 0.0, 0.99]);
+    }
+
+    #[test]
+    fn a_few_times_on_a_long_track_play_as_a_walk_along_it() {
+        // 3,000 keys turning about y and moving, sampled at a few times (each seeked) and at
+        // many (walked): the same bits at the times both sample.
+        let n = 3_000;
+        let times: Vec<f32> = (0..n).map(|k| k as f32 / 30.0).collect();
+        let turn: Vec<f32> = (0..n)
+            .flat_map(|k| {
+                let a = (k as f32 * 0.37).sin();
+                [0.0, a.sin(), 0.0, a.cos()]
+            })
+            .collect();
+        let moves: Vec<f32> = (0..n * 3).map(|k| (k as f32 * 0.11).cos()).collect();
+        for (track, vs) in [
+            (
+                Track::numeric(".q", TrackKind::Quaternion, times.clone(), turn),
+                4,
+            ),
+            (
+                Track::numeric(".p", TrackKind::Vector, times.clone(), moves),
+                3,
+            ),
+        ] {
+            let few = [-1.0, 0.0, 7.345, 50.0 + 1.0 / 60.0, 99.96, 120.0];
+            let many: Vec<f64> = (0..n * 2)
+                .map(|k| k as f64 / 60.0 - 1.0)
+                .chain(few)
+                .collect();
+            let mut many = many;
+            many.sort_by(f64::total_cmp);
+            let walked = sample_numbers(&track, &many, vs);
+            let seeked = sample_numbers(&track, &few, vs);
+            assert!(few.len() * FEW_TIMES < n);
+            for (k, t) in few.iter().enumerate() {
+                let at = many.iter().position(|x| x == t).unwrap();
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&seeked[k * vs..(k + 1) * vs]),
+                    bits(&walked[at * vs..(at + 1) * vs]),
+                    "{} at {t}",
+                    track.name
+                );
+            }
+        }
     }
 }
