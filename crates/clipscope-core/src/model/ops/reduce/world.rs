@@ -479,9 +479,11 @@ pub(crate) fn levers(
         }
         a
     };
-    picked
+    let (reach2, stretch2): (Vec<f64>, Vec<f64>) = picked
         .par_chunks(LEVER_SAMPLES)
         .map(|picked| {
+            // Squared lengths: their largest is the square of the largest length (a root is
+            // taken once at the end, not per point and ancestor).
             let mut reach = vec![0.0f64; n];
             let mut stretch = vec![0.0f64; n];
             let mut pose = Pose::new(tree);
@@ -494,9 +496,9 @@ pub(crate) fn levers(
                         let w = &pose.world(lane, j);
                         let m = w.matrix3;
                         stretch[j] = stretch[j]
-                            .max(m.x_axis.length())
-                            .max(m.y_axis.length())
-                            .max(m.z_axis.length());
+                            .max(m.x_axis.length_squared())
+                            .max(m.y_axis.length_squared())
+                            .max(m.z_axis.length_squared());
                         world_points[j].clear();
                         world_points[j].extend(
                             tree.points[j]
@@ -508,7 +510,7 @@ pub(crate) fn levers(
                         for a in tree.chain(j) {
                             let origin = pose.world(lane, a).translation;
                             for q in points {
-                                let d = q.distance(origin);
+                                let d = q.distance_squared(origin);
                                 if d > reach[a] {
                                     reach[a] = d;
                                 }
@@ -522,7 +524,9 @@ pub(crate) fn levers(
         .reduce(
             || (vec![0.0; n], vec![0.0; n]),
             |(ra, sa), (rb, sb)| (larger(ra, rb), larger(sa, sb)),
-        )
+        );
+    let roots = |v: Vec<f64>| v.into_iter().map(f64::sqrt).collect();
+    (roots(reach2), roots(stretch2))
 }
 
 /// Samples per piece of parallel work in [`levers`].
