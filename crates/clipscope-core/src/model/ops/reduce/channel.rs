@@ -886,11 +886,10 @@ mod tests {
             ),
         ] {
             let few = [-1.0, 0.0, 7.345, 50.0 + 1.0 / 60.0, 99.96, 120.0];
-            let many: Vec<f64> = (0..n * 2)
+            let mut many: Vec<f64> = (0..n * 2)
                 .map(|k| k as f64 / 60.0 - 1.0)
                 .chain(few)
                 .collect();
-            let mut many = many;
             many.sort_by(f64::total_cmp);
             let walked = sample_numbers(&track, &many, vs);
             let seeked = sample_numbers(&track, &few, vs);
