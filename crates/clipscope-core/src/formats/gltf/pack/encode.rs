@@ -15,6 +15,8 @@
 //! stores in the fewest bytes is taken (the codec deltas each byte of a word on its own, so a
 //! step that lines up with a byte is cheaper than fewer bits).
 
+use rayon::prelude::*;
+
 use super::codec::{Filter, encode_attributes, filter_exponential, filter_quaternions, unfilter};
 use crate::formats::Packing;
 use crate::formats::gltf::bin::le_bytes;
@@ -190,18 +192,27 @@ fn times(values: &[f32], tolerance: f64) -> Packed {
 /// `tolerance` (exact floats when it is 0). Each component gets bits of its own (the filter
 /// decodes every word on its own): a root's small sway needs far fewer than its long walk.
 fn exponential(values: &[f32], n: usize, tolerance: f64) -> Packed {
+    let words = |c: usize| {
+        let component: Vec<f32> = values.iter().skip(c).step_by(n).copied().collect();
+        column(&component, tolerance, false)
+    };
+    // A long track's columns (a root's walk, thousands of keys) each try several bit counts:
+    // they are worked out side by side, the same words either way.
+    let columns: Vec<Vec<u8>> = match values.len() >= PARALLEL_COLUMNS {
+        true => (0..n).into_par_iter().map(words).collect(),
+        false => (0..n).map(words).collect(),
+    };
     let mut filtered = vec![0u8; values.len() * 4];
-    let mut component = Vec::with_capacity(values.len() / n);
-    for c in 0..n {
-        component.clear();
-        component.extend(values.iter().skip(c).step_by(n));
-        let words = column(&component, tolerance, false);
+    for (c, words) in columns.iter().enumerate() {
         for (i, word) in words.chunks_exact(4).enumerate() {
             filtered[(i * n + c) * 4..][..4].copy_from_slice(word);
         }
     }
     exponential_words(filtered, n)
 }
+
+/// Numbers from which [`exponential`] works out a track's columns side by side.
+const PARALLEL_COLUMNS: usize = 4096;
 
 /// A view of `filtered` exponential-filter words, `n` per element.
 fn exponential_words(filtered: Vec<u8>, n: usize) -> Packed {
@@ -793,6 +804,31 @@ mod tests {
             .unwrap();
         let shared = encode_attributes(&shared, 12).len();
         assert!(size(&p) * 4 < shared * 3, "{} vs {shared} bytes", size(&p));
+    }
+
+    #[test]
+    fn a_long_track_s_columns_worked_out_side_by_side_are_the_columns_one_by_one() {
+        // 3,000 keys of three values: past `PARALLEL_COLUMNS`, so worked out in parallel.
+        let v: Vec<f32> = (0..3000)
+            .flat_map(|i| {
+                let t = i as f32 / 32.0;
+                [0.03 * (t * 2.0).sin(), 0.9 + 0.01 * t.cos(), 1.1 * t]
+            })
+            .collect();
+        assert!(v.len() >= PARALLEL_COLUMNS);
+        let tolerance = 1e-3;
+        let packed = exponential(&v, 3, tolerance);
+        let (filtered, stride, filter) = packed.codec.expect("through the codec");
+        assert_eq!((stride, filter), (12, Filter::Exponential));
+        for c in 0..3 {
+            let component: Vec<f32> = v.iter().skip(c).step_by(3).copied().collect();
+            let alone = column(&component, tolerance, false);
+            let words: Vec<u8> = filtered
+                .chunks_exact(12)
+                .flat_map(|element| element[c * 4..c * 4 + 4].to_vec())
+                .collect();
+            assert_eq!(words, alone, "component {c}");
+        }
     }
 
     #[test]
