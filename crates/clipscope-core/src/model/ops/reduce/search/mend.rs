@@ -231,11 +231,13 @@ impl WorldSearch<'_> {
         let measured: Vec<(Chunk, Vec<Piece>)> = (0..samples.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
+                // One pose for the chunk's pieces.
+                let mut poses = reference.poses();
                 let measured: Vec<Piece> = pieces_of(c)
                     .filter(|&p| p < pieces)
                     .map(|p| {
                         let samples = p * PIECE..(p + 1) * PIECE;
-                        reference.overshoots(inputs, samples, budget, angle_budget)
+                        reference.overshoots(&mut poses, inputs, samples, budget, angle_budget)
                     })
                     .collect();
                 (
@@ -265,13 +267,14 @@ impl WorldSearch<'_> {
         let reference = self.reference(&original);
         let measured: Vec<(usize, Piece)> = pieces
             .par_iter()
-            .map(|&p| {
-                let samples = p * PIECE..(p + 1) * PIECE;
-                (
-                    p,
-                    reference.overshoots(inputs, samples, budget, angle_budget),
-                )
-            })
+            .map_init(
+                || reference.poses(),
+                |poses, &p| {
+                    let samples = p * PIECE..(p + 1) * PIECE;
+                    let over = reference.overshoots(poses, inputs, samples, budget, angle_budget);
+                    (p, over)
+                },
+            )
             .collect();
         for (p, over) in measured {
             found[p] = Some(over);
@@ -571,7 +574,8 @@ mod tests {
                 .flat_map(|p| p.as_ref().unwrap().1.iter().copied())
                 .collect();
             let samples = 0..reference.samples();
-            let (_, all) = reference.overshoots(&inputs, samples, budget, None);
+            let mut poses = reference.poses();
+            let (_, all) = reference.overshoots(&mut poses, &inputs, samples, budget, None);
             assert!(!all.is_empty());
             assert_eq!(strays(&found), strays(&all));
         });

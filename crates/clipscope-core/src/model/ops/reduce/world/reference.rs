@@ -49,7 +49,7 @@ impl Default for Apart {
 }
 
 /// The original and a candidate posed at the same samples.
-struct Poses {
+pub(crate) struct Poses {
     /// The original's pose, its world rotations scaled to unit length.
     original: Pose,
     /// The candidate's pose.
@@ -113,22 +113,23 @@ impl Reference<'_> {
     /// [`Reference::chunks`]) of the pose `inputs` drive, and where it strays past `distance`
     /// or turns past `angle`: each sample and node that does, with its distance and angle (a
     /// distance under the limit where only the angle is past it, and the other way round,
-    /// may be given as a bound).
+    /// may be given as a bound). Posed in `poses` ([`Reference::poses`]), which a caller
+    /// reuses from piece to piece: every solve writes all of it that a comparison reads.
     pub fn overshoots(
         &self,
+        poses: &mut Poses,
         inputs: &[NodeInput],
         samples: std::ops::Range<usize>,
         distance: f64,
         angle: Option<f64>,
     ) -> (Chunk, Vec<Overshoot>) {
         let n = self.tree.len();
-        let mut poses = self.poses();
         let mut found = Vec::new();
         let mut out = WorldError::default();
         let mut per_node = vec![(0.0f64, 0.0f64); n];
         let mut sample = vec![(0.0f64, 0.0f64); n];
         for (group, count) in lane_groups(samples.start..samples.end.min(self.samples())) {
-            self.solve(&mut poses, inputs, group, true);
+            self.solve(poses, inputs, group, true);
             for (lane, &s) in group[..count].iter().enumerate() {
                 // Distances and angles at or under the node's largest so far (or the limit,
                 // if lower) are not worked out: they change neither, and stand at that floor.
@@ -136,7 +137,7 @@ impl Reference<'_> {
                     *slot = (d.min(distance), angle.map_or(a, |limit| a.min(limit)));
                 }
                 let mut worst = WorldError::default();
-                self.compare_sample(&poses, lane, s, true, &mut worst, &mut sample);
+                self.compare_sample(poses, lane, s, true, &mut worst, &mut sample);
                 if worst.distance > out.distance {
                     out.distance = worst.distance;
                     out.worst = worst.worst;
@@ -154,8 +155,8 @@ impl Reference<'_> {
         ((out, per_node), found)
     }
 
-    /// A pose of the original and one of a candidate.
-    fn poses(&self) -> Poses {
+    /// A pose of the original and one of a candidate, to solve and compare them in.
+    pub fn poses(&self) -> Poses {
         Poses {
             original: Pose::new(self.tree),
             candidate: Pose::new(self.tree),
