@@ -452,15 +452,13 @@ fn admitted(
         }),
         // Nearly parallel ends: the lerp's direction, tested as the unit quaternion the
         // player scales it to (no root or division per sample).
-        Shape::Slerp(plan) if plan.is_near() && limit.metric == Metric::Rotation => {
-            stays_within_by(
-                channel,
-                range,
-                &curve,
-                |u, out| out.copy_from_slice(&plan.at_unscaled(u)),
-                &limit.rotation_test(SCALED_OFF),
-            )
-        }
+        Shape::Slerp(plan) if plan.is_near() && limit.metric == Metric::Rotation => stays_within(
+            channel,
+            range,
+            &curve,
+            &limit.rotation_test(SCALED_OFF),
+            |u, out| out.copy_from_slice(&plan.at_unscaled(u)),
+        ),
         Shape::Slerp(plan) => stays_within(channel, range, &curve, limit, |u, out| {
             out.copy_from_slice(&plan.at(u))
         }),
@@ -470,27 +468,15 @@ fn admitted(
     }
 }
 
-/// Whether `curve`, drawn at each parameter `u` by `draw`, stays within `limit` at every
-/// sample of `range`.
+/// Whether `curve`, drawn at each parameter `u` by `draw`, passes the test `admits` (a
+/// [`Limit`], or a [`RotationTest`]) at every sample of `range`.
 #[inline(always)]
 fn stays_within(
     channel: &Channel,
     range: std::ops::Range<usize>,
     curve: &Curve,
-    limit: &Limit,
-    draw: impl Fn(f64, &mut [f64]),
-) -> bool {
-    stays_within_by(channel, range, curve, draw, limit)
-}
-
-/// [`stays_within`] with the test `admits(value, sample)`.
-#[inline(always)]
-fn stays_within_by(
-    channel: &Channel,
-    range: std::ops::Range<usize>,
-    curve: &Curve,
-    draw: impl Fn(f64, &mut [f64]),
     admits: &impl SampleTest,
+    draw: impl Fn(f64, &mut [f64]),
 ) -> bool {
     // The common widths (numbers, vectors, quaternions) get a copy of the loop each with the
     // width fixed, so the compiler unrolls their per-value steps: the same steps either way.
@@ -502,7 +488,7 @@ fn stays_within_by(
     }
 }
 
-/// [`stays_within_by`] for values of `vs` components.
+/// [`stays_within`] for values of `vs` components.
 #[inline(always)]
 fn stays_within_width(
     channel: &Channel,
